@@ -1,0 +1,334 @@
+"""The hand model: hhtool's one intermediate representation of a Stud Hi/Lo hand.
+
+Every site parser produces these values and everything downstream (replay, store,
+reports) consumes only them. The model records what the site *said*; deciding what the
+rules *require* is the replay engine's job. It imports nothing else from hhtool.
+
+All money is an ``int`` in the hand's smallest unit (cents for real money, chips in
+tournaments and play money); see :attr:`Stakes.unit`.
+
+>>> Card.parse("Ah")
+Card(rank=14, suit='h')
+>>> str(Card.parse("10d"))
+'Td'
+>>> Street.FIFTH.is_big_bet
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import IntEnum, StrEnum
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"  # also the bring-in tie-break order: clubs < diamonds < hearts < spades
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Card:
+    """A playing card. ``rank`` is 2..14 (ace = 14); ``suit`` is one of ``c d h s``.
+
+    >>> Card.parse("Tc") < Card.parse("Td") < Card.parse("Jc")
+    True
+    >>> Card.parse("1x")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a card: '1x'
+    """
+
+    rank: int
+    suit: str
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse ``Ah``, ``Td`` or ``10d`` (rank first, case-insensitive suit)."""
+        body = text.strip()
+        if len(body) == 3 and body.startswith("10"):
+            body = "T" + body[2]
+        if len(body) != 2:
+            raise ValueError(f"not a card: {text!r}")
+        rank_index = RANK_CHARS.find(body[0].upper())
+        suit = body[1].lower()
+        if rank_index < 0 or suit not in SUIT_CHARS:
+            raise ValueError(f"not a card: {text!r}")
+        return Card(rank_index + 2, suit)
+
+    @property
+    def rank_char(self) -> str:
+        return RANK_CHARS[self.rank - 2]
+
+    @property
+    def low_rank(self) -> int:
+        """Rank for ace-to-five low: ace counts 1.
+
+        >>> Card.parse("As").low_rank, Card.parse("8c").low_rank
+        (1, 8)
+        """
+        return 1 if self.rank == 14 else self.rank
+
+    @property
+    def bring_in_key(self) -> tuple[int, int]:
+        """Order for choosing the bring-in: rank with ace high, then suit c<d<h<s."""
+        return (self.rank, SUIT_CHARS.index(self.suit))
+
+    def __str__(self) -> str:
+        return self.rank_char + self.suit
+
+
+def cards_text(cards: tuple[Card | None, ...]) -> str:
+    """Render cards with ``??`` for unknown ones.
+
+    >>> cards_text((Card.parse("Ah"), None))
+    'Ah ??'
+    """
+    return " ".join("??" if card is None else str(card) for card in cards)
+
+
+class Street(IntEnum):
+    """Betting rounds, numbered as players call them."""
+
+    THIRD = 3
+    FOURTH = 4
+    FIFTH = 5
+    SIXTH = 6
+    SEVENTH = 7
+
+    @property
+    def is_big_bet(self) -> bool:
+        """5th, 6th and 7th street use the big bet."""
+        return self >= Street.FIFTH
+
+    @property
+    def label(self) -> str:
+        return {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}[int(self)]
+
+
+class ActionKind(StrEnum):
+    ANTE = "ante"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    CHECK = "check"
+    FOLD = "fold"
+
+    @property
+    def is_aggressive(self) -> bool:
+        return self in (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
+
+
+class Structure(StrEnum):
+    FIXED_LIMIT = "fixed_limit"
+    POT_LIMIT = "pot_limit"
+    NO_LIMIT = "no_limit"
+
+
+class Half(StrEnum):
+    """Which part of a pot an award is for, as the site labelled it."""
+
+    HIGH = "high"
+    LOW = "low"
+    WHOLE = "whole"  # the site says the winner took the pot undivided
+    UNKNOWN = "unknown"  # the site does not say
+
+
+class ShowStatus(StrEnum):
+    SHOWN = "shown"  # cards turned up at showdown
+    MUCKED = "mucked"  # mucked; cards revealed only if the site printed them
+    NOT_SHOWN = "not_shown"  # "doesn't show hand": won without showing, or left silently
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a hand came from: file, 1-based inclusive line span, sha256 of its raw text."""
+
+    file: str
+    first_line: int
+    last_line: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """Table stakes. ``None`` means the history does not say and it could not be derived."""
+
+    ante: int | None
+    bring_in: int | None
+    small_bet: int | None
+    big_bet: int | None
+    currency: str  # ISO code ("USD", "EUR") or "CHIPS" / "PLAY"
+    unit: int = 100  # smallest units per currency unit: 100 for cents, 1 for chips
+    structure: Structure = Structure.FIXED_LIMIT
+    is_tournament: bool = False
+    table_size: int | None = None
+    source: str = "header"  # "header" or "forced_bets": where the amounts were read
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    player: str
+    stack: int | None  # starting stack; None when the site does not print it
+    sitting_out: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Cards one player received on one street. ``None`` is a card the history hides."""
+
+    street: Street
+    player: str
+    down: tuple[Card | None, ...]
+    up: tuple[Card | None, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action. ``amount`` is the chips this action put in; ``to_amount`` is the
+    player's total for the street after it (for antes: the ante itself)."""
+
+    street: Street
+    player: str
+    kind: ActionKind
+    amount: int = 0
+    to_amount: int = 0
+    all_in: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledReturn:
+    street: Street
+    player: str
+    amount: int
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A player's cards at (or after) showdown, in dealing order when the site gives it."""
+
+    player: str
+    status: ShowStatus
+    cards: tuple[Card | None, ...] = ()
+    high_text: str | None = None  # the site's own description, e.g. "a flush, Queen high"
+    low_text: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Money a player collected, as the site printed it.
+
+    ``pot`` is 0 for the main pot (or the only pot), N for side pot N, ``None`` when the
+    site does not say which pot."""
+
+    player: str
+    amount: int
+    pot: int | None = 0
+    half: Half = Half.UNKNOWN
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    site: str
+    hand_id: str
+    source: Source
+    stakes: Stakes
+    seats: tuple[Seat, ...]
+    actions: tuple[Action, ...]
+    deals: tuple[Deal, ...] = ()
+    uncalled: tuple[UncalledReturn, ...] = ()
+    showdown: tuple[ShownHand, ...] = ()
+    awards: tuple[Award, ...] = ()
+    started_at: datetime | None = None
+    timezone: str | None = None
+    table_name: str | None = None
+    tournament_id: str | None = None
+    hero: str | None = None
+    game_label: str = ""  # the site's own name for the game, e.g. "7 Card Stud Hi/Lo Limit"
+    total_pot: int | None = None  # as the site states it (after returns, before rake)
+    rake: int | None = None
+    fees: int = 0  # other deductions the site states (e.g. a jackpot fee)
+    dealer_seat: int | None = None  # the seat the site calls dealer/button, if any
+    community_card: Card | None = None  # 7th-street card shared when the deck runs out
+    notes: tuple[str, ...] = field(default_factory=tuple)  # ambiguities the parser recorded
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(seat.player for seat in self.seats)
+
+    def seat_of(self, player: str) -> Seat:
+        for seat in self.seats:
+            if seat.player == player:
+                return seat
+        raise KeyError(player)
+
+    @property
+    def position_order(self) -> tuple[str, ...]:
+        """Players in dealing order: clockwise from the dealer's left, or by ascending seat
+        when the site names no dealer (PokerStars and Full Tilt deal that way)."""
+        ordered = sorted(self.seats, key=lambda seat: seat.seat)
+        if self.dealer_seat is not None:
+            after = [seat for seat in ordered if seat.seat > self.dealer_seat]
+            before = [seat for seat in ordered if seat.seat <= self.dealer_seat]
+            ordered = after + before
+        return tuple(seat.player for seat in ordered)
+
+    def collected_by(self, player: str) -> int:
+        return sum(award.amount for award in self.awards if award.player == player)
+
+    def contributed_by(self, player: str) -> int:
+        """Chips the player put in, less what was returned uncalled."""
+        put_in = sum(action.amount for action in self.actions if action.player == player)
+        returned = sum(ret.amount for ret in self.uncalled if ret.player == player)
+        return put_in - returned
+
+    def net_won(self, player: str) -> int:
+        return self.collected_by(player) - self.contributed_by(player)
+
+
+@dataclass(frozen=True, slots=True)
+class RawHand:
+    """One hand's text as the splitter found it, before parsing."""
+
+    file: str
+    first_line: int  # 1-based line number of ``lines[0]`` in the file
+    lines: tuple[str, ...]
+
+    @property
+    def last_line(self) -> int:
+        return self.first_line + len(self.lines) - 1
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedHand:
+    """A hand of another game (Hold'em, Razz, Stud high…): counted, not stored as stud/8."""
+
+    site: str
+    hand_id: str | None
+    game: str
+    raw: RawHand
+
+
+@dataclass(frozen=True, slots=True)
+class FailedHand:
+    """A hand that could not be read. Kept with its raw text so nothing is lost."""
+
+    site: str | None
+    hand_id: str | None
+    line: int  # the file line the parser stopped at
+    reason: str
+    raw: RawHand
+
+
+ParseOutcome = Hand | SkippedHand | FailedHand

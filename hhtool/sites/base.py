@@ -1,0 +1,384 @@
+"""What every site module shares: the parser interface, grammar loading, money parsing
+and a builder that turns a site's statements into an immutable :class:`~hhtool.model.Hand`.
+
+A site module overrides only what differs (sqlglot-style): how to recognise its files, where
+hands start, how to tell the game from the header, and how its grammar's tokens map to the
+model. Imports point one way: this module imports only the model (and Lark).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from hhtool.model import (
+    Action,
+    ActionKind,
+    Award,
+    Card,
+    Deal,
+    FailedHand,
+    Half,
+    Hand,
+    ParseOutcome,
+    RawHand,
+    Seat,
+    ShownHand,
+    ShowStatus,
+    SkippedHand,
+    Source,
+    Stakes,
+    Street,
+    UncalledReturn,
+)
+
+
+class HandParseError(Exception):
+    """A hand's text is not what the site's format allows. ``line`` is 1-based in the file."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+# ---------------------------------------------------------------- grammars
+
+
+def _grammar_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "grammars", here.parent / "grammars"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
+
+
+class LineGrammar:
+    """A site's Lark LALR grammar whose terminals are whole lines.
+
+    The grammar checks the order of a hand's lines; :meth:`fields` pulls a line's values out
+    with the capture groups of the terminal's own regex, so each line format is written once.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
+        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
+        self._patterns: dict[str, re.Pattern[str]] = {
+            term.name: re.compile(term.pattern.to_regexp()) for term in self.lark.terminals
+        }
+
+    def parse(self, text: str) -> Tree[Token]:
+        return self.lark.parse(text)
+
+    def fields(self, token: Token) -> tuple[str | None, ...]:
+        match = self._patterns[token.type].fullmatch(token.value)
+        if match is None:  # the lexer matched it, so this cannot happen unless patterns diverge
+            raise HandParseError(token.line or 0, f"cannot read fields of {token.type}")
+        return match.groups()
+
+
+@cache
+def load_grammar(name: str) -> LineGrammar:
+    return LineGrammar(name)
+
+
+def tokens_in_order(tree: Tree[Token]) -> Iterator[Token]:
+    """Every token of a parse tree, in document order."""
+    stack: list[Tree[Token] | Token] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Token):
+            yield node
+        else:
+            stack.extend(reversed(node.children))
+
+
+def describe_lark_error(error: UnexpectedInput, raw: RawHand) -> tuple[int, str]:
+    """File line and a readable reason for a Lark error on a hand's text."""
+    relative = getattr(error, "line", None) or 1
+    if isinstance(error, UnexpectedEOF) or relative < 1:
+        return raw.last_line, "hand ends early (truncated or incomplete hand)"
+    line_no = raw.first_line + relative - 1
+    text = raw.lines[relative - 1] if relative - 1 < len(raw.lines) else ""
+    if isinstance(error, UnexpectedToken) and error.token.type == "$END":
+        return raw.last_line, "hand ends early (truncated or incomplete hand)"
+    expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
+    where = "line not understood" if isinstance(error, UnexpectedCharacters) else "line out of place"
+    hint = f" (expected one of: {', '.join(expected[:8])})" if expected else ""
+    return line_no, f"{where}: {text[:200]!r}{hint}"
+
+
+# ---------------------------------------------------------------- money and cards
+
+
+_MONEY_CHARS = re.compile(r"[^\d.,\-]")
+
+
+def parse_money(text: str, unit: int, line: int = 0) -> int:
+    """Parse a money amount into integer smallest units; never via float.
+
+    >>> parse_money("$1,725.59", 100), parse_money("114€", 100), parse_money("0.5", 100)
+    (172559, 11400, 50)
+    >>> parse_money("2,500", 1)
+    2500
+    >>> parse_money("0.125", 100)
+    Traceback (most recent call last):
+    ...
+    hhtool.sites.base.HandParseError: line 0: amount '0.125' has more decimals than the unit allows
+    """
+    cleaned = _MONEY_CHARS.sub("", text).replace(",", "")
+    negative = cleaned.startswith("-")
+    cleaned = cleaned.lstrip("-")
+    if not cleaned or cleaned.count(".") > 1:
+        raise HandParseError(line, f"not an amount: {text!r}")
+    whole, _, fraction = cleaned.partition(".")
+    digits = len(str(unit)) - 1
+    fraction = fraction.rstrip("0") if len(fraction) > digits else fraction
+    if len(fraction) > digits:
+        raise HandParseError(line, f"amount {text!r} has more decimals than the unit allows")
+    value = int(whole or "0") * unit + int((fraction or "0").ljust(digits, "0") or "0")
+    return -value if negative else value
+
+
+def parse_cards(text: str, hidden: Iterable[str] = ("X", "H", "-", "null", "", "??")) -> tuple[Card | None, ...]:
+    """Cards separated by blanks or commas; hidden-card tokens become ``None``.
+
+    >>> parse_cards("Ah X 10d")
+    (Card(rank=14, suit='h'), None, Card(rank=10, suit='d'))
+    """
+    hidden_set = set(hidden)
+    result: list[Card | None] = []
+    for part in re.split(r"[,\s]+", text.strip()):
+        if part in hidden_set:
+            result.append(None)
+        else:
+            result.append(Card.parse(part))
+    if result == [None] and text.strip() == "":
+        return ()
+    return tuple(result)
+
+
+# ---------------------------------------------------------------- the builder
+
+
+@dataclass
+class HandBuilder:
+    """Collects what a site's history says, line by line, and builds an immutable Hand.
+
+    It keeps each player's chips put in on the current street so that a site stating
+    only "raise to" or only "chips added" yields both numbers in the model.
+    """
+
+    site: str
+    raw: RawHand
+    unit: int = 100
+    hand_id: str = ""
+    seats: list[Seat] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    deals: list[Deal] = field(default_factory=list)
+    uncalled: list[UncalledReturn] = field(default_factory=list)
+    showdown: list[ShownHand] = field(default_factory=list)
+    awards: list[Award] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    street: Street = Street.THIRD
+    _street_totals: dict[str, int] = field(default_factory=dict)
+
+    def money(self, text: str | None, line: int = 0) -> int:
+        if text is None:
+            raise HandParseError(line, "amount missing")
+        return parse_money(text, self.unit, line)
+
+    def line_of(self, token: Token) -> int:
+        """The file line of a token from a grammar run over ``raw.text``."""
+        return self.raw.first_line + (token.line or 1) - 1
+
+    def start_street(self, street: Street) -> None:
+        self.street = street
+        self._street_totals = {}
+
+    def seat(self, seat: int, player: str, stack: int | None, sitting_out: bool = False, line: int = 0) -> None:
+        if any(existing.player == player for existing in self.seats):
+            raise HandParseError(line, f"player {player!r} is seated twice")
+        self.seats.append(Seat(seat, player, stack, sitting_out, line))
+
+    def ante(self, player: str, amount: int, all_in: bool = False, line: int = 0) -> None:
+        self._require_seated(player, line)
+        self.actions.append(Action(Street.THIRD, player, ActionKind.ANTE, amount, amount, all_in, line))
+
+    def deal(self, player: str, down: Sequence[Card | None], up: Sequence[Card | None], line: int = 0,
+             street: Street | None = None) -> None:
+        self._require_seated(player, line)
+        self.deals.append(Deal(street or self.street, player, tuple(down), tuple(up), line))
+
+    def put_in(self, player: str) -> int:
+        """Chips the player has in on the current street so far."""
+        return self._street_totals.get(player, 0)
+
+    def act(self, player: str, kind: ActionKind, *, added: int | None = None, to: int | None = None,
+            all_in: bool = False, line: int = 0) -> Action:
+        """Record a betting action. Give ``added`` (chips put in by this action) or ``to``
+        (the player's street total afterwards); the other is derived."""
+        self._require_seated(player, line)
+        before = self.put_in(player)
+        if kind in (ActionKind.CHECK, ActionKind.FOLD):
+            added, to = 0, before
+        elif added is None and to is None:
+            raise HandParseError(line, f"{kind.value} without an amount")
+        elif added is None:
+            assert to is not None
+            added = to - before
+        elif to is None:
+            to = before + added
+        if added < 0:
+            raise HandParseError(line, f"{kind.value} to {to} is less than the {before} already put in")
+        self._street_totals[player] = to
+        action = Action(self.street, player, kind, added, to, all_in, line)
+        self.actions.append(action)
+        return action
+
+    def increase(self, player: str, *, added: int | None = None, to: int | None = None,
+                 all_in: bool = False, line: int = 0) -> Action:
+        """Record a bet, raise or completion, whatever verb the site used: on 3rd street the
+        first increase over the bring-in is the completion (PokerStars writes it "raises",
+        KingsClub "bets"); on later streets the first increase is a bet, the rest raises."""
+        already_opened = any(
+            action.street is self.street and action.kind.is_aggressive for action in self.actions
+        )
+        if self.street is Street.THIRD:
+            kind = ActionKind.RAISE if already_opened else ActionKind.COMPLETE
+        else:
+            kind = ActionKind.RAISE if already_opened else ActionKind.BET
+        return self.act(player, kind, added=added, to=to, all_in=all_in, line=line)
+
+    def highest_bet(self) -> int:
+        return max(self._street_totals.values(), default=0)
+
+    def return_uncalled(self, player: str, amount: int, line: int = 0) -> None:
+        self._require_seated(player, line)
+        self.uncalled.append(UncalledReturn(self.street, player, amount, line))
+
+    def show(self, player: str, status: ShowStatus, cards: Sequence[Card | None] = (),
+             high_text: str | None = None, low_text: str | None = None, line: int = 0) -> None:
+        self._require_seated(player, line)
+        self.showdown.append(ShownHand(player, status, tuple(cards), high_text, low_text, line))
+
+    def award(self, player: str, amount: int, pot: int | None = 0, half: Half = Half.UNKNOWN, line: int = 0) -> None:
+        self._require_seated(player, line)
+        self.awards.append(Award(player, amount, pot, half, line))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def _require_seated(self, player: str, line: int) -> None:
+        if not any(seat.player == player for seat in self.seats):
+            raise HandParseError(line, f"player {player!r} is not seated in this hand")
+
+    def build(self, stakes: Stakes, **fields: object) -> Hand:
+        if not self.hand_id:
+            raise HandParseError(self.raw.first_line, "hand has no id")
+        if not self.seats:
+            raise HandParseError(self.raw.first_line, "hand has no seats")
+        source = Source(self.raw.file, self.raw.first_line, self.raw.last_line, raw_hash(self.raw))
+        return Hand(
+            site=self.site,
+            hand_id=self.hand_id,
+            source=source,
+            stakes=stakes,
+            seats=tuple(self.seats),
+            actions=tuple(self.actions),
+            deals=tuple(self.deals),
+            uncalled=tuple(self.uncalled),
+            showdown=tuple(self.showdown),
+            awards=tuple(self.awards),
+            notes=tuple(self.notes),
+            **fields,  # type: ignore[arg-type]
+        )
+
+
+def raw_hash(raw: RawHand) -> str:
+    return hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
+
+
+def derive_stakes_from_forced_bets(actions: Sequence[Action]) -> tuple[int | None, int | None]:
+    """Ante and bring-in as posted, for sites whose header omits them."""
+    ante = next((a.amount for a in actions if a.kind is ActionKind.ANTE and not a.all_in), None)
+    bring_in = next((a.amount for a in actions if a.kind is ActionKind.BRING_IN and not a.all_in), None)
+    return ante, bring_in
+
+
+# ---------------------------------------------------------------- the site interface
+
+
+class SiteParser:
+    """Base of every site module. Subclasses set ``name`` and override what differs."""
+
+    name: str = ""
+    #: regex matching the first line of a hand (text formats)
+    hand_start: re.Pattern[str] | None = None
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        """True when these first non-blank lines of a file are in this site's format."""
+        raise NotImplementedError
+
+    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
+        """Cut a file into hands. Text before the first hand start becomes its own
+        'hand' so that the parser reports it instead of it vanishing."""
+        assert self.hand_start is not None
+        start: int | None = None
+        for index, line in enumerate(lines):
+            if self.hand_start.match(line):
+                if start is not None:
+                    yield self._raw(lines, start, index, file)
+                start = index
+            elif start is None and line.strip():
+                start = index
+        if start is not None:
+            yield self._raw(lines, start, len(lines), file)
+
+    @staticmethod
+    def _raw(lines: Sequence[str], start: int, stop: int, file: str) -> RawHand:
+        while stop > start and not lines[stop - 1].strip():
+            stop -= 1
+        return RawHand(file, start + 1, tuple(lines[start:stop]))
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        """(site hand id, the site's game name, whether it is Seven Card Stud Hi/Lo)."""
+        raise NotImplementedError
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        """Parse a hand already known to be Stud Hi/Lo. Raise HandParseError on bad text."""
+        raise NotImplementedError
+
+    def parse(self, raw: RawHand) -> ParseOutcome:
+        """Parse one hand; never raises for bad input."""
+        hand_id: str | None = None
+        try:
+            hand_id, game, is_stud8 = self.game_of(raw)
+            if not is_stud8:
+                return SkippedHand(self.name, hand_id, game, raw)
+            return self.parse_stud8(raw)
+        except HandParseError as error:
+            return FailedHand(self.name, hand_id, error.line, f"{self.name}: {error.reason}", raw)
+        except UnexpectedInput as error:
+            line, reason = describe_lark_error(error, raw)
+            return FailedHand(self.name, hand_id, line, f"{self.name}: {reason}", raw)
+        except (ValueError, KeyError, IndexError) as error:
+            return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(error).__name__}: {error}", raw)
+
+
+def parse_datetime(text: str, formats: Sequence[str]) -> datetime | None:
+    for fmt in formats:
+        try:
+            return datetime.strptime(text.strip(), fmt)
+        except ValueError:
+            continue
+    return None

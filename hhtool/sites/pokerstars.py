@@ -1,0 +1,239 @@
+"""PokerStars text histories (cash, tournament, home game, mixed-game tables).
+
+Quirks kept here: completion is written "raises X to Y" (or "bets" by the bring-in player),
+the header carries small/big bet but not ante or bring-in, collect lines do not say which
+half they are for, mucked cards appear only in the summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lark import Token
+
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
+_HAND_ID = re.compile(r"#(\d+):")
+_TOURNAMENT = re.compile(r"Tournament #(\d+)", re.I)
+_MIXED_GAME = re.compile(r"\(([A-Za-z0-9' /-]+?(?:Limit|No Limit|Pot Limit))[,)]", re.I)
+_PLAIN_GAME = re.compile(r"((?:[A-Za-z0-9'/-]+ )+?(?:Pot Limit|No Limit|Limit))\b", re.I)
+_BUY_IN = re.compile(r"^(?:\{[^}]*\} )?(?:Tournament #\d+, )?(?:\S*\+\S* (?:[A-Z]{3} )?)?", re.I)
+_STAKES = re.compile(r"([$€£]?\d[\d.,]*)/([$€£]?\d[\d.,]*)(?: ([A-Z]{3}))?\)")
+_LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ?([A-Z]{2,4})?")
+_ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Z]{2,4})\]")
+_STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_STREET_OF = {
+    "THIRD_MARKER": Street.THIRD,
+    "FOURTH_MARKER": Street.FOURTH,
+    "FIFTH_MARKER": Street.FIFTH,
+    "SIXTH_MARKER": Street.SIXTH,
+    "RIVER_MARKER": Street.SEVENTH,
+}
+
+
+def _game_label(header: str) -> str:
+    after_colon = header.split(":", 1)[1].strip() if ":" in header else header
+    mixed = _MIXED_GAME.search(after_colon)
+    if mixed:
+        return mixed.group(1).strip()
+    plain = _PLAIN_GAME.search(_BUY_IN.sub("", after_colon, count=1))
+    return plain.group(1).strip() if plain else after_colon.split(" - ")[0].strip()
+
+
+class PokerStarsParser(SiteParser):
+    name = "pokerstars"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        return any(_HAND_START.match(line) for line in head[:5])
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header = raw.lines[0]
+        if not _HAND_START.match(header):
+            raise HandParseError(raw.first_line, f"not a PokerStars hand header: {header[:120]!r}")
+        hand_id = _HAND_ID.search(header)
+        label = _game_label(header)
+        if any(line.strip() == "Hand cancelled" for line in raw.lines):
+            return (hand_id.group(1) if hand_id else None), f"{label} (hand cancelled)", False
+        return (hand_id.group(1) if hand_id else None), label, bool(_STUD8.search(header))
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("pokerstars")
+        tree = grammar.parse(raw.text)
+        header = raw.lines[0]
+        stakes_match = _STAKES.search(header)
+        if stakes_match is None:
+            raise HandParseError(raw.first_line, f"no stakes in header: {header[:160]!r}")
+        tournament = _TOURNAMENT.search(header)
+        symbol = stakes_match.group(1)[0] if not stakes_match.group(1)[0].isdigit() else ""
+        play_money = "(Play Money)" in raw.lines[1]
+        if tournament or play_money or not (symbol or stakes_match.group(3)):
+            currency, unit = ("PLAY" if play_money else "CHIPS"), 1
+        else:
+            currency, unit = (stakes_match.group(3) or _SYMBOLS[symbol]), 100
+
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=_HAND_ID.search(header).group(1))  # type: ignore[union-attr]
+        state = _StarsState()
+        for token in tokens_in_order(tree):
+            self._handle(token, grammar.fields(token), builder, state)
+
+        label = _game_label(header)
+        structure = (
+            Structure.NO_LIMIT if "no limit" in label.lower()
+            else Structure.POT_LIMIT if "pot limit" in label.lower()
+            else Structure.FIXED_LIMIT
+        )
+        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
+        if bring_in is None:
+            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        stakes = Stakes(
+            ante=ante,
+            bring_in=bring_in,
+            small_bet=builder.money(stakes_match.group(1)),
+            big_bet=builder.money(stakes_match.group(2)),
+            currency=currency,
+            unit=unit,
+            structure=structure,
+            is_tournament=tournament is not None,
+            table_size=state.table_size,
+            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
+        )
+        et_time = _ET_TIME.search(header)
+        local_time = _LOCAL_TIME.search(header)
+        when = et_time or local_time
+        return builder.build(
+            stakes,
+            started_at=parse_datetime(when.group(1), ["%Y/%m/%d %H:%M:%S"]) if when else None,
+            timezone=when.group(2) if when else None,
+            table_name=state.table_name,
+            tournament_id=tournament.group(1) if tournament else None,
+            hero=state.hero,
+            game_label=label,
+            total_pot=state.total_pot,
+            rake=state.rake,
+            community_card=state.community_card,
+        )
+
+    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState) -> None:
+        kind = token.type
+        line = b.line_of(token)
+        if kind == "TABLE":
+            state.table_name, state.table_size = fields[0], int(fields[1] or 0) or None
+        elif kind == "SEAT":
+            seat_no, player, stack, status = fields
+            b.seat(int(seat_no or 0), player or "", b.money(stack, line), bool(status and "sitting out" in status), line)
+        elif kind == "ANTE":
+            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
+        elif kind in _STREET_OF:
+            b.start_street(_STREET_OF[kind])
+            if kind == "RIVER_MARKER" and fields[0]:
+                state.community_card = Card.parse(fields[0])
+        elif kind == "DEALT":
+            self._dealt(fields, b, state, line)
+        elif kind == "BRINGS_IN":
+            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "COMPLETES":
+            b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "BETS":
+            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "RAISES":
+            b.increase(fields[0] or "", to=b.money(fields[2], line), all_in=bool(fields[3]), line=line)
+        elif kind == "CALLS":
+            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "CHECKS":
+            b.act(fields[0] or "", ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(fields[0] or "", ActionKind.FOLD, line=line)
+        elif kind == "UNCALLED":
+            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+        elif kind == "COLLECTED":
+            player, amount, pot_name, side_no = fields
+            pot = 0 if not pot_name or not pot_name.startswith("side") else int(side_no or 1)
+            b.award(player or "", b.money(amount, line), pot, Half.UNKNOWN, line)
+        elif kind == "NO_LOW":
+            state.no_low = True
+        elif kind == "SHOWDOWN_MARKER":
+            state.showdown = True
+        elif kind == "SHOWS":
+            player, cards, high, low = fields
+            b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or ""), high or None, low or None, line)
+        elif kind == "MUCKS":
+            b.show(fields[0] or "", ShowStatus.MUCKED, line=line)
+        elif kind == "DOESNT_SHOW":
+            b.show(fields[0] or "", ShowStatus.NOT_SHOWN, line=line)
+        elif kind == "TOTAL_POT":
+            state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
+        elif kind == "BOARD":
+            cards = parse_cards(fields[0] or "")
+            if len(cards) == 1 and cards[0] is not None:
+                state.community_card = cards[0]
+        elif kind == "SUMMARY_SEAT":
+            self._summary_seat(token.value, fields, b, line)
+        elif kind == "SUMMARY_MARKER":
+            self._label_halves(b, state)
+
+    @staticmethod
+    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
+        player, first, second = fields[0] or "", parse_cards(fields[1] or ""), fields[2]
+        if b.street is Street.THIRD and second is None:
+            if len(first) == 3:  # the hero sees his own two down cards
+                state.hero = player
+                b.deal(player, first[:2], first[2:], line)
+            elif len(first) == 1:
+                b.deal(player, (None, None), first, line)
+            else:
+                raise HandParseError(line, f"3rd-street deal of {len(first)} cards")
+            return
+        new_cards = parse_cards(second) if second is not None else first
+        if b.street is Street.SEVENTH:
+            b.deal(player, new_cards, (), line)
+        else:
+            b.deal(player, (), new_cards, line)
+
+    @staticmethod
+    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
+        player = fields[1] or ""
+        mucked = re.search(r" mucked \[([^\]]*)\]", text)
+        if mucked is None:
+            return
+        cards = parse_cards(mucked.group(1))
+        for index, shown in enumerate(b.showdown):
+            if shown.player == player:
+                b.showdown[index] = type(shown)(player, ShowStatus.MUCKED, cards, shown.high_text, shown.low_text, shown.line)
+                return
+        b.show(player, ShowStatus.MUCKED, cards, line=line)
+
+    @staticmethod
+    def _label_halves(b: HandBuilder, state: _StarsState) -> None:
+        """Stars does not label halves; it does say when nobody had a low, and a pot nobody
+        contested is not split."""
+        if state.no_low or not state.showdown:
+            b.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in b.awards]
+
+
+class _StarsState:
+    """What the token loop learns about a hand beyond the builder's lists."""
+
+    def __init__(self) -> None:
+        self.table_name: str | None = None
+        self.table_size: int | None = None
+        self.hero: str | None = None
+        self.total_pot: int | None = None
+        self.rake: int | None = None
+        self.no_low = False
+        self.showdown = False
+        self.community_card: Card | None = None
+PARSER = PokerStarsParser()
