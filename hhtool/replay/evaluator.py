@@ -1,0 +1,332 @@
+"""Showdown hand evaluation for Stud Hi/Lo: best high five and best ace-to-five 8-or-better low.
+
+Values are plain ints so callers can compare, sort and group hands cheaply:
+
+* High: ``category << 20`` plus the five significant ranks packed four bits each, most significant
+  first (pairs repeated, e.g. a full house packs 8,8,8,4,4; the wheel packs 5,4,3,2,1). Larger beats
+  smaller; equal values are exact ties, suits never matter.
+* Low: ``0xFFFFF`` minus the five distinct low ranks (ace = 1) packed highest first, so a larger value
+  is a *better* low and A-2-3-4-5 is the largest.
+
+Speed comes from tables filled on first use and then reused: the rank multiset of a hand (a sum of
+3-bit counters, one per rank) maps to its best non-flush five; the rank bitmask of the flush suit maps
+to its best flush or straight flush; the bitmask of distinct low ranks (256 entries, built at import)
+maps to the best low. With at most seven cards a flush rules out quads and full houses, so a hand
+with five or more cards of one suit is decided by the flush table alone.
+
+>>> hand = best_high(cards("As Kd 7h 7c Ac 2s 3d"))
+>>> hand.category, hand.describe(), " ".join(map(str, hand.cards))
+('two pair', 'two pair, Aces and Sevens', 'As Ac 7h 7c Kd')
+>>> best_high(cards("Ah 2d 3c 4s 5h Kd Kc")).describe()
+'a straight, Ace to Five'
+>>> best_high(cards("Ah 2d 3c 4s 5h 6d Kc")).value > best_high(cards("Ah 2d 3c 4s 5h Kd Kc")).value
+True
+>>> low = best_low(cards("7s 6d 5c 3h Ad 7c Kd"))
+>>> low.describe(), low.ranks
+('7,6,5,3,A', (7, 6, 5, 3, 1))
+>>> best_low(cards("8s 8d 9c 3h Ad 2c Kd")) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hhtool.model import Card
+
+__all__ = [
+    "CATEGORIES",
+    "HighHand",
+    "LowHand",
+    "best_high",
+    "best_low",
+    "cards",
+    "high_value",
+    "low_value",
+]
+
+# Category index = value >> 20.
+CATEGORIES: tuple[str, ...] = (
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+
+_RANK_NAMES = {
+    1: "Ace", 2: "Deuce", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
+    9: "Nine", 10: "Ten", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace",
+}  # fmt: skip
+_RANK_PLURALS = {
+    2: "Deuces", 3: "Threes", 4: "Fours", 5: "Fives", 6: "Sixes", 7: "Sevens", 8: "Eights",
+    9: "Nines", 10: "Tens", 11: "Jacks", 12: "Queens", 13: "Kings", 14: "Aces",
+}  # fmt: skip
+_LOW_RANK_CHARS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8"}
+_SUIT_ORDER = {"c": 0, "d": 1, "h": 2, "s": 3}
+
+# ---------------------------------------------------------------- value packing
+
+
+def _pack(category: int, ranks: Sequence[int]) -> int:
+    value = category
+    for rank in ranks:
+        value = (value << 4) | rank
+    return value
+
+
+def _ranks_of(value: int) -> tuple[int, int, int, int, int]:
+    return ((value >> 16) & 15, (value >> 12) & 15, (value >> 8) & 15, (value >> 4) & 15, value & 15)
+
+
+# ---------------------------------------------------------------- high tables
+
+# Per-card contributions: a 3-bit counter per rank (ranks 2..14), a 3-bit counter per suit.
+_RANK_UNIT: dict[int, int] = {rank: 1 << (3 * (rank - 2)) for rank in range(2, 15)}
+_SUIT_UNIT: dict[str, int] = {suit: 1 << (3 * index) for suit, index in _SUIT_ORDER.items()}
+# Duplicate detection: one bit per card.
+_SUIT_BITS: dict[str, int] = {suit: index for suit, index in _SUIT_ORDER.items()}
+
+
+def _flush_suit_of(suit_counts: int) -> str | None:
+    for suit, index in _SUIT_ORDER.items():
+        if (suit_counts >> (3 * index)) & 7 >= 5:
+            return suit
+    return None
+
+
+# suit-counter sum -> the suit holding five or more cards (at most one can, with <= 7 cards)
+_FLUSH_SUIT: tuple[str | None, ...] = tuple(_flush_suit_of(counts) for counts in range(1 << 12))
+
+
+def _straight_top(present: set[int]) -> int:
+    """Top rank of the highest straight among ``present`` ranks (ace plays low too), 0 if none."""
+    for top in range(14, 4, -1):
+        if all((rank if rank != 1 else 14) in present for rank in range(top - 4, top + 1)):
+            return top
+    return 0
+
+
+def _straight_ranks(top: int) -> tuple[int, ...]:
+    return tuple(range(top, top - 5, -1)) if top > 5 else (5, 4, 3, 2, 1)
+
+
+def _best_non_flush(rank_counts: int) -> int:
+    """Best five (ignoring suits) for a rank multiset given as 3-bit counters."""
+    counts = {rank: (rank_counts >> (3 * (rank - 2))) & 7 for rank in range(2, 15)}
+    present = sorted((rank for rank, count in counts.items() if count), reverse=True)
+    # ranks ordered by (count, rank), best group first
+    groups = sorted(present, key=lambda rank: (counts[rank], rank), reverse=True)
+    first, second = groups[0], groups[1] if len(groups) > 1 else 0
+    if counts[first] >= 4:
+        kicker = next(rank for rank in present if rank != first)
+        return _pack(QUADS, (first,) * 4 + (kicker,))
+    if counts[first] == 3 and counts.get(second, 0) >= 2:
+        return _pack(FULL_HOUSE, (first,) * 3 + (second,) * 2)
+    top = _straight_top(set(present))
+    if top:
+        return _pack(STRAIGHT, _straight_ranks(top))
+    if counts[first] == 3:
+        kickers = [rank for rank in present if rank != first][:2]
+        return _pack(TRIPS, (first,) * 3 + tuple(kickers))
+    if counts[first] == 2 and counts[second] == 2:
+        kicker = next(rank for rank in present if rank not in (first, second))
+        return _pack(TWO_PAIR, (first, first, second, second, kicker))
+    if counts[first] == 2:
+        kickers = [rank for rank in present if rank != first][:3]
+        return _pack(ONE_PAIR, (first, first, *kickers))
+    return _pack(HIGH_CARD, present[:5])
+
+
+def _best_flush(rank_mask: int) -> int:
+    """Best five among the ranks of one suit (bit ``rank`` set for each), five or more of them."""
+    present = [rank for rank in range(14, 1, -1) if rank_mask >> rank & 1]
+    top = _straight_top(set(present))
+    if top:
+        return _pack(STRAIGHT_FLUSH, _straight_ranks(top))
+    return _pack(FLUSH, present[:5])
+
+
+# Filled on demand: a seven-card multiset table has ~49k entries and most programs need few of them.
+_NON_FLUSH: dict[int, int] = {}
+_FLUSH: dict[int, int] = {}
+
+
+# ---------------------------------------------------------------- low table
+
+
+def _low_entry(mask: int) -> int:
+    """Low value for a bitmask of distinct low ranks (bit 0 = ace ... bit 7 = eight); -1 if none."""
+    ranks = [rank for rank in range(1, 9) if mask >> (rank - 1) & 1][:5]
+    if len(ranks) < 5:
+        return -1
+    return 0xFFFFF - _pack(0, ranks[::-1])
+
+
+_LOW_BIT: dict[int, int] = {rank: 1 << (rank - 1) if rank <= 8 else 0 for rank in range(2, 14)} | {14: 1}
+_LOW_TABLE: tuple[int, ...] = tuple(_low_entry(mask) for mask in range(256))
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class HighHand:
+    """A high hand: ``value`` orders hands (larger wins, equal = exact tie); ``cards`` is the
+    best five, most significant first (for the wheel the ace comes last)."""
+
+    value: int
+    category: str
+    cards: tuple[Card, ...]
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The five ranks in significance order (ace = 1 in the wheel)."""
+        return _ranks_of(self.value)
+
+    def describe(self) -> str:
+        """PokerStars-style wording.
+
+        >>> [best_high(cards(text)).describe() for text in ("Ah Kc 9d 7s 2c", "9h 9c 8d 8s 2c", "8h 8c 8d 4s 4c")]
+        ['high card Ace', 'two pair, Nines and Eights', 'a full house, Eights full of Fours']
+        """
+        return describe_high(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class LowHand:
+    """An 8-or-better low: ``value`` larger = better low; ``ranks`` highest first, ace = 1."""
+
+    value: int
+    ranks: tuple[int, ...]
+    cards: tuple[Card, ...]
+
+    def describe(self) -> str:
+        return ",".join(_LOW_RANK_CHARS[rank] for rank in self.ranks)
+
+
+def describe_high(value: int) -> str:
+    """Wording for a high value (see :meth:`HighHand.describe`)."""
+    category = value >> 20
+    r1, _, r3, r4, r5 = _ranks_of(value)
+    if category == HIGH_CARD:
+        return f"high card {_RANK_NAMES[r1]}"
+    if category == ONE_PAIR:
+        return f"a pair of {_RANK_PLURALS[r1]}"
+    if category == TWO_PAIR:
+        return f"two pair, {_RANK_PLURALS[r1]} and {_RANK_PLURALS[r3]}"
+    if category == TRIPS:
+        return f"three of a kind, {_RANK_PLURALS[r1]}"
+    if category == STRAIGHT:
+        return f"a straight, {_RANK_NAMES[r5]} to {_RANK_NAMES[r1]}"
+    if category == FLUSH:
+        return f"a flush, {_RANK_NAMES[r1]} high"
+    if category == FULL_HOUSE:
+        return f"a full house, {_RANK_PLURALS[r1]} full of {_RANK_PLURALS[r4]}"
+    if category == QUADS:
+        return f"four of a kind, {_RANK_PLURALS[r1]}"
+    if r1 == 14:
+        return "a Royal Flush"  # PokerStars' wording for the ace-high straight flush
+    return f"a straight flush, {_RANK_NAMES[r5]} to {_RANK_NAMES[r1]}"
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def _counters(hand: Sequence[Card]) -> tuple[int, int]:
+    """(rank counters, suit counters) for 5..7 distinct known cards; ValueError otherwise."""
+    if not 5 <= len(hand) <= 7:
+        raise ValueError(f"need 5 to 7 cards, got {len(hand)}")
+    rank_counts = suit_counts = seen = 0
+    rank_unit, suit_unit, suit_bits = _RANK_UNIT, _SUIT_UNIT, _SUIT_BITS
+    try:
+        for card in hand:
+            rank = card.rank
+            suit = card.suit
+            rank_counts += rank_unit[rank]
+            suit_counts += suit_unit[suit]
+            seen |= 1 << (rank * 4 + suit_bits[suit])
+    except (AttributeError, KeyError, IndexError, TypeError):
+        raise ValueError(f"not a known card in {list(map(str, hand))}") from None
+    if seen.bit_count() != len(hand):
+        raise ValueError(f"duplicate cards in {' '.join(map(str, hand))}")
+    return rank_counts, suit_counts
+
+
+def _value(hand: Sequence[Card], rank_counts: int, suit_counts: int) -> tuple[int, str | None]:
+    flush_suit = _FLUSH_SUIT[suit_counts]
+    if flush_suit is None:
+        value = _NON_FLUSH.get(rank_counts)
+        if value is None:
+            value = _NON_FLUSH[rank_counts] = _best_non_flush(rank_counts)
+        return value, None
+    mask = 0
+    for card in hand:
+        if card.suit == flush_suit:
+            mask |= 1 << card.rank
+    value = _FLUSH.get(mask)
+    if value is None:
+        value = _FLUSH[mask] = _best_flush(mask)
+    return value, flush_suit
+
+
+def high_value(hand: Sequence[Card]) -> int:
+    """Just the value of :func:`best_high` (cheaper: no card selection, no object)."""
+    rank_counts, suit_counts = _counters(hand)
+    return _value(hand, rank_counts, suit_counts)[0]
+
+
+def _pick(hand: Sequence[Card], ranks: Sequence[int], suit: str | None, ace_as_one: bool) -> tuple[Card, ...]:
+    """Cards for ``ranks`` in that order; among equal ranks the higher suit (s > h > d > c) first."""
+    pool = sorted(hand, key=lambda card: _SUIT_ORDER[card.suit], reverse=True)
+    if suit is not None:
+        pool = [card for card in pool if card.suit == suit]
+    chosen: list[Card] = []
+    for rank in ranks:
+        wanted = 14 if rank == 1 and ace_as_one else rank
+        for index, card in enumerate(pool):
+            if card.rank == wanted:
+                chosen.append(pool.pop(index))
+                break
+    return tuple(chosen)
+
+
+def best_high(hand: Sequence[Card]) -> HighHand:
+    """Best high five of 5 to 7 known, distinct cards (ValueError otherwise)."""
+    rank_counts, suit_counts = _counters(hand)
+    value, flush_suit = _value(hand, rank_counts, suit_counts)
+    return HighHand(value, CATEGORIES[value >> 20], _pick(hand, _ranks_of(value), flush_suit, True))
+
+
+def low_value(hand: Sequence[Card]) -> int | None:
+    """Just the value of :func:`best_low`, or None when no 8-or-better low qualifies."""
+    if not 5 <= len(hand) <= 7:
+        raise ValueError(f"need 5 to 7 cards, got {len(hand)}")
+    mask = 0
+    try:
+        for card in hand:
+            mask |= _LOW_BIT[card.rank]
+    except (AttributeError, KeyError, TypeError):
+        raise ValueError(f"not a known card in {list(map(str, hand))}") from None
+    value = _LOW_TABLE[mask]
+    return None if value < 0 else value
+
+
+def best_low(hand: Sequence[Card]) -> LowHand | None:
+    """Best ace-to-five 8-or-better low of 5 to 7 known cards, or None when none qualifies."""
+    value = low_value(hand)
+    if value is None:
+        return None
+    ranks = _ranks_of(0xFFFFF - value)
+    return LowHand(value, ranks, _pick(hand, ranks, None, True))
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Parse space-separated cards, a convenience for tests and doctests: ``cards("Ah Kd")``."""
+    return tuple(Card.parse(part) for part in text.split())
