@@ -1,0 +1,3 @@
+from hhtool.cli import app
+
+app(prog_name="hhtool")

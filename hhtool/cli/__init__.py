@@ -1,0 +1,43 @@
+"""The command line: a thin face over the importer, the replay engine, the store and the reports.
+
+Each command lives in its own ``*_cmd.py`` module exposing ``register(app)``; nothing imports the CLI.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import typer
+
+from hhtool import __version__
+
+app = typer.Typer(
+    name="hhtool",
+    help="Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"hhtool {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.
+
+    The database is an embedded DuckDB file: hhtool.duckdb in the current directory, or --db PATH,
+    or the HHTOOL_DB environment variable; --db :memory: keeps nothing.
+    """
+
+
+for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if _info.name.endswith("_cmd"):
+        importlib.import_module(f"{__name__}.{_info.name}").register(app)

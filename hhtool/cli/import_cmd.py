@@ -1,0 +1,104 @@
+"""`hhtool import PATH…`"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
+from hhtool.importer import Importer, ImportReport, collect_paths
+from hhtool.sites import site_names
+
+SHOWN_FAILURES = 5
+
+
+class ImportFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+def run_import(
+    paths: list[str], db: str | None, site: str | None, rules: str | None, quiet_progress: bool = False
+) -> ImportReport:
+    """Import paths into the store; shared by `import` and `audit PATH…`. Exits 2 on usage errors."""
+    if site and site.lower() not in site_names():
+        err.print(f"[red]error:[/red] unknown site {site!r}; known sites: {', '.join(site_names())}")
+        raise typer.Exit(EXIT_ERROR)
+    files, unmatched = collect_paths(paths)
+    for argument in unmatched:
+        err.print(f"[yellow]warning:[/yellow] {argument}: no such file, or no hand-history files in it")
+    if not files:
+        err.print("[red]error:[/red] nothing to import")
+        raise typer.Exit(EXIT_ERROR)
+    from hhtool.pipeline import make_replayer
+
+    replayer = make_replayer(rules)
+    with open_store(db) as store:
+        importer = Importer(store, replayer=replayer, site=site)
+        report = ImportReport()
+        show_bar = stderr_is_terminal() and not quiet_progress
+        with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                      TimeRemainingColumn(), console=err, disable=not show_bar, transient=True) as progress:
+            task = progress.add_task("import", total=len(files))
+            for path in files:
+                try:
+                    data = path.read_bytes()
+                except OSError as error:
+                    from hhtool.importer import Failure
+
+                    report.unreadable.append(Failure(0, f"{path}: cannot read: {error.strerror or error}"))
+                else:
+                    report.files.append(importer.import_file(path, data))
+                progress.advance(task)
+    return report
+
+
+def print_text_summary(report: ImportReport) -> None:
+    found, stored, dup = report.total("hands_found"), report.total("stored"), report.total("duplicates")
+    skipped, failed = report.total("skipped"), report.failed
+    out.print(
+        f"{len(report.files)} files: {found} hands found = {stored} stored + {dup} duplicates"
+        f" + {skipped} skipped (other games) + {report.total('failed')} failed"
+    )
+    shown = 0
+    for file_report in report.files:
+        for failure in file_report.failures:
+            if shown < SHOWN_FAILURES:
+                out.print(f"  [red]failed[/red] {file_report.path}:{failure.line}: {failure.reason}", highlight=False)
+            shown += 1
+    for failure in report.unreadable:
+        out.print(f"  [red]unreadable[/red] {failure.reason}", highlight=False)
+    if shown > SHOWN_FAILURES:
+        out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
+    if failed:
+        out.print(f"[red]{failed} failed[/red]; every other hand was stored.")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("import")
+    def import_command(
+        paths: list[str] = typer.Argument(..., help="Files, folders (searched recursively) or glob patterns."),
+        db: str | None = DB_OPTION,
+        site: str | None = typer.Option(None, "--site", help="Force the site instead of detecting it from the content."),
+        rules: str | None = typer.Option(
+            None, "--rules", help="Rule profile name or TOML file for the replay (default: each site's own)."
+        ),
+        output_format: ImportFormat = typer.Option(ImportFormat.text, "--format", help="text or json."),
+    ) -> None:
+        """Import hand histories into the database; each hand is replayed under its rule profile.
+
+        Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors.
+        """
+        report = run_import(paths, db, site, rules)
+        if output_format is ImportFormat.json:
+            out.print_json(json.dumps(report.as_json()))
+        else:
+            print_text_summary(report)
+        raise typer.Exit(EXIT_FINDINGS if report.failed else EXIT_OK)
+
+
+__all__ = ["Path", "register", "run_import"]

@@ -1,0 +1,158 @@
+"""The embedded DuckDB store: hands, their parts, replay findings and import errors.
+
+Writes are bulk (Arrow tables inserted by name) and one transaction per batch, so a crash
+leaves either the whole batch or none of it. A hand is identified by (site, hand_id);
+storing a hand that is already there is a duplicate, never a second copy.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+
+from hhtool.model import FailedHand, Hand, SkippedHand
+from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES, migrate
+from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
+
+DEFAULT_DB = "hhtool.duckdb"
+DB_ENV = "HHTOOL_DB"
+
+
+def resolve_db_path(option: str | None) -> str:
+    """--db wins, then $HHTOOL_DB, then hhtool.duckdb in the current directory."""
+    return option or os.environ.get(DB_ENV) or DEFAULT_DB
+
+
+class StoreLocked(RuntimeError):
+    """Another process holds the database for writing."""
+
+
+@dataclass
+class StoredHand:
+    """A parsed hand with its replay findings, ready to store."""
+
+    hand: Hand
+    replay: Any = None  # hhtool.replay.ReplayResult, or None when not replayed
+    profile: str | None = None
+
+
+@dataclass
+class Batch:
+    hands: list[StoredHand] = field(default_factory=list)
+    failures: list[FailedHand] = field(default_factory=list)
+    skipped: list[SkippedHand] = field(default_factory=list)
+    files: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store:
+    def __init__(self, path: str, read_only: bool = False) -> None:
+        self.path = path
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.con = duckdb.connect(path, read_only=read_only and path != ":memory:")
+        except duckdb.IOException as error:
+            if "lock" in str(error).lower():
+                raise StoreLocked(f"database {path} is in use by another hhtool process: {error}") from error
+            raise
+        if not read_only or path == ":memory:":
+            migrate(self.con)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ reading
+
+    def known_hand_ids(self, site: str, hand_ids: Iterable[str]) -> set[str]:
+        ids = list(set(hand_ids))
+        if not ids:
+            return set()
+        probe = pa.table({"hand_id": pa.array(ids, pa.string())})
+        self.con.register("probe_ids", probe)
+        try:
+            rows = self.run(
+                "SELECT h.hand_id FROM hands h JOIN probe_ids p ON h.hand_id = p.hand_id WHERE h.site = ?", [site]
+            )
+        finally:
+            self.con.unregister("probe_ids")
+        return {row[0] for row in rows}
+
+    def run(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
+        """Execute one statement and fetch everything (DuckDB 2 keeps a connection busy until then)."""
+        return self.con.execute(sql, params or []).fetchall()
+
+    def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
+        """A query's result as a Polars frame."""
+        result = pl.from_arrow(self.con.sql(sql, params=params or None).to_arrow_table())
+        assert isinstance(result, pl.DataFrame)
+        return result
+
+    # ------------------------------------------------------------ writing
+
+    def write(self, batch: Batch) -> None:
+        """Store a batch in one transaction (all of it or none)."""
+        tables: dict[str, pa.Table] = {}
+        tables.update(hand_rows([(item.hand, item.replay, item.profile) for item in batch.hands]))
+        tables.update(replay_rows([(item.hand, item.replay, item.profile) for item in batch.hands if item.replay]))
+        tables["import_errors"] = failure_rows(batch.failures)
+        tables["skipped_hands"] = skipped_rows(batch.skipped)
+        if batch.files:
+            tables["files"] = pa.Table.from_pylist(batch.files)
+        self.run("BEGIN TRANSACTION")
+        try:
+            for name, table in tables.items():
+                if table.num_rows:
+                    self._insert(name, table)
+            self.run("COMMIT")
+        except Exception:
+            self.run("ROLLBACK")
+            raise
+
+    def _insert(self, name: str, table: pa.Table) -> None:
+        view = f"incoming_{name}"
+        self.con.register(view, table)
+        try:
+            self.run(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
+        finally:
+            self.con.unregister(view)
+
+    def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
+        """Store new replay findings for hands already stored (audit under another profile)."""
+        tables = replay_rows(rows)
+        self.run("BEGIN TRANSACTION")
+        try:
+            keys = pa.table({
+                "site": [hand.site for hand, _, _ in rows],
+                "hand_id": [hand.hand_id for hand, _, _ in rows],
+                "profile": [profile for _, _, profile in rows],
+            })
+            self.con.register("replaced_keys", keys)
+            for name in REPLAY_TABLES:
+                self.run(
+                    f"DELETE FROM {name} USING replaced_keys k WHERE {name}.site = k.site "
+                    f"AND {name}.hand_id = k.hand_id AND {name}.profile = k.profile"
+                )
+            self.con.unregister("replaced_keys")
+            for name, table in tables.items():
+                if name in REPLAY_TABLES and table.num_rows:
+                    self._insert(name, table)
+            self.run("COMMIT")
+        except Exception:
+            self.run("ROLLBACK")
+            raise
+
+
+__all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "Batch", "Store", "StoreLocked", "StoredHand", "resolve_db_path"]

@@ -1,0 +1,184 @@
+"""DuckDB schema of the hhtool store, versioned. ``docs/schema.md`` documents it.
+
+Each migration moves the schema from version N-1 to N and runs once, in a transaction.
+Every hand-level table is keyed by (site, hand_id), which is how a hand is identified.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+SCHEMA_V1 = """
+CREATE TABLE files (
+    path         VARCHAR NOT NULL,      -- absolute path as imported
+    sha256       VARCHAR NOT NULL,      -- of the file's bytes
+    size         BIGINT  NOT NULL,
+    site         VARCHAR,               -- detected or forced site; NULL when unrecognised
+    encoding     VARCHAR,
+    hands_found  INTEGER NOT NULL,
+    stored       INTEGER NOT NULL,
+    duplicates   INTEGER NOT NULL,
+    skipped      INTEGER NOT NULL,
+    failed       INTEGER NOT NULL,
+    imported_at  TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+CREATE TABLE hands (
+    site           VARCHAR NOT NULL,
+    hand_id        VARCHAR NOT NULL,
+    file           VARCHAR NOT NULL,
+    first_line     INTEGER NOT NULL,
+    last_line      INTEGER NOT NULL,
+    raw_sha256     VARCHAR NOT NULL,
+    started_at     TIMESTAMP,
+    timezone       VARCHAR,
+    table_name     VARCHAR,
+    tournament_id  VARCHAR,
+    game_label     VARCHAR,
+    structure      VARCHAR NOT NULL,    -- fixed_limit | pot_limit | no_limit
+    is_tournament  BOOLEAN NOT NULL,
+    currency       VARCHAR NOT NULL,    -- USD, EUR, ... or CHIPS / PLAY
+    unit           INTEGER NOT NULL,    -- smallest units per currency unit (100 = cents, 1 = chips)
+    ante           BIGINT,
+    bring_in       BIGINT,
+    small_bet      BIGINT,
+    big_bet        BIGINT,
+    stakes_source  VARCHAR NOT NULL,    -- header | forced_bets
+    table_size     INTEGER,
+    players        INTEGER NOT NULL,
+    hero           VARCHAR,
+    dealer_seat    INTEGER,
+    total_pot      BIGINT,              -- as the site states it
+    rake           BIGINT,
+    fees           BIGINT NOT NULL,
+    community_card VARCHAR,
+    notes          VARCHAR[],
+    verdict        VARCHAR,             -- ok | violation | unverifiable (NULL: not replayed)
+    rules_profile  VARCHAR,
+    PRIMARY KEY (site, hand_id)
+);
+
+CREATE TABLE seats (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    seat INTEGER NOT NULL, player VARCHAR NOT NULL, stack BIGINT, sitting_out BOOLEAN NOT NULL,
+    position INTEGER NOT NULL,          -- 0-based place in dealing order
+    line INTEGER NOT NULL
+);
+
+CREATE TABLE cards (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    player VARCHAR NOT NULL, street INTEGER NOT NULL,
+    face VARCHAR NOT NULL,              -- down | up
+    card VARCHAR,                       -- e.g. 'Ah'; NULL when the history hides it
+    line INTEGER NOT NULL
+);
+
+CREATE TABLE actions (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,               -- order within the hand, antes first
+    street INTEGER NOT NULL, player VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,              -- ante bring_in complete bet raise call check fold
+    amount BIGINT NOT NULL,             -- chips this action put in
+    to_amount BIGINT NOT NULL,          -- the player's street total after it
+    all_in BOOLEAN NOT NULL,
+    line INTEGER NOT NULL
+);
+
+CREATE TABLE returns (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    street INTEGER NOT NULL, player VARCHAR NOT NULL, amount BIGINT NOT NULL, line INTEGER NOT NULL
+);
+
+CREATE TABLE showdown (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    player VARCHAR NOT NULL, status VARCHAR NOT NULL, cards VARCHAR,
+    high_text VARCHAR, low_text VARCHAR, line INTEGER NOT NULL
+);
+
+CREATE TABLE awards (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    player VARCHAR NOT NULL, amount BIGINT NOT NULL,
+    pot INTEGER,                        -- 0 main, N side pot N, NULL unknown
+    half VARCHAR NOT NULL,              -- high | low | whole | unknown
+    line INTEGER NOT NULL
+);
+
+CREATE TABLE results (                  -- one row per hand and player: money in, out, net
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, player VARCHAR NOT NULL,
+    contributed BIGINT NOT NULL, collected BIGINT NOT NULL, net BIGINT NOT NULL
+);
+
+CREATE TABLE import_errors (
+    file VARCHAR NOT NULL, first_line INTEGER NOT NULL, last_line INTEGER NOT NULL,
+    line INTEGER NOT NULL, site VARCHAR, hand_id VARCHAR, reason VARCHAR NOT NULL,
+    raw_text VARCHAR NOT NULL, raw_sha256 VARCHAR NOT NULL,
+    imported_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+CREATE TABLE skipped_hands (
+    file VARCHAR NOT NULL, first_line INTEGER NOT NULL, site VARCHAR NOT NULL,
+    hand_id VARCHAR, game VARCHAR NOT NULL
+);
+
+CREATE TABLE violations (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, profile VARCHAR NOT NULL,
+    code VARCHAR NOT NULL, street INTEGER, player VARCHAR,
+    expected VARCHAR, actual VARCHAR, message VARCHAR NOT NULL,
+    file VARCHAR NOT NULL, line INTEGER NOT NULL
+);
+
+CREATE TABLE unverifiable (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, profile VARCHAR NOT NULL,
+    check_code VARCHAR NOT NULL, reason VARCHAR NOT NULL
+);
+
+CREATE TABLE rule_awards (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, profile VARCHAR NOT NULL,
+    player VARCHAR NOT NULL, rules_amount BIGINT NOT NULL, site_amount BIGINT NOT NULL
+);
+"""
+
+#: migrations[i] brings the schema to version i + 1
+MIGRATIONS: list[str] = [SCHEMA_V1]
+CURRENT_VERSION = len(MIGRATIONS)
+
+#: child tables holding per-hand rows, keyed by (site, hand_id)
+HAND_TABLES = ("seats", "cards", "actions", "returns", "showdown", "awards", "results")
+REPLAY_TABLES = ("violations", "unverifiable", "rule_awards")
+
+
+def _run(con: duckdb.DuckDBPyConnection, sql: str, params: list[object] | None = None) -> list[tuple[object, ...]]:
+    return con.execute(sql, params or []).fetchall()
+
+
+class SchemaTooNew(RuntimeError):
+    pass
+
+
+def current_version(con: duckdb.DuckDBPyConnection) -> int:
+    exists = _run(con, "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_version'")
+    if not exists or not exists[0][0]:
+        return 0
+    rows = _run(con, "SELECT max(version) FROM schema_version")
+    return int(rows[0][0] or 0) if rows else 0
+
+
+def migrate(con: duckdb.DuckDBPyConnection) -> int:
+    """Bring the schema up to date; returns the version now in force."""
+    version = current_version(con)
+    if version > CURRENT_VERSION:
+        raise SchemaTooNew(
+            f"this database has schema version {version}, newer than this hhtool understands ({CURRENT_VERSION})"
+        )
+    for target in range(version + 1, CURRENT_VERSION + 1):
+        _run(con, "BEGIN TRANSACTION")
+        try:
+            if target == 1:
+                _run(con, "CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TIMESTAMP NOT NULL)")
+            _run(con, MIGRATIONS[target - 1])
+            _run(con, "INSERT INTO schema_version VALUES (?, current_timestamp)", [target])
+            _run(con, "COMMIT")
+        except Exception:
+            _run(con, "ROLLBACK")
+            raise
+    return CURRENT_VERSION

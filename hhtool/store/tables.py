@@ -1,0 +1,144 @@
+"""Model values → Arrow tables, column by column, with explicit types (no inference)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from hhtool.model import FailedHand, Hand, SkippedHand, cards_text
+
+_I = pa.int32()
+_L = pa.int64()
+_S = pa.string()
+_B = pa.bool_()
+
+
+def _table(columns: dict[str, tuple[pa.DataType, list[Any]]]) -> pa.Table:
+    return pa.table({name: pa.array(values, type=kind) for name, (kind, values) in columns.items()})
+
+
+def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
+    """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile)."""
+    hands: dict[str, list[Any]] = {name: [] for name in _HAND_COLUMNS}
+    seats: dict[str, list[Any]] = {name: [] for name in _SEAT_COLUMNS}
+    cards: dict[str, list[Any]] = {name: [] for name in _CARD_COLUMNS}
+    actions: dict[str, list[Any]] = {name: [] for name in _ACTION_COLUMNS}
+    returns: dict[str, list[Any]] = {name: [] for name in _RETURN_COLUMNS}
+    showdown: dict[str, list[Any]] = {name: [] for name in _SHOWDOWN_COLUMNS}
+    awards: dict[str, list[Any]] = {name: [] for name in _AWARD_COLUMNS}
+    results: dict[str, list[Any]] = {name: [] for name in _RESULT_COLUMNS}
+    for hand, replay, profile in items:
+        key = (hand.site, hand.hand_id)
+        stakes = hand.stakes
+        _append(hands, (
+            *key, hand.source.file, hand.source.first_line, hand.source.last_line, hand.source.sha256,
+            hand.started_at, hand.timezone, hand.table_name, hand.tournament_id, hand.game_label,
+            stakes.structure.value, stakes.is_tournament, stakes.currency, stakes.unit, stakes.ante,
+            stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.source, stakes.table_size,
+            len(hand.seats), hand.hero, hand.dealer_seat, hand.total_pot, hand.rake, hand.fees,
+            str(hand.community_card) if hand.community_card else None, list(hand.notes),
+            replay.verdict.value if replay is not None else None, profile if replay is not None else None,
+        ))
+        order = {player: index for index, player in enumerate(hand.position_order)}
+        for seat in hand.seats:
+            _append(seats, (*key, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line))
+        for deal in hand.deals:
+            for face, dealt in (("down", deal.down), ("up", deal.up)):
+                for card in dealt:
+                    _append(cards, (*key, deal.player, int(deal.street), face, str(card) if card else None, deal.line))
+        for seq, action in enumerate(hand.actions):
+            _append(actions, (*key, seq, int(action.street), action.player, action.kind.value, action.amount,
+                              action.to_amount, action.all_in, action.line))
+        for ret in hand.uncalled:
+            _append(returns, (*key, int(ret.street), ret.player, ret.amount, ret.line))
+        for shown in hand.showdown:
+            _append(showdown, (*key, shown.player, shown.status.value, cards_text(shown.cards) if shown.cards else None,
+                               shown.high_text, shown.low_text, shown.line))
+        for award in hand.awards:
+            _append(awards, (*key, award.player, award.amount, award.pot, award.half.value, award.line))
+        for player in hand.players:
+            contributed, collected = hand.contributed_by(player), hand.collected_by(player)
+            _append(results, (*key, player, contributed, collected, collected - contributed))
+    return {
+        "hands": _typed(hands, _HAND_COLUMNS),
+        "seats": _typed(seats, _SEAT_COLUMNS),
+        "cards": _typed(cards, _CARD_COLUMNS),
+        "actions": _typed(actions, _ACTION_COLUMNS),
+        "returns": _typed(returns, _RETURN_COLUMNS),
+        "showdown": _typed(showdown, _SHOWDOWN_COLUMNS),
+        "awards": _typed(awards, _AWARD_COLUMNS),
+        "results": _typed(results, _RESULT_COLUMNS),
+    }
+
+
+def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
+    violations: dict[str, list[Any]] = {name: [] for name in _VIOLATION_COLUMNS}
+    unverifiable: dict[str, list[Any]] = {name: [] for name in _UNVERIFIABLE_COLUMNS}
+    rule_awards: dict[str, list[Any]] = {name: [] for name in _RULE_AWARD_COLUMNS}
+    for hand, replay, profile in items:
+        key = (hand.site, hand.hand_id, profile or "")
+        for v in replay.violations:
+            _append(violations, (*key, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line))
+        for u in replay.unverifiable:
+            _append(unverifiable, (*key, u.check, u.reason))
+        for a in replay.awards:
+            _append(rule_awards, (*key, a.player, a.rules_amount, a.site_amount))
+    return {
+        "violations": _typed(violations, _VIOLATION_COLUMNS),
+        "unverifiable": _typed(unverifiable, _UNVERIFIABLE_COLUMNS),
+        "rule_awards": _typed(rule_awards, _RULE_AWARD_COLUMNS),
+    }
+
+
+def failure_rows(failures: Sequence[FailedHand]) -> pa.Table:
+    from hashlib import sha256
+
+    columns: dict[str, list[Any]] = {name: [] for name in _ERROR_COLUMNS}
+    for failure in failures:
+        raw_text = failure.raw.text
+        _append(columns, (failure.raw.file, failure.raw.first_line, failure.raw.last_line, failure.line, failure.site,
+                          failure.hand_id, failure.reason, raw_text, sha256(raw_text.encode("utf-8", "replace")).hexdigest()))
+    return _typed(columns, _ERROR_COLUMNS)
+
+
+def skipped_rows(skipped: Sequence[SkippedHand]) -> pa.Table:
+    columns: dict[str, list[Any]] = {name: [] for name in _SKIPPED_COLUMNS}
+    for item in skipped:
+        _append(columns, (item.raw.file, item.raw.first_line, item.site, item.hand_id, item.game))
+    return _typed(columns, _SKIPPED_COLUMNS)
+
+
+def _append(columns: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
+    for values, value in zip(columns.values(), row, strict=True):
+        values.append(value)
+
+
+def _typed(columns: dict[str, list[Any]], types: dict[str, pa.DataType]) -> pa.Table:
+    return _table({name: (types[name], values) for name, values in columns.items()})
+
+
+_KEY = {"site": _S, "hand_id": _S}
+_HAND_COLUMNS: dict[str, pa.DataType] = {
+    **_KEY, "file": _S, "first_line": _I, "last_line": _I, "raw_sha256": _S, "started_at": pa.timestamp("us"),
+    "timezone": _S, "table_name": _S, "tournament_id": _S, "game_label": _S, "structure": _S, "is_tournament": _B,
+    "currency": _S, "unit": _I, "ante": _L, "bring_in": _L, "small_bet": _L, "big_bet": _L, "stakes_source": _S,
+    "table_size": _I, "players": _I, "hero": _S, "dealer_seat": _I, "total_pot": _L, "rake": _L, "fees": _L,
+    "community_card": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
+}
+_SEAT_COLUMNS = {**_KEY, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
+_CARD_COLUMNS = {**_KEY, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}
+_ACTION_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "kind": _S, "amount": _L, "to_amount": _L,
+                   "all_in": _B, "line": _I}
+_RETURN_COLUMNS = {**_KEY, "street": _I, "player": _S, "amount": _L, "line": _I}
+_SHOWDOWN_COLUMNS = {**_KEY, "player": _S, "status": _S, "cards": _S, "high_text": _S, "low_text": _S, "line": _I}
+_AWARD_COLUMNS = {**_KEY, "player": _S, "amount": _L, "pot": _I, "half": _S, "line": _I}
+_RESULT_COLUMNS = {**_KEY, "player": _S, "contributed": _L, "collected": _L, "net": _L}
+_VIOLATION_COLUMNS = {**_KEY, "profile": _S, "code": _S, "street": _I, "player": _S, "expected": _S, "actual": _S,
+                      "message": _S, "file": _S, "line": _I}
+_UNVERIFIABLE_COLUMNS = {**_KEY, "profile": _S, "check_code": _S, "reason": _S}
+_RULE_AWARD_COLUMNS = {**_KEY, "profile": _S, "player": _S, "rules_amount": _L, "site_amount": _L}
+_ERROR_COLUMNS = {"file": _S, "first_line": _I, "last_line": _I, "line": _I, "site": _S, "hand_id": _S, "reason": _S,
+                  "raw_text": _S, "raw_sha256": _S}
+_SKIPPED_COLUMNS = {"file": _S, "first_line": _I, "site": _S, "hand_id": _S, "game": _S}

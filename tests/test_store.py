@@ -1,0 +1,123 @@
+"""The DuckDB store: schema versioning, idempotent imports, one transaction per batch, import errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from hhtool import importer as importer_module
+from hhtool.importer import Importer, collect_paths
+from hhtool.store import Store
+from hhtool.store.schema import CURRENT_VERSION, SchemaTooNew
+from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
+
+BROKEN = SPLIT_HAND.replace("35874576282", "999").replace("Hero: calls $0.02\nPlayer9", "Hero: teleports $0.02\nPlayer9")
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def count(store: Store, table: str) -> int:
+    return int(store.run(f"SELECT count(*) FROM {table}")[0][0])
+
+
+def test_schema_is_versioned_and_migrated_once(tmp_path: Path) -> None:
+    db = str(tmp_path / "h.duckdb")
+    with Store(db) as store:
+        assert store.run("SELECT max(version) FROM schema_version")[0][0] == CURRENT_VERSION
+    with Store(db) as store:  # reopening does not migrate again
+        assert count(store, "schema_version") == CURRENT_VERSION
+        store.run("INSERT INTO schema_version VALUES (99, current_timestamp)")
+    with pytest.raises(SchemaTooNew):
+        Store(db)
+
+
+def test_reimport_stores_nothing_twice_and_counts_duplicates(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.txt", SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n" + SPLIT_HAND)
+    with Store(":memory:") as store:
+        first = Importer(store).import_file(path, path.read_bytes())
+        assert (first.hands_found, first.stored, first.duplicates, first.failed) == (3, 2, 1, 0)
+        tables = {name: count(store, name) for name in ("hands", "actions", "seats", "cards", "awards", "results")}
+        second = Importer(store).import_file(path, path.read_bytes())
+        assert (second.stored, second.duplicates) == (0, 3)
+        assert tables == {name: count(store, name) for name in tables}
+        assert count(store, "files") == 2  # each import of the file is recorded
+
+
+def test_stored_hand_round_trips_money_and_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.txt", ALLIN_SIDE_POT)
+    with Store(":memory:") as store:
+        Importer(store).import_file(path, path.read_bytes())
+        rows = store.run("SELECT player, contributed, collected, net FROM results ORDER BY player")
+        assert rows == [("Big", 2100, 2400, 300), ("Bigger", 2100, 2400, 300), ("Shorty", 600, 0, -600)]
+        assert store.run("SELECT total_pot, rake, unit, currency FROM hands") == [(4800, 0, 100, "USD")]
+        assert store.run("SELECT line FROM actions WHERE kind = 'bring_in'") == [(13,)]
+        assert store.run("SELECT count(*) FROM cards WHERE card IS NULL") == [(6,)]  # three players, two hidden down cards each
+
+
+def test_failed_hand_is_kept_raw_with_lines_and_reason_and_neighbours_are_stored(tmp_path: Path) -> None:
+    path = write(tmp_path, "b.txt", SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT)
+    with Store(":memory:") as store:
+        report = Importer(store).import_file(path, path.read_bytes())
+        assert (report.stored, report.failed) == (2, 1)
+        [(file, first, last, line, site, hand_id, reason, raw)] = store.run(
+            "SELECT file, first_line, last_line, line, site, hand_id, reason, raw_text FROM import_errors"
+        )
+        assert (file, first, last, line, site, hand_id) == (str(path), 54, 104, 67, "pokerstars", "999")
+        assert "Hero: teleports $0.02" in reason
+        assert raw == BROKEN.rstrip("\n")
+
+
+def test_a_batch_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "c.txt", SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT)
+    with Store(":memory:") as store:
+        original = Store._insert
+
+        def failing_insert(self: Store, name: str, table: object) -> None:
+            if name == "awards":
+                raise duckdb.IOException("disk full (simulated)")
+            original(self, name, table)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Store, "_insert", failing_insert)
+        with pytest.raises(duckdb.IOException):
+            Importer(store).import_file(path, path.read_bytes())
+        monkeypatch.setattr(Store, "_insert", original)
+        assert all(count(store, name) == 0 for name in ("hands", "seats", "actions", "files"))
+        report = Importer(store).import_file(path, path.read_bytes())  # a re-run completes the import
+        assert report.stored == 2 and count(store, "hands") == 2
+
+
+def test_batches_split_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hands = [SPLIT_HAND.replace("35874576282", str(1000 + n)) for n in range(7)]
+    path = write(tmp_path, "d.txt", "\n\n".join(hands))
+    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)
+    writes: list[int] = []
+    with Store(":memory:") as store:
+        original = store.write
+        store.write = lambda batch: (writes.append(len(batch.hands)), original(batch))[1]  # type: ignore[method-assign]
+        report = Importer(store).import_file(path, path.read_bytes())
+        assert report.stored == 7 and writes == [3, 3, 1]
+        assert store.run("SELECT stored, hands_found FROM files") == [(7, 7)]
+
+
+def test_unknown_format_is_one_failure_with_the_raw_text(tmp_path: Path) -> None:
+    path = write(tmp_path, "x.txt", "hello\nthis is not poker\n")
+    with Store(":memory:") as store:
+        report = Importer(store).import_file(path, path.read_bytes())
+        assert report.failed == 1 and "no supported site" in report.failures[0].reason
+        assert store.run("SELECT raw_text FROM import_errors") == [("hello\nthis is not poker",)]
+
+
+def test_collect_paths_expands_folders_globs_and_dedupes(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.txt", SPLIT_HAND)
+    (tmp_path / "sub").mkdir()
+    b = write(tmp_path / "sub", "b.xml", "<x/>")
+    write(tmp_path, "notes.json", "{}")  # not a hand-history ending: ignored in folders
+    files, unmatched = collect_paths([str(tmp_path), str(a), str(tmp_path / "*.txt"), str(tmp_path / "nope*")])
+    assert files == [a.resolve(), b.resolve()]
+    assert unmatched == [str(tmp_path / "nope*")]
