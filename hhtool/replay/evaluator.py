@@ -90,8 +90,6 @@ def _ranks_of(value: int) -> tuple[int, int, int, int, int]:
 # Per-card contributions: a 3-bit counter per rank (ranks 2..14), a 3-bit counter per suit.
 _RANK_UNIT: dict[int, int] = {rank: 1 << (3 * (rank - 2)) for rank in range(2, 15)}
 _SUIT_UNIT: dict[str, int] = {suit: 1 << (3 * index) for suit, index in _SUIT_ORDER.items()}
-# Duplicate detection: one bit per card.
-_SUIT_BITS: dict[str, int] = {suit: index for suit, index in _SUIT_ORDER.items()}
 
 
 def _flush_suit_of(suit_counts: int) -> str | None:
@@ -236,27 +234,79 @@ def describe_high(value: int) -> str:
     return f"a straight flush, {_RANK_NAMES[r5]} to {_RANK_NAMES[r1]}"
 
 
+# ---------------------------------------------------------------- card selection
+
+# A hand's cards as one int: bit ``rank * 4 + suit index`` (c, d, h, s = 0..3) per card, so the
+# cards of one rank are a 4-bit nibble. The chosen five are read from tables keyed by that nibble.
+_CANONICAL_CARD: dict[int, Card] = {
+    rank * 4 + index: Card(rank, suit) for rank in range(2, 15) for suit, index in _SUIT_ORDER.items()
+}
+_SUIT_SPREAD: dict[str, int] = {
+    suit: sum(1 << (rank * 4 + index) for rank in range(2, 15)) for suit, index in _SUIT_ORDER.items()
+}
+
+
+def _top_cards(rank: int, nibble: int, count: int) -> tuple[Card, ...]:
+    """``count`` cards of ``rank`` among the suits in ``nibble``, higher suit (s > h > d > c) first."""
+    indexes = [index for index in (3, 2, 1, 0) if nibble >> index & 1][:count]
+    return tuple(_CANONICAL_CARD[rank * 4 + index] for index in indexes)
+
+
+# index (rank << 7) | (nibble << 3) | count
+_GROUP_CARDS: list[tuple[Card, ...]] = [()] * (15 << 7)
+for _rank in range(2, 15):
+    for _nibble in range(16):
+        for _count in range(5):
+            _GROUP_CARDS[(_rank << 7) | (_nibble << 3) | _count] = _top_cards(_rank, _nibble, _count)
+
+# value -> ((rank * 4, (rank << 7) | count), ...) for each distinct rank of the five, in order
+_HIGH_GROUPS: dict[int, tuple[tuple[int, int], ...]] = {}
+_LOW_GROUPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _groups_of(ranks: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    counted: list[list[int]] = []
+    for low_or_high_rank in ranks:
+        rank = 14 if low_or_high_rank == 1 else low_or_high_rank
+        if counted and counted[-1][0] == rank:
+            counted[-1][1] += 1
+        else:
+            counted.append([rank, 1])
+    return tuple((rank * 4, (rank << 7) | count) for rank, count in counted)
+
+
+def _select(groups: tuple[tuple[int, int], ...], held: int) -> tuple[Card, ...]:
+    chosen: tuple[Card, ...] = ()
+    for shift, base in groups:
+        chosen += _GROUP_CARDS[base | ((held >> shift) & 15) << 3]
+    return chosen
+
+
 # ---------------------------------------------------------------- evaluation
 
 
-def _counters(hand: Sequence[Card]) -> tuple[int, int]:
-    """(rank counters, suit counters) for 5..7 distinct known cards; ValueError otherwise."""
+def _bad_cards(hand: Sequence[object], reason: str) -> ValueError:
+    return ValueError(f"{reason}: {' '.join(map(str, hand))}")
+
+
+def _counters(hand: Sequence[Card]) -> tuple[int, int, int]:
+    """(rank counters, suit counters, held-card bits) for 5..7 distinct known cards; ValueError otherwise."""
     if not 5 <= len(hand) <= 7:
         raise ValueError(f"need 5 to 7 cards, got {len(hand)}")
-    rank_counts = suit_counts = seen = 0
-    rank_unit, suit_unit, suit_bits = _RANK_UNIT, _SUIT_UNIT, _SUIT_BITS
+    rank_counts = suit_counts = held = 0
+    rank_unit, suit_unit, suit_order = _RANK_UNIT, _SUIT_UNIT, _SUIT_ORDER
     try:
         for card in hand:
             rank = card.rank
             suit = card.suit
             rank_counts += rank_unit[rank]
             suit_counts += suit_unit[suit]
-            seen |= 1 << (rank * 4 + suit_bits[suit])
-    except (AttributeError, KeyError, IndexError, TypeError):
-        raise ValueError(f"not a known card in {list(map(str, hand))}") from None
-    if seen.bit_count() != len(hand):
-        raise ValueError(f"duplicate cards in {' '.join(map(str, hand))}")
-    return rank_counts, suit_counts
+            held |= 1 << (rank * 4 + suit_order[suit])
+    except (AttributeError, KeyError, TypeError):
+        raise _bad_cards(hand, "not 5 to 7 known cards") from None
+    if held.bit_count() != len(hand):
+        raise _bad_cards(hand, "duplicate cards")
+    return rank_counts, suit_counts, held
 
 
 def _value(hand: Sequence[Card], rank_counts: int, suit_counts: int) -> tuple[int, str | None]:
@@ -278,53 +328,64 @@ def _value(hand: Sequence[Card], rank_counts: int, suit_counts: int) -> tuple[in
 
 def high_value(hand: Sequence[Card]) -> int:
     """Just the value of :func:`best_high` (cheaper: no card selection, no object)."""
-    rank_counts, suit_counts = _counters(hand)
+    rank_counts, suit_counts, _ = _counters(hand)
     return _value(hand, rank_counts, suit_counts)[0]
 
 
-def _pick(hand: Sequence[Card], ranks: Sequence[int], suit: str | None, ace_as_one: bool) -> tuple[Card, ...]:
-    """Cards for ``ranks`` in that order; among equal ranks the higher suit (s > h > d > c) first."""
-    pool = sorted(hand, key=lambda card: _SUIT_ORDER[card.suit], reverse=True)
-    if suit is not None:
-        pool = [card for card in pool if card.suit == suit]
-    chosen: list[Card] = []
-    for rank in ranks:
-        wanted = 14 if rank == 1 and ace_as_one else rank
-        for index, card in enumerate(pool):
-            if card.rank == wanted:
-                chosen.append(pool.pop(index))
-                break
-    return tuple(chosen)
-
-
 def best_high(hand: Sequence[Card]) -> HighHand:
-    """Best high five of 5 to 7 known, distinct cards (ValueError otherwise)."""
-    rank_counts, suit_counts = _counters(hand)
+    """Best high five of 5 to 7 known, distinct cards (ValueError otherwise).
+
+    Among cards of equal rank the five prefer the higher suit (s > h > d > c), so the result does
+    not depend on the order of ``hand``; the cards returned are equal to, not always the same
+    objects as, the cards given.
+    """
+    rank_counts, suit_counts, held = _counters(hand)
     value, flush_suit = _value(hand, rank_counts, suit_counts)
-    return HighHand(value, CATEGORIES[value >> 20], _pick(hand, _ranks_of(value), flush_suit, True))
+    if flush_suit is not None:
+        held &= _SUIT_SPREAD[flush_suit]
+    groups = _HIGH_GROUPS.get(value)
+    if groups is None:
+        groups = _HIGH_GROUPS[value] = _groups_of(_ranks_of(value))
+    return HighHand(value, CATEGORIES[value >> 20], _select(groups, held))
+
+
+def _low_scan(hand: Sequence[Card]) -> tuple[int, int]:
+    """(low value or -1, held-card bits) for 5..7 known cards."""
+    if not 5 <= len(hand) <= 7:
+        raise ValueError(f"need 5 to 7 cards, got {len(hand)}")
+    mask = held = 0
+    low_bit, suit_order = _LOW_BIT, _SUIT_ORDER
+    try:
+        for card in hand:
+            rank = card.rank
+            mask |= low_bit[rank]
+            held |= 1 << (rank * 4 + suit_order[card.suit])
+    except (AttributeError, KeyError, TypeError):
+        raise _bad_cards(hand, "not 5 to 7 known cards") from None
+    if held.bit_count() != len(hand):
+        raise _bad_cards(hand, "duplicate cards")
+    return _LOW_TABLE[mask], held
 
 
 def low_value(hand: Sequence[Card]) -> int | None:
     """Just the value of :func:`best_low`, or None when no 8-or-better low qualifies."""
-    if not 5 <= len(hand) <= 7:
-        raise ValueError(f"need 5 to 7 cards, got {len(hand)}")
-    mask = 0
-    try:
-        for card in hand:
-            mask |= _LOW_BIT[card.rank]
-    except (AttributeError, KeyError, TypeError):
-        raise ValueError(f"not a known card in {list(map(str, hand))}") from None
-    value = _LOW_TABLE[mask]
+    value = _low_scan(hand)[0]
     return None if value < 0 else value
 
 
 def best_low(hand: Sequence[Card]) -> LowHand | None:
-    """Best ace-to-five 8-or-better low of 5 to 7 known cards, or None when none qualifies."""
-    value = low_value(hand)
-    if value is None:
+    """Best ace-to-five 8-or-better low of 5 to 7 known, distinct cards, or None when none qualifies.
+
+    Cards are chosen as in :func:`best_high` (higher suit first among equal ranks).
+    """
+    value, held = _low_scan(hand)
+    if value < 0:
         return None
     ranks = _ranks_of(0xFFFFF - value)
-    return LowHand(value, ranks, _pick(hand, ranks, None, True))
+    groups = _LOW_GROUPS.get(value)
+    if groups is None:
+        groups = _LOW_GROUPS[value] = _groups_of(ranks)
+    return LowHand(value, ranks, _select(groups, held))
 
 
 def cards(text: str) -> tuple[Card, ...]:
