@@ -42,6 +42,7 @@ __all__ = [
     "best_high",
     "best_low",
     "cards",
+    "describe_high",
     "high_value",
     "low_value",
 ]
@@ -121,11 +122,11 @@ def _best_non_flush(rank_counts: int) -> int:
     present = sorted((rank for rank, count in counts.items() if count), reverse=True)
     # ranks ordered by (count, rank), best group first
     groups = sorted(present, key=lambda rank: (counts[rank], rank), reverse=True)
-    first, second = groups[0], groups[1] if len(groups) > 1 else 0
+    first, second = groups[0], groups[1]  # five or more cards hold at least two ranks
     if counts[first] >= 4:
         kicker = next(rank for rank in present if rank != first)
         return _pack(QUADS, (first,) * 4 + (kicker,))
-    if counts[first] == 3 and counts.get(second, 0) >= 2:
+    if counts[first] == 3 and counts[second] >= 2:
         return _pack(FULL_HOUSE, (first,) * 3 + (second,) * 2)
     top = _straight_top(set(present))
     if top:
@@ -177,7 +178,11 @@ _LOW_TABLE: tuple[int, ...] = tuple(_low_entry(mask) for mask in range(256))
 @dataclass(frozen=True, slots=True)
 class HighHand:
     """A high hand: ``value`` orders hands (larger wins, equal = exact tie); ``cards`` is the
-    best five, most significant first (for the wheel the ace comes last)."""
+    best five, most significant first (for the wheel the ace comes last).
+
+    Compare hands by ``value``: ``==`` on the objects also compares the cards, so two hands that
+    tie on value but differ in suits are not ``==``.
+    """
 
     value: int
     category: str
@@ -199,7 +204,8 @@ class HighHand:
 
 @dataclass(frozen=True, slots=True)
 class LowHand:
-    """An 8-or-better low: ``value`` larger = better low; ``ranks`` highest first, ace = 1."""
+    """An 8-or-better low: ``value`` larger = better low; ``ranks`` highest first, ace = 1.
+    Compare lows by ``value`` (``==`` on the objects also compares the cards)."""
 
     value: int
     ranks: tuple[int, ...]
