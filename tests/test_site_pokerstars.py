@@ -37,6 +37,7 @@ Hero: calls $0.02
 Dealt to u.pressure [Td] [2c]
 Dealt to gashpor [4h] [8d]
 Dealt to Hero [7c 3s 5h] [Qc]
+Hero: checks
 u.pressure: checks
 gashpor: bets $0.04
 Hero: folds
@@ -92,7 +93,7 @@ def test_header_stakes_seats_and_line_numbers() -> None:
     assert hand.players == ("u.pressure", "gashpor", "Hero")
     assert hand.hero == "Hero"
     assert hand.table_name == "Dawn II" and hand.stakes.table_size == 8
-    assert hand.source.first_line == 1 and hand.source.last_line == 51
+    assert hand.source.first_line == 1 and hand.source.last_line == 52
     bring_in = next(a for a in hand.actions if a.kind is ActionKind.BRING_IN)
     assert bring_in.line == 13 and bring_in.player == "gashpor"
 
@@ -290,7 +291,7 @@ def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
     outcomes = [STARS.parse(raw) for raw in STARS.split(decoded.lines, "t.txt")]
     assert isinstance(outcomes[0], Hand)
     assert isinstance(outcomes[1], FailedHand) and "ends early" in outcomes[1].reason
-    assert outcomes[1].raw.first_line == 54
+    assert outcomes[1].raw.first_line == 55
 
 
 def test_action_by_unseated_player_fails() -> None:

@@ -68,7 +68,7 @@ def test_failed_hand_is_kept_raw_with_lines_and_reason_and_neighbours_are_stored
         [(file, first, last, line, site, hand_id, reason, raw)] = store.run(
             "SELECT file, first_line, last_line, line, site, hand_id, reason, raw_text FROM import_errors"
         )
-        assert (file, first, last, line, site, hand_id) == (str(path), 54, 104, 67, "pokerstars", "999")
+        assert (file, first, last, line, site, hand_id) == (str(path), 55, 106, 68, "pokerstars", "999")
         assert "Hero: teleports $0.02" in reason
         assert raw == BROKEN.rstrip("\n")
 

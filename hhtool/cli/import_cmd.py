@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from enum import StrEnum
 from pathlib import Path
 
@@ -95,7 +96,7 @@ def register(app: typer.Typer) -> None:
         """
         report = run_import(paths, db, site, rules)
         if output_format is ImportFormat.json:
-            out.print_json(json.dumps(report.as_json()))
+            sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n")
         else:
             print_text_summary(report)
         raise typer.Exit(EXIT_FINDINGS if report.failed else EXIT_OK)

@@ -1,0 +1,90 @@
+"""`hhtool import` as a user runs it: exit codes, the summary, --format json, database selection."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from hhtool import __version__
+from hhtool.cli import app
+from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
+from tests.test_store import BROKEN
+
+runner = CliRunner()
+JSON_FILE_KEYS = {"path", "site", "hands_found", "stored", "duplicates", "skipped", "failed", "failures"}
+
+
+def hands_in(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def test_clean_import_exits_0_and_says_what_happened(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT)
+    db = tmp_path / "x.duckdb"
+    result = runner.invoke(app, ["import", str(tmp_path), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "2 hands found = 2 stored + 0 duplicates + 0 skipped (other games) + 0 failed" in result.output
+    assert hands_in(db) == 2
+
+
+def test_failures_exit_1_and_json_lists_them_with_lines(tmp_path: Path) -> None:
+    path = tmp_path / "b.txt"
+    path.write_text(SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + SPLIT_HAND.replace("7 Card Stud Hi/Lo", "Razz"))
+    result = runner.invoke(app, ["import", str(path), "--db", ":memory:", "--format", "json"])
+    assert result.exit_code == 1
+    summary = json.loads(result.output)
+    assert summary["totals"] == {"hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "files": 1}
+    [file_report] = summary["files"]
+    assert set(file_report) == JSON_FILE_KEYS
+    assert file_report["site"] == "pokerstars"
+    assert file_report["failures"][0]["line"] == 68 and "teleports" in file_report["failures"][0]["reason"]
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["import", str(tmp_path / "missing.txt"), "--db", ":memory:"]).exit_code == 2
+    (tmp_path / "a.txt").write_text(SPLIT_HAND)
+    assert runner.invoke(app, ["import", str(tmp_path), "--site", "nosuchsite", "--db", ":memory:"]).exit_code == 2
+    assert runner.invoke(app, ["import"]).exit_code == 2
+
+
+def test_db_from_environment_and_default_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND)
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["import", "a.txt"]).exit_code == 0
+    assert hands_in(tmp_path / "hhtool.duckdb") == 1
+    monkeypatch.setenv("HHTOOL_DB", str(tmp_path / "env.duckdb"))
+    assert runner.invoke(app, ["import", "a.txt"]).exit_code == 0
+    assert hands_in(tmp_path / "env.duckdb") == 1
+
+
+def test_memory_database_keeps_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND)
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["import", "a.txt", "--db", ":memory:"]).exit_code == 0
+    assert not list(tmp_path.glob("*.duckdb"))
+
+
+def test_version_and_module_entry_point() -> None:
+    assert __version__ in runner.invoke(app, ["--version"]).output
+    completed = subprocess.run([sys.executable, "-m", "hhtool", "--help"], capture_output=True, text=True, check=False)
+    assert completed.returncode == 0 and "import" in completed.stdout
+
+
+def test_sql_is_read_only(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND)
+    db = str(tmp_path / "s.duckdb")
+    runner.invoke(app, ["import", str(tmp_path / "a.txt"), "--db", db])
+    result = runner.invoke(app, ["sql", "SELECT hand_id, total_pot FROM hands", "--db", db, "--format", "json"])
+    assert result.exit_code == 0 and json.loads(result.output) == [{"hand_id": "35874576282", "total_pot": 39}]
+    assert runner.invoke(app, ["sql", "DELETE FROM hands", "--db", db]).exit_code == 2
+    assert hands_in(Path(db)) == 1
