@@ -1,0 +1,282 @@
+"""KingsClub text histories (Seven Card Stud Hi-Lo, as exported in 2020-2022).
+
+Quirks kept here:
+
+* The January 2021 export prints the 3rd-street deal and betting before any street marker and
+  labels each later street one too low (``*** 3RD STREET ***`` introduces 4th street, no 7th
+  marker); the 2022 export labels them right. The style is told per hand from whether a deal
+  precedes the first marker, and streets are counted by deal rounds, the labels only checked.
+* Every amount is the player's total for the street: ``calls 40`` after a bring-in of 10 puts
+  in 30 more, ``raises to 625``; the completion is written ``bets 40``.
+* No uncalled-bet line: a bet nobody matched silently goes back, which only the summary's net
+  result (``Seat 1: Player0 (2,054.59) +329``) shows. The return is derived from the bets and
+  kept when the net result confirms it; a disagreement becomes a note.
+* No HI/LO labels anywhere (awards are :attr:`Half.UNKNOWN` unless nobody else was left), no
+  total pot, and ``wins pot (659)`` lines come after the summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lark import Token
+
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure, UncalledReturn
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
+_HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - ([\d.,]+)/([\d.,]+)$")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}$")
+_TOURNAMENT_TABLE = re.compile(r"T(\d+) \[\d+\]")
+_STUD8_GAME = "Seven Card Stud Hi-Lo"
+_STRUCTURES = {"Limit": Structure.FIXED_LIMIT, "Pot Limit": Structure.POT_LIMIT, "No Limit": Structure.NO_LIMIT}
+_ACTIONS = {"BRINGS_IN", "BETS", "RAISES", "CALLS", "CHECKS", "FOLDS"}
+
+
+@dataclass
+class _KingsState:
+    """What the token loop learns beyond the builder's lists."""
+
+    table_name: str | None = None
+    table_size: int | None = None
+    dealer_seat: int | None = None
+    started_at: str | None = None
+    hero: str | None = None
+    rake: int | None = None
+    # street counting: deal rounds seen, the street the last marker announced, the style
+    deal_rounds: int = 0
+    in_deal_round: bool = False
+    marker_street: Street | None = None
+    marker_line: int = 0
+    label_offset: int | None = None  # 1 for the shifted 2021 labels, 0 for the 2022 ones
+    folded: set[str] = field(default_factory=set)
+    summary_net: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, line)
+
+
+class KingsClubParser(SiteParser):
+    name = "kingsclub"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        return len(head) >= 2 and bool(_HEADER.match(head[0])) and bool(_DATE.match(head[1]))
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header = _HEADER.match(raw.lines[0])
+        if header is None:
+            raise HandParseError(raw.first_line, f"not a KingsClub hand header: {raw.lines[0][:120]!r}")
+        structure, game = header.group(2), header.group(3)
+        label = f"{structure} {game}"
+        if any(line.strip() == "Hand cancelled" for line in raw.lines):
+            return header.group(1), f"{label} (hand cancelled)", False
+        return header.group(1), label, game == _STUD8_GAME and structure == "Limit"
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("kingsclub")
+        tree = grammar.parse(raw.text)
+        header = _HEADER.match(raw.lines[0])
+        assert header is not None  # game_of accepted it
+        table_line = raw.lines[2] if len(raw.lines) > 2 else ""
+        tournament = _TOURNAMENT_TABLE.search(table_line)
+        unit = 1 if tournament else 100
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=header.group(1))
+        state = _KingsState()
+        for token in tokens_in_order(tree):
+            self._handle(token, grammar.fields(token), builder, state)
+
+        self._check_complete(builder, state)
+        self._settle_unmatched_bets(builder, state)
+        if len({seat.player for seat in builder.seats} - state.folded) == 1:
+            # a pot nobody contested is not split
+            builder.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in builder.awards]
+        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
+        if bring_in is None:
+            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        stakes = Stakes(
+            ante=ante,
+            bring_in=bring_in,
+            small_bet=builder.money(header.group(4)),
+            big_bet=builder.money(header.group(5)),
+            currency="CHIPS" if tournament else "USD",
+            unit=unit,
+            structure=_STRUCTURES[header.group(2)],
+            is_tournament=tournament is not None,
+            table_size=state.table_size,
+            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
+        )
+        return builder.build(
+            stakes,
+            started_at=parse_datetime(state.started_at or "", ["%Y-%m-%d %H:%M:%S"]),
+            table_name=state.table_name,
+            tournament_id=tournament.group(1) if tournament else None,
+            hero=state.hero,
+            game_label=f"{header.group(2)} {header.group(3)}",
+            rake=state.rake,
+            dealer_seat=state.dealer_seat,
+        )
+
+    # ------------------------------------------------------------ token handling
+
+    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _KingsState) -> None:
+        kind = token.type
+        line = b.line_of(token)
+        if kind != "DEALT":
+            state.in_deal_round = False
+        if kind == "DATE":
+            state.started_at = fields[0]
+        elif kind == "TABLE":
+            state.table_name = fields[0]
+            state.table_size = int(fields[1]) if fields[1] else None
+            state.dealer_seat = int(fields[2]) if fields[2] else None
+        elif kind == "SEAT":
+            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
+        elif kind == "ANTE":
+            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
+        elif kind == "STREET_MARKER":
+            self._marker(int(fields[0] or 0), b, state, line)
+        elif kind == "DEALT":
+            self._dealt(fields[0] or "", fields[1] or "", b, state, line)
+        elif kind in _ACTIONS:
+            self._action(kind, fields, b, state, line)
+        elif kind == "UNCALLED":
+            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+        elif kind == "SHOWS":
+            b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), line=line)
+        elif kind == "SUMMARY_SEAT":
+            state.summary_net[fields[1] or ""] = (b.money(fields[3], line), line)
+        elif kind == "RAKE":
+            state.rake = b.money(fields[0], line)
+        elif kind == "WINS":
+            self._wins(fields, b, line)
+
+    @staticmethod
+    def _marker(label: int, b: HandBuilder, state: _KingsState, line: int) -> None:
+        if state.label_offset is None:
+            # a deal before the first marker means the shifted 2021 labels
+            state.label_offset = 1 if state.deal_rounds else 0
+        number = label + state.label_offset
+        if not Street.THIRD <= number <= Street.SEVENTH:
+            raise HandParseError(line, f"street marker {label} does not fit this hand's streets")
+        state.marker_street, state.marker_line = Street(number), line
+
+    @staticmethod
+    def _dealt(player: str, cards_text: str, b: HandBuilder, state: _KingsState, line: int) -> None:
+        if not state.in_deal_round:
+            state.in_deal_round = True
+            state.deal_rounds += 1
+            if state.deal_rounds > 5:
+                raise HandParseError(line, "more than five deal rounds in a stud hand")
+            street = Street(Street.THIRD + state.deal_rounds - 1)
+            if state.marker_street is not None and state.marker_street is not street:
+                raise HandParseError(
+                    state.marker_line,
+                    f"street marker says {state.marker_street.label} street but the deals make it {street.label}",
+                )
+            state.marker_street = None
+            b.start_street(street)
+        cards = parse_cards(cards_text, hidden=("X",))
+        if b.street is Street.THIRD:
+            if len(cards) != 3:
+                raise HandParseError(line, f"3rd-street deal of {len(cards)} cards: {cards_text!r}")
+            if cards[0] is not None:
+                state.hero = player
+            b.deal(player, cards[:2], cards[2:], line)
+        elif len(cards) != 1:
+            raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards: {cards_text!r}")
+        elif b.street is Street.SEVENTH:
+            b.deal(player, cards, (), line)
+        else:
+            b.deal(player, (), cards, line)
+
+    @staticmethod
+    def _action(kind: str, fields: tuple[str | None, ...], b: HandBuilder, state: _KingsState, line: int) -> None:
+        player = fields[0] or ""
+        if state.marker_street is not None:
+            raise HandParseError(line, f"action after the {state.marker_street.label}-street marker but before its deal")
+        if kind == "CHECKS":
+            b.act(player, ActionKind.CHECK, line=line)
+            return
+        if kind == "FOLDS":
+            b.act(player, ActionKind.FOLD, line=line)
+            state.folded.add(player)
+            return
+        amount, all_in = b.money(fields[1], line), bool(fields[2])
+        if kind == "BRINGS_IN":
+            b.act(player, ActionKind.BRING_IN, added=amount, all_in=all_in, line=line)
+        elif kind == "CALLS":
+            b.act(player, ActionKind.CALL, to=amount, all_in=all_in, line=line)
+        else:  # BETS and RAISES state the street total
+            b.increase(player, to=amount, all_in=all_in, line=line)
+
+    @staticmethod
+    def _wins(fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
+        player, pot_amount, side_no, side_amount, from_amount, from_side = fields
+        amount = pot_amount or side_amount or from_amount
+        side = side_no or from_side
+        b.award(player or "", b.money(amount, line), int(side) if side else 0, Half.UNKNOWN, line)
+
+    # ------------------------------------------------------------ whole-hand checks
+
+    @staticmethod
+    def _check_complete(b: HandBuilder, state: _KingsState) -> None:
+        last = b.raw.last_line
+        seated = [seat.player for seat in b.seats]
+        missing = [player for player in seated if player not in state.summary_net]
+        if missing:
+            raise HandParseError(last, f"hand ends early (truncated or incomplete hand): no summary line for {missing[0]!r}")
+        if not b.awards:
+            raise HandParseError(last, "hand ends early (truncated or incomplete hand): nobody wins the pot")
+        if state.marker_street is not None:
+            raise HandParseError(state.marker_line, f"{state.marker_street.label}-street marker without a deal")
+
+    @staticmethod
+    def _settle_unmatched_bets(b: HandBuilder, state: _KingsState) -> None:
+        """Return the part of each street's top bet nobody matched (KingsClub prints no line
+        for it), and check every player's contribution against the summary's net result."""
+        stated_returns = {(ret.street, ret.player) for ret in b.uncalled}
+        for street in Street:
+            totals: dict[str, int] = {}
+            last_line: dict[str, int] = {}
+            for action in b.actions:
+                if action.street is street and action.kind is not ActionKind.ANTE and action.amount:
+                    totals[action.player] = max(totals.get(action.player, 0), action.to_amount)
+                    last_line[action.player] = action.line
+            if not totals:
+                continue
+            ranked = sorted(totals.items(), key=lambda item: item[1], reverse=True)
+            top_player, top = ranked[0]
+            second = ranked[1][1] if len(ranked) > 1 else 0
+            if top > second and (street, top_player) not in stated_returns:
+                b.uncalled.append(UncalledReturn(street, top_player, top - second, last_line[top_player]))
+        contributed = _contributions(b)
+        for player, (net, line) in state.summary_net.items():
+            if player not in contributed:
+                raise HandParseError(line, f"summary names {player!r}, who is not seated in this hand")
+            collected = sum(award.amount for award in b.awards if award.player == player)
+            if collected - contributed[player] != net:
+                b.note(
+                    f"summary line {line}: net {net} for {player} but the actions and wins give "
+                    f"{collected - contributed[player]}"
+                )
+
+
+def _contributions(b: HandBuilder) -> dict[str, int]:
+    totals = {seat.player: 0 for seat in b.seats}
+    for action in b.actions:
+        totals[action.player] += action.amount
+    for ret in b.uncalled:
+        totals[ret.player] -= ret.amount
+    return totals
+
+
+PARSER = KingsClubParser()
