@@ -1,0 +1,340 @@
+"""Winamax text histories (cash tables, play money, tournaments).
+
+Quirks kept here:
+
+* the header gives ante/small bet/big bet (``5€/25€/50€``); the bring-in is read from the hand;
+* there is no "Uncalled bet" line: an unmatched bet stays inside the collected amounts and inside
+  "Total pot", which is also net of rake. The collects are recorded as printed (no
+  UncalledReturn) with a note; ``total_pot`` is stored before rake as the model defines it;
+* an uncontested Stud/8 pot is printed as ``pot(HI)`` + ``pot(LO)``; halves are recorded as labelled;
+* a raise by the player who posted the bring-in prints a "to" amount that leaves the bring-in out
+  (``raises -6.10€ to 18.90€`` for a real total of 28.90€): the next call decides, see ``_raise_total``.
+
+>>> PARSER.sniff(["Winamax Poker - CashGame - HandId: #1-2-3 - 7-Card Stud Hi/Lo fixed limit (5€/25€/50€) - x"])
+True
+>>> _is_stud8("7-Card Stud Hi/Lo"), _is_stud8("7-Card Stud"), _is_stud8("Razz")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lark import Token
+
+from hhtool.model import (
+    Action,
+    ActionKind,
+    Half,
+    Hand,
+    RawHand,
+    ShownHand,
+    ShowStatus,
+    Stakes,
+    Street,
+    Structure,
+)
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    LineGrammar,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_HAND_START = re.compile(r"Winamax Poker - ")
+_HEADER = re.compile(
+    r"Winamax Poker - (?P<kind>CashGame|Go Fast \"[^\"]*\"|Tournament \"(?P<tournament>[^\"]*)\"[^\n]*?) - "
+    r"HandId: #(?P<hand_id>[\d-]+) - (?P<game>.+?) (?P<limit>fixed limit|pot limit|no limit) "
+    r"\((?P<stakes>[^)]*)\) - (?P<when>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2})(?: (?P<tz>[A-Z]+))?"
+)
+_STUD8 = re.compile(r"^(?:7-?card stud hi/?lo|7stud ?(?:hi/?lo|8))$", re.I)
+_TOURNAMENT_TABLE = re.compile(r"\((\d+)\)#\d+")
+_STRUCTURES = {"fixed limit": Structure.FIXED_LIMIT, "pot limit": Structure.POT_LIMIT, "no limit": Structure.NO_LIMIT}
+_STREET_OF = {
+    "THIRD_MARKER": Street.THIRD,
+    "FOURTH_MARKER": Street.FOURTH,
+    "FIFTH_MARKER": Street.FIFTH,
+    "SIXTH_MARKER": Street.SIXTH,
+    "SEVENTH_MARKER": Street.SEVENTH,
+}
+_INCREASES = {"BETS", "RAISES", "BRINGS_IN"}
+
+
+def _is_stud8(game: str) -> bool:
+    return bool(_STUD8.match(game.strip()))
+
+
+def format_amount(amount: int, unit: int, symbol: str = "") -> str:
+    """Money for notes, the way the site prints it.
+
+    >>> format_amount(2890, 100, "€"), format_amount(5000, 100, "€"), format_amount(75, 1)
+    ('28.90€', '50€', '75')
+    """
+    if unit == 1:
+        return f"{amount}{symbol}"
+    whole, cents = divmod(amount, unit)
+    return f"{whole}{symbol}" if cents == 0 else f"{whole}.{cents:0{len(str(unit)) - 1}d}{symbol}"
+
+
+def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None:
+    """The part of the last bet nobody matched: on the last street where chips went in, the top
+    street total less the next one (antes are dead money and do not count).
+
+    >>> from hhtool.model import Action, ActionKind as K, Street as S
+    >>> uncalled_excess([Action(S.SEVENTH, "a", K.BET, 50, 50), Action(S.SEVENTH, "b", K.FOLD)])
+    ('a', 50, <Street.SEVENTH: 7>)
+    """
+    totals: dict[Street, dict[str, int]] = {}
+    for action in actions:
+        if action.kind is ActionKind.ANTE or action.amount == 0:
+            continue
+        street_totals = totals.setdefault(action.street, {})
+        street_totals[action.player] = street_totals.get(action.player, 0) + action.amount
+    if not totals:
+        return None
+    last = max(totals)
+    ranked = sorted(totals[last].items(), key=lambda item: item[1], reverse=True)
+    top_player, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    return (top_player, top - second, last) if top > second else None
+
+
+@dataclass
+class _WinamaxState:
+    """What the token loop learns beyond the builder's lists."""
+
+    symbol: str = ""
+    hero: str | None = None
+    table_name: str | None = None
+    table_size: int | None = None
+    dealer_seat: int | None = None
+    collected_total: int | None = None  # "Total pot": after rake, uncalled bet included
+    rake: int | None = None
+    bring_in_by: dict[str, int] = field(default_factory=dict)  # this street's bring-in, by player
+
+
+class WinamaxParser(SiteParser):
+    name = "winamax"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        return any(_HAND_START.match(line) and "HandId: #" in line for line in head[:5])
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header = raw.lines[0]
+        match = _HEADER.match(header)
+        if match is None:
+            raise HandParseError(raw.first_line, f"not a Winamax hand header: {header[:160]!r}")
+        return match["hand_id"], f"{match['game']} {match['limit']}", _is_stud8(match["game"])
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("winamax")
+        tree = grammar.parse(raw.text)
+        header = _HEADER.match(raw.lines[0])
+        assert header is not None  # game_of checked it
+        tournament = header["kind"].startswith("Tournament")
+        play_money = "(play money)" in (raw.lines[1] if len(raw.lines) > 1 else "")
+        currency, unit = ("CHIPS", 1) if tournament else ("PLAY", 100) if play_money else ("EUR", 100)
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=header["hand_id"])
+        state = _WinamaxState(symbol="€" if "€" in header["stakes"] else "")
+
+        tokens = list(tokens_in_order(tree))
+        for index in range(len(tokens)):
+            self._handle(tokens, index, grammar, builder, state)
+
+        excess = uncalled_excess(builder.actions)
+        if excess is not None:
+            player, amount, street = excess
+            builder.note(
+                f"Winamax prints no uncalled-bet line: the {format_amount(amount, unit, state.symbol)} that nobody "
+                f"matched ({player}, {street.label} street) is inside the collected amounts, recorded as printed"
+            )
+        stakes = self._stakes(header["stakes"], header["limit"], builder, state, currency, unit, tournament)
+        total_pot = None
+        if state.collected_total is not None:
+            total_pot = state.collected_total + (state.rake or 0)
+            builder.note(
+                f"Winamax 'Total pot {format_amount(state.collected_total, unit, state.symbol)}' is net of rake; "
+                f"total_pot is stored before rake ({format_amount(total_pot, unit, state.symbol)})"
+            )
+        tournament_id = _TOURNAMENT_TABLE.search(state.table_name or "") if tournament else None
+        return builder.build(
+            stakes,
+            started_at=parse_datetime(header["when"], ["%Y/%m/%d %H:%M:%S"]),
+            timezone=header["tz"],
+            table_name=state.table_name,
+            tournament_id=tournament_id.group(1) if tournament_id else None,
+            hero=state.hero,
+            game_label=f"{header['game']} {header['limit']}",
+            total_pot=total_pot,
+            rake=state.rake,
+            dealer_seat=state.dealer_seat,
+        )
+
+    @staticmethod
+    def _stakes(text: str, limit: str, b: HandBuilder, state: _WinamaxState, currency: str, unit: int,
+                tournament: bool) -> Stakes:
+        parts = [b.money(part) for part in text.split("/")]
+        if len(parts) == 3:
+            header_ante, small_bet, big_bet = parts
+        elif len(parts) == 2:
+            header_ante, (small_bet, big_bet) = None, parts
+        else:
+            raise HandParseError(b.raw.first_line, f"winamax: stakes not understood: {text!r}")
+        posted_ante, bring_in = derive_stakes_from_forced_bets(b.actions)
+        if bring_in is None:
+            b.note("no bring-in was posted: the bring-in amount is unknown")
+        return Stakes(
+            ante=header_ante if header_ante is not None else posted_ante,
+            bring_in=bring_in,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            currency=currency,
+            unit=unit,
+            structure=_STRUCTURES[limit],
+            is_tournament=tournament,
+            table_size=state.table_size,
+            source="forced_bets",  # ante/small/big from the header; the bring-in as posted
+        )
+
+    def _handle(self, tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder,
+                state: _WinamaxState) -> None:
+        token = tokens[index]
+        kind = token.type
+        fields = grammar.fields(token)
+        line = b.line_of(token)
+        if kind == "TABLE":
+            state.table_name, state.table_size = fields[0], int(fields[1] or 0) or None
+            state.dealer_seat = int(fields[3]) if fields[3] is not None else None
+        elif kind == "SEAT":
+            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
+        elif kind == "ANTE":
+            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
+        elif kind in _STREET_OF:
+            b.start_street(_STREET_OF[kind])
+            state.bring_in_by = {}
+        elif kind == "DEALT":
+            self._dealt(fields, b, state, line)
+        elif kind == "BRINGS_IN":
+            amount = b.money(fields[1], line)
+            b.act(fields[0] or "", ActionKind.BRING_IN, added=amount, all_in=bool(fields[2]), line=line)
+            state.bring_in_by[fields[0] or ""] = amount
+        elif kind == "BETS":
+            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "RAISES":
+            player = fields[0] or ""
+            total = self._raise_total(tokens, index, grammar, b, state, player, b.money(fields[2], line), line)
+            b.increase(player, to=total, all_in=bool(fields[3]), line=line)
+        elif kind == "CALLS":
+            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "CHECKS":
+            b.act(fields[0] or "", ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(fields[0] or "", ActionKind.FOLD, line=line)
+        elif kind == "COLLECTED":
+            player, amount, pot_name, side_no, half = fields
+            pot = int(side_no or 1) if pot_name and pot_name.startswith("side") else 0
+            halves = {"HI": Half.HIGH, "LO": Half.LOW}
+            b.award(player or "", b.money(amount, line), pot, halves.get(half or "", Half.UNKNOWN), line)
+        elif kind == "SHOWS":
+            self._shows(fields, b, line)
+        elif kind == "TOTAL_POT":
+            state.collected_total = b.money(fields[0], line)
+            state.rake = b.money(fields[1], line) if fields[1] is not None else 0
+
+    @staticmethod
+    def _raise_total(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _WinamaxState,
+                     player: str, stated_to: int, line: int) -> int:
+        """The raiser's street total. Winamax leaves the bring-in out of the "to" of the player who
+        posted it; the first later call of the same level settles which reading is right, and without
+        one the bring-in is added (the only behaviour seen in real files)."""
+        bring_in = state.bring_in_by.get(player)
+        if not bring_in:
+            return stated_to
+        called = _level_called_next(tokens, index, grammar, b, player)
+        with_bring_in = stated_to + bring_in
+        unit, symbol = b.unit, state.symbol
+        if called is None:
+            b.note(
+                f"line {line}: Winamax's 'to {format_amount(stated_to, unit, symbol)}' leaves out {player}'s "
+                f"{format_amount(bring_in, unit, symbol)} bring-in; recorded as a raise to "
+                f"{format_amount(with_bring_in, unit, symbol)} (no call confirms it)"
+            )
+            return with_bring_in
+        if called != stated_to:
+            reading = "the stated amount plus the bring-in" if called == with_bring_in else "neither reading"
+            b.note(
+                f"line {line}: {player} 'raises to {format_amount(stated_to, unit, symbol)}' after posting the "
+                f"{format_amount(bring_in, unit, symbol)} bring-in; the next call matches "
+                f"{format_amount(called, unit, symbol)} ({reading}), recorded as the raise total"
+            )
+        return called
+
+    @staticmethod
+    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _WinamaxState, line: int) -> None:
+        player, first_text, second_text = fields[0] or "", fields[1] or "", fields[2]
+        first = parse_cards(first_text)
+        if b.street is Street.THIRD:
+            if second_text is None and len(first) == 3:
+                down, up = first[:2], first[2:]
+            elif second_text is not None and len(first) == 2:
+                down, up = first, parse_cards(second_text)
+            else:
+                raise HandParseError(line, f"winamax: 3rd-street deal of {first_text!r} not understood")
+            if all(card is not None for card in down):
+                state.hero = player
+            b.deal(player, down, up, line)
+            return
+        if second_text is None:
+            raise HandParseError(line, f"winamax: {b.street.label}-street deal without a new card")
+        new_cards = parse_cards(second_text)
+        if b.street is Street.SEVENTH:
+            b.deal(player, new_cards, (), line)
+        else:
+            b.deal(player, (), new_cards, line)
+
+    @staticmethod
+    def _shows(fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
+        """A hi/lo showdown prints one line per half ("(HI : ...)", "(LO : ...)"): merge them."""
+        player, cards_text, description = fields[0] or "", fields[1] or "", fields[2]
+        cards = parse_cards(cards_text)
+        high_text = low_text = None
+        if description is not None:
+            label, _, rest = description.partition(" : ")
+            if label == "LO":
+                low_text = rest
+            elif label == "HI":
+                high_text = rest
+            else:
+                high_text = description
+        for position, shown in enumerate(b.showdown):
+            if shown.player == player:
+                b.showdown[position] = ShownHand(
+                    player, ShowStatus.SHOWN, shown.cards or cards,
+                    shown.high_text or high_text, shown.low_text or low_text, shown.line,
+                )
+                return
+        b.show(player, ShowStatus.SHOWN, cards, high_text, low_text, line)
+
+
+def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, raiser: str) -> int | None:
+    """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
+    or None when nobody calls it before the next increase or the end of the street."""
+    for token in tokens[index + 1:]:
+        if token.type in _STREET_OF or token.type in _INCREASES or token.type in ("SHOWDOWN_MARKER", "SUMMARY_MARKER"):
+            return None
+        if token.type == "CALLS":
+            caller, amount, all_in = grammar.fields(token)
+            if caller != raiser and not all_in:
+                return b.put_in(caller or "") + b.money(amount, b.line_of(token))
+    return None
+
+
+PARSER = WinamaxParser()
