@@ -121,3 +121,21 @@ def test_collect_paths_expands_folders_globs_and_dedupes(tmp_path: Path) -> None
     files, unmatched = collect_paths([str(tmp_path), str(a), str(tmp_path / "*.txt"), str(tmp_path / "nope*")])
     assert files == [a.resolve(), b.resolve()]
     assert unmatched == [str(tmp_path / "nope*")]
+
+
+def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
+    from hhtool.model import Hand
+    from hhtool.sites import parser_for
+    from hhtool.store.load import load_hands
+
+    text = SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT
+    path = write(tmp_path, "e.txt", text)
+    parser = parser_for("pokerstars")
+    from hhtool.reader import decode_bytes
+
+    parsed = [parser.parse(raw) for raw in parser.split(decode_bytes(text.encode()).lines, str(path))]
+    with Store(":memory:") as store:
+        Importer(store).import_file(path, path.read_bytes())
+        loaded = {hand.hand_id: hand for hand in load_hands(store)}
+    assert all(isinstance(hand, Hand) for hand in parsed)
+    assert {hand.hand_id: hand for hand in parsed} == loaded

@@ -60,6 +60,7 @@ CREATE TABLE hands (
 
 CREATE TABLE seats (
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,               -- order of the seat lines in the history
     seat INTEGER NOT NULL, player VARCHAR NOT NULL, stack BIGINT, sitting_out BOOLEAN NOT NULL,
     position INTEGER NOT NULL,          -- 0-based place in dealing order
     line INTEGER NOT NULL
@@ -67,6 +68,7 @@ CREATE TABLE seats (
 
 CREATE TABLE cards (
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    seq INTEGER NOT NULL,               -- order of dealing within the hand
     player VARCHAR NOT NULL, street INTEGER NOT NULL,
     face VARCHAR NOT NULL,              -- down | up
     card VARCHAR,                       -- e.g. 'Ah'; NULL when the history hides it
@@ -85,18 +87,18 @@ CREATE TABLE actions (
 );
 
 CREATE TABLE returns (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL,
     street INTEGER NOT NULL, player VARCHAR NOT NULL, amount BIGINT NOT NULL, line INTEGER NOT NULL
 );
 
 CREATE TABLE showdown (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL,
     player VARCHAR NOT NULL, status VARCHAR NOT NULL, cards VARCHAR,
     high_text VARCHAR, low_text VARCHAR, line INTEGER NOT NULL
 );
 
 CREATE TABLE awards (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL,
     player VARCHAR NOT NULL, amount BIGINT NOT NULL,
     pot INTEGER,                        -- 0 main, N side pot N, NULL unknown
     half VARCHAR NOT NULL,              -- high | low | whole | unknown

@@ -42,22 +42,25 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             replay.verdict.value if replay is not None else None, profile if replay is not None else None,
         ))
         order = {player: index for index, player in enumerate(hand.position_order)}
-        for seat in hand.seats:
-            _append(seats, (*key, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line))
+        for seq, seat in enumerate(hand.seats):
+            _append(seats, (*key, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line))
+        card_seq = 0
         for deal in hand.deals:
             for face, dealt in (("down", deal.down), ("up", deal.up)):
                 for card in dealt:
-                    _append(cards, (*key, deal.player, int(deal.street), face, str(card) if card else None, deal.line))
+                    _append(cards, (*key, card_seq, deal.player, int(deal.street), face, str(card) if card else None,
+                                    deal.line))
+                    card_seq += 1
         for seq, action in enumerate(hand.actions):
             _append(actions, (*key, seq, int(action.street), action.player, action.kind.value, action.amount,
                               action.to_amount, action.all_in, action.line))
-        for ret in hand.uncalled:
-            _append(returns, (*key, int(ret.street), ret.player, ret.amount, ret.line))
-        for shown in hand.showdown:
-            _append(showdown, (*key, shown.player, shown.status.value, cards_text(shown.cards) if shown.cards else None,
+        for seq, ret in enumerate(hand.uncalled):
+            _append(returns, (*key, seq, int(ret.street), ret.player, ret.amount, ret.line))
+        for seq, shown in enumerate(hand.showdown):
+            _append(showdown, (*key, seq, shown.player, shown.status.value, cards_text(shown.cards) if shown.cards else None,
                                shown.high_text, shown.low_text, shown.line))
-        for award in hand.awards:
-            _append(awards, (*key, award.player, award.amount, award.pot, award.half.value, award.line))
+        for seq, award in enumerate(hand.awards):
+            _append(awards, (*key, seq, award.player, award.amount, award.pot, award.half.value, award.line))
         for player in hand.players:
             contributed, collected = hand.contributed_by(player), hand.collected_by(player)
             _append(results, (*key, player, contributed, collected, collected - contributed))
@@ -127,13 +130,13 @@ _HAND_COLUMNS: dict[str, pa.DataType] = {
     "table_size": _I, "players": _I, "hero": _S, "dealer_seat": _I, "total_pot": _L, "rake": _L, "fees": _L,
     "community_card": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
 }
-_SEAT_COLUMNS = {**_KEY, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
-_CARD_COLUMNS = {**_KEY, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}
+_SEAT_COLUMNS = {**_KEY, "seq": _I, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
+_CARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}
 _ACTION_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "kind": _S, "amount": _L, "to_amount": _L,
                    "all_in": _B, "line": _I}
-_RETURN_COLUMNS = {**_KEY, "street": _I, "player": _S, "amount": _L, "line": _I}
-_SHOWDOWN_COLUMNS = {**_KEY, "player": _S, "status": _S, "cards": _S, "high_text": _S, "low_text": _S, "line": _I}
-_AWARD_COLUMNS = {**_KEY, "player": _S, "amount": _L, "pot": _I, "half": _S, "line": _I}
+_RETURN_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "amount": _L, "line": _I}
+_SHOWDOWN_COLUMNS = {**_KEY, "seq": _I, "player": _S, "status": _S, "cards": _S, "high_text": _S, "low_text": _S, "line": _I}
+_AWARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "amount": _L, "pot": _I, "half": _S, "line": _I}
 _RESULT_COLUMNS = {**_KEY, "player": _S, "contributed": _L, "collected": _L, "net": _L}
 _VIOLATION_COLUMNS = {**_KEY, "profile": _S, "code": _S, "street": _I, "player": _S, "expected": _S, "actual": _S,
                       "message": _S, "file": _S, "line": _I}
