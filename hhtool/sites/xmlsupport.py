@@ -1,0 +1,221 @@
+"""Shared XML helpers for the XML-format sites (iPoker sessions, Merge/Carbon fragments).
+
+These sites have no Lark grammar: their files are read with a real XML parser,
+``defusedxml``, which refuses DTDs, entity declarations and external references, so a
+hostile file cannot expand entities or reach the network. Three things are shared:
+
+* :func:`split_games` cuts a file's decoded lines into one :class:`XmlRawHand` per
+  ``<game>`` element, by a lexical scan for the element's start and end tags rather
+  than one parse of the whole file, so a malformed game cannot break its neighbours.
+  When a game's tags share a line with other markup (iPoker writes
+  ``</game><game gamecode=...>`` on one line) the edge lines are cut at the tags: the
+  hand's text is exactly the element, and its first/last line are the file's lines.
+* :class:`XmlRawHand` carries the file header (the iPoker session ``<general>``, the
+  Merge ``<description/>``) that every game of the file needs to know its game and
+  stakes, because the base ``RawHand`` has nowhere to put it.
+* :func:`parse_xml` parses a piece of text (wrapping fragments in a synthetic root)
+  and remembers, for every element, the file line of its start tag.
+
+>>> tree = parse_xml('<a x="1">\\n  <b/><b/>\\n</a>', first_line=10)
+>>> [tree.line_of(b) for b in tree.root.iter("b")]
+[11, 11]
+>>> parse_xml('<!DOCTYPE a [<!ENTITY e "boom">]><a>&e;</a>', first_line=1)
+Traceback (most recent call last):
+...
+hhtool.sites.base.HandParseError: line 1: XML declares a DTD or entity, which is refused
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import XMLParser
+
+from hhtool.model import Action, ActionKind, RawHand, Street
+from hhtool.sites.base import HandBuilder, HandParseError
+
+SYNTHETIC_ROOT = "hhtool-fragments"
+_DECLARATION = re.compile(r"<\?xml[^>]*\?>")
+_GAME_TAG = re.compile(r"<game\b|</game\s*>")
+
+
+@dataclass(frozen=True, slots=True)
+class XmlRawHand(RawHand):
+    """A ``<game>`` element's text plus the file header it depends on.
+
+    ``header`` is the text before the first game (or the latest header met between
+    games); ``header_line`` is the file line where that text starts."""
+
+    header: str = ""
+    header_line: int = 1
+
+
+class LocatedTree:
+    """A parsed element tree that knows the file line of every element's start tag."""
+
+    def __init__(self, root: ElementTree.Element, lines: dict[ElementTree.Element, int]) -> None:
+        self.root = root
+        self._lines = lines
+
+    def line_of(self, element: ElementTree.Element) -> int:
+        return self._lines[element]
+
+
+class _LineRecordingBuilder(ElementTree.TreeBuilder):
+    """Tree builder noting expat's current line as each start tag is read."""
+
+    def __init__(self, line_offset: int) -> None:
+        super().__init__()
+        self.line_offset = line_offset
+        self.parser: XMLParser | None = None
+        self.lines: dict[ElementTree.Element, int] = {}
+
+    def start(self, tag: str, attrs: dict[str, str]) -> ElementTree.Element:  # type: ignore[override]
+        element = super().start(tag, attrs)
+        assert self.parser is not None
+        self.lines[element] = self.line_offset + self.parser.parser.CurrentLineNumber
+        return element
+
+
+def parse_xml(text: str, first_line: int, *, fragment: bool = False) -> LocatedTree:
+    """Parse ``text`` whose first line is file line ``first_line``.
+
+    ``fragment=True`` wraps the text in a synthetic root element (on the same line, so
+    line numbers do not move) for files that are a sequence of elements without a root.
+    The XML declaration is removed: the reader has already decoded the bytes, and its
+    ``encoding`` may be wrong (iPoker declares utf-8 for cp1252 bytes).
+    """
+    body = _DECLARATION.sub("", text, count=1)
+    if fragment:
+        body = f"<{SYNTHETIC_ROOT}>{body}</{SYNTHETIC_ROOT}>"
+    builder = _LineRecordingBuilder(first_line - 1)
+    parser = XMLParser(target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    builder.parser = parser
+    try:
+        parser.feed(body)
+        root = parser.close()
+    except ElementTree.ParseError as error:
+        relative_line = error.position[0] if error.position else 1
+        raise HandParseError(first_line + relative_line - 1, f"malformed XML: {error}") from None
+    except DefusedXmlException:
+        raise HandParseError(first_line, "XML declares a DTD or entity, which is refused") from None
+    return LocatedTree(root, builder.lines)
+
+
+def attribute(element: ElementTree.Element, name: str, line: int) -> str:
+    """A required attribute, or a parse error naming the element and its line."""
+    value = element.get(name)
+    if value is None:
+        raise HandParseError(line, f"<{element.tag}> has no {name!r} attribute")
+    return value
+
+
+def record_all_in(builder: HandBuilder, player: str, amount: int, remaining: int, small_bet: int | None,
+                  line: int) -> Action:
+    """Record an action the site only calls "all-in" (iPoker type 7, Merge ALL_IN).
+
+    What the amount means is not documented, so the player's stack decides: an all-in
+    puts in everything left, so if ``amount`` equals the chips left it is the chips
+    added; if ``amount`` less what the player already has in on this street equals
+    them, it is the street total ("to"); otherwise it is read as chips added and a note
+    says so. Then the kind follows from the amounts:
+
+    * a street total not above the highest bet is a CALL (a short call when below);
+    * on 3rd street with nothing in yet, a total below the small bet is the BRING_IN;
+    * anything else increases the bet: :meth:`HandBuilder.increase` names it
+      completion, bet or raise (a short all-in raise is still a RAISE; whether it
+      reopens the betting is the replay engine's question).
+    """
+    before = builder.put_in(player)
+    if amount == remaining or before == 0:
+        added = amount
+    elif amount - before == remaining:
+        added = amount - before
+    else:
+        added = amount
+    if added != remaining:
+        builder.note(f"line {line}: all-in by {player} for {amount} does not match the {remaining} left in the stack")
+    to = before + added
+    highest = builder.highest_bet()
+    if to <= highest:
+        return builder.act(player, ActionKind.CALL, added=added, all_in=True, line=line)
+    if builder.street is Street.THIRD and highest == 0 and small_bet is not None and to < small_bet:
+        return builder.act(player, ActionKind.BRING_IN, added=added, all_in=True, line=line)
+    return builder.increase(player, added=added, all_in=True, line=line)
+
+
+def chips_left(builder: HandBuilder, player: str, stack: int | None) -> int | None:
+    """The chips a player still has behind: starting stack less everything put in so far."""
+    if stack is None:
+        return None
+    return stack - sum(action.amount for action in builder.actions if action.player == player)
+
+
+def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
+                ignorable: re.Pattern[str] | None = None) -> Iterator[XmlRawHand]:
+    """One XmlRawHand per ``<game>`` element, in file order.
+
+    ``header_start`` finds where a file header begins in text outside the games (a new
+    header between games replaces the old one); ``ignorable`` removes expected markup
+    outside the games (the closing ``</session>``). Any other text outside the games,
+    a stray ``</game>`` or a game left open (truncated file, or a new ``<game>`` before
+    the end tag) is still yielded, so that parsing reports it instead of losing it.
+    """
+    text = "\n".join(lines)
+    line_starts = [0]
+    for line in lines[:-1]:
+        line_starts.append(line_starts[-1] + len(line) + 1)
+
+    def line_index(offset: int) -> int:
+        return bisect.bisect_right(line_starts, offset) - 1
+
+    def chunk(start: int, stop: int) -> XmlRawHand:
+        body = text[start:stop]
+        stripped = body.lstrip()
+        start += len(body) - len(stripped)
+        return XmlRawHand(file, line_index(start) + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
+
+    header, header_line = "", 1
+    outside_from = 0  # where the text outside any game begins
+    open_at: int | None = None
+    for match in _GAME_TAG.finditer(text):
+        if match.group().startswith("<game"):
+            if open_at is not None:  # the previous game never closed
+                yield chunk(open_at, match.start())
+            else:
+                outside = yield from _outside(text, outside_from, match.start(), header_start, ignorable, chunk)
+                if outside is not None:
+                    header, header_line = outside[0], line_index(outside[1]) + 1
+            open_at = match.start()
+        elif open_at is None:  # a closing tag with no game open
+            yield chunk(match.start(), match.end())
+            outside_from = match.end()
+        else:
+            yield chunk(open_at, match.end())
+            open_at, outside_from = None, match.end()
+    if open_at is not None:
+        yield chunk(open_at, len(text))
+    else:
+        yield from _outside(text, outside_from, len(text), header_start, ignorable, chunk)
+
+
+def _outside(text: str, start: int, stop: int, header_start: re.Pattern[str], ignorable: re.Pattern[str] | None,
+             chunk: Callable[[int, int], XmlRawHand]) -> Generator[XmlRawHand, None, tuple[str, int] | None]:
+    """Handle text between games: returns (header text, offset) when it holds a header;
+    yields a chunk for anything else that is not blank or ignorable."""
+    segment = text[start:stop]
+    header_match = header_start.search(segment)
+    before = segment[: header_match.start()] if header_match else segment
+    leftover = ignorable.sub("", before) if ignorable else before
+    leftover = _DECLARATION.sub("", leftover)
+    if leftover.strip():
+        offset = start + len(before) - len(before.lstrip())
+        yield chunk(offset, start + len(before))
+    if header_match is None:
+        return None
+    return segment[header_match.start():].rstrip(), start + header_match.start()
