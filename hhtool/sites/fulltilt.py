@@ -1,0 +1,284 @@
+"""Full Tilt Poker text histories (UTF-16LE files; cash, tournament and mixed-game tables).
+
+Quirks kept here: "raises to" states the street total, "calls" the chips added, "completes it to"
+the completion total; the header carries small/big bet and ante but not the bring-in; winners are
+labelled by half and pot ("wins the low main pot", "wins the high side pot"); an uncontested winner
+"mucks" without a showdown; mucked cards appear only in the summary.
+
+>>> PARSER.sniff(["Full Tilt Poker Game #1: Table T - $1/$2 Ante $0.10 - Limit Stud H/L - 10:00:00 ET - 2011/04/07"])
+True
+>>> _showdown_texts("two pair, Eights and Threes, for high and 8,7,6,3,2, for low")
+('two pair, Eights and Threes', '8,7,6,3,2')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lark import Token
+
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
+_HEADER = re.compile(
+    r"(?:Full Tilt Poker|FullTiltPoker) Game #(?P<id>\d+): "
+    r"(?:(?P<tourney>.+?) \((?P<tourney_id>\d+)\), )?"
+    r"(?P<table>.+?) - "
+    r"(?P<symbol>[$€£]?)(?P<small>[\d.,]+)/[$€£]?(?P<big>[\d.,]+)(?: Ante [$€£]?(?P<ante>[\d.,]+))? - "
+    r"(?:[$€£]?[\d.,]+ Cap )?"
+    r"(?P<game>.+?) - (?P<when>\d{1,2}:\d{2}.*)$"
+)
+_TABLE = re.compile(r"^(?:Table |Match )?(?P<name>.+?)(?: \((?P<attributes>[^)]*)\))?$")
+_MAX_SEATS = re.compile(r"(\d+) max")
+_ET_TIME = re.compile(r"\[(\d{1,2}:\d{2}:\d{2}) (ET) - (\d{4}/\d{2}/\d{2})\]")
+_LOCAL_TIME = re.compile(r"(\d{1,2}:\d{2}:\d{2}) ([A-Z]{2,4}) - (\d{4}/\d{2}/\d{2})")
+_CANCELLED = re.compile(r"Hand #\d+ has been canceled", re.I)
+_STUD8 = re.compile(r"\bStud (?:H/L|Hi/Lo)\b", re.I)
+_SHOWDOWN_TEXT = re.compile(r"^(?P<high>.*?), for high(?: and (?P<low>.*?), for low)?$")
+_SIDE_POTS = re.compile(r"Side pot(?:[- ]#?\d+)? ")
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_STREET_OF = {
+    "THIRD_MARKER": Street.THIRD,
+    "FOURTH_MARKER": Street.FOURTH,
+    "FIFTH_MARKER": Street.FIFTH,
+    "SIXTH_MARKER": Street.SIXTH,
+    "SEVENTH_MARKER": Street.SEVENTH,
+}
+_HALF_OF = {"high": Half.HIGH, "low": Half.LOW, None: Half.WHOLE}
+
+
+def _showdown_texts(description: str | None) -> tuple[str | None, str | None]:
+    """Split FTP's "<high>, for high and <low>, for low" into the two descriptions."""
+    if not description:
+        return None, None
+    match = _SHOWDOWN_TEXT.match(description)
+    if match is None:
+        return description, None
+    return match.group("high"), match.group("low")
+
+
+def _structure(label: str) -> Structure:
+    lowered = label.lower()
+    if "no limit" in lowered:
+        return Structure.NO_LIMIT
+    if "pot limit" in lowered:
+        return Structure.POT_LIMIT
+    return Structure.FIXED_LIMIT
+
+
+class FullTiltParser(SiteParser):
+    name = "fulltilt"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        return any(_HAND_START.match(line) for line in head[:5])
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header = raw.lines[0]
+        start = _HAND_START.match(header)
+        if start is None:
+            raise HandParseError(raw.first_line, f"not a Full Tilt hand header: {header[:120]!r}")
+        match = _HEADER.match(header)
+        if match is None:
+            raise HandParseError(raw.first_line, f"Full Tilt header not understood: {header[:160]!r}")
+        label = match.group("game").strip()
+        if any(_CANCELLED.search(line) for line in raw.lines):
+            return start.group(1), f"{label} (hand cancelled)", False
+        return start.group(1), label, bool(_STUD8.search(label))
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        header = raw.lines[0]
+        match = _HEADER.match(header)
+        if match is None:
+            raise HandParseError(raw.first_line, f"Full Tilt header not understood: {header[:160]!r}")
+        if "(partial)" in match.group("when"):
+            raise HandParseError(raw.first_line, "hand is marked '(partial)': the history is incomplete")
+        grammar = load_grammar("fulltilt")
+        tree = grammar.parse(raw.text)
+
+        tournament_id = match.group("tourney_id")
+        table_match = _TABLE.match(match.group("table"))
+        table_name = table_match.group("name") if table_match else match.group("table")
+        attributes = (table_match.group("attributes") or "") if table_match else ""
+        play_money = "Play Chip" in match.group("table") or table_name.startswith("PC ")
+        symbol = match.group("symbol")
+        if tournament_id or play_money or not symbol:
+            currency, unit = ("PLAY" if play_money else "CHIPS"), 1
+        else:
+            currency, unit = _SYMBOLS[symbol], 100
+
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=match.group("id"))
+        state = _TiltState()
+        for token in tokens_in_order(tree):
+            self._handle(token, grammar.fields(token), builder, state)
+        self._number_side_pots(builder, state)
+
+        _, bring_in = derive_stakes_from_forced_bets(builder.actions)
+        if bring_in is None:
+            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        max_seats = _MAX_SEATS.search(attributes)
+        table_size = int(max_seats.group(1)) if max_seats else (2 if "heads up" in attributes.lower() else None)
+        label = match.group("game").strip()
+        stakes = Stakes(
+            ante=builder.money(match.group("ante")) if match.group("ante") else None,
+            bring_in=bring_in,
+            small_bet=builder.money(match.group("small")),
+            big_bet=builder.money(match.group("big")),
+            currency=currency,
+            unit=unit,
+            structure=_structure(label),
+            is_tournament=tournament_id is not None,
+            table_size=table_size,
+            source="forced_bets",  # bets and ante from the header; the bring-in as posted
+        )
+        when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
+        started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S"]) if when else None
+        return builder.build(
+            stakes,
+            started_at=started_at,
+            timezone=when.group(2) if when else None,
+            table_name=table_name,
+            tournament_id=tournament_id,
+            hero=state.hero,
+            game_label=label,
+            total_pot=state.total_pot,
+            rake=state.rake,
+            community_card=state.community_card,
+        )
+
+    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState) -> None:
+        kind = token.type
+        line = b.line_of(token)
+        if kind == "SEAT":
+            seat_no, player, stack, sitting_out = fields
+            b.seat(int(seat_no or 0), player or "", b.money(stack, line), bool(sitting_out), line)
+        elif kind == "ANTE":
+            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
+        elif kind == "ANTE_RETURNED":
+            # the site hands the ante back to a player who timed out: record it as returned
+            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+            b.note(f"ante returned to {fields[1]} (timed out, sat the hand out)")
+        elif kind in _STREET_OF:
+            b.start_street(_STREET_OF[kind])
+        elif kind == "DEALT":
+            self._dealt(fields, b, state, line)
+        elif kind == "BRINGS_IN":
+            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind in ("COMPLETES", "RAISES"):
+            b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "BETS":
+            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "CALLS":
+            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "CHECKS":
+            b.act(fields[0] or "", ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(fields[0] or "", ActionKind.FOLD, line=line)
+        elif kind == "UNCALLED":
+            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+        elif kind == "SHOWDOWN_MARKER":
+            state.showdown = True
+        elif kind == "SHOWS":
+            player, cards, description = fields
+            high, low = _showdown_texts(description)
+            b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or ""), high, low, line)
+        elif kind == "MUCKS":
+            # outside a showdown FTP says "mucks" of a winner nobody called: he won without showing
+            status = ShowStatus.MUCKED if state.showdown else ShowStatus.NOT_SHOWN
+            b.show(fields[0] or "", status, parse_cards(fields[1] or ""), line=line)
+        elif kind == "WINS":
+            self._wins(fields, b, state, line)
+        elif kind == "TOTAL_POT":
+            state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
+            state.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
+        elif kind == "BOARD":
+            cards = parse_cards(fields[0] or "")
+            if len(cards) == 1 and cards[0] is not None:
+                state.community_card = cards[0]
+        elif kind == "SUMMARY_SEAT":
+            self._summary_seat(token.value, fields, b, line)
+
+    @staticmethod
+    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
+        player, first, second = fields[0] or "", parse_cards(fields[1] or ""), fields[2]
+        if b.street is Street.THIRD:
+            if second is not None and len(first) == 2:  # the hero sees his own two down cards
+                state.hero = player
+                b.deal(player, first, parse_cards(second), line)
+            elif second is None and len(first) == 1:
+                b.deal(player, (None, None), first, line)
+            else:
+                raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
+            return
+        new_cards = parse_cards(second) if second is not None else first
+        if len(new_cards) != 1:
+            raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
+        if b.street is Street.SEVENTH:
+            b.deal(player, new_cards, (), line)
+        else:
+            b.deal(player, (), new_cards, line)
+
+    @staticmethod
+    def _wins(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
+        player, _verb, half, pot_name, pot_no, amount, _with = fields
+        if pot_name == "side":
+            pot: int | None = int(pot_no) if pot_no else None  # numbered later from the summary
+            if pot is None:
+                state.unnumbered_side_awards.append(len(b.awards))
+        else:
+            pot = 0
+        b.award(player or "", b.money(amount, line), pot, _HALF_OF[half], line)
+
+    @staticmethod
+    def _number_side_pots(b: HandBuilder, state: _TiltState) -> None:
+        """FTP writes "side pot" without a number; with one side pot (summary) it is side pot 1."""
+        if not state.unnumbered_side_awards:
+            return
+        if state.side_pot_count != 1:
+            b.note("Full Tilt did not number the side pots: their awards are recorded with pot unknown")
+            return
+        for index in state.unnumbered_side_awards:
+            award = b.awards[index]
+            b.awards[index] = type(award)(award.player, award.amount, 1, award.half, award.line)
+
+    @staticmethod
+    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
+        player = fields[1] or ""
+        mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", text)
+        if mucked is None:
+            return
+        cards = parse_cards(mucked.group(1))
+        high, low = mucked.group(2), mucked.group(3)
+        for index, shown in enumerate(b.showdown):
+            if shown.player == player:
+                b.showdown[index] = ShownHand(player, ShowStatus.MUCKED, cards, high or shown.high_text,
+                                              low or shown.low_text, shown.line)
+                return
+        b.show(player, ShowStatus.MUCKED, cards, high, low, line=line)
+
+
+class _TiltState:
+    """What the token loop learns about a hand beyond the builder's lists."""
+
+    def __init__(self) -> None:
+        self.hero: str | None = None
+        self.total_pot: int | None = None
+        self.rake: int | None = None
+        self.showdown = False
+        self.side_pot_count = 0
+        self.unnumbered_side_awards: list[int] = []
+        self.community_card: Card | None = None
+
+
+PARSER = FullTiltParser()
