@@ -43,7 +43,9 @@ def test_failures_exit_1_and_json_lists_them_with_lines(tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", str(path), "--db", ":memory:", "--format", "json"])
     assert result.exit_code == 1
     summary = json.loads(result.output)
-    assert summary["totals"] == {"hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "files": 1}
+    assert summary["totals"] == {
+        "hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "files": 1, "unreadable": 0
+    }
     [file_report] = summary["files"]
     assert set(file_report) == JSON_FILE_KEYS
     assert file_report["site"] == "pokerstars"

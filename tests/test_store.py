@@ -8,7 +8,8 @@ import duckdb
 import pytest
 
 from hhtool import importer as importer_module
-from hhtool.importer import Importer, collect_paths
+from hhtool.importer import Importer
+from hhtool.sources import collect_sources
 from hhtool.store import Store
 from hhtool.store.schema import CURRENT_VERSION, SchemaTooNew
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
@@ -44,9 +45,12 @@ def test_reimport_stores_nothing_twice_and_counts_duplicates(tmp_path: Path) -> 
         assert (first.hands_found, first.stored, first.duplicates, first.failed) == (3, 2, 1, 0)
         tables = {name: count(store, name) for name in ("hands", "actions", "seats", "cards", "awards", "results")}
         second = Importer(store).import_file(path, path.read_bytes())
-        assert (second.stored, second.duplicates) == (0, 3)
+        assert (second.stored, second.duplicates, second.status) == (0, 3, "unchanged")
         assert tables == {name: count(store, name) for name in tables}
-        assert count(store, "files") == 2  # each import of the file is recorded
+        copy = write(tmp_path, "copy.txt", path.read_text() + "\n")  # same hands, other bytes: parsed again
+        third = Importer(store).import_file(copy, copy.read_bytes())
+        assert (third.status, third.stored, third.duplicates) == ("parsed", 0, 3)
+        assert tables == {name: count(store, name) for name in tables}
 
 
 def test_stored_hand_round_trips_money_and_lines(tmp_path: Path) -> None:
@@ -118,9 +122,9 @@ def test_collect_paths_expands_folders_globs_and_dedupes(tmp_path: Path) -> None
     (tmp_path / "sub").mkdir()
     b = write(tmp_path / "sub", "b.xml", "<x/>")
     write(tmp_path, "notes.json", "{}")  # not a hand-history ending: ignored in folders
-    files, unmatched = collect_paths([str(tmp_path), str(a), str(tmp_path / "*.txt"), str(tmp_path / "nope*")])
-    assert files == [a.resolve(), b.resolve()]
-    assert unmatched == [str(tmp_path / "nope*")]
+    collected = collect_sources([str(tmp_path), str(a), str(tmp_path / "*.txt"), str(tmp_path / "nope*")])
+    assert [source.fs_path for source in collected.sources] == [a.resolve(), b.resolve()]
+    assert collected.unmatched == [str(tmp_path / "nope*")]
 
 
 def test_stored_hands_load_back_identical(tmp_path: Path) -> None:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from enum import StrEnum
-from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
-from hhtool.importer import Importer, ImportReport, collect_paths
+from hhtool.importer import Importer, ImportReport
+from hhtool.pipeline import make_replayer
 from hhtool.sites import site_names
+from hhtool.sources import Collected, SourceError, collect_sources
+from hhtool.store import Store
 
 SHOWN_FAILURES = 5
 
@@ -22,39 +24,36 @@ class ImportFormat(StrEnum):
     json = "json"
 
 
-def run_import(
-    paths: list[str], db: str | None, site: str | None, rules: str | None, quiet_progress: bool = False
-) -> ImportReport:
-    """Import paths into the store; shared by `import` and `audit PATH…`. Exits 2 on usage errors."""
+def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
+    """Expand the arguments; exit 2 (usage error) when the site is unknown or nothing matched."""
     if site and site.lower() not in site_names():
         err.print(f"[red]error:[/red] unknown site {site!r}; known sites: {', '.join(site_names())}")
         raise typer.Exit(EXIT_ERROR)
-    files, unmatched = collect_paths(paths)
-    for argument in unmatched:
+    collected = collect_sources(paths)
+    for argument in collected.unmatched:
         err.print(f"[yellow]warning:[/yellow] {argument}: no such file, or no hand-history files in it")
-    if not files:
+    if not collected.sources and not collected.problems:
         err.print("[red]error:[/red] nothing to import")
         raise typer.Exit(EXIT_ERROR)
-    from hhtool.pipeline import make_replayer
+    return collected
 
-    replayer = make_replayer(rules)
-    with open_store(db) as store:
-        importer = Importer(store, replayer=replayer, site=site)
-        report = ImportReport()
-        show_bar = stderr_is_terminal() and not quiet_progress
-        with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                      TimeRemainingColumn(), console=err, disable=not show_bar, transient=True) as progress:
-            task = progress.add_task("import", total=len(files))
-            for path in files:
-                try:
-                    data = path.read_bytes()
-                except OSError as error:
-                    from hhtool.importer import Failure
 
-                    report.unreadable.append(Failure(0, f"{path}: cannot read: {error.strerror or error}"))
-                else:
-                    report.files.append(importer.import_file(path, data))
-                progress.advance(task)
+def run_import(store: Store, collected: Collected, site: str | None, rules: str | None) -> ImportReport:
+    """Import sources into an open store (shared by `import` and `audit PATH…`)."""
+    importer = Importer(store, replayer=make_replayer(rules), site=site)
+    report = ImportReport(unreadable=list(collected.problems))
+    files = collected.sources
+    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                  TimeRemainingColumn(), console=err, disable=not stderr_is_terminal(), transient=True) as progress:
+        task = progress.add_task("import", total=len(files))
+        for source in files:
+            try:
+                data = source.read()
+            except SourceError as error:
+                report.unreadable.append(str(error))
+            else:
+                report.files.append(importer.import_file(source.name, data))
+            progress.advance(task)
     return report
 
 
@@ -71,8 +70,8 @@ def print_text_summary(report: ImportReport) -> None:
             if shown < SHOWN_FAILURES:
                 out.print(f"  [red]failed[/red] {file_report.path}:{failure.line}: {failure.reason}", highlight=False)
             shown += 1
-    for failure in report.unreadable:
-        out.print(f"  [red]unreadable[/red] {failure.reason}", highlight=False)
+    for problem in report.unreadable:
+        out.print(f"  [red]unreadable[/red] {problem}", highlight=False)
     if shown > SHOWN_FAILURES:
         out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
     if failed:
@@ -94,7 +93,9 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors.
         """
-        report = run_import(paths, db, site, rules)
+        collected = resolve_import_paths(paths, site)
+        with open_store(db) as store:
+            report = run_import(store, collected, site, rules)
         if output_format is ImportFormat.json:
             sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n")
         else:
@@ -102,4 +103,4 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(EXIT_FINDINGS if report.failed else EXIT_OK)
 
 
-__all__ = ["Path", "register", "run_import"]
+__all__ = ["register", "resolve_import_paths", "run_import"]

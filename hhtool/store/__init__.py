@@ -90,6 +90,23 @@ class Store:
             self.con.unregister("probe_ids")
         return {row[0] for row in rows}
 
+    def file_by_content(self, sha256: str) -> dict[str, Any] | None:
+        """The latest import of a file with exactly these bytes, if any."""
+        return self._one_file("sha256 = ?", sha256)
+
+    def last_import_of(self, path: str) -> dict[str, Any] | None:
+        return self._one_file("path = ?", path)
+
+    def _one_file(self, condition: str, value: str) -> dict[str, Any] | None:
+        cursor = self.con.execute(f"SELECT * FROM files WHERE {condition} ORDER BY imported_at DESC LIMIT 1", [value])
+        names = [d[0] for d in cursor.description]
+        rows = cursor.fetchall()
+        return dict(zip(names, rows[0], strict=True)) if rows else None
+
+    def errors_of(self, path: str) -> list[tuple[int, str]]:
+        return [(int(line), str(reason)) for line, reason in
+                self.run("SELECT line, reason FROM import_errors WHERE file = ? ORDER BY line", [path])]
+
     def run(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         """Execute one statement and fetch everything (DuckDB 2 keeps a connection busy until then)."""
         return self.con.execute(sql, params or []).fetchall()

@@ -20,6 +20,8 @@ CREATE TABLE files (
     duplicates   INTEGER NOT NULL,
     skipped      INTEGER NOT NULL,
     failed       INTEGER NOT NULL,
+    lines        INTEGER NOT NULL,      -- lines in the file at import
+    resume_line  INTEGER NOT NULL,      -- first line of the last hand: where parsing resumes if the file grows
     imported_at  TIMESTAMP NOT NULL DEFAULT current_timestamp
 );
 

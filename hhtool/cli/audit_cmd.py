@@ -1,0 +1,167 @@
+"""`hhtool audit [PATH…]`: replay hands under a rule profile and report every violation."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from enum import StrEnum
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
+from hhtool.cli.import_cmd import print_text_summary, resolve_import_paths, run_import
+from hhtool.store import Store
+from hhtool.store.load import load_hands
+
+VIOLATION_KEYS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
+
+
+class AuditFormat(StrEnum):
+    table = "table"
+    jsonl = "jsonl"
+    csv = "csv"
+
+
+def _hand_filter(hand: str | None, site: str | None, player: str | None) -> tuple[str, list[Any]]:
+    """SQL condition on hands (alias h) for the command's filters."""
+    conditions, params = ["TRUE"], []
+    if hand:
+        conditions.append("h.hand_id = ?")
+        params.append(hand)
+    if site:
+        conditions.append("h.site = ?")
+        params.append(site.lower())
+    if player:
+        conditions.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site AND s.hand_id = h.hand_id AND s.player = ?)")
+        params.append(player)
+    return " AND ".join(conditions), params
+
+
+def rereplay(store: Store, rules: str, where: str, params: list[Any]) -> str:
+    """Replay stored hands under another profile and store its findings beside the others."""
+    from hhtool.replay import load_profile, replay
+
+    try:
+        profile = load_profile(rules)
+    except (KeyError, FileNotFoundError, ValueError) as error:
+        err.print(f"[red]error:[/red] rule profile {rules!r}: {error}")
+        raise typer.Exit(EXIT_ERROR) from error
+    batch: list[tuple[Any, Any, str]] = []
+    for hand in load_hands(store, where, params):
+        batch.append((hand, replay(hand, profile), profile.name))
+        if len(batch) >= 2000:
+            store.replace_replay(batch)
+            batch = []
+    if batch:
+        store.replace_replay(batch)
+    return profile.name
+
+
+def verdict_counts(store: Store, where: str, params: list[Any], profile: str | None) -> dict[str, int]:
+    if profile is None:
+        rows = store.run(f"SELECT coalesce(h.verdict, 'not replayed'), count(*) FROM hands h WHERE {where} GROUP BY 1", params)
+        return {str(verdict): int(n) for verdict, n in rows}
+    rows = store.run(
+        f"""SELECT CASE WHEN EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site AND v.hand_id = h.hand_id
+                                     AND v.profile = ?) THEN 'violation'
+                        WHEN EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
+                                     AND u.profile = ?) THEN 'unverifiable'
+                        ELSE 'ok' END, count(*)
+            FROM hands h WHERE {where} GROUP BY 1""",
+        [profile, profile, *params],
+    )
+    return {str(verdict): int(n) for verdict, n in rows}
+
+
+def violations(store: Store, where: str, params: list[Any], code: str | None, player: str | None,
+               profile: str | None) -> list[dict[str, Any]]:
+    profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
+    sql = f"""SELECT v.site, v.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line
+              FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id
+              WHERE {profile_condition} AND {where}"""
+    values: list[Any] = ([] if profile is None else [profile]) + params
+    if code:
+        sql += " AND v.code = ?"
+        values.append(code.upper())
+    if player:
+        sql += " AND v.player = ?"
+        values.append(player)
+    sql += " ORDER BY h.started_at NULLS LAST, v.site, v.hand_id, v.line"
+    return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values)]
+
+
+def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> None:
+    if output_format is AuditFormat.jsonl:
+        for row in rows:
+            sys.stdout.write(json.dumps(row) + "\n")
+    elif output_format is AuditFormat.csv:
+        writer = csv.DictWriter(sys.stdout, fieldnames=list(VIOLATION_KEYS), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    else:
+        table = Table(title=f"{len(rows)} violations" if rows else None)
+        for key in ("hand_id", "code", "street", "player", "expected", "actual", "message", "line"):
+            table.add_column(key, overflow="fold")
+        for row in rows:
+            table.add_row(*("" if row[key] is None else str(row[key]) for key in
+                            ("hand_id", "code", "street", "player", "expected", "actual", "message", "line")))
+        if rows:
+            out.print(table)
+
+
+def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None) -> None:
+    from hhtool.replay import explain, load_profile, profile_for_site
+
+    where, params = _hand_filter(hand_id, site, None)
+    hands = list(load_hands(store, where, params))
+    if not hands:
+        err.print(f"[red]error:[/red] no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
+        raise typer.Exit(EXIT_ERROR)
+    for hand in hands:
+        profile = load_profile(rules) if rules else profile_for_site(hand.site)
+        out.print(explain(hand, profile), highlight=False, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("audit")
+    def audit_command(
+        paths: list[str] = typer.Argument(None, help="Import these first (files, folders, globs); none: audit the store."),
+        db: str | None = DB_OPTION,
+        hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
+        site: str | None = typer.Option(None, "--site", help="Only this site."),
+        code: str | None = typer.Option(None, "--code", help="Only this violation code, e.g. POT_AWARD."),
+        player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
+        rules: str | None = typer.Option(None, "--rules", help="Replay under this profile (name or TOML file)."),
+        explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
+                                              help="Explain one hand's pots and awards step by step."),
+        output_format: AuditFormat = typer.Option(AuditFormat.table, "--format", help="table, jsonl or csv."),
+    ) -> None:
+        """Re-verify bring-in, action order, bet sizes, caps, all-ins, pots and hi/lo splits.
+
+        Exit code 0 when no violation is reported, 1 when some are, 2 on errors.
+        """
+        files = resolve_import_paths(paths, None) if paths else None
+        with open_store(db) as store:
+            if files:
+                report = run_import(store, files, None, rules)
+                if output_format is AuditFormat.table:
+                    print_text_summary(report)
+            if explain_id:
+                explain_hands(store, explain_id, site, rules)
+                raise typer.Exit(EXIT_OK)
+            where, params = _hand_filter(hand, site, None)
+            # Under --rules every matching stored hand is replayed again, duplicates of earlier imports included.
+            profile = rereplay(store, rules, where, params) if rules else None
+            rows = violations(store, where, params, code, player, profile)
+            counts = verdict_counts(store, where, params, profile)
+        print_violations(rows, output_format)
+        if output_format is AuditFormat.table:
+            summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
+            out.print(f"{sum(counts.values())} hands audited: {summary or 'none stored'}; {len(rows)} violations reported")
+        raise typer.Exit(EXIT_FINDINGS if rows else EXIT_OK)
+
+
+__all__ = ["EXIT_ERROR", "register"]
