@@ -150,9 +150,8 @@ def test_awards_are_win_totals_with_unknown_pot_and_half() -> None:
     assert [(a.player, a.amount, a.pot, a.half) for a in hand.awards] == [("Hero", 17, None, Half.UNKNOWN)]
     assert any("which half" in note for note in hand.notes)
     assert hand.uncalled == ()  # the uncalled 4th-street bet is inside the win total, as the site says
-    assert hand.rake == 0
-    total = sum(hand.contributed_by(player) for player in hand.players)
-    assert total == sum(a.amount for a in hand.awards) + hand.rake
+    assert hand.rake is None  # not printed; the note gives what the totals imply
+    assert any("total bet 17 - total won 17 = 0 implied" in note for note in hand.notes)
 
 
 def test_bet_total_mismatch_is_noted() -> None:
@@ -307,8 +306,8 @@ def test_cp1252_bytes_declared_utf8_are_read() -> None:
 
 
 def check_against_site_totals(outcomes: list[ParseOutcome], lines: list[str]) -> list[Hand]:
-    """Every hand: contributions equal the site's bet totals; bet − win is the rake; and
-    each player's chips in the next game equal chips − bet + win (site numbers only)."""
+    """Every hand: contributions equal the site's bet totals, awards its win totals, bet − win
+    is a small implied rake, and each player's chips in the next game equal chips − bet + win."""
     hands = [o for o in outcomes if isinstance(o, Hand)]
     assert len(hands) == len(outcomes), [o for o in outcomes if not isinstance(o, Hand)]
     stated = re.compile(r'name="([^"]+)" chips="€([\d.]+)"[^>]*win="€([\d.]+)" bet="€([\d.]+)"')
@@ -324,8 +323,10 @@ def check_against_site_totals(outcomes: list[ParseOutcome], lines: list[str]) ->
             if previous.get(player):  # a player who busted rebuys (corpus: Player0 after 5710056302)
                 assert previous[player] == chips
             previous[player] = chips - bet + win
-        assert sum(hand.contributed_by(p) for p in hand.players) == sum(a.amount for a in hand.awards) + (hand.rake or 0)
-        assert hand.rake is not None and hand.rake >= 0
+        implied_rake = sum(bet for _, _, bet in totals.values()) - sum(win for _, win, _ in totals.values())
+        assert 0 <= implied_rake <= 5 and hand.rake is None
+        assert sum(hand.contributed_by(p) for p in hand.players) == sum(a.amount for a in hand.awards) + implied_rake
+        assert any(f"= {implied_rake} implied" in note for note in hand.notes)
     return hands
 
 

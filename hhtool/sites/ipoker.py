@@ -23,7 +23,8 @@ Quirks kept here:
 * No showdown, no hi/lo labels, no rake, no uncalled-bet line: each player's
   ``win`` total is recorded as one award (pot ``None``, ``Half.UNKNOWN``), and a win
   includes any uncalled bet handed back (recorded as won, like Winamax; no
-  UncalledReturn). The rake is implied by the totals: Σ ``bet`` − Σ ``win``. Players
+  UncalledReturn). ``rake`` stays None (unknown); a note gives the amount the totals
+  imply, Σ ``bet`` − Σ ``win``. Players
   still in at the end whose seven cards are all printed are recorded as shown.
 """
 
@@ -233,9 +234,8 @@ class IPokerParser(SiteParser):
         )
         total_bet = sum(bet for _, _, _, bet in players.values())
         total_win = sum(win for _, _, win, _ in players.values())
-        rake = total_bet - total_win if total_bet >= total_win else None
-        builder.note(f"rake not printed: taken as total bet {total_bet} - total won {total_win}"
-                     if rake is not None else f"players won {total_win}, more than the {total_bet} they bet")
+        builder.note(f"no rake printed (rake left unknown): total bet {total_bet} - total won {total_win} "
+                     f"= {total_bet - total_win} implied")
         return builder.build(
             stakes,
             started_at=started_at,
@@ -243,7 +243,6 @@ class IPokerParser(SiteParser):
             tournament_id=session.tournament_id,
             hero=session.hero if session.hero in players else None,
             game_label=session.label,
-            rake=rake,
             dealer_seat=dealer_seat,
         )
 
