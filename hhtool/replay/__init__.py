@@ -1,1 +1,82 @@
-"""Replay Stud Hi/Lo hands under configurable rules: hand evaluation, rule profiles and checks."""
+"""Replay Stud Hi/Lo hands under configurable rules.
+
+``replay(hand, profile)`` walks the hand once (:mod:`.engine`), settles the pots (:mod:`.pots`),
+runs every rule check (:mod:`.checks`) and returns a :class:`ReplayResult`: the verdict, each
+violation with its source line, the checks the history did not allow to run and why, and the
+rules' award beside the site's. ``explain(hand, profile)`` is the dispute view in plain words.
+This package imports only :mod:`hhtool.model` and its own modules.
+"""
+
+from __future__ import annotations
+
+from hhtool.model import Hand
+from hhtool.replay.checks import CHECKS, award_table
+from hhtool.replay.engine import ReplayState, walk
+from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
+from hhtool.replay.profiles import PROFILES, RuleProfile, load_profile, profile_for_site
+from hhtool.replay.result import (
+    CODES,
+    PlayerAward,
+    PotResult,
+    ReplayResult,
+    ShowdownHand,
+    Unverifiable,
+    Verdict,
+    Violation,
+    verdict_of,
+)
+
+
+def replay(hand: Hand, profile: RuleProfile | None = None) -> ReplayResult:
+    """Replay one hand under ``profile`` (default: the site's built-in profile)."""
+    profile = profile or profile_for_site(hand.site)
+    state = walk(hand, profile)
+    return result_of(hand, state, profile)
+
+
+def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayResult:
+    violations: list[Violation] = []
+    unverifiable: list[Unverifiable] = []
+    for check in CHECKS:
+        for finding in check(hand, state, profile):
+            if isinstance(finding, Violation):
+                violations.append(finding)
+            elif finding not in unverifiable:
+                unverifiable.append(finding)
+    violations.sort(key=lambda v: (v.line, v.code))
+    found = tuple(violations), tuple(unverifiable)
+    awards = award_table(hand, state, profile) or ()
+    settlement = state.settlement
+    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands)
+
+
+def explain(hand: Hand, profile: RuleProfile | None = None) -> str:
+    """The dispute view: every pot, who could win it, each hand, the split and the rules' award
+    beside the site's, in plain words."""
+    from hhtool.replay.explain import explain_hand
+
+    profile = profile or profile_for_site(hand.site)
+    state = walk(hand, profile)
+    return explain_hand(hand, state, profile, result_of(hand, state, profile))
+
+
+__all__ = [
+    "CODES",
+    "PROFILES",
+    "HighHand",
+    "LowHand",
+    "PlayerAward",
+    "PotResult",
+    "ReplayResult",
+    "RuleProfile",
+    "ShowdownHand",
+    "Unverifiable",
+    "Verdict",
+    "Violation",
+    "best_high",
+    "best_low",
+    "explain",
+    "load_profile",
+    "profile_for_site",
+    "replay",
+]

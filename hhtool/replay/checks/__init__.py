@@ -1,0 +1,36 @@
+"""The rule checks. Each takes ``(hand, state, profile)`` and yields Violations and
+Unverifiables; adding a rule means adding a module and one line to :data:`CHECKS`."""
+
+from __future__ import annotations
+
+from hhtool.replay.checks.antes import check_antes
+from hhtool.replay.checks.betting import check_actions, check_sizes
+from hhtool.replay.checks.bring_in import check_bring_in_amount, check_bring_in_player
+from hhtool.replay.checks.cards import check_cards
+from hhtool.replay.checks.common import Check, Finding
+from hhtool.replay.checks.order import check_order
+from hhtool.replay.checks.raise_cap import check_raise_cap
+from hhtool.replay.checks.rounds import check_rounds
+from hhtool.replay.checks.showdown import award_table, check_pot_award, check_showdown
+from hhtool.replay.checks.stack import check_stacks
+from hhtool.replay.checks.totals import check_totals
+from hhtool.replay.checks.uncalled import check_uncalled
+
+CHECKS: tuple[Check, ...] = (
+    check_antes,
+    check_bring_in_player,
+    check_bring_in_amount,
+    check_actions,
+    check_sizes,
+    check_raise_cap,
+    check_order,
+    check_rounds,
+    check_stacks,
+    check_cards,
+    check_uncalled,
+    check_pot_award,
+    check_showdown,
+    check_totals,
+)
+
+__all__ = ["CHECKS", "Check", "Finding", "award_table"]

@@ -1,0 +1,159 @@
+"""Legal actions (R5, R9, R11: ILLEGAL_ACTION) and legal amounts (R5, R6, R11 and the no-limit /
+pot-limit minimums: BET_SIZE), one action at a time from the situation the engine recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hhtool.model import ActionKind, Hand, Street, Structure
+from hhtool.replay.checks.bring_in import designated_bring_in, first_to_act
+from hhtool.replay.checks.common import Finding, money, street_name, violation
+from hhtool.replay.engine import ReplayState, Round, Step
+from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.result import Unverifiable, Violation
+
+
+def _illegal(hand: Hand, step: Step, expected: str, actual: str, message: str) -> Violation:
+    return violation(hand, "ILLEGAL_ACTION", step.action.street, step.player, expected, actual, message, step.action.line)
+
+
+def _opening_may_fold(state: ReplayState, profile: RuleProfile) -> bool:
+    """R4: only when the bring-in player is all-in from the ante may the first actor fold."""
+    designated, _ = designated_bring_in(state, profile)
+    return designated is not None and first_to_act(state, designated) != designated
+
+
+def check_actions(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    for rnd in state.rounds:
+        for number, step in enumerate(rnd.steps):
+            yield from _action_legality(hand, state, profile, rnd, number, step)
+
+
+def _action_legality(
+    hand: Hand, state: ReplayState, profile: RuleProfile, rnd: Round, number: int, step: Step,
+) -> Iterator[Violation]:
+    action, player, street = step.action, step.player, rnd.street
+    kind = action.kind
+    facing = step.level_before - step.put_in_before
+    where = street_name(street)
+    if player not in step.live_before:
+        folded = state.folded.get(player)
+        why = f"after folding on {street_name(folded)}" if folded is not None else "although not in the hand"
+        yield _illegal(hand, step, "no action", kind.value, f"{player} acts on {where} {why}")
+        return
+    if player not in step.active_before:
+        yield _illegal(hand, step, "no action", kind.value, f"{player} acts on {where} although already all-in")
+        return
+    unopened_third = street is Street.THIRD and step.level_before == 0 and not step.opened_before
+    if kind is ActionKind.BRING_IN:
+        if not unopened_third:
+            yield _illegal(hand, step, "call, raise or fold", "bring-in",
+                           f"{player} posts a bring-in after the 3rd-street betting has started")
+        return
+    if kind is ActionKind.CHECK:
+        if street is Street.THIRD:
+            yield _illegal(hand, step, "call, raise or fold", "check", f"{player} checks on 3rd street, where nobody may check")
+        elif facing > 0:
+            yield _illegal(hand, step, "call, raise or fold", "check",
+                           f"{player} checks facing a bet of {money(hand, facing)} on {where}")
+        return
+    if kind is ActionKind.FOLD:
+        if unopened_third and number == 0 and not _opening_may_fold(state, profile):
+            yield _illegal(hand, step, "bring in or complete", "fold", f"{player} folds instead of bringing in")
+        elif facing <= 0 and not unopened_third and not profile.allow_fold_unfaced:
+            yield _illegal(hand, step, "check", "fold", f"{player} folds on {where} with no bet to face")
+        return
+    if kind is ActionKind.CALL and facing <= 0:
+        yield _illegal(hand, step, "check or bet", "call", f"{player} calls on {where} with nothing to call")
+        return
+    if step.increase and not step.may_raise:
+        yield _illegal(hand, step, "call or fold", "raise",
+                       f"{player} re-raises on {where}, but the short all-in since his last action did not reopen the betting")
+
+
+def _targets(hand: Hand, rnd: Round, step: Step, profile: RuleProfile) -> tuple[int, ...] | None:
+    """Fixed limit: the street totals a completion, bet or raise may go to (R5, R6, R11)."""
+    small, big, increment = hand.stakes.small_bet, hand.stakes.big_bet, rnd.increment
+    if small is None or increment is None:
+        return None
+    if rnd.street is Street.THIRD and not step.opened_before:
+        return (small,)  # while only the bring-in is in, the one increase is the completion to S
+    base = step.full_level_before if profile.raise_after_short_allin == "complete_to_full" else step.level_before
+    if rnd.double_bet_allowed and big is not None:
+        return (base + big,) if step.big_increment_before else (base + small, base + big)
+    return (base + increment,)
+
+
+def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    fixed = hand.stakes.structure is Structure.FIXED_LIMIT
+    reported_unknown = False
+    for rnd in state.rounds:
+        for step in rnd.steps:
+            kind = step.action.kind
+            if step.player not in step.active_before or kind in (ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD):
+                continue
+            if kind is ActionKind.CALL or (step.all_in_after and not step.increase):
+                yield from _call_size(hand, rnd, step)
+            elif not step.increase:
+                yield violation(hand, "BET_SIZE", rnd.street, step.player, f"more than {money(hand, step.level_before)}",
+                                money(hand, step.to), f"{step.player}'s {kind.value} to {money(hand, step.to)} does not "
+                                f"exceed the bet of {money(hand, step.level_before)}", step.action.line)
+            elif fixed:
+                targets = _targets(hand, rnd, step, profile)
+                if targets is not None:
+                    yield from _fixed_size(hand, rnd, step, targets)
+                elif not reported_unknown:
+                    reported_unknown = True
+                    yield Unverifiable("BET_SIZE", "the small or big bet of the table is not stated")
+            else:
+                yield from _open_size(hand, rnd, step)
+
+
+def _call_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Violation]:
+    facing = step.level_before - step.put_in_before
+    amount = step.action.amount
+    if facing <= 0:
+        return
+    due = facing if step.chips_before is None else min(facing, step.chips_before)
+    if step.increase:
+        yield violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
+                        f"{step.player}'s call of {money(hand, amount)} puts in more than the {money(hand, facing)} to call",
+                        step.action.line)
+    elif amount != due and not (amount < facing and step.all_in_after):
+        yield violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
+                        f"{step.player} calls {money(hand, amount)} facing {money(hand, facing)} without being all-in",
+                        step.action.line)
+
+
+def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) -> Iterator[Violation]:
+    to = step.to
+    if to in targets or (to < min(targets) and step.all_in_after):
+        return
+    completing = rnd.street is Street.THIRD and not step.opened_before
+    what = "completes" if completing else "bets" if step.level_before == 0 else "raises"
+    expected = " or ".join(money(hand, t) for t in targets)
+    yield violation(hand, "BET_SIZE", rnd.street, step.player, expected, money(hand, to),
+                    f"{step.player} {what} to {money(hand, to)} on {street_name(rnd.street)}; the limit allows {expected}",
+                    step.action.line)
+
+
+def _open_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Violation]:
+    """No-limit / pot-limit: at least the minimum bet (the small bet) and a raise at least as big
+    as the last full one; pot limit also caps the total at call + pot."""
+    small = hand.stakes.small_bet or 0
+    to = step.to
+    if rnd.street is Street.THIRD and not step.opened_before:
+        minimum = small
+    else:
+        minimum = step.level_before + max(step.last_increment_before, small)
+    if to < minimum and not step.all_in_after:
+        yield violation(hand, "BET_SIZE", rnd.street, step.player, f"at least {money(hand, minimum)}", money(hand, to),
+                        f"{step.player} goes to {money(hand, to)} on {street_name(rnd.street)}, below the minimum "
+                        f"{money(hand, minimum)}", step.action.line)
+    if hand.stakes.structure is Structure.POT_LIMIT:
+        facing = step.level_before - step.put_in_before
+        maximum = step.level_before + step.pot_before + facing
+        if to > maximum:
+            yield violation(hand, "BET_SIZE", rnd.street, step.player, f"at most {money(hand, maximum)}", money(hand, to),
+                            f"{step.player} goes to {money(hand, to)}, more than the pot allows ({money(hand, maximum)})",
+                            step.action.line)

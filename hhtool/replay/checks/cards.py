@@ -1,0 +1,107 @@
+"""R1 and R17: the right cards to the right players — 2 down and 1 up on 3rd, one up on 4th–6th,
+one down on 7th; no card twice; no card to a folded player; shown hands that agree with the deal;
+a common 7th-street card only when the deck cannot give everyone a card."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hhtool.model import Card, Hand, ShowStatus, Street
+from hhtool.replay.checks.common import Finding, street_name, violation
+from hhtool.replay.engine import ReplayState
+from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.result import Violation
+
+_PER_STREET = {Street.THIRD: (2, 1), Street.FOURTH: (0, 1), Street.FIFTH: (0, 1), Street.SIXTH: (0, 1), Street.SEVENTH: (1, 0)}
+
+
+def check_cards(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    yield from _deal_counts(hand, state)
+    yield from _duplicates(hand)
+    yield from _showdown_agrees(hand, state)
+    yield from _common_card(hand, state, profile)
+
+
+def _deal_counts(hand: Hand, state: ReplayState) -> Iterator[Violation]:
+    totals: dict[tuple[str, Street], tuple[int, int, int]] = {}
+    for deal in hand.deals:
+        down, up, line = totals.get((deal.player, deal.street), (0, 0, deal.line))
+        totals[(deal.player, deal.street)] = (down + len(deal.down), up + len(deal.up), line)
+    for (player, street), (down, up, line) in totals.items():
+        folded = state.folded.get(player)
+        if folded is not None and folded < street:
+            yield violation(hand, "CARDS", street, player, "no card", f"{down + up} card(s)",
+                            f"{player} is dealt cards on {street_name(street)} after folding on {street_name(folded)}", line)
+            continue
+        want_down, want_up = _PER_STREET[street]
+        if street is Street.SEVENTH and hand.community_card is not None:
+            want_down = 0
+        if (down, up) != (want_down, want_up):
+            yield violation(hand, "CARDS", street, player, f"{want_down} down, {want_up} up", f"{down} down, {up} up",
+                            f"{player} receives {down} down and {up} up card(s) on {street_name(street)}", line)
+
+
+def _duplicates(hand: Hand) -> Iterator[Violation]:
+    owner: dict[Card, tuple[str, str]] = {}  # card -> (player, "deal"/"show")
+    if hand.community_card is not None:
+        owner[hand.community_card] = ("the board", "deal")
+    occurrences: list[tuple[str, Card, int, str, Street | None]] = []
+    for deal in hand.deals:
+        occurrences += [(deal.player, c, deal.line, "deal", deal.street) for c in (*deal.down, *deal.up) if c is not None]
+    for shown in hand.showdown:
+        occurrences += [(shown.player, c, shown.line, "show", None) for c in shown.cards if c is not None]
+    for player, card, line, source, street in occurrences:
+        if card not in owner:
+            owner[card] = (player, source)
+            continue
+        first_player, first_source = owner[card]
+        if card == hand.community_card and source == "show":
+            continue  # players may show the common card as part of their hand
+        if first_player != player or (source == "deal" and first_source == "deal"):
+            holder = "him already" if first_player == player else first_player
+            yield violation(hand, "CARDS", street, player, "each card once", f"{card} twice",
+                            f"{card} appears for {player} but belongs to {holder}", line)
+
+
+def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
+    needed = 6 if hand.community_card is not None else 7
+    for shown in hand.showdown:
+        if shown.status not in (ShowStatus.SHOWN, ShowStatus.MUCKED) or not shown.cards:
+            continue
+        own = [c for c in shown.cards if c is not None and c != hand.community_card]
+        if len(own) > needed:
+            yield violation(hand, "CARDS", None, shown.player, f"{needed} cards", f"{len(own)} cards",
+                            f"{shown.player} shows {len(own)} cards of his own", shown.line)
+            continue
+        if len(own) < needed:
+            continue  # a partial show cannot contradict the deal beyond what the duplicate check sees
+        dealt = {c for cards in state.upcards.get(shown.player, {}).values() for c in cards if c is not None}
+        dealt |= {c for c in state.downcards.get(shown.player, ()) if c is not None}
+        missing = sorted(dealt - set(own), key=lambda c: c.bring_in_key)
+        if missing:
+            yield violation(hand, "CARDS", None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
+                            f"{shown.player} shows a hand without his dealt {' '.join(map(str, missing))}", shown.line)
+
+
+def _common_card(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Violation]:
+    seventh = state.round_of(Street.SEVENTH)
+    if seventh is None:
+        if hand.community_card is not None:
+            yield violation(hand, "CARDS", Street.SEVENTH, None, "no common card", str(hand.community_card),
+                            "a common card is shown although no 7th street was dealt", hand.source.last_line)
+        return
+    used = 3 * len(state.dealt_in)
+    for street in (Street.FOURTH, Street.FIFTH, Street.SIXTH):
+        rnd = state.round_of(street)
+        used += len(rnd.live_at_start) if rnd else 0
+    burns = 5 if profile.deck_burns else 0
+    needed = used + burns + len(seventh.live_at_start) > 52
+    line = min((d.line for d in seventh.deals), default=seventh.last_line)
+    if hand.community_card is not None and not needed:
+        yield violation(hand, "CARDS", Street.SEVENTH, None, "a card for each player", f"common card {hand.community_card}",
+                        f"a common card is dealt although {52 - used - burns} cards remain for "
+                        f"{len(seventh.live_at_start)} players", line)
+    elif hand.community_card is None and needed:
+        yield violation(hand, "CARDS", Street.SEVENTH, None, "a common card", "individual cards",
+                        f"only {52 - used - burns} cards remain for {len(seventh.live_at_start)} players, "
+                        "so 7th street needs a common card", line)

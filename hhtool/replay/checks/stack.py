@@ -1,0 +1,32 @@
+"""Chips: nobody puts in more than he has, and a player marked all-in has nothing left
+(checked where the history prints starting stacks)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hhtool.model import Hand
+from hhtool.replay.checks.common import Finding, money, violation
+from hhtool.replay.engine import ReplayState
+from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.result import Unverifiable
+
+
+def check_stacks(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    unknown = [p for p in state.dealt_in if state.stacks.get(p) is None]
+    if unknown:
+        yield Unverifiable("STACK", f"starting stack not printed for {', '.join(unknown)}")
+    steps = [*state.antes, *(step for rnd in state.rounds for step in rnd.steps)]
+    for step in steps:
+        chips, amount = step.chips_before, step.action.amount
+        if chips is None:
+            continue
+        street = step.action.street
+        if amount > chips:
+            yield violation(hand, "STACK", street, step.player, f"at most {money(hand, chips)}", money(hand, amount),
+                            f"{step.player} puts in {money(hand, amount)} with only {money(hand, chips)} left",
+                            step.action.line)
+        elif step.action.all_in and amount < chips:
+            yield violation(hand, "STACK", street, step.player, f"all-in for {money(hand, chips)}", money(hand, amount),
+                            f"{step.player} is marked all-in for {money(hand, amount)} but keeps {money(hand, chips - amount)}",
+                            step.action.line)

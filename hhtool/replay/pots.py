@@ -1,0 +1,250 @@
+"""Pots as the rules settle them: main and side pots from the contributions (R12), rake shared
+between them (R15), each pot split high/low with its odd units (R13, R14).
+
+>>> build_pots({"A": 15, "B": 40, "C": 40, "D": 10}, ("A", "B", "C"), ("A", "B", "C", "D"))
+[(55, ('A', 'B', 'C')), (50, ('B', 'C'))]
+>>> share(7, ["A", "B"], 1, "one_each"), share(8, ["A", "B", "C"], 1, "one_each"), share(8, ["A", "B", "C"], 1, "first")
+([('A', 4), ('B', 3)], [('A', 3), ('B', 3), ('C', 2)], [('A', 4), ('B', 2), ('C', 2)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes
+from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
+from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.result import PotResult, ShowdownHand, format_money
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    pots: tuple[PotResult, ...]
+    awards: Mapping[str, int] | None  # rules award per player; None when some pot is undecided
+    hands: tuple[ShowdownHand, ...]
+    unverifiable: tuple[str, ...]  # why some pot could not be decided
+    deduction: int  # rake + fees taken from the pots
+    deduction_source: str  # "stated" or "implied" (from the site's own awards)
+
+
+def build_pots(contributions: Mapping[str, int], live: Sequence[str], order: Sequence[str]) -> list[tuple[int, tuple[str, ...]]]:
+    """R12: (amount, eligible players) per pot, main pot first; adjacent pots with the same
+    eligible set merged; chips above the highest live level join the last pot."""
+    if len(live) <= 1:
+        return [(sum(contributions.values()), tuple(live))]
+    levels = sorted({contributions.get(p, 0) for p in live})
+    pots: list[tuple[int, tuple[str, ...]]] = []
+    previous = 0
+    for level in levels:
+        amount = sum(max(0, min(c, level) - previous) for c in contributions.values())
+        eligible = tuple(p for p in order if p in live and contributions.get(p, 0) >= level)
+        if pots and pots[-1][1] == eligible:
+            amount += pots.pop()[0]
+        if amount:
+            pots.append((amount, eligible))
+        previous = level
+    excess = sum(max(0, c - previous) for c in contributions.values())
+    if excess and pots:
+        pots[-1] = (pots[-1][0] + excess, pots[-1][1])
+    return pots
+
+
+def allocate(total: int, amounts: Sequence[int], how: str) -> list[int]:
+    """Share ``total`` (rake and fees) between pots of ``amounts``.
+
+    >>> allocate(5, [44, 64], "proportional"), allocate(5, [44, 64], "main_pot"), allocate(5, [3, 64], "main_pot")
+    ([2, 3], [5, 0], [3, 2])
+    """
+    if not amounts:
+        return []
+    if how == "proportional":
+        whole = sum(amounts)
+        if whole <= 0:
+            return [0] * len(amounts)
+        shares = [total * a // whole for a in amounts]
+        by_remainder = sorted(range(len(amounts)), key=lambda i: (-(total * amounts[i] % whole), -amounts[i], i))
+        for i in by_remainder[: total - sum(shares)]:
+            shares[i] += 1
+        return shares
+    indexes = list(range(len(amounts))) if how == "main_pot" else list(reversed(range(len(amounts))))
+    shares = [0] * len(amounts)
+    left = total
+    for i in indexes:
+        shares[i] = min(left, amounts[i])
+        left -= shares[i]
+    shares[indexes[-1]] += left
+    return shares
+
+
+def share(amount: int, winners: Sequence[str], unit: int, how: str) -> list[tuple[str, int]]:
+    """R14: equal shares; the units left over go one each in tie-break order (``one_each``) or
+    all to the first winner (``first``, PokerKit)."""
+    if not winners:
+        return []
+    base = amount // (len(winners) * unit) * unit
+    left = amount - base * len(winners)
+    result = []
+    for winner in winners:
+        extra = left if how == "first" else min(unit, left)
+        left -= extra
+        result.append((winner, base + extra))
+    return result
+
+
+def _suit(card: Card) -> int:
+    return SUIT_CHARS.index(card.suit)
+
+
+def tie_order(
+    winners: Sequence[str], half: str, hands: Mapping[str, ShowdownHand], cards: Mapping[str, tuple[Card, ...] | None],
+    order: Sequence[str], profile: RuleProfile,
+) -> tuple[list[str], str]:
+    """Tied winners in the order they receive odd units, and the reason in words."""
+    position = sorted(winners, key=order.index)
+    if len(winners) < 2 or profile.odd_unit_tied_half == "position":
+        return position, "first in position order"
+    if profile.odd_unit_tied_half == "best_card_suit":
+        def best_card(player: str) -> tuple[int, int]:
+            hand = hands[player]
+            chosen = hand.high.cards if half == "high" and hand.high else hand.low.cards if hand.low else ()
+            rank: Callable[[Card], int] = (lambda c: c.rank) if half == "high" else (lambda c: c.low_rank)
+            return max(((rank(c), _suit(c)) for c in chosen), default=(0, 0))
+        return sorted(position, key=best_card, reverse=True), "highest card of the winning five, by suit"
+    if half == "high":
+        def top(player: str) -> tuple[int, int]:
+            return max(((c.rank, _suit(c)) for c in cards[player] or ()), default=(0, 0))
+        return sorted(position, key=top, reverse=True), "highest card by suit, all cards"
+
+    def bottom(player: str) -> tuple[int, int]:
+        return min(((c.low_rank, _suit(c)) for c in cards[player] or ()), default=(99, 9))
+    return sorted(position, key=bottom), "lowest card by suit, all cards"
+
+
+def split_halves(net: int, profile: RuleProfile) -> tuple[int, int]:
+    """(high half, low half) of a pot's net amount; the odd unit goes as ``odd_unit_hi_lo`` says.
+
+    >>> split_halves(75, RuleProfile()), split_halves(75, RuleProfile(odd_unit_hi_lo="low")), split_halves(76, RuleProfile())
+    ((38, 37), (37, 38), (38, 38))
+    """
+    units = net // profile.unit
+    bigger = (units - units // 2) * profile.unit
+    smaller = units // 2 * profile.unit
+    dust = net - bigger - smaller
+    if profile.odd_unit_hi_lo == "high":
+        return bigger + dust, smaller
+    return smaller + dust, bigger
+
+
+def contenders_of(hand: Hand, live: Sequence[str]) -> tuple[str, ...]:
+    """Live players who did not muck (a mucked hand cannot win, R16)."""
+    mucked = {s.player for s in hand.showdown if s.status is ShowStatus.MUCKED}
+    return tuple(p for p in live if p not in mucked)
+
+
+def evaluate(cards: Mapping[str, tuple[Card, ...] | None], players: Sequence[str]) -> dict[str, ShowdownHand]:
+    hands: dict[str, ShowdownHand] = {}
+    for player in players:
+        known = cards.get(player)
+        high: HighHand | None = None
+        low: LowHand | None = None
+        if known is not None:
+            try:
+                high, low = best_high(known), best_low(known)
+            except ValueError:  # duplicate cards: the CARDS check reports them
+                known = None
+        hands[player] = ShowdownHand(player, high, low, known is not None)
+    return hands
+
+
+def settle(
+    hand: Hand, profile: RuleProfile, order: Sequence[str], contributions: Mapping[str, int], live: Sequence[str],
+    cards: Mapping[str, tuple[Card, ...] | None], returns_in_awards: int,
+) -> Settlement:
+    """Settle every pot under the profile. ``returns_in_awards`` is the uncalled amount the site
+    reports inside its awards (only for ``uncalled_in_awards`` sites), used to imply an unstated rake."""
+    stakes = hand.stakes
+    raw_pots = build_pots(contributions, live, order)
+    total = sum(contributions.values())
+    if hand.rake is not None:
+        deduction, source = hand.rake + hand.fees, "stated"
+    else:
+        implied = total + returns_in_awards - sum(a.amount for a in hand.awards)
+        deduction, source = max(0, implied), "implied"
+    shares_of_rake = allocate(min(deduction, total), [amount for amount, _ in raw_pots], profile.rake_allocation)
+    contenders = contenders_of(hand, live)
+    hands = evaluate(cards, contenders if len(contenders) > 1 else ())
+    hand_has_low = any(h.low is not None for h in hands.values())
+    pots: list[PotResult] = []
+    awards: dict[str, int] = {}
+    reasons: list[str] = []
+    for index, ((amount, eligible), rake_share) in enumerate(zip(raw_pots, shares_of_rake, strict=True)):
+        net = amount - rake_share
+        in_pot = tuple(p for p in eligible if p in contenders)
+        name = "main pot" if index == 0 else f"side pot {index}"
+        if len(in_pot) <= 1:
+            winner = in_pot or eligible[:1]
+            if not winner:
+                reasons.append(f"nobody is eligible for the {name}")
+                pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
+                continue
+            pots.append(PotResult(index, amount, rake_share, eligible, in_pot, ((winner[0], net),), (), False, True,
+                                  ("uncontested",) if len(eligible) == 1 else ("the other players mucked",)))
+            awards[winner[0]] = awards.get(winner[0], 0) + net
+            continue
+        unknown = [p for p in in_pot if not hands[p].known]
+        if unknown:
+            reasons.append(f"{', '.join(unknown)}: cards not shown, so the {name} cannot be decided")
+            pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
+            continue
+        result = _split_pot(index, amount, rake_share, eligible, in_pot, hands, cards, order, profile, hand_has_low, stakes)
+        pots.append(result)
+        for player, won in (*result.high_shares, *result.low_shares):
+            awards[player] = awards.get(player, 0) + won
+    return Settlement(
+        tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source,
+    )
+
+
+def _split_pot(
+    index: int, amount: int, rake_share: int, eligible: tuple[str, ...], in_pot: tuple[str, ...],
+    hands: Mapping[str, ShowdownHand], cards: Mapping[str, tuple[Card, ...] | None], order: Sequence[str],
+    profile: RuleProfile, hand_has_low: bool, stakes: Stakes,
+) -> PotResult:
+    net = amount - rake_share
+    notes: list[str] = []
+    best_high_value = max(hands[p].high.value for p in in_pot if hands[p].high)  # type: ignore[union-attr]
+    high_winners = [p for p in in_pot if hands[p].high and hands[p].high.value == best_high_value]  # type: ignore[union-attr]
+    lows = {p: hands[p].low for p in in_pot if hands[p].low is not None}
+    split = bool(lows) or (profile.low_half_exists == "hand" and hand_has_low)
+    if lows:
+        best_low_value = max(low.value for low in lows.values() if low)
+        low_winners = [p for p in in_pot if p in lows and lows[p].value == best_low_value]  # type: ignore[union-attr]
+    else:
+        low_winners = list(in_pot)  # PokerKit: with no low in this pot every contender ties for the low half
+    if split:
+        high_amount, low_amount = split_halves(net, profile)
+        if high_amount != low_amount:
+            bigger = "high" if high_amount > low_amount else "low"
+            odd = format_money(abs(high_amount - low_amount), stakes)
+            notes.append(f"odd {odd} between the halves goes to the {bigger} half")
+    else:
+        high_amount, low_amount = net, 0
+        notes.append("no qualifying low: the high hand takes the whole pot")
+    high_order, high_reason = tie_order(high_winners, "high", hands, cards, order, profile)
+    high_shares = share(high_amount, high_order, profile.unit, profile.tied_remainder)
+    low_shares: list[tuple[str, int]] = []
+    if split:
+        low_order, low_reason = tie_order(low_winners, "low", hands, cards, order, profile)
+        low_shares = share(low_amount, low_order, profile.unit, profile.tied_remainder)
+        _note_odd(notes, "low", low_shares, low_reason, stakes)
+    _note_odd(notes, "high", high_shares, high_reason, stakes)
+    return PotResult(index, amount, rake_share, eligible, in_pot, tuple(high_shares), tuple(low_shares), split, True,
+                     tuple(notes))
+
+
+def _note_odd(notes: list[str], half: str, shares: list[tuple[str, int]], reason: str, stakes: Stakes) -> None:
+    if len(shares) > 1 and len({amount for _, amount in shares}) > 1:
+        smallest = min(amount for _, amount in shares)
+        extra = [f"{player} (+{format_money(amount - smallest, stakes)})" for player, amount in shares if amount > smallest]
+        notes.append(f"tied {half} half: odd units to {', '.join(extra)} — {reason}")
