@@ -1,0 +1,202 @@
+"""Write a simulated hand as PokerStars text, line for line as the PokerStars client exports
+Seven Card Stud Hi/Lo cash hands (and as ``grammars/pokerstars.lark`` reads them).
+
+The writer prints what the :class:`~hhtool.model.Hand` says, right or wrong: faults injected into
+the model come out as the text a faulty site would have written. Lines that PokerStars ends with
+a blank (seat lines, checks, folds, mucks, the total pot line) keep that blank.
+
+>>> money(4, 100, "USD"), money(100, 100, "USD"), money(5112564, 100, "USD"), money(40, 1, "CHIPS")
+('$0.04', '$1', '$51125.64', '40')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hhtool.model import ActionKind, Card, Half, Hand, ShowStatus, Street, cards_text
+from hhtool.simulate.dealer import MAX_BETS, SimulatedHand
+
+Money = Callable[[int], str]
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+_MARKERS = {
+    Street.THIRD: "*** 3rd STREET ***",
+    Street.FOURTH: "*** 4th STREET ***",
+    Street.FIFTH: "*** 5th STREET ***",
+    Street.SIXTH: "*** 6th STREET ***",
+    Street.SEVENTH: "*** RIVER ***",
+}
+_FOLDED_ON = {3: "3rd Street", 4: "4th Street", 5: "5th Street", 6: "6th Street", 7: "River"}
+
+
+def money(amount: int, unit: int, currency: str) -> str:
+    """PokerStars amounts: ``$0.04``, whole amounts without decimals (``$1``), chips bare."""
+    if unit == 1:
+        return str(amount)
+    whole, cents = divmod(amount, unit)
+    body = str(whole) if cents == 0 else f"{whole}.{cents:0{len(str(unit)) - 1}d}"
+    return _SYMBOLS.get(currency, "") + body
+
+
+def _cards(cards: tuple[Card | None, ...] | list[Card]) -> str:
+    return cards_text(tuple(cards))
+
+
+class PokerStarsWriter:
+    name = "pokerstars"
+
+    def write(self, simulated: SimulatedHand) -> str:
+        """The hand's text followed by the three empty lines PokerStars puts between hands."""
+        return "\n".join(self.lines(simulated)) + "\n\n\n\n"
+
+    def lines(self, simulated: SimulatedHand) -> list[str]:
+        hand = simulated.hand
+        stakes = hand.stakes
+        unit, currency = stakes.unit, stakes.currency
+
+        def m(amount: int) -> str:
+            return money(amount, unit, currency)
+
+        out: list[str] = []
+        when = hand.started_at
+        stamp = f"{when:%Y/%m/%d} {when.hour}:{when:%M:%S}" if when else "2026/01/01 0:00:00"
+        code = f" {currency}" if unit != 1 else ""
+        out.append(f"PokerStars Hand #{hand.hand_id}:  {hand.game_label} ({m(stakes.small_bet or 0)}/"
+                   f"{m(stakes.big_bet or 0)}{code}) - {stamp} {hand.timezone or 'ET'}")
+        out.append(f"Table '{hand.table_name}' {stakes.table_size or 8}-max")
+        for seat in hand.seats:
+            out.append(f"Seat {seat.seat}: {seat.player} ({m(seat.stack or 0)} in chips) ")
+        for action in hand.actions:
+            if action.kind is ActionKind.ANTE:
+                out.append(f"{action.player}: posts the ante {m(action.amount)}" + (" and is all-in" if action.all_in else ""))
+        shown_at_showdown = [s for s in hand.showdown if s.status is not ShowStatus.NOT_SHOWN]
+        for street in Street:
+            deals = [deal for deal in hand.deals if deal.street is street]
+            actions = [a for a in hand.actions if a.street is street and a.kind is not ActionKind.ANTE]
+            community = street is Street.SEVENTH and hand.community_card is not None
+            if not deals and not actions and not community:
+                continue
+            out.append(_MARKERS[street] + (f" [{hand.community_card}]" if community else ""))
+            out.extend(self._deal_lines(hand, street))
+            out.extend(self._action_lines(hand, street, m))
+            for ret in hand.uncalled:
+                if ret.street is street:
+                    out.append(f"Uncalled bet ({m(ret.amount)}) returned to {ret.player}")
+        if shown_at_showdown:
+            out.append("*** SHOW DOWN ***")
+            for shown in shown_at_showdown:
+                if shown.status is ShowStatus.MUCKED:
+                    out.append(f"{shown.player}: mucks hand ")
+                else:
+                    description = self._describe(shown.high_text, shown.low_text)
+                    out.append(f"{shown.player}: shows [{_cards(shown.cards)}] ({description})")
+            out.extend(self._collect_lines(simulated, m))
+            if not any(award.half is Half.LOW for award in hand.awards):
+                out.append("No low hand qualified")
+        else:
+            out.extend(self._collect_lines(simulated, m))
+            out.extend(f"{s.player}: doesn't show hand " for s in hand.showdown if s.status is ShowStatus.NOT_SHOWN)
+        out.append("*** SUMMARY ***")
+        pots = simulated.pot_amounts
+        if len(pots) > 1:
+            parts = [f"Main pot {m(pots[0])}."] + [f"Side pot-{i} {m(amount)}." for i, amount in enumerate(pots[1:], 1)]
+            out.append(f"Total pot {m(hand.total_pot or 0)} {' '.join(parts)} | Rake {m(hand.rake or 0)} ")
+        else:
+            out.append(f"Total pot {m(hand.total_pot or 0)} | Rake {m(hand.rake or 0)} ")
+        if hand.community_card is not None:
+            out.append(f"Board [{hand.community_card}]")
+        out.extend(self._summary_seats(hand, m))
+        return out
+
+    @staticmethod
+    def _describe(high: str | None, low: str | None) -> str:
+        return f"HI: {high}" + (f"; LO: {low}" if low else "")
+
+    @staticmethod
+    def _deal_lines(hand: Hand, street: Street) -> list[str]:
+        lines: list[str] = []
+        for deal in hand.deals:
+            if deal.street is not street:
+                continue
+            is_hero = deal.player == hand.hero
+            if street is Street.THIRD:
+                shown = (*deal.down, *deal.up) if is_hero else deal.up
+                lines.append(f"Dealt to {deal.player} [{_cards(shown)}]")
+                continue
+            if street is Street.SEVENTH and not is_hero:
+                continue  # an opponent's down card is not printed
+            earlier: list[Card | None] = []
+            for previous in hand.deals:
+                if previous.player == deal.player and previous.street < street:
+                    earlier.extend((*previous.down, *previous.up) if is_hero else previous.up)
+            new = deal.down if street is Street.SEVENTH else deal.up
+            lines.append(f"Dealt to {deal.player} [{_cards(earlier)}] [{_cards(new)}]")
+        return lines
+
+    @staticmethod
+    def _action_lines(hand: Hand, street: Street, fmt: Money) -> list[str]:
+        lines: list[str] = []
+        highest = 0
+        aggressive = 0
+        brought_in = False
+        for action in hand.actions:
+            if action.street is not street or action.kind is ActionKind.ANTE:
+                continue
+            suffix = " and is all-in" if action.all_in else ""
+            name = action.player
+            kind = action.kind
+            if kind is ActionKind.BRING_IN:
+                brought_in = True
+                lines.append(f"{name}: brings in for {fmt(action.amount)}{suffix}")
+            elif kind is ActionKind.CHECK:
+                lines.append(f"{name}: checks ")
+            elif kind is ActionKind.FOLD:
+                lines.append(f"{name}: folds ")
+            elif kind is ActionKind.CALL:
+                lines.append(f"{name}: calls {fmt(action.amount)}{suffix}")
+            elif kind is ActionKind.BET or (kind is ActionKind.COMPLETE and not brought_in):
+                lines.append(f"{name}: bets {fmt(action.amount)}{suffix}")
+            else:  # a raise, or the completion of a bring-in, which PokerStars writes as a raise
+                lines.append(f"{name}: raises {fmt(action.to_amount - highest)} to {fmt(action.to_amount)}{suffix}")
+            highest = max(highest, action.to_amount)
+            if kind.is_aggressive:
+                aggressive += 1
+                if aggressive == MAX_BETS:
+                    lines.append("Betting is capped")
+        return lines
+
+    @staticmethod
+    def _collect_lines(simulated: SimulatedHand, fmt: Money) -> list[str]:
+        several = len(simulated.pot_amounts) > 1
+        lines = []
+        for award in simulated.hand.awards:
+            where = "pot" if not several else ("main pot" if award.pot == 0 else f"side pot-{award.pot}")
+            lines.append(f"{award.player} collected {fmt(award.amount)} from {where}")
+        return lines
+
+    @staticmethod
+    def _summary_seats(hand: Hand, fmt: Money) -> list[str]:
+        shows = {s.player: s for s in hand.showdown}
+        lines = []
+        for seat in hand.seats:
+            name = seat.player
+            head = f"Seat {seat.seat}: {name}"
+            fold = next((a for a in hand.actions if a.player == name and a.kind is ActionKind.FOLD), None)
+            won = hand.collected_by(name)
+            shown = shows.get(name)
+            if fold is not None:
+                put_in_third = any(a.player == name and a.street is Street.THIRD and a.amount
+                                   and a.kind is not ActionKind.ANTE for a in hand.actions)
+                quiet = " (didn't bet)" if fold.street is Street.THIRD and not put_in_third else ""
+                lines.append(f"{head} folded on the {_FOLDED_ON[int(fold.street)]}{quiet}")
+            elif shown is not None and shown.status is ShowStatus.SHOWN:
+                result = f"won ({fmt(won)})" if won else "lost"
+                description = PokerStarsWriter._describe(shown.high_text, shown.low_text)
+                lines.append(f"{head} showed [{_cards(shown.cards)}] and {result} with {description}")
+            elif shown is not None and shown.status is ShowStatus.MUCKED:
+                lines.append(f"{head} mucked [{_cards(shown.cards)}]")
+            else:
+                lines.append(f"{head} collected ({fmt(won)})")
+        return lines
+
+
+WRITER = PokerStarsWriter()
