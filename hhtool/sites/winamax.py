@@ -74,13 +74,14 @@ def _is_stud8(game: str) -> bool:
 def format_amount(amount: int, unit: int, symbol: str = "") -> str:
     """Money for notes, the way the site prints it.
 
-    >>> format_amount(2890, 100, "€"), format_amount(5000, 100, "€"), format_amount(75, 1)
-    ('28.90€', '50€', '75')
+    >>> format_amount(2890, 100, "€"), format_amount(-610, 100, "€"), format_amount(75, 1)
+    ('28.90€', '-6.10€', '75')
     """
-    if unit == 1:
-        return f"{amount}{symbol}"
-    whole, cents = divmod(amount, unit)
-    return f"{whole}{symbol}" if cents == 0 else f"{whole}.{cents:0{len(str(unit)) - 1}d}{symbol}"
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(amount), unit)
+    if unit == 1 or cents == 0:
+        return f"{sign}{whole}{symbol}"
+    return f"{sign}{whole}.{cents:0{len(str(unit)) - 1}d}{symbol}"
 
 
 def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None:

@@ -1,0 +1,391 @@
+"""OnGame text histories ("***** History for hand R5-… *****").
+
+Quirks kept here:
+
+* streets are a ``---`` line plus "Dealing pocket cards" / "Dealing 4th street" / … / "Dealing river";
+  cards are comma separated, ``-`` hides a card; on the river only the hero's card is printed;
+* "small bring in" is the bring-in; "big bring in" is the bring-in player opening for the small bet;
+* raise lines are not trustworthy: ``Hero raises $1 to $1.37`` appears in a hand whose pot proves a
+  raise to $1 (see :func:`_settle_raise`);
+* there is no uncalled-bet line, and the summary's pot amounts leave the unmatched bet out; the
+  return is derived when the pot total proves it (see :meth:`OnGameParser._derive_uncalled`);
+* the summary lists the pots with winners and amounts after rake, the rake, and per seat the end
+  stack, the net result and (for hands shown) the seven cards.
+
+>>> PARSER.sniff(["***** History for hand R5-78227816-62 *****", "Start hand: Sat Aug 28 20:33:38 GMT+0300 2010"])
+True
+>>> _winners("Hero ($4.89)"), _winners("maac_5 ($1.37 High), sagi 34 ($1.36 Low)")
+([('Hero', '$4.89', None)], [('maac_5', '$1.37', 'High'), ('sagi 34', '$1.36', 'Low')])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lark import Token
+
+from hhtool.model import (
+    Action,
+    ActionKind,
+    Half,
+    Hand,
+    RawHand,
+    ShowStatus,
+    Stakes,
+    Street,
+    Structure,
+    UncalledReturn,
+)
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    LineGrammar,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
+_HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
+_TABLE_GAME = re.compile(
+    r"\((?P<limit>NO_LIMIT|POT_LIMIT|LIMIT|No Limit|Pot Limit|Limit) (?P<game>[A-Z_]+) "
+    r"(?P<small>[$€]?\d[\d.,]*)/(?P<big>[$€]?\d[\d.,]*)(?:, ante: (?P<ante>[$€]?\d[\d.,]*))?(?:, (?P<money>[^)]*))?\)"
+)
+_TABLE_PREFIX = re.compile(r"Table: (?:\[SPEED\] )?")
+_START_TIME = re.compile(r"\w{3} (?P<month>\w{3}) (?P<day>\d{1,2}) (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>\S+) (?P<year>\d{4})")
+_WINNER = re.compile(r"(.+?) \(([$€]?\d[\d.,]*)(?: (High|Low))?\)(?:, |$)")
+_TOURNAMENT_ID = re.compile(r"\(TOURNAMENT:(?: \"[^\"]*\",)? ([-A-Z\d]+)")
+_STRUCTURES = {"no_limit": Structure.NO_LIMIT, "pot_limit": Structure.POT_LIMIT, "limit": Structure.FIXED_LIMIT}
+_STREET_OF = {
+    "POCKET_MARKER": Street.THIRD,
+    "FOURTH_MARKER": Street.FOURTH,
+    "FIFTH_MARKER": Street.FIFTH,
+    "SIXTH_MARKER": Street.SIXTH,
+    "RIVER_MARKER": Street.SEVENTH,
+}
+_HALVES = {"High": Half.HIGH, "Low": Half.LOW}
+
+
+def _winners(text: str) -> list[tuple[str, str, str | None]]:
+    """Split "A ($1.37), B ($1.36 Low)" into (name, amount, tag) triples."""
+    return [(m.group(1), m.group(2), m.group(3)) for m in _WINNER.finditer(text)]
+
+
+def format_amount(amount: int, unit: int, symbol: str = "$") -> str:
+    """Money for notes, the way OnGame prints it.
+
+    >>> format_amount(137, 100), format_amount(-100, 100), format_amount(1500, 1, "")
+    ('$1.37', '-$1', '1500')
+    """
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(amount), unit)
+    if unit == 1 or cents == 0:
+        return f"{sign}{symbol}{whole}"
+    return f"{sign}{symbol}{whole}.{cents:0{len(str(unit)) - 1}d}"
+
+
+def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None:
+    """The part of the last bet nobody matched: on the last street where chips went in, the top
+    street total less the next one (antes are dead money and do not count).
+
+    >>> from hhtool.model import Action, ActionKind as K, Street as S
+    >>> uncalled_excess([Action(S.FIFTH, "a", K.BET, 50, 50), Action(S.FIFTH, "b", K.CALL, 20, 20, True)])
+    ('a', 30, <Street.FIFTH: 5>)
+    """
+    totals: dict[Street, dict[str, int]] = {}
+    for action in actions:
+        if action.kind is ActionKind.ANTE or action.amount == 0:
+            continue
+        street_totals = totals.setdefault(action.street, {})
+        street_totals[action.player] = street_totals.get(action.player, 0) + action.amount
+    if not totals:
+        return None
+    last = max(totals)
+    ranked = sorted(totals[last].items(), key=lambda item: item[1], reverse=True)
+    top_player, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    return (top_player, top - second, last) if top > second else None
+
+
+@dataclass
+class _OnGameState:
+    """What the token loop learns beyond the builder's lists."""
+
+    symbol: str = "$"
+    user: str | None = None
+    hero: str | None = None
+    dealer_seat: int | None = None
+    table_size: int | None = None
+    pot_total: int | None = None  # sum of the summary's pot amounts (before rake, uncalled bets left out)
+    rake: int | None = None
+    pot_lines: list[int] = field(default_factory=list)
+    nets: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, summary line)
+    summary_cards: dict[str, tuple[str, str | None, int]] = field(default_factory=dict)
+    summary_lines: dict[str, int] = field(default_factory=dict)
+
+
+class OnGameParser(SiteParser):
+    name = "ongame"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        return any(_HAND_START.match(line) for line in head[:5])
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header = raw.lines[0]
+        hand_id = _HAND_ID.search(header)
+        if not _HAND_START.match(header) or hand_id is None:
+            raise HandParseError(raw.first_line, f"not an OnGame hand header: {header[:160]!r}")
+        table = next((line for line in raw.lines[1:6] if line.startswith("Table: ")), None)
+        game = _TABLE_GAME.search(table or "")
+        if game is None:
+            raise HandParseError(raw.first_line + 2, f"no game in the table line: {(table or '')[:160]!r}")
+        label = f"{game['limit']} {game['game']}"
+        return hand_id.group(1), label, game["game"] == "SEVEN_CARD_STUD_HI_LO"
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("ongame")
+        tree = grammar.parse(raw.text)
+        hand_id, label, _ = self.game_of(raw)
+        table_line = next(line for line in raw.lines if line.startswith("Table: "))
+        game = _TABLE_GAME.search(table_line)
+        assert game is not None and hand_id is not None  # game_of checked both
+        tournament = "(TOURNAMENT:" in raw.lines[0]
+        money = (game["money"] or "").strip().lower()
+        symbol = next((s for s in "$€" if s in game["small"] + game["big"]), "")
+        if tournament:
+            currency, unit = "CHIPS", 1
+        elif money == "play money":
+            currency, unit = "PLAY", 100
+        else:
+            symbol = symbol or next((s for s in "$€" if s in raw.text), "$")
+            currency, unit = {"$": "USD", "€": "EUR"}[symbol], 100
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id)
+        state = _OnGameState(symbol=symbol)
+
+        tokens = list(tokens_in_order(tree))
+        for index in range(len(tokens)):
+            self._handle(tokens, index, grammar, builder, state)
+
+        self._derive_uncalled(builder, state)
+        self._record_showdown(builder, state)
+        self._check_nets(builder, state)
+        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
+        if bring_in is None:
+            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        stakes = Stakes(
+            ante=builder.money(game["ante"]) if game["ante"] else ante,
+            bring_in=bring_in,
+            small_bet=builder.money(game["small"]),
+            big_bet=builder.money(game["big"]),
+            currency=currency,
+            unit=unit,
+            structure=_STRUCTURES[game["limit"].lower().replace(" ", "_")],
+            is_tournament=tournament,
+            table_size=state.table_size,
+            source="forced_bets",  # ante/small/big bet from the table line; the bring-in as posted
+        )
+        started = _START_TIME.search(raw.lines[1]) if len(raw.lines) > 1 else None
+        when = None
+        if started is not None:
+            when = parse_datetime(f"{started['year']} {started['month']} {started['day']} {started['time']}",
+                                  ["%Y %b %d %H:%M:%S"])
+        tournament_id = _TOURNAMENT_ID.search(raw.lines[0])
+        table_name = _TABLE_PREFIX.sub("", table_line).split(" [", 1)[0]
+        return builder.build(
+            stakes,
+            started_at=when,
+            timezone=started["tz"] if started else None,
+            table_name=table_name,
+            tournament_id=tournament_id.group(1) if tournament_id else None,
+            hero=state.hero or (state.user if state.user in {s.player for s in builder.seats} else None),
+            game_label=label,
+            total_pot=state.pot_total,
+            rake=state.rake,
+            dealer_seat=state.dealer_seat,
+        )
+
+    def _handle(self, tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _OnGameState) -> None:
+        token = tokens[index]
+        kind = token.type
+        fields = grammar.fields(token)
+        line = b.line_of(token)
+        if kind == "USER":
+            state.user = fields[0]
+        elif kind == "BUTTON":
+            state.dealer_seat = int(fields[0] or 0)
+        elif kind == "PLAYERS_IN_ROUND":
+            state.table_size = int(fields[1]) if fields[1] else None
+        elif kind == "SEAT":
+            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
+        elif kind == "ANTE":
+            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
+        elif kind in _STREET_OF:
+            b.start_street(_STREET_OF[kind])
+        elif kind == "DEALT":
+            self._dealt(fields, b, state, line)
+        elif kind == "BRINGS_IN":
+            player, size, amount, all_in = fields
+            if size == "big":  # the bring-in player opens for the full small bet
+                b.increase(player or "", added=b.money(amount, line), all_in=bool(all_in), line=line)
+            else:
+                b.act(player or "", ActionKind.BRING_IN, added=b.money(amount, line), all_in=bool(all_in), line=line)
+        elif kind == "BETS":
+            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "RAISES":
+            player = fields[0] or ""
+            total = _settle_raise(tokens, index, grammar, b, state, fields, line)
+            b.increase(player, to=total, all_in=bool(fields[3]), line=line)
+        elif kind == "CALLS":
+            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
+        elif kind == "CHECKS":
+            b.act(fields[0] or "", ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(fields[0] or "", ActionKind.FOLD, line=line)
+        elif kind == "SHOWS":
+            b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), line=line)
+        elif kind == "POT_WON":
+            self._pot_won(fields, b, state, line)
+        elif kind == "RAKE":
+            state.rake = b.money(fields[0], line)
+        elif kind == "SUMMARY_SEAT":
+            _seat, player, _stack, sign, net, cards, description = fields
+            state.summary_lines[player or ""] = line
+            if net is not None:
+                state.nets[player or ""] = (-b.money(net, line) if sign == "-" else b.money(net, line), line)
+            if cards is not None:
+                state.summary_cards[player or ""] = (cards, description, line)
+        elif kind == "END_MARKER" and fields[0] != b.hand_id:
+            raise HandParseError(line, f"ongame: end of hand {fields[0]} inside hand {b.hand_id}")
+
+    @staticmethod
+    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
+        player, cards = fields[0] or "", parse_cards(fields[1] or "")
+        if b.street is Street.THIRD:
+            if len(cards) != 3:
+                raise HandParseError(line, f"ongame: 3rd-street deal of {len(cards)} cards")
+            if cards[0] is not None and cards[1] is not None:
+                state.hero = player
+            b.deal(player, cards[:2], cards[2:], line)
+        elif len(cards) != 1:
+            raise HandParseError(line, f"ongame: {b.street.label}-street deal of {len(cards)} cards")
+        elif b.street is Street.SEVENTH:
+            b.deal(player, cards, (), line)
+        else:
+            b.deal(player, (), cards, line)
+
+    @staticmethod
+    def _pot_won(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
+        pot_name, side_no, amount, winners_text = fields
+        pot = 0 if pot_name == "Main pot" else int(side_no or 1)
+        state.pot_total = (state.pot_total or 0) + b.money(amount, line)
+        state.pot_lines.append(line)
+        winners = _winners(winners_text or "")
+        if not winners or ", ".join(f"{n} ({a}{' ' + t if t else ''})" for n, a, t in winners) != winners_text:
+            raise HandParseError(line, f"ongame: winners not understood: {winners_text!r}")
+        for player, won, tag in winners:
+            b.award(player, b.money(won, line), pot, _HALVES.get(tag or "", Half.UNKNOWN), line)
+
+    @staticmethod
+    def _derive_uncalled(b: HandBuilder, state: _OnGameState) -> None:
+        """OnGame prints no uncalled-bet line and its pot amounts leave the unmatched bet out; record
+        the return when the stated pots prove it, and say so when they disagree otherwise."""
+        if state.pot_total is None:
+            return
+        put_in = sum(action.amount for action in b.actions)
+        excess = uncalled_excess(b.actions)
+        if excess is not None and put_in - excess[1] == state.pot_total:
+            player, amount, street = excess
+            bet_line = max(a.line for a in b.actions if a.player == player and a.street is street)
+            b.uncalled.append(UncalledReturn(street, player, amount, bet_line))
+            pot_text = format_amount(state.pot_total, b.unit, state.symbol)
+            b.note(
+                f"OnGame prints no uncalled-bet line: {format_amount(amount, b.unit, state.symbol)} returned to "
+                f"{player} on {street.label} street, as the pot total {pot_text} shows"
+            )
+        elif put_in != state.pot_total:
+            b.note(
+                f"the actions put {format_amount(put_in, b.unit, state.symbol)} in, but the summary's pots total "
+                f"{format_amount(state.pot_total, b.unit, state.symbol)}"
+            )
+
+    @staticmethod
+    def _record_showdown(b: HandBuilder, state: _OnGameState) -> None:
+        """Cards in a summary seat line were shown; a player still in at a showdown without them mucked.
+        A pot nobody contested is not split."""
+        folded = {a.player for a in b.actions if a.kind is ActionKind.FOLD}
+        live = [seat.player for seat in b.seats if seat.player not in folded]
+        shown_already = {shown.player for shown in b.showdown}
+        for player in live:
+            if player in state.summary_cards and player not in shown_already:
+                cards, description, line = state.summary_cards[player]
+                b.show(player, ShowStatus.SHOWN, parse_cards(cards), description, None, line)
+            elif player not in shown_already and len(live) > 1:
+                b.show(player, ShowStatus.MUCKED, line=state.summary_lines.get(player, 0))
+        if len(live) == 1:
+            b.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE if a.half is Half.UNKNOWN else a.half, a.line)
+                           for a in b.awards]
+
+    @staticmethod
+    def _check_nets(b: HandBuilder, state: _OnGameState) -> None:
+        for player, (net, line) in state.nets.items():
+            if not any(seat.player == player for seat in b.seats):
+                raise HandParseError(line, f"ongame: summary names {player!r}, who is not seated")
+            put_in = sum(a.amount for a in b.actions if a.player == player)
+            returned = sum(r.amount for r in b.uncalled if r.player == player)
+            won = sum(a.amount for a in b.awards if a.player == player)
+            if won - (put_in - returned) != net:
+                b.note(
+                    f"line {line}: the summary gives {player} a net of {format_amount(net, b.unit, state.symbol)}, "
+                    f"the actions give {format_amount(won - put_in + returned, b.unit, state.symbol)}"
+                )
+
+
+def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _OnGameState,
+                  fields: tuple[str | None, ...], line: int) -> int:
+    """The raiser's street total for "X raises A to B".
+
+    OnGame's raise text can be wrong: R5-78227816-62 prints "Hero raises $1 to $1.37" over a $0.50 bet,
+    yet the opponent then calls $0.50 and the pot ($5.14) and both nets prove a raise to $1 (the first
+    number). The model records the amount the chips prove: the level the next caller (not all-in)
+    reaches decides, and a note keeps what the site printed. Without such a call the stated "to" is
+    kept (if the raise is not called, its size does not change the pot: the excess is returned)."""
+    player, first_text, to_text = fields[0] or "", fields[1], fields[2]
+    first = b.money(first_text, line)
+    stated = b.money(to_text, line) if to_text is not None else None
+    called = _level_called_next(tokens, index, grammar, b, player)
+    printed = f"'{player} raises {first_text}" + (f" to {to_text}'" if to_text else "'")
+    if called is not None:
+        if called != stated:
+            how = "the first amount" if called == first else "neither amount"
+            b.note(f"line {line}: site printed {printed}; the next call reaches "
+                   f"{format_amount(called, b.unit, state.symbol)} ({how}), recorded as the raise total")
+        return called
+    if stated is None:
+        b.note(f"line {line}: site printed {printed} with no 'to' and nobody calls it; read as a raise to "
+               f"{format_amount(first, b.unit, state.symbol)}")
+        return first
+    if stated != first:
+        b.note(f"line {line}: site printed {printed}; no call confirms either amount, the stated 'to' is kept")
+    return stated
+
+
+def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, raiser: str) -> int | None:
+    """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
+    or None when nobody calls it before the next increase or the end of the street."""
+    for token in tokens[index + 1:]:
+        if token.type in _STREET_OF or token.type in ("BETS", "RAISES", "SEPARATOR", "SUMMARY_MARKER"):
+            return None
+        if token.type == "CALLS":
+            caller, amount, all_in = grammar.fields(token)
+            if caller != raiser and not all_in:
+                return b.put_in(caller or "") + b.money(amount, b.line_of(token))
+    return None
+
+
+PARSER = OnGameParser()
