@@ -1,0 +1,392 @@
+"""Merge / Carbon XML-fragment histories (formats doc §10).
+
+There is no Lark grammar for this site: a file is a ``<description/>`` element followed
+by ``<game>`` elements with no root, read with a real XML parser (``defusedxml``, which
+refuses DTDs and entities) through :mod:`hhtool.sites.xmlsupport`, which wraps
+fragments in a synthetic root. ``split()`` yields one hand per ``<game>`` with its true
+file lines; the ``<description/>`` (stakes) travels with each hand.
+
+Quirks kept here:
+
+* The game is ``gametype`` or, at mixed tables (HORSE), ``multigametype``: 43 (cash)
+  and 45 (tournament) are Stud Hi/Lo; everything else is skipped.
+* Events name players by **seat number** (0-based), except CHAT (a nickname, ignored
+  with the other noise events). Amounts: BET, CALL and ALL_IN are chips added;
+  COMPLETE and RAISE are the street total (RAISE before 2010-09-08 was chips added,
+  as fpdb reads that format). ALL_IN is resolved by
+  :func:`~hhtool.sites.xmlsupport.record_all_in`.
+* Cards are comma separated and cumulative (``null`` or empty = hidden), repeated each
+  round for the hero even after a fold; only new cards become deals.
+* Winners carry ``pottype`` h/l/n (high, low, undivided) and ``potnumber``; an uncalled
+  bet is a pseudo-winner ``uncalled="true"`` and is recorded as an UncalledReturn.
+  Pot numbers of real winners are renumbered 0, 1, … in order (the pseudo-winner takes
+  a number too).
+* ``dealtin="false"`` is a seat sitting out; ``players dealer="N"`` is the dealer seat.
+* No rake is printed: ``rake`` stays None (unknown) and a note gives the implied
+  amount, contributions − returns − awards.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from functools import lru_cache
+
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    parse_datetime,
+    parse_money,
+)
+from hhtool.sites.xmlsupport import (
+    LocatedTree,
+    XmlRawHand,
+    attribute,
+    chips_left,
+    parse_xml,
+    record_all_in,
+    split_games,
+)
+
+_DESCRIPTION = re.compile(r"<description\b")
+_GAME_START = re.compile(r"<game\b[^>]*>")
+_GAME_ID_LINE = re.compile(r'<game id="\d+-\d+" starttime=')
+_GAME_END = re.compile(r"</game\s*>\s*\Z")
+_STAKES = re.compile(
+    r"^(?P<limit>No Limit|Pot Limit|Half Pot Limit|Limit)\s*(?:Level \d+ Blinds\s*)?"
+    r"\(?(?P<small>[$€£]?[\d.,]+)/(?P<big>[$€£]?[\d.,]+)\)?"
+)
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_STRUCTURES = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT, "Half Pot Limit": Structure.POT_LIMIT,
+               "Limit": Structure.FIXED_LIMIT}
+_STUD8_CODES = {"43", "45"}
+_TOURNAMENT_CODES = {"45"}
+_GAME_NAMES = {
+    "1": "Holdem", "2": "Holdem", "9": "Holdem", "23": "Holdem", "4": "Omaha", "34": "Omaha H/L8", "35": "Omaha H/L8",
+    "37": "Omaha H/L8", "38": "7-Stud", "39": "7-Stud", "41": "7-Stud", "42": "7-Stud", "43": "7-Stud H/L8",
+    "45": "7-Stud H/L8", "46": "Razz", "47": "Razz", "49": "Razz",
+}
+_STREET_OF_ROUND = {
+    "BLINDS": Street.THIRD,
+    "BRING_IN": Street.THIRD,
+    "THIRD_STREET": Street.THIRD,
+    "FOURTH_STREET": Street.FOURTH,
+    "FIFTH_STREET": Street.FIFTH,
+    "SIXTH_STREET": Street.SIXTH,
+    "SEVENTH_STREET": Street.SEVENTH,
+}
+_END_ROUNDS = {"SHOWDOWN", "END_OF_FOLDED_GAME", "END_OF_GAME"}
+_NOISE_EVENTS = {"CHAT", "DISCONNECTED", "RECONNECTED", "LEAVE", "PLAYER_OUT", "SIT_IN"}
+_HALVES = {"h": Half.HIGH, "l": Half.LOW, "n": Half.WHOLE}
+_OLD_RAISE_FORMAT_UNTIL = datetime(2010, 9, 8)
+_HIDDEN = {"", "null"}
+
+
+@lru_cache(maxsize=16)
+def _description(header: str, header_line: int) -> dict[str, str]:
+    """The attributes of the file's ``<description/>`` (empty when there is none)."""
+    if not header:
+        return {}
+    tree = parse_xml(header, header_line, fragment=True)
+    element = tree.root.find("description")
+    return dict(element.attrib) if element is not None else {}
+
+
+def _start_attributes(raw: RawHand) -> dict[str, str]:
+    first = raw.lines[0] if raw.lines else ""
+    match = _GAME_START.match(first)
+    if match is None:
+        raise HandParseError(raw.first_line, f"text outside any <game> element: {first[:120]!r}")
+    tag = match.group()
+    return dict(parse_xml(tag if tag.endswith("/>") else tag + "</game>", raw.first_line).root.attrib)
+
+
+def _header_of(raw: RawHand) -> dict[str, str]:
+    return _description(raw.header, raw.header_line) if isinstance(raw, XmlRawHand) else {}
+
+
+def _card(token: str, line: int) -> Card | None:
+    if token.strip() in _HIDDEN:
+        return None
+    try:
+        return Card.parse(token)
+    except ValueError:
+        raise HandParseError(line, f"not a card: {token!r}") from None
+
+
+class MergeParser(SiteParser):
+    name = "merge"
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        first = head[0].lstrip() if head else ""
+        if first.startswith("<description ") and "stakes=" in first:
+            return True
+        return any(_GAME_ID_LINE.search(line) for line in head[:3])
+
+    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
+        yield from split_games(lines, file, _DESCRIPTION)
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        start = _start_attributes(raw)
+        code = start.get("multigametype") or start.get("gametype") or ""
+        kind = _header_of(raw).get("type", "")
+        name = _GAME_NAMES.get(code, f"gametype {code}")
+        label = name if not kind or kind == name else f"{kind} ({name})"
+        if 'type="GAME_CANCELLED"' in raw.text:
+            return start.get("id"), f"{label} (hand cancelled)", False
+        return start.get("id"), label, code in _STUD8_CODES
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        if not _GAME_END.search(raw.text):
+            raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)")
+        _, label, _ = self.game_of(raw)
+        tree = parse_xml(raw.text, raw.first_line)
+        game = tree.root
+        line = tree.line_of(game)
+        if game.tag != "game":
+            raise HandParseError(line, f"expected <game>, found <{game.tag}>")
+        description = _header_of(raw)
+        stakes_text = description.get("stakes") or game.get("stakes")
+        stakes_match = _STAKES.match(stakes_text or "")
+        if stakes_match is None:
+            raise HandParseError(line, f"no stakes for this game (description stakes={stakes_text!r})")
+        code = game.get("multigametype") or game.get("gametype") or ""
+        is_tournament = code in _TOURNAMENT_CODES or "Tournament" in description.get("type", "")
+        play_money = game.get("realmoney") == "false"
+        symbol = next((s for s in _SYMBOLS if s in stakes_match.group("small")), None)
+        if is_tournament or play_money:
+            currency, unit = ("CHIPS" if is_tournament else "PLAY"), 1
+        else:
+            currency, unit = _SYMBOLS[symbol or "$"], 100  # Merge's real-money tables were in US dollars
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=attribute(game, "id", line))
+        small_bet = parse_money(stakes_match.group("small"), unit, line)
+        big_bet = parse_money(stakes_match.group("big"), unit, line)
+        started_at = parse_datetime(game.get("starttime", ""), ["%Y%m%d%H%M%S"])
+
+        seats, stacks, dealer_seat = self._players(game, tree, builder)
+        state = _MergeState(seats, stacks, small_bet, started_at)
+        for child in game:
+            if child.tag != "players" and child.tag != "round":
+                raise HandParseError(tree.line_of(child), f"unexpected <{child.tag}> in a game")
+        for round_element in game.findall("round"):
+            self._round(round_element, tree, builder, state)
+        self._winners(state, builder)
+
+        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
+        if bring_in is None:
+            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        stakes = Stakes(
+            ante=ante,
+            bring_in=bring_in,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            currency=currency,
+            unit=unit,
+            structure=_STRUCTURES[stakes_match.group("limit")],
+            is_tournament=is_tournament,
+            table_size=int(game.get("seats", "0")) or None,
+            source="forced_bets",  # small/big bet from the description; ante and bring-in as posted
+        )
+        contributed = sum(action.amount for action in builder.actions) - sum(ret.amount for ret in builder.uncalled)
+        awarded = sum(award.amount for award in builder.awards)
+        builder.note(f"no rake printed (rake left unknown): contributions {contributed} - awards {awarded} "
+                     f"= {contributed - awarded} implied")
+        data = game.get("data", "").split("|")
+        return builder.build(
+            stakes,
+            started_at=started_at,
+            table_name=data[1].strip() if len(data) > 1 else None,
+            tournament_id=data[2].split("-")[0] if is_tournament and len(data) > 2 else None,
+            hero=state.hero,
+            game_label=label,
+            dealer_seat=dealer_seat,
+            community_card=state.community_card,
+        )
+
+    # ------------------------------------------------------------ players
+
+    @staticmethod
+    def _players(game: ElementTree.Element, tree: LocatedTree, b: HandBuilder
+                 ) -> tuple[dict[str, str], dict[str, int], int | None]:
+        """Seat number → nickname, nickname → starting stack, the dealer seat."""
+        players = game.find("players")
+        if players is None:
+            raise HandParseError(tree.line_of(game), "game has no <players>")
+        seats: dict[str, str] = {}
+        stacks: dict[str, int] = {}
+        for player in players:
+            line = tree.line_of(player)
+            if player.tag != "player":
+                raise HandParseError(line, f"unexpected <{player.tag}> in <players>")
+            seat = attribute(player, "seat", line)
+            name = attribute(player, "nickname", line)
+            stack = parse_money(attribute(player, "balance", line), b.unit, line)
+            b.seat(int(seat), name, stack, sitting_out=player.get("dealtin") == "false", line=line)
+            seats[seat] = name
+            stacks[name] = stack
+        dealer = players.get("dealer")
+        return seats, stacks, int(dealer) if dealer and dealer.isdigit() else None
+
+    # ------------------------------------------------------------ rounds
+
+    def _round(self, round_element: ElementTree.Element, tree: LocatedTree, b: HandBuilder, state: _MergeState) -> None:
+        round_id = attribute(round_element, "id", tree.line_of(round_element))
+        street = _STREET_OF_ROUND.get(round_id)
+        if street is None and round_id not in _END_ROUNDS:
+            raise HandParseError(tree.line_of(round_element), f"unknown round {round_id!r}")
+        if street is not None and street is not b.street:
+            b.start_street(street)
+        for child in round_element:
+            line = tree.line_of(child)
+            if child.tag == "event":
+                self._event(child, line, round_id, b, state)
+            elif child.tag == "cards":
+                self._cards(child, line, street, b, state)
+            elif child.tag == "winner":
+                state.winners.append((child, line))
+            else:
+                raise HandParseError(line, f"unexpected <{child.tag}> in round {round_id}")
+
+    def _event(self, event: ElementTree.Element, line: int, round_id: str, b: HandBuilder, state: _MergeState) -> None:
+        kind = attribute(event, "type", line)
+        if kind in _NOISE_EVENTS:
+            return
+        player = state.player(attribute(event, "player", line), line)
+        amount_text = event.get("amount")
+        amount = parse_money(amount_text, b.unit, line) if amount_text is not None else None
+        left = chips_left(b, player, state.stacks[player])
+        assert left is not None
+        if kind in ("ANTE", "BRING_IN", "COMPLETE", "BET", "RAISE", "CALL", "ALL_IN") and amount is None:
+            raise HandParseError(line, f"{kind} without an amount")
+        if kind == "ANTE":
+            assert amount is not None
+            b.ante(player, amount, amount == left, line)
+        elif kind == "BRING_IN":
+            b.act(player, ActionKind.BRING_IN, added=amount, all_in=amount == left, line=line)
+        elif kind == "CALL":
+            b.act(player, ActionKind.CALL, added=amount, all_in=amount == left, line=line)
+        elif kind == "BET":
+            b.increase(player, added=amount, all_in=amount == left, line=line)
+        elif kind == "COMPLETE":
+            assert amount is not None
+            b.increase(player, to=amount, all_in=amount - b.put_in(player) == left, line=line)
+        elif kind == "RAISE":
+            assert amount is not None
+            if state.started_at is not None and state.started_at < _OLD_RAISE_FORMAT_UNTIL:
+                b.note(f"line {line}: RAISE read as chips added (format before 2010-09-08)")
+                b.increase(player, added=amount, all_in=amount == left, line=line)
+            else:
+                b.increase(player, to=amount, all_in=amount - b.put_in(player) == left, line=line)
+        elif kind == "ALL_IN":
+            assert amount is not None
+            record_all_in(b, player, amount, left, state.small_bet, line)
+        elif kind == "CHECK":
+            b.act(player, ActionKind.CHECK, line=line)
+        elif kind == "FOLD":
+            b.act(player, ActionKind.FOLD, line=line)
+        elif kind == "SIT_OUT":
+            self._sit_out(player, line, b)
+        elif kind in ("SHOW", "MUCK"):
+            status = ShowStatus.SHOWN if kind == "SHOW" else ShowStatus.MUCKED
+            state.show_events[player] = (ShowStatus.NOT_SHOWN if round_id == "END_OF_FOLDED_GAME" else status, line)
+        else:
+            raise HandParseError(line, f"unknown event type {kind!r}: {ElementTree.tostring(event, 'unicode')[:160]!r}")
+
+    @staticmethod
+    def _sit_out(player: str, line: int, b: HandBuilder) -> None:
+        """Sitting out during a hand folds a player who is still in it."""
+        in_hand = any(action.player == player for action in b.actions)
+        folded = any(action.player == player and action.kind is ActionKind.FOLD for action in b.actions)
+        if in_hand and not folded:
+            b.act(player, ActionKind.FOLD, line=line)
+            b.note(f"line {line}: {player} sat out during the hand (recorded as a fold)")
+
+    def _cards(self, cards: ElementTree.Element, line: int, street: Street | None, b: HandBuilder, state: _MergeState) -> None:
+        kind = attribute(cards, "type", line)
+        text = attribute(cards, "cards", line)
+        if kind == "COMMUNITY":
+            state.community_card = _card(text.split(",")[-1], line)
+            return
+        player = state.player(attribute(cards, "player", line), line)
+        listed = tuple(_card(token, line) for token in text.split(","))
+        if kind in ("SHOWN", "MUCKED"):
+            status = ShowStatus.SHOWN if kind == "SHOWN" else ShowStatus.MUCKED
+            b.show(player, status, listed, line=line)
+            return
+        if kind not in ("HOLE", "DRAW_DRAWN_CARDS"):
+            raise HandParseError(line, f"unknown cards type {kind!r}")
+        if street is None:
+            raise HandParseError(line, f"{kind} cards after the last street")
+        if kind == "HOLE":
+            state.hero = player
+        seen = state.cards_seen.get(player, 0)
+        if len(listed) == seen:  # the same cards again (the hero's, after a fold)
+            return
+        if len(listed) != int(street) or seen != int(street) - (3 if street is Street.THIRD else 1):
+            raise HandParseError(line, f"{player} shows {len(listed)} cards on {street.label} street after {seen}")
+        state.cards_seen[player] = len(listed)
+        new = listed[seen:]
+        if street is Street.THIRD:
+            b.deal(player, new[:2], new[2:], line, street=street)
+        elif street is Street.SEVENTH:
+            b.deal(player, new, (), line, street=street)
+        else:
+            b.deal(player, (), new, line, street=street)
+
+    # ------------------------------------------------------------ results
+
+    @staticmethod
+    def _winners(state: _MergeState, b: HandBuilder) -> None:
+        shown_players = {shown.player for shown in b.showdown}
+        for player, (status, line) in state.show_events.items():
+            if player not in shown_players:
+                b.show(player, status, line=line)
+        real_pots = sorted({int(w.get("potnumber", "1")) for w, _ in state.winners if w.get("uncalled") != "true"})
+        texts: dict[str, dict[Half, str]] = {}
+        for winner, line in state.winners:
+            player = state.player(attribute(winner, "player", line), line)
+            amount = parse_money(attribute(winner, "amount", line), b.unit, line)
+            if winner.get("uncalled") == "true":
+                b.return_uncalled(player, amount, line)
+                continue
+            pottype = attribute(winner, "pottype", line)
+            if pottype not in _HALVES:
+                raise HandParseError(line, f"unknown pottype {pottype!r}")
+            b.award(player, amount, real_pots.index(int(winner.get("potnumber", "1"))), _HALVES[pottype], line)
+            if winner.get("hand"):
+                texts.setdefault(player, {})[_HALVES[pottype]] = winner.get("hand", "")
+        for index, shown in enumerate(b.showdown):
+            if shown.player in texts:
+                described = texts[shown.player]
+                high = described.get(Half.HIGH) or described.get(Half.WHOLE)
+                b.showdown[index] = ShownHand(shown.player, shown.status, shown.cards, high, described.get(Half.LOW),
+                                              shown.line)
+
+
+class _MergeState:
+    """What the round loop learns beyond the builder's lists."""
+
+    def __init__(self, seats: dict[str, str], stacks: dict[str, int], small_bet: int, started_at: datetime | None) -> None:
+        self.seats = seats
+        self.stacks = stacks
+        self.small_bet = small_bet
+        self.started_at = started_at
+        self.hero: str | None = None
+        self.community_card: Card | None = None
+        self.cards_seen: dict[str, int] = {}
+        self.show_events: dict[str, tuple[ShowStatus, int]] = {}
+        self.winners: list[tuple[ElementTree.Element, int]] = []
+
+    def player(self, seat: str, line: int) -> str:
+        try:
+            return self.seats[seat]
+        except KeyError:
+            raise HandParseError(line, f"no player in seat {seat}") from None
+
+
+PARSER = MergeParser()
