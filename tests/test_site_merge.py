@@ -191,6 +191,22 @@ def test_games_split_with_true_lines_and_blank_lines_between() -> None:
     assert 'type="RAISE"' in lines[raise_line - 1]
 
 
+def test_concatenated_files_switch_to_the_next_description() -> None:
+    first = file_lines(game(FOLDED, gid="1-1"))
+    second = file_lines(game(FOLDED, gid="2-1"), stakes="Limit $0.50/$1.00")
+    outcomes = parse_all([*first, "", *second])
+    assert [o.stakes.small_bet for o in outcomes if isinstance(o, Hand)] == [25, 50]
+
+
+def test_stray_text_and_end_tag_outside_games_are_reported() -> None:
+    lines = [*file_lines(game(FOLDED, gid="1-1")), "stray words", "</game>"]
+    outcomes = parse_all(lines)
+    assert isinstance(outcomes[0], Hand)
+    failed = [o for o in outcomes[1:] if isinstance(o, FailedHand)]
+    assert [lines[f.line - 1] for f in failed] == ["stray words", "</game>"]
+    assert all("outside any <game>" in f.reason for f in failed)
+
+
 # ---------------------------------------------------------------- header, seats, actions
 
 

@@ -184,13 +184,13 @@ def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
     outside_from = 0  # where the text outside any game begins
     open_at: int | None = None
     for match in _GAME_TAG.finditer(text):
+        if open_at is None:
+            outside = yield from _outside(text, outside_from, match.start(), header_start, ignorable, chunk)
+            if outside is not None:
+                header, header_line = outside[0], line_index(outside[1]) + 1
         if match.group().startswith("<game"):
             if open_at is not None:  # the previous game never closed
                 yield chunk(open_at, match.start())
-            else:
-                outside = yield from _outside(text, outside_from, match.start(), header_start, ignorable, chunk)
-                if outside is not None:
-                    header, header_line = outside[0], line_index(outside[1]) + 1
             open_at = match.start()
         elif open_at is None:  # a closing tag with no game open
             yield chunk(match.start(), match.end())
