@@ -1,0 +1,419 @@
+"""Winning Poker Network / Americas Cardroom text histories, both exports:
+
+* the old one (``Game started at:`` … ``Game ended at:``, grammar ``winning.lark``): one line per
+  dealt card (``received card: [6h]`` or ``received a card.``), tens written ``10``, amounts in
+  parentheses are the chips an action adds, street markers shifted by one like old KingsClub
+  (``*** Third street ***`` introduces 4th street; streets are counted by deal rounds), and a
+  summary with one line per seat (``Bets: … Collects: …``, a leading ``*`` for winners) after
+  ``Pot: 7.05. Rake 0.14. JP fee 0.06``;
+* the newer Stars-like one (``Hand #… - 7Stud H/L(Fixed Limit) - $0.10/$0.20 - …``, grammar
+  ``winning_acr.lark``): raises state the street total, calls and bets the chips added, collect
+  lines name the pot (``from side pot-1``), a fold-out's winner appears only in the summary.
+
+Both state the pot *after* rake and jackpot fee; :attr:`Hand.total_pot` is the pot before them
+(stated pot + rake + fee) and the jackpot fee goes to :attr:`Hand.fees`. Neither labels halves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from lark import Token
+
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, Seat, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_OLD_START = re.compile(r"Game started at: \d{4}/")
+_GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
+_ACR_HEADER = re.compile(
+    r"(?:Game )?Hand #(\d+) - (?:.*?Tournament #(\d+) - )?(.+?)\((Fixed Limit|Pot Limit|No Limit)\) - "
+    r"(?:Level \S+ )?\(?(\$?)([\d.,]+)/\$?([\d.,]+)\)? ?- (\d{4}/\d{2}/\d{2} \d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))?$"
+)
+_HAND_START = re.compile(r"Game started at: |(?:Game )?Hand #\d+ - ")
+_OLD_STUD8 = "Seven Cards Stud HiLow"
+_ACR_STUD8 = "7Stud H/L"
+_STRUCTURES = {"Fixed Limit": Structure.FIXED_LIMIT, "Pot Limit": Structure.POT_LIMIT, "No Limit": Structure.NO_LIMIT}
+_OLD_MARKERS = {"Third": 3, "Fourth": 4, "Fifth": 5, "Sixth": 6, "Seventh": 7}
+_WON = re.compile(r" (?:won|collected) \$?([\d.,]+)")
+_MUCKED_CARDS = re.compile(r"^ \[([^\]]*)\]")
+
+
+def _thousands(text: str) -> str:
+    """'1.5K' -> '1500' (old-format tournament stakes); other text unchanged."""
+    if not text.endswith("K"):
+        return text
+    whole, _, fraction = text[:-1].partition(".")
+    return whole + (fraction + "000")[:3]
+
+
+@dataclass
+class _WinningState:
+    """What the token loop learns beyond the builder's lists."""
+
+    table_name: str | None = None
+    table_size: int | None = None
+    dealer_seat: int | None = None
+    hero: str | None = None
+    total_pot: int | None = None
+    rake: int | None = None
+    fee: int = 0
+    any_all_in: bool = False
+    folded: set[str] = field(default_factory=set)
+    # old format: streets counted by deal rounds, cards gathered per player until the round ends
+    deal_rounds: int = 0
+    marker_street: Street | None = None
+    marker_line: int = 0
+    label_offset: int | None = None
+    dealt: dict[str, list[tuple[Card | None, int]]] = field(default_factory=dict)
+    # new format
+    play_money: bool = False
+    summary_wins: list[tuple[str, int, int]] = field(default_factory=list)  # (player, amount, line)
+
+
+class WinningParser(SiteParser):
+    name = "winning"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        if len(head) >= 2 and _OLD_START.match(head[0]) and _GAME_ID.match(head[1]):
+            return True
+        return bool(head) and bool(_ACR_HEADER.match(head[0]))
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        first = raw.lines[0]
+        if _OLD_START.match(first):
+            game_id = _GAME_ID.match(raw.lines[1]) if len(raw.lines) > 1 else None
+            if game_id is None:
+                raise HandParseError(raw.first_line + 1, f"no 'Game ID:' line after the start: {raw.lines[1:2]!r}")
+            return game_id.group(1), game_id.group(5), game_id.group(5) == _OLD_STUD8
+        header = _ACR_HEADER.match(first)
+        if header is None:
+            raise HandParseError(raw.first_line, f"not a Winning hand header: {first[:120]!r}")
+        label = f"{header.group(3)}({header.group(4)})"
+        return header.group(1), label, header.group(3) == _ACR_STUD8 and header.group(4) == "Fixed Limit"
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        if _OLD_START.match(raw.lines[0]):
+            return self._parse_old(raw)
+        return self._parse_acr(raw)
+
+    # ------------------------------------------------------------ old "Game started at:" export
+
+    def _parse_old(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("winning")
+        tree = grammar.parse(raw.text)
+        game_id = _GAME_ID.match(raw.lines[1])
+        assert game_id is not None  # game_of accepted it
+        table = game_id.group(4)
+        play_money = table.startswith("PM ")
+        builder = HandBuilder(self.name, raw, unit=1 if play_money else 100, hand_id=game_id.group(1))
+        state = _WinningState(table_name=table, table_size=int(game_id.group(6)) if game_id.group(6) else None)
+        started: datetime | None = None
+        for token in tokens_in_order(tree):
+            fields = grammar.fields(token)
+            if token.type not in ("CARD", "HIDDEN_CARD"):
+                self._flush_deals(builder, state)
+            if token.type == "GAME_STARTED":
+                started = datetime(*(int(part or 0) for part in fields))  # type: ignore[misc]
+            else:
+                self._handle_old(token, fields, builder, state)
+        self._flush_deals(builder, state)
+        _mark_sitting_out(builder)
+        if state.marker_street is not None:
+            raise HandParseError(state.marker_line, f"{state.marker_street.label}-street marker without a deal")
+        self._finish(builder, state)
+        stakes = self._stakes(builder, state, _thousands(game_id.group(2)), _thousands(game_id.group(3)),
+                              Structure.FIXED_LIMIT, "PLAY" if play_money else "USD", tournament=False)
+        return builder.build(
+            stakes, started_at=started, table_name=state.table_name, hero=state.hero, game_label=game_id.group(5),
+            total_pot=state.total_pot, rake=state.rake, fees=state.fee, dealer_seat=state.dealer_seat,
+        )
+
+    def _handle_old(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState) -> None:
+        kind = token.type
+        line = b.line_of(token)
+        player = (fields[0] or "") if fields else ""
+        if kind == "BUTTON":
+            state.dealer_seat = int(player)
+        elif kind == "SEAT":
+            b.seat(int(player), fields[1] or "", b.money(fields[2], line), line=line)
+        elif kind == "ANTE":
+            b.ante(player, b.money(fields[1], line), line=line)
+        elif kind == "STREET_MARKER":
+            if state.label_offset is None:
+                state.label_offset = 1 if state.deal_rounds else 0
+            number = _OLD_MARKERS[player] + state.label_offset
+            if number > Street.SEVENTH:
+                raise HandParseError(line, f"street marker {token.value!r} does not fit this hand's streets")
+            state.marker_street, state.marker_line = Street(number), line
+        elif kind in ("CARD", "HIDDEN_CARD"):
+            self._card(player, Card.parse(fields[1] or "") if kind == "CARD" else None, b, state, line)
+        elif kind == "BRINGS_IN":
+            b.act(player, ActionKind.BRING_IN, added=b.money(fields[1], line), line=line)
+        elif kind in ("BETS", "RAISES"):
+            b.increase(player, added=b.money(fields[1], line), line=line)
+        elif kind == "CALLS":
+            b.act(player, ActionKind.CALL, added=b.money(fields[1], line), line=line)
+        elif kind == "ALL_IN":
+            self._all_in(player, fields[1], b, state, line)
+        elif kind == "CHECKS":
+            b.act(player, ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(player, ActionKind.FOLD, line=line)
+            state.folded.add(player)
+        elif kind == "UNCALLED":
+            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+        elif kind == "MUCKS_CARDS":
+            b.show(player, ShowStatus.MUCKED, line=line)
+        elif kind == "POT":
+            stated, rake = b.money(fields[0], line), b.money(fields[1], line)
+            state.fee = b.money(fields[2], line) if fields[2] else 0
+            state.rake, state.total_pot = rake, stated + rake + state.fee
+        elif kind == "SUMMARY_PLAYER":
+            self._summary_player(fields, b, state, line)
+
+    def _card(self, player: str, card: Card | None, b: HandBuilder, state: _WinningState, line: int) -> None:
+        if not state.dealt:  # the first card of a deal round starts the next street
+            state.deal_rounds += 1
+            if state.deal_rounds > 5:
+                raise HandParseError(line, "more than five deal rounds in a stud hand")
+            street = Street(Street.THIRD + state.deal_rounds - 1)
+            if state.marker_street is not None and state.marker_street is not street:
+                raise HandParseError(
+                    state.marker_line,
+                    f"street marker says {state.marker_street.label} street but the deals make it {street.label}",
+                )
+            state.marker_street = None
+            b.start_street(street)
+        state.dealt.setdefault(player, []).append((card, line))
+
+    @staticmethod
+    def _flush_deals(b: HandBuilder, state: _WinningState) -> None:
+        for player, dealt in state.dealt.items():
+            cards = tuple(card for card, _ in dealt)
+            line = dealt[0][1]
+            if b.street is Street.THIRD:
+                if len(cards) != 3:
+                    raise HandParseError(line, f"{player} receives {len(cards)} cards on 3rd street")
+                if cards[0] is not None and cards[1] is not None:
+                    state.hero = player
+                b.deal(player, cards[:2], cards[2:], line)
+            elif len(cards) != 1:
+                raise HandParseError(line, f"{player} receives {len(cards)} cards on {b.street.label} street")
+            elif b.street is Street.SEVENTH:
+                b.deal(player, cards, (), line)
+            else:
+                b.deal(player, (), cards, line)
+        state.dealt = {}
+
+    @staticmethod
+    def _all_in(player: str, amount_text: str | None, b: HandBuilder, state: _WinningState, line: int) -> None:
+        state.any_all_in = True
+        if amount_text is None:  # a disconnected player's whole remaining stack
+            stack = b.seats[[seat.player for seat in b.seats].index(player)].stack or 0
+            amount = stack - sum(a.amount for a in b.actions if a.player == player)
+        else:
+            amount = b.money(amount_text, line)
+        if b.put_in(player) + amount > b.highest_bet():
+            b.increase(player, added=amount, all_in=True, line=line)
+        else:
+            b.act(player, ActionKind.CALL, added=amount, all_in=True, line=line)
+
+    @staticmethod
+    def _summary_player(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
+        _star, player, description, cards, low, mucks, bets, collects = fields
+        player = player or ""
+        amount = b.money(collects, line)
+        if amount:
+            b.award(player, amount, None if state.any_all_in else 0, Half.UNKNOWN, line)
+        already_shown = any(shown.player == player for shown in b.showdown)
+        if cards is not None:
+            b.show(player, ShowStatus.SHOWN, parse_cards(cards), description, low, line)
+        elif mucks and not already_shown:
+            b.show(player, ShowStatus.MUCKED, line=line)
+        elif not mucks and not already_shown and player not in state.folded and any(d.player == player for d in b.deals):
+            b.show(player, ShowStatus.NOT_SHOWN, line=line)
+        put_in = sum(a.amount for a in b.actions if a.player == player) - sum(
+            r.amount for r in b.uncalled if r.player == player
+        )
+        if b.money(bets, line) != put_in:
+            b.note(f"summary line {line}: Bets {bets} for {player} but the actions put in {put_in}")
+
+    # ------------------------------------------------------------ newer "Hand #" export
+
+    def _parse_acr(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("winning_acr")
+        tree = grammar.parse(raw.text)
+        header = _ACR_HEADER.match(raw.lines[0])
+        assert header is not None  # game_of accepted it
+        tournament = header.group(2)
+        play_money = "(Play Money)" in (raw.lines[1] if len(raw.lines) > 1 else "")
+        unit = 1 if tournament or play_money or not header.group(5) else 100
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=header.group(1))
+        state = _WinningState()
+        for token in tokens_in_order(tree):
+            self._handle_acr(token, grammar.fields(token), builder, state)
+        if not builder.awards:  # a fold-out's winner is named only in the summary
+            for player, amount, line in state.summary_wins:
+                builder.award(player, amount, None if state.any_all_in else 0, Half.UNKNOWN, line)
+        self._finish(builder, state)
+        currency = "PLAY" if play_money else "CHIPS" if unit == 1 else "USD"
+        stakes = self._stakes(builder, state, header.group(6), header.group(7), _STRUCTURES[header.group(4)],
+                              currency, tournament=tournament is not None)
+        return builder.build(
+            stakes,
+            started_at=parse_datetime(header.group(8), ["%Y/%m/%d %H:%M:%S"]),
+            timezone=header.group(9),
+            table_name=state.table_name,
+            tournament_id=tournament,
+            hero=state.hero,
+            game_label=f"{header.group(3)}({header.group(4)})",
+            total_pot=state.total_pot,
+            rake=state.rake,
+            fees=state.fee,
+            dealer_seat=state.dealer_seat,
+        )
+
+    def _handle_acr(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState) -> None:
+        kind = token.type
+        line = b.line_of(token)
+        player = (fields[0] or "") if fields else ""
+        if kind == "TABLE":
+            state.table_name, state.table_size = player, int(fields[1] or 0) or None
+            state.dealer_seat = int(fields[3]) if fields[3] else None
+        elif kind == "SEAT":
+            b.seat(int(player), fields[1] or "", b.money(fields[2], line), bool(fields[3]), line)
+        elif kind == "ANTE":
+            b.ante(player, b.money(fields[1], line), bool(fields[2]), line)
+            state.any_all_in |= bool(fields[2])
+        elif kind == "STREET_MARKER":
+            street = Street(int(player))
+            if street <= b.street and b.deals:
+                raise HandParseError(line, f"{street.label}-street marker after {b.street.label} street")
+            b.start_street(street)
+        elif kind == "DEALT":
+            self._dealt_acr(player, fields[1] or "", fields[2], b, state, line)
+        elif kind in ("BRINGS_IN", "BETS", "CALLS", "RAISES"):
+            all_in = bool(fields[-1])
+            state.any_all_in |= all_in
+            if kind == "BRINGS_IN":
+                b.act(player, ActionKind.BRING_IN, added=b.money(fields[1], line), all_in=all_in, line=line)
+            elif kind == "BETS":
+                b.increase(player, added=b.money(fields[1], line), all_in=all_in, line=line)
+            elif kind == "CALLS":
+                b.act(player, ActionKind.CALL, added=b.money(fields[1], line), all_in=all_in, line=line)
+            else:
+                action = b.increase(player, to=b.money(fields[2], line), all_in=all_in, line=line)
+                if action.amount != b.money(fields[1], line):
+                    already = action.to_amount - action.amount
+                    b.note(f"line {line}: raise of {fields[1]} to {fields[2]} but {player} had {already} in")
+        elif kind == "CHECKS":
+            b.act(player, ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(player, ActionKind.FOLD, line=line)
+            state.folded.add(player)
+        elif kind == "UNCALLED":
+            b.return_uncalled(fields[1] or "", b.money(player, line), line)
+        elif kind == "DOES_NOT_SHOW":
+            b.show(player, ShowStatus.NOT_SHOWN, line=line)
+        elif kind == "MUCKS":
+            b.show(player, ShowStatus.MUCKED, line=line)
+        elif kind == "SHOWS":
+            b.show(player, ShowStatus.SHOWN, parse_cards(fields[1] or ""), fields[2] or None, fields[3] or None, line)
+        elif kind == "COLLECTED":
+            pot = int(fields[3] or 1) if (fields[2] or "").startswith("side") else 0
+            b.award(player, b.money(fields[1], line), pot, Half.UNKNOWN, line)
+        elif kind == "TOTAL_POT":
+            stated, rake = b.money(player, line), b.money(fields[1], line)
+            state.fee = b.money(fields[2], line) if fields[2] else 0
+            state.rake, state.total_pot = rake, stated + rake + state.fee
+        elif kind == "SUMMARY_SEAT":
+            self._summary_seat_acr(fields, b, state, line)
+
+    @staticmethod
+    def _dealt_acr(player: str, first: str, second: str | None, b: HandBuilder, state: _WinningState, line: int) -> None:
+        if b.street is Street.THIRD and second is None:
+            cards = parse_cards(first)
+            if len(cards) == 3:  # the hero sees his own two down cards
+                state.hero = player
+                b.deal(player, cards[:2], cards[2:], line)
+            elif len(cards) == 1:
+                b.deal(player, (None, None), cards, line)
+            else:
+                raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
+            return
+        new_cards = parse_cards(second if second is not None else first)
+        if len(new_cards) != 1:
+            raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
+        if b.street is Street.SEVENTH:
+            b.deal(player, new_cards, (), line)
+        else:
+            b.deal(player, (), new_cards, line)
+
+    @staticmethod
+    def _summary_seat_acr(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
+        _seat, player, verb, rest = fields
+        player, rest = player or "", rest or ""
+        won = _WON.search(f" {verb}{rest}")
+        if won and verb != "folded":
+            state.summary_wins.append((player, b.money(won.group(1), line), line))
+        mucked = _MUCKED_CARDS.search(rest)
+        if verb == "mucked" and mucked:
+            cards = parse_cards(mucked.group(1))
+            for index, shown in enumerate(b.showdown):
+                if shown.player == player:
+                    b.showdown[index] = type(shown)(player, ShowStatus.MUCKED, cards, shown.high_text, shown.low_text, shown.line)
+                    return
+            b.show(player, ShowStatus.MUCKED, cards, line=line)
+
+    # ------------------------------------------------------------ shared
+
+    @staticmethod
+    def _finish(b: HandBuilder, state: _WinningState) -> None:
+        if not b.awards:
+            raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot")
+        if len({seat.player for seat in b.seats if not seat.sitting_out} - state.folded) == 1:
+            # a pot nobody contested is not split
+            b.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in b.awards]
+
+    @staticmethod
+    def _stakes(b: HandBuilder, state: _WinningState, small: str | None, big: str | None, structure: Structure,
+                currency: str, tournament: bool) -> Stakes:
+        ante, bring_in = derive_stakes_from_forced_bets(b.actions)
+        if bring_in is None:
+            b.note("no bring-in was posted: the bring-in amount is unknown")
+        return Stakes(
+            ante=ante,
+            bring_in=bring_in,
+            small_bet=b.money(small),
+            big_bet=b.money(big),
+            currency=currency,
+            unit=b.unit,
+            structure=structure,
+            is_tournament=tournament,
+            table_size=state.table_size,
+            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
+        )
+
+
+def _mark_sitting_out(b: HandBuilder) -> None:
+    """The old export says "sitting out" only in passing: a seat that posts nothing and gets no card sat out."""
+    active = {deal.player for deal in b.deals} | {action.player for action in b.actions}
+    for index, seat in enumerate(b.seats):
+        if seat.player not in active:
+            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
+
+
+PARSER = WinningParser()
