@@ -99,8 +99,9 @@ def parse_lines(name: str, decoded: DecodedFile, site: str | None = None,
     return parser.name, (parser.parse(raw) for raw in raws)
 
 
-def _is_truncated(outcome: ParseOutcome) -> bool:
-    return isinstance(outcome, FailedHand) and "ends early" in outcome.reason
+def _may_be_half_written(outcome: ParseOutcome) -> bool:
+    """A failed last hand that ends early, or fails on its very last line (a line being written)."""
+    return isinstance(outcome, FailedHand) and ("ends early" in outcome.reason or outcome.line >= outcome.raw.last_line)
 
 
 class Importer:
@@ -150,7 +151,7 @@ class Importer:
             if len(batch.hands) + len(batch.failures) + len(batch.skipped) >= BATCH_HANDS:
                 self._flush(batch, report)
                 batch = Batch()
-        if pending is not None and not (self.defer_incomplete_last_hand and _is_truncated(pending)):
+        if pending is not None and not (self.defer_incomplete_last_hand and _may_be_half_written(pending)):
             self._account(pending, batch, report)
         batch.files.append({
             "path": str(name), "sha256": digest, "size": len(data), "site": site, "encoding": decoded.encoding,

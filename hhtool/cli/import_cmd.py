@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from enum import StrEnum
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
-from hhtool.importer import Importer, ImportReport
+from hhtool.importer import FileReport, Importer, ImportReport
 from hhtool.pipeline import make_replayer
 from hhtool.sites import site_names
 from hhtool.sources import Collected, SourceError, collect_sources
@@ -78,6 +79,32 @@ def print_text_summary(report: ImportReport) -> None:
         out.print(f"[red]{failed} failed[/red]; every other hand was stored.")
 
 
+def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | None, interval: float) -> None:
+    from hhtool.watch import watch
+
+    stop = threading.Event()
+    totals = FileReport("all files")
+
+    def on_file(report: FileReport) -> None:
+        for name in ("hands_found", "stored", "duplicates", "skipped", "failed"):
+            setattr(totals, name, getattr(totals, name) + getattr(report, name))
+        if report.hands_found:
+            out.print(f"{report.path}: {report.stored} stored, {report.duplicates} duplicates, "
+                      f"{report.skipped} skipped, {report.failed} failed", highlight=False)
+        for failure in report.failures:
+            out.print(f"  [red]failed[/red] {report.path}:{failure.line}: {failure.reason}", highlight=False)
+
+    with open_store(db) as store:
+        importer = Importer(store, replayer=make_replayer(rules), site=site)
+        err.print(f"watching {', '.join(paths)} every {interval:g} s; Ctrl-C stops")
+        try:
+            watch(importer, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {problem}"))
+        except KeyboardInterrupt:
+            stop.set()
+    out.print(f"stopped: {totals.hands_found} hands found = {totals.stored} stored + {totals.duplicates} duplicates"
+              f" + {totals.skipped} skipped + {totals.failed} failed")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("import")
     def import_command(
@@ -88,11 +115,16 @@ def register(app: typer.Typer) -> None:
             None, "--rules", help="Rule profile name or TOML file for the replay (default: each site's own)."
         ),
         output_format: ImportFormat = typer.Option(ImportFormat.text, "--format", help="text or json."),
+        watch_mode: bool = typer.Option(False, "--watch", help="Keep polling the paths for new and growing files; Ctrl-C stops."),
+        interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between polls in --watch mode."),
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
         Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors.
         """
+        if watch_mode:
+            run_watch(paths, db, site, rules, interval)
+            raise typer.Exit(EXIT_OK)
         collected = resolve_import_paths(paths, site)
         with open_store(db) as store:
             report = run_import(store, collected, site, rules)

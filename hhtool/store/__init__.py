@@ -8,6 +8,7 @@ storing a hand that is already there is a duplicate, never a second copy.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,8 @@ from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_ro
 
 DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
+LOCK_TIMEOUT_ENV = "HHTOOL_LOCK_TIMEOUT"
+DEFAULT_LOCK_TIMEOUT = 30.0
 
 
 def resolve_db_path(option: str | None) -> str:
@@ -52,16 +55,28 @@ class Batch:
 
 
 class Store:
-    def __init__(self, path: str, read_only: bool = False) -> None:
+    def __init__(self, path: str, read_only: bool = False, lock_timeout: float | None = None) -> None:
+        """Open (and migrate) the store. When another process holds the file, wait up to
+        ``lock_timeout`` seconds (default $HHTOOL_LOCK_TIMEOUT or 30) before giving up clearly."""
         self.path = path
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.con = duckdb.connect(path, read_only=read_only and path != ":memory:")
-        except duckdb.IOException as error:
-            if "lock" in str(error).lower():
-                raise StoreLocked(f"database {path} is in use by another hhtool process: {error}") from error
-            raise
+        if lock_timeout is None:
+            lock_timeout = float(os.environ.get(LOCK_TIMEOUT_ENV, DEFAULT_LOCK_TIMEOUT))
+        deadline = time.monotonic() + lock_timeout
+        while True:
+            try:
+                self.con = duckdb.connect(path, read_only=read_only and path != ":memory:")
+                break
+            except duckdb.IOException as error:
+                if "lock" not in str(error).lower():
+                    raise
+                if time.monotonic() >= deadline:
+                    raise StoreLocked(
+                        f"database {path} is in use by another process and stayed locked for {lock_timeout:g} s; "
+                        f"nothing was written. ({error})"
+                    ) from error
+                time.sleep(0.2)
         if not read_only or path == ":memory:":
             migrate(self.con)
 

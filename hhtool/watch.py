@@ -1,0 +1,48 @@
+"""Watch mode: import new and growing files while a poker client writes them.
+
+Polls the paths; a file whose size or modification time changed is imported again (the
+importer skips the part it already has). A half-written last hand is left for the next pass.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+from hhtool.importer import FileReport, Importer
+from hhtool.sources import SourceError, collect_sources
+
+
+def watch(importer: Importer, arguments: Sequence[str], interval: float, stop: threading.Event,
+          on_file: Callable[[FileReport], None], on_problem: Callable[[str], None],
+          max_passes: int | None = None) -> int:
+    """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes made."""
+    importer.defer_incomplete_last_hand = True
+    seen: dict[str, tuple[int, int]] = {}
+    reported: set[str] = set()
+    passes = 0
+    while not stop.is_set() and (max_passes is None or passes < max_passes):
+        collected = collect_sources(arguments)
+        for problem in collected.problems:
+            if problem not in reported:
+                reported.add(problem)
+                on_problem(problem)
+        for source in collected.sources:
+            try:
+                status = source.fs_path.stat()
+            except OSError:
+                continue  # deleted between listing and reading: nothing to import
+            signature = (status.st_size, status.st_mtime_ns)
+            if seen.get(source.name) == signature:
+                continue
+            try:
+                data = source.read()
+            except SourceError as error:
+                on_problem(str(error))
+                continue
+            seen[source.name] = signature
+            on_file(importer.import_file(source.name, data))
+        passes += 1
+        if max_passes is None or passes < max_passes:
+            stop.wait(interval)
+    return passes

@@ -1,0 +1,209 @@
+"""Reliability: watch mode, concurrent imports, crash safety (SIGKILL), hostile input."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from hhtool import sources
+from hhtool.importer import Importer
+from hhtool.sources import collect_sources
+from hhtool.store import Store
+from hhtool.watch import watch
+from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
+
+HHTOOL = [sys.executable, "-m", "hhtool"]
+
+
+def numbered_hands(count: int, start: int = 1) -> str:
+    return "\n\n\n".join(SPLIT_HAND.replace("35874576282", str(900000 + n)) for n in range(start, start + count))
+
+
+def run_hhtool(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*HHTOOL, *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, check=False)
+
+
+def table_digest(db: str) -> tuple[object, ...]:
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return tuple(con.execute(sql).fetchall()[0] for sql in (
+            "SELECT count(*), sum(hash(site || hand_id)) FROM hands",
+            "SELECT count(*), sum(amount), sum(hash(hand_id || player || seq)) FROM actions",
+            "SELECT count(*), sum(net) FROM results",
+            "SELECT count(*) FROM seats",
+            "SELECT count(*) FROM cards",
+            "SELECT count(*), sum(amount) FROM awards",
+        ))
+    finally:
+        con.close()
+
+
+# ------------------------------------------------------------------ watch mode
+
+
+def test_watch_waits_for_a_half_written_hand_and_imports_growing_files(tmp_path: Path) -> None:
+    folder = tmp_path / "live"
+    folder.mkdir()
+    history = folder / "table.txt"
+    lines = SPLIT_HAND.splitlines(keepends=True)
+    history.write_text("".join(lines[:30]))  # the client is still writing the first hand
+    reports = []
+    with Store(":memory:") as store:
+        importer = Importer(store)
+        stop = threading.Event()
+        watch(importer, [str(folder)], 0.01, stop, reports.append, pytest.fail, max_passes=1)
+        assert (reports[-1].hands_found, reports[-1].failed) == (0, 0)  # neither stored nor failed: it waits
+        history.write_text("".join(lines) + "\n\n" + ALLIN_SIDE_POT[:200])  # first done, second begun
+        time.sleep(0.01)
+        watch(importer, [str(folder)], 0.01, stop, reports.append, pytest.fail, max_passes=1)
+        assert (reports[-1].stored, reports[-1].failed) == (1, 0)
+        history.write_text("".join(lines) + "\n\n" + ALLIN_SIDE_POT)
+        watch(importer, [str(folder)], 0.01, stop, reports.append, pytest.fail, max_passes=1)
+        assert (reports[-1].status, reports[-1].stored, reports[-1].duplicates) == ("grown", 1, 0)
+        assert store.run("SELECT count(*) FROM hands")[0][0] == 2
+        assert store.run("SELECT count(*) FROM import_errors")[0][0] == 0
+
+
+def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND)
+    db = str(tmp_path / "w.duckdb")
+    process = subprocess.Popen([*HHTOOL, "import", "--watch", str(tmp_path), "--interval", "0.1", "--db", db],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    assert "watching" in process.stderr.readline()  # the store is open and polling has begun
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    assert "stopped: 1 hands found = 1 stored" in stdout
+    assert table_digest(db)[0][0] == 1
+
+
+# ------------------------------------------------------------------ concurrency
+
+
+def test_a_second_writer_waits_then_fails_clearly_and_nothing_is_written(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(numbered_hands(3))
+    db = str(tmp_path / "c.duckdb")
+    holder = subprocess.Popen([sys.executable, "-c", f"import duckdb,time; c=duckdb.connect({db!r}); print('held', flush=True);"
+                               " time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        started = time.monotonic()
+        result = run_hhtool("import", str(tmp_path / "a.txt"), "--db", db, env={"HHTOOL_LOCK_TIMEOUT": "1"})
+        assert result.returncode == 2
+        assert "in use by another process" in result.stderr and "nothing was written" in result.stderr
+        assert time.monotonic() - started >= 1.0  # it waited before giving up
+    finally:
+        holder.kill()
+        holder.wait()
+    result = run_hhtool("import", str(tmp_path / "a.txt"), "--db", db)
+    assert result.returncode == 0 and table_digest(db)[0][0] == 3
+
+
+def test_two_imports_at_once_store_each_hand_once(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(numbered_hands(300))
+    (tmp_path / "b.txt").write_text(numbered_hands(300, start=151))  # half overlaps a.txt
+    db = str(tmp_path / "two.duckdb")
+    first = subprocess.Popen([*HHTOOL, "import", str(tmp_path / "a.txt"), "--db", db], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen([*HHTOOL, "import", str(tmp_path / "b.txt"), "--db", db], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    assert first.wait(timeout=120) == 0 and second.wait(timeout=120) == 0, (first.stderr, second.stderr)
+    assert table_digest(db)[0][0] == 450
+
+
+# ------------------------------------------------------------------ crash safety
+
+
+def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_completes(tmp_path: Path) -> None:
+    history = tmp_path / "big.txt"
+    history.write_text(numbered_hands(4000))
+    reference = str(tmp_path / "reference.duckdb")
+    assert run_hhtool("import", str(history), "--db", reference).returncode == 0
+    db = str(tmp_path / "killed.duckdb")
+    rng = random.Random(7)
+    for _ in range(3):
+        process = subprocess.Popen([*HHTOOL, "import", str(history), "--db", db], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.8, 3.0))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        if not Path(db).exists():
+            continue
+        con = duckdb.connect(db, read_only=True)  # it opens, and no hand is half-stored
+        try:
+            hands = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+            assert con.execute("SELECT count(*) FROM results").fetchall()[0][0] == 3 * hands
+            assert con.execute("SELECT count(*) FROM actions").fetchall()[0][0] == 17 * hands
+            orphans = "SELECT count(*) FROM actions a ANTI JOIN hands h ON a.site = h.site AND a.hand_id = h.hand_id"
+            assert con.execute(orphans).fetchall()[0][0] == 0
+        finally:
+            con.close()
+    assert run_hhtool("import", str(history), "--db", db).returncode == 0
+    assert table_digest(db) == table_digest(reference)
+
+
+# ------------------------------------------------------------------ hostile input
+
+
+def test_archives_are_read_within_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with gzip.open(tmp_path / "a.txt.gz", "wt") as stream:
+        stream.write(SPLIT_HAND)
+    with zipfile.ZipFile(tmp_path / "b.zip", "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("inner/c.txt", ALLIN_SIDE_POT)
+        archive.writestr("inner/bomb.txt", "0" * 200_000)
+    monkeypatch.setattr(sources, "MAX_EXPANDED_BYTES", 100_000)
+    collected = collect_sources([str(tmp_path)])
+    with Store(":memory:") as store:
+        report = Importer(store).run(collected.sources)
+    assert report.total("stored") == 2
+    assert len(report.unreadable) == 1 and "bomb.txt" in report.unreadable[0] and "refused" in report.unreadable[0]
+    monkeypatch.setattr(sources, "MAX_ZIP_MEMBERS", 1)
+    collected = collect_sources([str(tmp_path / "b.zip")])
+    assert not collected.sources and "more than the 1 allowed" in collected.problems[0]
+
+
+def test_symlink_loops_dangling_links_and_unreadable_files_are_reported_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "good.txt").write_text(SPLIT_HAND)
+    (tmp_path / "loop.txt").symlink_to(tmp_path / "loop.txt")
+    (tmp_path / "dangling.txt").symlink_to(tmp_path / "missing.txt")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "up").symlink_to(tmp_path, target_is_directory=True)  # a folder loop: not followed
+    collected = collect_sources([str(tmp_path), str(tmp_path / "good.txt")])  # the same file twice
+    assert [s.fs_path.name for s in collected.sources] == ["good.txt"]
+    assert len(collected.problems) == 2
+    original = Path.read_bytes
+
+    def unreadable(self: Path) -> bytes:
+        if self.name == "good.txt":
+            raise PermissionError(13, "Permission denied")
+        return original(self)
+
+    monkeypatch.setattr(Path, "read_bytes", unreadable)
+    with Store(":memory:") as store:
+        report = Importer(store).run(collected.sources)
+    assert report.unreadable == [f"{(tmp_path / 'good.txt').resolve()}: cannot read: Permission denied"]
+
+
+def test_cli_reports_unreadable_paths_with_exit_1(tmp_path: Path) -> None:
+    (tmp_path / "good.txt").write_text(SPLIT_HAND)
+    (tmp_path / "loop.txt").symlink_to(tmp_path / "loop.txt")
+    result = run_hhtool("import", str(tmp_path), "--db", ":memory:")
+    assert result.returncode == 1
+    assert "1 stored" in result.stdout and "unreadable" in result.stdout and "loop.txt" in result.stdout
