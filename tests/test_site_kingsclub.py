@@ -151,7 +151,16 @@ def test_unmatched_bet_is_returned_and_confirmed_by_the_summary() -> None:
 
 def test_summary_net_disagreement_becomes_a_note() -> None:
     hand = _hand(SHIFTED.replace("Seat 6: Hero (1,693.19) +309", "Seat 6: Hero (1,753.19) +369"))
-    assert len(hand.notes) == 1 and "Hero" in hand.notes[0] and "369" in hand.notes[0]
+    assert len(hand.notes) == 2 and "Hero" in hand.notes[0] and "369" in hand.notes[0]
+    assert "Rake 100" in hand.notes[1] and "imply -5900" in hand.notes[1]  # the nets now add up to +59
+
+
+def test_rake_line_left_out_is_taken_from_the_net_results() -> None:
+    hand = _hand(SHIFTED.replace("Rake 1\n", ""))
+    assert hand.rake == 100 and len(hand.notes) == 1 and "no Rake line" in hand.notes[0]
+    no_rake = SHIFTED.replace("Rake 1\n", "").replace("(1,693.19) +309", "(1,694.19) +310").replace("(599)", "(600)")
+    hand = _hand(no_rake)
+    assert hand.rake == 0 and hand.notes == ()
 
 
 ALL_IN = """#49000002: Limit Seven Card Stud Hi-Lo - 40/80

@@ -12,7 +12,8 @@ Quirks kept here:
   result (``Seat 1: Player0 (2,054.59) +329``) shows. The return is derived from the bets and
   kept when the net result confirms it; a disagreement becomes a note.
 * No HI/LO labels anywhere (awards are :attr:`Half.UNKNOWN` unless nobody else was left), no
-  total pot, and ``wins pot (659)`` lines come after the summary.
+  total pot, and ``wins pot (659)`` lines come after the summary. The ``Rake`` line is left out
+  when no rake was taken; the net results, which add up to minus the rake, give it then.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ class KingsClubParser(SiteParser):
         label = f"{structure} {game}"
         if any(line.strip() == "Hand cancelled" for line in raw.lines):
             return header.group(1), f"{label} (hand cancelled)", False
-        return header.group(1), label, game == _STUD8_GAME and structure == "Limit"
+        return header.group(1), label, game == _STUD8_GAME
 
     def parse_stud8(self, raw: RawHand) -> Hand:
         grammar = load_grammar("kingsclub")
@@ -96,6 +97,7 @@ class KingsClubParser(SiteParser):
 
         self._check_complete(builder, state)
         self._settle_unmatched_bets(builder, state)
+        self._settle_rake(builder, state)
         if len({seat.player for seat in builder.seats} - state.folded) == 1:
             # a pot nobody contested is not split
             builder.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in builder.awards]
@@ -268,6 +270,19 @@ class KingsClubParser(SiteParser):
                     f"summary line {line}: net {net} for {player} but the actions and wins give "
                     f"{collected - contributed[player]}"
                 )
+
+
+    @staticmethod
+    def _settle_rake(b: HandBuilder, state: _KingsState) -> None:
+        """The net results add up to minus the rake. KingsClub prints no "Rake" line when it took
+        none (every such hand seen reconciles with zero), so the nets give the rake then."""
+        implied = -sum(net for net, _ in state.summary_net.values())
+        if state.rake is None:
+            state.rake = implied
+            if implied:
+                b.note(f"no Rake line, but the summary's net results imply a rake of {implied}")
+        elif state.rake != implied:
+            b.note(f"Rake {state.rake} but the summary's net results imply {implied}")
 
 
 def _contributions(b: HandBuilder) -> dict[str, int]:

@@ -102,7 +102,7 @@ class WinningParser(SiteParser):
         if header is None:
             raise HandParseError(raw.first_line, f"not a Winning hand header: {first[:120]!r}")
         label = f"{header.group(3)}({header.group(4)})"
-        return header.group(1), label, header.group(3) == _ACR_STUD8 and header.group(4) == "Fixed Limit"
+        return header.group(1), label, header.group(3) == _ACR_STUD8
 
     def parse_stud8(self, raw: RawHand) -> Hand:
         if _OLD_START.match(raw.lines[0]):
