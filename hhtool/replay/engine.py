@@ -276,7 +276,8 @@ class _Walker:
                 index, action, due, round_over, step_level, put_before, step_full, step_opened, step_bets, step_big,
                 step_last, may_raise, chips_before, pot_before, live_before, active_before, increase, full, counted, all_in,
             ))
-            previous = player
+            if player in active_before:
+                previous = player  # an illegal actor (folded, all-in) does not move the turn
 
         pending = tuple(p for p in self.active() if needs_to_act(p)) if len(self.live()) > 1 else ()
         uncalled = self.uncalled(put)
@@ -327,6 +328,8 @@ class _Walker:
         antes = self.antes()
         rounds: list[Round] = []
         seen = {a.street for a in self.hand.actions if a.kind is not ActionKind.ANTE} | {d.street for d in self.hand.deals}
+        if self.hand.community_card is not None:
+            seen.add(Street.SEVENTH)
         last = max(seen, default=Street.THIRD)
         for street in STREETS:
             if street > last:
@@ -337,7 +340,9 @@ class _Walker:
         contributions = {p: self.spent[p] - self.returns[p] for p in self.dealt_in}
         hole_cards = self.hole_cards()
         in_awards = sum(self.returns.values()) if self.profile.uncalled_in_awards else 0
-        settlement = settle(self.hand, self.profile, self.order, contributions, self.live(), hole_cards, in_awards)
+        settlement = settle(
+            self.hand, self.profile, self.order, contributions, self.live(), hole_cards, in_awards, frozenset(self.all_in),
+        )
         return ReplayState(
             order=self.order,
             dealt_in=self.dealt_in,

@@ -1,7 +1,7 @@
 """Pots as the rules settle them: main and side pots from the contributions (R12), rake shared
 between them (R15), each pot split high/low with its odd units (R13, R14).
 
->>> build_pots({"A": 15, "B": 40, "C": 40, "D": 10}, ("A", "B", "C"), ("A", "B", "C", "D"))
+>>> build_pots({"A": 15, "B": 40, "C": 40, "D": 10}, ("A", "B", "C"), ("A", "B", "C", "D"), {"A"})
 [(55, ('A', 'B', 'C')), (50, ('B', 'C'))]
 >>> share(7, ["A", "B"], 1, "one_each"), share(8, ["A", "B", "C"], 1, "one_each"), share(8, ["A", "B", "C"], 1, "first")
 ([('A', 4), ('B', 3)], [('A', 3), ('B', 3), ('C', 2)], [('A', 4), ('B', 2), ('C', 2)])
@@ -9,7 +9,7 @@ between them (R15), each pot split high/low with its odd units (R13, R14).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes
@@ -28,17 +28,21 @@ class Settlement:
     deduction_source: str  # "stated" or "implied" (from the site's own awards)
 
 
-def build_pots(contributions: Mapping[str, int], live: Sequence[str], order: Sequence[str]) -> list[tuple[int, tuple[str, ...]]]:
-    """R12: (amount, eligible players) per pot, main pot first; adjacent pots with the same
-    eligible set merged; chips above the highest live level join the last pot."""
+def build_pots(
+    contributions: Mapping[str, int], live: Sequence[str], order: Sequence[str], all_in: Collection[str] = (),
+) -> list[tuple[int, tuple[str, ...]]]:
+    """R12: (amount, eligible players) per pot, main pot first. Each all-in level closes a pot;
+    a live player who is not all-in is eligible for every pot (an ante he missed does not cut him
+    out); adjacent pots with the same eligible set merge; folded players' chips stay in."""
     if len(live) <= 1:
         return [(sum(contributions.values()), tuple(live))]
-    levels = sorted({contributions.get(p, 0) for p in live})
+    top = max(contributions.get(p, 0) for p in live)
+    levels = sorted({contributions.get(p, 0) for p in live if p in all_in and contributions.get(p, 0) < top} | {top})
     pots: list[tuple[int, tuple[str, ...]]] = []
     previous = 0
     for level in levels:
         amount = sum(max(0, min(c, level) - previous) for c in contributions.values())
-        eligible = tuple(p for p in order if p in live and contributions.get(p, 0) >= level)
+        eligible = tuple(p for p in order if p in live and (p not in all_in or contributions.get(p, 0) >= level))
         if pots and pots[-1][1] == eligible:
             amount += pots.pop()[0]
         if amount:
@@ -159,12 +163,12 @@ def evaluate(cards: Mapping[str, tuple[Card, ...] | None], players: Sequence[str
 
 def settle(
     hand: Hand, profile: RuleProfile, order: Sequence[str], contributions: Mapping[str, int], live: Sequence[str],
-    cards: Mapping[str, tuple[Card, ...] | None], returns_in_awards: int,
+    cards: Mapping[str, tuple[Card, ...] | None], returns_in_awards: int, all_in: Collection[str] = (),
 ) -> Settlement:
     """Settle every pot under the profile. ``returns_in_awards`` is the uncalled amount the site
     reports inside its awards (only for ``uncalled_in_awards`` sites), used to imply an unstated rake."""
     stakes = hand.stakes
-    raw_pots = build_pots(contributions, live, order)
+    raw_pots = build_pots(contributions, live, order, all_in)
     total = sum(contributions.values())
     if hand.rake is not None:
         deduction, source = hand.rake + hand.fees, "stated"

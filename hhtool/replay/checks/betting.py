@@ -112,8 +112,8 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
 def _call_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Violation]:
     facing = step.level_before - step.put_in_before
     amount = step.action.amount
-    if facing <= 0:
-        return
+    if facing <= 0 or (step.chips_before is not None and amount > step.chips_before):
+        return  # more than the stack is the stack check's finding
     due = facing if step.chips_before is None else min(facing, step.chips_before)
     if step.increase:
         yield violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),

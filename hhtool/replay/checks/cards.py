@@ -46,6 +46,7 @@ def _duplicates(hand: Hand) -> Iterator[Violation]:
     if hand.community_card is not None:
         owner[hand.community_card] = ("the board", "deal")
     occurrences: list[tuple[str, Card, int, str, Street | None]] = []
+    reported: set[Card] = set()
     for deal in hand.deals:
         occurrences += [(deal.player, c, deal.line, "deal", deal.street) for c in (*deal.down, *deal.up) if c is not None]
     for shown in hand.showdown:
@@ -57,7 +58,10 @@ def _duplicates(hand: Hand) -> Iterator[Violation]:
         first_player, first_source = owner[card]
         if card == hand.community_card and source == "show":
             continue  # players may show the common card as part of their hand
+        if card in reported:
+            continue
         if first_player != player or (source == "deal" and first_source == "deal"):
+            reported.add(card)
             holder = "him already" if first_player == player else first_player
             yield violation(hand, "CARDS", street, player, "each card once", f"{card} twice",
                             f"{card} appears for {player} but belongs to {holder}", line)
