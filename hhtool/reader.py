@@ -29,16 +29,15 @@ class DecodedFile:
 
 
 def _looks_like_bomless_utf16(data: bytes) -> str | None:
-    """UTF-16 text of Latin letters has a NUL in every other byte."""
+    """UTF-16 text of Latin letters has a NUL in every other byte, from the very first one."""
     sample = data[:4096]
     if len(sample) < 8:
         return None
-    even_nuls = sample[0::2].count(0)
-    odd_nuls = sample[1::2].count(0)
     half = len(sample) // 2
-    if odd_nuls > 0.4 * half and even_nuls < 0.05 * half:
+    even_nuls, odd_nuls = sample[0::2].count(0), sample[1::2].count(0)
+    if sample[1] == 0 and sample[0] != 0 and odd_nuls > 0.9 * half and even_nuls < 0.02 * half:
         return "utf-16-le"
-    if even_nuls > 0.4 * half and odd_nuls < 0.05 * half:
+    if sample[0] == 0 and sample[1] != 0 and even_nuls > 0.9 * half and odd_nuls < 0.02 * half:
         return "utf-16-be"
     return None
 
