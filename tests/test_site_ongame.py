@@ -326,3 +326,13 @@ def test_sample_histories_parse() -> None:
         assert conserved(hand)
         assert not any("net" in note or "but the summary" in note for note in hand.notes)
     assert any(len({a.pot for a in hand.awards}) > 1 for hand in hands)  # a side pot
+
+
+def test_seated_player_who_takes_no_part_is_sitting_out() -> None:
+    text = WRONG_RAISE_TEXT.replace("Seat 6: Zed ($5)\n", "Seat 6: Zed ($5)\nSeat 8: napping ($3)\n")
+    hand = parse_one(text)
+    assert [(s.player, s.sitting_out) for s in hand.seats] == [
+        ("Hero", False), ("anna maria", False), ("Zed", False), ("napping", True),
+    ]
+    assert any("napping" in note and "sitting out" in note for note in hand.notes)
+    assert conserved(hand)

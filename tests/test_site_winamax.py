@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -308,3 +309,19 @@ def test_sample_histories_parse() -> None:
     assert any(len({a.pot for a in hand.awards}) > 1 for hand in hands)  # a side pot
     assert any({Half.HIGH, Half.LOW} <= {a.half for a in hand.awards} and len({a.player for a in hand.awards}) == 2
                for hand in hands)  # a split between two players
+
+
+def test_tournament_header_chips_and_id() -> None:
+    header = (
+        'Winamax Poker - Tournament "Stud8 Mania" buyIn: 4.50€ + 0.50€ level: 3 - HandId: #1234567-89-1479000000'
+        " - 7-Card Stud Hi/Lo fixed limit (10/40/80) - 2016/11/12 23:04:10 UTC"
+    )
+    body = FOLD_ON_SEVENTH.split("\n", 2)[2].replace("(640€)", "(1500)").replace("(1210.50€)", "(2000)")
+    chips = {"5": "10", "10": "20", "15": "20", "25": "40", "50": "80", "129": "206", "258": "412", "2": "8"}
+    body = re.sub(r"(?<![\d.])(\d+)€", lambda amount: chips[amount.group(1)], body)
+    text = f"{header}\nTable: 'Stud8 Mania(987654)#003' 8-max (real money)\n{body}"
+    hand = parse_one(text)
+    assert (hand.stakes.currency, hand.stakes.unit, hand.stakes.is_tournament) == ("CHIPS", 1, True)
+    assert (hand.stakes.ante, hand.stakes.bring_in, hand.stakes.small_bet, hand.stakes.big_bet) == (10, 20, 40, 80)
+    assert hand.tournament_id == "987654" and hand.stakes.table_size == 8
+    assert conserved(hand)

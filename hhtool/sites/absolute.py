@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, Seat, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -122,6 +122,7 @@ class AbsoluteParser(SiteParser):
         state = _AbsoluteState()
         for token in tokens_in_order(tree):
             self._handle(token, grammar, builder, state)
+        mark_idle_seats(builder)
         _label_halves(builder, state)
 
         amounts = [builder.money(part) for part in (header["stakes"] or "").split("/")]
@@ -288,6 +289,15 @@ def _label_halves(b: HandBuilder, state: _AbsoluteState) -> None:
             labelled += awards
     labelled.sort(key=lambda award: award.line)  # stable: back in the order of the collect lines
     b.awards[:] = labelled
+
+
+def mark_idle_seats(b: HandBuilder) -> None:
+    """A seated player who posts nothing, is dealt nothing and never acts sat the hand out."""
+    involved = {action.player for action in b.actions} | {deal.player for deal in b.deals}
+    for index, seat in enumerate(b.seats):
+        if seat.player not in involved and not seat.sitting_out:
+            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
+            b.note(f"{seat.player} is seated but posts nothing and is dealt nothing: recorded as sitting out")
 
 
 PARSER = AbsoluteParser()

@@ -32,6 +32,7 @@ from hhtool.model import (
     Half,
     Hand,
     RawHand,
+    Seat,
     ShowStatus,
     Stakes,
     Street,
@@ -172,6 +173,7 @@ class OnGameParser(SiteParser):
         for index in range(len(tokens)):
             self._handle(tokens, index, grammar, builder, state)
 
+        mark_idle_seats(builder)
         self._derive_uncalled(builder, state)
         self._record_showdown(builder, state)
         self._check_nets(builder, state)
@@ -386,6 +388,15 @@ def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b:
             if caller != raiser and not all_in:
                 return b.put_in(caller or "") + b.money(amount, b.line_of(token))
     return None
+
+
+def mark_idle_seats(b: HandBuilder) -> None:
+    """A seated player who posts nothing, is dealt nothing and never acts sat the hand out."""
+    involved = {action.player for action in b.actions} | {deal.player for deal in b.deals}
+    for index, seat in enumerate(b.seats):
+        if seat.player not in involved and not seat.sitting_out:
+            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
+            b.note(f"{seat.player} is seated but posts nothing and is dealt nothing: recorded as sitting out")
 
 
 PARSER = OnGameParser()
