@@ -261,6 +261,11 @@ def test_other_games_are_skipped() -> None:
     assert isinstance(outcome, SkippedHand) and outcome.game == "Limit Razz" and outcome.hand_id == "40000001"
     stud_hi = SHIFTED.replace("Seven Card Stud Hi-Lo", "Seven Card Stud")
     assert isinstance(_one(stud_hi), SkippedHand)
+    mixed = "\n\n\n".join([razz.replace("40000001", "40000000"), SHIFTED, stud_hi.replace("40000001", "40000002")])
+    lines = decode_bytes(mixed.encode()).lines
+    outcomes = [PARSER.parse(raw) for raw in PARSER.split(lines, "mixed.txt")]
+    assert [type(o).__name__ for o in outcomes] == ["SkippedHand", "Hand", "SkippedHand"]
+    assert outcomes[1].source.first_line == 48 and outcomes[2].hand_id == "40000002"
 
 
 def test_sniff_claims_kingsclub_only() -> None:

@@ -51,7 +51,11 @@ _MUCKED_CARDS = re.compile(r"^ \[([^\]]*)\]")
 
 
 def _thousands(text: str) -> str:
-    """'1.5K' -> '1500' (old-format tournament stakes); other text unchanged."""
+    """Expand the old export's thousands suffix (tournament stakes); other text is unchanged.
+
+    >>> _thousands("1.5K"), _thousands("2K"), _thousands("0.40")
+    ('1500', '2000', '0.40')
+    """
     if not text.endswith("K"):
         return text
     whole, _, fraction = text[:-1].partition(".")
