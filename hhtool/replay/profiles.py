@@ -125,10 +125,14 @@ PROFILES: dict[str, RuleProfile] = {
     "default": DEFAULT,
     # Observed: 3 raises, capped heads-up, odd unit to high, no double bet on 4th (R6, R8, R14).
     "pokerstars": replace(DEFAULT, name="pokerstars", notes=(_SITE_NOTE,)),
-    "fulltilt": replace(DEFAULT, name="fulltilt", notes=(_SITE_NOTE,)),
+    # Full Tilt takes the whole rake from the main pot (corpus hand #29705138396: main $85.10 less
+    # the $3 rake split $41.05/$41.05, side pot $10 unraked $5/$5).
+    "fulltilt": replace(DEFAULT, name="fulltilt", rake_allocation="main_pot", notes=(_SITE_NOTE,)),
     "partypoker": replace(DEFAULT, name="partypoker", notes=(_SITE_NOTE,)),
     "bovada": replace(DEFAULT, name="bovada", notes=(_SITE_NOTE,)),
-    "ipoker": replace(DEFAULT, name="ipoker", notes=(_SITE_NOTE,)),
+    # iPoker prints only per-player bet/win totals; "win" includes the returned uncalled bet
+    # (corpus hand 5710077134: bring-in uncalled, win €0.04 = both antes + the €0.02 bring-in).
+    "ipoker": replace(DEFAULT, name="ipoker", uncalled_in_awards=True, notes=(_SITE_NOTE,)),
     "merge": replace(DEFAULT, name="merge", notes=(_SITE_NOTE,)),
     "ongame": replace(DEFAULT, name="ongame", notes=(_SITE_NOTE,)),
     "absolute": replace(DEFAULT, name="absolute", notes=(_SITE_NOTE,)),
