@@ -1,0 +1,274 @@
+"""Bovada / Bodog / Ignition text histories.
+
+Quirks kept here: players are anonymous seat tokens ("Seat+5"; the hero's lines say "Seat+5 [ME]",
+recorded as player "Seat+5" and ``hero``); lines read "name : verb"; the header prints no stakes,
+so ante and bring-in come from the posts and small/big bet from the first completion and big-street
+bet; "Raises $7.50 to $10" is chips added then street total (the completion is "Raises $5 to $5");
+every player's cards are revealed after the hand on the "Card dealt to a spot" lines, which are
+deals, not a showdown; "Hand result" lines say nothing of halves, the summary labels them HI/LO.
+
+>>> PARSER.sniff(["Bovada Hand #2844383701 TBL#7794710 7CARD HiLo Fixed Limit - 2014-04-06 19:50:19"])
+True
+>>> _distinct_cards("5s 5c 8h 7c 6c 2h 3h 5c 6c 7c")
+('5s', '5c', '8h', '7c', '6c', '2h', '3h')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from lark import Token
+
+from hhtool.model import ActionKind, Award, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    derive_stakes_from_forced_bets,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    tokens_in_order,
+)
+
+_HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
+_TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
+_GAME = re.compile(r"\b(7CARD HiLo|7CARD_HL|7CARD|HOLDEM|OMAHA HiLo|OMAHA_HL|OMAHA|[A-Z0-9_]+(?: HiLo)?)(?:ZonePoker)?\b")
+_LIMIT = re.compile(r"\b(Fixed Limit|No Limit|Pot Limit)\b")
+_TOURNAMENT = re.compile(r"\bTournament #(?:M-)?(\d+)")
+_LEVEL_STAKES = re.compile(r"Level \d+ \(?([$]?)([\d.,]+)/[$]?([\d.,]+)")
+_WHEN = re.compile(r" - (\d{4}-\d{2}-\d{2}[ -]\d{1,2}:\d{2}:\d{2})")
+_STUD8_GAMES = {"7CARD HiLo", "7CARD_HL"}
+_SUMMARY_HI = re.compile(r"\bHI ([$]?\d[\d.,]*)")
+_SUMMARY_LO = re.compile(r"\bLOW? ([$]?\d[\d.,]*)")
+_SUMMARY_PLAIN = re.compile(r"^([$]?\d[\d.,]*)\b")
+_STREET_OF = {
+    "THIRD_MARKER": Street.THIRD,
+    "FOURTH_MARKER": Street.FOURTH,
+    "FIFTH_MARKER": Street.FIFTH,
+    "SIXTH_MARKER": Street.SIXTH,
+    "RIVER_MARKER": Street.SEVENTH,
+}
+_SHOW_STATUS = {"SHOWDOWN": ShowStatus.SHOWN, "DOES_NOT_SHOW": ShowStatus.NOT_SHOWN, "MUCKS": ShowStatus.MUCKED}
+
+
+def _distinct_cards(text: str) -> tuple[str, ...]:
+    """The showdown line prints the best high five then the best low five: keep each card once."""
+    return tuple(dict.fromkeys(text.split()))
+
+
+def _game(header: str) -> tuple[str, str]:
+    """(game token, the site's label with the limit) from a header."""
+    after_id = _HAND_START.sub("", header, count=1)
+    after_table = _TABLE.sub("", after_id, count=1).strip()
+    game = _GAME.match(after_table)
+    token = game.group(1) if game else after_table.split(" - ")[0]
+    limit = _LIMIT.search(header)
+    return token, f"{token} {limit.group(1)}" if limit else token
+
+
+def _assign_halves(results: list[Award], halves: dict[Half, int]) -> list[Award] | None:
+    """Label a player's results with the summary's halves; None when the amounts don't fit."""
+    if len(results) == 1 and set(halves) == {Half.HIGH, Half.LOW} and results[0].amount == sum(halves.values()):
+        return [replace(results[0], amount=amount, half=half) for half, amount in halves.items()]
+    for chosen in range(1 << len(results)):  # which results make up each half (a player has few)
+        by_half: dict[Half, list[Award]] = {}
+        for index, result in enumerate(results):
+            half = list(halves)[(chosen >> index) & 1] if len(halves) == 2 else next(iter(halves), None)
+            if half is None:
+                return None
+            by_half.setdefault(half, []).append(result)
+        if all(sum(a.amount for a in by_half.get(half, [])) == amount for half, amount in halves.items()):
+            return [replace(result, half=half) for half, group in by_half.items() for result in group]
+        if len(halves) < 2:
+            break
+    return None
+
+
+class BovadaParser(SiteParser):
+    name = "bovada"
+    hand_start = _HAND_START
+
+    def sniff(self, head: Sequence[str]) -> bool:
+        return any(_HAND_START.match(line) for line in head[:5])
+
+    def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header = raw.lines[0]
+        start = _HAND_START.match(header)
+        if start is None:
+            raise HandParseError(raw.first_line, f"not a Bovada hand header: {header[:120]!r}")
+        token, label = _game(header)
+        return start.group(1), label, token in _STUD8_GAMES
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        grammar = load_grammar("bovada")
+        tree = grammar.parse(raw.text)
+        header = raw.lines[0]
+        tournament = _TOURNAMENT.search(header)
+        currency, unit = ("CHIPS", 1) if tournament else ("USD", 100)
+        start = _HAND_START.match(header)
+        builder = HandBuilder(self.name, raw, unit=unit, hand_id=start.group(1) if start else "")
+        state = _BovadaState()
+        for token in tokens_in_order(tree):
+            self._handle(token, grammar.fields(token), builder, state)
+        self._label_halves(builder, state)
+
+        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
+        if bring_in is None:
+            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        level = _LEVEL_STAKES.search(header)
+        if level:
+            small_bet, big_bet = builder.money(level.group(2)), builder.money(level.group(3))
+        else:
+            small_bet, big_bet = self._bets_seen(builder)
+            builder.note("Bovada prints no stakes: small and big bet are read from the first completion and big-street bet")
+        _, label = _game(header)
+        limit = _LIMIT.search(header)
+        structure = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT}.get(
+            limit.group(1) if limit else "", Structure.FIXED_LIMIT)
+        stakes = Stakes(
+            ante=ante,
+            bring_in=bring_in,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            currency=currency,
+            unit=unit,
+            structure=structure,
+            is_tournament=tournament is not None,
+            table_size=None,
+            source="forced_bets",
+        )
+        when = _WHEN.search(header)
+        table = _TABLE.search(header)
+        started_at = parse_datetime(when.group(1), ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S"]) if when else None
+        return builder.build(
+            stakes,
+            started_at=started_at,
+            timezone="ET" if when else None,  # Bovada prints Eastern time without saying so
+            table_name=table.group(1) if table else None,
+            tournament_id=tournament.group(1) if tournament else None,
+            hero=state.hero,
+            game_label=label,
+            total_pot=state.total_pot,
+            rake=state.rake,
+        )
+
+    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _BovadaState) -> None:
+        kind = token.type
+        line = b.line_of(token)
+        if kind == "SEAT":
+            player, me, stack = fields[0] or "", fields[1], fields[2]
+            b.seat(int(player.split("+")[1]), player, b.money(stack, line), line=line)
+            if me:
+                state.hero = player
+        elif kind == "ANTE":
+            b.ante(fields[0] or "", b.money(fields[1], line), line=line)
+        elif kind in _STREET_OF:
+            b.start_street(_STREET_OF[kind])
+        elif kind == "DEALT":
+            self._dealt(fields[0] or "", fields[1] or "", b, line)
+        elif kind == "BRING_IN":
+            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), line=line)
+        elif kind == "BETS":
+            b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
+        elif kind in ("RAISES", "ALL_IN_RAISE"):
+            player, added, to = fields[0] or "", b.money(fields[1], line), b.money(fields[2], line)
+            if b.put_in(player) + added != to:
+                b.note(f"line {line}: raise adds {added} but goes from {b.put_in(player)} to {to}; the total is kept")
+            b.increase(player, to=to, all_in=kind == "ALL_IN_RAISE", line=line)
+        elif kind == "CALLS":
+            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), line=line)
+        elif kind == "CHECKS":
+            b.act(fields[0] or "", ActionKind.CHECK, line=line)
+        elif kind == "FOLDS":
+            b.act(fields[0] or "", ActionKind.FOLD, line=line)
+        elif kind == "ALL_IN":
+            player, added = fields[0] or "", b.money(fields[1], line)
+            if b.put_in(player) + added > b.highest_bet():
+                b.increase(player, added=added, all_in=True, line=line)
+            else:
+                b.act(player, ActionKind.CALL, added=added, all_in=True, line=line)
+        elif kind == "UNCALLED":
+            b.return_uncalled(fields[0] or "", b.money(fields[1], line), line)
+        elif kind in _SHOW_STATUS:
+            cards = parse_cards(" ".join(_distinct_cards(fields[1] or "")))
+            b.show(fields[0] or "", _SHOW_STATUS[kind], cards, fields[2] or None, line=line)
+        elif kind == "RESULT":
+            b.award(fields[0] or "", b.money(fields[2], line), 1 if fields[1] else 0, Half.UNKNOWN, line)
+        elif kind == "TOTAL_POT":
+            state.total_pot = b.money(fields[0], line)
+            state.rake = b.money(fields[1], line) if fields[1] else None
+        elif kind == "SUMMARY_SEAT":
+            self._summary_seat(int(fields[0] or 0), fields[1] or "", b, state, line)
+
+    @staticmethod
+    def _dealt(player: str, text: str, b: HandBuilder, line: int) -> None:
+        cards = parse_cards(text)
+        if b.street is Street.THIRD:
+            if len(cards) != 3:
+                raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
+            b.deal(player, cards[:2], cards[2:], line)
+        elif len(cards) != 1:
+            raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
+        elif b.street is Street.SEVENTH:
+            b.deal(player, cards, (), line)
+        else:
+            b.deal(player, (), cards, line)
+
+    @staticmethod
+    def _summary_seat(seat_no: int, body: str, b: HandBuilder, state: _BovadaState, line: int) -> None:
+        player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
+        if player is None:
+            raise HandParseError(line, f"summary names seat {seat_no}, which is not in the hand")
+        labels: list[tuple[Half, int]] = []
+        high, low = _SUMMARY_HI.search(body), _SUMMARY_LO.search(body)
+        if high:
+            labels.append((Half.HIGH, b.money(high.group(1), line)))
+        if low:
+            labels.append((Half.LOW, b.money(low.group(1), line)))
+        plain = _SUMMARY_PLAIN.match(body)
+        if not labels and plain:
+            labels.append((Half.WHOLE, b.money(plain.group(1), line)))
+        if labels:
+            state.summary_halves[player] = labels
+
+    @staticmethod
+    def _label_halves(b: HandBuilder, state: _BovadaState) -> None:
+        """Give each "Hand result" the half the summary names for it. The summary gives a player's
+        HI and LO amounts; a result matches one of them, or several results (main and side pot)
+        add up to one; a single result that is HI + LO becomes two awards, one per half."""
+        labelled: list[Award] = []
+        for player in dict.fromkeys(a.player for a in b.awards):
+            results = [a for a in b.awards if a.player == player]
+            halves = {half: amount for half, amount in state.summary_halves.get(player, [])}
+            assigned = _assign_halves(results, halves)
+            if assigned is None:
+                b.note(f"{player}'s results do not match the summary's HI/LO amounts: half unknown")
+                labelled += results
+            else:
+                labelled += assigned
+        b.awards[:] = sorted(labelled, key=lambda award: award.line)
+
+    @staticmethod
+    def _bets_seen(b: HandBuilder) -> tuple[int | None, int | None]:
+        """Small bet: the first full completion (3rd) or bet (4th); big bet: the first full bet on 5th-7th."""
+        small = next((a.to_amount for a in b.actions if not a.all_in and (
+            (a.street is Street.THIRD and a.kind is ActionKind.COMPLETE)
+            or (a.street is Street.FOURTH and a.kind is ActionKind.BET))), None)
+        big = next((a.amount for a in b.actions if not a.all_in and a.street.is_big_bet and a.kind is ActionKind.BET), None)
+        return small, big
+
+
+class _BovadaState:
+    """What the token loop learns about a hand beyond the builder's lists."""
+
+    def __init__(self) -> None:
+        self.hero: str | None = None
+        self.total_pot: int | None = None
+        self.rake: int | None = None
+        self.summary_halves: dict[str, list[tuple[Half, int]]] = {}
+
+
+PARSER = BovadaParser()
