@@ -1,0 +1,75 @@
+"""`hhtool stats`: per-player statistics over the stored hands (definitions in docs/stats.md)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import typer
+
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store
+from hhtool.cli.output import OutputFormat, emit_frame
+from hhtool.reports.filters import Game, HandFilter, parse_stakes
+from hhtool.reports.stats import Breakdown, player_stats, table_view
+
+PLAYER_OPTION = typer.Option(None, "--player", help="Only this player (repeatable).")
+SITE_OPTION = typer.Option(None, "--site", help="Only hands of this site (repeatable).")
+STAKES_OPTION = typer.Option(None, "--stakes", help="Small bet/big bet in currency units, e.g. 0.04/0.08.")
+FROM_OPTION = typer.Option(None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")
+TO_OPTION = typer.Option(None, "--to", help="Last day, YYYY-MM-DD, inclusive.")
+GAME_OPTION = typer.Option(None, "--game", help="cash or tournament.")
+TABLE_SIZE_OPTION = typer.Option(None, "--table-size", help="Only tables of this many seats (e.g. 8).")
+
+
+def parse_day(text: str | None, option: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").date()
+    except ValueError:
+        err.print(f"[red]error:[/red] {option} wants a date as YYYY-MM-DD, not {text!r}")
+        raise typer.Exit(EXIT_ERROR) from None
+
+
+def build_filter(players: list[str] | None, sites: list[str] | None, stakes: str | None, date_from: str | None,
+                 date_to: str | None, game: Game | None, table_size: int | None) -> HandFilter:
+    """The hand filter from the shared command-line options (exit 2 on a malformed value)."""
+    try:
+        parsed_stakes = parse_stakes(stakes) if stakes else None
+    except ValueError as error:
+        err.print(f"[red]error:[/red] --stakes: {error}")
+        raise typer.Exit(EXIT_ERROR) from error
+    return HandFilter(
+        sites=tuple(site.lower() for site in sites or ()), stakes=parsed_stakes,
+        date_from=parse_day(date_from, "--from"), date_to=parse_day(date_to, "--to"), game=game,
+        table_size=table_size, players=tuple(players or ()),
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("stats")
+    def stats_command(
+        players: list[str] | None = PLAYER_OPTION,
+        sites: list[str] | None = SITE_OPTION,
+        stakes: str | None = STAKES_OPTION,
+        date_from: str | None = FROM_OPTION,
+        date_to: str | None = TO_OPTION,
+        game: Game | None = GAME_OPTION,
+        table_size: int | None = TABLE_SIZE_OPTION,
+        min_hands: int = typer.Option(0, "--min-hands", help="Only players with at least this many hands."),
+        by: Breakdown | None = typer.Option(None, "--by", help="Break down by street, stakes, month or door-card."),
+        output_format: OutputFormat = typer.Option(OutputFormat.table, "--format", help="table, csv, json or parquet."),
+        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal."),
+        db: str | None = DB_OPTION,
+    ) -> None:
+        """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves.
+
+        One row per player and currency (money in smallest units beside `currency` and `unit`);
+        each rate comes with `<stat>_count` and `<stat>_opportunities`. The terminal table shows a
+        headline; csv, json and parquet carry every key. Definitions: docs/stats.md.
+        """
+        hand_filter = build_filter(players, sites, stakes, date_from, date_to, game, table_size)
+        with open_store(db, read_only=True) as store:
+            frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
+        if output_format is OutputFormat.table:
+            frame = table_view(frame, by)
+        emit_frame(frame, output_format, out_file)

@@ -1,0 +1,498 @@
+"""One row per player and hand with every fact a statistic counts, computed in DuckDB.
+
+Each rate statistic ``s`` has two 0/1 (or count) columns here: ``s__n`` (the player did it) and
+``s__o`` (he had the opportunity). :mod:`hhtool.reports.stats` only sums them, so a statistic is
+defined once, in this SQL, and documented in ``docs/stats.md``.
+
+Vocabulary used in the SQL:
+
+* a *decision* is a complete, bet, raise, call, check or fold (antes and the bring-in are forced);
+* ``level_before`` is how many completes/bets/raises were made on the street before the action
+  (the bring-in is not one: the completion is level 1, its raise the 2-bet, and so on);
+* ``entered_before`` counts the calls, completes and raises before it on the street;
+* ``facing``: the street's highest total so far exceeds what the player has put in on it.
+
+Hand evaluation (which half a showdown player won) needs the evaluator: the distinct showdown card
+strings of the selected hands are evaluated once in Python and joined back as a small table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from hhtool.model import Card
+from hhtool.replay.evaluator import high_value, low_value
+from hhtool.reports.filters import HandFilter
+from hhtool.store import Store
+
+LATER_STREETS = (4, 5, 6, 7)
+ALL_STREETS = (3, 4, 5, 6, 7)
+CARD_VALUES_VIEW = "hhtool_report_card_values"
+
+# A showdown card string completed with the 7th-street community card when the site lists only six.
+_FULL_CARDS = (
+    "CASE WHEN fh.community_card IS NOT NULL AND len(string_split(s.cards, ' ')) = 6 "
+    "THEN s.cards || ' ' || fh.community_card ELSE s.cards END"
+)
+
+HANDS_CTE = """
+fh AS (
+    SELECT h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at, h.community_card,
+           coalesce(h.rake, 0) + h.fees AS rake_total
+    FROM hands h WHERE {where}
+)"""
+
+BASE_CTES = """
+acts AS (
+    SELECT a.site, a.hand_id, a.seq, a.street, a.player, a.kind,
+           a.kind IN ('complete', 'bet', 'raise') AS aggressive,
+           a.kind IN ('complete', 'bet', 'raise', 'call', 'check', 'fold') AS decision,
+           coalesce(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END) OVER street_before, 0)
+               AS level_before,
+           coalesce(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END) OVER street_before, 0)
+               AS entered_before,
+           coalesce(max(a.to_amount) OVER street_before, 0) > coalesce(max(a.to_amount) OVER own_before, 0) AS facing
+    FROM actions a JOIN fh ON fh.site = a.site AND fh.hand_id = a.hand_id
+    WHERE a.kind <> 'ante'
+    WINDOW street_before AS (PARTITION BY a.site, a.hand_id, a.street ORDER BY a.seq
+                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+           own_before AS (PARTITION BY a.site, a.hand_id, a.street, a.player ORDER BY a.seq
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+),
+dec AS (
+    SELECT *,
+           row_number() OVER (PARTITION BY site, hand_id, street, player ORDER BY seq) AS nth,
+           row_number() OVER (PARTITION BY site, hand_id, street, player, level_before ORDER BY seq) AS nth_at_level
+    FROM acts WHERE decision
+),
+dealt AS (  -- dealt in: the player acted (ante included) or was dealt a card
+    SELECT a.site, a.hand_id, a.player FROM actions a JOIN fh ON fh.site = a.site AND fh.hand_id = a.hand_id
+    UNION
+    SELECT c.site, c.hand_id, c.player FROM cards c JOIN fh ON fh.site = c.site AND fh.hand_id = c.hand_id
+),
+players AS (
+    SELECT d.site, d.hand_id, d.player,
+           row_number() OVER (PARTITION BY d.site, d.hand_id ORDER BY s.position) - 1 AS idx,
+           count(*) OVER (PARTITION BY d.site, d.hand_id) AS n_dealt
+    FROM dealt d JOIN seats s ON s.site = d.site AND s.hand_id = d.hand_id AND s.player = d.player
+),
+opener AS (  -- first to act on 3rd street: the bring-in, or the player completing in its place
+    SELECT site, hand_id, arg_min(player, seq) AS player, arg_min(kind, seq) = 'bring_in' AS posted
+    FROM acts WHERE street = 3 GROUP BY site, hand_id
+),
+door AS (
+    SELECT c.site, c.hand_id, c.player, arg_min(c.card, c.line) AS card,
+           nullif(strpos('23456789TJQKA', upper(substr(arg_min(c.card, c.line), 1, 1))), 0) + 1 AS rank
+    FROM cards c JOIN fh ON fh.site = c.site AND fh.hand_id = c.hand_id
+    WHERE c.street = 3 AND c.face = 'up' GROUP BY c.site, c.hand_id, c.player
+),
+fold AS (
+    SELECT site, hand_id, player, min(street) AS street, min(seq) AS seq FROM acts WHERE kind = 'fold'
+    GROUP BY site, hand_id, player
+),
+reach AS (
+    SELECT p.site, p.hand_id, count(*) FILTER (WHERE f.player IS NULL) AS remaining
+    FROM players p LEFT JOIN fold f ON f.site = p.site AND f.hand_id = p.hand_id AND f.player = p.player
+    GROUP BY p.site, p.hand_id
+),
+streets AS (
+    SELECT site, hand_id, max(street) AS last_street FROM (
+        SELECT site, hand_id, street FROM acts
+        UNION ALL
+        SELECT c.site, c.hand_id, c.street FROM cards c JOIN fh ON fh.site = c.site AND fh.hand_id = c.hand_id
+    ) GROUP BY site, hand_id
+),
+fate AS (
+    SELECT p.site, p.hand_id, p.player, p.idx, p.n_dealt, f.street AS fold_street,
+           f.player IS NULL AND rc.remaining >= 2 AS went_sd,
+           CASE WHEN rc.remaining >= 2 THEN 7 ELSE coalesce(st.last_street, 3) END AS last_street
+    FROM players p
+    JOIN reach rc ON rc.site = p.site AND rc.hand_id = p.hand_id
+    LEFT JOIN streets st ON st.site = p.site AND st.hand_id = p.hand_id
+    LEFT JOIN fold f ON f.site = p.site AND f.hand_id = p.hand_id AND f.player = p.player
+)"""
+
+_THIRD = """
+third AS (
+    SELECT site, hand_id, player,
+           1 AS vpip__o,
+           max(CASE WHEN kind IN ('complete', 'raise', 'call', 'bet') THEN 1 ELSE 0 END) AS vpip__n,
+           1 AS raise_3rd__o,
+           max(CASE WHEN aggressive THEN 1 ELSE 0 END) AS raise_3rd__n,
+           max(CASE WHEN level_before = 1 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS fold_to_complete__o,
+           max(CASE WHEN level_before = 1 AND nth_at_level = 1 AND kind = 'fold' THEN 1 ELSE 0 END) AS fold_to_complete__n,
+           max(CASE WHEN level_before = 1 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS two_bet_3rd__o,
+           max(CASE WHEN level_before = 1 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS two_bet_3rd__n,
+           max(CASE WHEN level_before = 2 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS three_bet_3rd__o,
+           max(CASE WHEN level_before = 2 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS three_bet_3rd__n,
+           max(CASE WHEN level_before = 3 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS four_bet_3rd__o,
+           max(CASE WHEN level_before = 3 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS four_bet_3rd__n
+    FROM dec WHERE street = 3 GROUP BY site, hand_id, player
+),
+bring_in_spot AS (  -- the posted bring-in's first decision while nobody has completed yet
+    SELECT d.site, d.hand_id, d.player, d.kind
+    FROM dec d JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id AND o.player = d.player AND o.posted
+    WHERE d.street = 3 AND d.nth = 1 AND d.level_before = 0
+),
+first_in AS (  -- first decision with nobody in yet (all before folded); never the posted bring-in
+    SELECT d.site, d.hand_id, d.player, d.seq, d.kind
+    FROM dec d LEFT JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id
+    WHERE d.street = 3 AND d.nth = 1 AND d.entered_before = 0 AND NOT (coalesce(o.posted, FALSE) AND d.player = o.player)
+),
+behind AS (  -- upcards of the players still in and left to act behind a first-in decision
+    SELECT fi.site, fi.hand_id, fi.player, max(dr.rank) AS best_rank, count(*) FILTER (WHERE dr.rank IS NULL) AS unknown
+    FROM first_in fi
+    JOIN players o ON o.site = fi.site AND o.hand_id = fi.hand_id AND o.player <> fi.player
+    LEFT JOIN fold f ON f.site = o.site AND f.hand_id = o.hand_id AND f.player = o.player
+    LEFT JOIN door dr ON dr.site = o.site AND dr.hand_id = o.hand_id AND dr.player = o.player
+    WHERE f.seq IS NULL OR f.seq > fi.seq
+    GROUP BY fi.site, fi.hand_id, fi.player
+),
+steal_spot AS (
+    SELECT fi.site, fi.hand_id, fi.player, fi.seq, fi.kind,
+           coalesce(my.rank > b.best_rank AND b.unknown = 0, FALSE) AS by_door,
+           coalesce(p.idx <> op.idx AND (p.idx - op.idx + p.n_dealt) % p.n_dealt >= p.n_dealt - 2, FALSE) AS by_position
+    FROM first_in fi
+    JOIN players p ON p.site = fi.site AND p.hand_id = fi.hand_id AND p.player = fi.player
+    LEFT JOIN door my ON my.site = fi.site AND my.hand_id = fi.hand_id AND my.player = fi.player
+    LEFT JOIN behind b ON b.site = fi.site AND b.hand_id = fi.hand_id AND b.player = fi.player
+    LEFT JOIN opener o ON o.site = fi.site AND o.hand_id = fi.hand_id
+    LEFT JOIN players op ON op.site = fi.site AND op.hand_id = fi.hand_id AND op.player = o.player
+),
+steal AS (
+    SELECT s.site, s.hand_id, s.player, s.seq,
+           NOT EXISTS (SELECT 1 FROM acts x WHERE x.site = s.site AND x.hand_id = s.hand_id AND x.street = 3
+                       AND x.seq > s.seq AND x.kind IN ('call', 'raise', 'complete')) AND rc.remaining = 1 AS success
+    FROM steal_spot s JOIN reach rc ON rc.site = s.site AND rc.hand_id = s.hand_id
+    WHERE s.kind = 'complete' AND (s.by_door OR s.by_position)
+),
+vs_steal AS (  -- the posted bring-in's first decision when only a steal attempt has entered
+    SELECT d.site, d.hand_id, d.player, d.kind
+    FROM dec d
+    JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id AND o.player = d.player AND o.posted
+    JOIN steal s ON s.site = d.site AND s.hand_id = d.hand_id AND s.seq < d.seq
+    WHERE d.street = 3 AND d.nth = 1 AND d.entered_before = 1
+),
+vs_three_bet AS (  -- a 2-bettor's first decision facing the 3-bet
+    SELECT d.site, d.hand_id, d.player, d.kind
+    FROM dec d
+    WHERE d.street = 3 AND d.level_before = 3 AND d.nth_at_level = 1
+      AND EXISTS (SELECT 1 FROM dec t WHERE t.site = d.site AND t.hand_id = d.hand_id AND t.player = d.player
+                  AND t.street = 3 AND t.level_before = 1 AND t.kind = 'raise' AND t.seq < d.seq)
+)"""
+
+_LATER = """
+last_aggressor AS (
+    SELECT site, hand_id, street, arg_max(player, seq) AS player FROM acts WHERE aggressive GROUP BY site, hand_id, street
+),
+cbet_spot AS (  -- the previous street's last aggressor, acting with no bet yet on this street
+    SELECT d.site, d.hand_id, d.player, d.street, d.seq, d.kind = 'bet' AS made
+    FROM dec d JOIN last_aggressor la
+      ON la.site = d.site AND la.hand_id = d.hand_id AND la.street = d.street - 1 AND la.player = d.player
+    WHERE d.street >= 4 AND d.level_before = 0 AND d.nth_at_level = 1
+),
+vs_cbet AS (
+    SELECT d.site, d.hand_id, d.player, d.street, d.kind = 'fold' AS folded
+    FROM dec d JOIN cbet_spot c
+      ON c.made AND c.site = d.site AND c.hand_id = d.hand_id AND c.street = d.street AND d.seq > c.seq AND d.player <> c.player
+    WHERE d.level_before = 1 AND d.nth_at_level = 1
+),
+check_raise AS (  -- a player's next decision after checking on a street
+    SELECT c.site, c.hand_id, c.player, c.street, arg_min(d.kind, d.seq) = 'raise' AS made
+    FROM dec c JOIN dec d
+      ON d.site = c.site AND d.hand_id = c.hand_id AND d.player = c.player AND d.street = c.street AND d.seq > c.seq
+    WHERE c.street >= 4 AND c.kind = 'check'
+    GROUP BY c.site, c.hand_id, c.player, c.street
+),
+per_street AS (
+    SELECT d.site, d.hand_id, d.player,
+{per_street_columns}
+    FROM dec d GROUP BY d.site, d.hand_id, d.player
+),
+cbets AS (
+    SELECT site, hand_id, player,
+{cbet_columns}
+    FROM cbet_spot GROUP BY site, hand_id, player
+),
+vs_cbets AS (
+    SELECT site, hand_id, player,
+{vs_cbet_columns}
+    FROM vs_cbet GROUP BY site, hand_id, player
+),
+check_raises AS (
+    SELECT site, hand_id, player,
+{check_raise_columns}
+    FROM check_raise GROUP BY site, hand_id, player
+)"""
+
+_SHOWDOWN = """
+rake_floor AS (  -- rake and fees shared among the players paid, pro rata of what each collected
+    SELECT r.site, r.hand_id, r.player, fh.rake_total,
+           (fh.rake_total * r.collected) // sum(r.collected) OVER paid AS base,
+           (fh.rake_total * r.collected) % sum(r.collected) OVER paid AS remainder
+    FROM results r JOIN fh ON fh.site = r.site AND fh.hand_id = r.hand_id
+    WHERE r.collected > 0
+    WINDOW paid AS (PARTITION BY r.site, r.hand_id)
+),
+rake_share AS (  -- units left over by rounding down go to the largest remainders, one each
+    SELECT site, hand_id, player,
+           base + CASE WHEN row_number() OVER (PARTITION BY site, hand_id ORDER BY remainder DESC, player)
+                            <= rake_total - sum(base) OVER (PARTITION BY site, hand_id) THEN 1 ELSE 0 END AS rake_paid
+    FROM rake_floor
+),
+shown AS (
+    SELECT s.site, s.hand_id, s.player,
+           bool_or(s.status = 'shown' AND v.cards IS NOT NULL) AS judged,
+           bool_or(v.cards IS NOT NULL) AS known,
+           max(v.high_value) AS high_value, max(v.low_value) AS low_value,
+           bool_or(s.low_text IS NOT NULL) AS has_low_text
+    FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id
+    LEFT JOIN {card_values} v ON v.cards = {full_cards}
+    GROUP BY s.site, s.hand_id, s.player
+),
+contender AS (
+    SELECT f.site, f.hand_id, f.player, coalesce(r.collected, 0) AS collected,
+           coalesce(sh.judged, FALSE) AS judged, coalesce(sh.known, FALSE) AS known,
+           sh.high_value, sh.low_value, coalesce(sh.has_low_text, FALSE) AS has_low_text
+    FROM fate f
+    LEFT JOIN results r ON r.site = f.site AND r.hand_id = f.hand_id AND r.player = f.player
+    LEFT JOIN shown sh ON sh.site = f.site AND sh.hand_id = f.hand_id AND sh.player = f.player
+    WHERE f.went_sd
+),
+judge AS (  -- the rules' view of the main pot from the shown cards
+    SELECT site, hand_id, bool_and(judged OR collected = 0) AS decidable,
+           max(high_value) FILTER (WHERE judged) AS best_high, max(low_value) FILTER (WHERE judged) AS best_low
+    FROM contender GROUP BY site, hand_id
+),
+judge_ties AS (
+    SELECT c.site, c.hand_id,
+           count(*) FILTER (WHERE c.judged AND c.high_value = j.best_high) AS high_winners,
+           count(*) FILTER (WHERE c.judged AND c.low_value = j.best_low) AS low_winners
+    FROM contender c JOIN judge j ON j.site = c.site AND j.hand_id = c.hand_id
+    GROUP BY c.site, c.hand_id
+),
+main_awards AS (
+    SELECT a.site, a.hand_id, a.player, a.half FROM awards a JOIN fh ON fh.site = a.site AND fh.hand_id = a.hand_id
+    WHERE coalesce(a.pot, 0) = 0
+),
+label AS (  -- the site's own labels on the main pot's collect lines
+    SELECT site, hand_id, bool_and(half <> 'unknown') AS labelled,
+           count(DISTINCT player) FILTER (WHERE half IN ('high', 'whole')) AS high_winners,
+           count(DISTINCT player) FILTER (WHERE half = 'low') AS low_winners
+    FROM main_awards GROUP BY site, hand_id
+),
+label_player AS (
+    SELECT site, hand_id, player, bool_or(half IN ('high', 'whole')) AS got_high, bool_or(half = 'low') AS got_low
+    FROM main_awards GROUP BY site, hand_id, player
+),
+halves AS (
+    SELECT c.site, c.hand_id, c.player, c.known, c.has_low_text, c.low_value,
+           CASE WHEN l.labelled THEN 'label' WHEN j.decidable THEN 'cards' END AS source,
+           CASE WHEN l.labelled THEN
+                    CASE WHEN coalesce(lp.got_high, FALSE) THEN CASE WHEN l.high_winners = 1 THEN 'W' ELSE 'T' END ELSE 'L' END
+                ELSE CASE WHEN c.judged AND c.high_value = j.best_high
+                          THEN CASE WHEN t.high_winners = 1 THEN 'W' ELSE 'T' END ELSE 'L' END
+           END AS high,
+           CASE WHEN l.labelled THEN
+                    CASE WHEN l.low_winners = 0 THEN 'N'
+                         WHEN coalesce(lp.got_low, FALSE) THEN CASE WHEN l.low_winners = 1 THEN 'W' ELSE 'T' END ELSE 'L' END
+                ELSE CASE WHEN j.best_low IS NULL THEN 'N'
+                          WHEN c.judged AND c.low_value = j.best_low
+                          THEN CASE WHEN t.low_winners = 1 THEN 'W' ELSE 'T' END ELSE 'L' END
+           END AS low
+    FROM contender c
+    JOIN judge j ON j.site = c.site AND j.hand_id = c.hand_id
+    JOIN judge_ties t ON t.site = c.site AND t.hand_id = c.hand_id
+    LEFT JOIN label l ON l.site = c.site AND l.hand_id = c.hand_id
+    LEFT JOIN label_player lp ON lp.site = c.site AND lp.hand_id = c.hand_id AND lp.player = c.player
+),
+outcome AS (
+    SELECT *, CASE WHEN source IS NULL THEN 'unknown'
+                   WHEN high = 'W' AND low IN ('W', 'N') THEN 'scoop'
+                   WHEN high = 'W' AND low = 'L' THEN 'high_only'
+                   WHEN high = 'L' AND low = 'W' THEN 'low_only'
+                   WHEN (high = 'T' AND low = 'L') OR (high = 'L' AND low = 'T') THEN 'quartered'
+                   WHEN high = 'L' AND low IN ('L', 'N') THEN 'lost'
+                   ELSE 'split' END AS result
+    FROM halves
+)"""
+
+_SELECT = """
+SELECT f.site, f.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
+       strftime(fh.started_at, '%Y-%m') AS month,
+       rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
+           || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
+       upper(substr(dr.card, 1, 1)) AS door_card,
+       CAST(coalesce(r.net, 0) AS BIGINT) AS net, CAST(coalesce(r.collected, 0) AS BIGINT) AS collected,
+       CAST(coalesce(rs.rake_paid, 0) AS BIGINT) AS rake_paid,
+       CAST(f.went_sd AS INTEGER) AS went_sd, f.fold_street, f.last_street,
+       CAST(coalesce(r.net, 0) AS DOUBLE) / nullif(fh.big_bet, 0) AS big_bets,
+{third_columns},
+       coalesce(fi.o, 0) AS complete_first_in__o, coalesce(fi.complete, 0) AS complete_first_in__n,
+       coalesce(fi.o, 0) AS limp__o, coalesce(fi.call, 0) AS limp__n,
+       CASE WHEN bis.player IS NULL THEN 0 ELSE 1 END AS bring_in_complete__o,
+       CASE WHEN bis.kind = 'complete' THEN 1 ELSE 0 END AS bring_in_complete__n,
+       CAST(coalesce(ss.by_door, FALSE) AS INTEGER) AS steal_door__o,
+       CAST(coalesce(ss.by_door AND ss.kind = 'complete', FALSE) AS INTEGER) AS steal_door__n,
+       CAST(coalesce(ss.by_position, FALSE) AS INTEGER) AS steal_position__o,
+       CAST(coalesce(ss.by_position AND ss.kind = 'complete', FALSE) AS INTEGER) AS steal_position__n,
+       CAST(coalesce(ss.by_door OR ss.by_position, FALSE) AS INTEGER) AS steal__o,
+       CASE WHEN st.player IS NULL THEN 0 ELSE 1 END AS steal__n,
+       CASE WHEN st.player IS NULL THEN 0 ELSE 1 END AS steal_success__o,
+       CAST(coalesce(st.success, FALSE) AS INTEGER) AS steal_success__n,
+       CASE WHEN vs.player IS NULL THEN 0 ELSE 1 END AS bring_in_fold_to_steal__o,
+       CASE WHEN vs.kind = 'fold' THEN 1 ELSE 0 END AS bring_in_fold_to_steal__n,
+       CASE WHEN vs.player IS NULL THEN 0 ELSE 1 END AS bring_in_resteal__o,
+       CASE WHEN vs.kind = 'raise' THEN 1 ELSE 0 END AS bring_in_resteal__n,
+       CASE WHEN v3.player IS NULL THEN 0 ELSE 1 END AS fold_to_three_bet_3rd__o,
+       CASE WHEN v3.kind = 'fold' THEN 1 ELSE 0 END AS fold_to_three_bet_3rd__n,
+{later_columns},
+       CAST(f.last_street >= 4 AND (f.fold_street IS NULL OR f.fold_street >= 4) AS INTEGER) AS wtsd__o,
+       CAST(f.went_sd AS INTEGER) AS wtsd__n,
+       CAST(f.went_sd AS INTEGER) AS wsd__o, CAST(f.went_sd AND coalesce(r.collected, 0) > 0 AS INTEGER) AS wsd__n,
+       CAST(f.last_street >= 4 AND (f.fold_street IS NULL OR f.fold_street >= 4) AS INTEGER) AS won_saw_4th__o,
+       CAST(f.last_street >= 4 AND (f.fold_street IS NULL OR f.fold_street >= 4) AND coalesce(r.collected, 0) > 0 AS INTEGER)
+           AS won_saw_4th__n,
+{outcome_columns},
+       CAST(coalesce(oc.source = 'label', FALSE) AS INTEGER) AS halves_by_label,
+       CAST(coalesce(oc.source = 'cards', FALSE) AS INTEGER) AS halves_by_cards,
+       CAST(coalesce(oc.result = 'unknown', FALSE) AS INTEGER) AS halves_unknown,
+       CAST(coalesce(oc.has_low_text OR oc.known, FALSE) AS INTEGER) AS low_qualified__o,
+       CAST(coalesce(oc.has_low_text OR oc.low_value IS NOT NULL, FALSE) AS INTEGER) AS low_qualified__n
+FROM fate f
+JOIN fh ON fh.site = f.site AND fh.hand_id = f.hand_id
+LEFT JOIN results r ON r.site = f.site AND r.hand_id = f.hand_id AND r.player = f.player
+LEFT JOIN rake_share rs ON rs.site = f.site AND rs.hand_id = f.hand_id AND rs.player = f.player
+LEFT JOIN door dr ON dr.site = f.site AND dr.hand_id = f.hand_id AND dr.player = f.player
+LEFT JOIN third t ON t.site = f.site AND t.hand_id = f.hand_id AND t.player = f.player
+LEFT JOIN (SELECT site, hand_id, player, 1 AS o, CASE WHEN kind = 'complete' THEN 1 ELSE 0 END AS complete,
+                  CASE WHEN kind = 'call' THEN 1 ELSE 0 END AS call FROM first_in) fi
+       ON fi.site = f.site AND fi.hand_id = f.hand_id AND fi.player = f.player
+LEFT JOIN bring_in_spot bis ON bis.site = f.site AND bis.hand_id = f.hand_id AND bis.player = f.player
+LEFT JOIN steal_spot ss ON ss.site = f.site AND ss.hand_id = f.hand_id AND ss.player = f.player
+LEFT JOIN steal st ON st.site = f.site AND st.hand_id = f.hand_id AND st.player = f.player
+LEFT JOIN vs_steal vs ON vs.site = f.site AND vs.hand_id = f.hand_id AND vs.player = f.player
+LEFT JOIN vs_three_bet v3 ON v3.site = f.site AND v3.hand_id = f.hand_id AND v3.player = f.player
+LEFT JOIN per_street ps ON ps.site = f.site AND ps.hand_id = f.hand_id AND ps.player = f.player
+LEFT JOIN cbets cb ON cb.site = f.site AND cb.hand_id = f.hand_id AND cb.player = f.player
+LEFT JOIN vs_cbets vc ON vc.site = f.site AND vc.hand_id = f.hand_id AND vc.player = f.player
+LEFT JOIN check_raises cr ON cr.site = f.site AND cr.hand_id = f.hand_id AND cr.player = f.player
+LEFT JOIN outcome oc ON oc.site = f.site AND oc.hand_id = f.hand_id AND oc.player = f.player
+{player_condition}
+"""
+
+THIRD_STATS = ("vpip", "raise_3rd", "fold_to_complete", "two_bet_3rd", "three_bet_3rd", "four_bet_3rd")
+OUTCOMES = ("scoop", "high_only", "low_only", "split", "quartered")
+
+
+def _indent(lines: list[str]) -> str:
+    return ",\n".join("        " + line for line in lines)
+
+
+def _later_sql() -> str:
+    per_street: list[str] = []
+    for street in ALL_STREETS:
+        per_street += [
+            f"sum(CASE WHEN d.street = {street} AND d.aggressive THEN 1 ELSE 0 END) AS aggression_{street}__n",
+            f"sum(CASE WHEN d.street = {street} THEN 1 ELSE 0 END) AS aggression_{street}__o",
+            f"max(CASE WHEN d.street = {street} AND d.facing THEN 1 ELSE 0 END) AS fold_{street}__o",
+            f"max(CASE WHEN d.street = {street} AND d.facing AND d.kind = 'fold' THEN 1 ELSE 0 END) AS fold_{street}__n",
+        ]
+    cbet = [f"max(CASE WHEN street = {s} THEN 1 ELSE 0 END) AS cbet_{s}__o" for s in LATER_STREETS]
+    cbet += [f"max(CASE WHEN street = {s} AND made THEN 1 ELSE 0 END) AS cbet_{s}__n" for s in LATER_STREETS]
+    vs_cbet = [f"max(CASE WHEN street = {s} THEN 1 ELSE 0 END) AS fold_to_cbet_{s}__o" for s in LATER_STREETS]
+    vs_cbet += [f"max(CASE WHEN street = {s} AND folded THEN 1 ELSE 0 END) AS fold_to_cbet_{s}__n" for s in LATER_STREETS]
+    check_raise = [f"max(CASE WHEN street = {s} THEN 1 ELSE 0 END) AS check_raise_{s}__o" for s in LATER_STREETS]
+    check_raise += [f"max(CASE WHEN street = {s} AND made THEN 1 ELSE 0 END) AS check_raise_{s}__n" for s in LATER_STREETS]
+    return _LATER.format(
+        per_street_columns=_indent(per_street), cbet_columns=_indent(cbet),
+        vs_cbet_columns=_indent(vs_cbet), check_raise_columns=_indent(check_raise),
+    )
+
+
+def _select_sql(player_condition: str) -> str:
+    third = [f"coalesce(t.{name}__{part}, 0) AS {name}__{part}" for name in THIRD_STATS for part in ("n", "o")]
+    later: list[str] = []
+    for street in ALL_STREETS:
+        seen = f"f.last_street >= {street} AND (f.fold_street IS NULL OR f.fold_street >= {street})"
+        later += [f"1 AS saw_{street}__o", f"CAST({seen} AS INTEGER) AS saw_{street}__n"]
+        later += [f"coalesce(ps.{kind}_{street}__{part}, 0) AS {kind}_{street}__{part}"
+                  for kind in ("aggression", "fold") for part in ("n", "o")]
+        if street in LATER_STREETS:
+            later += [f"coalesce({alias}.{kind}_{street}__{part}, 0) AS {kind}_{street}__{part}"
+                      for alias, kind in (("cb", "cbet"), ("vc", "fold_to_cbet"), ("cr", "check_raise"))
+                      for part in ("n", "o")]
+    outcomes: list[str] = []
+    for name in OUTCOMES:
+        outcomes += [f"CAST(coalesce(oc.result <> 'unknown', FALSE) AS INTEGER) AS {name}__o",
+                     f"CAST(coalesce(oc.result = '{name}', FALSE) AS INTEGER) AS {name}__n"]
+    return _SELECT.format(
+        third_columns=_indent(third), later_columns=_indent(later), outcome_columns=_indent(outcomes),
+        player_condition=player_condition,
+    )
+
+
+def facts_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
+    """The full query and its parameters (the card-value table must be registered first)."""
+    where, params = hand_filter.sql()
+    player_condition = ""
+    if hand_filter.players:
+        player_condition = f"WHERE f.player IN ({', '.join('?' for _ in hand_filter.players)})"
+    showdown = _SHOWDOWN.format(card_values=CARD_VALUES_VIEW, full_cards=_FULL_CARDS)
+    ctes = [HANDS_CTE.format(where=where), BASE_CTES, _THIRD, _later_sql(), showdown]
+    sql = "WITH" + ",".join(ctes) + _select_sql(player_condition)
+    return sql, [*params, *hand_filter.players]
+
+
+def evaluate_cards(text: str) -> tuple[int | None, int | None] | None:
+    """(high value, low value or None) of a showdown card string; None when a card is hidden
+    or the count is not 5 to 7, so the hand cannot be judged.
+
+    >>> evaluate_cards("As 2h 3d 4c 5s Kd Kh")[1] is not None
+    True
+    >>> evaluate_cards("As ?? 3d 4c 5s Kd Kh") is None
+    True
+    """
+    parts = text.split()
+    if not 5 <= len(parts) <= 7 or "??" in parts:
+        return None
+    try:
+        hand = [Card.parse(part) for part in parts]
+        return high_value(hand), low_value(hand)
+    except ValueError:  # duplicate or unreadable cards: not judged
+        return None
+
+
+def card_values(store: Store, hand_filter: HandFilter) -> pa.Table:
+    """Evaluate each distinct showdown card string of the selected hands once."""
+    where, params = hand_filter.sql()
+    rows = store.run(
+        f"WITH {HANDS_CTE.format(where=where)} SELECT DISTINCT {_FULL_CARDS} AS cards "
+        "FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id WHERE s.cards IS NOT NULL",
+        params,
+    )
+    texts: list[str] = []
+    highs: list[int | None] = []
+    lows: list[int | None] = []
+    for (text,) in rows:
+        values = evaluate_cards(str(text))
+        if values is not None:
+            texts.append(str(text))
+            highs.append(values[0])
+            lows.append(values[1])
+    return pa.table({"cards": pa.array(texts, pa.string()), "high_value": pa.array(highs, pa.int64()),
+                     "low_value": pa.array(lows, pa.int64())})
+
+
+def player_hand_facts(store: Store, hand_filter: HandFilter) -> pl.DataFrame:
+    """Every selected player-hand with its facts (see the module docstring)."""
+    values = card_values(store, hand_filter)
+    store.con.register(CARD_VALUES_VIEW, values)
+    try:
+        sql, params = facts_sql(hand_filter)
+        return store.frame(sql, params)
+    finally:
+        store.con.unregister(CARD_VALUES_VIEW)

@@ -1,0 +1,209 @@
+"""Per-player statistics: the stat catalogue and the aggregation of player-hand facts.
+
+Every rate is ``count / opportunities`` over the selected hands, both summed from the 0/1 facts of
+:mod:`hhtool.reports.facts`; the output carries ``<stat>``, ``<stat>_count`` and
+``<stat>_opportunities`` (the rate is null when there was no opportunity). Money stays in integer
+smallest units beside ``currency`` and ``unit``. ``docs/stats.md`` defines each statistic.
+
+>>> [stat.key for stat in RATES][:3]
+['vpip', 'raise_3rd', 'complete_first_in']
+>>> format_money(-1234, 100), format_money(560, 1)
+('-12.34', '560')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+import polars as pl
+
+from hhtool.reports.facts import ALL_STREETS, LATER_STREETS, player_hand_facts
+from hhtool.reports.filters import HandFilter
+from hhtool.store import Store
+
+ORDINAL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+RANK_ORDER = "AKQJT98765432"
+
+
+class Breakdown(StrEnum):
+    street = "street"
+    stakes = "stakes"
+    month = "month"
+    door_card = "door-card"
+
+
+@dataclass(frozen=True)
+class Rate:
+    key: str  # output key
+    fact: str  # facts column stem: <fact>__n / <fact>__o
+
+
+def _rates() -> tuple[Rate, ...]:
+    third = ["vpip", "raise_3rd", "complete_first_in", "limp", "bring_in_complete", "steal", "steal_door",
+             "steal_position", "steal_success", "bring_in_fold_to_steal", "bring_in_resteal", "fold_to_complete",
+             "two_bet_3rd", "three_bet_3rd", "four_bet_3rd", "fold_to_three_bet_3rd"]
+    rates = [Rate(key, key) for key in third]
+    rates += [Rate(f"saw_{ORDINAL[s]}", f"saw_{s}") for s in LATER_STREETS]
+    rates += [Rate(f"aggression_{ORDINAL[s]}", f"aggression_{s}") for s in ALL_STREETS]
+    for kind in ("cbet", "fold_to_cbet", "check_raise"):
+        rates += [Rate(f"{kind}_{ORDINAL[s]}", f"{kind}_{s}") for s in LATER_STREETS]
+    rates += [Rate(f"fold_{ORDINAL[s]}", f"fold_{s}") for s in ALL_STREETS]
+    rates += [Rate(key, key) for key in ("wtsd", "wsd", "won_saw_4th", "scoop", "high_only", "low_only", "split",
+                                          "quartered", "low_qualified")]
+    return tuple(rates)
+
+
+RATES = _rates()
+#: money and volume keys, in output order (money in smallest units)
+VOLUME_KEYS = ("hands", "net_won", "net_won_showdown", "net_won_non_showdown", "bb_per_100", "bb_per_100_hands",
+               "rake_paid")
+COUNT_KEYS = ("halves_by_label", "halves_by_cards", "halves_unknown")
+BREAKDOWN_COLUMN = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card"}
+
+
+def output_keys(by: Breakdown | None = None) -> list[str]:
+    """Every key of a stats row, in order (``--by street`` has its own shape: see :func:`by_street`)."""
+    keys = ["player", "currency", "unit"]
+    if by in BREAKDOWN_COLUMN:
+        keys.append(BREAKDOWN_COLUMN[by])
+    keys += VOLUME_KEYS
+    for rate in RATES:
+        keys += [rate.key, f"{rate.key}_count", f"{rate.key}_opportunities"]
+    return [*keys, *COUNT_KEYS]
+
+
+def format_money(amount: int, unit: int) -> str:
+    """Smallest units as currency units, exactly (no float)."""
+    sign = "-" if amount < 0 else ""
+    if unit <= 1:
+        return f"{sign}{abs(amount)}"
+    whole, fraction = divmod(abs(amount), unit)
+    return f"{sign}{whole}.{fraction:0{len(str(unit)) - 1}d}"
+
+
+def _rate(count: str, opportunities: str) -> pl.Expr:
+    return pl.when(pl.col(opportunities) > 0).then(pl.col(count) / pl.col(opportunities)).otherwise(None)
+
+
+def aggregate(facts: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """Sum player-hand facts into one row per ``keys`` group, with every rate and its counts."""
+    sums: list[pl.Expr] = [
+        pl.len().cast(pl.Int64).alias("hands"),
+        pl.col("unit").max().alias("unit"),
+        pl.col("net").sum().alias("net_won"),
+        (pl.col("net") * pl.col("went_sd")).sum().alias("net_won_showdown"),
+        (pl.col("net") * (1 - pl.col("went_sd"))).sum().alias("net_won_non_showdown"),
+        pl.col("big_bets").sum().alias("big_bets"),
+        pl.col("big_bets").count().cast(pl.Int64).alias("bb_per_100_hands"),
+        pl.col("rake_paid").sum().alias("rake_paid"),
+    ]
+    for rate in RATES:
+        sums += [pl.col(f"{rate.fact}__n").sum().cast(pl.Int64).alias(f"{rate.key}_count"),
+                 pl.col(f"{rate.fact}__o").sum().cast(pl.Int64).alias(f"{rate.key}_opportunities")]
+    sums += [pl.col(name).sum().cast(pl.Int64).alias(name) for name in COUNT_KEYS]
+    grouped = facts.group_by(keys).agg(sums)
+    grouped = grouped.with_columns(
+        pl.when(pl.col("bb_per_100_hands") > 0)
+        .then((pl.col("big_bets") * 100 / pl.col("bb_per_100_hands")).round(3))
+        .otherwise(None).alias("bb_per_100"),
+        *[_rate(f"{rate.key}_count", f"{rate.key}_opportunities").alias(rate.key) for rate in RATES],
+    )
+    columns = [*keys[:2], "unit", *keys[2:], *VOLUME_KEYS]
+    for rate in RATES:
+        columns += [rate.key, f"{rate.key}_count", f"{rate.key}_opportunities"]
+    return grouped.select([*columns, *COUNT_KEYS])
+
+
+def _sorted(frame: pl.DataFrame, by: Breakdown | None) -> pl.DataFrame:
+    totals = frame.group_by(["player", "currency"]).agg(pl.col("hands").sum().alias("_total"))
+    frame = frame.join(totals, on=["player", "currency"], how="left")
+    order: list[str | pl.Expr] = [pl.col("_total"), "player", "currency"]
+    descending = [True, False, False]
+    if by is Breakdown.door_card:
+        order.append(pl.col("door_card").map_elements(RANK_ORDER.find, return_dtype=pl.Int64))
+        descending.append(False)
+    elif by is Breakdown.stakes:
+        order.append(pl.col("stakes").str.split("/").list.get(1).cast(pl.Float64, strict=False))
+        descending.append(False)
+    elif by is Breakdown.month:
+        order.append("month")
+        descending.append(False)
+    return frame.sort(order, descending=descending, nulls_last=True).drop("_total")
+
+
+def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0) -> pl.DataFrame:
+    """One row per player and currency (and per breakdown value), players with at least
+    ``min_hands`` hands in total. ``--by street`` rows come from :func:`by_street`."""
+    facts = player_hand_facts(store, hand_filter)
+    keys = ["player", "currency"]
+    if by in BREAKDOWN_COLUMN:
+        keys.append(BREAKDOWN_COLUMN[by])
+    if facts.is_empty():
+        return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
+    frame = aggregate(facts, keys)
+    if min_hands > 0:
+        totals = frame.group_by(["player", "currency"]).agg(pl.col("hands").sum().alias("_total"))
+        keep = totals.filter(pl.col("_total") >= min_hands).drop("_total")
+        frame = frame.join(keep, on=["player", "currency"], how="semi")
+    frame = _sorted(frame, by)
+    return by_street(frame) if by is Breakdown.street else frame
+
+
+STREET_RATES = ("saw", "aggression", "fold", "cbet", "fold_to_cbet", "check_raise")
+
+
+def by_street(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per-street rates as rows: player, currency, street, then each rate with its counts
+    (``saw`` on 3rd street is every hand; c-bets and check-raises start on 4th)."""
+    parts: list[pl.DataFrame] = []
+    for street in ALL_STREETS:
+        columns: list[pl.Expr] = [pl.col("player"), pl.col("currency"), pl.lit(ORDINAL[street]).alias("street")]
+        for name in STREET_RATES:
+            key = f"{name}_{ORDINAL[street]}"
+            if name == "saw" and street == 3:
+                columns += [pl.lit(1.0).alias("saw"), pl.col("hands").alias("saw_count"),
+                            pl.col("hands").alias("saw_opportunities")]
+            elif key in frame.columns:
+                columns += [pl.col(key).alias(name), pl.col(f"{key}_count").alias(f"{name}_count"),
+                            pl.col(f"{key}_opportunities").alias(f"{name}_opportunities")]
+            else:
+                columns += [pl.lit(None, pl.Float64).alias(name), pl.lit(0, pl.Int64).alias(f"{name}_count"),
+                            pl.lit(0, pl.Int64).alias(f"{name}_opportunities")]
+        parts.append(frame.select(columns).with_columns(pl.col("saw").cast(pl.Float64)))
+    return pl.concat(parts).with_row_index("_order").sort(
+        [pl.col("_order") % max(frame.height, 1), "_order"]
+    ).drop("_order")
+
+
+HEADLINE_RATES = ("vpip", "raise_3rd", "steal", "fold_to_complete", "saw_5th", "aggression_5th", "wtsd", "wsd",
+                  "scoop", "low_qualified")
+DOOR_CARD_RATES = ("vpip", "raise_3rd", "saw_5th", "wtsd", "wsd", "scoop")
+
+
+def table_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame:
+    """A narrow, readable view for the terminal: money in currency units, rates as
+    ``percent (count/opportunities)``; the other formats carry every key."""
+    if frame.is_empty():
+        return frame
+    if by is Breakdown.street:
+        names = STREET_RATES
+        keys = ["player", "currency", "street"]
+        extra: list[pl.Expr] = []
+    else:
+        names = DOOR_CARD_RATES if by is Breakdown.door_card else HEADLINE_RATES
+        keys = ["player", "currency", *([BREAKDOWN_COLUMN[by]] if by in BREAKDOWN_COLUMN else [])]
+        money = pl.struct(["net_won", "unit"]).map_elements(
+            lambda row: format_money(int(row["net_won"]), int(row["unit"])), return_dtype=pl.Utf8)
+        extra = [pl.col("hands"), money.alias("net_won"), pl.col("bb_per_100").round(2).alias("bb/100")]
+    shown = [pl.struct([name, f"{name}_count", f"{name}_opportunities"]).map_elements(_percent, return_dtype=pl.Utf8)
+             .alias(name) for name in names]
+    return frame.select([*[pl.col(key) for key in keys], *extra, *shown])
+
+
+def _percent(row: dict[str, object]) -> str:
+    values = list(row.values())
+    rate, count, opportunities = values[0], values[1], values[2]
+    if rate is None:
+        return f"- (0/{opportunities})"
+    return f"{100 * float(rate):.1f}% ({count}/{opportunities})"  # type: ignore[arg-type]
