@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from hhtool.model import Half, ShowStatus
+from hhtool.model import Half, ShowStatus, Street
 from hhtool.simulate.dealer import Dealer, SimulatedHand, TableConfig
 from hhtool.simulate.faults import FAULT_CODES, faulty_hand
 from hhtool.simulate.policy import POLICIES, Policy
@@ -83,7 +83,7 @@ def features(simulated: SimulatedHand) -> set[str]:
         found.add("side_pot")
     if hand.community_card is not None:
         found.add("community_card")
-    if any(sum(1 for a in hand.actions if a.street is street and a.kind.is_aggressive) >= 4 for street in range(3, 8)):
+    if any(sum(1 for a in hand.actions if a.street is street and a.kind.is_aggressive) >= 4 for street in Street):
         found.add("capped")
     at_showdown = any(shown.status is not ShowStatus.NOT_SHOWN for shown in hand.showdown)
     if not at_showdown:

@@ -23,9 +23,10 @@ Per code, what changes and what the sidecar names:
   others call or fold, nobody raises. Street, the bettor.
 ``RAISE_CAP`` (played) — on one street everybody raises to the cap (bet + 3 raises), then one more
   raise is made (not all-in); then calls. Street, the player who made the fifth bet.
-``STACK`` (edited) — a player's starting stack is lowered so that his last chip-moving action (his
-  last action in the hand, on the hand's last betting street or all-in, of 2 units or more; a player
-  who never had a bet returned) puts in one unit more than he has left. Street of that action, the player.
+``STACK`` (edited) — a player's starting stack is lowered so that his last chip-moving action puts
+  in one unit more than he has left. That action is his last in the hand, on the hand's last betting
+  street or all-in, of 2 units or more, and a bet, raise or completion (or an all-in call for less),
+  so that its size stays right; the player never had a bet returned. Street of that action, the player.
 ``ROUND_INCOMPLETE`` (edited) — the closing check of a round on street 4..7 (everybody checked) is
   removed: the round ends with that player not having acted. Street, that player.
 ``CARDS`` (edited) — one card of a player who folds (an upcard dealt on 4th-6th street, or a hero's
@@ -38,8 +39,8 @@ Per code, what changes and what the sidecar names:
 ``POT_AWARD`` (edited) — one collect line is one unit too high (so the awards exceed the pot less
   rake by one unit). Hand level: street null, player = the one who collected too much.
 ``SHOWDOWN`` (edited) — in a pot contested at showdown, the high (or whole-pot) share of the single
-  best high hand is paid to another shown player of that pot with a worse high hand. Hand level:
-  street null, player = the player paid with the worse hand.
+  best high hand is paid to another shown player of that pot with a worse high hand who wins
+  nothing else. Hand level: street null, player = the player paid with the worse hand.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from hhtool.model import ActionKind, Award, Card, Half, Seat, ShowStatus, Street
+from hhtool.model import Action, ActionKind, Award, Card, Half, Hand, Seat, ShowStatus, Street
 from hhtool.replay.evaluator import best_high
 from hhtool.simulate.dealer import Dealer, InjectedFault, PlayFault, SimulatedHand
 
@@ -138,7 +139,9 @@ def _stack(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None
         last = mine[-1]
         if seat.player in returned or last.kind is ActionKind.ANTE or last.amount < 2 or seat.stack is None:
             continue
-        if last.street is last_street or last.all_in:
+        # a bet, raise or completion (or an all-in call for less) is wrong only for its chips
+        clean_size = last.kind.is_aggressive or (last.kind is ActionKind.CALL and last.all_in and _short_call(hand, last))
+        if (last.street is last_street or last.all_in) and clean_size:
             candidates.append((seat, last, sum(a.amount for a in mine)))
     if not candidates:
         return None
@@ -147,6 +150,17 @@ def _stack(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None
     seats = tuple(Seat(s.seat, s.player, lowered, s.sitting_out, s.line) if s is seat else s for s in hand.seats)
     return _with(simulated, "STACK", int(last.street), seat.player,
                  f"starts with {lowered} but puts in {spent}", seats=seats)
+
+
+def _short_call(hand: Hand, call: Action) -> bool:
+    """Whether an all-in call put in less than the bet it faced."""
+    level = 0
+    for action in hand.actions:
+        if action is call:
+            return call.to_amount < level
+        if action.street is call.street and action.kind is not ActionKind.ANTE:
+            level = max(level, action.to_amount)
+    return False
 
 
 def _cards(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None:
@@ -227,7 +241,8 @@ def _showdown(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | N
         if sum(1 for a in hand.awards if a.pot == award.pot and a.half is award.half) != 1:
             continue  # keep it plain: a pot half with one winner, not a tie
         eligible = simulated.pot_eligible[award.pot] if award.pot < len(simulated.pot_eligible) else ()
-        losers = [p for p in eligible if p in shown and values[p] < values[award.player]]
+        paid = {a.player for a in hand.awards}
+        losers = [p for p in eligible if p in shown and p not in paid and values[p] < values[award.player]]
         if not losers:
             continue
         loser = rng.choice(losers)
