@@ -257,3 +257,78 @@ collect B 44
 rake 2
 total 91
 """
+
+
+# A short stack all-in on 5th street: main pot 60 (A, B, C), side pot 34 (B, C). C wins high in
+# both, A the main low (6-4-3-2-A), B the side low (8-7-5-4-3). Rake 1, shared in proportion to the
+# pots, comes from the main pot: main 59 → 30 / 29, side 34 → 17 / 17.
+SIDE = """
+seats A=20 B=100 C=100
+stakes ante=1 bring=2 small=4 big=8
+antes
+3rd A [Ad 3d] 2c, B [7d 8d] 5s, C [Ks Kh] Jc
+A bring 2
+B complete 4
+C raise 8
+A call
+B call
+4th A 4h, B 9c, C Jd
+C bet 4
+A call
+B call
+5th A 6h, B Th, C 8h
+C bet 8
+A call 7 allin
+B call
+6th A Kd, B 3s, C 2h
+C bet 8
+B call
+7th A [Qc], B [4s], C [3c]
+C bet 8
+B call
+show C
+show B
+show A
+collect C 17 pot=1
+collect B 17 pot=1
+collect C 30
+collect A 29
+rake 1
+total 94
+"""
+
+# Quartering: A wins high with kings and ties B for the low (6-4-3-2-A), C has nothing. Pot 39, no
+# rake: high 20 to A, low 19 split 10 / 9 between A and B; the odd unit of the low half goes by
+# the profile's tie-break (spades 6 of A's low five beats B's clubs 6; B holds the lower ace by suit).
+QUARTER = """
+seats A=100 B=100 C=100
+stakes ante=1 bring=2 small=4 big=8
+antes
+3rd A [Kc Ks] 6s, B [8c 9c] 6c, C [9s 9h] 2s
+C bring 2
+A complete 4
+B call
+C call
+4th A Ah, B Ad, C Qs
+A check
+B check
+C check
+5th A 2h, B 2d, C Jh
+A bet 8
+B call
+C call
+6th A 3d, B 3h, C 5d
+A check
+B check
+C check
+7th A [4c], B [4d], C [Th]
+A check
+B check
+C check
+show A
+show B
+show C
+collect A 30
+collect B 9
+rake 0
+"""

@@ -92,6 +92,8 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
             kind = step.action.kind
             if step.player not in step.active_before or kind in (ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD):
                 continue
+            if step.increase and not step.may_raise:
+                continue  # a raise that was not allowed at all is an illegal action, whatever its size
             if kind is ActionKind.CALL or (step.all_in_after and not step.increase):
                 yield from _call_size(hand, rnd, step)
             elif not step.increase:

@@ -1,0 +1,110 @@
+"""What the history hides makes a check unverifiable — never a silent pass, never a false violation —
+and the dispute view explains a hand in words."""
+
+from __future__ import annotations
+
+from hhtool.replay import PROFILES, ReplayResult, Verdict, explain, replay
+from tests.replay_helpers import CLEAN, SIDE, build_hand, edit
+
+DEFAULT = PROFILES["default"]
+
+
+def run(script: str) -> ReplayResult:
+    return replay(build_hand(script), DEFAULT)
+
+
+def reasons(result: ReplayResult) -> dict[str, str]:
+    return {u.check: u.reason for u in result.unverifiable}
+
+
+def test_opponents_upcards_not_printed() -> None:
+    script = CLEAN
+    for old, new in (("B [Ah 3h] 5s", "B [Ah 3h] ??"), ("B 4d", "B ??"), ("B 6c", "B ??"), ("B 8s", "B ??")):
+        script = edit(script, old, new)
+    script = edit(script, "show B", "show B [Ah 3h 5s 4d 6c 8s 9s]")
+    result = run(script)
+    assert result.violations == ()
+    assert result.verdict is Verdict.UNVERIFIABLE
+    assert set(reasons(result)) == {"BRING_IN_PLAYER", "ACTION_ORDER"}
+    assert "B's 3rd-street upcard is not printed" in reasons(result)["BRING_IN_PLAYER"]
+    assert {(a.player, a.rules_amount) for a in result.awards} == {("C", 45), ("B", 44)}  # the shown hand still decides
+
+
+def test_hidden_upcards_do_not_hide_a_wrong_turn_order() -> None:
+    script = edit(edit(CLEAN, "B [Ah 3h] 5s", "B [Ah 3h] ??"), "C bet 4\nA call\nB call", "C bet 4\nB call\nA call")
+    result = run(script)
+    assert [(v.code, v.player) for v in result.violations] == [("ACTION_ORDER", "B")]
+
+
+def test_unshown_cards_known_from_the_deal_still_decide() -> None:
+    assert run(edit(CLEAN, "show C", "noshow C")).verdict is Verdict.OK  # e.g. the hero's own cards
+
+
+def test_stacks_not_printed() -> None:
+    result = run(edit(CLEAN, "seats A=100 B=100 C=100", "seats A=? B=? C=?"))
+    assert result.violations == () and result.verdict is Verdict.UNVERIFIABLE
+    assert reasons(result) == {"STACK": "starting stack not printed for A, B, C"}
+
+
+def test_bring_in_amount_not_stated() -> None:
+    result = run(edit(CLEAN, "bring=2", "bring=?"))
+    assert result.violations == ()
+    assert set(reasons(result)) == {"BRING_IN_AMOUNT"}
+
+
+def test_bet_sizes_not_stated() -> None:
+    result = run(edit(CLEAN, "small=4 big=8", "small=? big=?"))
+    assert result.violations == ()
+    assert set(reasons(result)) == {"BET_SIZE"}
+
+
+HIDDEN_WINNER = edit(edit(edit(CLEAN, "C [Ks Kh] Jc", "C [?? ??] Jc"), "C [3c]", "C [??]"), "show C", "noshow C")
+
+
+def test_winner_did_not_show() -> None:
+    result = run(HIDDEN_WINNER)
+    assert result.violations == () and result.verdict is Verdict.UNVERIFIABLE
+    assert "C: cards not shown" in reasons(result)["POT_AWARD"]
+    assert result.awards == ()  # never assume the site's award is the rules' award
+    assert result.pots[0].decided is False
+
+
+def test_rake_not_stated() -> None:
+    result = run(edit(CLEAN, "rake 2", "rake ?"))
+    assert result.violations == ()
+    assert reasons(result) == {"POT_TOTAL": "the site states no rake (implied $0.02)"}
+    assert {(a.player, a.rules_amount) for a in result.awards} == {("C", 45), ("B", 44)}  # split after the implied rake
+
+
+def test_a_violation_outranks_what_is_unverifiable() -> None:
+    result = run(edit(edit(CLEAN, "rake 2", "rake ?"), "A bring 2", "A bring 3"))
+    assert result.verdict is Verdict.VIOLATION
+    assert result.codes == ("BRING_IN_AMOUNT",) and "POT_TOTAL" in reasons(result)
+
+
+def test_explain_walks_through_each_pot() -> None:
+    text = explain(build_hand(SIDE), DEFAULT)
+    for fragment in (
+        "Main pot: $0.60, rake and fees $0.01, $0.59 to award",
+        "Eligible: A, B, C",
+        "C: high two pair, Kings and Jacks",
+        "A: high high card Ace",
+        "low 6,4,3,2,A",
+        "High half $0.30: C $0.30",
+        "Low half $0.29: A $0.29",
+        "odd $0.01 between the halves goes to the high half",
+        "Side pot 1: $0.34",
+        "Eligible: B, C",
+        "Low half $0.17: B $0.17",
+        "C: $0.47 / $0.47",
+    ):
+        assert fragment in text, fragment
+    assert "Departures" not in text
+
+
+def test_explain_shows_the_difference_and_what_is_hidden() -> None:
+    wrong = explain(build_hand(edit(edit(CLEAN, "collect C 45", "collect C 44"), "collect B 44", "collect B 45")), DEFAULT)
+    assert "C: $0.45 / $0.44  ← site paid -$0.01" in wrong and "[POT_AWARD]" in wrong
+    hidden = explain(build_hand(HIDDEN_WINNER), DEFAULT)
+    assert "C: cards not shown — this pot cannot be decided" in hidden
+    assert "Award per player: not computable" in hidden and "  C: $0.45" in hidden
