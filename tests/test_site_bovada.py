@@ -152,6 +152,54 @@ Seat+5:  Folded on the 3rd STREET
 """
 
 
+# the 2012 export: "*** HOLE CARDS ***" and no later street markers, "Big blind/Bring in", raises that
+# state only the total ("Raises 40"), "Hand Result", tournament chips, summary lines "Seat 4:"
+OLD_FORMAT = """\
+Bovada Hand #2633200001: 7CARD HiLo Tournament #1378700 TBL#2, Fixed Limit- Level 1 (0/0) - 2012-06-17 22:21:03
+Seat+1: 1,500 in chips
+Seat+4 [ME]: 1,500 in chips
+Seat+5: 1,500 in chips
+Seat+4 [ME] : Table enter user
+Seat+1 : Ante chip 2 \n\
+Seat+4 [ME] : Ante chip 2 \n\
+Seat+5 : Ante chip 2 \n\
+*** HOLE CARDS ***
+Seat+1 : Card dealt to a spot [9d Td 5c] \n\
+Seat+4 [ME] : Card dealt to a spot [2h 2c 3c] \n\
+Seat+5 : Card dealt to a spot [Kc 4s Kd] \n\
+Seat+4 [ME] : Big blind/Bring in 5 \n\
+Seat+5 : Raises 10 \n\
+Seat+1 : Call 10 \n\
+Seat+4 [ME] : Call 5 \n\
+Seat+1 : Card dealt to a spot [8s] \n\
+Seat+4 [ME] : Card dealt to a spot [7d] \n\
+Seat+5 : Card dealt to a spot [Ts] \n\
+Seat+5 : Bets 10 \n\
+Seat+1 : Folds
+Seat+4 [ME] : Call 10 \n\
+Seat+4 [ME] : Card dealt to a spot [4c] \n\
+Seat+5 : Card dealt to a spot [6h] \n\
+Seat+5 : Bets 20 \n\
+Seat+4 [ME] : Raises 40 \n\
+Seat+5 : Call 20 \n\
+Seat+4 [ME] : Card dealt to a spot [5d] \n\
+Seat+5 : Card dealt to a spot [8c] \n\
+Seat+4 [ME] : Bets 20 \n\
+Seat+5 : Call 20 \n\
+Seat+4 [ME] : Card dealt to a spot [Ah] \n\
+Seat+5 : Card dealt to a spot [Qs] \n\
+Seat+4 [ME] : Checks
+Seat+5 : Checks
+Seat+4 [ME] : Showdown [5d 4c 3c 2h Ah 5d 4c 3c 2h Ah] (Straight)
+Seat+5 : Mucks [Kc 4s Kd Ts 6h 8c Qs] (One pair)
+Seat+4 [ME] : Hand Result 176 \n\
+*** SUMMARY ***
+Total Pot(176)
+Seat 1:  Folded on the 4TH STREET
+Seat 4:  HI 88  with Straight [2h 2c 3c 7d 4c 5d Ah-5d 4c 3c 2h Ah] LO 88 [2h 2c 3c 7d 4c 5d Ah-Ah 2h 3c 4c 5d]
+Seat 5:   [Mucked] [Kc 4s Kd Ts 6h 8c Qs ]
+"""
+
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
     lines = decode_bytes(text.replace("\n", "\r\n").encode("ascii")).lines
     return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
@@ -253,6 +301,23 @@ def test_uncalled_return_and_unlabelled_summary_amount() -> None:
     assert hand.rake is None and hand.total_pot == 175 and hand.showdown == ()
 
 
+def test_older_export_counts_streets_by_deals() -> None:
+    hand = parse_one(OLD_FORMAT)
+    assert hand.stakes.is_tournament and (hand.stakes.currency, hand.stakes.unit) == ("CHIPS", 1)
+    assert (hand.stakes.ante, hand.stakes.bring_in, hand.stakes.small_bet, hand.stakes.big_bet) == (2, 5, 10, 20)
+    assert hand.table_name == "2" and hand.tournament_id == "1378700"
+    by_street = Counter(a.street for a in hand.actions if a.kind is not ActionKind.ANTE)
+    assert by_street == {Street.THIRD: 4, Street.FOURTH: 3, Street.FIFTH: 3, Street.SIXTH: 2, Street.SEVENTH: 2}
+    third = [(a.kind, a.to_amount) for a in hand.actions if a.street is Street.THIRD and a.kind is not ActionKind.ANTE]
+    assert third == [(ActionKind.BRING_IN, 5), (ActionKind.COMPLETE, 10), (ActionKind.CALL, 10), (ActionKind.CALL, 10)]
+    raise_ = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
+    assert (raise_.street, raise_.amount, raise_.to_amount) == (Street.FIFTH, 40, 40)  # "Raises 40": the total
+    assert next(d for d in hand.deals if d.street is Street.SEVENTH and d.player == "Seat+4").down == (Card.parse("Ah"),)
+    assert [(a.player, a.amount, a.half) for a in hand.awards] == [("Seat+4", 88, Half.HIGH), ("Seat+4", 88, Half.LOW)]
+    mucked = next(s for s in hand.showdown if s.player == "Seat+5")
+    assert mucked.status is ShowStatus.MUCKED and len(mucked.cards) == 7
+    assert conserved(hand)
+
 def test_noise_is_dropped() -> None:
     hand = parse_one(SPLIT)
     assert [a.kind for a in hand.actions if a.player == "Seat+1"][-1] is ActionKind.FOLD
@@ -319,5 +384,9 @@ def test_sample_histories_parse() -> None:
             assert conserved(outcome), outcome.hand_id
             hands.append(outcome)
     assert len(hands) >= 3
-    assert {Half.HIGH, Half.LOW, Half.WHOLE} <= {a.half for h in hands for a in h.awards}
+    assert {Half.HIGH, Half.LOW} == {a.half for h in hands for a in h.awards}
     assert any(a.pot == 1 for h in hands for a in h.awards) and any(a.all_in for h in hands for a in h.actions)
+    # an uncontested pot is labelled "HI $2.50 [Does not show]": recorded as the summary says
+    fold_out = next(h for h in hands if h.uncalled)
+    assert [(a.amount, a.half) for a in fold_out.awards] == [(250, Half.HIGH)]
+    assert [(s.status, len(s.cards)) for s in fold_out.showdown] == [(ShowStatus.NOT_SHOWN, 3)]

@@ -119,7 +119,7 @@ class BovadaParser(SiteParser):
         if bring_in is None:
             builder.note("no bring-in was posted: the bring-in amount is unknown")
         level = _LEVEL_STAKES.search(header)
-        if level:
+        if level and builder.money(level.group(3)) > 0:  # stud levels print "(0/0)"
             small_bet, big_bet = builder.money(level.group(2)), builder.money(level.group(3))
         else:
             small_bet, big_bet = self._bets_seen(builder)
@@ -147,7 +147,7 @@ class BovadaParser(SiteParser):
             stakes,
             started_at=started_at,
             timezone="ET" if when else None,  # Bovada prints Eastern time without saying so
-            table_name=table.group(1) if table else None,
+            table_name=table.group(1).rstrip(",") if table else None,
             tournament_id=tournament.group(1) if tournament else None,
             hero=state.hero,
             game_label=label,
@@ -168,15 +168,19 @@ class BovadaParser(SiteParser):
         elif kind in _STREET_OF:
             b.start_street(_STREET_OF[kind])
         elif kind == "DEALT":
-            self._dealt(fields[0] or "", fields[1] or "", b, line)
+            self._dealt(fields[0] or "", fields[1] or "", b, state, line)
         elif kind == "BRING_IN":
             b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), line=line)
         elif kind == "BETS":
             b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
         elif kind in ("RAISES", "ALL_IN_RAISE"):
-            player, added, to = fields[0] or "", b.money(fields[1], line), b.money(fields[2], line)
-            if b.put_in(player) + added != to:
-                b.note(f"line {line}: raise adds {added} but goes from {b.put_in(player)} to {to}; the total is kept")
+            player, first = fields[0] or "", b.money(fields[1], line)
+            if fields[2] is None:  # older exports print only the street total
+                to = first
+            else:
+                to = b.money(fields[2], line)
+                if b.put_in(player) + first != to:
+                    b.note(f"line {line}: raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept")
             b.increase(player, to=to, all_in=kind == "ALL_IN_RAISE", line=line)
         elif kind == "CALLS":
             b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), line=line)
@@ -204,8 +208,19 @@ class BovadaParser(SiteParser):
             self._summary_seat(int(fields[0] or 0), fields[1] or "", b, state, line)
 
     @staticmethod
-    def _dealt(player: str, text: str, b: HandBuilder, line: int) -> None:
+    def _dealt(player: str, text: str, b: HandBuilder, state: _BovadaState, line: int) -> None:
+        """A player's n-th deal is street n+2; older exports have no later street markers, so a
+        deal past the current street opens the next one."""
         cards = parse_cards(text)
+        dealt_before = state.deals_to.get(player, 0)
+        if dealt_before >= 5:
+            raise HandParseError(line, f"{player} is dealt an eighth card")
+        street = Street(Street.THIRD + dealt_before)
+        if street > b.street:
+            b.start_street(street)
+        elif street < b.street:
+            raise HandParseError(line, f"{player} is dealt his {street.label}-street card on {b.street.label} street")
+        state.deals_to[player] = dealt_before + 1
         if b.street is Street.THIRD:
             if len(cards) != 3:
                 raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
@@ -269,6 +284,7 @@ class _BovadaState:
         self.total_pot: int | None = None
         self.rake: int | None = None
         self.summary_halves: dict[str, list[tuple[Half, int]]] = {}
+        self.deals_to: dict[str, int] = {}
 
 
 PARSER = BovadaParser()
