@@ -204,6 +204,9 @@ def test_all_in_with_chips_flag_line_side_pot_and_no_low() -> None:
     assert (shorty.kind, shorty.amount, shorty.to_amount) == (ActionKind.RAISE, 2100, 2400)
     flagged = [a for a in hand.actions if a.player == "Hero" and a.all_in]
     assert [(a.kind, a.street, a.amount) for a in flagged] == [(ActionKind.CALL, Street.FOURTH, 1000)]
+    # without the flag line the call that empties Hero's $35 stack is still all-in
+    unflagged = parse_one(ALL_IN.replace("Hero is all-In.\n", ""))
+    assert [(a.player, a.street) for a in unflagged.actions if a.all_in] == [("Shorty", Street.THIRD), ("Hero", Street.FOURTH)]
     assert [(a.player, a.amount, a.pot, a.half) for a in hand.awards] == [
         ("Villain", 2000, 1, Half.WHOLE),
         ("Shorty", 7400, 0, Half.WHOLE),

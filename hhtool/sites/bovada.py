@@ -146,7 +146,7 @@ class BovadaParser(SiteParser):
         return builder.build(
             stakes,
             started_at=started_at,
-            timezone="ET" if when else None,  # Bovada prints Eastern time without saying so
+            timezone=None,  # Bovada does not say which zone its times are in
             table_name=table.group(1).rstrip(",") if table else None,
             tournament_id=tournament.group(1) if tournament else None,
             hero=state.hero,

@@ -154,6 +154,7 @@ class PartyPokerParser(SiteParser):
         state = _PartyState()
         for token in tokens_in_order(tree):
             self._handle(token, grammar.fields(token), builder, state)
+        self._mark_all_ins(builder)
         self._label_halves(builder, state)
 
         small_bet = big_bet = None
@@ -273,6 +274,17 @@ class PartyPokerParser(SiteParser):
         raise HandParseError(line, f"{player!r} is all-in before putting anything in")
 
     @staticmethod
+    def _mark_all_ins(b: HandBuilder) -> None:
+        """Where "is all-In." stands relative to the action is not fixed, so also mark the action
+        that puts a player's whole stack in."""
+        put_in: dict[str, int] = {}
+        for index, action in enumerate(b.actions):
+            put_in[action.player] = put_in.get(action.player, 0) + action.amount
+            stack = next(seat.stack for seat in b.seats if seat.player == action.player)
+            if action.amount > 0 and put_in[action.player] == stack and not action.all_in:
+                b.actions[index] = replace(action, all_in=True)
+
+    @staticmethod
     def _low_line(player: str, low: str, b: HandBuilder, line: int) -> None:
         for index, shown in enumerate(b.showdown):
             if shown.player == player:
@@ -283,15 +295,16 @@ class PartyPokerParser(SiteParser):
     @staticmethod
     def _label_halves(b: HandBuilder, state: _PartyState) -> None:
         """Party labels only the low half. Beside a low award of the same pot the others are the
-        high half; with "no qualifying low" or no showdown the pot was not split."""
+        high half; with "no qualifying low" or nobody left to contest it the pot was not split."""
         low_pots = {a.pot for a in b.awards if a.half is Half.LOW}
-        showdown = any(s.status is ShowStatus.SHOWN for s in b.showdown)
+        folded = {a.player for a in b.actions if a.kind is ActionKind.FOLD}
+        contested = len({a.player for a in b.actions} - folded) > 1
         for index, award in enumerate(b.awards):
             if award.half is not Half.UNKNOWN:
                 continue
             if award.pot in low_pots:
                 b.awards[index] = replace(award, half=Half.HIGH)
-            elif state.no_low or not showdown:
+            elif state.no_low or not contested:
                 b.awards[index] = replace(award, half=Half.WHOLE)
 
 
