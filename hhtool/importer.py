@@ -10,22 +10,28 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hhtool.model import FailedHand, Hand, ParseOutcome, RawHand, SkippedHand
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from hhtool.chunks import ChunkResult, failure_chunk, process_chunk
+from hhtool.model import FailedHand, RawHand
 from hhtool.reader import DecodedFile, decode_bytes
 from hhtool.sites import detect, parser_for
-from hhtool.sources import Source, SourceError
-from hhtool.store import Batch, Store, StoredHand
+from hhtool.sources import Readable, SourceError
+from hhtool.store import Store
 
+#: hands parsed, replayed and written together (one transaction)
 BATCH_HANDS = 2000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
 
-#: (hand) -> (replay result, profile name)
-Replayer = Callable[[Hand], tuple[Any, str]]
+#: runs process_chunk somewhere (a pool, a cluster); returns something with .result()
+Submit = Callable[..., Any]
 
 
 @dataclass
@@ -82,125 +88,153 @@ class ImportReport:
         return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
 
 
-def parse_lines(name: str, decoded: DecodedFile, site: str | None = None,
-                start_line: int = 1) -> tuple[str | None, Iterator[ParseOutcome]]:
-    """Split and parse decoded lines; outcomes come lazily, hand by hand. Hands starting
-    before ``start_line`` were imported before and are not parsed again."""
-    parser = parser_for(site) if site else detect(decoded.lines)
-    if parser is None:
-        text = "\n".join(decoded.lines)
-        raw = RawHand(name, 1, tuple(text[:MAX_UNKNOWN_RAW].split("\n")) if text else ("",))
-        first = next((line for line in decoded.lines if line.strip()), "")
-        reason = f"no supported site recognised this file's format (first line: {first[:120]!r})"
-        if len(text) > MAX_UNKNOWN_RAW:
-            reason += f"; raw text cut to {MAX_UNKNOWN_RAW} characters"
-        return None, iter([FailedHand(None, None, 1, reason, raw)] if decoded.lines else [])
-    raws = (raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
-    return parser.name, (parser.parse(raw) for raw in raws)
+def unknown_format_failure(name: str, decoded: DecodedFile) -> FailedHand:
+    text = "\n".join(decoded.lines)
+    raw = RawHand(name, 1, tuple(text[:MAX_UNKNOWN_RAW].split("\n")) if text else ("",))
+    first = next((line for line in decoded.lines if line.strip()), "")
+    reason = f"no supported site recognised this file's format (first line: {first[:120]!r})"
+    if len(text) > MAX_UNKNOWN_RAW:
+        reason += f"; raw text cut to {MAX_UNKNOWN_RAW} characters"
+    return FailedHand(None, None, 1, reason, raw)
 
 
-def _may_be_half_written(outcome: ParseOutcome) -> bool:
-    """A failed last hand that ends early, or fails on its very last line (a line being written)."""
-    return isinstance(outcome, FailedHand) and ("ends early" in outcome.reason or outcome.line >= outcome.raw.last_line)
+@dataclass
+class _FileJob:
+    """One file in flight: its report, and what its files row will say."""
+
+    report: FileReport
+    row: dict[str, Any]
+    chunks: list[list[RawHand]]
+    resume_line: int
 
 
 class Importer:
-    def __init__(self, store: Store, replayer: Replayer | None = None, site: str | None = None,
-                 defer_incomplete_last_hand: bool = False) -> None:
+    """Imports files into a store. ``submit`` (e.g. a process pool's) runs the parsing and
+    replay elsewhere; results are written here, in order, one transaction per chunk."""
+
+    def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
+                 defer_incomplete_last_hand: bool = False, submit: Submit | None = None,
+                 in_flight: int = 4) -> None:
         self.store = store
-        self.replayer = replayer
+        self.replay = replay
+        self.rules = rules
         self.site = site
         # Watch mode: a client may still be writing the last hand; leave it for the next pass.
         self.defer_incomplete_last_hand = defer_incomplete_last_hand
+        self.submit = submit
+        self.in_flight = in_flight if submit else 0
 
-    def run(self, sources: Iterable[Source]) -> ImportReport:
+    def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
         report = ImportReport()
+        pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
             try:
                 data = source.read()
             except SourceError as error:
                 report.unreadable.append(str(error))
                 continue
-            report.files.append(self.import_file(source.name, data))
+            job = self._start(source.name, data)
+            report.files.append(job.report)
+            if not job.chunks:
+                self._write_file_row(job)
+            for index, chunk in enumerate(job.chunks):
+                is_last = index == len(job.chunks) - 1
+                pending.append((job, self._dispatch(job, chunk, is_last), is_last))
+                while len(pending) > self.in_flight:
+                    self._finish(*pending.popleft())
+        while pending:
+            self._finish(*pending.popleft())
+        if on_file:
+            for file_report in report.files:
+                on_file(file_report)
         return report
 
     def import_file(self, name: str | os.PathLike[str], data: bytes) -> FileReport:
-        name = str(name)
+        return self.run([_InMemory(str(name), data)]).files[0]
+
+    def _start(self, name: str, data: bytes) -> _FileJob:
         digest = hashlib.sha256(data).hexdigest()
         known = self.store.file_by_content(digest)
         if known is not None and known["site"] == (self.site or known["site"]):
-            return self._unchanged(name, known)
+            return _FileJob(self._unchanged(name, known), {}, [], 0)
         start_line, status = 1, "parsed"
-        previous = self.store.last_import_of(str(name))
+        previous = self.store.last_import_of(name)
         grew = previous is not None and len(data) > previous["size"]
         if grew and hashlib.sha256(data[: previous["size"]]).hexdigest() == previous["sha256"]:  # type: ignore[index]
             start_line, status = previous["resume_line"], "grown"  # type: ignore[index]
         decoded = decode_bytes(data)
-        site, outcomes = parse_lines(str(name), decoded, self.site, start_line)
-        report = FileReport(str(name), site, decoded.encoding, status=status)
-        for problem in decoded.problems:
-            report.failures.append(Failure(0, f"decoding: {problem}"))
-        resume_line = start_line
-        batch = Batch()
-        pending: ParseOutcome | None = None  # held back one step to know which outcome is the last
-        for outcome in outcomes:
-            if pending is not None:
-                self._account(pending, batch, report)
-            pending = outcome
-            resume_line = outcome.source.first_line if isinstance(outcome, Hand) else outcome.raw.first_line
-            if len(batch.hands) + len(batch.failures) + len(batch.skipped) >= BATCH_HANDS:
-                self._flush(batch, report)
-                batch = Batch()
-        if pending is not None and not (self.defer_incomplete_last_hand and _may_be_half_written(pending)):
-            self._account(pending, batch, report)
-        batch.files.append({
-            "path": str(name), "sha256": digest, "size": len(data), "site": site, "encoding": decoded.encoding,
-            "hands_found": report.hands_found, "stored": 0, "duplicates": 0, "skipped": report.skipped,
-            "failed": report.failed, "lines": len(decoded.lines), "resume_line": resume_line,
-        })
-        self._flush(batch, report)
-        return report
+        parser = parser_for(self.site) if self.site else detect(decoded.lines)
+        report = FileReport(name, parser.name if parser else None, decoded.encoding, status=status)
+        report.failures.extend(Failure(0, f"decoding: {problem}") for problem in decoded.problems)
+        row = {"path": name, "sha256": digest, "size": len(data), "site": report.site, "encoding": decoded.encoding,
+               "lines": len(decoded.lines)}
+        if parser is None:
+            job = _FileJob(report, row, [], start_line)
+            if decoded.lines:
+                self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
+            return job
+        raws = [raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line]
+        chunks = [raws[i:i + BATCH_HANDS] for i in range(0, len(raws), BATCH_HANDS)]
+        return _FileJob(report, row, chunks, start_line)
 
-    def _account(self, outcome: ParseOutcome, batch: Batch, report: FileReport) -> None:
-        report.hands_found += 1
-        if isinstance(outcome, Hand):
-            replay, profile = self.replayer(outcome) if self.replayer else (None, None)
-            batch.hands.append(StoredHand(outcome, replay, profile))
-        elif isinstance(outcome, SkippedHand):
-            batch.skipped.append(outcome)
-            report.skipped += 1
-        else:
-            batch.failures.append(outcome)
-            report.failed += 1
-            report.failures.append(Failure(outcome.line, outcome.reason))
+    def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
+        args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last)
+        if self.submit is None:
+            return process_chunk(*args)
+        return self.submit(process_chunk, *args)
+
+    def _finish(self, job: _FileJob, pending: Any, is_last: bool) -> None:
+        result: ChunkResult = pending if isinstance(pending, ChunkResult) else pending.result()
+        self._apply(job, result, file_row=is_last)
+
+    def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
+        """Drop hands already stored, then write the chunk (and the file row) in one transaction."""
+        report = job.report
+        known = self.store.known_hand_ids(result.site, result.hand_ids) if result.site and result.hand_ids else set()
+        tables = result.tables
+        if known:
+            drop = pa.array(sorted(known), pa.string())
+            tables = {name: (table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=drop)))
+                             if "hand_id" in table.column_names and name != "import_errors" and name != "skipped_hands"
+                             else table) for name, table in tables.items()}
+        report.hands_found += result.found
+        report.stored += len(result.hand_ids) - len(known)
+        report.duplicates += result.duplicates + len(known)
+        report.skipped += result.skipped
+        report.failed += len(result.failures)
+        report.failures.extend(Failure(line, reason) for line, reason in result.failures)
+        if result.found or result.deferred:
+            job.resume_line = result.last_first_line
+        if file_row:
+            tables = {**tables, "files": self._file_row(job)}
+        self.store.write_tables(tables)
+
+    def _file_row(self, job: _FileJob) -> pa.Table:
+        report = job.report
+        row = {**job.row, "hands_found": report.hands_found, "stored": report.stored, "duplicates": report.duplicates,
+               "skipped": report.skipped, "failed": report.failed, "resume_line": job.resume_line}
+        return pa.Table.from_pylist([row])
+
+    def _write_file_row(self, job: _FileJob) -> None:
+        if job.row:  # unchanged files are not imported again, so they get no new row
+            self.store.write_tables({"files": self._file_row(job)})
 
     def _unchanged(self, name: str, known: dict[str, Any]) -> FileReport:
         """A file whose bytes were imported before: nothing to parse, every hand is known."""
-        report = FileReport(str(name), known["site"], known["encoding"], status="unchanged")
+        report = FileReport(name, known["site"], known["encoding"], status="unchanged")
         report.hands_found = known["hands_found"]
         report.skipped, report.failed = known["skipped"], known["failed"]
         report.duplicates = report.hands_found - report.skipped - report.failed
         report.failures = [Failure(line, reason) for line, reason in self.store.errors_of(known["path"])]
         return report
 
-    def _flush(self, batch: Batch, report: FileReport) -> None:
-        """Drop duplicates (already stored, or twice in this batch), then write in one transaction."""
-        unique: dict[tuple[str, str], StoredHand] = {}
-        for item in batch.hands:
-            key = (item.hand.site, item.hand.hand_id)
-            if key in unique:
-                report.duplicates += 1
-            else:
-                unique[key] = item
-        by_site: dict[str, list[str]] = {}
-        for site, hand_id in unique:
-            by_site.setdefault(site, []).append(hand_id)
-        for site, ids in by_site.items():
-            for hand_id in self.store.known_hand_ids(site, ids):
-                del unique[(site, hand_id)]
-                report.duplicates += 1
-        batch.hands = list(unique.values())
-        report.stored += len(batch.hands)
-        for row in batch.files:  # the file row goes with the file's last batch
-            row["stored"], row["duplicates"] = report.stored, report.duplicates
-        self.store.write(batch)
+
+@dataclass(frozen=True)
+class _InMemory:
+    """Bytes already in memory, named like the file they came from."""
+
+    name: str
+    data: bytes
+
+    def read(self) -> bytes:
+        return self.data

@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 #: file endings looked at when a folder is imported (named files are always read)
 HAND_HISTORY_SUFFIXES = {".txt", ".xml", ".log", ".hh", ".phh", ".phhs", ".htm", ".html", ".gz", ".zip"}
@@ -22,6 +23,15 @@ MAX_EXPANDED_BYTES = 1 << 30
 MAX_ZIP_TOTAL_BYTES = 4 << 30
 MAX_ZIP_MEMBERS = 10_000
 _CHUNK = 1 << 20
+
+
+class Readable(Protocol):
+    """Anything the importer can read: a name for reports and the bytes."""
+
+    @property
+    def name(self) -> str: ...
+
+    def read(self) -> bytes: ...
 
 
 class SourceError(Exception):

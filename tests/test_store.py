@@ -99,11 +99,16 @@ def test_a_batch_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_batches_split_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     hands = [SPLIT_HAND.replace("35874576282", str(1000 + n)) for n in range(7)]
     path = write(tmp_path, "d.txt", "\n\n".join(hands))
-    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)
+    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)  # chunks of 3 hands, one transaction each
     writes: list[int] = []
     with Store(":memory:") as store:
-        original = store.write
-        store.write = lambda batch: (writes.append(len(batch.hands)), original(batch))[1]  # type: ignore[method-assign]
+        original = store.write_tables
+
+        def counting_write(tables: dict) -> None:  # type: ignore[type-arg]
+            writes.append(tables["hands"].num_rows if "hands" in tables else 0)
+            original(tables)
+
+        store.write_tables = counting_write  # type: ignore[method-assign]
         report = Importer(store).import_file(path, path.read_bytes())
         assert report.stored == 7 and writes == [3, 3, 1]
         assert store.run("SELECT stored, hands_found FROM files") == [(7, 7)]

@@ -12,7 +12,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
 from hhtool.importer import FileReport, Importer, ImportReport
-from hhtool.pipeline import make_replayer
 from hhtool.sites import site_names
 from hhtool.sources import Collected, SourceError, collect_sources
 from hhtool.store import Store
@@ -41,7 +40,7 @@ def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
 
 def run_import(store: Store, collected: Collected, site: str | None, rules: str | None) -> ImportReport:
     """Import sources into an open store (shared by `import` and `audit PATH…`)."""
-    importer = Importer(store, replayer=make_replayer(rules), site=site)
+    importer = Importer(store, rules=rules, site=site)
     report = ImportReport(unreadable=list(collected.problems))
     files = collected.sources
     with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
@@ -95,7 +94,7 @@ def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | N
             out.print(f"  [red]failed[/red] {report.path}:{failure.line}: {failure.reason}", highlight=False)
 
     with open_store(db) as store:
-        importer = Importer(store, replayer=make_replayer(rules), site=site)
+        importer = Importer(store, rules=rules, site=site)
         err.print(f"watching {', '.join(paths)} every {interval:g} s; Ctrl-C stops")
         try:
             watch(importer, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {problem}"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,9 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from hhtool.model import FailedHand, Hand, SkippedHand
+from hhtool.model import Hand
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES, migrate
-from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
+from hhtool.store.tables import replay_rows
 
 DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
@@ -35,23 +34,6 @@ def resolve_db_path(option: str | None) -> str:
 
 class StoreLocked(RuntimeError):
     """Another process holds the database for writing."""
-
-
-@dataclass
-class StoredHand:
-    """A parsed hand with its replay findings, ready to store."""
-
-    hand: Hand
-    replay: Any = None  # hhtool.replay.ReplayResult, or None when not replayed
-    profile: str | None = None
-
-
-@dataclass
-class Batch:
-    hands: list[StoredHand] = field(default_factory=list)
-    failures: list[FailedHand] = field(default_factory=list)
-    skipped: list[SkippedHand] = field(default_factory=list)
-    files: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Store:
@@ -134,15 +116,8 @@ class Store:
 
     # ------------------------------------------------------------ writing
 
-    def write(self, batch: Batch) -> None:
-        """Store a batch in one transaction (all of it or none)."""
-        tables: dict[str, pa.Table] = {}
-        tables.update(hand_rows([(item.hand, item.replay, item.profile) for item in batch.hands]))
-        tables.update(replay_rows([(item.hand, item.replay, item.profile) for item in batch.hands if item.replay]))
-        tables["import_errors"] = failure_rows(batch.failures)
-        tables["skipped_hands"] = skipped_rows(batch.skipped)
-        if batch.files:
-            tables["files"] = pa.Table.from_pylist(batch.files)
+    def write_tables(self, tables: dict[str, pa.Table]) -> None:
+        """Insert rows into several tables in one transaction (all of them or none)."""
         self.run("BEGIN TRANSACTION")
         try:
             for name, table in tables.items():
@@ -187,4 +162,4 @@ class Store:
             raise
 
 
-__all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "Batch", "Store", "StoreLocked", "StoredHand", "resolve_db_path"]
+__all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "Store", "StoreLocked", "resolve_db_path"]

@@ -1,0 +1,90 @@
+"""The unit of work of an import: parse, replay and tabulate a run of hands from one file.
+
+``process_chunk`` is a pure function of picklable arguments, so the same code runs in the
+importing process, in a process pool (``--jobs``) or on a Dask cluster (``--dask``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import pyarrow as pa
+
+from hhtool.model import FailedHand, Hand, RawHand, SkippedHand
+from hhtool.sites import parser_for
+from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
+
+
+@dataclass
+class ChunkResult:
+    site: str | None
+    hand_ids: list[str]  # hands to store, each once (before checking the store for duplicates)
+    tables: dict[str, pa.Table]  # rows for every table, for exactly those hands, failures and skips
+    found: int = 0
+    duplicates: int = 0  # the same hand twice within this chunk
+    skipped: int = 0
+    failures: list[tuple[int, str]] = field(default_factory=list)
+    last_first_line: int = 0  # first line of the last hand of the chunk (where a grown file resumes)
+    deferred: bool = False  # the last hand was left for the next pass (watch mode)
+
+
+@cache
+def _replayer(rules: str | None, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from hhtool.pipeline import make_replayer
+
+    return make_replayer(rules)
+
+
+def _may_be_half_written(outcome: FailedHand) -> bool:
+    """A failed last hand that ends early, or fails on its very last line (a line being written)."""
+    return "ends early" in outcome.reason or outcome.line >= outcome.raw.last_line
+
+
+def process_chunk(site: str, raws: list[RawHand], rules: str | None = None, replay: bool = True,
+                  defer_half_written_last: bool = False) -> ChunkResult:
+    parser = parser_for(site)
+    replayer = _replayer(rules, replay)
+    outcomes = [parser.parse(raw) for raw in raws]
+    result = ChunkResult(site, [], {})
+    if outcomes:
+        last = outcomes[-1]
+        result.last_first_line = last.source.first_line if isinstance(last, Hand) else last.raw.first_line
+        if defer_half_written_last and isinstance(last, FailedHand) and _may_be_half_written(last):
+            outcomes.pop()
+            result.deferred = True
+    stored: dict[str, tuple[Hand, Any, str | None]] = {}
+    failures: list[FailedHand] = []
+    skipped: list[SkippedHand] = []
+    for outcome in outcomes:
+        result.found += 1
+        if isinstance(outcome, Hand):
+            if outcome.hand_id in stored:
+                result.duplicates += 1
+                continue
+            replayed, profile = replayer(outcome) if replayer else (None, None)
+            stored[outcome.hand_id] = (outcome, replayed, profile)
+        elif isinstance(outcome, SkippedHand):
+            skipped.append(outcome)
+        else:
+            failures.append(outcome)
+            result.failures.append((outcome.line, outcome.reason))
+    result.skipped = len(skipped)
+    items = list(stored.values())
+    result.hand_ids = list(stored)
+    result.tables = {
+        **hand_rows(items),
+        **replay_rows([item for item in items if item[1] is not None]),
+        "import_errors": failure_rows(failures),
+        "skipped_hands": skipped_rows(skipped),
+    }
+    return result
+
+
+def failure_chunk(failure: FailedHand) -> ChunkResult:
+    """A chunk holding one failure found before parsing (e.g. a file no site recognises)."""
+    return ChunkResult(failure.site, [], {"import_errors": failure_rows([failure])}, found=1,
+                       failures=[(failure.line, failure.reason)], last_first_line=failure.raw.first_line)
