@@ -289,6 +289,22 @@ def test_no_low_whole_pot_and_mucked_cards_from_summary() -> None:
     assert conserved(hand) and hand.rake == 100
 
 
+def test_ties_and_a_returned_ante() -> None:
+    tie = SIDE_POT_HAND.replace(
+        "QuietRiver wins the low main pot ($13.25) with 5,4,3,2,A",
+        "QuietRiver ties for the low main pot ($6.63) with 5,4,3,2,A\nHero ties for the low main pot ($6.62) with 6,5,4,3,2",
+    )
+    hand = parse_one(tie)
+    assert [(a.player, a.amount, a.pot, a.half) for a in hand.awards if a.pot == 0 and a.half is Half.LOW] == [
+        ("QuietRiver", 663, 0, Half.LOW), ("Hero", 662, 0, Half.LOW)]
+    assert conserved(hand)
+    timed_out = (FOLD_OUT.replace("Dealt to dsouza [4c]\n", "").replace("dsouza folds\n", "")
+                 .replace("k.lamb antes $0.25\n", "k.lamb antes $0.25\nAnte of $0.25 returned to dsouza\n")
+                 .replace("$1.75", "$1.50"))
+    hand = parse_one(timed_out)
+    assert ("dsouza", 25) in [(u.player, u.amount) for u in hand.uncalled]
+    assert hand.contributed_by("dsouza") == 0 and conserved(hand)
+
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
     text = SIDE_POT_HAND.replace("Hero raises to $4\n", "Hero teleports to $4\n")
     outcome = parse_text(text)[0]
