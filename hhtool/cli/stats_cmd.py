@@ -9,7 +9,7 @@ import typer
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store
 from hhtool.cli.output import OutputFormat, emit_frame
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
-from hhtool.reports.stats import Breakdown, player_stats, table_view
+from hhtool.reports.stats import Breakdown, player_stats, terminal_view
 
 PLAYER_OPTION = typer.Option(None, "--player", help="Only this player (repeatable).")
 SITE_OPTION = typer.Option(None, "--site", help="Only hands of this site (repeatable).")
@@ -64,12 +64,13 @@ def register(app: typer.Typer) -> None:
         """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves.
 
         One row per player and currency (money in smallest units beside `currency` and `unit`);
-        each rate comes with `<stat>_count` and `<stat>_opportunities`. The terminal table shows a
-        headline; csv, json and parquet carry every key. Definitions: docs/stats.md.
+        each rate comes with `<stat>_count` and `<stat>_opportunities`. The terminal table lists every
+        statistic for up to four players (a headline table for more, or with --by); csv, json and
+        parquet carry every key. Definitions: docs/stats.md.
         """
         hand_filter = build_filter(players, sites, stakes, date_from, date_to, game, table_size)
         with open_store(db, read_only=True) as store:
             frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
         if output_format is OutputFormat.table:
-            frame = table_view(frame, by)
+            frame = terminal_view(frame, by)
         emit_frame(frame, output_format, out_file)

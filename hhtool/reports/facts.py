@@ -132,15 +132,10 @@ third AS (
            max(CASE WHEN level_before = 3 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS four_bet_3rd__n
     FROM dec WHERE street = 3 GROUP BY site, hand_id, player
 ),
-bring_in_spot AS (  -- the posted bring-in's first decision while nobody has completed yet
-    SELECT d.site, d.hand_id, d.player, d.kind
-    FROM dec d JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id AND o.player = d.player AND o.posted
-    WHERE d.street = 3 AND d.nth = 1 AND d.level_before = 0
-),
-first_in AS (  -- first decision with nobody in yet (all before folded); never the posted bring-in
+first_in AS (  -- first decision with nobody in yet (all before folded), after the opener
     SELECT d.site, d.hand_id, d.player, d.seq, d.kind
-    FROM dec d LEFT JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id
-    WHERE d.street = 3 AND d.nth = 1 AND d.entered_before = 0 AND NOT (coalesce(o.posted, FALSE) AND d.player = o.player)
+    FROM dec d JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id
+    WHERE d.street = 3 AND d.nth = 1 AND d.entered_before = 0 AND d.player <> o.player
 ),
 behind AS (  -- upcards of the players still in and left to act behind a first-in decision
     SELECT fi.site, fi.hand_id, fi.player, max(dr.rank) AS best_rank, count(*) FILTER (WHERE dr.rank IS NULL) AS unknown
@@ -333,8 +328,8 @@ SELECT f.site, f.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_b
 {third_columns},
        coalesce(fi.o, 0) AS complete_first_in__o, coalesce(fi.complete, 0) AS complete_first_in__n,
        coalesce(fi.o, 0) AS limp__o, coalesce(fi.call, 0) AS limp__n,
-       CASE WHEN bis.player IS NULL THEN 0 ELSE 1 END AS bring_in_complete__o,
-       CASE WHEN bis.kind = 'complete' THEN 1 ELSE 0 END AS bring_in_complete__n,
+       CASE WHEN op.player IS NULL THEN 0 ELSE 1 END AS bring_in_complete__o,
+       CASE WHEN op.player IS NOT NULL AND NOT op.posted THEN 1 ELSE 0 END AS bring_in_complete__n,
        CAST(coalesce(ss.by_door, FALSE) AS INTEGER) AS steal_door__o,
        CAST(coalesce(ss.by_door AND ss.kind = 'complete', FALSE) AS INTEGER) AS steal_door__n,
        CAST(coalesce(ss.by_position, FALSE) AS INTEGER) AS steal_position__o,
@@ -371,7 +366,7 @@ LEFT JOIN third t ON t.site = f.site AND t.hand_id = f.hand_id AND t.player = f.
 LEFT JOIN (SELECT site, hand_id, player, 1 AS o, CASE WHEN kind = 'complete' THEN 1 ELSE 0 END AS complete,
                   CASE WHEN kind = 'call' THEN 1 ELSE 0 END AS call FROM first_in) fi
        ON fi.site = f.site AND fi.hand_id = f.hand_id AND fi.player = f.player
-LEFT JOIN bring_in_spot bis ON bis.site = f.site AND bis.hand_id = f.hand_id AND bis.player = f.player
+LEFT JOIN opener op ON op.site = f.site AND op.hand_id = f.hand_id AND op.player = f.player
 LEFT JOIN steal_spot ss ON ss.site = f.site AND ss.hand_id = f.hand_id AND ss.player = f.player
 LEFT JOIN steal st ON st.site = f.site AND st.hand_id = f.hand_id AND st.player = f.player
 LEFT JOIN vs_steal vs ON vs.site = f.site AND vs.hand_id = f.hand_id AND vs.player = f.player
@@ -396,8 +391,8 @@ def _later_sql() -> str:
     per_street: list[str] = []
     for street in ALL_STREETS:
         per_street += [
-            f"sum(CASE WHEN d.street = {street} AND d.aggressive THEN 1 ELSE 0 END) AS aggression_{street}__n",
-            f"sum(CASE WHEN d.street = {street} THEN 1 ELSE 0 END) AS aggression_{street}__o",
+            f"CAST(sum(CASE WHEN d.street = {street} AND d.aggressive THEN 1 ELSE 0 END) AS INTEGER) AS aggression_{street}__n",
+            f"CAST(sum(CASE WHEN d.street = {street} THEN 1 ELSE 0 END) AS INTEGER) AS aggression_{street}__o",
             f"max(CASE WHEN d.street = {street} AND d.facing THEN 1 ELSE 0 END) AS fold_{street}__o",
             f"max(CASE WHEN d.street = {street} AND d.facing AND d.kind = 'fold' THEN 1 ELSE 0 END) AS fold_{street}__n",
         ]

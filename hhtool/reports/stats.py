@@ -182,8 +182,8 @@ DOOR_CARD_RATES = ("vpip", "raise_3rd", "saw_5th", "wtsd", "wsd", "scoop")
 
 
 def table_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame:
-    """A narrow, readable view for the terminal: money in currency units, rates as
-    ``percent (count/opportunities)``; the other formats carry every key."""
+    """A narrow view for the terminal: money in currency units, a few rates as percentages
+    (the counts are in the other formats)."""
     if frame.is_empty():
         return frame
     if by is Breakdown.street:
@@ -196,14 +196,46 @@ def table_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame
         money = pl.struct(["net_won", "unit"]).map_elements(
             lambda row: format_money(int(row["net_won"]), int(row["unit"])), return_dtype=pl.Utf8)
         extra = [pl.col("hands"), money.alias("net_won"), pl.col("bb_per_100").round(2).alias("bb/100")]
-    shown = [pl.struct([name, f"{name}_count", f"{name}_opportunities"]).map_elements(_percent, return_dtype=pl.Utf8)
-             .alias(name) for name in names]
+    shown = [pl.when(pl.col(name).is_null()).then(pl.lit("-"))
+             .otherwise((pl.col(name) * 100).round(1).cast(pl.Utf8) + "%").alias(name) for name in names]
     return frame.select([*[pl.col(key) for key in keys], *extra, *shown])
 
 
+VERTICAL_MAX_ROWS = 4
+MONEY_KEYS = ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid")
+
+
+def vertical_view(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every statistic as a row, one column per player and currency: for a few players at a time."""
+    stats: list[str] = ["hands", *MONEY_KEYS, "bb_per_100", *(rate.key for rate in RATES), *COUNT_KEYS]
+    columns: dict[str, list[str]] = {"stat": stats}
+    for row in frame.iter_rows(named=True):
+        unit = int(row["unit"])
+        values: list[str] = []
+        for key in stats:
+            if key in MONEY_KEYS:
+                values.append(format_money(int(row[key]), unit))
+            elif key == "bb_per_100":
+                values.append("-" if row[key] is None else f"{row[key]:.2f}")
+            elif key in ("hands", *COUNT_KEYS):
+                values.append(str(row[key]))
+            else:
+                values.append(_percent({"r": row[key], "n": row[f"{key}_count"], "o": row[f"{key}_opportunities"]}))
+        columns[f"{row['player']} ({row['currency']})"] = values
+    return pl.DataFrame(columns)
+
+
+def terminal_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame:
+    """What ``--format table`` prints: every statistic, one column per player, for up to
+    VERTICAL_MAX_ROWS players without ``--by``; otherwise the narrow headline table."""
+    if by is None and 0 < frame.height <= VERTICAL_MAX_ROWS:
+        return vertical_view(frame)
+    return table_view(frame, by)
+
+
 def _percent(row: dict[str, object]) -> str:
-    values = list(row.values())
-    rate, count, opportunities = values[0], values[1], values[2]
+    """``rate (count/opportunities)`` from a row of the three values, in that order."""
+    rate, count, opportunities = list(row.values())[:3]
     if rate is None:
         return f"- (0/{opportunities})"
     return f"{100 * float(rate):.1f}% ({count}/{opportunities})"  # type: ignore[arg-type]
