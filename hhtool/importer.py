@@ -98,6 +98,25 @@ def unknown_format_failure(name: str, decoded: DecodedFile) -> FailedHand:
     return FailedHand(None, None, 1, reason, raw)
 
 
+def store_result(store: Store, report: FileReport, result: ChunkResult,
+                 extra: Callable[[], dict[str, pa.Table]] | None = None) -> None:
+    """Account a chunk's hands in the file's report and write them, less those already stored,
+    with ``extra`` tables (the file row, made after the counts are final) in one transaction."""
+    known = store.known_hand_ids(result.site, result.hand_ids) if result.site and result.hand_ids else set()
+    tables = result.tables
+    if known:
+        drop = pa.array(sorted(known), pa.string())
+        tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=drop)))
+                  if name not in ("import_errors", "skipped_hands") else table for name, table in tables.items()}
+    report.hands_found += result.found
+    report.stored += len(result.hand_ids) - len(known)
+    report.duplicates += result.duplicates + len(known)
+    report.skipped += result.skipped
+    report.failed += len(result.failures)
+    report.failures.extend(Failure(line, reason) for line, reason in result.failures)
+    store.write_tables({**tables, **(extra() if extra else {})})
+
+
 @dataclass
 class _FileJob:
     """One file in flight: its report, and what its files row will say."""
@@ -188,26 +207,9 @@ class Importer:
         self._apply(job, result, file_row=is_last)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
-        """Drop hands already stored, then write the chunk (and the file row) in one transaction."""
-        report = job.report
-        known = self.store.known_hand_ids(result.site, result.hand_ids) if result.site and result.hand_ids else set()
-        tables = result.tables
-        if known:
-            drop = pa.array(sorted(known), pa.string())
-            tables = {name: (table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=drop)))
-                             if "hand_id" in table.column_names and name != "import_errors" and name != "skipped_hands"
-                             else table) for name, table in tables.items()}
-        report.hands_found += result.found
-        report.stored += len(result.hand_ids) - len(known)
-        report.duplicates += result.duplicates + len(known)
-        report.skipped += result.skipped
-        report.failed += len(result.failures)
-        report.failures.extend(Failure(line, reason) for line, reason in result.failures)
         if result.found or result.deferred:
             job.resume_line = result.last_first_line
-        if file_row:
-            tables = {**tables, "files": self._file_row(job)}
-        self.store.write_tables(tables)
+        store_result(self.store, job.report, result, (lambda: {"files": self._file_row(job)}) if file_row else None)
 
     def _file_row(self, job: _FileJob) -> pa.Table:
         report = job.report

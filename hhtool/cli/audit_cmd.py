@@ -146,7 +146,7 @@ def register(app: typer.Typer) -> None:
         files = resolve_import_paths(paths, None) if paths else None
         with open_store(db) as store:
             if files:
-                report = run_import(store, files, None, rules)
+                report = run_import(store, files, None, rules, jobs=1)
                 if output_format is AuditFormat.table:
                     print_text_summary(report)
             if explain_id:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import threading
 from enum import StrEnum
 
@@ -12,8 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
 from hhtool.importer import FileReport, Importer, ImportReport
+from hhtool.parallel import default_jobs, process_pool
 from hhtool.sites import site_names
-from hhtool.sources import Collected, SourceError, collect_sources
+from hhtool.sources import Collected, Source, collect_sources
 from hhtool.store import Store
 
 SHOWN_FAILURES = 5
@@ -38,22 +40,42 @@ def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
     return collected
 
 
-def run_import(store: Store, collected: Collected, site: str | None, rules: str | None) -> ImportReport:
+def run_import(store: Store, collected: Collected, site: str | None, rules: str | None, jobs: int = 1,
+               dask: str | None = None, dask_dir: str | None = None) -> ImportReport:
     """Import sources into an open store (shared by `import` and `audit PATH…`)."""
-    importer = Importer(store, rules=rules, site=site)
-    report = ImportReport(unreadable=list(collected.problems))
-    files = collected.sources
-    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                  TimeRemainingColumn(), console=err, disable=not stderr_is_terminal(), transient=True) as progress:
-        task = progress.add_task("import", total=len(files))
-        for source in files:
-            try:
-                data = source.read()
-            except SourceError as error:
-                report.unreadable.append(str(error))
-            else:
-                report.files.append(importer.import_file(source.name, data))
-            progress.advance(task)
+    if dask:
+        return _run_on_cluster(store, collected, site, rules, dask, dask_dir)
+    total_bytes = sum(_size(source) for source in collected.sources)
+    with process_pool(jobs, total_bytes) as submit:
+        importer = Importer(store, rules=rules, site=site, submit=submit, in_flight=2 * jobs)
+        with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                      TimeRemainingColumn(), console=err, disable=not stderr_is_terminal(), transient=True) as progress:
+            task = progress.add_task("import", total=len(collected.sources))
+            report = importer.run(collected.sources, on_file=lambda _: progress.advance(task))
+    report.unreadable[:0] = collected.problems
+    return report
+
+
+def _size(source: Source) -> int:
+    try:
+        return source.fs_path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _run_on_cluster(store: Store, collected: Collected, site: str | None, rules: str | None, address: str,
+                    dask_dir: str | None) -> ImportReport:
+    from hhtool.parallel import cluster_import
+
+    if dask_dir is None:
+        if address != "local":
+            err.print("[red]error:[/red] --dask ADDRESS needs --dask-dir on storage every worker can write")
+            raise typer.Exit(EXIT_ERROR)
+        with tempfile.TemporaryDirectory(prefix="hhtool-dask-") as scratch:
+            report = cluster_import(store, collected.sources, address, scratch, site, rules)
+    else:
+        report = cluster_import(store, collected.sources, address, dask_dir, site, rules)
+    report.unreadable[:0] = collected.problems
     return report
 
 
@@ -116,6 +138,10 @@ def register(app: typer.Typer) -> None:
         output_format: ImportFormat = typer.Option(ImportFormat.text, "--format", help="text or json."),
         watch_mode: bool = typer.Option(False, "--watch", help="Keep polling the paths for new and growing files; Ctrl-C stops."),
         interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between polls in --watch mode."),
+        jobs: int = typer.Option(default_jobs(), "--jobs", "-j", min=1, help="Processes for parsing and replay."),
+        dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS",
+                                        help="Run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster."),
+        dask_dir: str | None = typer.Option(None, "--dask-dir", help="Where Dask workers write Parquet (shared storage)."),
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
@@ -126,7 +152,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(EXIT_OK)
         collected = resolve_import_paths(paths, site)
         with open_store(db) as store:
-            report = run_import(store, collected, site, rules)
+            report = run_import(store, collected, site, rules, jobs, dask, dask_dir)
         if output_format is ImportFormat.json:
             sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n")
         else:

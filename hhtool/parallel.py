@@ -1,0 +1,161 @@
+"""Running the import's chunks on several cores (a process pool) or a Dask cluster.
+
+Pool: the importing process reads and splits files and writes the store; workers parse, replay
+and tabulate chunks. Cluster: each Dask task imports one whole file into Parquet partitions
+(``<dir>/<table>/<file digest>-<chunk>.parquet``); the client then ingests them, file by file,
+dropping hands already stored — the same rows a single-machine import writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from hhtool.chunks import ChunkResult, process_chunk
+from hhtool.importer import BATCH_HANDS, Failure, FileReport, ImportReport, store_result, unknown_format_failure
+from hhtool.reader import decode_bytes
+from hhtool.sites import detect, parser_for
+from hhtool.sources import Source, SourceError
+from hhtool.store import Store
+from hhtool.store.tables import failure_rows
+
+#: a process pool pays its start-up only when there is this much to read
+POOL_MIN_BYTES = 4 << 20
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+@contextmanager
+def process_pool(jobs: int, total_bytes: int) -> Iterator[Any]:
+    """A pool's submit function, or None when one process is enough."""
+    if jobs <= 1 or total_bytes < POOL_MIN_BYTES:
+        yield None
+        return
+    # forkserver: workers do not inherit the importing process's open database
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        yield pool.submit
+
+
+# ------------------------------------------------------------------ cluster: one task per file
+
+
+def import_file_to_parquet(source: Source, out_dir: str, site: str | None, rules: str | None) -> dict[str, Any]:
+    """A Dask task: parse, replay and tabulate one file into Parquet partitions; returns its accounting."""
+    try:
+        data = source.read()
+    except SourceError as error:
+        return {"name": source.name, "unreadable": str(error)}
+    digest = hashlib.sha256(data).hexdigest()
+    decoded = decode_bytes(data)
+    parser = parser_for(site) if site else detect(decoded.lines)
+    summary: dict[str, Any] = {"name": source.name, "sha256": digest, "size": len(data), "encoding": decoded.encoding,
+                               "lines": len(decoded.lines), "site": parser.name if parser else None, "chunks": [],
+                               "problems": list(decoded.problems)}
+    if parser is None:
+        if decoded.lines:
+            failure = unknown_format_failure(source.name, decoded)
+            part = _write_tables(out_dir, digest, 0, {"import_errors": failure_rows([failure])})
+            summary["chunks"].append({"part": part, "hand_ids": [], "found": 1, "duplicates": 0, "skipped": 0,
+                                      "failures": [(failure.line, failure.reason)], "last_first_line": 1})
+        return summary
+    raws = list(parser.split(decoded.lines, source.name))
+    for index in range(0, len(raws), BATCH_HANDS):
+        result = process_chunk(parser.name, raws[index:index + BATCH_HANDS], rules)
+        part = _write_tables(out_dir, digest, index // BATCH_HANDS, result.tables)
+        summary["chunks"].append({"part": part, "hand_ids": result.hand_ids, "found": result.found,
+                                  "duplicates": result.duplicates, "skipped": result.skipped,
+                                  "failures": result.failures, "last_first_line": result.last_first_line})
+    return summary
+
+
+def _write_tables(out_dir: str, digest: str, index: int, tables: dict[str, pa.Table]) -> str:
+    part = f"{digest[:16]}-{index:05d}"
+    for name, table in tables.items():
+        if table.num_rows:
+            folder = Path(out_dir) / name
+            folder.mkdir(parents=True, exist_ok=True)
+            pq.write_table(table, folder / f"{part}.parquet")
+    return part
+
+
+def _read_part(out_dir: str, part: str) -> dict[str, pa.Table]:
+    tables = {}
+    for folder in sorted(Path(out_dir).iterdir()):
+        path = folder / f"{part}.parquet"
+        if path.exists():
+            tables[folder.name] = pq.read_table(path)
+    return tables
+
+
+def cluster_import(store: Store, sources: Sequence[Source], address: str, out_dir: str, site: str | None,
+                   rules: str | None) -> ImportReport:
+    """Import on a Dask cluster ("local" starts a LocalCluster on loopback), then ingest here."""
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=default_jobs(), threads_per_worker=1, host="127.0.0.1",
+                           dashboard_address=None) if address == "local" else None
+    client = Client(cluster) if cluster is not None else Client(address)
+    try:
+        futures = client.map(import_file_to_parquet, list(sources), out_dir=out_dir, site=site, rules=rules, pure=False)
+        summaries = client.gather(futures)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return ingest(store, summaries, out_dir)
+
+
+def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str) -> ImportReport:
+    """Store the partitions the tasks wrote, in the order of the files, as a local import would."""
+    report = ImportReport()
+    for summary in summaries:
+        if "unreadable" in summary:
+            report.unreadable.append(summary["unreadable"])
+            continue
+        file_report = FileReport(summary["name"], summary["site"], summary["encoding"])
+        file_report.failures.extend(Failure(0, f"decoding: {problem}") for problem in summary["problems"])
+        resume_line = 1
+        for chunk in summary["chunks"]:
+            result = ChunkResult(summary["site"], chunk["hand_ids"], _read_part(out_dir, chunk["part"]), chunk["found"],
+                                 chunk["duplicates"], chunk["skipped"], [tuple(f) for f in chunk["failures"]])
+            resume_line = chunk["last_first_line"] or resume_line
+            last = chunk is summary["chunks"][-1]
+            store_result(store, file_report, result,
+                         (lambda s=summary, r=file_report, line=resume_line: {"files": _file_row(s, r, line)})
+                         if last else None)
+        if not summary["chunks"]:
+            store.write_tables({"files": _file_row(summary, file_report, resume_line)})
+        report.files.append(file_report)
+    return report
+
+
+def _file_row(summary: dict[str, Any], report: FileReport, resume_line: int) -> pa.Table:
+    return pa.Table.from_pylist([{
+        "path": summary["name"], "sha256": summary["sha256"], "size": summary["size"], "site": summary["site"],
+        "encoding": summary["encoding"], "hands_found": report.hands_found, "stored": report.stored,
+        "duplicates": report.duplicates, "skipped": report.skipped, "failed": report.failed,
+        "lines": summary["lines"], "resume_line": resume_line,
+    }])
+
+
+def export_parquet(store: Store, out_dir: str, tables: Sequence[str]) -> dict[str, int]:
+    """Write every table of the store in the cluster layout: ``<dir>/<table>/part-00000.parquet``."""
+    counts = {}
+    for name in tables:
+        folder = Path(out_dir) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        arrow = store.con.sql(f"SELECT * FROM {name}").to_arrow_table()
+        pq.write_table(arrow, folder / "part-00000.parquet")
+        counts[name] = arrow.num_rows
+    return counts
