@@ -1,0 +1,147 @@
+"""`hhtool graph`: cumulative winnings to PNG (read back and checked) and self-contained HTML."""
+
+from __future__ import annotations
+
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hhtool.cli import app
+from hhtool.model import ActionKind
+from hhtool.reports.filters import HandFilter
+from hhtool.reports.graph import GraphError, winnings_series
+from hhtool.reports.stats import format_money
+from hhtool.store import Store
+from tests.stats_hands import ALL_HANDS
+from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
+from tests.test_stats import load, parse
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "g.duckdb"
+    with Store(str(path)) as store:
+        load(store, tmp_path, *ALL_HANDS)
+    return path
+
+
+def expected_running_totals(player: str) -> tuple[list[int], list[int]]:
+    """Running totals from the parsed hands (in their order: the hands' dates increase)."""
+    total, showdown = [], []
+    running = running_showdown = 0
+    for text in ALL_HANDS:
+        hand = parse(text)
+        if player not in hand.players:
+            continue
+        running += hand.net_won(player)
+        live = set(hand.players) - {a.player for a in hand.actions if a.kind is ActionKind.FOLD}
+        at_showdown = player in live and len(live) >= 2
+        running_showdown += hand.net_won(player) if at_showdown else 0
+        total.append(running)
+        showdown.append(running_showdown)
+    return total, showdown
+
+
+def test_series_runs_total_showdown_and_non_showdown(db: Path) -> None:
+    with Store(str(db), read_only=True) as store:
+        series = winnings_series(store, HandFilter(), "Bob")
+    total, showdown = expected_running_totals("Bob")
+    assert series["total"].to_list() == total
+    assert series["showdown"].to_list() == showdown
+    assert [t - s for t, s in zip(total, showdown, strict=True)] == series["non_showdown"].to_list()
+    assert series["hand_number"].to_list() == list(range(1, len(total) + 1))
+
+
+def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and raw scanlines (filter bytes undone) of an 8-bit RGB/RGBA PNG."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    offset, chunks, header = 8, [], b""
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        body = data[offset + 8:offset + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        offset += 12 + length
+    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
+    assert depth == 8 and colour in (2, 6)
+    channels = 3 if colour == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels
+    rows: list[bytes] = []
+    previous = bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - channels] if x >= channels else 0
+            up = previous[x]
+            corner = previous[x - channels] if x >= channels else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 0xFF
+            elif kind == 2:
+                line[x] = (line[x] + up) & 0xFF
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                guess = min((abs(p - left), 0, left), (abs(p - up), 1, up), (abs(p - corner), 2, corner))[2]
+                line[x] = (line[x] + guess) & 0xFF
+        rows.append(bytes(line))
+        previous = line
+    return width, height, rows
+
+
+def test_png_is_drawn_with_the_three_lines(db: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "winnings.png"
+    result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Bob", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    width, height, rows = png_pixels(out)
+    assert (width, height) == (1000, 550)
+    channels = len(rows[0]) // width
+    colours = {row[x:x + 3] for row in rows[::3] for x in range(0, len(row), channels * 3)}
+    assert len(colours) > 20  # not blank: axes, text and lines
+    for line_colour in ("1f4e9c", "2e8b57", "c0392b"):  # total, showdown, non-showdown
+        target = bytes.fromhex(line_colour)
+        assert any(target in row for row in rows), line_colour
+
+
+def test_html_is_self_contained_and_carries_the_data(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "winnings.html"
+    result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Ann", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "<svg" in page and page.count("<polyline") == 3
+    assert not re.search(r"https?://|<script|<link|src=", page)
+    total, _ = expected_running_totals("Ann")
+    assert f"<th>Total</th><td>{format_money(total[-1], 100)}</td>" in page
+    for text in ALL_HANDS:
+        hand = parse(text)
+        assert (f"<td>{hand.hand_id}</td>" in page) == ("Ann" in hand.players)
+
+
+def test_player_is_required_unless_one_hero_and_currencies_are_not_mixed(tmp_path: Path) -> None:
+    path = tmp_path / "h.duckdb"
+    with Store(str(path)) as store:
+        load(store, tmp_path, SPLIT_HAND)  # Hero is the only hero
+    out = tmp_path / "w.html"
+    result = runner.invoke(app, ["graph", "--db", str(path), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "Winnings of Hero" in out.read_text(encoding="utf-8")
+    with Store(str(path)) as store:
+        more = tmp_path / "more"
+        more.mkdir()
+        load(store, more, ALLIN_SIDE_POT)  # no hero recorded there
+    assert runner.invoke(app, ["graph", "--db", str(path), "--out", str(out), "--stakes", "10/20"]).exit_code == 2
+    assert runner.invoke(app, ["graph", "--db", str(path), "--out", str(tmp_path / "w.gif"), "--player", "Hero"]).exit_code == 2
+    with Store(str(path), read_only=True) as store, pytest.raises(GraphError):
+        winnings_series(store, HandFilter(), "Nobody")
