@@ -438,3 +438,24 @@ def test_cardtest_hand_matches_fpdb(corpus: Path) -> None:
 
 def parse_text_file(path: Path) -> Hand:
     return parse(path.read_text(encoding="utf-8"))
+
+
+def test_every_corpus_hand_balances_and_rates_stay_fractions(corpus: Path) -> None:
+    store = Store(":memory:")
+    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix.lower() in (".txt", ".xml")):
+        Importer(store).import_file(path, path.read_bytes())
+    frame = player_hand_facts(store, HandFilter())
+    assert frame["site"].n_unique() >= 5
+    money = store.frame("SELECT site, hand_id, sum(contributed) AS put_in, sum(collected) AS paid FROM results GROUP BY ALL")
+    hands = {(r["site"], r["hand_id"]): r for r in money.iter_rows(named=True)}
+    per_hand: dict[tuple[str, str], list[int]] = {}
+    for row in frame.iter_rows(named=True):
+        sums = per_hand.setdefault((row["site"], row["hand_id"]), [0, 0])
+        sums[0] += row["net"]
+        sums[1] += row["rake_paid"]
+    for key, (net, rake) in per_hand.items():
+        taken = hands[key]["put_in"] - hands[key]["paid"]
+        assert net == -taken and (rake == taken or hands[key]["paid"] == 0), key
+    for row in player_stats(store, HandFilter()).iter_rows(named=True):
+        for rate in RATES:
+            assert row[rate.key] is None or 0 <= row[rate.key] <= 1, (row["player"], rate.key)

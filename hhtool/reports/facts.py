@@ -41,7 +41,8 @@ _FULL_CARDS = (
 HANDS_CTE = """
 fh AS (
     SELECT h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at, h.community_card,
-           coalesce(h.rake, 0) + h.fees AS rake_total
+           coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM results r
+                                                  WHERE r.site = h.site AND r.hand_id = h.hand_id)), h.fees) AS rake_total
     FROM hands h WHERE {where}
 )"""
 
