@@ -13,11 +13,13 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
 
 from hhtool.model import (
     Action,
@@ -61,17 +63,109 @@ def _grammar_dir() -> Path:
     raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
 
 
+class LineToken(Token):
+    """A token that is one whole line, carrying its regex groups so nothing is matched twice."""
+
+    __slots__ = ("groups",)
+    groups: tuple[str | None, ...]
+
+
+def _required_literal(pattern: str) -> str:
+    """The longest literal text every match of ``pattern`` must contain (at top level), used
+    as a cheap ``in`` test before the regex is tried; "" when there is none."""
+    import re._parser as sre_parse  # the stdlib's own regex parser: no second grammar of regexes
+
+    best, current = "", []
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return ""
+    for op, value in parsed:
+        if op is sre_parse.LITERAL:
+            current.append(chr(value))
+            continue
+        if len("".join(current)) > len(best):
+            best = "".join(current)
+        current = []
+    if len("".join(current)) > len(best):
+        best = "".join(current)
+    return best if parsed.state.flags & re.IGNORECASE == 0 else ""
+
+
+class LineLexer(Lexer):
+    """Lexes one line at a time, trying only the terminals the parser can accept in its current
+    state (like Lark's contextual lexer, in the same priority order) and keeping each match's
+    groups on the token. Blank lines are skipped; ``%ignore``d terminals are matched and dropped."""
+
+    __future_interface__ = 1
+
+    def __init__(self, conf: Any) -> None:
+        order = sorted(conf.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        self._terminals = [
+            (t.name, re.compile(t.pattern.to_regexp()), _required_literal(t.pattern.to_regexp())) for t in order
+        ]
+        self._ignore = frozenset(conf.ignore)
+        self._by_state: dict[int, list[tuple[str, re.Pattern[str], str]]] = {}
+
+    def _candidates(self, state: int, parse_table: Any) -> list[tuple[str, re.Pattern[str], str]]:
+        accepted = set(parse_table.states[state]) | self._ignore
+        candidates = [term for term in self._terminals if term[0] in accepted]
+        self._by_state[state] = candidates
+        return candidates
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        text: str = lexer_state.text.text if hasattr(lexer_state.text, "text") else lexer_state.text
+        parse_table = parser_state.parse_conf.parse_table
+        by_state = self._by_state
+        ignore = self._ignore
+        for line_no, line in enumerate(text.split("\n"), start=1):
+            if not line:
+                continue
+            state = parser_state.position
+            candidates = by_state.get(state) or self._candidates(state, parse_table)
+            found = _first_match(candidates, line)
+            if found is None:
+                raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
+                                           allowed={name for name, _, _ in candidates})
+            name, match = found
+            if name in ignore:
+                continue
+            token = LineToken(name, line, 0, line_no, 1, line_no, len(line) + 1, 0)
+            token.groups = match.groups()
+            yield token
+
+
+def _first_match(candidates: list[tuple[str, re.Pattern[str], str]], line: str) -> tuple[str, re.Match[str]] | None:
+    for name, regex, literal in candidates:
+        if literal and literal not in line:
+            continue
+        match = regex.fullmatch(line)
+        if match is not None:
+            return name, match
+    return None
+
+
+def _offset(text: str, line_no: int) -> int:
+    position = 0
+    for _ in range(line_no - 1):
+        position = text.index("\n", position) + 1
+    return position
+
+
 class LineGrammar:
     """A site's Lark LALR grammar whose terminals are whole lines.
 
-    The grammar checks the order of a hand's lines; :meth:`fields` pulls a line's values out
-    with the capture groups of the terminal's own regex, so each line format is written once.
+    The grammar checks the order of a hand's lines; :meth:`fields` gives a line's values, the
+    capture groups of the terminal's own regex, so each line format is written once.
+    ``line_lexer=False`` keeps Lark's own contextual lexer (for grammars whose terminals are
+    not whole lines).
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, line_lexer: bool = True) -> None:
         self.name = name
         text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
-        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
+        lexer: Any = LineLexer if line_lexer else "contextual"
+        self.lark = Lark(text, parser="lalr", lexer=lexer, maybe_placeholders=False)
         self._patterns: dict[str, re.Pattern[str]] = {
             term.name: re.compile(term.pattern.to_regexp()) for term in self.lark.terminals
         }
@@ -80,6 +174,9 @@ class LineGrammar:
         return self.lark.parse(text)
 
     def fields(self, token: Token) -> tuple[str | None, ...]:
+        groups = getattr(token, "groups", None)
+        if groups is not None:
+            return groups
         match = self._patterns[token.type].fullmatch(token.value)
         if match is None:  # the lexer matched it, so this cannot happen unless patterns diverge
             raise HandParseError(token.line or 0, f"cannot read fields of {token.type}")
@@ -124,6 +221,18 @@ _MONEY_CHARS = re.compile(r"[^\d.,\-]")
 
 
 def parse_money(text: str, unit: int, line: int = 0) -> int:
+    try:
+        return _money_cached(text, unit)
+    except HandParseError as error:  # cached without the line: say where it happened
+        raise HandParseError(line, error.reason) from None
+
+
+@lru_cache(maxsize=8192)
+def _money_cached(text: str, unit: int) -> int:
+    return _parse_money(text, unit, 0)
+
+
+def _parse_money(text: str, unit: int, line: int = 0) -> int:
     """Parse a money amount into integer smallest units; never via float.
 
     >>> parse_money("$1,725.59", 100), parse_money("114€", 100), parse_money("0.5", 100)
@@ -155,6 +264,11 @@ def parse_cards(text: str, hidden: Iterable[str] = ("X", "H", "-", "null", "", "
     >>> parse_cards("Ah X 10d")
     (Card(rank=14, suit='h'), None, Card(rank=10, suit='d'))
     """
+    return _cards_cached(text, hidden if isinstance(hidden, tuple) else tuple(hidden))
+
+
+@lru_cache(maxsize=16384)
+def _cards_cached(text: str, hidden: tuple[str, ...]) -> tuple[Card | None, ...]:
     hidden_set = set(hidden)
     result: list[Card | None] = []
     for part in re.split(r"[,\s]+", text.strip()):
@@ -191,6 +305,7 @@ class HandBuilder:
     notes: list[str] = field(default_factory=list)
     street: Street = Street.THIRD
     _street_totals: dict[str, int] = field(default_factory=dict)
+    _seated: set[str] = field(default_factory=set)
 
     def money(self, text: str | None, line: int = 0) -> int:
         if text is None:
@@ -279,7 +394,10 @@ class HandBuilder:
         self.notes.append(text)
 
     def _require_seated(self, player: str, line: int) -> None:
-        if not any(seat.player == player for seat in self.seats):
+        if player in self._seated:
+            return
+        self._seated = {seat.player for seat in self.seats}  # seats may have been added or replaced
+        if player not in self._seated:
             raise HandParseError(line, f"player {player!r} is not seated in this hand")
 
     def build(self, stakes: Stakes, **fields: object) -> Hand:
