@@ -142,6 +142,8 @@ class _Walker:
         self.returns = dict.fromkeys(self.order, 0)
         self.folded: dict[str, Street] = {}
         self.all_in: set[str] = set()
+        self._live: tuple[str, ...] | None = None
+        self._active: tuple[str, ...] | None = None
         self.upcards: dict[str, dict[Street, tuple[Card | None, ...]]] = {p: {} for p in self.order}
         self.downcards: dict[str, list[Card | None]] = {p: [] for p in self.order}
         for deal in hand.deals:
@@ -156,10 +158,18 @@ class _Walker:
         return None if stack is None else stack - self.spent[player] + self.returns[player]
 
     def live(self) -> tuple[str, ...]:
-        return tuple(p for p in self.dealt_in if p not in self.folded)
+        if self._live is None:
+            self._live = tuple(p for p in self.dealt_in if p not in self.folded)
+        return self._live
 
     def active(self) -> tuple[str, ...]:
-        return tuple(p for p in self.live() if p not in self.all_in)
+        if self._active is None:
+            self._active = tuple(p for p in self.live() if p not in self.all_in)
+        return self._active
+
+    def changed(self) -> None:
+        """Someone folded or went all-in: recompute the live and active players when next asked."""
+        self._live = self._active = None
 
     def pot(self) -> int:
         return sum(self.spent.values()) - sum(self.returns.values())
@@ -168,8 +178,9 @@ class _Walker:
         """Move the action's chips; True when the player is all-in afterwards."""
         self.spent[action.player] = self.spent.get(action.player, 0) + action.amount
         left = self.chips(action.player)
-        if action.all_in or (left is not None and left <= 0 and action.amount > 0):
+        if action.player not in self.all_in and (action.all_in or (left is not None and left <= 0 and action.amount > 0)):
             self.all_in.add(action.player)
+            self.changed()
         return action.player in self.all_in
 
     # ------------------------------------------------------------ antes
@@ -209,8 +220,9 @@ class _Walker:
         put: dict[str, int] = {}
         acted: set[str] = set()
         acted_since_full: set[str] = set()
-        level = full_level = bets = last_increment = 0
+        level = full_level = bets = last_increment = largest_increase = short_sum = 0
         opened = big_made = False
+        pk_reference = profile.reopen_reference == "largest_increase"
         previous: str | None = None
         steps: list[Step] = []
 
@@ -238,17 +250,25 @@ class _Walker:
             step_level, step_full, step_opened, step_bets, step_big, step_last = (
                 level, full_level, opened, bets, big_made, last_increment,
             )
-            may_raise = player not in acted_since_full
+            # PokerKit also lets a player who acted raise again once successive short all-ins add up
+            may_raise = player not in acted_since_full or (pk_reference and short_sum == 0)
             all_in = self.put_money(action)
-            if action.kind is ActionKind.FOLD:
-                self.folded.setdefault(player, street)
+            if action.kind is ActionKind.FOLD and player not in self.folded:
+                self.folded[player] = street
+                self.changed()
             if action.kind is ActionKind.BRING_IN and street is Street.THIRD and not opened and level == 0:
                 level = to
-                if all_in and hand.stakes.bring_in is not None and to < hand.stakes.bring_in:
+                short = all_in and hand.stakes.bring_in is not None and to < hand.stakes.bring_in
+                if short and profile.short_bring_in == "bring_in":
                     level = hand.stakes.bring_in  # others still enter for the full bring-in (R4)
             elif to > level:
                 increase = True
-                if fixed:
+                if pk_reference:
+                    # PokerKit: full when the increase is at least the largest one of the street so far
+                    full = to - level >= largest_increase
+                    largest_increase = max(largest_increase, to - level)
+                    short_sum = 0 if full or not all_in or short_sum + to - level >= largest_increase else short_sum + to - level
+                elif fixed:
                     size = increment or 0
                     if double_bet and big_made:
                         size = hand.stakes.big_bet or size

@@ -167,47 +167,69 @@ def settle(
 ) -> Settlement:
     """Settle every pot under the profile. ``returns_in_awards`` is the uncalled amount the site
     reports inside its awards (only for ``uncalled_in_awards`` sites), used to imply an unstated rake."""
-    stakes = hand.stakes
-    raw_pots = build_pots(contributions, live, order, all_in)
     total = sum(contributions.values())
     if hand.rake is not None:
         deduction, source = hand.rake + hand.fees, "stated"
     else:
         implied = total + returns_in_awards - sum(a.amount for a in hand.awards)
         deduction, source = max(0, implied), "implied"
-    shares_of_rake = allocate(min(deduction, total), [amount for amount, _ in raw_pots], profile.rake_allocation)
     contenders = contenders_of(hand, live)
     hands = evaluate(cards, contenders if len(contenders) > 1 else ())
     hand_has_low = any(h.low is not None for h in hands.values())
-    pots: list[PotResult] = []
-    awards: dict[str, int] = {}
-    reasons: list[str] = []
-    for index, ((amount, eligible), rake_share) in enumerate(zip(raw_pots, shares_of_rake, strict=True)):
-        net = amount - rake_share
-        in_pot = tuple(p for p in eligible if p in contenders)
-        name = "main pot" if index == 0 else f"side pot {index}"
-        if len(in_pot) <= 1:
-            winner = in_pot or eligible[:1]
-            if not winner:
-                reasons.append(f"nobody is eligible for the {name}")
+    context = _Context(hand, profile, order, hands, cards, hand_has_low, min(deduction, total))
+    pots, awards, reasons = context.settle(build_pots(contributions, live, order, all_in), contenders)
+    if profile.pots_formed_at == "showdown" and not reasons and len(contenders) > 1:
+        # PokerKit forms the pots only from the hands that win something: losing hands are killed
+        # first (a hand with no low does not "win" the low half it would share when no low qualifies)
+        winners = {player for pot in pots for player, _ in pot.high_shares}
+        winners |= {player for pot in pots for player, _ in pot.low_shares if hands[player].low is not None}
+        alive = tuple(p for p in live if p in winners)
+        pots, awards, reasons = context.settle(build_pots(contributions, alive, order, all_in), alive)
+    return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source)
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    hand: Hand
+    profile: RuleProfile
+    order: Sequence[str]
+    hands: Mapping[str, ShowdownHand]
+    cards: Mapping[str, tuple[Card, ...] | None]
+    hand_has_low: bool
+    deduction: int
+
+    def settle(
+        self, raw_pots: list[tuple[int, tuple[str, ...]]], contenders: Sequence[str],
+    ) -> tuple[list[PotResult], dict[str, int], list[str]]:
+        shares_of_rake = allocate(self.deduction, [amount for amount, _ in raw_pots], self.profile.rake_allocation)
+        pots: list[PotResult] = []
+        awards: dict[str, int] = {}
+        reasons: list[str] = []
+        for index, ((amount, eligible), rake_share) in enumerate(zip(raw_pots, shares_of_rake, strict=True)):
+            net = amount - rake_share
+            in_pot = tuple(p for p in eligible if p in contenders)
+            name = "main pot" if index == 0 else f"side pot {index}"
+            if len(in_pot) <= 1:
+                winner = in_pot or eligible[:1]
+                if not winner:
+                    reasons.append(f"nobody is eligible for the {name}")
+                    pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
+                    continue
+                note = "uncontested" if len(eligible) == 1 else "the other players mucked"
+                pots.append(PotResult(index, amount, rake_share, eligible, in_pot, ((winner[0], net),), (), False, True, (note,)))
+                awards[winner[0]] = awards.get(winner[0], 0) + net
+                continue
+            unknown = [p for p in in_pot if not self.hands[p].known]
+            if unknown:
+                reasons.append(f"{', '.join(unknown)}: cards not shown, so the {name} cannot be decided")
                 pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
                 continue
-            pots.append(PotResult(index, amount, rake_share, eligible, in_pot, ((winner[0], net),), (), False, True,
-                                  ("uncontested",) if len(eligible) == 1 else ("the other players mucked",)))
-            awards[winner[0]] = awards.get(winner[0], 0) + net
-            continue
-        unknown = [p for p in in_pot if not hands[p].known]
-        if unknown:
-            reasons.append(f"{', '.join(unknown)}: cards not shown, so the {name} cannot be decided")
-            pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
-            continue
-        result = _split_pot(index, amount, rake_share, eligible, in_pot, hands, cards, order, profile, hand_has_low, stakes)
-        pots.append(result)
-        for player, won in (*result.high_shares, *result.low_shares):
-            awards[player] = awards.get(player, 0) + won
-    return Settlement(
-        tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source,
-    )
+            result = _split_pot(index, amount, rake_share, eligible, in_pot, self.hands, self.cards, self.order, self.profile,
+                                self.hand_has_low, self.hand.stakes)
+            pots.append(result)
+            for player, won in (*result.high_shares, *result.low_shares):
+                awards[player] = awards.get(player, 0) + won
+        return pots, awards, reasons
 
 
 def _split_pot(

@@ -27,15 +27,18 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "first_dealt_seat": ("site", "lowest_seat"),
     "bringin_ace": ("high", "low"),
     "bringin_tie": ("suit", "position"),
+    "short_bring_in": ("bring_in", "all_in"),
     "cap_applies_when": ("always", "multiway"),
     "heads_up_uncap": ("never", "round_start", "any_time"),
     "reopen_threshold": ("half", "full"),
+    "reopen_reference": ("bet_size", "largest_increase"),
     "short_allin_counts_to_cap": ("threshold", "always"),
     "raise_after_short_allin": ("complete_to_full", "over_all_in"),
     "odd_unit_hi_lo": ("high", "low"),
     "odd_unit_tied_half": ("best_card_suit", "rr_suit", "position"),
     "tied_remainder": ("one_each", "first"),
     "low_half_exists": ("pot", "hand"),
+    "pots_formed_at": ("all_in", "showdown"),
     "opener_tie": ("position", "suit"),
     "allin_opener": ("next_active", "best_active"),
     "common_card_opener": ("include", "exclude"),
@@ -60,6 +63,9 @@ class RuleProfile:
     # ties by suit c<d<h<s or by position order.
     bringin_ace: str = "high"
     bringin_tie: str = "suit"
+    # R4: after a bring-in all-in for less, the others still enter for the full bring-in (WSOP-LA
+    # 217, "bring_in") or may just call the all-in amount (PokerKit, "all_in").
+    short_bring_in: str = "bring_in"
     # R6: Stud-high double bet on an open pair on 4th street.
     fourth_street_double_bet: bool = False
     # R8: raises allowed after the bet (None = unlimited); when the cap may lift heads-up.
@@ -70,6 +76,9 @@ class RuleProfile:
     # whether short ones count towards the cap anyway, and where the next raise goes after a short
     # all-in that did not reopen: to the full level (TDA/WSOP) or one increment over the all-in (PK).
     reopen_threshold: str = "half"
+    # What a short all-in is measured against: the street's bet size (rulebooks) or, as PokerKit
+    # does, the largest increase made on the street so far (so a first bet of any size is full).
+    reopen_reference: str = "bet_size"
     short_allin_counts_to_cap: str = "threshold"
     raise_after_short_allin: str = "complete_to_full"
     # R9: a fold when no bet is faced is accepted (online clients allow it).
@@ -83,6 +92,9 @@ class RuleProfile:
     # R13: whether a pot is split when only the hand (not the pot) has a qualifying low — PokerKit
     # splits every pot once any shown hand qualifies for low.
     low_half_exists: str = "pot"
+    # R12: side pots are fixed by the all-in levels ("all_in"); PokerKit forms them at the end from
+    # the hands that win something, so a losing all-in hand's pot merges with the next ("showdown").
+    pots_formed_at: str = "all_in"
     # R7 opener.
     opener_tie: str = "position"
     allin_opener: str = "next_active"
@@ -151,16 +163,20 @@ PROFILES: dict[str, RuleProfile] = {
         DEFAULT, name="wsop", max_raises=4, cap_applies_when="multiway", heads_up_uncap="round_start", deck_burns=True,
     ),
     # PokerKit: full-raise reopening, every short all-in counts to the cap, raise over the all-in,
-    # tied-half remainder to the first player in position, low half decided hand-wide.
+    # tied-half remainder to the first player in position, low half decided hand-wide, pots formed
+    # from the winning hands at showdown, a short all-in bring-in may be just called.
     "pokerkit": replace(
         DEFAULT,
         name="pokerkit",
         reopen_threshold="full",
+        reopen_reference="largest_increase",
         short_allin_counts_to_cap="always",
         raise_after_short_allin="over_all_in",
         odd_unit_tied_half="position",
         tied_remainder="first",
         low_half_exists="hand",
+        pots_formed_at="showdown",
+        short_bring_in="all_in",
     ),
 }
 

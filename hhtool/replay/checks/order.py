@@ -64,17 +64,18 @@ def expected_opener(hand: Hand, state: ReplayState, rnd: Round, profile: RulePro
             return None, f"{player}'s upcards on {street_name(rnd.street)} are not all printed"
         boards[player] = [c for c in cards if c is not None]
 
+    strengths = {player: board_strength(cards) for player, cards in boards.items()}
+
     def key(player: str) -> tuple[tuple[int, tuple[int, ...]], tuple[int, int]]:
         if profile.opener_tie == "suit":
-            top = max((c.rank, SUIT_CHARS.index(c.suit)) for c in boards[player])
-            return board_strength(boards[player]), top
-        return board_strength(boards[player]), (0, -rnd.live_at_start.index(player))
+            return strengths[player], max((c.rank, SUIT_CHARS.index(c.suit)) for c in boards[player])
+        return strengths[player], (0, -rnd.live_at_start.index(player))
 
     candidates = [p for p in rnd.live_at_start if profile.allin_opener == "next_active" or p in rnd.active_at_start]
     if not candidates:
         return None, "nobody can act"
     best = max(candidates, key=key)
-    strength = board_strength(boards[best])
+    strength = strengths[best]
     why = f"{best} shows the best board ({_CATEGORY_NAMES[strength[0]]}: {' '.join(map(str, boards[best]))})"
     if best in rnd.active_at_start:
         return best, why
