@@ -361,3 +361,38 @@ def test_load_profile_from_toml(tmp_path: Path) -> None:
         load_profile(str(bad))
     with pytest.raises(ValueError, match="no profile named"):
         load_profile("no-such-profile")
+
+
+# ---------------------------------------------------------------- PokerKit's readings
+
+
+def test_short_bring_in_is_called_for_the_bring_in_or_the_all_in() -> None:
+    script = """
+seats A=2 B=100 C=100
+antes
+3rd A [Kd Qd] 2c, B [Ah 3h] 5s, C [Ks Kh] Jc
+A bring 1 allin
+B call 1
+C call 1
+"""
+    calls = [line_of(script, "B call 1"), line_of(script, "C call 1")]
+    assert [c[3] for c in codes(run(script, DEFAULT), "BET_SIZE")] == calls  # WSOP-LA 217: enter for the full 2
+    assert codes(run(script, replace(DEFAULT, short_bring_in="all_in")), "BET_SIZE") == []
+
+
+def test_short_first_bet_reopens_when_measured_against_the_largest_increase() -> None:
+    script = _fifth_street("A check\nB check\nC bet 3 allin\nD call\nA raise 11\nB call\nD call", {"C": 6})
+    assert codes(run(script, DEFAULT), "ILLEGAL_ACTION") == [("ILLEGAL_ACTION", 5, "A", line_of(script, "A raise 11"))]
+    largest = replace(DEFAULT, reopen_reference="largest_increase", raise_after_short_allin="over_all_in")
+    assert codes(run(script, largest), "ILLEGAL_ACTION", "BET_SIZE") == []
+
+
+def test_pots_formed_at_showdown_merge_a_losing_all_in_pot() -> None:
+    script = edit(SIDE, "5th A 6h", "5th A 9h")  # A has no low now and wins nothing
+    script = edit(script, "collect C 17 pot=1\ncollect B 17 pot=1\ncollect C 30\ncollect A 29",
+                  "collect C 17 pot=1\ncollect B 16 pot=1\ncollect C 30\ncollect B 29")
+    script = edit(script, "rake 1", "rake 2")  # main 60 - 1 → 30 / 29, side 34 - 1 → 17 / 16
+    assert run(script, DEFAULT).verdict is Verdict.OK
+    merged = run(script, replace(DEFAULT, pots_formed_at="showdown"))  # one pot of 94 - 2 → 46 / 46
+    assert [pot.amount for pot in merged.pots] == [94]
+    assert {row.player: row.rules_amount for row in merged.awards} == {"B": 46, "C": 46}
