@@ -281,6 +281,7 @@ class _Walker:
                 else:
                     reference = max(last_increment, small or 0)
                     full = to - full_level >= reference
+                full = full or not all_in  # only an all-in can be short; an off-size bet is reported, not carried on
                 counted = full or profile.short_allin_counts_to_cap == "always"
                 if full:
                     last_increment = max(to - full_level, last_increment) if not fixed else to - full_level
