@@ -26,6 +26,7 @@ class ChunkResult:
     duplicates: int = 0  # the same hand twice within this chunk
     skipped: int = 0
     failures: list[tuple[int, str]] = field(default_factory=list)
+    incomplete: list[tuple[int, str]] = field(default_factory=list)  # a truncated last hand of the file
     last_first_line: int = 0  # first line of the last hand of the chunk (where a grown file resumes)
     deferred: bool = False  # the last hand was left for the next pass (watch mode)
 
@@ -45,7 +46,10 @@ def _may_be_half_written(outcome: FailedHand) -> bool:
 
 
 def process_chunk(site: str, raws: list[RawHand], rules: str | None = None, replay: bool = True,
-                  defer_half_written_last: bool = False) -> ChunkResult:
+                  defer_half_written_last: bool = False, ends_file: bool = False) -> ChunkResult:
+    """Parse, replay and tabulate ``raws``. When the chunk ``ends_file``, a last hand that stops
+    early is *incomplete* (a client stopped writing), kept raw but not counted as failed; in watch
+    mode (``defer_half_written_last``) it is left out for the next pass instead."""
     parser = parser_for(site)
     replayer = _replayer(rules, replay)
     outcomes = [parser.parse(raw) for raw in raws]
@@ -56,6 +60,9 @@ def process_chunk(site: str, raws: list[RawHand], rules: str | None = None, repl
         if defer_half_written_last and isinstance(last, FailedHand) and _may_be_half_written(last):
             outcomes.pop()
             result.deferred = True
+    truncated_last = None
+    if ends_file and outcomes and isinstance(outcomes[-1], FailedHand) and "ends early" in outcomes[-1].reason:
+        truncated_last = outcomes[-1]
     stored: dict[str, tuple[Hand, Any, str | None]] = {}
     failures: list[FailedHand] = []
     skipped: list[SkippedHand] = []
@@ -71,7 +78,8 @@ def process_chunk(site: str, raws: list[RawHand], rules: str | None = None, repl
             skipped.append(outcome)
         else:
             failures.append(outcome)
-            result.failures.append((outcome.line, outcome.reason))
+            target = result.incomplete if outcome is truncated_last else result.failures
+            target.append((outcome.line, outcome.reason))
     result.skipped = len(skipped)
     items = list(stored.values())
     result.hand_ids = list(stored)

@@ -50,11 +50,13 @@ class FileReport:
     duplicates: int = 0
     skipped: int = 0
     failed: int = 0
+    incomplete: int = 0  # a truncated last hand: kept raw in import_errors, not counted as failed
     failures: list[Failure] = field(default_factory=list)
+    incomplete_hands: list[Failure] = field(default_factory=list)
     status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand)
 
     def balanced(self) -> bool:
-        return self.hands_found == self.stored + self.duplicates + self.skipped + self.failed
+        return self.hands_found == self.stored + self.duplicates + self.skipped + self.failed + self.incomplete
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -65,7 +67,9 @@ class FileReport:
             "duplicates": self.duplicates,
             "skipped": self.skipped,
             "failed": self.failed,
+            "incomplete": self.incomplete,
             "failures": [{"line": f.line, "reason": f.reason} for f in self.failures],
+            "incomplete_hands": [{"line": f.line, "reason": f.reason} for f in self.incomplete_hands],
         }
 
 
@@ -82,7 +86,8 @@ class ImportReport:
         return self.total("failed") + len(self.unreadable)
 
     def as_json(self) -> dict[str, Any]:
-        totals = {name: self.total(name) for name in ("hands_found", "stored", "duplicates", "skipped", "failed")}
+        totals = {name: self.total(name) for name in ("hands_found", "stored", "duplicates", "skipped", "failed",
+                                                      "incomplete")}
         totals["files"] = len(self.files)
         totals["unreadable"] = len(self.unreadable)
         return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
@@ -114,6 +119,8 @@ def store_result(store: Store, report: FileReport, result: ChunkResult,
     report.skipped += result.skipped
     report.failed += len(result.failures)
     report.failures.extend(Failure(line, reason) for line, reason in result.failures)
+    report.incomplete += len(result.incomplete)
+    report.incomplete_hands.extend(Failure(line, reason) for line, reason in result.incomplete)
     store.write_tables({**tables, **(extra() if extra else {})})
 
 
@@ -197,7 +204,7 @@ class Importer:
         return _FileJob(report, row, chunks, start_line)
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
-        args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last)
+        args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last, is_last)
         if self.submit is None:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)
@@ -214,7 +221,8 @@ class Importer:
     def _file_row(self, job: _FileJob) -> pa.Table:
         report = job.report
         row = {**job.row, "hands_found": report.hands_found, "stored": report.stored, "duplicates": report.duplicates,
-               "skipped": report.skipped, "failed": report.failed, "resume_line": job.resume_line}
+               "skipped": report.skipped, "failed": report.failed, "incomplete": report.incomplete,
+               "resume_line": job.resume_line}
         return pa.Table.from_pylist([row])
 
     def _write_file_row(self, job: _FileJob) -> None:
@@ -225,9 +233,11 @@ class Importer:
         """A file whose bytes were imported before: nothing to parse, every hand is known."""
         report = FileReport(name, known["site"], known["encoding"], status="unchanged")
         report.hands_found = known["hands_found"]
-        report.skipped, report.failed = known["skipped"], known["failed"]
-        report.duplicates = report.hands_found - report.skipped - report.failed
-        report.failures = [Failure(line, reason) for line, reason in self.store.errors_of(known["path"])]
+        report.skipped, report.failed, report.incomplete = known["skipped"], known["failed"], known["incomplete"]
+        report.duplicates = report.hands_found - report.skipped - report.failed - report.incomplete
+        errors = [Failure(line, reason) for line, reason in self.store.errors_of(known["path"])]
+        report.failures = errors[: report.failed] if not report.incomplete else errors[:-1]
+        report.incomplete_hands = errors[-1:] if report.incomplete else []
         return report
 
 

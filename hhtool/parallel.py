@@ -67,15 +67,17 @@ def import_file_to_parquet(source: Source, out_dir: str, site: str | None, rules
             failure = unknown_format_failure(source.name, decoded)
             part = _write_tables(out_dir, digest, 0, {"import_errors": failure_rows([failure])})
             summary["chunks"].append({"part": part, "hand_ids": [], "found": 1, "duplicates": 0, "skipped": 0,
-                                      "failures": [(failure.line, failure.reason)], "last_first_line": 1})
+                                      "failures": [(failure.line, failure.reason)], "incomplete": [],
+                                      "last_first_line": 1})
         return summary
     raws = list(parser.split(decoded.lines, source.name))
     for index in range(0, len(raws), BATCH_HANDS):
-        result = process_chunk(parser.name, raws[index:index + BATCH_HANDS], rules)
+        result = process_chunk(parser.name, raws[index:index + BATCH_HANDS], rules, ends_file=index + BATCH_HANDS >= len(raws))
         part = _write_tables(out_dir, digest, index // BATCH_HANDS, result.tables)
         summary["chunks"].append({"part": part, "hand_ids": result.hand_ids, "found": result.found,
                                   "duplicates": result.duplicates, "skipped": result.skipped,
-                                  "failures": result.failures, "last_first_line": result.last_first_line})
+                                  "failures": result.failures, "incomplete": result.incomplete,
+                                  "last_first_line": result.last_first_line})
     return summary
 
 
@@ -128,7 +130,8 @@ def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str) -> I
         resume_line = 1
         for chunk in summary["chunks"]:
             result = ChunkResult(summary["site"], chunk["hand_ids"], _read_part(out_dir, chunk["part"]), chunk["found"],
-                                 chunk["duplicates"], chunk["skipped"], [tuple(f) for f in chunk["failures"]])
+                                 chunk["duplicates"], chunk["skipped"], [tuple(f) for f in chunk["failures"]],
+                                 [tuple(f) for f in chunk["incomplete"]])
             resume_line = chunk["last_first_line"] or resume_line
             last = chunk is summary["chunks"][-1]
             store_result(store, file_report, result,
@@ -145,7 +148,7 @@ def _file_row(summary: dict[str, Any], report: FileReport, resume_line: int) -> 
         "path": summary["name"], "sha256": summary["sha256"], "size": summary["size"], "site": summary["site"],
         "encoding": summary["encoding"], "hands_found": report.hands_found, "stored": report.stored,
         "duplicates": report.duplicates, "skipped": report.skipped, "failed": report.failed,
-        "lines": summary["lines"], "resume_line": resume_line,
+        "incomplete": report.incomplete, "lines": summary["lines"], "resume_line": resume_line,
     }])
 
 

@@ -17,7 +17,8 @@ from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 from tests.test_store import BROKEN
 
 runner = CliRunner()
-JSON_FILE_KEYS = {"path", "site", "hands_found", "stored", "duplicates", "skipped", "failed", "failures"}
+JSON_FILE_KEYS = {"path", "site", "hands_found", "stored", "duplicates", "skipped", "failed", "failures", "incomplete",
+                  "incomplete_hands"}
 
 
 def hands_in(db: Path) -> int:
@@ -44,7 +45,8 @@ def test_failures_exit_1_and_json_lists_them_with_lines(tmp_path: Path) -> None:
     assert result.exit_code == 1
     summary = json.loads(result.output)
     assert summary["totals"] == {
-        "hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "files": 1, "unreadable": 0
+        "hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "incomplete": 0, "files": 1,
+        "unreadable": 0,
     }
     [file_report] = summary["files"]
     assert set(file_report) == JSON_FILE_KEYS
@@ -90,3 +92,16 @@ def test_sql_is_read_only(tmp_path: Path) -> None:
     assert result.exit_code == 0 and json.loads(result.output) == [{"hand_id": "35874576282", "total_pot": 39}]
     assert runner.invoke(app, ["sql", "DELETE FROM hands", "--db", db]).exit_code == 2
     assert hands_in(Path(db)) == 1
+
+
+def test_a_truncated_last_hand_is_incomplete_not_failed(tmp_path: Path) -> None:
+    path = tmp_path / "t.txt"
+    path.write_text(SPLIT_HAND + "\n\n" + "\n".join(ALLIN_SIDE_POT.splitlines()[:10]))
+    result = runner.invoke(app, ["import", str(path), "--db", ":memory:", "--format", "json"])
+    assert result.exit_code == 0
+    [report] = json.loads(result.output)["files"]
+    assert (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
+    assert "ends early" in report["incomplete_hands"][0]["reason"] and report["incomplete_hands"][0]["line"] == 64
+    middle = tmp_path / "m.txt"  # truncated in the middle of a file: that is a failure
+    middle.write_text("\n".join(ALLIN_SIDE_POT.splitlines()[:10]) + "\n\n" + SPLIT_HAND)
+    assert runner.invoke(app, ["import", str(middle), "--db", ":memory:"]).exit_code == 1

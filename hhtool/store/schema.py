@@ -20,6 +20,7 @@ CREATE TABLE files (
     duplicates   INTEGER NOT NULL,
     skipped      INTEGER NOT NULL,
     failed       INTEGER NOT NULL,
+    incomplete   INTEGER NOT NULL,      -- truncated last hand (kept in import_errors, not a failure)
     lines        INTEGER NOT NULL,      -- lines in the file at import
     resume_line  INTEGER NOT NULL,      -- first line of the last hand: where parsing resumes if the file grows
     imported_at  TIMESTAMP NOT NULL DEFAULT current_timestamp
