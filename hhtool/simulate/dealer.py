@@ -51,7 +51,7 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
-from hhtool.replay.evaluator import best_high, best_low
+from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.simulate.policy import Move, Policy, Situation, Style
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in "cdhs")
@@ -133,6 +133,7 @@ class _Player:
     total_put: int = 0
     folded: bool = False
     all_in: bool = False
+    paired: bool = False  # an open pair shows
     down: list[Card] = field(default_factory=list)
     up: list[Card] = field(default_factory=list)
 
@@ -201,6 +202,7 @@ class _HandPlay:
         self.deck = list(DECK)
         rng.shuffle(self.deck)
         self.community: Card | None = None
+        self.pot = 0  # chips put in so far (before returns)
         self.actions: list[Action] = []
         self.deals: list[Deal] = []
         self.uncalled: list[UncalledReturn] = []
@@ -236,6 +238,7 @@ class _HandPlay:
     def _record(self, street: Street, player: _Player, kind: ActionKind, amount: int = 0) -> None:
         player.stack -= amount
         player.total_put += amount
+        self.pot += amount
         if kind is not ActionKind.ANTE:
             player.street_put += amount
         if amount and player.stack == 0:
@@ -254,6 +257,7 @@ class _HandPlay:
                 player.down.append(card)
                 self.deals.append(Deal(street, player.name, (card,), ()))
             else:
+                player.paired = player.paired or any(up.rank == card.rank for up in player.up)
                 player.up.append(card)
                 self.deals.append(Deal(street, player.name, (), (card,)))
 
@@ -328,9 +332,9 @@ class _HandPlay:
         return Situation(
             street=int(round_.street),
             cards=tuple(player.cards()),
-            opponents_up=tuple(tuple(p.up) for p in self.players if p is not player and not p.folded),
+            opponents_paired=sum(1 for p in self.players if p.paired and p is not player and not p.folded),
             to_call=to_call,
-            pot=sum(p.total_put for p in self.players),
+            pot=self.pot,
             can_raise=is_bring_in or round_.can_raise(player),
             bets_made=round_.bets_made,
             is_bring_in=is_bring_in,
@@ -345,6 +349,7 @@ class _HandPlay:
             top.stack += excess
             top.street_put -= excess
             top.total_put -= excess
+            self.pot -= excess
             top.all_in = top.stack == 0
             self.uncalled.append(UncalledReturn(street, top.name, excess))
 
@@ -361,17 +366,18 @@ class _HandPlay:
         showdown: list[ShownHand] = []
         position = {p.name: i for i, p in enumerate(self.players)}
         if len(live) == 1:
-            awards.append(Award(live[0].name, total - rake, 0, Half.WHOLE))
+            if total - rake:  # without antes everybody may fold to the bring-in: nothing to collect
+                awards.append(Award(live[0].name, total - rake, 0, Half.WHOLE))
             last_street = max(action.street for action in self.actions)
             if last_street > Street.THIRD:
                 showdown.append(ShownHand(live[0].name, ShowStatus.NOT_SHOWN))
         else:
-            cards = {p.name: p.cards(self.community) for p in live}
+            hands = {p.name: _evaluate(p.cards(self.community)) for p in live}
             for pot_index in reversed(range(len(pots))):
                 amount, eligible = pots[pot_index]
                 net = amount - rakes[pot_index]
-                awards.extend(split_pot(net, pot_index, eligible, cards, position))
-            showdown = self._showdown(live, cards, awards)
+                awards.extend(split_pot(net, pot_index, eligible, hands, position))
+            showdown = self._showdown(live, hands, awards)
         seats = tuple(Seat(p.seat, p.name, p.start) for p in self.players)
         stakes = Stakes(config.ante, config.bring_in, config.small_bet, config.big_bet, config.currency,
                         unit=config.unit, table_size=config.table_size)
@@ -400,7 +406,7 @@ class _HandPlay:
         injected = self.fault.injected if self.fault is not None else None
         return SimulatedHand(hand, pot_amounts, tuple(eligible for _, eligible in pots), injected)
 
-    def _showdown(self, live: list[_Player], cards: dict[str, list[Card]], awards: list[Award]) -> list[ShownHand]:
+    def _showdown(self, live: list[_Player], hands: dict[str, _Evaluated], awards: list[Award]) -> list[ShownHand]:
         """Who shows first: the last 7th-street aggressor, else the 7th-street opener; then clockwise.
         A player who wins nothing may muck unless somebody is all-in (then all hands are turned up)."""
         first = self.last_aggressor or self.opener or live[0]
@@ -411,13 +417,11 @@ class _HandPlay:
         anyone_all_in = any(p.all_in for p in live)
         shown: list[ShownHand] = []
         for number, player in enumerate(order):
-            hand_cards = cards[player.name]
             own = tuple(player.cards())
             if number > 0 and not anyone_all_in and player.name not in winners and self.rng.random() < 0.5:
                 shown.append(ShownHand(player.name, ShowStatus.MUCKED, own))
                 continue
-            high = best_high(hand_cards)
-            low = best_low(hand_cards)
+            high, low = hands[player.name]
             shown.append(ShownHand(player.name, ShowStatus.SHOWN, own, high.describe(),
                                    low.describe() if low is not None else None))
         return shown
@@ -599,16 +603,23 @@ def allocate_rake(pots: list[int], rake: int) -> list[int]:
     return shares
 
 
-def split_pot(net: int, pot: int, eligible: tuple[str, ...], cards: dict[str, list[Card]],
+_Evaluated = tuple[HighHand, LowHand | None]
+
+
+def _evaluate(cards: list[Card]) -> _Evaluated:
+    return best_high(cards), best_low(cards)
+
+
+def split_pot(net: int, pot: int, eligible: tuple[str, ...], hands: dict[str, _Evaluated],
               position: dict[str, int]) -> list[Award]:
     """Awards for one pot after rake: high winners first, then low winners; one eligible player
     takes the pot whole. Tied winners get the odd units of their half one each, the player with the
     highest card of the winning five (rank, then suit c<d<h<s; ace low in a low) first, then by
     position."""
     if len(eligible) == 1:
-        return [Award(eligible[0], net, pot, Half.WHOLE)]
-    highs = {name: best_high(cards[name]) for name in eligible}
-    lows = {name: low for name in eligible if (low := best_low(cards[name])) is not None}
+        return [Award(eligible[0], net, pot, Half.WHOLE)] if net else []
+    highs = {name: hands[name][0] for name in eligible}
+    lows = {name: low for name in eligible if (low := hands[name][1]) is not None}
     top_high = max(hand.value for hand in highs.values())
     high_winners = [n for n in eligible if highs[n].value == top_high]
     high_winners.sort(key=lambda n: (-_top_card(highs[n].cards, False), position[n]))
@@ -627,4 +638,5 @@ def _top_card(cards: tuple[Card, ...], ace_low: bool) -> int:
 
 def _share(amount: int, pot: int, winners: list[str], half: Half) -> list[Award]:
     base, odd = divmod(amount, len(winners))
-    return [Award(name, base + (1 if i < odd else 0), pot, half) for i, name in enumerate(winners)]
+    shares = [(name, base + (1 if i < odd else 0)) for i, name in enumerate(winners)]
+    return [Award(name, share, pot, half) for name, share in shares if share]  # nobody collects nothing

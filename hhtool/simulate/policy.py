@@ -36,7 +36,7 @@ class Situation:
 
     street: int
     cards: tuple[Card, ...]  # his own cards, down and up
-    opponents_up: tuple[tuple[Card, ...], ...]  # upcards of the other live players
+    opponents_paired: int  # other live players showing an open pair
     to_call: int  # chips needed to match the current bet (0: he may check)
     pot: int  # chips in the middle including this street's bets
     can_raise: bool  # a bet/complete/raise is legal and affordable (possibly all-in for less)
@@ -59,38 +59,38 @@ def strength(cards: Sequence[Card]) -> float:
     Cheap on purpose (it runs for every decision): pairs and trips for high, distinct small
     ranks for low; straights and flushes count only as a bonus for three or more to one suit.
     """
-    counts: dict[int, int] = {}
-    suits: dict[str, int] = {}
-    low_ranks: set[int] = set()
+    counts = [0] * 15
+    suits = {"c": 0, "d": 0, "h": 0, "s": 0}
+    low_mask = 0
     for card in cards:
-        counts[card.rank] = counts.get(card.rank, 0) + 1
-        suits[card.suit] = suits.get(card.suit, 0) + 1
-        low = 1 if card.rank == 14 else card.rank
-        if low <= 8:
-            low_ranks.add(low)
-    groups = sorted(counts.values(), reverse=True)
-    top_pair = max((rank for rank, count in counts.items() if count >= 2), default=0)
-    if groups[0] >= 3:
-        high = 0.8 + 0.05 * (groups[0] - 3) + (0.1 if len(groups) > 1 and groups[1] >= 2 else 0.0)
-    elif len(groups) > 1 and groups[1] >= 2:
-        high = 0.6 + top_pair / 100
-    elif groups[0] == 2:
-        high = 0.3 + top_pair / 40
+        rank = card.rank
+        counts[rank] += 1
+        suits[card.suit] += 1
+        if rank <= 8 or rank == 14:
+            low_mask |= 1 << (1 if rank == 14 else rank)
+    top_count = max(counts)
+    pairs = [rank for rank in range(14, 1, -1) if counts[rank] >= 2]
+    if top_count >= 3:
+        high = 0.8 + 0.05 * (top_count - 3) + (0.1 if len(pairs) > 1 else 0.0)
+    elif len(pairs) > 1:
+        high = 0.6 + pairs[0] / 100
+    elif pairs:
+        high = 0.3 + pairs[0] / 40
     else:
-        high = max(counts) / 40
-    if max(suits.values()) >= 5:
+        high = max(card.rank for card in cards) / 40
+    flush_draw = max(suits.values())
+    if flush_draw >= 5:
         high = max(high, 0.85)
-    elif max(suits.values()) >= 3 and len(cards) <= 5:
+    elif flush_draw >= 3 and len(cards) <= 5:
         high += 0.08
     seen = len(cards)
     needed = min(5, seen)
+    low_ranks = [rank for rank in range(1, 9) if low_mask >> rank & 1]
     low = 0.0
     if len(low_ranks) >= needed:
-        low = 0.55 + 0.05 * (8 - max(sorted(low_ranks)[:needed]))
+        low = 0.55 + 0.05 * (8 - low_ranks[needed - 1])
     elif seen < 7 and len(low_ranks) >= needed - 1:
-        low = 0.35 + 0.03 * (8 - max(low_ranks, default=8))
-    if seen >= 7 and len(low_ranks) < 5:
-        low = 0.0
+        low = 0.35 + 0.03 * (8 - (low_ranks[-1] if low_ranks else 8))
     return min(1.0, max(high, low))
 
 
@@ -108,12 +108,8 @@ class SimplePolicy(Policy):
     """Fold, call, complete, bet or raise by hand strength, temperament and noise."""
 
     def decide(self, situation: Situation, style: Style, rng: random.Random) -> Move:
-        value = strength(situation.cards) + rng.uniform(-0.2, 0.2)
         # Other players' open pairs make a hand less attractive.
-        for board in situation.opponents_up:
-            ranks = [card.rank for card in board]
-            if len(ranks) != len(set(ranks)):
-                value -= 0.08
+        value = strength(situation.cards) + rng.uniform(-0.2, 0.2) - 0.08 * situation.opponents_paired
         raise_bar = 0.95 - 0.45 * style.aggression + 0.08 * situation.bets_made
         if situation.is_bring_in:
             return Move.RAISE if situation.can_raise and value > raise_bar + 0.1 else Move.BRING_IN

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hhtool.model import ActionKind, Card, Half, Hand, ShowStatus, Street, cards_text
+from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street, cards_text
 from hhtool.simulate.dealer import MAX_BETS, SimulatedHand
 
 Money = Callable[[int], str]
@@ -69,6 +69,7 @@ class PokerStarsWriter:
             if action.kind is ActionKind.ANTE:
                 out.append(f"{action.player}: posts the ante {m(action.amount)}" + (" and is all-in" if action.all_in else ""))
         shown_at_showdown = [s for s in hand.showdown if s.status is not ShowStatus.NOT_SHOWN]
+        deal_lines = self._deal_lines(hand)
         for street in Street:
             deals = [deal for deal in hand.deals if deal.street is street]
             actions = [a for a in hand.actions if a.street is street and a.kind is not ActionKind.ANTE]
@@ -76,7 +77,7 @@ class PokerStarsWriter:
             if not deals and not actions and not community:
                 continue
             out.append(_MARKERS[street] + (f" [{hand.community_card}]" if community else ""))
-            out.extend(self._deal_lines(hand, street))
+            out.extend(deal_lines[street])
             out.extend(self._action_lines(hand, street, m))
             for ret in hand.uncalled:
                 if ret.street is street:
@@ -90,7 +91,7 @@ class PokerStarsWriter:
                     description = self._describe(shown.high_text, shown.low_text)
                     out.append(f"{shown.player}: shows [{_cards(shown.cards)}] ({description})")
             out.extend(self._collect_lines(simulated, m))
-            if not any(award.half is Half.LOW for award in hand.awards):
+            if not any(shown.low_text for shown in shown_at_showdown if shown.status is ShowStatus.SHOWN):
                 out.append("No low hand qualified")
         else:
             out.extend(self._collect_lines(simulated, m))
@@ -112,24 +113,21 @@ class PokerStarsWriter:
         return f"HI: {high}" + (f"; LO: {low}" if low else "")
 
     @staticmethod
-    def _deal_lines(hand: Hand, street: Street) -> list[str]:
-        lines: list[str] = []
+    def _deal_lines(hand: Hand) -> dict[Street, list[str]]:
+        """The "Dealt to" lines of every street: the hero sees his whole hand, the others' upcards
+        only; from 4th street on, the cards so far in one bracket and the new card in another."""
+        lines: dict[Street, list[str]] = {street: [] for street in Street}
+        so_far: dict[str, list[Card | None]] = {}
         for deal in hand.deals:
-            if deal.street is not street:
-                continue
+            street = deal.street
             is_hero = deal.player == hand.hero
+            seen = so_far.setdefault(deal.player, [])
+            new = (*deal.down, *deal.up) if is_hero else deal.up
             if street is Street.THIRD:
-                shown = (*deal.down, *deal.up) if is_hero else deal.up
-                lines.append(f"Dealt to {deal.player} [{_cards(shown)}]")
-                continue
-            if street is Street.SEVENTH and not is_hero:
-                continue  # an opponent's down card is not printed
-            earlier: list[Card | None] = []
-            for previous in hand.deals:
-                if previous.player == deal.player and previous.street < street:
-                    earlier.extend((*previous.down, *previous.up) if is_hero else previous.up)
-            new = deal.down if street is Street.SEVENTH else deal.up
-            lines.append(f"Dealt to {deal.player} [{_cards(earlier)}] [{_cards(new)}]")
+                lines[street].append(f"Dealt to {deal.player} [{_cards(new)}]")
+            elif street is not Street.SEVENTH or is_hero:  # an opponent's 7th-street card is not printed
+                lines[street].append(f"Dealt to {deal.player} [{_cards(seen)}] [{_cards(new)}]")
+            seen.extend(new)
         return lines
 
     @staticmethod
