@@ -14,7 +14,8 @@ DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB or
 #: exit codes, shared by every command
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
-out = Console(soft_wrap=True)
+# Tables piped to a file or another program get room instead of an 80-column wrap.
+out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
 
 
