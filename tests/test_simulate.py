@@ -398,3 +398,22 @@ def test_rake_option() -> None:
     assert parse_rake("2.5%:0.50", 100) == (250, 50)
     with pytest.raises(ValueError):
         parse_rake("lots", 100)
+
+
+def test_split_pot_quarters_and_gives_odd_units_by_the_rules() -> None:
+    from hhtool.simulate.pots import Evaluated, evaluate, split_pot
+
+    def hand(text: str) -> Evaluated:
+        return evaluate([Card.parse(card) for card in text.split()])
+
+    # A scoops the high with trips; B and C hold the same 7-5-4-3-2 low (B's seven is the spade).
+    hands = {"A": hand("Kc Kd Kh 9s 9c Jd Qh"), "B": hand("7s 5c 4d 3h 2c Kd Qs"), "C": hand("7h 5d 4c 3s 2d Jc Qc")}
+    position = {"A": 0, "B": 2, "C": 1}
+    awards = split_pot(77, 0, ("A", "B", "C"), hands, position)
+    assert [(a.player, a.amount, a.half.value) for a in awards] == [("A", 39, "high"), ("B", 19, "low"), ("C", 19, "low")]
+    awards = split_pot(79, 0, ("A", "B", "C"), hands, position)  # low half 39: the odd unit to B (7s > 7h)
+    assert [(a.player, a.amount) for a in awards] == [("A", 40), ("B", 20), ("C", 19)]
+    # No low among the eligible: the high takes the whole pot; a tie shares it, odd unit by top card suit.
+    tied = {"D": hand("Ah Kh Qd Jc 9s 8s 2c"), "E": hand("As Kd Qc Jh 9d 8d 2d")}
+    awards = split_pot(51, 1, ("D", "E"), tied, {"D": 0, "E": 1})
+    assert [(a.player, a.amount, a.pot, a.half.value) for a in awards] == [("E", 26, 1, "whole"), ("D", 25, 1, "whole")]

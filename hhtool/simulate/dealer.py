@@ -51,8 +51,8 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
-from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.simulate.policy import Move, Policy, Situation, Style
+from hhtool.simulate.pots import Evaluated, allocate_rake, build_pots, evaluate, split_pot
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in "cdhs")
 MAX_BETS = 4  # one bet (or the completion) plus three raises
@@ -372,7 +372,7 @@ class _HandPlay:
             if last_street > Street.THIRD:
                 showdown.append(ShownHand(live[0].name, ShowStatus.NOT_SHOWN))
         else:
-            hands = {p.name: _evaluate(p.cards(self.community)) for p in live}
+            hands = {p.name: evaluate(p.cards(self.community)) for p in live}
             for pot_index in reversed(range(len(pots))):
                 amount, eligible = pots[pot_index]
                 net = amount - rakes[pot_index]
@@ -406,7 +406,7 @@ class _HandPlay:
         injected = self.fault.injected if self.fault is not None else None
         return SimulatedHand(hand, pot_amounts, tuple(eligible for _, eligible in pots), injected)
 
-    def _showdown(self, live: list[_Player], hands: dict[str, _Evaluated], awards: list[Award]) -> list[ShownHand]:
+    def _showdown(self, live: list[_Player], hands: dict[str, Evaluated], awards: list[Award]) -> list[ShownHand]:
         """Who shows first: the last 7th-street aggressor, else the 7th-street opener; then clockwise.
         A player who wins nothing may muck unless somebody is all-in (then all hands are turned up)."""
         first = self.last_aggressor or self.opener or live[0]
@@ -558,85 +558,3 @@ class _Round:
             self.raises_closed = True
             self.pending |= {p.name for p in hand.players if p.active and p is not player and p.street_put < reached}
         self.current_bet = max(self.current_bet, reached)
-
-
-def build_pots(contributions: list[tuple[str, int, bool]]) -> list[tuple[int, tuple[str, ...]]]:
-    """Main and side pots from (player, total put in after returns, still live), in position order.
-
-    Levels are the contributions of live players below the top one; folded players' chips stay in
-    the pots but make nobody eligible; adjacent pots with the same eligible players merge.
-
-    >>> build_pots([("A", 10, True), ("B", 30, True), ("C", 30, True), ("D", 5, False)])
-    [(35, ('A', 'B', 'C')), (40, ('B', 'C'))]
-    """
-    levels = sorted({amount for _, amount, live in contributions if live})
-    pots: list[tuple[int, tuple[str, ...]]] = []
-    below = 0
-    for index, level in enumerate(levels):
-        top = index == len(levels) - 1
-        amount = sum(min(put, level) - min(put, below) for _, put, _ in contributions)
-        if top:  # chips above the last live level (folded players' overcalls cannot exist: returned)
-            amount += sum(max(0, put - level) for _, put, _ in contributions)
-        eligible = tuple(name for name, put, live in contributions if live and put >= level)
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        elif amount:
-            pots.append((amount, eligible))
-        below = level
-    return pots
-
-
-def allocate_rake(pots: list[int], rake: int) -> list[int]:
-    """Spread the hand's rake over the pots in proportion to their size, rounded down; the units
-    left over go to the pots with the largest remainders (then the larger pot, then main first).
-
-    >>> allocate_rake([44, 64], 5), allocate_rake([10, 10, 10], 2)
-    ([2, 3], [1, 1, 0])
-    """
-    total = sum(pots)
-    if not total:
-        return [0] * len(pots)
-    shares = [rake * amount // total for amount in pots]
-    by_remainder = sorted(range(len(pots)), key=lambda i: (-(rake * pots[i] % total), -pots[i], i))
-    for index in by_remainder[: rake - sum(shares)]:
-        shares[index] += 1
-    return shares
-
-
-_Evaluated = tuple[HighHand, LowHand | None]
-
-
-def _evaluate(cards: list[Card]) -> _Evaluated:
-    return best_high(cards), best_low(cards)
-
-
-def split_pot(net: int, pot: int, eligible: tuple[str, ...], hands: dict[str, _Evaluated],
-              position: dict[str, int]) -> list[Award]:
-    """Awards for one pot after rake: high winners first, then low winners; one eligible player
-    takes the pot whole. Tied winners get the odd units of their half one each, the player with the
-    highest card of the winning five (rank, then suit c<d<h<s; ace low in a low) first, then by
-    position."""
-    if len(eligible) == 1:
-        return [Award(eligible[0], net, pot, Half.WHOLE)] if net else []
-    highs = {name: hands[name][0] for name in eligible}
-    lows = {name: low for name in eligible if (low := hands[name][1]) is not None}
-    top_high = max(hand.value for hand in highs.values())
-    high_winners = [n for n in eligible if highs[n].value == top_high]
-    high_winners.sort(key=lambda n: (-_top_card(highs[n].cards, False), position[n]))
-    if not lows:
-        return _share(net, pot, high_winners, Half.WHOLE)
-    top_low = max(low.value for low in lows.values())
-    low_winners = [n for n in eligible if n in lows and lows[n].value == top_low]
-    low_winners.sort(key=lambda n: (-_top_card(lows[n].cards, True), position[n]))
-    low_half = net // 2
-    return _share(net - low_half, pot, high_winners, Half.HIGH) + _share(low_half, pot, low_winners, Half.LOW)
-
-
-def _top_card(cards: tuple[Card, ...], ace_low: bool) -> int:
-    return max((card.low_rank if ace_low else card.rank) * 4 + "cdhs".index(card.suit) for card in cards)
-
-
-def _share(amount: int, pot: int, winners: list[str], half: Half) -> list[Award]:
-    base, odd = divmod(amount, len(winners))
-    shares = [(name, base + (1 if i < odd else 0)) for i, name in enumerate(winners)]
-    return [Award(name, share, pot, half) for name, share in shares if share]  # nobody collects nothing

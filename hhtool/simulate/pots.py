@@ -1,0 +1,94 @@
+"""Pots for the simulator: main and side pots from the contributions, the rake spread over
+them, and each pot split between the best high and the best 8-or-better low.
+
+The rules are those of ``stud8-rules.md`` R12-R15 with the defaults the PokerStars profile of the
+replay engine uses, written independently of it (the simulator imports only the model and the
+evaluator), so that the round trip simulate -> import -> audit compares two implementations.
+"""
+
+from __future__ import annotations
+
+from hhtool.model import Award, Card, Half
+from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
+
+
+def build_pots(contributions: list[tuple[str, int, bool]]) -> list[tuple[int, tuple[str, ...]]]:
+    """Main and side pots from (player, total put in after returns, still live), in position order.
+
+    Levels are the contributions of live players below the top one; folded players' chips stay in
+    the pots but make nobody eligible; adjacent pots with the same eligible players merge.
+
+    >>> build_pots([("A", 10, True), ("B", 30, True), ("C", 30, True), ("D", 5, False)])
+    [(35, ('A', 'B', 'C')), (40, ('B', 'C'))]
+    """
+    levels = sorted({amount for _, amount, live in contributions if live})
+    pots: list[tuple[int, tuple[str, ...]]] = []
+    below = 0
+    for index, level in enumerate(levels):
+        top = index == len(levels) - 1
+        amount = sum(min(put, level) - min(put, below) for _, put, _ in contributions)
+        if top:  # chips above the last live level (folded players' overcalls cannot exist: returned)
+            amount += sum(max(0, put - level) for _, put, _ in contributions)
+        eligible = tuple(name for name, put, live in contributions if live and put >= level)
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        elif amount:
+            pots.append((amount, eligible))
+        below = level
+    return pots
+
+
+def allocate_rake(pots: list[int], rake: int) -> list[int]:
+    """Spread the hand's rake over the pots in proportion to their size, rounded down; the units
+    left over go to the pots with the largest remainders (then the larger pot, then main first).
+
+    >>> allocate_rake([44, 64], 5), allocate_rake([10, 10, 10], 2)
+    ([2, 3], [1, 1, 0])
+    """
+    total = sum(pots)
+    if not total:
+        return [0] * len(pots)
+    shares = [rake * amount // total for amount in pots]
+    by_remainder = sorted(range(len(pots)), key=lambda i: (-(rake * pots[i] % total), -pots[i], i))
+    for index in by_remainder[: rake - sum(shares)]:
+        shares[index] += 1
+    return shares
+
+
+Evaluated = tuple[HighHand, LowHand | None]
+
+
+def evaluate(cards: list[Card]) -> Evaluated:
+    return best_high(cards), best_low(cards)
+
+
+def split_pot(net: int, pot: int, eligible: tuple[str, ...], hands: dict[str, Evaluated],
+              position: dict[str, int]) -> list[Award]:
+    """Awards for one pot after rake: high winners first, then low winners; one eligible player
+    takes the pot whole. Tied winners get the odd units of their half one each, the player with the
+    highest card of the winning five (rank, then suit c<d<h<s; ace low in a low) first, then by
+    position."""
+    if len(eligible) == 1:
+        return [Award(eligible[0], net, pot, Half.WHOLE)] if net else []
+    highs = {name: hands[name][0] for name in eligible}
+    lows = {name: low for name in eligible if (low := hands[name][1]) is not None}
+    top_high = max(hand.value for hand in highs.values())
+    high_winners = [n for n in eligible if highs[n].value == top_high]
+    high_winners.sort(key=lambda n: (-_top_card(highs[n].cards, False), position[n]))
+    if not lows:
+        return _share(net, pot, high_winners, Half.WHOLE)
+    top_low = max(low.value for low in lows.values())
+    low_winners = [n for n in eligible if n in lows and lows[n].value == top_low]
+    low_winners.sort(key=lambda n: (-_top_card(lows[n].cards, True), position[n]))
+    low_half = net // 2
+    return _share(net - low_half, pot, high_winners, Half.HIGH) + _share(low_half, pot, low_winners, Half.LOW)
+
+
+def _top_card(cards: tuple[Card, ...], ace_low: bool) -> int:
+    return max((card.low_rank if ace_low else card.rank) * 4 + "cdhs".index(card.suit) for card in cards)
+
+
+def _share(amount: int, pot: int, winners: list[str], half: Half) -> list[Award]:
+    base, odd = divmod(amount, len(winners))
+    shares = [(name, base + (1 if i < odd else 0)) for i, name in enumerate(winners)]
+    return [Award(name, share, pot, half) for name, share in shares if share]  # nobody collects nothing
