@@ -3,9 +3,11 @@
 PokerStars is the reference: every hand must replay with no violation and nothing unverifiable.
 Other sites' hands must replay with no violation either; what their histories hide (no rake line,
 opponents' upcards) may only make checks unverifiable. Site-practice parameters this needed, each
-justified by a corpus hand, live in the site profiles (profiles.py): Full Tilt takes the rake from
+justified by a real hand, live in the site profiles (profiles.py): Full Tilt takes the rake from
 the main pot only (#29705138396); iPoker's per-player "win" includes the returned uncalled bet
-(5710077134, 5710079903). No rules violation had to be excused.
+(5710077134, 5710079903); Winning/ACR also rakes the main pot only (ACR #1903647457, outside the
+corpus); PartyPoker prints no uncalled-bet line, its "wins" include it. No rules violation had to
+be excused.
 """
 
 from __future__ import annotations

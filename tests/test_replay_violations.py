@@ -84,6 +84,14 @@ rake 0
     assert "ANTE" not in result.codes and "STACK" not in result.codes, result.violations
 
 
+def test_ante_handed_back_to_a_player_who_sat_out() -> None:
+    # Full Tilt: "Ante of $0.25 returned to dsouza" — a timed-out player is not dealt in (R2)
+    script = edit(edit(CLEAN, "seats A=100 B=100 C=100", "seats A=100 B=100 C=100 D=100"), "antes\n", "antes\nreturn D 1\n")
+    assert run(script).verdict is Verdict.OK
+    kept = edit(script, "return D 1\n", "")  # the ante stays in: D is dealt in yet never acts
+    assert {v.player for v in run(kept).violations if v.code == "ROUND_INCOMPLETE"} == {"D"}
+
+
 # ---------------------------------------------------------------- R3 / R4 bring-in
 
 

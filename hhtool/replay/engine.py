@@ -78,6 +78,7 @@ class Round:
 class ReplayState:
     order: tuple[str, ...]  # every seated player, position order
     dealt_in: tuple[str, ...]
+    sat_out: Mapping[str, int]  # anted, got the ante back, never dealt in: player -> ante returned
     stacks: Mapping[str, int | None]
     antes: tuple[Step, ...]
     rounds: tuple[Round, ...]
@@ -136,7 +137,8 @@ class _Walker:
         self.profile = profile
         self.order = seat_order(hand, profile)
         present = {a.player for a in hand.actions} | {d.player for d in hand.deals}
-        self.dealt_in = tuple(p for p in self.order if p in present)
+        self.sat_out = self.sat_out_antes(hand)
+        self.dealt_in = tuple(p for p in self.order if p in present and p not in self.sat_out)
         self.stacks = {seat.player: seat.stack for seat in hand.seats}
         self.spent = dict.fromkeys(self.order, 0)
         self.returns = dict.fromkeys(self.order, 0)
@@ -185,10 +187,28 @@ class _Walker:
 
     # ------------------------------------------------------------ antes
 
+    @staticmethod
+    def sat_out_antes(hand: Hand) -> dict[str, int]:
+        """Players who anted, got the ante back and were never dealt a card nor acted: sitting out,
+        not dealt in (R2; Full Tilt prints "Ante of $x returned to" a player who timed out)."""
+        antes: dict[str, int] = {}
+        for action in hand.actions:
+            if action.kind is ActionKind.ANTE:
+                antes[action.player] = antes.get(action.player, 0) + action.amount
+        acted = {a.player for a in hand.actions if a.kind is not ActionKind.ANTE} | {d.player for d in hand.deals}
+        returned: dict[str, int] = {}
+        for ret in hand.uncalled:
+            returned[ret.player] = returned.get(ret.player, 0) + ret.amount
+        return {p: amount for p, amount in antes.items() if p not in acted and amount > 0 and returned.get(p) == amount}
+
     def antes(self) -> tuple[Step, ...]:
         steps: list[Step] = []
         for index, action in enumerate(self.hand.actions):
             if action.kind is not ActionKind.ANTE:
+                continue
+            if action.player in self.sat_out:
+                self.spent[action.player] += action.amount
+                self.returns[action.player] += action.amount
                 continue
             live, active = self.live(), self.active()
             chips = self.chips(action.player)
@@ -367,6 +387,7 @@ class _Walker:
         return ReplayState(
             order=self.order,
             dealt_in=self.dealt_in,
+            sat_out=dict(self.sat_out),
             stacks=dict(self.stacks),
             antes=antes,
             rounds=tuple(rounds),

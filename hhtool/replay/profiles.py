@@ -140,7 +140,6 @@ PROFILES: dict[str, RuleProfile] = {
     # Full Tilt takes the whole rake from the main pot (corpus hand #29705138396: main $85.10 less
     # the $3 rake split $41.05/$41.05, side pot $10 unraked $5/$5).
     "fulltilt": replace(DEFAULT, name="fulltilt", rake_allocation="main_pot", notes=(_SITE_NOTE,)),
-    "partypoker": replace(DEFAULT, name="partypoker", notes=(_SITE_NOTE,)),
     "bovada": replace(DEFAULT, name="bovada", notes=(_SITE_NOTE,)),
     # iPoker prints only per-player bet/win totals; "win" includes the returned uncalled bet
     # (corpus hand 5710077134: bring-in uncalled, win €0.04 = both antes + the €0.02 bring-in).
@@ -152,8 +151,12 @@ PROFILES: dict[str, RuleProfile] = {
     "everleaf": replace(DEFAULT, name="everleaf", notes=(_SITE_NOTE,)),
     # R10 / R19: no return line; the unmatched bet is inside the collected amounts.
     "winamax": replace(DEFAULT, name="winamax", uncalled_in_awards=True, notes=(_SITE_NOTE,)),
-    # R14: the one Winning split gave the odd cent to the low half.
-    "winning": replace(DEFAULT, name="winning", odd_unit_hi_lo="low", notes=(_SITE_NOTE,)),
+    # R14: the one Winning split gave the odd cent to the low half. The rake comes from the main pot
+    # (ACR hand #1903647457, poker-apprentice/hand-history-parser acr.ts: "Side pot(1) $0.60 | Rake
+    # $0.00", main pot $8.36 after its $0.10 split $4.18 / $4.18).
+    "winning": replace(DEFAULT, name="winning", odd_unit_hi_lo="low", rake_allocation="main_pot", notes=(_SITE_NOTE,)),
+    # The PartyPoker format has no uncalled-bet line: "wins" includes the unmatched bet (hh-formats §3).
+    "partypoker": replace(DEFAULT, name="partypoker", uncalled_in_awards=True, notes=(_SITE_NOTE,)),
     # Robert's Rules (cash): uncapped heads-up at any time; odd units by suit over all cards.
     "robert": replace(
         DEFAULT, name="robert", cap_applies_when="multiway", heads_up_uncap="any_time", odd_unit_tied_half="rr_suit",

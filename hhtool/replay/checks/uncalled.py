@@ -15,6 +15,8 @@ def check_uncalled(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iter
     if profile.uncalled_in_awards and not hand.uncalled:
         return  # the return is inside the collected amounts; the award check compares it
     expected: dict[str, tuple[int, int, int]] = {}  # player -> (amount, street, line)
+    for player, ante in state.sat_out.items():  # an ante handed back to a player who sat the hand out
+        expected[player] = (ante, 3, 0)
     for rnd in state.rounds:
         if rnd.uncalled is not None:
             player, amount = rnd.uncalled
