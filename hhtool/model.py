@@ -300,6 +300,10 @@ class RawHand:
     file: str
     first_line: int  # 1-based line number of ``lines[0]`` in the file
     lines: tuple[str, ...]
+    # file-level context the hand needs to be parsed again (the XML session header of iPoker and
+    # Merge): its lines and the file line of the first; header_line is 0 when no header was looked for
+    header: tuple[str, ...] = ()
+    header_line: int = 0
 
     @property
     def last_line(self) -> int:

@@ -48,7 +48,6 @@ from hhtool.sites.base import (
 )
 from hhtool.sites.xmlsupport import (
     LocatedTree,
-    XmlRawHand,
     attribute,
     chips_left,
     parse_xml,
@@ -99,10 +98,10 @@ def _symbol_of(amount: str) -> str | None:
 
 
 @lru_cache(maxsize=16)
-def _read_session(header: str, header_line: int) -> _Session:
+def _read_session(header: tuple[str, ...], header_line: int) -> _Session:
     if not header:
         raise HandParseError(header_line, "ipoker: no <session> header before this game")
-    tree = parse_xml(header + "</session>", header_line)
+    tree = parse_xml("\n".join(header) + "</session>", header_line)
     general = tree.root.find("general")
     if tree.root.tag != "session" or general is None:
         raise HandParseError(header_line, "ipoker: the session has no <general> header")
@@ -185,7 +184,7 @@ class IPokerParser(SiteParser):
 
     @staticmethod
     def _session(raw: RawHand) -> _Session:
-        if not isinstance(raw, XmlRawHand):
+        if raw.header_line == 0:  # not cut by split(), which looks for the session header
             raise HandParseError(raw.first_line, "ipoker: a <game> element needs its session header (use split())")
         return _read_session(raw.header, raw.header_line)
 

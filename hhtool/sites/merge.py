@@ -45,7 +45,6 @@ from hhtool.sites.base import (
 )
 from hhtool.sites.xmlsupport import (
     LocatedTree,
-    XmlRawHand,
     attribute,
     chips_left,
     parse_xml,
@@ -88,11 +87,11 @@ _HIDDEN = {"", "null"}
 
 
 @lru_cache(maxsize=16)
-def _description(header: str, header_line: int) -> dict[str, str]:
+def _description(header: tuple[str, ...], header_line: int) -> dict[str, str]:
     """The attributes of the file's ``<description/>`` (empty when there is none)."""
     if not header:
         return {}
-    tree = parse_xml(header, header_line, fragment=True)
+    tree = parse_xml("\n".join(header), header_line, fragment=True)
     element = tree.root.find("description")
     return dict(element.attrib) if element is not None else {}
 
@@ -107,7 +106,7 @@ def _start_attributes(raw: RawHand) -> dict[str, str]:
 
 
 def _header_of(raw: RawHand) -> dict[str, str]:
-    return _description(raw.header, raw.header_line) if isinstance(raw, XmlRawHand) else {}
+    return _description(raw.header, raw.header_line)
 
 
 def _card(token: str, line: int) -> Card | None:

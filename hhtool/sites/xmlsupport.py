@@ -4,15 +4,15 @@ These sites have no Lark grammar: their files are read with a real XML parser,
 ``defusedxml``, which refuses DTDs, entity declarations and external references, so a
 hostile file cannot expand entities or reach the network. Three things are shared:
 
-* :func:`split_games` cuts a file's decoded lines into one :class:`XmlRawHand` per
-  ``<game>`` element, by a lexical scan for the element's start and end tags rather
-  than one parse of the whole file, so a malformed game cannot break its neighbours.
-  When a game's tags share a line with other markup (iPoker writes
-  ``</game><game gamecode=...>`` on one line) the edge lines are cut at the tags: the
-  hand's text is exactly the element, and its first/last line are the file's lines.
-* :class:`XmlRawHand` carries the file header (the iPoker session ``<general>``, the
-  Merge ``<description/>``) that every game of the file needs to know its game and
-  stakes, because the base ``RawHand`` has nowhere to put it.
+* :func:`split_games` cuts a file's decoded lines into one ``RawHand`` per ``<game>``
+  element, by a lexical scan for the element's start and end tags rather than one
+  parse of the whole file, so a malformed game cannot break its neighbours. When a
+  game's tags share a line with other markup (iPoker writes ``</game><game
+  gamecode=...>`` on one line) the edge lines are cut at the tags: the hand's text is
+  exactly the element, and its first/last line are the file's lines. Each hand also
+  carries, in ``RawHand.header``/``header_line``, the file header (the iPoker session
+  ``<general>``, the Merge ``<description/>``) every game of the file needs to know
+  its game and stakes.
 * :func:`parse_xml` parses a piece of text (wrapping fragments in a synthetic root)
   and remembers, for every element, the file line of its start tag.
 
@@ -31,7 +31,6 @@ import bisect
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
@@ -42,17 +41,6 @@ from hhtool.sites.base import HandBuilder, HandParseError
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
 _GAME_TAG = re.compile(r"<game\b|</game\s*>")
-
-
-@dataclass(frozen=True, slots=True)
-class XmlRawHand(RawHand):
-    """A ``<game>`` element's text plus the file header it depends on.
-
-    ``header`` is the text before the first game (or the latest header met between
-    games); ``header_line`` is the file line where that text starts."""
-
-    header: str = ""
-    header_line: int = 1
 
 
 class LocatedTree:
@@ -157,14 +145,18 @@ def chips_left(builder: HandBuilder, player: str, stack: int | None) -> int | No
 
 
 def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
-                ignorable: re.Pattern[str] | None = None) -> Iterator[XmlRawHand]:
-    """One XmlRawHand per ``<game>`` element, in file order.
+                ignorable: re.Pattern[str] | None = None) -> Iterator[RawHand]:
+    """One RawHand per ``<game>`` element, in file order.
 
     ``header_start`` finds where a file header begins in text outside the games (a new
     header between games replaces the old one); ``ignorable`` removes expected markup
     outside the games (the closing ``</session>``). Any other text outside the games,
     a stray ``</game>`` or a game left open (truncated file, or a new ``<game>`` before
     the end tag) is still yielded, so that parsing reports it instead of losing it.
+
+    Each hand's ``header`` is the text of the header in force (split into lines) and
+    ``header_line`` the file line where it starts; before any header, ``()`` and line 1,
+    the start of the file where it was looked for.
     """
     text = "\n".join(lines)
     line_starts = [0]
@@ -174,20 +166,21 @@ def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
     def line_index(offset: int) -> int:
         return bisect.bisect_right(line_starts, offset) - 1
 
-    def chunk(start: int, stop: int) -> XmlRawHand:
+    def chunk(start: int, stop: int) -> RawHand:
         body = text[start:stop]
         stripped = body.lstrip()
         start += len(body) - len(stripped)
-        return XmlRawHand(file, line_index(start) + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
+        return RawHand(file, line_index(start) + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
 
-    header, header_line = "", 1
+    header: tuple[str, ...] = ()
+    header_line = 1
     outside_from = 0  # where the text outside any game begins
     open_at: int | None = None
     for match in _GAME_TAG.finditer(text):
         if open_at is None:
             outside = yield from _outside(text, outside_from, match.start(), header_start, ignorable, chunk)
             if outside is not None:
-                header, header_line = outside[0], line_index(outside[1]) + 1
+                header, header_line = tuple(outside[0].split("\n")), line_index(outside[1]) + 1
         if match.group().startswith("<game"):
             if open_at is not None:  # the previous game never closed
                 yield chunk(open_at, match.start())
@@ -205,7 +198,7 @@ def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
 
 
 def _outside(text: str, start: int, stop: int, header_start: re.Pattern[str], ignorable: re.Pattern[str] | None,
-             chunk: Callable[[int, int], XmlRawHand]) -> Generator[XmlRawHand, None, tuple[str, int] | None]:
+             chunk: Callable[[int, int], RawHand]) -> Generator[RawHand, None, tuple[str, int] | None]:
     """Handle text between games: returns (header text, offset) when it holds a header;
     yields a chunk for anything else that is not blank or ignorable."""
     segment = text[start:stop]
