@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, Seat, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -34,6 +34,7 @@ from hhtool.sites.base import (
     SiteParser,
     derive_stakes_from_forced_bets,
     load_grammar,
+    mark_idle_seats,
     parse_cards,
     parse_datetime,
     tokens_in_order,
@@ -289,15 +290,6 @@ def _label_halves(b: HandBuilder, state: _AbsoluteState) -> None:
             labelled += awards
     labelled.sort(key=lambda award: award.line)  # stable: back in the order of the collect lines
     b.awards[:] = labelled
-
-
-def mark_idle_seats(b: HandBuilder) -> None:
-    """A seated player who posts nothing, is dealt nothing and never acts sat the hand out."""
-    involved = {action.player for action in b.actions} | {deal.player for deal in b.deals}
-    for index, seat in enumerate(b.seats):
-        if seat.player not in involved and not seat.sitting_out:
-            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
-            b.note(f"{seat.player} is seated but posts nothing and is dealt nothing: recorded as sitting out")
 
 
 PARSER = AbsoluteParser()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
@@ -377,9 +377,10 @@ class HandBuilder:
     def highest_bet(self) -> int:
         return max(self._street_totals.values(), default=0)
 
-    def return_uncalled(self, player: str, amount: int, line: int = 0) -> None:
+    def return_uncalled(self, player: str, amount: int, line: int = 0, street: Street | None = None) -> None:
+        """Record a bet handed back uncalled, on ``street`` (by default the current one)."""
         self._require_seated(player, line)
-        self.uncalled.append(UncalledReturn(self.street, player, amount, line))
+        self.uncalled.append(UncalledReturn(street or self.street, player, amount, line))
 
     def show(self, player: str, status: ShowStatus, cards: Sequence[Card | None] = (),
              high_text: str | None = None, low_text: str | None = None, line: int = 0) -> None:
@@ -392,6 +393,14 @@ class HandBuilder:
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+    def mark_sitting_out(self, player: str) -> None:
+        """Record that a seated player sat this hand out."""
+        for index, seat in enumerate(self.seats):
+            if seat.player == player:
+                self.seats[index] = replace(seat, sitting_out=True)
+                return
+        raise HandParseError(self.raw.first_line, f"player {player!r} is not seated in this hand")
 
     def _require_seated(self, player: str, line: int) -> None:
         if player in self._seated:
@@ -424,6 +433,58 @@ class HandBuilder:
 
 def raw_hash(raw: RawHand) -> str:
     return hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
+
+
+def mark_idle_seats(b: HandBuilder, note: bool = True) -> None:
+    """A seated player who posts nothing, is dealt nothing and never acts sat the hand out
+    (with ``note``, the hand says so)."""
+    involved = {action.player for action in b.actions} | {deal.player for deal in b.deals}
+    for seat in list(b.seats):
+        if seat.player not in involved and not seat.sitting_out:
+            b.mark_sitting_out(seat.player)
+            if note:
+                b.note(f"{seat.player} is seated but posts nothing and is dealt nothing: recorded as sitting out")
+
+
+def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None:
+    """The part of the last bet nobody matched, for sites that print no uncalled-bet line: on the
+    last street where chips went in, the top street total less the next one (antes are dead money
+    and do not count).
+
+    >>> from hhtool.model import Action, ActionKind as K, Street as S
+    >>> uncalled_excess([Action(S.SEVENTH, "a", K.BET, 50, 50), Action(S.SEVENTH, "b", K.FOLD)])
+    ('a', 50, <Street.SEVENTH: 7>)
+    >>> uncalled_excess([Action(S.FIFTH, "a", K.BET, 50, 50), Action(S.FIFTH, "b", K.CALL, 20, 20, True)])
+    ('a', 30, <Street.FIFTH: 5>)
+    """
+    totals: dict[Street, dict[str, int]] = {}
+    for action in actions:
+        if action.kind is ActionKind.ANTE or action.amount == 0:
+            continue
+        street_totals = totals.setdefault(action.street, {})
+        street_totals[action.player] = street_totals.get(action.player, 0) + action.amount
+    if not totals:
+        return None
+    last = max(totals)
+    ranked = sorted(totals[last].items(), key=lambda item: item[1], reverse=True)
+    top_player, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    return (top_player, top - second, last) if top > second else None
+
+
+def format_amount(amount: int, unit: int, symbol: str = "", symbol_first: bool = False) -> str:
+    """Money for notes, the way the site prints it: the symbol after the amount (Winamax) or,
+    with ``symbol_first``, before it and after the sign (OnGame).
+
+    >>> format_amount(2890, 100, "€"), format_amount(-610, 100, "€"), format_amount(75, 1)
+    ('28.90€', '-6.10€', '75')
+    >>> format_amount(137, 100, "$", True), format_amount(-100, 100, "$", True), format_amount(1500, 1, "", True)
+    ('$1.37', '-$1', '1500')
+    """
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(amount), unit)
+    number = f"{whole}" if unit == 1 or cents == 0 else f"{whole}.{cents:0{len(str(unit)) - 1}d}"
+    return f"{sign}{symbol}{number}" if symbol_first else f"{sign}{number}{symbol}"
 
 
 def derive_stakes_from_forced_bets(actions: Sequence[Action]) -> tuple[int | None, int | None]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure, UncalledReturn
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -259,7 +259,7 @@ class KingsClubParser(SiteParser):
             top_player, top = ranked[0]
             second = ranked[1][1] if len(ranked) > 1 else 0
             if top > second and (street, top_player) not in stated_returns:
-                b.uncalled.append(UncalledReturn(street, top_player, top - second, last_line[top_player]))
+                b.return_uncalled(top_player, top - second, last_line[top_player], street)
         contributed = _contributions(b)
         for player, (net, line) in state.summary_net.items():
             if player not in contributed:

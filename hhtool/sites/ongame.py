@@ -26,29 +26,20 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import (
-    Action,
-    ActionKind,
-    Half,
-    Hand,
-    RawHand,
-    Seat,
-    ShowStatus,
-    Stakes,
-    Street,
-    Structure,
-    UncalledReturn,
-)
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
     derive_stakes_from_forced_bets,
+    format_amount,
     load_grammar,
+    mark_idle_seats,
     parse_cards,
     parse_datetime,
     tokens_in_order,
+    uncalled_excess,
 )
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
@@ -77,42 +68,6 @@ def _winners(text: str) -> list[tuple[str, str, str | None]]:
     return [(m.group(1), m.group(2), m.group(3)) for m in _WINNER.finditer(text)]
 
 
-def format_amount(amount: int, unit: int, symbol: str = "$") -> str:
-    """Money for notes, the way OnGame prints it.
-
-    >>> format_amount(137, 100), format_amount(-100, 100), format_amount(1500, 1, "")
-    ('$1.37', '-$1', '1500')
-    """
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), unit)
-    if unit == 1 or cents == 0:
-        return f"{sign}{symbol}{whole}"
-    return f"{sign}{symbol}{whole}.{cents:0{len(str(unit)) - 1}d}"
-
-
-def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None:
-    """The part of the last bet nobody matched: on the last street where chips went in, the top
-    street total less the next one (antes are dead money and do not count).
-
-    >>> from hhtool.model import Action, ActionKind as K, Street as S
-    >>> uncalled_excess([Action(S.FIFTH, "a", K.BET, 50, 50), Action(S.FIFTH, "b", K.CALL, 20, 20, True)])
-    ('a', 30, <Street.FIFTH: 5>)
-    """
-    totals: dict[Street, dict[str, int]] = {}
-    for action in actions:
-        if action.kind is ActionKind.ANTE or action.amount == 0:
-            continue
-        street_totals = totals.setdefault(action.street, {})
-        street_totals[action.player] = street_totals.get(action.player, 0) + action.amount
-    if not totals:
-        return None
-    last = max(totals)
-    ranked = sorted(totals[last].items(), key=lambda item: item[1], reverse=True)
-    top_player, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0
-    return (top_player, top - second, last) if top > second else None
-
-
 @dataclass
 class _OnGameState:
     """What the token loop learns beyond the builder's lists."""
@@ -128,6 +83,11 @@ class _OnGameState:
     nets: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, summary line)
     summary_cards: dict[str, tuple[str, str | None, int]] = field(default_factory=dict)
     summary_lines: dict[str, int] = field(default_factory=dict)
+
+
+def _printed(amount: int, b: HandBuilder, state: _OnGameState) -> str:
+    """An amount for a note, as OnGame prints it: ``$1.37``, ``-$1``, ``1500`` (chips)."""
+    return format_amount(amount, b.unit, state.symbol, symbol_first=True)
 
 
 class OnGameParser(SiteParser):
@@ -304,16 +264,16 @@ class OnGameParser(SiteParser):
         if excess is not None and put_in - excess[1] == state.pot_total:
             player, amount, street = excess
             bet_line = max(a.line for a in b.actions if a.player == player and a.street is street)
-            b.uncalled.append(UncalledReturn(street, player, amount, bet_line))
-            pot_text = format_amount(state.pot_total, b.unit, state.symbol)
+            b.return_uncalled(player, amount, bet_line, street)
+            pot_text = _printed(state.pot_total, b, state)
             b.note(
-                f"OnGame prints no uncalled-bet line: {format_amount(amount, b.unit, state.symbol)} returned to "
+                f"OnGame prints no uncalled-bet line: {_printed(amount, b, state)} returned to "
                 f"{player} on {street.label} street, as the pot total {pot_text} shows"
             )
         elif put_in != state.pot_total:
             b.note(
-                f"the actions put {format_amount(put_in, b.unit, state.symbol)} in, but the summary's pots total "
-                f"{format_amount(state.pot_total, b.unit, state.symbol)}"
+                f"the actions put {_printed(put_in, b, state)} in, but the summary's pots total "
+                f"{_printed(state.pot_total, b, state)}"
             )
 
     @staticmethod
@@ -343,8 +303,8 @@ class OnGameParser(SiteParser):
             won = sum(a.amount for a in b.awards if a.player == player)
             if won - (put_in - returned) != net:
                 b.note(
-                    f"line {line}: the summary gives {player} a net of {format_amount(net, b.unit, state.symbol)}, "
-                    f"the actions give {format_amount(won - put_in + returned, b.unit, state.symbol)}"
+                    f"line {line}: the summary gives {player} a net of {_printed(net, b, state)}, "
+                    f"the actions give {_printed(won - put_in + returned, b, state)}"
                 )
 
 
@@ -366,11 +326,11 @@ def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: Hand
         if called != stated:
             how = "the first amount" if called == first else "neither amount"
             b.note(f"line {line}: site printed {printed}; the next call reaches "
-                   f"{format_amount(called, b.unit, state.symbol)} ({how}), recorded as the raise total")
+                   f"{_printed(called, b, state)} ({how}), recorded as the raise total")
         return called
     if stated is None:
         b.note(f"line {line}: site printed {printed} with no 'to' and nobody calls it; read as a raise to "
-               f"{format_amount(first, b.unit, state.symbol)}")
+               f"{_printed(first, b, state)}")
         return first
     if stated != first:
         b.note(f"line {line}: site printed {printed}; no call confirms either amount, the stated 'to' is kept")
@@ -388,15 +348,6 @@ def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b:
             if caller != raiser and not all_in:
                 return b.put_in(caller or "") + b.money(amount, b.line_of(token))
     return None
-
-
-def mark_idle_seats(b: HandBuilder) -> None:
-    """A seated player who posts nothing, is dealt nothing and never acts sat the hand out."""
-    involved = {action.player for action in b.actions} | {deal.player for deal in b.deals}
-    for index, seat in enumerate(b.seats):
-        if seat.player not in involved and not seat.sitting_out:
-            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
-            b.note(f"{seat.player} is seated but posts nothing and is dealt nothing: recorded as sitting out")
 
 
 PARSER = OnGameParser()

@@ -24,29 +24,20 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import (
-    Action,
-    ActionKind,
-    Half,
-    Hand,
-    RawHand,
-    Seat,
-    ShownHand,
-    ShowStatus,
-    Stakes,
-    Street,
-    Structure,
-)
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
     derive_stakes_from_forced_bets,
+    format_amount,
     load_grammar,
+    mark_idle_seats,
     parse_cards,
     parse_datetime,
     tokens_in_order,
+    uncalled_excess,
 )
 
 _HAND_START = re.compile(r"Winamax Poker - ")
@@ -70,42 +61,6 @@ _INCREASES = {"BETS", "RAISES", "BRINGS_IN"}
 
 def _is_stud8(game: str) -> bool:
     return bool(_STUD8.match(game.strip()))
-
-
-def format_amount(amount: int, unit: int, symbol: str = "") -> str:
-    """Money for notes, the way the site prints it.
-
-    >>> format_amount(2890, 100, "€"), format_amount(-610, 100, "€"), format_amount(75, 1)
-    ('28.90€', '-6.10€', '75')
-    """
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), unit)
-    if unit == 1 or cents == 0:
-        return f"{sign}{whole}{symbol}"
-    return f"{sign}{whole}.{cents:0{len(str(unit)) - 1}d}{symbol}"
-
-
-def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None:
-    """The part of the last bet nobody matched: on the last street where chips went in, the top
-    street total less the next one (antes are dead money and do not count).
-
-    >>> from hhtool.model import Action, ActionKind as K, Street as S
-    >>> uncalled_excess([Action(S.SEVENTH, "a", K.BET, 50, 50), Action(S.SEVENTH, "b", K.FOLD)])
-    ('a', 50, <Street.SEVENTH: 7>)
-    """
-    totals: dict[Street, dict[str, int]] = {}
-    for action in actions:
-        if action.kind is ActionKind.ANTE or action.amount == 0:
-            continue
-        street_totals = totals.setdefault(action.street, {})
-        street_totals[action.player] = street_totals.get(action.player, 0) + action.amount
-    if not totals:
-        return None
-    last = max(totals)
-    ranked = sorted(totals[last].items(), key=lambda item: item[1], reverse=True)
-    top_player, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0
-    return (top_player, top - second, last) if top > second else None
 
 
 @dataclass
@@ -338,15 +293,6 @@ def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b:
             if caller != raiser and not all_in:
                 return b.put_in(caller or "") + b.money(amount, b.line_of(token))
     return None
-
-
-def mark_idle_seats(b: HandBuilder) -> None:
-    """A seated player who posts nothing, is dealt nothing and never acts sat the hand out."""
-    involved = {action.player for action in b.actions} | {deal.player for deal in b.deals}
-    for index, seat in enumerate(b.seats):
-        if seat.player not in involved and not seat.sitting_out:
-            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
-            b.note(f"{seat.player} is seated but posts nothing and is dealt nothing: recorded as sitting out")
 
 
 PARSER = WinamaxParser()

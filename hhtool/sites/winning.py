@@ -23,13 +23,14 @@ from datetime import datetime
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, Seat, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
     derive_stakes_from_forced_bets,
     load_grammar,
+    mark_idle_seats,
     parse_cards,
     parse_datetime,
     tokens_in_order,
@@ -134,7 +135,8 @@ class WinningParser(SiteParser):
             else:
                 self._handle_old(token, fields, builder, state)
         self._flush_deals(builder, state)
-        _mark_sitting_out(builder)
+        # the old export says "sitting out" only in passing: a seat that posts nothing and gets no card sat out
+        mark_idle_seats(builder, note=False)
         if state.marker_street is not None:
             raise HandParseError(state.marker_line, f"{state.marker_street.label}-street marker without a deal")
         self._finish(builder, state)
@@ -410,14 +412,6 @@ class WinningParser(SiteParser):
             table_size=state.table_size,
             source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
         )
-
-
-def _mark_sitting_out(b: HandBuilder) -> None:
-    """The old export says "sitting out" only in passing: a seat that posts nothing and gets no card sat out."""
-    active = {deal.player for deal in b.deals} | {action.player for action in b.actions}
-    for index, seat in enumerate(b.seats):
-        if seat.player not in active:
-            b.seats[index] = Seat(seat.seat, seat.player, seat.stack, True, seat.line)
 
 
 PARSER = WinningParser()
