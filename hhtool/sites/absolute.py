@@ -186,11 +186,7 @@ class AbsoluteParser(SiteParser):
             else:
                 b.increase(player or "", added=b.money(put_in, line), all_in=all_in, line=line)
         elif kind == "ALL_IN":
-            player, amount = fields[0] or "", b.money(fields[1], line)
-            if b.put_in(player) + amount <= b.highest_bet():
-                b.act(player, ActionKind.CALL, added=amount, all_in=True, line=line)
-            else:
-                b.increase(player, added=amount, all_in=True, line=line)
+            b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
         elif kind == "CALLS":
             b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), line=line)
         elif kind == "CHECKS":
@@ -239,13 +235,9 @@ class AbsoluteParser(SiteParser):
                 raise HandParseError(line, f"absolute: 3rd-street holding of {len(new_cards)} cards")
             if new_cards[0] is not None and new_cards[1] is not None:
                 state.hero = player
-            b.deal(player, new_cards[:2], new_cards[2:], line)
         elif len(new_cards) != 1:
             raise HandParseError(line, f"absolute: {len(new_cards)} new cards on {b.street.label} street")
-        elif b.street is Street.SEVENTH:
-            b.deal(player, new_cards, (), line)
-        else:
-            b.deal(player, (), new_cards, line)
+        b.deal_new_cards(player, new_cards, line)
 
     @staticmethod
     def _summary_seat(seat_no: int, text: str, b: HandBuilder, state: _AbsoluteState, line: int) -> None:

@@ -334,6 +334,21 @@ class HandBuilder:
         self._require_seated(player, line)
         self.deals.append(Deal(street or self.street, player, tuple(down), tuple(up), line))
 
+    def deal_new_cards(self, player: str, cards: Sequence[Card | None], line: int = 0, street: Street | None = None) -> None:
+        """Record the cards a street brings a player as stud deals them: on 3rd street the first two
+        face down and the rest up; on later streets see :meth:`deal_up_or_down`."""
+        if (street or self.street) is Street.THIRD:
+            self.deal(player, cards[:2], cards[2:], line, street)
+        else:
+            self.deal_up_or_down(player, cards, line, street)
+
+    def deal_up_or_down(self, player: str, cards: Sequence[Card | None], line: int = 0, street: Street | None = None) -> None:
+        """Record cards dealt after the first three: face down on 7th street, face up before it."""
+        if (street or self.street) is Street.SEVENTH:
+            self.deal(player, cards, (), line, street)
+        else:
+            self.deal(player, (), cards, line, street)
+
     def put_in(self, player: str) -> int:
         """Chips the player has in on the current street so far."""
         return self._street_totals.get(player, 0)
@@ -377,6 +392,13 @@ class HandBuilder:
     def highest_bet(self) -> int:
         return max(self._street_totals.values(), default=0)
 
+    def act_all_in(self, player: str, added: int, line: int = 0) -> Action:
+        """Record chips put in all-in by a line that does not say whether they call or raise: more
+        than the highest bet is an increase, the rest a call (a short one when below)."""
+        if self.put_in(player) + added > self.highest_bet():
+            return self.increase(player, added=added, all_in=True, line=line)
+        return self.act(player, ActionKind.CALL, added=added, all_in=True, line=line)
+
     def return_uncalled(self, player: str, amount: int, line: int = 0, street: Street | None = None) -> None:
         """Record a bet handed back uncalled, on ``street`` (by default the current one)."""
         self._require_seated(player, line)
@@ -387,9 +409,26 @@ class HandBuilder:
         self._require_seated(player, line)
         self.showdown.append(ShownHand(player, status, tuple(cards), high_text, low_text, line))
 
+    def reveal_mucked(self, player: str, cards: Sequence[Card | None], high_text: str | None = None,
+                      low_text: str | None = None, line: int = 0) -> None:
+        """Cards a player mucked, revealed later (in the summary): his showdown entry becomes MUCKED with
+        them, keeping its descriptions unless new ones are given; without an entry, one is added."""
+        for index, shown in enumerate(self.showdown):
+            if shown.player == player:
+                self.showdown[index] = ShownHand(player, ShowStatus.MUCKED, tuple(cards), high_text or shown.high_text,
+                                                 low_text or shown.low_text, shown.line)
+                return
+        self.show(player, ShowStatus.MUCKED, cards, high_text, low_text, line)
+
     def award(self, player: str, amount: int, pot: int | None = 0, half: Half = Half.UNKNOWN, line: int = 0) -> None:
         self._require_seated(player, line)
         self.awards.append(Award(player, amount, pot, half, line))
+
+    def label_awards_whole(self, only_unlabelled: bool = False) -> None:
+        """The pot was not split (nobody contested it, or no low qualified): the awards are for the whole
+        pot; with ``only_unlabelled``, those the site gave a half keep it."""
+        self.awards[:] = [award if only_unlabelled and award.half is not Half.UNKNOWN else replace(award, half=Half.WHOLE)
+                          for award in self.awards]
 
     def note(self, text: str) -> None:
         self.notes.append(text)

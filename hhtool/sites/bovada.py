@@ -32,6 +32,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import cards_dealt_on
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -189,11 +190,7 @@ class BovadaParser(SiteParser):
         elif kind == "FOLDS":
             b.act(fields[0] or "", ActionKind.FOLD, line=line)
         elif kind == "ALL_IN":
-            player, added = fields[0] or "", b.money(fields[1], line)
-            if b.put_in(player) + added > b.highest_bet():
-                b.increase(player, added=added, all_in=True, line=line)
-            else:
-                b.act(player, ActionKind.CALL, added=added, all_in=True, line=line)
+            b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
         elif kind == "UNCALLED":
             b.return_uncalled(fields[0] or "", b.money(fields[1], line), line)
         elif kind in _SHOW_STATUS:
@@ -221,16 +218,9 @@ class BovadaParser(SiteParser):
         elif street < b.street:
             raise HandParseError(line, f"{player} is dealt his {street.label}-street card on {b.street.label} street")
         state.deals_to[player] = dealt_before + 1
-        if b.street is Street.THIRD:
-            if len(cards) != 3:
-                raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
-            b.deal(player, cards[:2], cards[2:], line)
-        elif len(cards) != 1:
+        if len(cards) != cards_dealt_on(b.street):
             raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
-        elif b.street is Street.SEVENTH:
-            b.deal(player, cards, (), line)
-        else:
-            b.deal(player, (), cards, line)
+        b.deal_new_cards(player, cards, line)
 
     @staticmethod
     def _summary_seat(seat_no: int, body: str, b: HandBuilder, state: _BovadaState, line: int) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -224,10 +224,7 @@ class FullTiltParser(SiteParser):
         new_cards = parse_cards(second) if second is not None else first
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
-        if b.street is Street.SEVENTH:
-            b.deal(player, new_cards, (), line)
-        else:
-            b.deal(player, (), new_cards, line)
+        b.deal_up_or_down(player, new_cards, line)
 
     @staticmethod
     def _wins(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
@@ -256,16 +253,8 @@ class FullTiltParser(SiteParser):
     def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
         player = fields[1] or ""
         mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", text)
-        if mucked is None:
-            return
-        cards = parse_cards(mucked.group(1))
-        high, low = mucked.group(2), mucked.group(3)
-        for index, shown in enumerate(b.showdown):
-            if shown.player == player:
-                b.showdown[index] = ShownHand(player, ShowStatus.MUCKED, cards, high or shown.high_text,
-                                              low or shown.low_text, shown.line)
-                return
-        b.show(player, ShowStatus.MUCKED, cards, high, low, line=line)
+        if mucked is not None:
+            b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 
 
 class _TiltState:

@@ -46,6 +46,7 @@ from hhtool.sites.base import (
     parse_datetime,
     parse_money,
 )
+from hhtool.sites.common_lines import cards_dealt_on
 from hhtool.sites.xmlsupport import (
     LocatedTree,
     attribute,
@@ -352,15 +353,10 @@ class IPokerParser(SiteParser):
         if _STREET_OF_CARDS.get(kind.lower()) is not street:
             raise HandParseError(line, f"cards of type {kind!r} in the {street.label}-street round")
         dealt = tuple(_card(token, line) for token in (cards.text or "").split())
-        expected = 3 if street is Street.THIRD else 1
+        expected = cards_dealt_on(street)
         if len(dealt) != expected:
             raise HandParseError(line, f"{len(dealt)} cards dealt on {street.label} street, expected {expected}")
-        if street is Street.THIRD:
-            b.deal(player, dealt[:2], dealt[2:], line)
-        elif street is Street.SEVENTH:
-            b.deal(player, dealt, (), line)
-        else:
-            b.deal(player, (), dealt, line)
+        b.deal_new_cards(player, dealt, line)
 
     def _action(self, action: ElementTree.Element, tree: LocatedTree, b: HandBuilder,
                 stacks: dict[str, int], small_bet: int) -> None:

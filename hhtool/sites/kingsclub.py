@@ -35,6 +35,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import cards_dealt_on
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 _HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - ([\d.,]+)/([\d.,]+)$")
@@ -99,8 +100,7 @@ class KingsClubParser(SiteParser):
         self._settle_unmatched_bets(builder, state)
         self._settle_rake(builder, state)
         if len({seat.player for seat in builder.seats} - state.folded) == 1:
-            # a pot nobody contested is not split
-            builder.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in builder.awards]
+            builder.label_awards_whole()  # a pot nobody contested is not split
         ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
         if bring_in is None:
             builder.note("no bring-in was posted: the bring-in amount is unknown")
@@ -187,18 +187,11 @@ class KingsClubParser(SiteParser):
             state.marker_street = None
             b.start_street(street)
         cards = parse_cards(cards_text, hidden=("X",))
-        if b.street is Street.THIRD:
-            if len(cards) != 3:
-                raise HandParseError(line, f"3rd-street deal of {len(cards)} cards: {cards_text!r}")
-            if cards[0] is not None:
-                state.hero = player
-            b.deal(player, cards[:2], cards[2:], line)
-        elif len(cards) != 1:
+        if len(cards) != cards_dealt_on(b.street):
             raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards: {cards_text!r}")
-        elif b.street is Street.SEVENTH:
-            b.deal(player, cards, (), line)
-        else:
-            b.deal(player, (), cards, line)
+        if b.street is Street.THIRD and cards[0] is not None:
+            state.hero = player
+        b.deal_new_cards(player, cards, line)
 
     @staticmethod
     def _action(kind: str, fields: tuple[str | None, ...], b: HandBuilder, state: _KingsState, line: int) -> None:

@@ -329,13 +329,7 @@ class MergeParser(SiteParser):
         if len(listed) != int(street) or seen != int(street) - (3 if street is Street.THIRD else 1):
             raise HandParseError(line, f"{player} shows {len(listed)} cards on {street.label} street after {seen}")
         state.cards_seen[player] = len(listed)
-        new = listed[seen:]
-        if street is Street.THIRD:
-            b.deal(player, new[:2], new[2:], line, street=street)
-        elif street is Street.SEVENTH:
-            b.deal(player, new, (), line, street=street)
-        else:
-            b.deal(player, (), new, line, street=street)
+        b.deal_new_cards(player, listed[seen:], line, street)
 
     # ------------------------------------------------------------ results
 

@@ -41,6 +41,7 @@ from hhtool.sites.base import (
     tokens_in_order,
     uncalled_excess,
 )
+from hhtool.sites.common_lines import cards_dealt_on
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -228,18 +229,11 @@ class OnGameParser(SiteParser):
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
         player, cards = fields[0] or "", parse_cards(fields[1] or "")
-        if b.street is Street.THIRD:
-            if len(cards) != 3:
-                raise HandParseError(line, f"ongame: 3rd-street deal of {len(cards)} cards")
-            if cards[0] is not None and cards[1] is not None:
-                state.hero = player
-            b.deal(player, cards[:2], cards[2:], line)
-        elif len(cards) != 1:
+        if len(cards) != cards_dealt_on(b.street):
             raise HandParseError(line, f"ongame: {b.street.label}-street deal of {len(cards)} cards")
-        elif b.street is Street.SEVENTH:
-            b.deal(player, cards, (), line)
-        else:
-            b.deal(player, (), cards, line)
+        if b.street is Street.THIRD and cards[0] is not None and cards[1] is not None:
+            state.hero = player
+        b.deal_new_cards(player, cards, line)
 
     @staticmethod
     def _pot_won(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
@@ -290,8 +284,7 @@ class OnGameParser(SiteParser):
             elif player not in shown_already and len(live) > 1:
                 b.show(player, ShowStatus.MUCKED, line=state.summary_lines.get(player, 0))
         if len(live) == 1:
-            b.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE if a.half is Half.UNKNOWN else a.half, a.line)
-                           for a in b.awards]
+            b.label_awards_whole(only_unlabelled=True)
 
     @staticmethod
     def _check_nets(b: HandBuilder, state: _OnGameState) -> None:

@@ -31,6 +31,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import cards_dealt_on
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -223,8 +224,8 @@ class PartyPokerParser(SiteParser):
             b.act(fields[0] or "", _ACTION_OF[kind], added=amount, line=line)
         elif kind in ("COMPLETES", "BETS", "RAISES"):
             b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
-        elif kind == "ALL_IN":
-            self._all_in(fields[0] or "", b.money(fields[1], line), b, line)
+        elif kind == "ALL_IN":  # "is all-In [$x]" adds chips without saying whether they call or raise
+            b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
         elif kind == "ALL_IN_FLAG":
             self._flag_all_in(fields[0] or "", b, line)
         elif kind == "SHOWS":
@@ -245,24 +246,9 @@ class PartyPokerParser(SiteParser):
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _PartyState, line: int) -> None:
         player, cards = fields[0] or "", parse_cards(fields[1] or "")
         state.hero = player
-        if b.street is Street.THIRD:
-            if len(cards) != 3:
-                raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
-            b.deal(player, cards[:2], cards[2:], line)
-        elif len(cards) != 1:
+        if len(cards) != cards_dealt_on(b.street):
             raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
-        elif b.street is Street.SEVENTH:
-            b.deal(player, cards, (), line)
-        else:
-            b.deal(player, (), cards, line)
-
-    @staticmethod
-    def _all_in(player: str, added: int, b: HandBuilder, line: int) -> None:
-        """"is all-In [$x]" adds chips without saying whether they call or raise: compare with the bet."""
-        if b.put_in(player) + added > b.highest_bet():
-            b.increase(player, added=added, all_in=True, line=line)
-        else:
-            b.act(player, ActionKind.CALL, added=added, all_in=True, line=line)
+        b.deal_new_cards(player, cards, line)
 
     @staticmethod
     def _flag_all_in(player: str, b: HandBuilder, line: int) -> None:

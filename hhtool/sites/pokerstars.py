@@ -197,31 +197,21 @@ class PokerStarsParser(SiteParser):
             else:
                 raise HandParseError(line, f"3rd-street deal of {len(first)} cards")
             return
-        new_cards = parse_cards(second) if second is not None else first
-        if b.street is Street.SEVENTH:
-            b.deal(player, new_cards, (), line)
-        else:
-            b.deal(player, (), new_cards, line)
+        b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
 
     @staticmethod
     def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
         player = fields[1] or ""
         mucked = re.search(r" mucked \[([^\]]*)\]", text)
-        if mucked is None:
-            return
-        cards = parse_cards(mucked.group(1))
-        for index, shown in enumerate(b.showdown):
-            if shown.player == player:
-                b.showdown[index] = type(shown)(player, ShowStatus.MUCKED, cards, shown.high_text, shown.low_text, shown.line)
-                return
-        b.show(player, ShowStatus.MUCKED, cards, line=line)
+        if mucked is not None:
+            b.reveal_mucked(player, parse_cards(mucked.group(1)), line=line)
 
     @staticmethod
     def _label_halves(b: HandBuilder, state: _StarsState) -> None:
         """Stars does not label halves; it does say when nobody had a low, and a pot nobody
         contested is not split."""
         if state.no_low or not state.showdown:
-            b.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in b.awards]
+            b.label_awards_whole()
 
 
 class _StarsState:

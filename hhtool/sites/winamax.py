@@ -252,11 +252,7 @@ class WinamaxParser(SiteParser):
             return
         if second_text is None:
             raise HandParseError(line, f"winamax: {b.street.label}-street deal without a new card")
-        new_cards = parse_cards(second_text)
-        if b.street is Street.SEVENTH:
-            b.deal(player, new_cards, (), line)
-        else:
-            b.deal(player, (), new_cards, line)
+        b.deal_up_or_down(player, parse_cards(second_text), line)
 
     @staticmethod
     def _shows(fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:

@@ -35,6 +35,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import cards_dealt_on
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
@@ -210,18 +211,11 @@ class WinningParser(SiteParser):
         for player, dealt in state.dealt.items():
             cards = tuple(card for card, _ in dealt)
             line = dealt[0][1]
-            if b.street is Street.THIRD:
-                if len(cards) != 3:
-                    raise HandParseError(line, f"{player} receives {len(cards)} cards on 3rd street")
-                if cards[0] is not None and cards[1] is not None:
-                    state.hero = player
-                b.deal(player, cards[:2], cards[2:], line)
-            elif len(cards) != 1:
+            if len(cards) != cards_dealt_on(b.street):
                 raise HandParseError(line, f"{player} receives {len(cards)} cards on {b.street.label} street")
-            elif b.street is Street.SEVENTH:
-                b.deal(player, cards, (), line)
-            else:
-                b.deal(player, (), cards, line)
+            if b.street is Street.THIRD and cards[0] is not None and cards[1] is not None:
+                state.hero = player
+            b.deal_new_cards(player, cards, line)
         state.dealt = {}
 
     @staticmethod
@@ -232,10 +226,7 @@ class WinningParser(SiteParser):
             amount = stack - sum(a.amount for a in b.actions if a.player == player)
         else:
             amount = b.money(amount_text, line)
-        if b.put_in(player) + amount > b.highest_bet():
-            b.increase(player, added=amount, all_in=True, line=line)
-        else:
-            b.act(player, ActionKind.CALL, added=amount, all_in=True, line=line)
+        b.act_all_in(player, amount, line)
 
     @staticmethod
     def _summary_player(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
@@ -363,10 +354,7 @@ class WinningParser(SiteParser):
         new_cards = parse_cards(second if second is not None else first)
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
-        if b.street is Street.SEVENTH:
-            b.deal(player, new_cards, (), line)
-        else:
-            b.deal(player, (), new_cards, line)
+        b.deal_up_or_down(player, new_cards, line)
 
     @staticmethod
     def _summary_seat_acr(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
@@ -377,12 +365,7 @@ class WinningParser(SiteParser):
             state.summary_wins.append((player, b.money(won.group(1), line), line))
         mucked = _MUCKED_CARDS.search(rest)
         if verb == "mucked" and mucked:
-            cards = parse_cards(mucked.group(1))
-            for index, shown in enumerate(b.showdown):
-                if shown.player == player:
-                    b.showdown[index] = type(shown)(player, ShowStatus.MUCKED, cards, shown.high_text, shown.low_text, shown.line)
-                    return
-            b.show(player, ShowStatus.MUCKED, cards, line=line)
+            b.reveal_mucked(player, parse_cards(mucked.group(1)), line=line)
 
     # ------------------------------------------------------------ shared
 
@@ -391,8 +374,7 @@ class WinningParser(SiteParser):
         if not b.awards:
             raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot")
         if len({seat.player for seat in b.seats if not seat.sitting_out} - state.folded) == 1:
-            # a pot nobody contested is not split
-            b.awards[:] = [type(a)(a.player, a.amount, a.pot, Half.WHOLE, a.line) for a in b.awards]
+            b.label_awards_whole()  # a pot nobody contested is not split
 
     @staticmethod
     def _stakes(b: HandBuilder, state: _WinningState, small: str | None, big: str | None, structure: Structure,
