@@ -1,0 +1,162 @@
+"""The hand replayer behind `hhtool show`: a hand street by street, as data and as terminal text.
+
+One function builds a plain description (:func:`describe_hand`, also the JSON output); another
+renders it with colours. Hidden cards are ``??``; with ``hide_hole`` the opponents' down cards stay
+hidden until the showdown, for reviewing a hand without knowing what the others held.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from rich.text import Text
+
+from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
+from hhtool.replay import ReplayResult
+from hhtool.replay.evaluator import best_high, best_low
+from hhtool.replay.result import format_money
+
+SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
+_VERBS = {
+    ActionKind.ANTE: "posts the ante", ActionKind.BRING_IN: "brings in for", ActionKind.COMPLETE: "completes to",
+    ActionKind.BET: "bets", ActionKind.RAISE: "raises to", ActionKind.CALL: "calls", ActionKind.CHECK: "checks",
+    ActionKind.FOLD: "folds",
+}
+
+
+def _card(card: Card | None, hidden: bool = False) -> str:
+    return "??" if card is None or hidden else str(card)
+
+
+def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = False) -> dict[str, Any]:
+    """Everything the replayer shows, as plain data (money in smallest units)."""
+    money = lambda amount: format_money(amount, hand.stakes)  # noqa: E731 - a local shorthand
+    violations_by_line: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for violation in result.violations if result else ():
+        violations_by_line[violation.line].append(
+            {"code": violation.code, "player": violation.player, "message": violation.message,
+             "expected": violation.expected, "actual": violation.actual})
+    streets: list[dict[str, Any]] = []
+    pot = 0
+    antes = [a for a in hand.actions if a.kind is ActionKind.ANTE]
+    pot += sum(a.amount for a in antes)
+    for street in Street:
+        deals = [d for d in hand.deals if d.street is street]
+        actions = [a for a in hand.actions if a.street is street and a.kind is not ActionKind.ANTE]
+        returns = [r for r in hand.uncalled if r.street is street]
+        if not deals and not actions and not returns:
+            continue
+        rows = []
+        for action in actions:
+            pot += action.amount
+            shown_amount = action.to_amount if action.kind in (ActionKind.COMPLETE, ActionKind.RAISE) else action.amount
+            text = f"{action.player} {_VERBS[action.kind]}" + (f" {money(shown_amount)}" if shown_amount else "")
+            rows.append({"player": action.player, "kind": action.kind.value, "amount": action.amount,
+                         "to_amount": action.to_amount, "all_in": action.all_in, "pot": pot, "line": action.line,
+                         "text": text + (" and is all-in" if action.all_in else ""),
+                         "violations": violations_by_line.get(action.line, [])})
+        for ret in returns:
+            pot -= ret.amount
+            rows.append({"player": ret.player, "kind": "uncalled_return", "amount": -ret.amount, "pot": pot,
+                         "line": ret.line, "text": f"uncalled {money(ret.amount)} returned to {ret.player}",
+                         "violations": violations_by_line.get(ret.line, [])})
+        streets.append({
+            "street": int(street), "label": street.label,
+            "deals": [{"player": d.player,
+                       "down": [_card(c, hide_hole and d.player != hand.hero) for c in d.down],
+                       "up": [_card(c) for c in d.up]} for d in deals],
+            "actions": rows,
+        })
+    showdown = []
+    for shown in hand.showdown:
+        known = tuple(c for c in shown.cards if c is not None)
+        entry: dict[str, Any] = {"player": shown.player, "status": shown.status.value,
+                                 "cards": [_card(c) for c in shown.cards], "site_high": shown.high_text,
+                                 "site_low": shown.low_text}
+        if shown.status is ShowStatus.SHOWN and 5 <= len(known) <= 7 and len(set(known)) == len(known):
+            high, low = best_high(known), best_low(known)
+            entry["high"] = high.describe()
+            entry["low"] = low.describe() if low else None
+        showdown.append(entry)
+    site_awards: dict[str, int] = defaultdict(int)
+    for award in hand.awards:
+        site_awards[award.player] += award.amount
+    rules_awards = {a.player: a.rules_amount for a in result.awards} if result else {}
+    awards = [{"player": player, "site": site_awards.get(player, 0), "rules": rules_awards.get(player)}
+              for player in hand.players if player in site_awards or player in rules_awards]
+    hand_level = [v for line, items in violations_by_line.items() for v in items
+                  if line not in {row["line"] for s in streets for row in s["actions"]}]
+    return {
+        "site": hand.site, "hand_id": hand.hand_id, "game": hand.game_label,
+        "started_at": hand.started_at.isoformat(sep=" ") if hand.started_at else None, "timezone": hand.timezone,
+        "table": hand.table_name, "currency": hand.stakes.currency, "unit": hand.stakes.unit,
+        "stakes": {"ante": hand.stakes.ante, "bring_in": hand.stakes.bring_in, "small_bet": hand.stakes.small_bet,
+                   "big_bet": hand.stakes.big_bet},
+        "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack, "sitting_out": s.sitting_out,
+                   "hero": s.player == hand.hero} for s in hand.seats],
+        "antes": [{"player": a.player, "amount": a.amount} for a in antes],
+        "streets": streets, "showdown": showdown, "awards": awards,
+        "total_pot": hand.total_pot, "rake": hand.rake,
+        "verdict": result.verdict.value if result else None,
+        "other_violations": hand_level,
+        "unverifiable": [{"check": u.check, "reason": u.reason} for u in result.unverifiable] if result else [],
+    }
+
+
+def _cards_text(cards: list[str]) -> Text:
+    text = Text("[")
+    for index, card in enumerate(cards):
+        if index:
+            text.append(" ")
+        text.append(card, style="dim" if card == "??" else SUIT_STYLES.get(card[-1], ""))
+    text.append("]")
+    return text
+
+
+def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
+    """The description as coloured terminal lines."""
+    money = lambda amount: format_money(amount, hand.stakes) if amount is not None else "?"  # noqa: E731
+    lines = [Text(f"{described['site']} hand #{described['hand_id']} — {described['game']}", style="bold")]
+    stakes = described["stakes"]
+    lines.append(Text(f"{money(stakes['small_bet'])}/{money(stakes['big_bet'])}, ante {money(stakes['ante'])}, "
+                      f"bring-in {money(stakes['bring_in'])} · {described['table'] or ''} · "
+                      f"{described['started_at'] or ''} {described['timezone'] or ''}"))
+    for seat in described["seats"]:
+        note = " (hero)" if seat["hero"] else ""
+        note += " sitting out" if seat["sitting_out"] else ""
+        lines.append(Text(f"  Seat {seat['seat']}: {seat['player']} {money(seat['stack'])}{note}"))
+    for street in described["streets"]:
+        lines.append(Text(f"*** {street['label']} street ***", style="bold cyan"))
+        for deal in street["deals"]:
+            line = Text(f"  {deal['player']}: ")
+            if deal["down"]:
+                line.append_text(_cards_text(deal["down"]))
+                line.append(" ")
+            if deal["up"]:
+                line.append_text(_cards_text(deal["up"]))
+            lines.append(line)
+        for action in street["actions"]:
+            lines.append(Text(f"  {action['text']}".ljust(46) + f"pot {money(action['pot'])}"))
+            for violation in action["violations"]:
+                lines.append(Text(f"    ⚠ {violation['code']}: {violation['message']}", style="bold red"))
+    if described["showdown"]:
+        lines.append(Text("*** showdown ***", style="bold cyan"))
+    for shown in described["showdown"]:
+        line = Text(f"  {shown['player']} {shown['status']} ")
+        line.append_text(_cards_text(shown["cards"]))
+        if "high" in shown:
+            line.append(f"  high: {shown['high']}; low: {shown['low'] or 'none'}")
+        lines.append(line)
+    lines.append(Text("*** awards: site / rules ***", style="bold cyan"))
+    for award in described["awards"]:
+        differs = award["rules"] is not None and award["rules"] != award["site"]
+        lines.append(Text(f"  {award['player']}: {money(award['site'])} / {money(award['rules'])}",
+                          style="bold red" if differs else ""))
+    lines.append(Text(f"Total pot {money(described['total_pot'])}, rake {money(described['rake'])}; "
+                      f"verdict: {described['verdict']}"))
+    for violation in described["other_violations"]:
+        lines.append(Text(f"  ⚠ {violation['code']}: {violation['message']}", style="bold red"))
+    for item in described["unverifiable"]:
+        lines.append(Text(f"  unverifiable {item['check']}: {item['reason']}", style="yellow"))
+    return lines
