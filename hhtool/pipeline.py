@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from hhtool.model import Hand
+from hhtool.replay import ReplayResult, Verdict, load_profile, profile_for_site, replay
+from hhtool.replay.result import Unverifiable
+
+Replayer = Callable[[Hand], tuple[ReplayResult, str]]
 
 
-def make_replayer(rules: str | None):  # -> Replayer | None
+def make_replayer(rules: str | None) -> Replayer:
     """A function replaying each hand under ``rules`` (a profile name or TOML file), or under
     the hand's site profile when ``rules`` is None."""
-    try:
-        from hhtool.replay import load_profile, profile_for_site, replay
-    except ImportError:  # the replay engine is not part of this build yet
-        return None
     fixed = load_profile(rules) if rules else None
 
-    def replay_hand(hand: Hand) -> tuple[Any, str]:
+    def replay_hand(hand: Hand) -> tuple[ReplayResult, str]:
         profile = fixed or profile_for_site(hand.site)
-        return replay(hand, profile), profile.name
+        try:
+            return replay(hand, profile), profile.name
+        except Exception as error:  # a fault in one hand's replay must not stop the import
+            reason = f"internal error while replaying ({type(error).__name__}: {error}); please report this hand"
+            return ReplayResult(Verdict.UNVERIFIABLE, (), (Unverifiable("REPLAY", reason),), (), ()), profile.name
 
     return replay_hand

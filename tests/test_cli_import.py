@@ -105,3 +105,30 @@ def test_a_truncated_last_hand_is_incomplete_not_failed(tmp_path: Path) -> None:
     middle = tmp_path / "m.txt"  # truncated in the middle of a file: that is a failure
     middle.write_text("\n".join(ALLIN_SIDE_POT.splitlines()[:10]) + "\n\n" + SPLIT_HAND)
     assert runner.invoke(app, ["import", str(middle), "--db", ":memory:"]).exit_code == 1
+
+
+def test_a_replay_fault_on_one_hand_does_not_stop_the_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hhtool.pipeline as pipeline
+
+    original = pipeline.replay
+
+    def fragile(hand, profile):  # type: ignore[no-untyped-def]
+        if hand.hand_id == "200":
+            raise ZeroDivisionError("simulated engine fault")
+        return original(hand, profile)
+
+    monkeypatch.setattr(pipeline, "replay", fragile)
+    pipeline_cache = __import__("hhtool.chunks", fromlist=["_replayer"])._replayer
+    pipeline_cache.cache_clear()
+    (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT)
+    db = tmp_path / "f.duckdb"
+    assert runner.invoke(app, ["import", str(tmp_path / "a.txt"), "--db", str(db)]).exit_code == 0
+    pipeline_cache.cache_clear()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        verdicts = dict(con.execute("SELECT hand_id, verdict FROM hands").fetchall())
+        reason = con.execute("SELECT reason FROM unverifiable WHERE check_code = 'REPLAY'").fetchall()[0][0]
+    finally:
+        con.close()
+    assert verdicts == {"35874576282": "ok", "200": "unverifiable"}
+    assert "simulated engine fault" in reason

@@ -1,0 +1,61 @@
+"""`hhtool violations`: breakdowns and the worst hands first."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from hhtool.cli import app
+from tests.test_cli_audit import MISPAID
+from tests.test_show import OVERBET
+from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
+
+runner = CliRunner()
+
+
+def store_with_faults(tmp_path: Path) -> str:
+    (tmp_path / "h.txt").write_text("\n\n\n".join([SPLIT_HAND, ALLIN_SIDE_POT, MISPAID, OVERBET]))
+    db = str(tmp_path / "v.duckdb")
+    assert runner.invoke(app, ["import", str(tmp_path / "h.txt"), "--db", db]).exit_code == 0
+    return db
+
+
+def as_json(db: str, *args: str) -> list[dict]:  # type: ignore[type-arg]
+    result = runner.invoke(app, ["violations", "--db", db, "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_breakdowns_count_what_the_audit_found(tmp_path: Path) -> None:
+    db = store_with_faults(tmp_path)
+    audit = [json.loads(line) for line in
+             runner.invoke(app, ["audit", "--db", db, "--format", "jsonl"]).output.splitlines()]
+    by_code = {row["code"]: row["violations"] for row in as_json(db, "--by", "code")}
+    expected: dict[str, int] = {}
+    for row in audit:
+        expected[row["code"]] = expected.get(row["code"], 0) + 1
+    assert by_code == expected and "BET_SIZE" in by_code and "POT_AWARD" in by_code
+    assert {row["site"]: row["hands"] for row in as_json(db, "--by", "site")} == {"pokerstars": 2}
+    assert sum(row["violations"] for row in as_json(db, "--by", "date")) == len(audit)
+
+
+def test_worst_hands_first_and_drill_down(tmp_path: Path) -> None:
+    db = store_with_faults(tmp_path)
+    worst = as_json(db, "--by", "hand")
+    assert [row["hand_id"] for row in worst] == sorted((r["hand_id"] for r in worst),
+                                                      key=lambda h: -next(r["violations"] for r in worst if r["hand_id"] == h))
+    assert {row["hand_id"] for row in worst} == {"4242", "77"}
+    mispaid = next(row for row in worst if row["hand_id"] == "4242")
+    assert mispaid["misawarded"] == 36  # $0.18 paid to the wrong player: counted on both sides
+    detail = as_json(db, "--hand", "77")
+    assert detail and all(row["hand_id"] == "77" for row in detail) and "BET_SIZE" in {r["code"] for r in detail}
+    only = as_json(db, "--by", "player", "--code", "POT_AWARD")
+    assert {row["player"] for row in only} <= {"gashpor", "u.pressure"}
+
+
+def test_terminal_view_shows_every_breakdown(tmp_path: Path) -> None:
+    output = runner.invoke(app, ["violations", "--db", store_with_faults(tmp_path)]).output
+    for breakdown in ("by code", "by site", "by player", "by date", "by hand (worst first)"):
+        assert breakdown in output
