@@ -21,24 +21,23 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     mark_idle_seats,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import pot_number, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -48,8 +47,6 @@ _HEADER = re.compile(
     r"(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})(?:\.\d+)?(?:\s+\((?P<tz>[A-Z]+)\))?"
 )
 _STUD8 = re.compile(r"^(?:Limit )?Seven Card Hi/?Lo\b", re.I)
-_STRUCTURES = {"normal": Structure.FIXED_LIMIT, "limit": Structure.FIXED_LIMIT, "no limit": Structure.NO_LIMIT,
-               "pot limit": Structure.POT_LIMIT}
 _STREET_OF = {
     "THIRD_MARKER": Street.THIRD,
     "FOURTH_MARKER": Street.FOURTH,
@@ -97,9 +94,6 @@ class AbsoluteParser(SiteParser):
     name = "absolute"
     hand_start = _HAND_START
 
-    def sniff(self, head: Sequence[str]) -> bool:
-        return any(_HAND_START.match(line) for line in head[:5])
-
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         try:
             header = _header(raw.lines[0])
@@ -128,21 +122,15 @@ class AbsoluteParser(SiteParser):
 
         amounts = [builder.money(part) for part in (header["stakes"] or "").split("/")]
         small_bet, big_bet = (amounts[0], amounts[1]) if len(amounts) == 2 else (None, None)
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
-        stakes = Stakes(
-            ante=builder.money(header["ante"]) if header["ante"] else ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
+            builder,
             small_bet=small_bet,
             big_bet=big_bet,
             currency=currency,
-            unit=unit,
-            structure=_STRUCTURES[(header["limit"] or "").lower()],
+            structure=structure_named(header["limit"] or ""),  # "Normal" is fixed limit
             is_tournament=tournament,
-            table_size=None,  # Absolute does not print the table size
-            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
-        )
+            ante=builder.money(header["ante"]) if header["ante"] else None,
+        )  # Absolute does not print the table size
         return builder.build(
             stakes,
             started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S"]),
@@ -204,8 +192,7 @@ class AbsoluteParser(SiteParser):
             b.show(fields[0] or "", ShowStatus.MUCKED, parse_cards(fields[1] or "", _HIDDEN) if fields[1] else (), line=line)
         elif kind == "COLLECTS":
             player, amount, pot_name, side_no = fields
-            pot = 0 if pot_name == "main pot" else int(side_no or 1)
-            b.award(player or "", b.money(amount, line), pot, Half.UNKNOWN, line)
+            b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), Half.UNKNOWN, line)
         elif kind == "TOTAL_POT":
             state.total_pot = b.money(fields[0], line)
             state.rake = b.money(fields[1], line) if fields[1] is not None else 0

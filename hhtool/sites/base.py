@@ -544,8 +544,11 @@ class SiteParser:
     hand_start: re.Pattern[str] | None = None
 
     def sniff(self, head: Sequence[str]) -> bool:
-        """True when these first non-blank lines of a file are in this site's format."""
-        raise NotImplementedError
+        """True when these first non-blank lines of a file are in this site's format: by default,
+        when one of the first five starts a hand."""
+        if self.hand_start is None:
+            raise NotImplementedError
+        return any(self.hand_start.match(line) for line in head[:5])
 
     def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
         """Cut a file into hands. Text before the first hand start becomes its own

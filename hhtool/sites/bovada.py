@@ -16,23 +16,21 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 
 from lark import Token
 
-from hhtool.model import ActionKind, Award, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Award, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on
+from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -92,9 +90,6 @@ class BovadaParser(SiteParser):
     name = "bovada"
     hand_start = _HAND_START
 
-    def sniff(self, head: Sequence[str]) -> bool:
-        return any(_HAND_START.match(line) for line in head[:5])
-
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header = raw.lines[0]
         start = _HAND_START.match(header)
@@ -116,31 +111,25 @@ class BovadaParser(SiteParser):
             self._handle(token, grammar.fields(token), builder, state)
         self._label_halves(builder, state)
 
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
         level = _LEVEL_STAKES.search(header)
+        no_stakes_note = None
         if level and builder.money(level.group(3)) > 0:  # stud levels print "(0/0)"
             small_bet, big_bet = builder.money(level.group(2)), builder.money(level.group(3))
         else:
             small_bet, big_bet = self._bets_seen(builder)
-            builder.note("Bovada prints no stakes: small and big bet are read from the first completion and big-street bet")
-        _, label = _game(header)
+            no_stakes_note = "Bovada prints no stakes: small and big bet are read from the first completion and big-street bet"
         limit = _LIMIT.search(header)
-        structure = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT}.get(
-            limit.group(1) if limit else "", Structure.FIXED_LIMIT)
-        stakes = Stakes(
-            ante=ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(
+            builder,
             small_bet=small_bet,
             big_bet=big_bet,
             currency=currency,
-            unit=unit,
-            structure=structure,
+            structure=structure_named(limit.group(1) if limit else ""),
             is_tournament=tournament is not None,
-            table_size=None,
-            source="forced_bets",
         )
+        if no_stakes_note:  # after the bring-in note, as the hand has always listed them
+            builder.note(no_stakes_note)
+        _, label = _game(header)
         when = _WHEN.search(header)
         table = _TABLE.search(header)
         started_at = parse_datetime(when.group(1), ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S"]) if when else None

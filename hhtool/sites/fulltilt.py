@@ -14,21 +14,21 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from dataclasses import replace
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -47,7 +47,6 @@ _CANCELLED = re.compile(r"Hand #\d+ has been canceled", re.I)
 _STUD8 = re.compile(r"\bStud (?:H/L|Hi/Lo)\b", re.I)
 _SHOWDOWN_TEXT = re.compile(r"^(?P<high>.*?), for high(?: and (?P<low>.*?), for low)?$")
 _SIDE_POTS = re.compile(r"Side pot(?:[- ]#?\d+)? ")
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _STREET_OF = {
     "THIRD_MARKER": Street.THIRD,
     "FOURTH_MARKER": Street.FOURTH,
@@ -68,21 +67,9 @@ def _showdown_texts(description: str | None) -> tuple[str | None, str | None]:
     return match.group("high"), match.group("low")
 
 
-def _structure(label: str) -> Structure:
-    lowered = label.lower()
-    if "no limit" in lowered:
-        return Structure.NO_LIMIT
-    if "pot limit" in lowered:
-        return Structure.POT_LIMIT
-    return Structure.FIXED_LIMIT
-
-
 class FullTiltParser(SiteParser):
     name = "fulltilt"
     hand_start = _HAND_START
-
-    def sniff(self, head: Sequence[str]) -> bool:
-        return any(_HAND_START.match(line) for line in head[:5])
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header = raw.lines[0]
@@ -116,7 +103,7 @@ class FullTiltParser(SiteParser):
         if tournament_id or play_money or not symbol:
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         else:
-            currency, unit = _SYMBOLS[symbol], 100
+            currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
 
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=match.group("id"))
         state = _TiltState()
@@ -124,24 +111,20 @@ class FullTiltParser(SiteParser):
             self._handle(token, grammar.fields(token), builder, state)
         self._number_side_pots(builder, state)
 
-        _, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
         max_seats = _MAX_SEATS.search(attributes)
         table_size = int(max_seats.group(1)) if max_seats else (2 if "heads up" in attributes.lower() else None)
         label = match.group("game").strip()
-        stakes = Stakes(
-            ante=builder.money(match.group("ante")) if match.group("ante") else None,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # bets and ante from the header; the bring-in as posted
+            builder,
             small_bet=builder.money(match.group("small")),
             big_bet=builder.money(match.group("big")),
             currency=currency,
-            unit=unit,
-            structure=_structure(label),
+            structure=structure_named(label),
             is_tournament=tournament_id is not None,
             table_size=table_size,
-            source="forced_bets",  # bets and ante from the header; the bring-in as posted
         )
+        # the ante is the header's: a header without one leaves it unknown, whatever was posted
+        stakes = replace(stakes, ante=builder.money(match.group("ante")) if match.group("ante") else None)
         when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
         started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S"]) if when else None
         return builder.build(

@@ -37,16 +37,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     parse_datetime,
     parse_money,
 )
-from hhtool.sites.common_lines import cards_dealt_on
+from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets
 from hhtool.sites.xmlsupport import (
     LocatedTree,
     attribute,
@@ -218,19 +217,13 @@ class IPokerParser(SiteParser):
         self._settle(players, builder)
         self._showdown(builder)
 
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
-        stakes = Stakes(
-            ante=ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # small/big bet from the gametype; ante and bring-in as posted
+            builder,
             small_bet=small_bet,
             big_bet=big_bet,
             currency=session.currency,
-            unit=session.unit,
             structure=_STRUCTURES[session.limit],
             is_tournament=session.tournament_id is not None,
-            source="forced_bets",  # small/big bet from the gametype; ante and bring-in as posted
         )
         total_bet = sum(bet for _, _, _, bet in players.values())
         total_win = sum(win for _, _, win, _ in players.values())

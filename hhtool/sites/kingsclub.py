@@ -24,25 +24,23 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on
+from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 _HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - ([\d.,]+)/([\d.,]+)$")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}$")
 _TOURNAMENT_TABLE = re.compile(r"T(\d+) \[\d+\]")
 _STUD8_GAME = "Seven Card Stud Hi-Lo"
-_STRUCTURES = {"Limit": Structure.FIXED_LIMIT, "Pot Limit": Structure.POT_LIMIT, "No Limit": Structure.NO_LIMIT}
 _ACTIONS = {"BRINGS_IN", "BETS", "RAISES", "CALLS", "CHECKS", "FOLDS"}
 
 
@@ -101,20 +99,14 @@ class KingsClubParser(SiteParser):
         self._settle_rake(builder, state)
         if len({seat.player for seat in builder.seats} - state.folded) == 1:
             builder.label_awards_whole()  # a pot nobody contested is not split
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
-        stakes = Stakes(
-            ante=ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
+            builder,
             small_bet=builder.money(header.group(4)),
             big_bet=builder.money(header.group(5)),
             currency="CHIPS" if tournament else "USD",
-            unit=unit,
-            structure=_STRUCTURES[header.group(2)],
+            structure=structure_named(header.group(2)),
             is_tournament=tournament is not None,
             table_size=state.table_size,
-            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
         )
         return builder.build(
             stakes,

@@ -34,15 +34,15 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from functools import lru_cache
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     parse_datetime,
     parse_money,
 )
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
 from hhtool.sites.xmlsupport import (
     LocatedTree,
     attribute,
@@ -60,9 +60,6 @@ _STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Half Pot Limit|Limit)\s*(?:Level \d+ Blinds\s*)?"
     r"\(?(?P<small>[$€£]?[\d.,]+)/(?P<big>[$€£]?[\d.,]+)\)?"
 )
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
-_STRUCTURES = {"No Limit": Structure.NO_LIMIT, "Pot Limit": Structure.POT_LIMIT, "Half Pot Limit": Structure.POT_LIMIT,
-               "Limit": Structure.FIXED_LIMIT}
 _STUD8_CODES = {"43", "45"}
 _TOURNAMENT_CODES = {"45"}
 _GAME_NAMES = {
@@ -157,11 +154,11 @@ class MergeParser(SiteParser):
         code = game.get("multigametype") or game.get("gametype") or ""
         is_tournament = code in _TOURNAMENT_CODES or "Tournament" in description.get("type", "")
         play_money = game.get("realmoney") == "false"
-        symbol = next((s for s in _SYMBOLS if s in stakes_match.group("small")), None)
+        symbol = next((s for s in CURRENCY_OF_SYMBOL if s in stakes_match.group("small")), None)
         if is_tournament or play_money:
             currency, unit = ("CHIPS" if is_tournament else "PLAY"), 1
         else:
-            currency, unit = _SYMBOLS[symbol or "$"], 100  # Merge's real-money tables were in US dollars
+            currency, unit = CURRENCY_OF_SYMBOL[symbol or "$"], 100  # Merge's real-money tables were in US dollars
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=attribute(game, "id", line))
         small_bet = parse_money(stakes_match.group("small"), unit, line)
         big_bet = parse_money(stakes_match.group("big"), unit, line)
@@ -176,20 +173,14 @@ class MergeParser(SiteParser):
             self._round(round_element, tree, builder, state)
         self._winners(state, builder)
 
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
-        stakes = Stakes(
-            ante=ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # small/big bet from the description; ante and bring-in as posted
+            builder,
             small_bet=small_bet,
             big_bet=big_bet,
             currency=currency,
-            unit=unit,
-            structure=_STRUCTURES[stakes_match.group("limit")],
+            structure=structure_named(stakes_match.group("limit")),  # "Half Pot Limit" is pot limit
             is_tournament=is_tournament,
             table_size=int(game.get("seats", "0")) or None,
-            source="forced_bets",  # small/big bet from the description; ante and bring-in as posted
         )
         contributed = sum(action.amount for action in builder.actions) - sum(ret.amount for ret in builder.uncalled)
         awarded = sum(award.amount for award in builder.awards)

@@ -21,18 +21,16 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
-    derive_stakes_from_forced_bets,
     format_amount,
     load_grammar,
     mark_idle_seats,
@@ -41,7 +39,7 @@ from hhtool.sites.base import (
     tokens_in_order,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import cards_dealt_on
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -53,7 +51,6 @@ _TABLE_PREFIX = re.compile(r"Table: (?:\[SPEED\] )?")
 _START_TIME = re.compile(r"\w{3} (?P<month>\w{3}) (?P<day>\d{1,2}) (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>\S+) (?P<year>\d{4})")
 _WINNER = re.compile(r"(.+?) \(([$€]?\d[\d.,]*)(?: (High|Low))?\)(?:, |$)")
 _TOURNAMENT_ID = re.compile(r"\(TOURNAMENT:(?: \"[^\"]*\",)? ([-A-Z\d]+)")
-_STRUCTURES = {"no_limit": Structure.NO_LIMIT, "pot_limit": Structure.POT_LIMIT, "limit": Structure.FIXED_LIMIT}
 _STREET_OF = {
     "POCKET_MARKER": Street.THIRD,
     "FOURTH_MARKER": Street.FOURTH,
@@ -95,9 +92,6 @@ class OnGameParser(SiteParser):
     name = "ongame"
     hand_start = _HAND_START
 
-    def sniff(self, head: Sequence[str]) -> bool:
-        return any(_HAND_START.match(line) for line in head[:5])
-
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header = raw.lines[0]
         hand_id = _HAND_ID.search(header)
@@ -126,7 +120,7 @@ class OnGameParser(SiteParser):
             currency, unit = "PLAY", 100
         else:
             symbol = symbol or next((s for s in "$€" if s in raw.text), "$")
-            currency, unit = {"$": "USD", "€": "EUR"}[symbol], 100
+            currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id)
         state = _OnGameState(symbol=symbol)
 
@@ -138,20 +132,15 @@ class OnGameParser(SiteParser):
         self._derive_uncalled(builder, state)
         self._record_showdown(builder, state)
         self._check_nets(builder, state)
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
-        stakes = Stakes(
-            ante=builder.money(game["ante"]) if game["ante"] else ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # ante/small/big bet from the table line; the bring-in as posted
+            builder,
             small_bet=builder.money(game["small"]),
             big_bet=builder.money(game["big"]),
             currency=currency,
-            unit=unit,
-            structure=_STRUCTURES[game["limit"].lower().replace(" ", "_")],
+            structure=structure_named(game["limit"].replace("_", " ")),
             is_tournament=tournament,
             table_size=state.table_size,
-            source="forced_bets",  # ante/small/big bet from the table line; the bring-in as posted
+            ante=builder.money(game["ante"]) if game["ante"] else None,
         )
         started = _START_TIME.search(raw.lines[1]) if len(raw.lines) > 1 else None
         when = None
@@ -238,7 +227,7 @@ class OnGameParser(SiteParser):
     @staticmethod
     def _pot_won(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
         pot_name, side_no, amount, winners_text = fields
-        pot = 0 if pot_name == "Main pot" else int(side_no or 1)
+        pot = pot_number(pot_name, side_no)
         state.pot_total = (state.pot_total or 0) + b.money(amount, line)
         state.pot_lines.append(line)
         winners = _winners(winners_text or "")

@@ -20,18 +20,17 @@ from dataclasses import replace
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stakes_from_forced_bets
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -45,7 +44,6 @@ _WHEN = re.compile(
     r"(?:[A-Za-z]+, )?(?P<month>[A-Za-z]+) (?P<day>\d{1,2}), (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>[A-Z]+) (?P<year>\d{4})"
 )
 _TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/([\d.,]+)")
-_SYMBOLS = {"$": "USD", "€": "EUR"}
 _STREET_OF = {
     "THIRD_MARKER": Street.THIRD,
     "FOURTH_MARKER": Street.FOURTH,
@@ -146,7 +144,7 @@ class PartyPokerParser(SiteParser):
         if tournament or play_money:
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         elif cash is not None and (cash.group("symbol") or cash.group("iso")):
-            currency, unit = (cash.group("iso") or _SYMBOLS[cash.group("symbol")]), 100
+            currency, unit = (cash.group("iso") or CURRENCY_OF_SYMBOL[cash.group("symbol")]), 100
         else:
             raise HandParseError(header_line, f"no stakes in PartyPoker header: {header[:160]!r}")
 
@@ -163,25 +161,19 @@ class PartyPokerParser(SiteParser):
             small_bet, big_bet = builder.money(cash.group("small"), header_line), builder.money(cash.group("big"), header_line)
         elif state.tourney_stakes is not None:
             small_bet, big_bet = (builder.money(amount, header_line) for amount in state.tourney_stakes)
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
+        stakes = stakes_from_forced_bets(  # bets from the header; ante and bring-in as posted
+            builder,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            currency=currency,
+            structure=_structure(parts.group("game")),
+            is_tournament=tournament,
+            table_size=state.table_size,
+        )
         last_street = [a for a in builder.actions if a.street is builder.street and a.kind is not ActionKind.ANTE]
         top = max((a.to_amount for a in last_street), default=0)
         if sum(1 for a in last_street if a.to_amount == top and a.kind is not ActionKind.FOLD) == 1 and top > 0:
             builder.note("PartyPoker prints no uncalled-bet return: the winner's amount includes the bet nobody called")
-        stakes = Stakes(
-            ante=ante,
-            bring_in=bring_in,
-            small_bet=small_bet,
-            big_bet=big_bet,
-            currency=currency,
-            unit=unit,
-            structure=_structure(parts.group("game")),
-            is_tournament=tournament,
-            table_size=state.table_size,
-            source="forced_bets",  # bets from the header; ante and bring-in as posted
-        )
         when = _WHEN.search(parts.group("when"))
         started_at = None
         if when:
@@ -236,9 +228,8 @@ class PartyPokerParser(SiteParser):
             self._low_line(fields[0] or "", fields[1] or "", b, line)
         elif kind == "WINS":
             player, lo, lo_amount, amount, pot_name, side_no, _with = fields
-            pot = 0 if not pot_name or pot_name == "main pot" else int(side_no or 1)
             half = Half.LOW if lo else Half.UNKNOWN
-            b.award(player or "", b.money(lo_amount if lo else amount, line), pot, half, line)
+            b.award(player or "", b.money(lo_amount if lo else amount, line), pot_number(pot_name, side_no), half, line)
         elif kind == "NO_LOW":
             state.no_low = True
 

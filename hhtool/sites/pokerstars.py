@@ -8,21 +8,20 @@ half they are for, mucked cards appear only in the summary.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, pot_number, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -34,7 +33,6 @@ _STAKES = re.compile(r"([$€£]?\d[\d.,]*)/([$€£]?\d[\d.,]*)(?: ([A-Z]{3}))?
 _LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ?([A-Z]{2,4})?")
 _ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Z]{2,4})\]")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _STREET_OF = {
     "THIRD_MARKER": Street.THIRD,
     "FOURTH_MARKER": Street.FOURTH,
@@ -56,9 +54,6 @@ def _game_label(header: str) -> str:
 class PokerStarsParser(SiteParser):
     name = "pokerstars"
     hand_start = _HAND_START
-
-    def sniff(self, head: Sequence[str]) -> bool:
-        return any(_HAND_START.match(line) for line in head[:5])
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header = raw.lines[0]
@@ -83,7 +78,7 @@ class PokerStarsParser(SiteParser):
         if tournament or play_money or not (symbol or stakes_match.group(3)):
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         else:
-            currency, unit = (stakes_match.group(3) or _SYMBOLS[symbol]), 100
+            currency, unit = (stakes_match.group(3) or CURRENCY_OF_SYMBOL[symbol]), 100
 
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=_HAND_ID.search(header).group(1))  # type: ignore[union-attr]
         state = _StarsState()
@@ -91,25 +86,14 @@ class PokerStarsParser(SiteParser):
             self._handle(token, grammar.fields(token), builder, state)
 
         label = _game_label(header)
-        structure = (
-            Structure.NO_LIMIT if "no limit" in label.lower()
-            else Structure.POT_LIMIT if "pot limit" in label.lower()
-            else Structure.FIXED_LIMIT
-        )
-        ante, bring_in = derive_stakes_from_forced_bets(builder.actions)
-        if bring_in is None:
-            builder.note("no bring-in was posted: the bring-in amount is unknown")
-        stakes = Stakes(
-            ante=ante,
-            bring_in=bring_in,
+        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
+            builder,
             small_bet=builder.money(stakes_match.group(1)),
             big_bet=builder.money(stakes_match.group(2)),
             currency=currency,
-            unit=unit,
-            structure=structure,
+            structure=structure_named(label),
             is_tournament=tournament is not None,
             table_size=state.table_size,
-            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
         )
         et_time = _ET_TIME.search(header)
         local_time = _LOCAL_TIME.search(header)
@@ -161,8 +145,7 @@ class PokerStarsParser(SiteParser):
             b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
         elif kind == "COLLECTED":
             player, amount, pot_name, side_no = fields
-            pot = 0 if not pot_name or not pot_name.startswith("side") else int(side_no or 1)
-            b.award(player or "", b.money(amount, line), pot, Half.UNKNOWN, line)
+            b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), Half.UNKNOWN, line)
         elif kind == "NO_LOW":
             state.no_low = True
         elif kind == "SHOWDOWN_MARKER":

@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
-    derive_stakes_from_forced_bets,
     format_amount,
     load_grammar,
     mark_idle_seats,
@@ -39,6 +38,7 @@ from hhtool.sites.base import (
     tokens_in_order,
     uncalled_excess,
 )
+from hhtool.sites.common_lines import pot_number, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -48,7 +48,6 @@ _HEADER = re.compile(
 )
 _STUD8 = re.compile(r"^(?:7-?card stud hi/?lo|7stud ?(?:hi/?lo|8))$", re.I)
 _TOURNAMENT_TABLE = re.compile(r"\((\d+)\)#\d+")
-_STRUCTURES = {"fixed limit": Structure.FIXED_LIMIT, "pot limit": Structure.POT_LIMIT, "no limit": Structure.NO_LIMIT}
 _STREET_OF = {
     "THIRD_MARKER": Street.THIRD,
     "FOURTH_MARKER": Street.FOURTH,
@@ -114,7 +113,7 @@ class WinamaxParser(SiteParser):
                 f"Winamax prints no uncalled-bet line: the {format_amount(amount, unit, state.symbol)} that nobody "
                 f"matched ({player}, {street.label} street) is inside the collected amounts, recorded as printed"
             )
-        stakes = self._stakes(header["stakes"], header["limit"], builder, state, currency, unit, tournament)
+        stakes = self._stakes(header["stakes"], header["limit"], builder, state, currency, tournament)
         total_pot = None
         if state.collected_total is not None:
             total_pot = state.collected_total + (state.rake or 0)
@@ -137,8 +136,7 @@ class WinamaxParser(SiteParser):
         )
 
     @staticmethod
-    def _stakes(text: str, limit: str, b: HandBuilder, state: _WinamaxState, currency: str, unit: int,
-                tournament: bool) -> Stakes:
+    def _stakes(text: str, limit: str, b: HandBuilder, state: _WinamaxState, currency: str, tournament: bool) -> Stakes:
         parts = [b.money(part) for part in text.split("/")]
         if len(parts) == 3:
             header_ante, small_bet, big_bet = parts
@@ -146,20 +144,15 @@ class WinamaxParser(SiteParser):
             header_ante, (small_bet, big_bet) = None, parts
         else:
             raise HandParseError(b.raw.first_line, f"winamax: stakes not understood: {text!r}")
-        posted_ante, bring_in = derive_stakes_from_forced_bets(b.actions)
-        if bring_in is None:
-            b.note("no bring-in was posted: the bring-in amount is unknown")
-        return Stakes(
-            ante=header_ante if header_ante is not None else posted_ante,
-            bring_in=bring_in,
+        return stakes_from_forced_bets(  # ante/small/big from the header; the bring-in as posted
+            b,
             small_bet=small_bet,
             big_bet=big_bet,
             currency=currency,
-            unit=unit,
-            structure=_STRUCTURES[limit],
+            structure=structure_named(limit),
             is_tournament=tournament,
             table_size=state.table_size,
-            source="forced_bets",  # ante/small/big from the header; the bring-in as posted
+            ante=header_ante,
         )
 
     def _handle(self, tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder,
@@ -198,9 +191,8 @@ class WinamaxParser(SiteParser):
             b.act(fields[0] or "", ActionKind.FOLD, line=line)
         elif kind == "COLLECTED":
             player, amount, pot_name, side_no, half = fields
-            pot = int(side_no or 1) if pot_name and pot_name.startswith("side") else 0
-            halves = {"HI": Half.HIGH, "LO": Half.LOW}
-            b.award(player or "", b.money(amount, line), pot, halves.get(half or "", Half.UNKNOWN), line)
+            half_of = {"HI": Half.HIGH, "LO": Half.LOW}.get(half or "", Half.UNKNOWN)
+            b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), half_of, line)
         elif kind == "SHOWS":
             self._shows(fields, b, line)
         elif kind == "TOTAL_POT":

@@ -23,19 +23,18 @@ from datetime import datetime
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    derive_stakes_from_forced_bets,
     load_grammar,
     mark_idle_seats,
     parse_cards,
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on
+from hhtool.sites.common_lines import cards_dealt_on, pot_number, stakes_from_forced_bets, structure_named
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
@@ -46,7 +45,6 @@ _ACR_HEADER = re.compile(
 _HAND_START = re.compile(r"Game started at: |(?:Game )?Hand #\d+ - ")
 _OLD_STUD8 = "Seven Cards Stud HiLow"
 _ACR_STUD8 = "7Stud H/L"
-_STRUCTURES = {"Fixed Limit": Structure.FIXED_LIMIT, "Pot Limit": Structure.POT_LIMIT, "No Limit": Structure.NO_LIMIT}
 _OLD_MARKERS = {"Third": 3, "Fourth": 4, "Fifth": 5, "Sixth": 6, "Seventh": 7}
 _WON = re.compile(r" (?:won|collected) \$?([\d.,]+)")
 _MUCKED_CARDS = re.compile(r"^ \[([^\]]*)\]")
@@ -141,8 +139,15 @@ class WinningParser(SiteParser):
         if state.marker_street is not None:
             raise HandParseError(state.marker_line, f"{state.marker_street.label}-street marker without a deal")
         self._finish(builder, state)
-        stakes = self._stakes(builder, state, _thousands(game_id.group(2)), _thousands(game_id.group(3)),
-                              Structure.FIXED_LIMIT, "PLAY" if play_money else "USD", tournament=False)
+        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
+            builder,
+            small_bet=builder.money(_thousands(game_id.group(2))),
+            big_bet=builder.money(_thousands(game_id.group(3))),
+            currency="PLAY" if play_money else "USD",
+            structure=Structure.FIXED_LIMIT,
+            is_tournament=False,
+            table_size=state.table_size,
+        )
         return builder.build(
             stakes, started_at=started, table_name=state.table_name, hero=state.hero, game_label=game_id.group(5),
             total_pot=state.total_pot, rake=state.rake, fees=state.fee, dealer_seat=state.dealer_seat,
@@ -267,8 +272,15 @@ class WinningParser(SiteParser):
                 builder.award(player, amount, None if state.any_all_in else 0, Half.UNKNOWN, line)
         self._finish(builder, state)
         currency = "PLAY" if play_money else "CHIPS" if unit == 1 else "USD"
-        stakes = self._stakes(builder, state, header.group(6), header.group(7), _STRUCTURES[header.group(4)],
-                              currency, tournament=tournament is not None)
+        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
+            builder,
+            small_bet=builder.money(header.group(6)),
+            big_bet=builder.money(header.group(7)),
+            currency=currency,
+            structure=structure_named(header.group(4)),
+            is_tournament=tournament is not None,
+            table_size=state.table_size,
+        )
         return builder.build(
             stakes,
             started_at=parse_datetime(header.group(8), ["%Y/%m/%d %H:%M:%S"]),
@@ -330,8 +342,7 @@ class WinningParser(SiteParser):
         elif kind == "SHOWS":
             b.show(player, ShowStatus.SHOWN, parse_cards(fields[1] or ""), fields[2] or None, fields[3] or None, line)
         elif kind == "COLLECTED":
-            pot = int(fields[3] or 1) if (fields[2] or "").startswith("side") else 0
-            b.award(player, b.money(fields[1], line), pot, Half.UNKNOWN, line)
+            b.award(player, b.money(fields[1], line), pot_number(fields[2], fields[3]), Half.UNKNOWN, line)
         elif kind == "TOTAL_POT":
             stated, rake = b.money(player, line), b.money(fields[1], line)
             state.fee = b.money(fields[2], line) if fields[2] else 0
@@ -375,25 +386,6 @@ class WinningParser(SiteParser):
             raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot")
         if len({seat.player for seat in b.seats if not seat.sitting_out} - state.folded) == 1:
             b.label_awards_whole()  # a pot nobody contested is not split
-
-    @staticmethod
-    def _stakes(b: HandBuilder, state: _WinningState, small: str | None, big: str | None, structure: Structure,
-                currency: str, tournament: bool) -> Stakes:
-        ante, bring_in = derive_stakes_from_forced_bets(b.actions)
-        if bring_in is None:
-            b.note("no bring-in was posted: the bring-in amount is unknown")
-        return Stakes(
-            ante=ante,
-            bring_in=bring_in,
-            small_bet=b.money(small),
-            big_bet=b.money(big),
-            currency=currency,
-            unit=b.unit,
-            structure=structure,
-            is_tournament=tournament,
-            table_size=state.table_size,
-            source="forced_bets",  # small/big bet from the header; ante and bring-in as posted
-        )
 
 
 PARSER = WinningParser()
