@@ -1,0 +1,208 @@
+"""The benchmark runner: hhtool's speed, memory and size on simulated hands, beside PokerKit.
+
+    python benchmarks/run.py --sizes 100000,1000000 --repeats 3 [--results benchmarks/RESULTS.md]
+
+Inputs are written by `hhtool simulate` (seed 1, PokerStars format) into bench_data/ and reused.
+For each size it reports, as medians over the repeats:
+  parse-only, replay-only and store-only hands/s (in this process, one core),
+  end-to-end `hhtool import` hands/s with --jobs 1 and with all cores, and its peak RSS,
+  re-import hands/s (the same files again), database bytes per hand, `hhtool stats` time,
+  and PokerKit replaying the same hands (from hhtool's PHH export), as a ratio to hhtool's replay.
+Nothing here runs in the unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "bench_data"
+HHTOOL = [sys.executable, "-m", "hhtool"]
+
+
+def median_of(repeats: int, run: Callable[[], float]) -> float:
+    return statistics.median(run() for _ in range(repeats))
+
+
+def simulated(hands: int) -> Path:
+    DATA.mkdir(exist_ok=True)
+    path = DATA / f"sim-{hands}.txt"
+    if not path.exists():
+        subprocess.run([*HHTOOL, "simulate", "--hands", str(hands), "--seed", "1", "--out", str(path)], check=True)
+    return path
+
+
+def in_process_rates(path: Path, repeats: int, limit: int) -> dict[str, float]:
+    """Parse-only, replay-only and store-only hands/s on the first ``limit`` hands of a file."""
+    from hhtool.chunks import process_chunk
+    from hhtool.model import Hand
+    from hhtool.pipeline import make_replayer
+    from hhtool.reader import read_file
+    from hhtool.sites import parser_for
+    from hhtool.store import Store
+    from hhtool.store.tables import hand_rows, replay_rows
+
+    parser = parser_for("pokerstars")
+    raws = list(parser.split(read_file(path).lines, str(path)))[:limit]
+
+    def parse() -> float:
+        started = time.perf_counter()
+        for raw in raws:
+            parser.parse(raw)
+        return len(raws) / (time.perf_counter() - started)
+
+    hands = [h for h in (parser.parse(raw) for raw in raws) if isinstance(h, Hand)]
+    replayer = make_replayer(None)
+
+    def replay() -> float:
+        started = time.perf_counter()
+        for hand in hands:
+            replayer(hand)
+        return len(hands) / (time.perf_counter() - started)
+
+    replayed = [(hand, *replayer(hand)) for hand in hands]
+
+    def store() -> float:
+        with tempfile.TemporaryDirectory() as folder, Store(str(Path(folder) / "s.duckdb")) as db:
+            started = time.perf_counter()
+            for start in range(0, len(replayed), 2000):
+                batch = replayed[start:start + 2000]
+                db.write_tables({**hand_rows(batch), **replay_rows(batch)})
+            return len(replayed) / (time.perf_counter() - started)
+
+    process_chunk("pokerstars", raws[:10])  # warm the caches the same way for every measure
+    return {"parse": median_of(repeats, parse), "replay": median_of(repeats, replay),
+            "store": median_of(repeats, store), "hands": len(hands)}
+
+
+def timed_import(path: Path, db: Path, jobs: int) -> tuple[float, int]:
+    """Seconds and peak RSS (bytes, the largest process) of one `hhtool import`."""
+    wrapper = (
+        "import resource, subprocess, sys, time; started = time.perf_counter(); "
+        f"subprocess.run({[*HHTOOL, 'import', str(path), '--db', str(db), '--jobs', str(jobs)]!r}, check=True, "
+        "stdout=subprocess.DEVNULL); "
+        "print(time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)"
+    )
+    output = subprocess.run([sys.executable, "-c", wrapper], check=True, capture_output=True, text=True).stdout
+    seconds, rss = output.split()
+    return float(seconds), int(rss)
+
+
+def end_to_end(path: Path, hands: int, repeats: int) -> dict[str, float]:
+    results: dict[str, list[float]] = {"e2e_1": [], "e2e_all": [], "reimport": [], "rss": [], "db_bytes": [], "stats": []}
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            for jobs, key in ((1, "e2e_1"), (os.cpu_count() or 1, "e2e_all")):
+                db = Path(folder) / f"{key}.duckdb"
+                seconds, rss = timed_import(path, db, jobs)
+                results[key].append(hands / seconds)
+                results["rss"].append(rss)
+            seconds, _ = timed_import(path, Path(folder) / "e2e_1.duckdb", 1)
+            results["reimport"].append(hands / seconds)
+            results["db_bytes"].append((Path(folder) / "e2e_1.duckdb").stat().st_size / hands)
+            started = time.perf_counter()
+            subprocess.run([*HHTOOL, "stats", "--db", str(Path(folder) / "e2e_1.duckdb"), "--format", "json",
+                            "--out", os.devnull], check=True, stdout=subprocess.DEVNULL)
+            results["stats"].append(time.perf_counter() - started)
+    summary = {key: statistics.median(values) for key, values in results.items() if key != "rss"}
+    summary["rss"] = max(results["rss"])
+    return summary
+
+
+def pokerkit_ratio(path: Path, limit: int, repeats: int) -> dict[str, float]:
+    """PokerKit replaying the same hands (read from hhtool's PHH export) against hhtool's replay."""
+    try:
+        import pokerkit
+
+        from hhtool.phh import hand_to_phh
+    except ImportError as error:
+        return {"error": str(error)}  # type: ignore[dict-item]
+    import warnings
+
+    from hhtool.model import Hand
+    from hhtool.pipeline import make_replayer
+    from hhtool.reader import read_file
+    from hhtool.sites import parser_for
+
+    parser = parser_for("pokerstars")
+    hands = [h for h in (parser.parse(r) for r in list(parser.split(read_file(path).lines, str(path)))[:limit])
+             if isinstance(h, Hand)]
+    texts = [hand_to_phh(hand) for hand in hands]
+    replayer = make_replayer(None)
+
+    def ours() -> float:
+        started = time.perf_counter()
+        for hand in hands:
+            replayer(hand)
+        return len(hands) / (time.perf_counter() - started)
+
+    def theirs() -> float:
+        started = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for text in texts:
+                for _state in pokerkit.HandHistory.loads(text):
+                    pass
+        return len(texts) / (time.perf_counter() - started)
+
+    hhtool_rate, pokerkit_rate = median_of(repeats, ours), median_of(repeats, theirs)
+    return {"hhtool": hhtool_rate, "pokerkit": pokerkit_rate, "ratio": hhtool_rate / pokerkit_rate, "hands": len(hands)}
+
+
+def machine() -> str:
+    memory = ""
+    try:
+        kb = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal"))
+        memory = f", {kb / 1024 / 1024:.0f} GiB"
+    except (OSError, StopIteration):
+        pass
+    model = ""
+    try:
+        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores ({model}){memory}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100000,1000000")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--in-process-limit", type=int, default=20000,
+                        help="hands used for the parse/replay/store-only and PokerKit measures")
+    parser.add_argument("--results", type=Path, help="append a Markdown section to this file")
+    args = parser.parse_args()
+    lines = [f"### Run of {time.strftime('%Y-%m-%d %H:%M')} on {machine()}", ""]
+    lines.append("| hands | parse/s | replay/s | store/s | import/s (1 job) | import/s (all cores) | re-import/s | "
+                 "peak RSS MiB | DB bytes/hand | stats s | PokerKit replay/s | hhtool ÷ PokerKit |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for size in (int(s) for s in args.sizes.split(",")):
+        path = simulated(size)
+        rates = in_process_rates(path, args.repeats, min(size, args.in_process_limit))
+        e2e = end_to_end(path, size, args.repeats)
+        kit = pokerkit_ratio(path, min(size, args.in_process_limit // 4), args.repeats)
+        row = (f"| {size:,} | {rates['parse']:,.0f} | {rates['replay']:,.0f} | {rates['store']:,.0f} | "
+               f"{e2e['e2e_1']:,.0f} | {e2e['e2e_all']:,.0f} | {e2e['reimport']:,.0f} | {e2e['rss'] / 2**20:,.0f} | "
+               f"{e2e['db_bytes']:,.0f} | {e2e['stats']:.2f} | "
+               f"{kit.get('pokerkit', float('nan')):,.0f} | {kit.get('ratio', float('nan')):.1f}× |")
+        lines.append(row)
+        print(row, flush=True)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.results:
+        with args.results.open("a", encoding="utf-8") as handle:
+            handle.write("\n" + text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
