@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Award, Card, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import Award, Card, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -37,7 +37,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import pot_number, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import community_card, pot_number, record_common_line, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -47,13 +47,6 @@ _HEADER = re.compile(
     r"(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})(?:\.\d+)?(?:\s+\((?P<tz>[A-Z]+)\))?"
 )
 _STUD8 = re.compile(r"^(?:Limit )?Seven Card Hi/?Lo\b", re.I)
-_STREET_OF = {
-    "THIRD_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "RIVER_MARKER": Street.SEVENTH,
-}
 _HIDDEN = ("H",)
 _WON_TOTAL = re.compile(r"\b(?:won|collected) Total \(([$€]?\d[\d.,]*)\)")
 _HIGH_WON = re.compile(r"\bHI:\(([$€]?\d[\d.,]*)\)")
@@ -152,20 +145,10 @@ class AbsoluteParser(SiteParser):
         if kind == "TABLE":
             state.table_name = fields[0]
             state.dealer_seat = int(fields[2]) if fields[2] else None
-        elif kind == "SEAT":
-            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), line=line)
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
         elif kind == "POCKET":
             self._pocket(fields[0] or "", fields[1] or "", b, state, line)
-        elif kind == "BRINGS_IN":
-            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), line=line)
         elif kind == "COMPLETES":
             b.increase(fields[0] or "", to=b.money(fields[1], line), line=line)
-        elif kind == "BETS":
-            b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
         elif kind in ("RAISES", "ALL_IN_RAISE"):
             player, put_in, total = fields
             all_in = kind == "ALL_IN_RAISE"
@@ -175,19 +158,11 @@ class AbsoluteParser(SiteParser):
                 b.increase(player or "", added=b.money(put_in, line), all_in=all_in, line=line)
         elif kind == "ALL_IN":
             b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
-        elif kind == "CALLS":
-            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), line=line)
-        elif kind == "CHECKS":
-            b.act(fields[0] or "", ActionKind.CHECK, line=line)
-        elif kind == "FOLDS":
-            b.act(fields[0] or "", ActionKind.FOLD, line=line)
         elif kind == "RETURNED":
             b.return_uncalled(fields[0] or "", b.money(fields[1], line), line)
         elif kind == "SHOWS":
             player, cards, description = fields
             b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or "", _HIDDEN), description, None, line)
-        elif kind == "DOES_NOT_SHOW":
-            b.show(fields[0] or "", ShowStatus.NOT_SHOWN, line=line)
         elif kind == "MUCKS":
             b.show(fields[0] or "", ShowStatus.MUCKED, parse_cards(fields[1] or "", _HIDDEN) if fields[1] else (), line=line)
         elif kind == "COLLECTS":
@@ -197,11 +172,11 @@ class AbsoluteParser(SiteParser):
             state.total_pot = b.money(fields[0], line)
             state.rake = b.money(fields[1], line) if fields[1] is not None else 0
         elif kind == "BOARD":
-            cards = parse_cards(fields[0] or "", _HIDDEN)
-            if len(cards) == 1 and cards[0] is not None:  # the 7th-street community card
-                state.community_card = cards[0]
+            state.community_card = community_card(parse_cards(fields[0] or "", _HIDDEN)) or state.community_card
         elif kind == "SUMMARY_SEAT":
             self._summary_seat(int(fields[0] or 0), fields[1] or "", b, state, line)
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _pocket(player: str, text: str, b: HandBuilder, state: _AbsoluteState, line: int) -> None:

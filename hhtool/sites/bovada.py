@@ -30,7 +30,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import cards_dealt_on, record_common_line, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -43,13 +43,6 @@ _STUD8_GAMES = {"7CARD HiLo", "7CARD_HL"}
 _SUMMARY_HI = re.compile(r"\bHI ([$]?\d[\d.,]*)")
 _SUMMARY_LO = re.compile(r"\bLOW? ([$]?\d[\d.,]*)")
 _SUMMARY_PLAIN = re.compile(r"^([$]?\d[\d.,]*)\b")
-_STREET_OF = {
-    "THIRD_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "RIVER_MARKER": Street.SEVENTH,
-}
 _SHOW_STATUS = {"SHOWDOWN": ShowStatus.SHOWN, "DOES_NOT_SHOW": ShowStatus.NOT_SHOWN, "MUCKS": ShowStatus.MUCKED}
 
 
@@ -153,16 +146,10 @@ class BovadaParser(SiteParser):
             b.seat(int(player.split("+")[1]), player, b.money(stack, line), line=line)
             if me:
                 state.hero = player
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), line=line)
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
         elif kind == "DEALT":
             self._dealt(fields[0] or "", fields[1] or "", b, state, line)
         elif kind == "BRING_IN":
-            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), line=line)
-        elif kind == "BETS":
-            b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
+            record_common_line(b, "BRINGS_IN", fields, line)
         elif kind in ("RAISES", "ALL_IN_RAISE"):
             player, first = fields[0] or "", b.money(fields[1], line)
             if fields[2] is None:  # older exports print only the street total
@@ -172,15 +159,9 @@ class BovadaParser(SiteParser):
                 if b.put_in(player) + first != to:
                     b.note(f"line {line}: raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept")
             b.increase(player, to=to, all_in=kind == "ALL_IN_RAISE", line=line)
-        elif kind == "CALLS":
-            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), line=line)
-        elif kind == "CHECKS":
-            b.act(fields[0] or "", ActionKind.CHECK, line=line)
-        elif kind == "FOLDS":
-            b.act(fields[0] or "", ActionKind.FOLD, line=line)
         elif kind == "ALL_IN":
             b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
-        elif kind == "UNCALLED":
+        elif kind == "UNCALLED":  # player first, then the amount
             b.return_uncalled(fields[0] or "", b.money(fields[1], line), line)
         elif kind in _SHOW_STATUS:
             cards = parse_cards(" ".join(_distinct_cards(fields[1] or "")))
@@ -192,6 +173,8 @@ class BovadaParser(SiteParser):
             state.rake = b.money(fields[1], line) if fields[1] else None
         elif kind == "SUMMARY_SEAT":
             self._summary_seat(int(fields[0] or 0), fields[1] or "", b, state, line)
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(player: str, text: str, b: HandBuilder, state: _BovadaState, line: int) -> None:

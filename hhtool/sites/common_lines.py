@@ -1,7 +1,10 @@
 """What several site modules read alike, beyond :mod:`hhtool.sites.base`'s builder.
 
 Only logic that is the same wherever it appears lives here; a site's quirks stay in its module.
-Imports point one way: this module imports only the model and ``base``.
+Most grammars give the same terminal names to lines that mean the same thing with the same
+capture groups (``BETS``: player, chips added, all-in marker): :func:`record_common_line` reads
+those, and a site's token loop handles only its own lines before handing the rest over.
+Imports point one way: this module imports only the model, Lark's Token and ``base``.
 
 >>> cards_dealt_on(Street.THIRD), cards_dealt_on(Street.SEVENTH)
 (3, 1)
@@ -13,11 +16,89 @@ Imports point one way: this module imports only the model and ``base``.
 
 from __future__ import annotations
 
-from hhtool.model import Stakes, Street, Structure
-from hhtool.sites.base import HandBuilder, derive_stakes_from_forced_bets
+from lark import Token
+
+from hhtool.model import ActionKind, Card, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import HandBuilder, LineGrammar, derive_stakes_from_forced_bets, parse_cards
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+#: street markers, by the terminal names the grammars give them
+STREET_MARKERS = {
+    "THIRD_MARKER": Street.THIRD,
+    "FOURTH_MARKER": Street.FOURTH,
+    "FIFTH_MARKER": Street.FIFTH,
+    "SIXTH_MARKER": Street.SIXTH,
+    "SEVENTH_MARKER": Street.SEVENTH,
+    "RIVER_MARKER": Street.SEVENTH,
+}
+_ACTION_OF = {"BRINGS_IN": ActionKind.BRING_IN, "CALLS": ActionKind.CALL, "CHECKS": ActionKind.CHECK, "FOLDS": ActionKind.FOLD}
+_SHOWN_STATUS = {"MUCKS": ShowStatus.MUCKED, "DOES_NOT_SHOW": ShowStatus.NOT_SHOWN, "DOESNT_SHOW": ShowStatus.NOT_SHOWN}
+
+
+def record_common_line(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> bool:
+    """Record a line of a terminal whose name has the meaning and capture groups below (a group in
+    brackets may be missing from a grammar: the line then never says it); False for any other.
+
+    * street markers (:data:`STREET_MARKERS`) start their street;
+    * ``SEAT``: seat number, player, stack[, sitting-out marker];
+    * ``ANTE``: player, amount[, all-in marker];
+    * ``BRINGS_IN``, ``BETS``, ``CALLS``: player, chips the action adds[, all-in marker]; a bet is
+      whatever increase :meth:`HandBuilder.increase` makes of it;
+    * ``CHECKS``, ``FOLDS``: player;
+    * ``UNCALLED``: amount, player it is returned to;
+    * ``SHOWS``: player, cards[, high description[, low description]];
+    * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player.
+    """
+    if kind in STREET_MARKERS:
+        b.start_street(STREET_MARKERS[kind])
+    elif kind == "SEAT":
+        b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), _marked(fields, 3), line)
+    elif kind == "ANTE":
+        b.ante(fields[0] or "", b.money(fields[1], line), _marked(fields, 2), line)
+    elif kind in ("BRINGS_IN", "CALLS"):
+        b.act(fields[0] or "", _ACTION_OF[kind], added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+    elif kind == "BETS":
+        b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+    elif kind in ("CHECKS", "FOLDS"):
+        b.act(fields[0] or "", _ACTION_OF[kind], line=line)
+    elif kind == "UNCALLED":
+        b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+    elif kind == "SHOWS":
+        high, low = (fields[2] if len(fields) > 2 else None), (fields[3] if len(fields) > 3 else None)
+        b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, line)
+    elif kind in _SHOWN_STATUS:
+        b.show(fields[0] or "", _SHOWN_STATUS[kind], line=line)
+    else:
+        return False
+    return True
+
+
+def community_card(board: tuple[Card | None, ...]) -> Card | None:
+    """The card of a summary board that shows one known card: the 7th-street card dealt face up to
+    everyone when the deck runs short."""
+    return board[0] if len(board) == 1 and board[0] is not None else None
+
+
+def _marked(fields: tuple[str | None, ...], index: int) -> bool:
+    """Whether an optional marker group (", and is all in", " is sitting out") matched."""
+    return len(fields) > index and bool(fields[index])
+
+
+def level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, raiser: str,
+                      stop: frozenset[str]) -> int | None:
+    """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
+    or None when nobody calls it before a token in ``stop`` (the next increase, the end of the
+    street) or the end of the hand. ``CALLS`` has the groups player, chips added, all-in marker."""
+    for token in tokens[index + 1:]:
+        if token.type in stop:
+            return None
+        if token.type == "CALLS":
+            caller, amount, all_in = grammar.fields(token)
+            if caller != raiser and not all_in:
+                return b.put_in(caller or "") + b.money(amount, b.line_of(token))
+    return None
 
 
 def cards_dealt_on(street: Street) -> int:

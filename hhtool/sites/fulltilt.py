@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import Card, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -28,7 +28,13 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    CURRENCY_OF_SYMBOL,
+    community_card,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -47,13 +53,6 @@ _CANCELLED = re.compile(r"Hand #\d+ has been canceled", re.I)
 _STUD8 = re.compile(r"\bStud (?:H/L|Hi/Lo)\b", re.I)
 _SHOWDOWN_TEXT = re.compile(r"^(?P<high>.*?), for high(?: and (?P<low>.*?), for low)?$")
 _SIDE_POTS = re.compile(r"Side pot(?:[- ]#?\d+)? ")
-_STREET_OF = {
-    "THIRD_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "SEVENTH_MARKER": Street.SEVENTH,
-}
 _HALF_OF = {"high": Half.HIGH, "low": Half.LOW, None: Half.WHOLE}
 
 
@@ -143,33 +142,14 @@ class FullTiltParser(SiteParser):
     def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState) -> None:
         kind = token.type
         line = b.line_of(token)
-        if kind == "SEAT":
-            seat_no, player, stack, sitting_out = fields
-            b.seat(int(seat_no or 0), player or "", b.money(stack, line), bool(sitting_out), line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
-        elif kind == "ANTE_RETURNED":
+        if kind == "ANTE_RETURNED":
             # the site hands the ante back to a player who timed out: record it as returned
             b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
             b.note(f"ante returned to {fields[1]} (timed out, sat the hand out)")
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
         elif kind == "DEALT":
             self._dealt(fields, b, state, line)
-        elif kind == "BRINGS_IN":
-            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
         elif kind in ("COMPLETES", "RAISES"):
             b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "BETS":
-            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "CALLS":
-            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "CHECKS":
-            b.act(fields[0] or "", ActionKind.CHECK, line=line)
-        elif kind == "FOLDS":
-            b.act(fields[0] or "", ActionKind.FOLD, line=line)
-        elif kind == "UNCALLED":
-            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
         elif kind == "SHOWDOWN_MARKER":
             state.showdown = True
         elif kind == "SHOWS":
@@ -186,11 +166,11 @@ class FullTiltParser(SiteParser):
             state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
             state.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
         elif kind == "BOARD":
-            cards = parse_cards(fields[0] or "")
-            if len(cards) == 1 and cards[0] is not None:
-                state.community_card = cards[0]
+            state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
         elif kind == "SUMMARY_SEAT":
             self._summary_seat(token.value, fields, b, line)
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:

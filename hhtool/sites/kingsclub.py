@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import ActionKind, Half, Hand, RawHand, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -34,7 +34,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import cards_dealt_on, record_common_line, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 _HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - ([\d.,]+)/([\d.,]+)$")
@@ -132,26 +132,20 @@ class KingsClubParser(SiteParser):
             state.table_name = fields[0]
             state.table_size = int(fields[1]) if fields[1] else None
             state.dealer_seat = int(fields[2]) if fields[2] else None
-        elif kind == "SEAT":
-            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
         elif kind == "STREET_MARKER":
             self._marker(int(fields[0] or 0), b, state, line)
         elif kind == "DEALT":
             self._dealt(fields[0] or "", fields[1] or "", b, state, line)
-        elif kind in _ACTIONS:
+        elif kind in _ACTIONS:  # amounts are street totals, not the common lines' chips added
             self._action(kind, fields, b, state, line)
-        elif kind == "UNCALLED":
-            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
-        elif kind == "SHOWS":
-            b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), line=line)
         elif kind == "SUMMARY_SEAT":
             state.summary_net[fields[1] or ""] = (b.money(fields[3], line), line)
         elif kind == "RAKE":
             state.rake = b.money(fields[0], line)
         elif kind == "WINS":
             self._wins(fields, b, line)
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _marker(label: int, b: HandBuilder, state: _KingsState, line: int) -> None:

@@ -39,7 +39,16 @@ from hhtool.sites.base import (
     tokens_in_order,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    CURRENCY_OF_SYMBOL,
+    STREET_MARKERS,
+    cards_dealt_on,
+    level_called_next,
+    pot_number,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -51,13 +60,8 @@ _TABLE_PREFIX = re.compile(r"Table: (?:\[SPEED\] )?")
 _START_TIME = re.compile(r"\w{3} (?P<month>\w{3}) (?P<day>\d{1,2}) (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>\S+) (?P<year>\d{4})")
 _WINNER = re.compile(r"(.+?) \(([$€]?\d[\d.,]*)(?: (High|Low))?\)(?:, |$)")
 _TOURNAMENT_ID = re.compile(r"\(TOURNAMENT:(?: \"[^\"]*\",)? ([-A-Z\d]+)")
-_STREET_OF = {
-    "POCKET_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "RIVER_MARKER": Street.SEVENTH,
-}
+# a call of a raise is looked for up to the next increase or the end of the street
+_CALL_SEARCH_ENDS = frozenset({*STREET_MARKERS, "POCKET_MARKER", "BETS", "RAISES", "SEPARATOR", "SUMMARY_MARKER"})
 _HALVES = {"High": Half.HIGH, "Low": Half.LOW}
 
 
@@ -173,12 +177,8 @@ class OnGameParser(SiteParser):
             state.dealer_seat = int(fields[0] or 0)
         elif kind == "PLAYERS_IN_ROUND":
             state.table_size = int(fields[1]) if fields[1] else None
-        elif kind == "SEAT":
-            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
+        elif kind == "POCKET_MARKER":
+            b.start_street(Street.THIRD)
         elif kind == "DEALT":
             self._dealt(fields, b, state, line)
         elif kind == "BRINGS_IN":
@@ -187,20 +187,10 @@ class OnGameParser(SiteParser):
                 b.increase(player or "", added=b.money(amount, line), all_in=bool(all_in), line=line)
             else:
                 b.act(player or "", ActionKind.BRING_IN, added=b.money(amount, line), all_in=bool(all_in), line=line)
-        elif kind == "BETS":
-            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
         elif kind == "RAISES":
             player = fields[0] or ""
             total = _settle_raise(tokens, index, grammar, b, state, fields, line)
             b.increase(player, to=total, all_in=bool(fields[3]), line=line)
-        elif kind == "CALLS":
-            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "CHECKS":
-            b.act(fields[0] or "", ActionKind.CHECK, line=line)
-        elif kind == "FOLDS":
-            b.act(fields[0] or "", ActionKind.FOLD, line=line)
-        elif kind == "SHOWS":
-            b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), line=line)
         elif kind == "POT_WON":
             self._pot_won(fields, b, state, line)
         elif kind == "RAKE":
@@ -212,8 +202,11 @@ class OnGameParser(SiteParser):
                 state.nets[player or ""] = (-b.money(net, line) if sign == "-" else b.money(net, line), line)
             if cards is not None:
                 state.summary_cards[player or ""] = (cards, description, line)
-        elif kind == "END_MARKER" and fields[0] != b.hand_id:
-            raise HandParseError(line, f"ongame: end of hand {fields[0]} inside hand {b.hand_id}")
+        elif kind == "END_MARKER":
+            if fields[0] != b.hand_id:
+                raise HandParseError(line, f"ongame: end of hand {fields[0]} inside hand {b.hand_id}")
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
@@ -302,7 +295,7 @@ def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: Hand
     player, first_text, to_text = fields[0] or "", fields[1], fields[2]
     first = b.money(first_text, line)
     stated = b.money(to_text, line) if to_text is not None else None
-    called = _level_called_next(tokens, index, grammar, b, player)
+    called = level_called_next(tokens, index, grammar, b, player, _CALL_SEARCH_ENDS)
     printed = f"'{player} raises {first_text}" + (f" to {to_text}'" if to_text else "'")
     if called is not None:
         if called != stated:
@@ -317,19 +310,6 @@ def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: Hand
     if stated != first:
         b.note(f"line {line}: site printed {printed}; no call confirms either amount, the stated 'to' is kept")
     return stated
-
-
-def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, raiser: str) -> int | None:
-    """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
-    or None when nobody calls it before the next increase or the end of the street."""
-    for token in tokens[index + 1:]:
-        if token.type in _STREET_OF or token.type in ("BETS", "RAISES", "SEPARATOR", "SUMMARY_MARKER"):
-            return None
-        if token.type == "CALLS":
-            caller, amount, all_in = grammar.fields(token)
-            if caller != raiser and not all_in:
-                return b.put_in(caller or "") + b.money(amount, b.line_of(token))
-    return None
 
 
 PARSER = OnGameParser()

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Street, Structure
+from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -30,7 +30,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stakes_from_forced_bets
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, record_common_line, stakes_from_forced_bets
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -44,19 +44,6 @@ _WHEN = re.compile(
     r"(?:[A-Za-z]+, )?(?P<month>[A-Za-z]+) (?P<day>\d{1,2}), (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>[A-Z]+) (?P<year>\d{4})"
 )
 _TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/([\d.,]+)")
-_STREET_OF = {
-    "THIRD_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "RIVER_MARKER": Street.SEVENTH,
-}
-_ACTION_OF = {
-    "BRING_INS": ActionKind.BRING_IN,
-    "CALLS": ActionKind.CALL,
-    "CHECKS": ActionKind.CHECK,
-    "FOLDS": ActionKind.FOLD,
-}
 
 
 def _preamble_id(line: str) -> str | None:
@@ -203,18 +190,11 @@ class PartyPokerParser(SiteParser):
             state.tournament_id = fields[0]
         elif kind == "TOURNEY_STAKES":
             state.tourney_stakes = (fields[0] or "", fields[1] or "")
-        elif kind == "SEAT":
-            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), False, line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), line=line)
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
         elif kind == "DEALT":
             self._dealt(fields, b, state, line)
-        elif kind in _ACTION_OF:
-            amount = b.money(fields[1], line) if len(fields) > 1 and fields[1] is not None else None
-            b.act(fields[0] or "", _ACTION_OF[kind], added=amount, line=line)
-        elif kind in ("COMPLETES", "BETS", "RAISES"):
+        elif kind == "BRING_INS":
+            record_common_line(b, "BRINGS_IN", fields, line)
+        elif kind in ("COMPLETES", "RAISES"):  # chips added, like bets
             b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
         elif kind == "ALL_IN":  # "is all-In [$x]" adds chips without saying whether they call or raise
             b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
@@ -232,6 +212,8 @@ class PartyPokerParser(SiteParser):
             b.award(player or "", b.money(lo_amount if lo else amount, line), pot_number(pot_name, side_no), half, line)
         elif kind == "NO_LOW":
             state.no_low = True
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _PartyState, line: int) -> None:

@@ -11,7 +11,7 @@ import re
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import Card, Half, Hand, RawHand, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -21,7 +21,14 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, pot_number, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    CURRENCY_OF_SYMBOL,
+    community_card,
+    pot_number,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -33,13 +40,6 @@ _STAKES = re.compile(r"([$€£]?\d[\d.,]*)/([$€£]?\d[\d.,]*)(?: ([A-Z]{3}))?
 _LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ?([A-Z]{2,4})?")
 _ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Z]{2,4})\]")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
-_STREET_OF = {
-    "THIRD_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "RIVER_MARKER": Street.SEVENTH,
-}
 
 
 def _game_label(header: str) -> str:
@@ -119,30 +119,16 @@ class PokerStarsParser(SiteParser):
         elif kind == "SEAT":
             seat_no, player, stack, status = fields
             b.seat(int(seat_no or 0), player or "", b.money(stack, line), bool(status and "sitting out" in status), line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
-            if kind == "RIVER_MARKER" and fields[0]:
+        elif kind == "RIVER_MARKER":
+            b.start_street(Street.SEVENTH)
+            if fields[0]:
                 state.community_card = Card.parse(fields[0])
         elif kind == "DEALT":
             self._dealt(fields, b, state, line)
-        elif kind == "BRINGS_IN":
-            b.act(fields[0] or "", ActionKind.BRING_IN, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
         elif kind == "COMPLETES":
             b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "BETS":
-            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
         elif kind == "RAISES":
             b.increase(fields[0] or "", to=b.money(fields[2], line), all_in=bool(fields[3]), line=line)
-        elif kind == "CALLS":
-            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "CHECKS":
-            b.act(fields[0] or "", ActionKind.CHECK, line=line)
-        elif kind == "FOLDS":
-            b.act(fields[0] or "", ActionKind.FOLD, line=line)
-        elif kind == "UNCALLED":
-            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
         elif kind == "COLLECTED":
             player, amount, pot_name, side_no = fields
             b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), Half.UNKNOWN, line)
@@ -150,23 +136,16 @@ class PokerStarsParser(SiteParser):
             state.no_low = True
         elif kind == "SHOWDOWN_MARKER":
             state.showdown = True
-        elif kind == "SHOWS":
-            player, cards, high, low = fields
-            b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or ""), high or None, low or None, line)
-        elif kind == "MUCKS":
-            b.show(fields[0] or "", ShowStatus.MUCKED, line=line)
-        elif kind == "DOESNT_SHOW":
-            b.show(fields[0] or "", ShowStatus.NOT_SHOWN, line=line)
         elif kind == "TOTAL_POT":
             state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
         elif kind == "BOARD":
-            cards = parse_cards(fields[0] or "")
-            if len(cards) == 1 and cards[0] is not None:
-                state.community_card = cards[0]
+            state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
         elif kind == "SUMMARY_SEAT":
             self._summary_seat(token.value, fields, b, line)
         elif kind == "SUMMARY_MARKER":
             self._label_halves(b, state)
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:

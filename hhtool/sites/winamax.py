@@ -38,7 +38,14 @@ from hhtool.sites.base import (
     tokens_in_order,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import pot_number, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    STREET_MARKERS,
+    level_called_next,
+    pot_number,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -48,14 +55,8 @@ _HEADER = re.compile(
 )
 _STUD8 = re.compile(r"^(?:7-?card stud hi/?lo|7stud ?(?:hi/?lo|8))$", re.I)
 _TOURNAMENT_TABLE = re.compile(r"\((\d+)\)#\d+")
-_STREET_OF = {
-    "THIRD_MARKER": Street.THIRD,
-    "FOURTH_MARKER": Street.FOURTH,
-    "FIFTH_MARKER": Street.FIFTH,
-    "SIXTH_MARKER": Street.SIXTH,
-    "SEVENTH_MARKER": Street.SEVENTH,
-}
-_INCREASES = {"BETS", "RAISES", "BRINGS_IN"}
+# a call of a raise is looked for up to the next increase or the end of the street
+_CALL_SEARCH_ENDS = frozenset({*STREET_MARKERS, "BETS", "RAISES", "BRINGS_IN", "SHOWDOWN_MARKER", "SUMMARY_MARKER"})
 
 
 def _is_stud8(game: str) -> bool:
@@ -164,12 +165,8 @@ class WinamaxParser(SiteParser):
         if kind == "TABLE":
             state.table_name, state.table_size = fields[0], int(fields[1] or 0) or None
             state.dealer_seat = int(fields[3]) if fields[3] is not None else None
-        elif kind == "SEAT":
-            b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), line=line)
-        elif kind == "ANTE":
-            b.ante(fields[0] or "", b.money(fields[1], line), bool(fields[2]), line)
-        elif kind in _STREET_OF:
-            b.start_street(_STREET_OF[kind])
+        elif kind in STREET_MARKERS:
+            b.start_street(STREET_MARKERS[kind])
             state.bring_in_by = {}
         elif kind == "DEALT":
             self._dealt(fields, b, state, line)
@@ -177,18 +174,10 @@ class WinamaxParser(SiteParser):
             amount = b.money(fields[1], line)
             b.act(fields[0] or "", ActionKind.BRING_IN, added=amount, all_in=bool(fields[2]), line=line)
             state.bring_in_by[fields[0] or ""] = amount
-        elif kind == "BETS":
-            b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
         elif kind == "RAISES":
             player = fields[0] or ""
             total = self._raise_total(tokens, index, grammar, b, state, player, b.money(fields[2], line), line)
             b.increase(player, to=total, all_in=bool(fields[3]), line=line)
-        elif kind == "CALLS":
-            b.act(fields[0] or "", ActionKind.CALL, added=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "CHECKS":
-            b.act(fields[0] or "", ActionKind.CHECK, line=line)
-        elif kind == "FOLDS":
-            b.act(fields[0] or "", ActionKind.FOLD, line=line)
         elif kind == "COLLECTED":
             player, amount, pot_name, side_no, half = fields
             half_of = {"HI": Half.HIGH, "LO": Half.LOW}.get(half or "", Half.UNKNOWN)
@@ -198,6 +187,8 @@ class WinamaxParser(SiteParser):
         elif kind == "TOTAL_POT":
             state.collected_total = b.money(fields[0], line)
             state.rake = b.money(fields[1], line) if fields[1] is not None else 0
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _raise_total(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _WinamaxState,
@@ -208,7 +199,7 @@ class WinamaxParser(SiteParser):
         bring_in = state.bring_in_by.get(player)
         if not bring_in:
             return stated_to
-        called = _level_called_next(tokens, index, grammar, b, player)
+        called = level_called_next(tokens, index, grammar, b, player, _CALL_SEARCH_ENDS)
         with_bring_in = stated_to + bring_in
         unit, symbol = b.unit, state.symbol
         if called is None:
@@ -268,19 +259,6 @@ class WinamaxParser(SiteParser):
                 )
                 return
         b.show(player, ShowStatus.SHOWN, cards, high_text, low_text, line)
-
-
-def _level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, raiser: str) -> int | None:
-    """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
-    or None when nobody calls it before the next increase or the end of the street."""
-    for token in tokens[index + 1:]:
-        if token.type in _STREET_OF or token.type in _INCREASES or token.type in ("SHOWDOWN_MARKER", "SUMMARY_MARKER"):
-            return None
-        if token.type == "CALLS":
-            caller, amount, all_in = grammar.fields(token)
-            if caller != raiser and not all_in:
-                return b.put_in(caller or "") + b.money(amount, b.line_of(token))
-    return None
 
 
 PARSER = WinamaxParser()

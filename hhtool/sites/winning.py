@@ -34,7 +34,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on, pot_number, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import cards_dealt_on, pot_number, record_common_line, stakes_from_forced_bets, structure_named
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
@@ -159,10 +159,6 @@ class WinningParser(SiteParser):
         player = (fields[0] or "") if fields else ""
         if kind == "BUTTON":
             state.dealer_seat = int(player)
-        elif kind == "SEAT":
-            b.seat(int(player), fields[1] or "", b.money(fields[2], line), line=line)
-        elif kind == "ANTE":
-            b.ante(player, b.money(fields[1], line), line=line)
         elif kind == "STREET_MARKER":
             if state.label_offset is None:
                 state.label_offset = 1 if state.deal_rounds else 0
@@ -172,29 +168,21 @@ class WinningParser(SiteParser):
             state.marker_street, state.marker_line = Street(number), line
         elif kind in ("CARD", "HIDDEN_CARD"):
             self._card(player, Card.parse(fields[1] or "") if kind == "CARD" else None, b, state, line)
-        elif kind == "BRINGS_IN":
-            b.act(player, ActionKind.BRING_IN, added=b.money(fields[1], line), line=line)
-        elif kind in ("BETS", "RAISES"):
-            b.increase(player, added=b.money(fields[1], line), line=line)
-        elif kind == "CALLS":
-            b.act(player, ActionKind.CALL, added=b.money(fields[1], line), line=line)
+        elif kind == "RAISES":  # the chips added, like a bet
+            record_common_line(b, "BETS", fields, line)
         elif kind == "ALL_IN":
             self._all_in(player, fields[1], b, state, line)
-        elif kind == "CHECKS":
-            b.act(player, ActionKind.CHECK, line=line)
         elif kind == "FOLDS":
             b.act(player, ActionKind.FOLD, line=line)
             state.folded.add(player)
-        elif kind == "UNCALLED":
-            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
         elif kind == "MUCKS_CARDS":
             b.show(player, ShowStatus.MUCKED, line=line)
         elif kind == "POT":
-            stated, rake = b.money(fields[0], line), b.money(fields[1], line)
-            state.fee = b.money(fields[2], line) if fields[2] else 0
-            state.rake, state.total_pot = rake, stated + rake + state.fee
+            self._stated_pot(fields, b, state, line)
         elif kind == "SUMMARY_PLAYER":
             self._summary_player(fields, b, state, line)
+        else:
+            record_common_line(b, kind, fields, line)
 
     def _card(self, player: str, card: Card | None, b: HandBuilder, state: _WinningState, line: int) -> None:
         if not state.dealt:  # the first card of a deal round starts the next street
@@ -302,11 +290,6 @@ class WinningParser(SiteParser):
         if kind == "TABLE":
             state.table_name, state.table_size = player, int(fields[1] or 0) or None
             state.dealer_seat = int(fields[3]) if fields[3] else None
-        elif kind == "SEAT":
-            b.seat(int(player), fields[1] or "", b.money(fields[2], line), bool(fields[3]), line)
-        elif kind == "ANTE":
-            b.ante(player, b.money(fields[1], line), bool(fields[2]), line)
-            state.any_all_in |= bool(fields[2])
         elif kind == "STREET_MARKER":
             street = Street(int(player))
             if street <= b.street and b.deals:
@@ -314,41 +297,27 @@ class WinningParser(SiteParser):
             b.start_street(street)
         elif kind == "DEALT":
             self._dealt_acr(player, fields[1] or "", fields[2], b, state, line)
-        elif kind in ("BRINGS_IN", "BETS", "CALLS", "RAISES"):
+        elif kind in ("ANTE", "BRINGS_IN", "BETS", "CALLS"):
+            state.any_all_in |= bool(fields[-1])  # the last group is the all-in marker
+            record_common_line(b, kind, fields, line)
+        elif kind == "RAISES":
             all_in = bool(fields[-1])
             state.any_all_in |= all_in
-            if kind == "BRINGS_IN":
-                b.act(player, ActionKind.BRING_IN, added=b.money(fields[1], line), all_in=all_in, line=line)
-            elif kind == "BETS":
-                b.increase(player, added=b.money(fields[1], line), all_in=all_in, line=line)
-            elif kind == "CALLS":
-                b.act(player, ActionKind.CALL, added=b.money(fields[1], line), all_in=all_in, line=line)
-            else:
-                action = b.increase(player, to=b.money(fields[2], line), all_in=all_in, line=line)
-                if action.amount != b.money(fields[1], line):
-                    already = action.to_amount - action.amount
-                    b.note(f"line {line}: raise of {fields[1]} to {fields[2]} but {player} had {already} in")
-        elif kind == "CHECKS":
-            b.act(player, ActionKind.CHECK, line=line)
+            action = b.increase(player, to=b.money(fields[2], line), all_in=all_in, line=line)
+            if action.amount != b.money(fields[1], line):
+                already = action.to_amount - action.amount
+                b.note(f"line {line}: raise of {fields[1]} to {fields[2]} but {player} had {already} in")
         elif kind == "FOLDS":
             b.act(player, ActionKind.FOLD, line=line)
             state.folded.add(player)
-        elif kind == "UNCALLED":
-            b.return_uncalled(fields[1] or "", b.money(player, line), line)
-        elif kind == "DOES_NOT_SHOW":
-            b.show(player, ShowStatus.NOT_SHOWN, line=line)
-        elif kind == "MUCKS":
-            b.show(player, ShowStatus.MUCKED, line=line)
-        elif kind == "SHOWS":
-            b.show(player, ShowStatus.SHOWN, parse_cards(fields[1] or ""), fields[2] or None, fields[3] or None, line)
         elif kind == "COLLECTED":
             b.award(player, b.money(fields[1], line), pot_number(fields[2], fields[3]), Half.UNKNOWN, line)
         elif kind == "TOTAL_POT":
-            stated, rake = b.money(player, line), b.money(fields[1], line)
-            state.fee = b.money(fields[2], line) if fields[2] else 0
-            state.rake, state.total_pot = rake, stated + rake + state.fee
+            self._stated_pot(fields, b, state, line)
         elif kind == "SUMMARY_SEAT":
             self._summary_seat_acr(fields, b, state, line)
+        else:
+            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt_acr(player: str, first: str, second: str | None, b: HandBuilder, state: _WinningState, line: int) -> None:
@@ -379,6 +348,13 @@ class WinningParser(SiteParser):
             b.reveal_mucked(player, parse_cards(mucked.group(1)), line=line)
 
     # ------------------------------------------------------------ shared
+
+    @staticmethod
+    def _stated_pot(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
+        """Pot, rake and jackpot fee as stated: the pot after rake and fee; total_pot is before them."""
+        stated, rake = b.money(fields[0], line), b.money(fields[1], line)
+        state.fee = b.money(fields[2], line) if fields[2] else 0
+        state.rake, state.total_pot = rake, stated + rake + state.fee
 
     @staticmethod
     def _finish(b: HandBuilder, state: _WinningState) -> None:
