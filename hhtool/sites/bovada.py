@@ -30,7 +30,7 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on, record_common_line, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import cards_dealt_on, header_match, record_common_line, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -84,11 +84,8 @@ class BovadaParser(SiteParser):
     hand_start = _HAND_START
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
-        header = raw.lines[0]
-        start = _HAND_START.match(header)
-        if start is None:
-            raise HandParseError(raw.first_line, f"not a Bovada hand header: {header[:120]!r}")
-        token, label = _game(header)
+        start = header_match(raw, _HAND_START, "a Bovada hand header")
+        token, label = _game(raw.lines[0])
         return start.group(1), label, token in _STUD8_GAMES
 
     def parse_stud8(self, raw: RawHand) -> Hand:

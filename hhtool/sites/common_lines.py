@@ -16,10 +16,13 @@ Imports point one way: this module imports only the model, Lark's Token and ``ba
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from lark import Token
 
-from hhtool.model import ActionKind, Card, ShowStatus, Stakes, Street, Structure
-from hhtool.sites.base import HandBuilder, LineGrammar, derive_stakes_from_forced_bets, parse_cards
+from hhtool.model import ActionKind, Card, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.sites.base import HandBuilder, HandParseError, LineGrammar, derive_stakes_from_forced_bets, parse_cards
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -144,3 +147,52 @@ def stakes_from_forced_bets(b: HandBuilder, *, small_bet: int | None, big_bet: i
         table_size=table_size,
         source="forced_bets",
     )
+
+
+def header_match(raw: RawHand, pattern: re.Pattern[str], what: str, width: int = 120) -> re.Match[str]:
+    """``pattern`` matched at the start of the hand's first line, or a parse error saying the line
+    (its first ``width`` characters) is not ``what``."""
+    match = pattern.match(raw.lines[0])
+    if match is None:
+        raise HandParseError(raw.first_line, f"not {what}: {raw.lines[0][:width]!r}")
+    return match
+
+
+@dataclass
+class StreetsByDeals:
+    """Streets counted by deal rounds, for exports whose street markers may be labelled one too low
+    (KingsClub's 2021 export, Winning's old one). The first marker tells the style: a deal before
+    it means shifted labels. Each marker is then only checked against the deal round that follows."""
+
+    deal_rounds: int = 0
+    marker_street: Street | None = None  # announced by the last marker, not dealt yet
+    marker_line: int = 0
+    label_offset: int | None = None  # 1 for labels one too low, 0 for true ones
+
+    def marker_number(self, label: int) -> int:
+        """The street number a marker labelled ``label`` stands for in this hand's style."""
+        if self.label_offset is None:
+            self.label_offset = 1 if self.deal_rounds else 0
+        return label + self.label_offset
+
+    def announce(self, street: Street, line: int) -> None:
+        self.marker_street, self.marker_line = street, line
+
+    def start_round(self, b: HandBuilder, line: int) -> None:
+        """A deal round begins: it opens the next street, which an announced marker must name."""
+        self.deal_rounds += 1
+        if self.deal_rounds > 5:
+            raise HandParseError(line, "more than five deal rounds in a stud hand")
+        street = Street(Street.THIRD + self.deal_rounds - 1)
+        if self.marker_street is not None and self.marker_street is not street:
+            raise HandParseError(
+                self.marker_line,
+                f"street marker says {self.marker_street.label} street but the deals make it {street.label}",
+            )
+        self.marker_street = None
+        b.start_street(street)
+
+    def check_dealt(self) -> None:
+        """At the end of the hand: no marker may be left without its deal."""
+        if self.marker_street is not None:
+            raise HandParseError(self.marker_line, f"{self.marker_street.label}-street marker without a deal")

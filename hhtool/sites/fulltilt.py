@@ -31,6 +31,7 @@ from hhtool.sites.base import (
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     community_card,
+    header_match,
     record_common_line,
     stakes_from_forced_bets,
     structure_named,
@@ -71,10 +72,8 @@ class FullTiltParser(SiteParser):
     hand_start = _HAND_START
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        start = header_match(raw, _HAND_START, "a Full Tilt hand header")
         header = raw.lines[0]
-        start = _HAND_START.match(header)
-        if start is None:
-            raise HandParseError(raw.first_line, f"not a Full Tilt hand header: {header[:120]!r}")
         match = _HEADER.match(header)
         if match is None:
             raise HandParseError(raw.first_line, f"Full Tilt header not understood: {header[:160]!r}")

@@ -50,15 +50,15 @@ from hhtool.sites.xmlsupport import (
     LocatedTree,
     attribute,
     chips_left,
+    game_start_tag,
     parse_xml,
     record_all_in,
+    require_closed_game,
     split_games,
 )
 
 _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")
-_GAME_START = re.compile(r"<game\b[^>]*>")
-_GAME_END = re.compile(r"</game\s*>\s*\Z")
 _GAMETYPE = re.compile(r"^(?P<game>.*?)\s+(?P<limit>NL|PL|FL|L)\s+(?P<small>\S+)/(?P<big>\S+)$")
 _STUD8 = re.compile(r"7 Card Stud Hi[- /]?Lo", re.I)
 _SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
@@ -160,14 +160,6 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
-def _start_tag(raw: RawHand) -> str:
-    first = raw.lines[0] if raw.lines else ""
-    match = _GAME_START.match(first)
-    if match is None:
-        raise HandParseError(raw.first_line, f"text outside any <game> element: {first[:120]!r}")
-    return match.group()
-
-
 class IPokerParser(SiteParser):
     name = "ipoker"
 
@@ -178,7 +170,7 @@ class IPokerParser(SiteParser):
         yield from split_games(lines, file, _SESSION_START, _SESSION_END)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
-        start = parse_xml(_start_tag(raw) + "</game>", raw.first_line).root
+        start = parse_xml(game_start_tag(raw) + "</game>", raw.first_line).root
         session = self._session(raw)
         return start.get("gamecode"), session.label, bool(_STUD8.search(session.gametype))
 
@@ -189,8 +181,7 @@ class IPokerParser(SiteParser):
         return _read_session(raw.header, raw.header_line)
 
     def parse_stud8(self, raw: RawHand) -> Hand:
-        if not _GAME_END.search(raw.text):
-            raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)")
+        require_closed_game(raw)
         session = self._session(raw)
         tree = parse_xml(raw.text, raw.first_line)
         game = tree.root

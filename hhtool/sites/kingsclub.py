@@ -34,7 +34,14 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on, record_common_line, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    StreetsByDeals,
+    cards_dealt_on,
+    header_match,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 _HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - ([\d.,]+)/([\d.,]+)$")
@@ -54,12 +61,8 @@ class _KingsState:
     started_at: str | None = None
     hero: str | None = None
     rake: int | None = None
-    # street counting: deal rounds seen, the street the last marker announced, the style
-    deal_rounds: int = 0
+    streets: StreetsByDeals = field(default_factory=StreetsByDeals)  # 2021 labels are shifted, 2022 ones true
     in_deal_round: bool = False
-    marker_street: Street | None = None
-    marker_line: int = 0
-    label_offset: int | None = None  # 1 for the shifted 2021 labels, 0 for the 2022 ones
     folded: set[str] = field(default_factory=set)
     summary_net: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, line)
 
@@ -72,9 +75,7 @@ class KingsClubParser(SiteParser):
         return len(head) >= 2 and bool(_HEADER.match(head[0])) and bool(_DATE.match(head[1]))
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
-        header = _HEADER.match(raw.lines[0])
-        if header is None:
-            raise HandParseError(raw.first_line, f"not a KingsClub hand header: {raw.lines[0][:120]!r}")
+        header = header_match(raw, _HEADER, "a KingsClub hand header")
         structure, game = header.group(2), header.group(3)
         label = f"{structure} {game}"
         if any(line.strip() == "Hand cancelled" for line in raw.lines):
@@ -149,29 +150,16 @@ class KingsClubParser(SiteParser):
 
     @staticmethod
     def _marker(label: int, b: HandBuilder, state: _KingsState, line: int) -> None:
-        if state.label_offset is None:
-            # a deal before the first marker means the shifted 2021 labels
-            state.label_offset = 1 if state.deal_rounds else 0
-        number = label + state.label_offset
+        number = state.streets.marker_number(label)
         if not Street.THIRD <= number <= Street.SEVENTH:
             raise HandParseError(line, f"street marker {label} does not fit this hand's streets")
-        state.marker_street, state.marker_line = Street(number), line
+        state.streets.announce(Street(number), line)
 
     @staticmethod
     def _dealt(player: str, cards_text: str, b: HandBuilder, state: _KingsState, line: int) -> None:
         if not state.in_deal_round:
             state.in_deal_round = True
-            state.deal_rounds += 1
-            if state.deal_rounds > 5:
-                raise HandParseError(line, "more than five deal rounds in a stud hand")
-            street = Street(Street.THIRD + state.deal_rounds - 1)
-            if state.marker_street is not None and state.marker_street is not street:
-                raise HandParseError(
-                    state.marker_line,
-                    f"street marker says {state.marker_street.label} street but the deals make it {street.label}",
-                )
-            state.marker_street = None
-            b.start_street(street)
+            state.streets.start_round(b, line)
         cards = parse_cards(cards_text, hidden=("X",))
         if len(cards) != cards_dealt_on(b.street):
             raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards: {cards_text!r}")
@@ -182,8 +170,9 @@ class KingsClubParser(SiteParser):
     @staticmethod
     def _action(kind: str, fields: tuple[str | None, ...], b: HandBuilder, state: _KingsState, line: int) -> None:
         player = fields[0] or ""
-        if state.marker_street is not None:
-            raise HandParseError(line, f"action after the {state.marker_street.label}-street marker but before its deal")
+        announced = state.streets.marker_street
+        if announced is not None:
+            raise HandParseError(line, f"action after the {announced.label}-street marker but before its deal")
         if kind == "CHECKS":
             b.act(player, ActionKind.CHECK, line=line)
             return
@@ -217,8 +206,7 @@ class KingsClubParser(SiteParser):
             raise HandParseError(last, f"hand ends early (truncated or incomplete hand): no summary line for {missing[0]!r}")
         if not b.awards:
             raise HandParseError(last, "hand ends early (truncated or incomplete hand): nobody wins the pot")
-        if state.marker_street is not None:
-            raise HandParseError(state.marker_line, f"{state.marker_street.label}-street marker without a deal")
+        state.streets.check_dealt()
 
     @staticmethod
     def _settle_unmatched_bets(b: HandBuilder, state: _KingsState) -> None:

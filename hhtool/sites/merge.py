@@ -47,15 +47,15 @@ from hhtool.sites.xmlsupport import (
     LocatedTree,
     attribute,
     chips_left,
+    game_start_tag,
     parse_xml,
     record_all_in,
+    require_closed_game,
     split_games,
 )
 
 _DESCRIPTION = re.compile(r"<description\b")
-_GAME_START = re.compile(r"<game\b[^>]*>")
 _GAME_ID_LINE = re.compile(r'<game id="\d+-\d+" starttime=')
-_GAME_END = re.compile(r"</game\s*>\s*\Z")
 _STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Half Pot Limit|Limit)\s*(?:Level \d+ Blinds\s*)?"
     r"\(?(?P<small>[$€£]?[\d.,]+)/(?P<big>[$€£]?[\d.,]+)\)?"
@@ -94,11 +94,7 @@ def _description(header: tuple[str, ...], header_line: int) -> dict[str, str]:
 
 
 def _start_attributes(raw: RawHand) -> dict[str, str]:
-    first = raw.lines[0] if raw.lines else ""
-    match = _GAME_START.match(first)
-    if match is None:
-        raise HandParseError(raw.first_line, f"text outside any <game> element: {first[:120]!r}")
-    tag = match.group()
+    tag = game_start_tag(raw)
     return dict(parse_xml(tag if tag.endswith("/>") else tag + "</game>", raw.first_line).root.attrib)
 
 
@@ -138,8 +134,7 @@ class MergeParser(SiteParser):
         return start.get("id"), label, code in _STUD8_CODES
 
     def parse_stud8(self, raw: RawHand) -> Hand:
-        if not _GAME_END.search(raw.text):
-            raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)")
+        require_closed_game(raw)
         _, label, _ = self.game_of(raw)
         tree = parse_xml(raw.text, raw.first_line)
         game = tree.root

@@ -24,6 +24,7 @@ from hhtool.sites.base import (
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     community_card,
+    header_match,
     pot_number,
     record_common_line,
     stakes_from_forced_bets,
@@ -56,9 +57,8 @@ class PokerStarsParser(SiteParser):
     hand_start = _HAND_START
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
+        header_match(raw, _HAND_START, "a PokerStars hand header")
         header = raw.lines[0]
-        if not _HAND_START.match(header):
-            raise HandParseError(raw.first_line, f"not a PokerStars hand header: {header[:120]!r}")
         hand_id = _HAND_ID.search(header)
         label = _game_label(header)
         if any(line.strip() == "Hand cancelled" for line in raw.lines):

@@ -40,6 +40,7 @@ from hhtool.sites.base import (
 )
 from hhtool.sites.common_lines import (
     STREET_MARKERS,
+    header_match,
     level_called_next,
     pot_number,
     record_common_line,
@@ -85,10 +86,7 @@ class WinamaxParser(SiteParser):
         return any(_HAND_START.match(line) and "HandId: #" in line for line in head[:5])
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
-        header = raw.lines[0]
-        match = _HEADER.match(header)
-        if match is None:
-            raise HandParseError(raw.first_line, f"not a Winamax hand header: {header[:160]!r}")
+        match = header_match(raw, _HEADER, "a Winamax hand header", width=160)
         return match["hand_id"], f"{match['game']} {match['limit']}", _is_stud8(match["game"])
 
     def parse_stud8(self, raw: RawHand) -> Hand:

@@ -34,7 +34,15 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import cards_dealt_on, pot_number, record_common_line, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    StreetsByDeals,
+    cards_dealt_on,
+    header_match,
+    pot_number,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
@@ -76,10 +84,7 @@ class _WinningState:
     any_all_in: bool = False
     folded: set[str] = field(default_factory=set)
     # old format: streets counted by deal rounds, cards gathered per player until the round ends
-    deal_rounds: int = 0
-    marker_street: Street | None = None
-    marker_line: int = 0
-    label_offset: int | None = None
+    streets: StreetsByDeals = field(default_factory=StreetsByDeals)
     dealt: dict[str, list[tuple[Card | None, int]]] = field(default_factory=dict)
     # new format
     play_money: bool = False
@@ -102,9 +107,7 @@ class WinningParser(SiteParser):
             if game_id is None:
                 raise HandParseError(raw.first_line + 1, f"no 'Game ID:' line after the start: {raw.lines[1:2]!r}")
             return game_id.group(1), game_id.group(5), game_id.group(5) == _OLD_STUD8
-        header = _ACR_HEADER.match(first)
-        if header is None:
-            raise HandParseError(raw.first_line, f"not a Winning hand header: {first[:120]!r}")
+        header = header_match(raw, _ACR_HEADER, "a Winning hand header")
         label = f"{header.group(3)}({header.group(4)})"
         return header.group(1), label, header.group(3) == _ACR_STUD8
 
@@ -136,8 +139,7 @@ class WinningParser(SiteParser):
         self._flush_deals(builder, state)
         # the old export says "sitting out" only in passing: a seat that posts nothing and gets no card sat out
         mark_idle_seats(builder, note=False)
-        if state.marker_street is not None:
-            raise HandParseError(state.marker_line, f"{state.marker_street.label}-street marker without a deal")
+        state.streets.check_dealt()
         self._finish(builder, state)
         stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
             builder,
@@ -160,12 +162,10 @@ class WinningParser(SiteParser):
         if kind == "BUTTON":
             state.dealer_seat = int(player)
         elif kind == "STREET_MARKER":
-            if state.label_offset is None:
-                state.label_offset = 1 if state.deal_rounds else 0
-            number = _OLD_MARKERS[player] + state.label_offset
+            number = state.streets.marker_number(_OLD_MARKERS[player])
             if number > Street.SEVENTH:
                 raise HandParseError(line, f"street marker {token.value!r} does not fit this hand's streets")
-            state.marker_street, state.marker_line = Street(number), line
+            state.streets.announce(Street(number), line)
         elif kind in ("CARD", "HIDDEN_CARD"):
             self._card(player, Card.parse(fields[1] or "") if kind == "CARD" else None, b, state, line)
         elif kind == "RAISES":  # the chips added, like a bet
@@ -186,17 +186,7 @@ class WinningParser(SiteParser):
 
     def _card(self, player: str, card: Card | None, b: HandBuilder, state: _WinningState, line: int) -> None:
         if not state.dealt:  # the first card of a deal round starts the next street
-            state.deal_rounds += 1
-            if state.deal_rounds > 5:
-                raise HandParseError(line, "more than five deal rounds in a stud hand")
-            street = Street(Street.THIRD + state.deal_rounds - 1)
-            if state.marker_street is not None and state.marker_street is not street:
-                raise HandParseError(
-                    state.marker_line,
-                    f"street marker says {state.marker_street.label} street but the deals make it {street.label}",
-                )
-            state.marker_street = None
-            b.start_street(street)
+            state.streets.start_round(b, line)
         state.dealt.setdefault(player, []).append((card, line))
 
     @staticmethod

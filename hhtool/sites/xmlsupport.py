@@ -41,6 +41,8 @@ from hhtool.sites.base import HandBuilder, HandParseError
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
 _GAME_TAG = re.compile(r"<game\b|</game\s*>")
+_GAME_START_TAG = re.compile(r"<game\b[^>]*>")
+_GAME_CLOSED = re.compile(r"</game\s*>\s*\Z")
 
 
 class LocatedTree:
@@ -142,6 +144,22 @@ def chips_left(builder: HandBuilder, player: str, stack: int | None) -> int | No
     if stack is None:
         return None
     return stack - sum(action.amount for action in builder.actions if action.player == player)
+
+
+def game_start_tag(raw: RawHand) -> str:
+    """The ``<game …>`` start tag a hand cut by :func:`split_games` begins with; a hand that does
+    not begin with one is text outside the games."""
+    first = raw.lines[0] if raw.lines else ""
+    match = _GAME_START_TAG.match(first)
+    if match is None:
+        raise HandParseError(raw.first_line, f"text outside any <game> element: {first[:120]!r}")
+    return match.group()
+
+
+def require_closed_game(raw: RawHand) -> None:
+    """A hand whose ``<game>`` element never closes is incomplete (a truncated file)."""
+    if not _GAME_CLOSED.search(raw.text):
+        raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)")
 
 
 def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
