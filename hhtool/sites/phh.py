@@ -41,6 +41,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from datetime import datetime, time
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from hhtool.model import (
@@ -144,8 +145,9 @@ class PhhParser(SiteParser):
             raise HandParseError(raw.first_line, f"a field has the wrong type: {type(error).__name__}: {error}") from None
 
 
+@lru_cache(maxsize=4)  # game_of and parse_stud8 read the same hand one after the other
 def _document(raw: RawHand) -> tuple[str | None, dict[str, Any]]:
-    """(section key or None, the hand's fields)."""
+    """(section key or None, the hand's fields); the fields are shared: read them, never change them."""
     try:
         data = tomllib.loads(raw.text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
