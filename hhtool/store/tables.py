@@ -20,20 +20,23 @@ def _table(columns: dict[str, tuple[pa.DataType, list[Any]]]) -> pa.Table:
 
 
 def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
-    """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile)."""
-    hands: dict[str, list[Any]] = {name: [] for name in _HAND_COLUMNS}
-    seats: dict[str, list[Any]] = {name: [] for name in _SEAT_COLUMNS}
-    cards: dict[str, list[Any]] = {name: [] for name in _CARD_COLUMNS}
-    actions: dict[str, list[Any]] = {name: [] for name in _ACTION_COLUMNS}
-    returns: dict[str, list[Any]] = {name: [] for name in _RETURN_COLUMNS}
-    showdown: dict[str, list[Any]] = {name: [] for name in _SHOWDOWN_COLUMNS}
-    awards: dict[str, list[Any]] = {name: [] for name in _AWARD_COLUMNS}
-    results: dict[str, list[Any]] = {name: [] for name in _RESULT_COLUMNS}
+    """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile).
+
+    Rows are gathered as tuples and turned into columns in one transpose (zip), which is much
+    cheaper than appending value by value to every column."""
+    hands: list[tuple[Any, ...]] = []
+    seats: list[tuple[Any, ...]] = []
+    cards: list[tuple[Any, ...]] = []
+    actions: list[tuple[Any, ...]] = []
+    returns: list[tuple[Any, ...]] = []
+    showdown: list[tuple[Any, ...]] = []
+    awards: list[tuple[Any, ...]] = []
+    results: list[tuple[Any, ...]] = []
     for hand, replay, profile in items:
-        key = (hand.site, hand.hand_id)
+        site, hand_id = hand.site, hand.hand_id
         stakes = hand.stakes
-        _append(hands, (
-            *key, hand.source.file, hand.source.first_line, hand.source.last_line, hand.source.sha256,
+        hands.append((
+            site, hand_id, hand.source.file, hand.source.first_line, hand.source.last_line, hand.source.sha256,
             hand.started_at, hand.timezone, hand.table_name, hand.tournament_id, hand.game_label,
             stakes.structure.value, stakes.is_tournament, stakes.currency, stakes.unit, stakes.ante,
             stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.source, stakes.table_size,
@@ -42,38 +45,48 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             replay.verdict.value if replay is not None else None, profile if replay is not None else None,
         ))
         order = {player: index for index, player in enumerate(hand.position_order)}
-        for seq, seat in enumerate(hand.seats):
-            _append(seats, (*key, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line))
+        seats.extend((site, hand_id, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line)
+                     for seq, seat in enumerate(hand.seats))
         card_seq = 0
         for deal in hand.deals:
+            street = int(deal.street)
             for face, dealt in (("down", deal.down), ("up", deal.up)):
                 for card in dealt:
-                    _append(cards, (*key, card_seq, deal.player, int(deal.street), face, str(card) if card else None,
-                                    deal.line))
+                    cards.append((site, hand_id, card_seq, deal.player, street, face, str(card) if card else None,
+                                  deal.line))
                     card_seq += 1
-        for seq, action in enumerate(hand.actions):
-            _append(actions, (*key, seq, int(action.street), action.player, action.kind.value, action.amount,
-                              action.to_amount, action.all_in, action.line))
-        for seq, ret in enumerate(hand.uncalled):
-            _append(returns, (*key, seq, int(ret.street), ret.player, ret.amount, ret.line))
-        for seq, shown in enumerate(hand.showdown):
-            _append(showdown, (*key, seq, shown.player, shown.status.value, cards_text(shown.cards) if shown.cards else None,
-                               shown.high_text, shown.low_text, shown.line))
-        for seq, award in enumerate(hand.awards):
-            _append(awards, (*key, seq, award.player, award.amount, award.pot, award.half.value, award.line))
-        for player in hand.players:
-            contributed, collected = hand.contributed_by(player), hand.collected_by(player)
-            _append(results, (*key, player, contributed, collected, collected - contributed))
+        actions.extend((site, hand_id, seq, int(a.street), a.player, a.kind.value, a.amount, a.to_amount, a.all_in, a.line)
+                       for seq, a in enumerate(hand.actions))
+        returns.extend((site, hand_id, seq, int(r.street), r.player, r.amount, r.line) for seq, r in enumerate(hand.uncalled))
+        showdown.extend((site, hand_id, seq, s.player, s.status.value, cards_text(s.cards) if s.cards else None,
+                         s.high_text, s.low_text, s.line) for seq, s in enumerate(hand.showdown))
+        awards.extend((site, hand_id, seq, a.player, a.amount, a.pot, a.half.value, a.line)
+                      for seq, a in enumerate(hand.awards))
+        put_in: dict[str, int] = dict.fromkeys(hand.players, 0)
+        for action in hand.actions:
+            put_in[action.player] += action.amount
+        for ret in hand.uncalled:
+            put_in[ret.player] -= ret.amount
+        collected: dict[str, int] = dict.fromkeys(hand.players, 0)
+        for award in hand.awards:
+            collected[award.player] += award.amount
+        results.extend((site, hand_id, player, put_in[player], collected[player], collected[player] - put_in[player])
+                       for player in hand.players)
     return {
-        "hands": _typed(hands, _HAND_COLUMNS),
-        "seats": _typed(seats, _SEAT_COLUMNS),
-        "cards": _typed(cards, _CARD_COLUMNS),
-        "actions": _typed(actions, _ACTION_COLUMNS),
-        "returns": _typed(returns, _RETURN_COLUMNS),
-        "showdown": _typed(showdown, _SHOWDOWN_COLUMNS),
-        "awards": _typed(awards, _AWARD_COLUMNS),
-        "results": _typed(results, _RESULT_COLUMNS),
+        "hands": _from_rows(hands, _HAND_COLUMNS),
+        "seats": _from_rows(seats, _SEAT_COLUMNS),
+        "cards": _from_rows(cards, _CARD_COLUMNS),
+        "actions": _from_rows(actions, _ACTION_COLUMNS),
+        "returns": _from_rows(returns, _RETURN_COLUMNS),
+        "showdown": _from_rows(showdown, _SHOWDOWN_COLUMNS),
+        "awards": _from_rows(awards, _AWARD_COLUMNS),
+        "results": _from_rows(results, _RESULT_COLUMNS),
     }
+
+
+def _from_rows(rows: list[tuple[Any, ...]], types: dict[str, pa.DataType]) -> pa.Table:
+    columns = list(zip(*rows, strict=True)) if rows else [() for _ in types]
+    return pa.table({name: pa.array(values, type=kind) for (name, kind), values in zip(types.items(), columns, strict=True)})
 
 
 def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
