@@ -430,6 +430,9 @@ def _render(name: str, value: object) -> str:
 def hand_to_phh(hand: Hand, key: str | None = None, user_fields: bool = True) -> str:
     """The hand as PHH text; with ``key``, as a ``.phhs`` section headed ``[key]``."""
     lines = [f"# hhtool export: {hand.site} hand {hand.hand_id}; {_unit_comment(hand)}"]
+    unknown = [name for name in ("bring_in", "small_bet", "big_bet") if getattr(hand.stakes, name) is None]
+    if unknown:
+        lines.append(f"# the history does not give {', '.join(unknown)}: the value written is a stand-in PHH requires")
     if key is not None:
         lines.insert(0, f"[{key}]")
     lines += [_render(name, value) for name, value in phh_fields(hand, user_fields)]
