@@ -100,3 +100,13 @@ def test_explain_golden_split_pot_with_side_pot(tmp_path: Path) -> None:
     assert result.output == GOLDEN.read_text()
     missing = runner.invoke(app, ["audit", "--db", db, "--explain", "999"])
     assert missing.exit_code == 2
+
+
+def test_a_bad_profile_is_a_usage_error_before_any_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('base = "pokerstars"\ncap_applies_when = "multiway"\n')  # needs a heads-up rule too
+    path = write(tmp_path, SPLIT_HAND)
+    for rules in ("no-such-profile", str(bad)):
+        for command in (["import", path], ["audit", path]):
+            result = runner.invoke(app, [*command, "--db", ":memory:", "--rules", rules])
+            assert result.exit_code == 2 and "rule profile" in result.output, result.output

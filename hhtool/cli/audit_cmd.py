@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
-from hhtool.cli.import_cmd import print_text_summary, resolve_import_paths, run_import
+from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
 from hhtool.store import Store
 from hhtool.store.load import load_hands
 
@@ -143,6 +143,7 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when no violation is reported, 1 when some are, 2 on errors.
         """
+        check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
         with open_store(db) as store:
             if files:

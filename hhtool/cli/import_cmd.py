@@ -26,6 +26,19 @@ class ImportFormat(StrEnum):
     json = "json"
 
 
+def check_rules(rules: str | None) -> None:
+    """Exit 2 before any work when --rules names no profile or a bad TOML file."""
+    if rules is None:
+        return
+    from hhtool.replay import load_profile
+
+    try:
+        load_profile(rules)
+    except (ValueError, TypeError, OSError) as error:
+        err.print(f"[red]error:[/red] rule profile {rules!r}: {error}")
+        raise typer.Exit(EXIT_ERROR) from error
+
+
 def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
     """Expand the arguments; exit 2 (usage error) when the site is unknown or nothing matched."""
     if site and site.lower() not in site_names():
@@ -149,6 +162,7 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors.
         """
+        check_rules(rules)
         if watch_mode:
             run_watch(paths, db, site, rules, interval)
             raise typer.Exit(EXIT_OK)
