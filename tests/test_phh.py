@@ -306,15 +306,17 @@ def pokerkit_hand(rng: random.Random) -> tuple[str, list[int]]:
                                                                      mode=pokerkit.Mode.CASH_GAME)
     stacks = [rng.choice((rng.randint(3, 40), rng.randint(40, 300))) for _ in range(rng.randint(2, 6))]
     state = game(stacks, len(stacks))
-    while state.status:
-        if state.can_post_bring_in() and rng.random() < 0.7:
-            state.post_bring_in()
-        elif state.can_complete_bet_or_raise_to() and (rng.random() < 0.3 or not state.can_check_or_call()):
-            state.complete_bet_or_raise_to()
-        elif state.can_fold() and state.checking_or_calling_amount and rng.random() < 0.15:
-            state.fold()
-        else:
-            state.check_or_call()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PokerKit warns when a player folds to an all-in he need not call
+        while state.status:
+            if state.can_post_bring_in() and rng.random() < 0.7:
+                state.post_bring_in()
+            elif state.can_complete_bet_or_raise_to() and (rng.random() < 0.3 or not state.can_check_or_call()):
+                state.complete_bet_or_raise_to()
+            elif state.can_fold() and state.checking_or_calling_amount and rng.random() < 0.15:
+                state.fold()
+            else:
+                state.check_or_call()
     history = pokerkit.HandHistory.from_game_state(game, state)
     history.finishing_stacks = list(state.stacks)
     return history.dumps(), [end - start for end, start in zip(state.stacks, stacks, strict=True)]
