@@ -257,6 +257,7 @@ class Hand:
     fees: int = 0  # other deductions the site states (e.g. a jackpot fee)
     dealer_seat: int | None = None  # the seat the site calls dealer/button, if any
     community_card: Card | None = None  # 7th-street card shared when the deck runs out
+    origin_site: str | None = None  # for a converted history (PHH written by hhtool): the site that dealt it
     notes: tuple[str, ...] = field(default_factory=tuple)  # ambiguities the parser recorded
 
     @property

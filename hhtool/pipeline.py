@@ -17,7 +17,8 @@ def make_replayer(rules: str | None) -> Replayer:
     fixed = load_profile(rules) if rules else None
 
     def replay_hand(hand: Hand) -> tuple[ReplayResult, str]:
-        profile = fixed or profile_for_site(hand.site)
+        # a converted history is judged by the practice of the site that dealt it
+        profile = fixed or profile_for_site(hand.origin_site or hand.site)
         try:
             return replay(hand, profile), profile.name
         except Exception as error:  # a fault in one hand's replay must not stop the import

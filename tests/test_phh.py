@@ -435,3 +435,20 @@ def test_sample_phhs_is_the_export_of_sample_hands_and_plays_in_pokerkit() -> No
         assert {p: original.net_won(p) for p in original.players} == {p: hand.net_won(p) for p in hand.players}
         _, state = strict_replay(history)
         assert not state.status  # type: ignore[attr-defined]
+
+
+def test_phh_written_by_hhtool_is_audited_under_the_dealing_sites_profile(tmp_path: Path) -> None:
+    # Full Tilt takes the rake from the main pot only; under the default profile that hand's
+    # awards would differ, under the fulltilt profile (chosen from _hhtool_site) they do not.
+    fulltilt = SAMPLES / "fulltilt"
+    db = str(tmp_path / "ft.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["import", str(fulltilt), "--db", db]).exit_code == 0
+    out = tmp_path / "ft.phhs"
+    assert runner.invoke(app, ["export", "--format", "phh", "--out", str(out), "--db", db]).exit_code == 0
+    phh_db = str(tmp_path / "phh.duckdb")
+    assert runner.invoke(app, ["import", str(out), "--db", phh_db]).exit_code == 0
+    with Store(phh_db) as store:
+        assert {row[0] for row in store.run("SELECT DISTINCT rules_profile FROM hands")} == {"fulltilt"}
+        assert store.run("SELECT count(*) FROM violations")[0][0] == 0
+        assert {row[0] for row in store.run("SELECT DISTINCT origin_site FROM hands")} == {"fulltilt"}

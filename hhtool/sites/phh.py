@@ -512,6 +512,7 @@ class _Reader:
                 tournament_id=user("tournament_id"), hero=user("hero"), game_label=user("game_label", ""),
                 total_pot=user("total_pot"), rake=user("rake"), fees=int(user("fees", 0)),
                 dealer_seat=user("dealer_seat"), community_card=Card.parse(community) if community else None,
+                origin_site=user("site"),
             )
         else:
             fields["game_label"] = STUD8_VARIANT

@@ -108,6 +108,7 @@ def _hand(h: dict[str, Any], seats: list[tuple[Any, ...]], cards: list[tuple[Any
         fees=h["fees"],
         dealer_seat=h["dealer_seat"],
         community_card=_card(h["community_card"]),
+        origin_site=h["origin_site"],
         notes=tuple(h["notes"] or ()),
     )
 

@@ -55,6 +55,7 @@ CREATE TABLE hands (
     rake           BIGINT,
     fees           BIGINT NOT NULL,
     community_card VARCHAR,
+    origin_site    VARCHAR,             -- a converted history (PHH by hhtool): the site that dealt it
     notes          VARCHAR[],
     verdict        VARCHAR,             -- ok | violation | unverifiable (NULL: not replayed)
     rules_profile  VARCHAR,

@@ -41,7 +41,7 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             stakes.structure.value, stakes.is_tournament, stakes.currency, stakes.unit, stakes.ante,
             stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.source, stakes.table_size,
             len(hand.seats), hand.hero, hand.dealer_seat, hand.total_pot, hand.rake, hand.fees,
-            str(hand.community_card) if hand.community_card else None, list(hand.notes),
+            str(hand.community_card) if hand.community_card else None, hand.origin_site, list(hand.notes),
             replay.verdict.value if replay is not None else None, profile if replay is not None else None,
         ))
         order = {player: index for index, player in enumerate(hand.position_order)}
@@ -141,7 +141,7 @@ _HAND_COLUMNS: dict[str, pa.DataType] = {
     "timezone": _S, "table_name": _S, "tournament_id": _S, "game_label": _S, "structure": _S, "is_tournament": _B,
     "currency": _S, "unit": _I, "ante": _L, "bring_in": _L, "small_bet": _L, "big_bet": _L, "stakes_source": _S,
     "table_size": _I, "players": _I, "hero": _S, "dealer_seat": _I, "total_pot": _L, "rake": _L, "fees": _L,
-    "community_card": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
+    "community_card": _S, "origin_site": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
 }
 _SEAT_COLUMNS = {**_KEY, "seq": _I, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
 _CARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}
