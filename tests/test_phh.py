@@ -86,7 +86,7 @@ def normalized(hand: Hand) -> Hand:
     antes = sorted(no_line(tuple(a for a in hand.actions if a.kind is ActionKind.ANTE)), key=lambda a: a.player)
     betting = no_line(tuple(a for a in hand.actions if a.kind is not ActionKind.ANTE))
     return replace(
-        hand, site="", hand_id="", source=None, seats=no_line(hand.seats), actions=(*antes, *betting),  # type: ignore[arg-type]
+        hand, site="", hand_id="", origin_site=None, source=None, seats=no_line(hand.seats), actions=(*antes, *betting),  # type: ignore[arg-type]
         deals=tuple(sorted(no_line(hand.deals), key=lambda d: (d.street, d.player))), uncalled=no_line(hand.uncalled),
         showdown=no_line(hand.showdown), awards=no_line(hand.awards),
     )
