@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
-import pytest
-
-from hhtool.model import (
-    ActionKind,
-    Card,
-    FailedHand,
-    Half,
-    Hand,
-    ParseOutcome,
-    ShowStatus,
-    SkippedHand,
-    Street,
-    Structure,
-)
-from hhtool.reader import decode_bytes, read_file
+from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.absolute import PARSER
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "absolute"
+from tests import site_helpers
+from tests.site_helpers import catalogued_hands, conserved, failed_at, one_outcome, only_hand, sample_hands
 
 SHORTY_SUMMARY = (
     "Seat 4: shorty won Total ($6.95) All-In HI:($3.48) with One pair, aces [Ac 3h 2h 10h Ah 5s 4c - "
@@ -113,19 +98,11 @@ Seat 4: BBB Folded on the 3rd STREET
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
     """Read the text as a real Absolute file is: every line carries a trailing blank."""
     with_blanks = "\n".join(line + " " if line else line for line in text.split("\n"))
-    lines = decode_bytes(with_blanks.encode("ascii")).lines
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
+    return site_helpers.parse_text(PARSER, with_blanks, file, encoding="ascii")
 
 
 def parse_one(text: str) -> Hand:
-    (outcome,) = parse_text(text)
-    assert isinstance(outcome, Hand), outcome
-    return outcome
-
-
-def conserved(hand: Hand) -> bool:
-    put_in = sum(hand.contributed_by(player) for player in hand.players)
-    return put_in == sum(award.amount for award in hand.awards) + (hand.rake or 0) + hand.fees
+    return only_hand(parse_text(text))
 
 
 def test_header_stakes_and_table() -> None:
@@ -198,10 +175,7 @@ def test_printed_return_and_uncontested_high_label() -> None:
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
     text = SCOOP.replace("shorty - Checks\n", "shorty - Winks\n")
-    (outcome,) = parse_text(text)
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 23
-    assert outcome.reason.startswith("absolute:") and "shorty - Winks" in outcome.reason
+    failed_at(one_outcome(parse_text(text)), "absolute", 23, "shorty - Winks")
 
 
 def test_contradicting_holding_fails() -> None:
@@ -238,33 +212,17 @@ def test_sniffing() -> None:
 
 
 def test_corpus_file_counts_and_conservation() -> None:
-    folder = CORPUS / "Absolute"
-    if not folder.is_dir():
-        pytest.skip("../shared corpus not present")
-    expected = {"7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt": 1}
-    for name, count in expected.items():
-        path = folder / name
-        outcomes = [PARSER.parse(raw) for raw in PARSER.split(read_file(path).lines, str(path))]
-        hands = [o for o in outcomes if isinstance(o, Hand)]
-        assert [o for o in outcomes if isinstance(o, FailedHand)] == []
-        assert len(hands) == count
-        for hand in hands:
-            assert conserved(hand)
-            assert hand.total_pot == sum(hand.contributed_by(p) for p in hand.players)
-            assert hand.notes == ()
+    hands = catalogued_hands(PARSER, "Absolute", {"7-StudHL-USD-0.02-0.04-200903.River.with.mucked.txt": 1})
+    for hand in hands:
+        assert conserved(hand, total_pot=True)
+        assert hand.notes == ()
     hand = hands[0]
     assert {(a.player, a.half) for a in hand.awards} == {("PLAYER6", Half.HIGH), ("PLAYER3", Half.LOW)}
     assert [d.street for d in hand.deals if d.player == "Hero"] == [Street.THIRD]
 
 
 def test_sample_histories_parse() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    hands: list[Hand] = []
-    for path in files:
-        outcomes = [PARSER.parse(raw) for raw in PARSER.split(read_file(path).lines, str(path))]
-        assert [o for o in outcomes if not isinstance(o, Hand)] == []
-        hands += [o for o in outcomes if isinstance(o, Hand)]
+    hands = sample_hands(PARSER)
     assert len(hands) >= 3
     for hand in hands:
         assert conserved(hand) and hand.notes == ()

@@ -7,11 +7,11 @@ from datetime import datetime
 from pathlib import Path
 
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.bovada import PARSER
-
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "bovada"
+from tests import site_helpers
+from tests.site_helpers import corpus_outcomes, failed_at, kinds, only_hand, sample_hands
 
 # three-way to 4th street, heads-up to the river; hi/lo split told only by the summary; trailing blanks kept
 SPLIT = """\
@@ -201,22 +201,16 @@ Seat 5:   [Mucked] [Kc 4s Kd Ts 6h 8c Qs ]
 """
 
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
-    lines = decode_bytes(text.replace("\n", "\r\n").encode("ascii")).lines
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
+    return site_helpers.parse_text(PARSER, text, file, encoding="ascii", newline="\r\n")
 
 
 def parse_one(text: str) -> Hand:
-    outcomes = parse_text(text)
-    assert len(outcomes) == 1
-    outcome = outcomes[0]
-    assert isinstance(outcome, Hand), outcome
-    return outcome
+    return only_hand(parse_text(text))
 
 
 def conserved(hand: Hand) -> bool:
-    contributed = sum(hand.contributed_by(player) for player in hand.players)
-    collected = sum(award.amount for award in hand.awards)
-    return contributed == hand.total_pot == collected + (hand.rake or 0)
+    """Bovada states no fees: chips in = the stated total pot = awards + rake."""
+    return hand.fees == 0 and site_helpers.conserved(hand, total_pot=True)
 
 
 def test_header_and_stakes_read_from_the_posts_and_first_bets() -> None:
@@ -324,10 +318,9 @@ def test_noise_is_dropped() -> None:
 
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
-    outcome = parse_text(SPLIT.replace("Seat+1 : Calls $2 ", "Seat+1 : Dances $2 "))[0]
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 17 and outcome.hand_id == "3000000001"
-    assert outcome.reason.startswith("bovada:") and "Seat+1 : Dances $2" in outcome.reason
+    outcome = failed_at(parse_text(SPLIT.replace("Seat+1 : Calls $2 ", "Seat+1 : Dances $2 "))[0], "bovada", 17,
+                        "Seat+1 : Dances $2")
+    assert outcome.hand_id == "3000000001"
 
 
 def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
@@ -357,10 +350,8 @@ def test_sniffing() -> None:
 
 def test_corpus_file_counts_and_conservation(corpus: Path) -> None:
     path = corpus / "Bovada" / "7-StudHL-USD - RING - $5-$10, $1.25 Ante - 201404.txt"
-    decoded = read_file(path)
-    assert detect(decoded.lines) is PARSER
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(decoded.lines, str(path))]
-    assert Counter(type(o).__name__ for o in outcomes) == Counter({"Hand": 1})
+    outcomes = corpus_outcomes(PARSER, path)
+    assert kinds(outcomes) == Counter({"Hand": 1})
     hand = outcomes[0]
     assert isinstance(hand, Hand) and hand.hand_id == "2844383701"
     contributed = sum(hand.contributed_by(p) for p in hand.players)
@@ -372,17 +363,8 @@ def test_corpus_file_counts_and_conservation(corpus: Path) -> None:
 
 
 def test_sample_histories_parse() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    hands: list[Hand] = []
-    for path in files:
-        decoded = read_file(path)
-        assert detect(decoded.lines) is PARSER
-        for raw in PARSER.split(decoded.lines, str(path)):
-            outcome = PARSER.parse(raw)
-            assert isinstance(outcome, Hand), outcome
-            assert conserved(outcome), outcome.hand_id
-            hands.append(outcome)
+    hands = sample_hands(PARSER)
+    assert all(conserved(hand) for hand in hands), [hand.hand_id for hand in hands if not conserved(hand)]
     assert len(hands) >= 3
     assert {Half.HIGH, Half.LOW} == {a.half for h in hands for a in h.awards}
     assert any(a.pot == 1 for h in hands for a in h.awards) and any(a.all_in for h in hands for a in h.actions)

@@ -9,11 +9,11 @@ from decimal import Decimal
 from pathlib import Path
 
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.fulltilt import PARSER
-
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "fulltilt"
+from tests import site_helpers
+from tests.site_helpers import corpus_outcomes, failed_at, kinds, only_hand, sample_hands
 
 HEADER = (
     "Full Tilt Poker Game #30011236980: Table Bramble (6 max) - $2/$4 Ante $0.25 - Limit Stud H/L"
@@ -171,23 +171,16 @@ Seat 4: Hero showed [Jh Td Jd 3c Jc 9d 2s] and won ($16.50) with HI: three of a 
 
 
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
-    lines = decode_bytes(text.encode("utf-16")).lines  # FTP files are UTF-16LE with a BOM
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
+    return site_helpers.parse_text(PARSER, text, file, encoding="utf-16")  # FTP files are UTF-16LE with a BOM
 
 
 def parse_one(text: str) -> Hand:
-    outcomes = parse_text(text)
-    assert len(outcomes) == 1
-    outcome = outcomes[0]
-    assert isinstance(outcome, Hand), outcome
-    return outcome
+    return only_hand(parse_text(text))
 
 
 def conserved(hand: Hand) -> bool:
-    """Chips in (less returns) = stated total pot = awards + rake."""
-    contributed = sum(hand.contributed_by(player) for player in hand.players)
-    collected = sum(award.amount for award in hand.awards)
-    return contributed == hand.total_pot == collected + (hand.rake or 0) + hand.fees
+    """Chips in (less returns) = stated total pot = awards + rake + fees."""
+    return site_helpers.conserved(hand, total_pot=True)
 
 
 def test_header_stakes_table_and_time() -> None:
@@ -307,10 +300,8 @@ def test_ties_and_a_returned_ante() -> None:
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
     text = SIDE_POT_HAND.replace("Hero raises to $4\n", "Hero teleports to $4\n")
-    outcome = parse_text(text)[0]
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 27 and outcome.hand_id == "30011236980"
-    assert outcome.reason.startswith("fulltilt:") and "Hero teleports to $4" in outcome.reason
+    outcome = failed_at(parse_text(text)[0], "fulltilt", 27, "Hero teleports to $4")
+    assert outcome.hand_id == "30011236980"
 
 
 def test_action_by_unseated_player_fails() -> None:
@@ -348,10 +339,8 @@ def test_sniffing() -> None:
 
 def test_corpus_file_counts_and_conservation(corpus: Path) -> None:
     path = corpus / "FullTilt" / "10Game-6max-USD-2.50-5.201104.Sample.txt"
-    decoded = read_file(path)
-    assert detect(decoded.lines) is PARSER
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(decoded.lines, str(path))]
-    assert Counter(type(o).__name__ for o in outcomes) == Counter({"Hand": 10, "SkippedHand": 74})
+    outcomes = corpus_outcomes(PARSER, path)
+    assert kinds(outcomes) == Counter({"Hand": 10, "SkippedHand": 74})
     hands = [o for o in outcomes if isinstance(o, Hand)]
     assert all(conserved(hand) for hand in hands)
     side_pot_hand = next(h for h in hands if h.hand_id == "29705138396")
@@ -361,17 +350,8 @@ def test_corpus_file_counts_and_conservation(corpus: Path) -> None:
 
 
 def test_sample_histories_parse() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    hands: list[Hand] = []
-    for path in files:
-        decoded = read_file(path)
-        assert decoded.encoding == "utf-16" and detect(decoded.lines) is PARSER
-        for raw in PARSER.split(decoded.lines, str(path)):
-            outcome = PARSER.parse(raw)
-            assert isinstance(outcome, Hand), outcome
-            assert conserved(outcome), outcome.hand_id
-            hands.append(outcome)
+    hands = sample_hands(PARSER, encoding="utf-16")
+    assert all(conserved(hand) for hand in hands), [hand.hand_id for hand in hands if not conserved(hand)]
     halves = {a.half for h in hands for a in h.awards}
     assert {Half.HIGH, Half.LOW, Half.WHOLE} <= halves
     assert any(a.all_in for h in hands for a in h.actions)

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
-
-import pytest
 
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from hhtool.sites.ipoker import PARSER
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "ipoker"
+from tests import site_helpers
+from tests.site_helpers import SAMPLES, corpus_path, parse_lines
 
 HEADER = """<?xml version="1.0" encoding="utf-8"?>
 <session sessioncode="1234">
@@ -59,15 +55,11 @@ def session(*games: str, gametype: str = "7 Card Stud Hi-Lo L €0.05/€0.10", 
 
 
 def parse_all(lines: list[str]) -> list[ParseOutcome]:
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, "test.xml")]
+    return parse_lines(PARSER, lines, "test.xml")
 
 
 def only_hand(lines: list[str]) -> Hand:
-    outcomes = parse_all(lines)
-    assert len(outcomes) == 1
-    hand = outcomes[0]
-    assert isinstance(hand, Hand), hand
-    return hand
+    return site_helpers.only_hand(parse_all(lines))
 
 
 def fold_out_lines() -> list[str]:
@@ -331,7 +323,7 @@ def check_against_site_totals(outcomes: list[ParseOutcome], lines: list[str]) ->
 
 
 def test_sample_session_parses_with_zero_failures() -> None:
-    path = SAMPLES / "7-StudHL-EUR-0.05-0.10-sample-session.xml"
+    path = SAMPLES / "ipoker" / "7-StudHL-EUR-0.05-0.10-sample-session.xml"
     decoded = read_file(path)
     assert detect(decoded.lines) is PARSER
     hands = check_against_site_totals(parse_all(list(decoded.lines)), list(decoded.lines))
@@ -344,9 +336,7 @@ def test_sample_session_parses_with_zero_failures() -> None:
 
 
 def test_corpus_session() -> None:
-    path = CORPUS / "iPoker" / "7-StudHL-EUR-0.05-0.10-201405.txt"
-    if not path.exists():
-        pytest.skip("../shared corpus not present")
+    path = corpus_path("iPoker", "7-StudHL-EUR-0.05-0.10-201405.txt")
     decoded = read_file(path)
     assert detect(decoded.lines) is PARSER
     hands = check_against_site_totals(parse_all(list(decoded.lines)), list(decoded.lines))

@@ -3,18 +3,20 @@ file (skipped without ../shared) and the hand-written sample histories."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.kingsclub import PARSER
-
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
-SAMPLES = REPO / "sample_histories" / "kingsclub"
+from tests.site_helpers import (
+    conserved,
+    corpus_outcomes,
+    corpus_path,
+    failed_at,
+    one_outcome,
+    only_hand,
+    parse_text,
+    sample_hands,
+)
 
 HEAD_2021 = """#40000001: Limit Seven Card Stud Hi-Lo - 40/80
 2021-01-04 10:00:00
@@ -67,16 +69,11 @@ Hero wins pot (599)"""
 
 
 def _one(text: str, name: str = "inline.txt") -> Hand | FailedHand | SkippedHand:
-    lines = decode_bytes(text.encode()).lines
-    raws = list(PARSER.split(lines, name))
-    assert len(raws) == 1
-    return PARSER.parse(raws[0])
+    return one_outcome(parse_text(PARSER, text, name))
 
 
 def _hand(text: str) -> Hand:
-    outcome = _one(text)
-    assert isinstance(outcome, Hand), outcome
-    return outcome
+    return only_hand(parse_text(PARSER, text))
 
 
 def test_header_stakes_and_seats() -> None:
@@ -238,16 +235,13 @@ def test_all_in_side_pots_hidden_cards_and_noise() -> None:
 
 
 def test_unknown_line_names_site_line_and_text() -> None:
-    outcome = _one(SHIFTED.replace("Hero calls 40", "Hero juggles 40"))
-    assert isinstance(outcome, FailedHand)
-    assert outcome.reason.startswith("kingsclub:") and "Hero juggles 40" in outcome.reason
-    assert outcome.line == 22 and outcome.hand_id == "40000001"
+    outcome = failed_at(_one(SHIFTED.replace("Hero calls 40", "Hero juggles 40")), "kingsclub", 22, "Hero juggles 40")
+    assert outcome.hand_id == "40000001"
 
 
 def test_truncated_hand_is_reported_incomplete() -> None:
     text = SHIFTED + "\n\n" + HEAD_2021.replace("40000001", "40000002") + "Hero bets 40"
-    lines = decode_bytes(text.encode()).lines
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(lines, "two.txt")]
+    outcomes = parse_text(PARSER, text, "two.txt")
     assert isinstance(outcomes[0], Hand)
     assert isinstance(outcomes[1], FailedHand) and "incomplete" in outcomes[1].reason
     cut_in_summary = SHIFTED.split("Seat 6: Hero (1,693.19)")[0].rstrip()
@@ -262,8 +256,7 @@ def test_other_games_are_skipped() -> None:
     stud_hi = SHIFTED.replace("Seven Card Stud Hi-Lo", "Seven Card Stud")
     assert isinstance(_one(stud_hi), SkippedHand)
     mixed = "\n\n\n".join([razz.replace("40000001", "40000000"), SHIFTED, stud_hi.replace("40000001", "40000002")])
-    lines = decode_bytes(mixed.encode()).lines
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(lines, "mixed.txt")]
+    outcomes = parse_text(PARSER, mixed, "mixed.txt")
     assert [type(o).__name__ for o in outcomes] == ["SkippedHand", "Hand", "SkippedHand"]
     assert outcomes[1].source.first_line == 48 and outcomes[2].hand_id == "40000002"
 
@@ -282,37 +275,18 @@ def test_sniff_claims_kingsclub_only() -> None:
 # ---------------------------------------------------------------- corpus and samples
 
 
-def _conserved(hand: Hand) -> bool:
-    put_in = sum(hand.contributed_by(p) for p in hand.players)
-    return put_in == sum(a.amount for a in hand.awards) + (hand.rake or 0) + hand.fees
-
-
 def test_corpus_file() -> None:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
-    path = CORPUS / "KingsClub" / "7-StudHL-USD-40-80-202101.txt"
-    decoded = read_file(path)
-    assert detect(decoded.lines) is PARSER
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(decoded.lines, str(path))]
+    outcomes = corpus_outcomes(PARSER, corpus_path("KingsClub", "7-StudHL-USD-40-80-202101.txt"))
     hands = [o for o in outcomes if isinstance(o, Hand)]
     assert len(outcomes) == 1 and len(hands) == 1  # SOURCES.md: 1 Stud H/L hand
     hand = hands[0]
-    assert all(_conserved(h) for h in hands) and hand.notes == ()
+    assert all(conserved(h) for h in hands) and hand.notes == ()
     assert hand.collected_by("Player0") - hand.contributed_by("Player0") == 32900  # summary: +329
     assert [d.street for d in hand.deals if d.player == "Hero"] == list(Street)
     assert hand.uncalled == () and hand.rake == 100
 
 
 def test_sample_histories_parse_and_conserve() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    total = 0
-    for path in files:
-        decoded = read_file(path)
-        assert detect(decoded.lines) is PARSER
-        for raw in PARSER.split(decoded.lines, str(path)):
-            outcome = PARSER.parse(raw)
-            assert isinstance(outcome, Hand), outcome
-            assert _conserved(outcome) and outcome.notes == ()
-            total += 1
-    assert total >= 3
+    hands = sample_hands(PARSER)
+    assert all(conserved(hand) and hand.notes == () for hand in hands), [hand.hand_id for hand in hands]
+    assert len(hands) >= 3

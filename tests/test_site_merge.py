@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections import Counter
 
 import pytest
 
-from hhtool.model import (
-    ActionKind,
-    Card,
-    FailedHand,
-    Half,
-    Hand,
-    ParseOutcome,
-    ShowStatus,
-    SkippedHand,
-    Street,
-    Structure,
-)
+from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import read_file
 from hhtool.sites import detect
 from hhtool.sites.merge import PARSER
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "merge"
+from tests import site_helpers
+from tests.site_helpers import SAMPLES, corpus_outcomes, corpus_path, kinds, parse_lines, sample_hands
 
 DESCRIPTION = '<description type="{kind}" stakes="{stakes}" version="2"/>'
 START = ('<game id="{gid}" starttime="{start}" numholecards="7" gametype="{gametype}" seats="8" realmoney="true"'
@@ -149,15 +137,11 @@ def file_lines(*games: str, kind: str = "7-Stud H/L8", stakes: str = "Limit $0.2
 
 
 def parse_all(lines: list[str]) -> list[ParseOutcome]:
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, "test.xml")]
+    return parse_lines(PARSER, lines, "test.xml")
 
 
 def only_hand(lines: list[str]) -> Hand:
-    outcomes = parse_all(lines)
-    assert len(outcomes) == 1
-    hand = outcomes[0]
-    assert isinstance(hand, Hand), hand
-    return hand
+    return site_helpers.only_hand(parse_all(lines))
 
 
 def side_pot_lines(allin: str = "73", after: str = "") -> list[str]:
@@ -405,11 +389,8 @@ def check_balances(hands: list[Hand]) -> None:
 
 
 def test_sample_file_parses_with_zero_failures() -> None:
-    decoded = read_file(SAMPLES / "7-StudHL-USD-0.25-0.50-sample.xml")
-    assert detect(decoded.lines) is PARSER
-    outcomes = parse_all(list(decoded.lines))
-    hands = [o for o in outcomes if isinstance(o, Hand)]
-    assert len(hands) == len(outcomes) == 4
+    hands = sample_hands(PARSER, [SAMPLES / "merge" / "7-StudHL-USD-0.25-0.50-sample.xml"])
+    assert len(hands) == 4
     check_balances(hands)
     fold_out, split, side_pot, scoop = hands
     assert fold_out.uncalled and fold_out.awards[0].half is Half.WHOLE
@@ -426,24 +407,17 @@ CATALOGUE = {  # corpus/SOURCES.md: Stud Hi/Lo hands per file
 
 @pytest.mark.parametrize("name", sorted(CATALOGUE))
 def test_corpus_file(name: str) -> None:
-    path = CORPUS / "Merge" / name
-    if not path.exists():
-        pytest.skip("../shared corpus not present")
-    decoded = read_file(path)
-    assert detect(decoded.lines) is PARSER
-    outcomes = parse_all(list(decoded.lines))
-    assert not [o for o in outcomes if isinstance(o, FailedHand)]
+    path = corpus_path("Merge", name)
+    outcomes = corpus_outcomes(PARSER, path)
+    assert kinds(outcomes) == Counter({"Hand": CATALOGUE[name]})  # no failures, no other games
     hands = [o for o in outcomes if isinstance(o, Hand)]
-    assert len(hands) == CATALOGUE[name] and len(outcomes) == CATALOGUE[name]
     check_balances(hands)
-    text = "\n".join(decoded.lines)
+    text = "\n".join(read_file(path).lines)
     assert sum(len(h.awards) + len(h.uncalled) for h in hands) == len(re.findall(r"<winner ", text))
 
 
 def test_corpus_horse_halves_and_uncalled() -> None:
-    path = CORPUS / "Merge" / "HORSE-8max-USD-0.25-0.50-201409.new.format.txt"
-    if not path.exists():
-        pytest.skip("../shared corpus not present")
+    path = corpus_path("Merge", "HORSE-8max-USD-0.25-0.50-201409.new.format.txt")
     hands = [o for o in parse_all(list(read_file(path).lines)) if isinstance(o, Hand)]
     first, folded, split = hands
     assert [(a.player, a.amount, a.half) for a in first.awards] == [("Player3", 230, Half.HIGH), ("Player3", 229, Half.LOW)]

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
-
-import pytest
 
 from hhtool.model import ActionKind, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.ongame import PARSER
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "ongame"
+from tests import site_helpers
+from tests.site_helpers import catalogued_hands, conserved, failed_at, one_outcome, only_hand, sample_hands
 
 # The raise line is wrong ("$1 to $1.37": the call of $0.50 over a $0.50 bet proves a raise to $1);
 # the river bet is not called and OnGame prints no return (the pot total leaves it out).
@@ -159,19 +155,11 @@ Seat 2: Villain (1460), net: -40
 
 
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
-    lines = decode_bytes(text.encode("ascii")).lines
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
+    return site_helpers.parse_text(PARSER, text, file, encoding="ascii")
 
 
 def parse_one(text: str) -> Hand:
-    (outcome,) = parse_text(text)
-    assert isinstance(outcome, Hand), outcome
-    return outcome
-
-
-def conserved(hand: Hand) -> bool:
-    put_in = sum(hand.contributed_by(player) for player in hand.players)
-    return put_in == sum(award.amount for award in hand.awards) + (hand.rake or 0) + hand.fees
+    return only_hand(parse_text(text))
 
 
 def test_header_stakes_and_table() -> None:
@@ -262,10 +250,7 @@ def test_summary_net_disagreement_is_noted() -> None:
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
     text = WRONG_RAISE_TEXT.replace("anna maria checks\n", "anna maria waves\n")
-    (outcome,) = parse_text(text)
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 41
-    assert outcome.reason.startswith("ongame:") and "anna maria waves" in outcome.reason
+    failed_at(one_outcome(parse_text(text)), "ongame", 41, "anna maria waves")
 
 
 def test_truncated_hand_and_hands_without_blank_lines() -> None:
@@ -293,34 +278,19 @@ def test_sniffing() -> None:
 
 
 def test_corpus_file_counts_and_conservation() -> None:
-    folder = CORPUS / "OnGame"
-    if not folder.is_dir():
-        pytest.skip("../shared corpus not present")
-    expected = {"7-StudHL-USD-0.25-0.50-201008.All.streets.txt": 1}
-    for name, count in expected.items():
-        path = folder / name
-        outcomes = [PARSER.parse(raw) for raw in PARSER.split(read_file(path).lines, str(path))]
-        hands = [o for o in outcomes if isinstance(o, Hand)]
-        assert [o for o in outcomes if isinstance(o, FailedHand)] == []
-        assert len(hands) == count
-        for hand in hands:
-            assert conserved(hand)
-            returned = sum(r.amount for r in hand.uncalled)
-            assert hand.total_pot == sum(a.amount for a in hand.actions) - returned
-            assert not any("net" in note for note in hand.notes)
+    hands = catalogued_hands(PARSER, "OnGame", {"7-StudHL-USD-0.25-0.50-201008.All.streets.txt": 1})
+    for hand in hands:
+        assert conserved(hand)
+        returned = sum(r.amount for r in hand.uncalled)
+        assert hand.total_pot == sum(a.amount for a in hand.actions) - returned
+        assert not any("net" in note for note in hand.notes)
     hand = hands[0]
     raise_action = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
     assert (raise_action.to_amount, raise_action.amount) == (100, 100)  # not $1.37
 
 
 def test_sample_histories_parse() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    hands: list[Hand] = []
-    for path in files:
-        outcomes = [PARSER.parse(raw) for raw in PARSER.split(read_file(path).lines, str(path))]
-        assert [o for o in outcomes if not isinstance(o, Hand)] == []
-        hands += [o for o in outcomes if isinstance(o, Hand)]
+    hands = sample_hands(PARSER)
     assert len(hands) >= 3
     for hand in hands:
         assert conserved(hand)

@@ -7,11 +7,11 @@ from datetime import datetime
 from pathlib import Path
 
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.partypoker import PARSER
-
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "partypoker"
+from tests import site_helpers
+from tests.site_helpers import corpus_outcomes, failed_at, kinds, only_hand, sample_hands
 
 PREAMBLE = """\
 Game #22001 starts.
@@ -132,16 +132,11 @@ Villain wins $16 USD from the main pot.
 
 
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
-    lines = decode_bytes(text.replace("\n", "\r\n").encode("ascii")).lines
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
+    return site_helpers.parse_text(PARSER, text, file, encoding="ascii", newline="\r\n")
 
 
 def parse_one(text: str) -> Hand:
-    outcomes = parse_text(text)
-    assert len(outcomes) == 1
-    outcome = outcomes[0]
-    assert isinstance(outcome, Hand), outcome
-    return outcome
+    return only_hand(parse_text(text))
 
 
 def implied_rake(hand: Hand) -> int:
@@ -239,9 +234,7 @@ def test_hands_without_the_starts_line_split_on_the_history_line() -> None:
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
     outcome = parse_text(SPLIT.replace("Hero raises [$17 USD]", "Hero juggles [$17 USD]"))[0]
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 19 and outcome.hand_id == "22001"
-    assert outcome.reason.startswith("partypoker:") and "Hero juggles [$17 USD]" in outcome.reason
+    assert failed_at(outcome, "partypoker", 19, "Hero juggles [$17 USD]").hand_id == "22001"
 
 
 def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
@@ -273,10 +266,8 @@ def test_sniffing() -> None:
 
 def test_corpus_file_counts_and_conservation(corpus: Path) -> None:
     path = corpus / "PartyPoker" / "7-StudHL-USD-10-20.201202.wins.lo.pot.txt"
-    decoded = read_file(path)
-    assert detect(decoded.lines) is PARSER
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(decoded.lines, str(path))]
-    assert Counter(type(o).__name__ for o in outcomes) == Counter({"Hand": 1})
+    outcomes = corpus_outcomes(PARSER, path)
+    assert kinds(outcomes) == Counter({"Hand": 1})
     hand = outcomes[0]
     assert isinstance(hand, Hand) and hand.hand_id == "11480841734"
     # $182 went in and $181 came out: the $1 is the rake, which Party does not print
@@ -285,17 +276,8 @@ def test_corpus_file_counts_and_conservation(corpus: Path) -> None:
 
 
 def test_sample_histories_parse() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    hands: list[Hand] = []
-    for path in files:
-        decoded = read_file(path)
-        assert detect(decoded.lines) is PARSER
-        for raw in PARSER.split(decoded.lines, str(path)):
-            outcome = PARSER.parse(raw)
-            assert isinstance(outcome, Hand), outcome
-            assert 0 <= implied_rake(outcome) <= 100, outcome.hand_id
-            hands.append(outcome)
+    hands = sample_hands(PARSER)
+    assert all(0 <= implied_rake(hand) <= 100 for hand in hands), [(hand.hand_id, implied_rake(hand)) for hand in hands]
     assert len(hands) >= 3
     assert {Half.HIGH, Half.LOW, Half.WHOLE} <= {a.half for h in hands for a in h.awards}
     assert any(a.pot == 1 for h in hands for a in h.awards) and any(a.all_in for h in hands for a in h.actions)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect, parser_for
+from tests.site_helpers import conserved, corpus_outcomes, failed_at, kinds, one_outcome, only_hand, parse_text
 
 STARS = parser_for("pokerstars")
 
@@ -71,16 +71,11 @@ Seat 5: Hero folded on the 4th Street
 
 
 def parse_one(text: str, name: str = "test.txt") -> Hand | SkippedHand | FailedHand:
-    decoded = decode_bytes(text.encode("utf-8"))
-    raws = list(STARS.split(decoded.lines, name))
-    assert len(raws) == 1
-    return STARS.parse(raws[0])
+    return one_outcome(parse_text(STARS, text, name))
 
 
 def parse_hand(text: str) -> Hand:
-    outcome = parse_one(text)
-    assert isinstance(outcome, Hand), outcome
-    return outcome
+    return only_hand(parse_text(STARS, text, "test.txt"))
 
 
 def test_header_stakes_seats_and_line_numbers() -> None:
@@ -278,17 +273,13 @@ def test_other_games_and_cancelled_hands_are_skipped_with_their_game() -> None:
 
 def test_unknown_line_fails_with_site_line_and_text() -> None:
     text = SPLIT_HAND.replace("Hero: calls $0.02\nPlayer9", "Hero: teleports $0.02\nPlayer9")
-    outcome = parse_one(text)
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 14
-    assert outcome.reason.startswith("pokerstars:") and "Hero: teleports $0.02" in outcome.reason
+    outcome = failed_at(parse_one(text), "pokerstars", 14, "Hero: teleports $0.02")
     assert outcome.hand_id == "35874576282"
 
 
 def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
     text = SPLIT_HAND + "\n\n" + "\n".join(SPLIT_HAND.splitlines()[:8])
-    decoded = decode_bytes(text.encode())
-    outcomes = [STARS.parse(raw) for raw in STARS.split(decoded.lines, "t.txt")]
+    outcomes = parse_text(STARS, text, "t.txt")
     assert isinstance(outcomes[0], Hand)
     assert isinstance(outcomes[1], FailedHand) and "ends early" in outcomes[1].reason
     assert outcomes[1].raw.first_line == 55
@@ -325,13 +316,8 @@ EXPECTED_STUD8 = {
 def test_every_pokerstars_corpus_hand_parses_and_balances(corpus: Path) -> None:
     for name, (stud8, skipped) in EXPECTED_STUD8.items():
         path = corpus / "PokerStars" / name
-        decoded = read_file(path)
-        assert detect(decoded.lines) is STARS
-        outcomes = [STARS.parse(raw) for raw in STARS.split(decoded.lines, str(path))]
-        kinds = Counter(type(o).__name__ for o in outcomes)
-        assert kinds == Counter({"Hand": stud8, **({"SkippedHand": skipped} if skipped else {})}), (name, kinds)
+        outcomes = corpus_outcomes(STARS, path)
+        found = kinds(outcomes)
+        assert found == Counter({"Hand": stud8, **({"SkippedHand": skipped} if skipped else {})}), (name, found)
         for hand in (o for o in outcomes if isinstance(o, Hand)):
-            contributed = sum(hand.contributed_by(p) for p in hand.players)
-            collected = sum(a.amount for a in hand.awards)
-            assert contributed == hand.total_pot, hand.hand_id
-            assert collected + (hand.rake or 0) == contributed, hand.hand_id
+            assert hand.fees == 0 and conserved(hand, total_pot=True), hand.hand_id  # Stars states no fees

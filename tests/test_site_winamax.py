@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from pathlib import Path
-
-import pytest
 
 from hhtool.model import ActionKind, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.winamax import PARSER
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "winamax"
+from tests import site_helpers
+from tests.site_helpers import catalogued_hands, conserved, failed_at, one_outcome, only_hand, sample_hands
 
 HEADER = (
     "Winamax Poker - CashGame - HandId: #9401122-87-1479300000 - 7-Card Stud Hi/Lo fixed limit (5€/25€/50€)"
@@ -160,19 +156,11 @@ Seat 6: renard 3 showed [2d Qh 6h 5c Qc 4d 3c] and won 0.55 with LO : High card 
 
 
 def parse_text(text: str, file: str = "inline.txt") -> list[ParseOutcome]:
-    lines = decode_bytes(text.replace("\n", "\r\n").encode("utf-8")).lines
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, file)]
+    return site_helpers.parse_text(PARSER, text, file, newline="\r\n")
 
 
 def parse_one(text: str) -> Hand:
-    (outcome,) = parse_text(text)
-    assert isinstance(outcome, Hand), outcome
-    return outcome
-
-
-def conserved(hand: Hand) -> bool:
-    put_in = sum(hand.contributed_by(player) for player in hand.players)
-    return put_in == sum(award.amount for award in hand.awards) + (hand.rake or 0) + hand.fees
+    return only_hand(parse_text(text))
 
 
 def test_header_stakes_and_table() -> None:
@@ -248,10 +236,7 @@ def test_old_export_side_pot_halves_all_in_and_noise() -> None:
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:
     text = FOLD_ON_SEVENTH.replace("Zoé B checks\nHero checks", "Zoé B checks\nHero waves at the dealer")
-    (outcome,) = parse_text(text, "w.txt")
-    assert isinstance(outcome, FailedHand)
-    assert outcome.line == 29
-    assert outcome.reason.startswith("winamax:") and "Hero waves at the dealer" in outcome.reason
+    failed_at(one_outcome(parse_text(text, "w.txt")), "winamax", 29, "Hero waves at the dealer")
 
 
 def test_truncated_last_hand_is_incomplete_and_first_hand_survives() -> None:
@@ -281,29 +266,12 @@ def test_sniffing() -> None:
 
 
 def test_corpus_file_counts_and_conservation() -> None:
-    folder = CORPUS / "Winamax"
-    if not folder.is_dir():
-        pytest.skip("../shared corpus not present")
-    expected = {"7-StudHL-6max-EUR-25-50-201611._8games_.txt": 1}
-    for name, count in expected.items():
-        path = folder / name
-        outcomes = [PARSER.parse(raw) for raw in PARSER.split(read_file(path).lines, str(path))]
-        hands = [o for o in outcomes if isinstance(o, Hand)]
-        assert [o for o in outcomes if isinstance(o, FailedHand)] == []
-        assert len(hands) == count
-        for hand in hands:
-            assert conserved(hand)
-            assert hand.total_pot == sum(hand.contributed_by(p) for p in hand.players)
+    hands = catalogued_hands(PARSER, "Winamax", {"7-StudHL-6max-EUR-25-50-201611._8games_.txt": 1})
+    assert all(conserved(hand, total_pot=True) for hand in hands)
 
 
 def test_sample_histories_parse() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
-    assert files
-    hands: list[Hand] = []
-    for path in files:
-        outcomes = [PARSER.parse(raw) for raw in PARSER.split(read_file(path).lines, str(path))]
-        assert [o for o in outcomes if not isinstance(o, Hand)] == []
-        hands += [o for o in outcomes if isinstance(o, Hand)]
+    hands = sample_hands(PARSER)
     assert len(hands) >= 3
     assert all(conserved(hand) for hand in hands)
     assert any(len({a.pot for a in hand.awards}) > 1 for hand in hands)  # a side pot

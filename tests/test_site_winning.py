@@ -4,18 +4,21 @@ needed), the corpus file (skipped without ../shared) and the hand-written sample
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
-
-import pytest
 
 from hhtool.model import Action, ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
+from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.winning import PARSER
-
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
-SAMPLES = REPO / "sample_histories" / "winning"
+from tests.site_helpers import (
+    conserved,
+    corpus_outcomes,
+    corpus_path,
+    failed_at,
+    only_hand,
+    parse_text,
+    sample_files,
+    sample_hands,
+)
 
 # Old export: one line per card, "*** Third street ***" introduces 4th street, amounts added.
 OLD = """Game started at: 2017/3/4 9:5:1
@@ -76,23 +79,15 @@ Game ended at: 2017/3/4 9:6:40"""
 
 
 def _outcomes(text: str) -> list[Hand | FailedHand | SkippedHand]:
-    lines = decode_bytes(text.encode()).lines
-    return [PARSER.parse(raw) for raw in PARSER.split(lines, "inline.txt")]
+    return parse_text(PARSER, text)
 
 
 def _hand(text: str) -> Hand:
-    outcomes = _outcomes(text)
-    assert len(outcomes) == 1 and isinstance(outcomes[0], Hand), outcomes
-    return outcomes[0]
+    return only_hand(_outcomes(text))
 
 
 def _bets(hand: Hand, street: Street) -> list[Action]:
     return [a for a in hand.actions if a.street is street and a.kind is not ActionKind.ANTE]
-
-
-def _conserved(hand: Hand) -> bool:
-    put_in = sum(hand.contributed_by(p) for p in hand.players)
-    return put_in == sum(a.amount for a in hand.awards) + (hand.rake or 0) + hand.fees
 
 
 def test_old_header_stakes_seats_and_sitting_out() -> None:
@@ -146,7 +141,7 @@ def test_old_uncalled_summary_awards_pot_rake_and_jackpot_fee() -> None:
     hand = _hand(OLD)
     assert [(r.player, r.amount, r.street) for r in hand.uncalled] == [("Ada Byron", 10, Street.FIFTH)]
     assert hand.rake == 55 and hand.fees == 10 and hand.total_pot == 1160 + 55 + 10
-    assert sum(hand.contributed_by(p) for p in hand.players) == hand.total_pot and _conserved(hand)
+    assert sum(hand.contributed_by(p) for p in hand.players) == hand.total_pot and conserved(hand)
     # one "Collects" total per player over all pots: with an all-in the pot is not named
     assert [(a.player, a.amount, a.pot, a.half) for a in hand.awards] == [
         ("Ada Byron", 560, None, Half.UNKNOWN), ("Bert", 600, None, Half.UNKNOWN),
@@ -165,8 +160,7 @@ def test_old_summary_bets_disagreement_becomes_a_note() -> None:
 
 def test_old_unknown_line_and_truncated_hand() -> None:
     bad = _outcomes(OLD.replace("Player Ada Byron calls (1)", "Player Ada Byron dances (1)"))[0]
-    assert isinstance(bad, FailedHand) and bad.reason.startswith("winning:")
-    assert "Player Ada Byron dances (1)" in bad.reason and bad.line == 32
+    failed_at(bad, "winning", 32, "Player Ada Byron dances (1)")
     truncated = OLD + "\n\n" + "\n".join(OLD.splitlines()[:6])
     outcomes = _outcomes(truncated)
     assert isinstance(outcomes[0], Hand)
@@ -304,7 +298,7 @@ def test_acr_pots_fee_and_shows() -> None:
     assert [(a.player, a.amount, a.pot) for a in hand.awards] == [("Cal", 25, 1), ("Ann", 25, 1), ("Cal", 69, 0), ("Ann", 68, 0)]
     assert all(a.half is Half.UNKNOWN for a in hand.awards)
     assert hand.rake == 3 and hand.fees == 1 and hand.total_pot == 191
-    assert _conserved(hand) and sum(hand.contributed_by(p) for p in hand.players) == hand.total_pot
+    assert conserved(hand) and sum(hand.contributed_by(p) for p in hand.players) == hand.total_pot
     shown = {s.player: s for s in hand.showdown}
     assert shown["Ann"].low_text == "[6,5,4,3,1]" and shown["Ann"].high_text is not None
     assert shown["Cal"].low_text is None and shown["Cal"].high_text.startswith("a full house")  # type: ignore[union-attr]
@@ -317,7 +311,7 @@ def test_acr_fold_out_winner_from_summary() -> None:
     assert [(a.player, a.amount, a.pot, a.half) for a in hand.awards] == [("Ann", 14, 0, Half.WHOLE)]
     assert [(r.player, r.amount) for r in hand.uncalled] == [("Ann", 5)]
     assert [(s.player, s.status) for s in hand.showdown] == [("Ann", ShowStatus.NOT_SHOWN)]
-    assert _conserved(hand) and hand.fees == 0
+    assert conserved(hand) and hand.fees == 0
 
 
 def test_acr_other_games_tournaments_and_errors() -> None:
@@ -331,9 +325,8 @@ def test_acr_other_games_tournaments_and_errors() -> None:
     tournament = tournament.replace("0.14", "140").replace("0.00", "0").replace("3.93", "3930").replace("9.18", "9180")
     hand = _hand(tournament)
     assert hand.stakes.is_tournament and hand.stakes.unit == 1 and hand.stakes.currency == "CHIPS"
-    assert hand.tournament_id == "11212445" and hand.stakes.small_bet == 100 and _conserved(hand)
-    bad = _outcomes(ACR.replace("Ann checks", "Ann ponders"))[0]
-    assert isinstance(bad, FailedHand) and "Ann ponders" in bad.reason and bad.line == 43
+    assert hand.tournament_id == "11212445" and hand.stakes.small_bet == 100 and conserved(hand)
+    failed_at(_outcomes(ACR.replace("Ann checks", "Ann ponders"))[0], "winning", 43, "Ann ponders")
     cut = _outcomes(ACR.split("*** SHOW DOWN ***")[0])[0]
     assert isinstance(cut, FailedHand) and "incomplete" in cut.reason
 
@@ -352,18 +345,14 @@ def test_sniff_claims_both_exports_only() -> None:
 
 
 def test_corpus_file() -> None:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
-    path = CORPUS / "Winning" / "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt"
-    decoded = read_file(path)
-    assert decoded.encoding == "utf-16" and detect(decoded.lines) is PARSER
-    outcomes = [PARSER.parse(raw) for raw in PARSER.split(decoded.lines, str(path))]
+    path = corpus_path("Winning", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+    outcomes = corpus_outcomes(PARSER, path, encoding="utf-16")
     # SOURCES.md: 1 complete hand + 1 truncated (header and seats only)
     assert len(outcomes) == 2
     hand, truncated = outcomes
     assert isinstance(hand, Hand) and isinstance(truncated, FailedHand)
     assert "incomplete" in truncated.reason and truncated.hand_id == "693976187"
-    assert _conserved(hand) and hand.notes == ()
+    assert conserved(hand) and hand.notes == ()
     assert hand.total_pot == sum(hand.contributed_by(p) for p in hand.players) == 725
     assert (hand.rake, hand.fees) == (14, 6)
     assert {a.player: a.amount for a in hand.awards} == {"ChazDazzle": 353, "KickAzzJohnny": 352}
@@ -371,16 +360,8 @@ def test_corpus_file() -> None:
 
 
 def test_sample_histories_parse_and_conserve() -> None:
-    files = sorted(SAMPLES.glob("*.txt"))
+    files = sample_files("winning")
     assert len(files) == 2
-    total = 0
-    for path in files:
-        decoded = read_file(path)
-        assert detect(decoded.lines) is PARSER
-        for raw in PARSER.split(decoded.lines, str(path)):
-            outcome = PARSER.parse(raw)
-            assert isinstance(outcome, Hand), outcome
-            assert _conserved(outcome) and outcome.notes == ()
-            assert outcome.total_pot == sum(outcome.contributed_by(p) for p in outcome.players)
-            total += 1
-    assert total >= 6
+    hands = sample_hands(PARSER, files)
+    assert all(conserved(hand, total_pot=True) and hand.notes == () for hand in hands), [hand.hand_id for hand in hands]
+    assert len(hands) >= 6
