@@ -21,15 +21,7 @@ from dataclasses import replace
 from lark import Token
 
 from hhtool.model import ActionKind, Award, Half, Hand, RawHand, ShowStatus, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    tokens_in_order,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import cards_dealt_on, header_match, record_common_line, stakes_from_forced_bets, structure_named
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")

@@ -19,15 +19,7 @@ from dataclasses import replace
 from lark import Token
 
 from hhtool.model import Card, Half, Hand, RawHand, ShowStatus, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    tokens_in_order,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     community_card,

@@ -38,13 +38,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    parse_datetime,
-    parse_money,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, parse_datetime, parse_money
 from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets
 from hhtool.sites.xmlsupport import (
     LocatedTree,

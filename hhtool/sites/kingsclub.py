@@ -25,15 +25,7 @@ from dataclasses import dataclass, field
 from lark import Token
 
 from hhtool.model import ActionKind, Half, Hand, RawHand, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    tokens_in_order,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     StreetsByDeals,
     cards_dealt_on,

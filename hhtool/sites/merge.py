@@ -35,13 +35,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    parse_datetime,
-    parse_money,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, parse_datetime, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
 from hhtool.sites.xmlsupport import (
     LocatedTree,

@@ -21,15 +21,7 @@ from dataclasses import replace
 from lark import Token
 
 from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Structure
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    tokens_in_order,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, record_common_line, stakes_from_forced_bets
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")

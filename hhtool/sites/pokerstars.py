@@ -12,15 +12,7 @@ import re
 from lark import Token
 
 from hhtool.model import Card, Half, Hand, RawHand, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    tokens_in_order,
-)
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     community_card,
