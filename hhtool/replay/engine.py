@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure
 from hhtool.replay.pots import Settlement, settle
@@ -22,12 +23,13 @@ from hhtool.replay.profiles import RuleProfile
 STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One action and the situation it met. ``*_before`` values are just before the action."""
+class Step(NamedTuple):
+    """One action and the situation it met. ``*_before`` values are just before the action.
+    A named tuple: a hand makes dozens of them and a tuple is the cheapest record to build."""
 
     index: int  # position in hand.actions
     action: Action
+    player: str  # action.player
     due: str | None  # whom the clockwise order made due; None at a round's first action or when nobody was
     round_over: bool  # the round was already complete (or everyone else had folded) when it came
     level_before: int  # the street total every player must match
@@ -46,14 +48,7 @@ class Step:
     full: bool  # the increase counted as a full bet/raise and reopened the betting
     counted: bool  # the increase counted towards the cap
     all_in_after: bool
-
-    @property
-    def player(self) -> str:
-        return self.action.player
-
-    @property
-    def to(self) -> int:
-        return self.put_in_before + self.action.amount
+    to: int  # the player's street total after the action (put_in_before + action.amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,26 +127,50 @@ def meets_threshold(increase: int, reference: int, profile: RuleProfile) -> bool
 
 
 class _Walker:
+    """One pass over a hand. Speed matters here (every imported hand is replayed): the actions and
+    deals are grouped by street once, the pot and the live/active players are kept up to date
+    instead of being recomputed, and the turn order uses precomputed rotations of the seat order."""
+
     def __init__(self, hand: Hand, profile: RuleProfile) -> None:
         self.hand = hand
         self.profile = profile
-        self.order = seat_order(hand, profile)
-        present = {a.player for a in hand.actions} | {d.player for d in hand.deals}
-        self.sat_out = self.sat_out_antes(hand)
-        self.dealt_in = tuple(p for p in self.order if p in present and p not in self.sat_out)
+        order = self.order = seat_order(hand, profile)
+        # clockwise rotation after each seat, ending with the seat itself (see clockwise_from)
+        self.rotations = {p: (*order[i + 1:], *order[: i + 1]) for i, p in enumerate(order)}
+        ante_kind = ActionKind.ANTE
+        self.by_street: dict[Street, list[tuple[int, Action]]] = {}
+        antes: dict[str, int] = {}
+        acted: set[str] = set()
+        for index, action in enumerate(hand.actions):
+            if action.kind is ante_kind:
+                antes[action.player] = antes.get(action.player, 0) + action.amount
+            else:
+                acted.add(action.player)
+                self.by_street.setdefault(action.street, []).append((index, action))
+        self.deals_by_street: dict[Street, list[Deal]] = {}
+        upcards: dict[str, dict[Street, tuple[Card | None, ...]]] = {p: {} for p in order}
+        downcards: dict[str, list[Card | None]] = {p: [] for p in order}
+        for deal in hand.deals:
+            player = deal.player
+            acted.add(player)
+            self.deals_by_street.setdefault(deal.street, []).append(deal)
+            if player in upcards:
+                by_street = upcards[player]
+                by_street[deal.street] = by_street.get(deal.street, ()) + deal.up
+                downcards[player].extend(deal.down)
+        self.upcards, self.downcards = upcards, downcards
+        self.sat_out = self.sat_out_antes(hand, antes, acted)
+        present = acted | antes.keys()
+        self.dealt_in = tuple(p for p in order if p in present and p not in self.sat_out)
         self.stacks = {seat.player: seat.stack for seat in hand.seats}
-        self.spent = dict.fromkeys(self.order, 0)
-        self.returns = dict.fromkeys(self.order, 0)
+        self.spent = dict.fromkeys(order, 0)
+        self.returns = dict.fromkeys(order, 0)
+        self.put_total = self.returned_total = 0  # sums of spent and returns: the pot is their difference
         self.folded: dict[str, Street] = {}
         self.all_in: set[str] = set()
-        self._live: tuple[str, ...] | None = None
-        self._active: tuple[str, ...] | None = None
-        self.upcards: dict[str, dict[Street, tuple[Card | None, ...]]] = {p: {} for p in self.order}
-        self.downcards: dict[str, list[Card | None]] = {p: [] for p in self.order}
-        for deal in hand.deals:
-            if deal.player in self.upcards:
-                self.upcards[deal.player][deal.street] = self.upcards[deal.player].get(deal.street, ()) + deal.up
-                self.downcards[deal.player].extend(deal.down)
+        self._live: tuple[str, ...] = self.dealt_in
+        self._active: tuple[str, ...] = self.dealt_in
+        self._active_set: frozenset[str] = frozenset(self.dealt_in)
 
     # ------------------------------------------------------------ helpers
 
@@ -160,42 +179,54 @@ class _Walker:
         return None if stack is None else stack - self.spent[player] + self.returns[player]
 
     def live(self) -> tuple[str, ...]:
-        if self._live is None:
-            self._live = tuple(p for p in self.dealt_in if p not in self.folded)
         return self._live
 
     def active(self) -> tuple[str, ...]:
-        if self._active is None:
-            self._active = tuple(p for p in self.live() if p not in self.all_in)
         return self._active
 
     def changed(self) -> None:
-        """Someone folded or went all-in: recompute the live and active players when next asked."""
-        self._live = self._active = None
+        """Someone folded or went all-in: recompute the live and active players."""
+        folded, all_in = self.folded, self.all_in
+        self._live = tuple(p for p in self.dealt_in if p not in folded)
+        self._active = tuple(p for p in self._live if p not in all_in)
+        self._active_set = frozenset(self._active)
 
     def pot(self) -> int:
-        return sum(self.spent.values()) - sum(self.returns.values())
+        return self.put_total - self.returned_total
+
+    def give_back(self, player: str, amount: int) -> None:
+        self.returns[player] += amount
+        self.returned_total += amount
 
     def put_money(self, action: Action) -> bool:
         """Move the action's chips; True when the player is all-in afterwards."""
-        self.spent[action.player] = self.spent.get(action.player, 0) + action.amount
-        left = self.chips(action.player)
-        if action.player not in self.all_in and (action.all_in or (left is not None and left <= 0 and action.amount > 0)):
-            self.all_in.add(action.player)
+        player, amount = action.player, action.amount
+        self.spent[player] = self.spent.get(player, 0) + amount
+        self.put_total += amount
+        all_in = self.all_in
+        if player in all_in:
+            return True
+        if action.all_in:
+            all_in.add(player)
             self.changed()
-        return action.player in self.all_in
+            return True
+        if amount > 0:
+            left = self.chips(player)
+            if left is not None and left <= 0:
+                all_in.add(player)
+                self.changed()
+                return True
+        return False
 
     # ------------------------------------------------------------ antes
 
     @staticmethod
-    def sat_out_antes(hand: Hand) -> dict[str, int]:
+    def sat_out_antes(hand: Hand, antes: Mapping[str, int], acted: set[str]) -> dict[str, int]:
         """Players who anted, got the ante back and were never dealt a card nor acted: sitting out,
-        not dealt in (R2; Full Tilt prints "Ante of $x returned to" a player who timed out)."""
-        antes: dict[str, int] = {}
-        for action in hand.actions:
-            if action.kind is ActionKind.ANTE:
-                antes[action.player] = antes.get(action.player, 0) + action.amount
-        acted = {a.player for a in hand.actions if a.kind is not ActionKind.ANTE} | {d.player for d in hand.deals}
+        not dealt in (R2; Full Tilt prints "Ante of $x returned to" a player who timed out).
+        ``antes``: ante total per player; ``acted``: players with a deal or a non-ante action."""
+        if not hand.uncalled:
+            return {}
         returned: dict[str, int] = {}
         for ret in hand.uncalled:
             returned[ret.player] = returned.get(ret.player, 0) + ret.amount
@@ -203,19 +234,24 @@ class _Walker:
 
     def antes(self) -> tuple[Step, ...]:
         steps: list[Step] = []
+        sat_out = self.sat_out
+        ante_kind = ActionKind.ANTE
         for index, action in enumerate(self.hand.actions):
-            if action.kind is not ActionKind.ANTE:
+            if action.kind is not ante_kind:
                 continue
-            if action.player in self.sat_out:
-                self.spent[action.player] += action.amount
-                self.returns[action.player] += action.amount
+            player = action.player
+            if player in sat_out:
+                self.spent[player] += action.amount
+                self.put_total += action.amount
+                self.give_back(player, action.amount)
                 continue
-            live, active = self.live(), self.active()
-            chips = self.chips(action.player)
+            live, active = self._live, self._active
+            chips = self.chips(player)
+            pot_before = self.put_total - self.returned_total
             all_in = self.put_money(action)
             steps.append(Step(
-                index, action, None, False, 0, 0, 0, False, 0, False, 0, False, chips, self.pot() - action.amount,
-                live, active, False, False, False, all_in,
+                index, action, player, None, False, 0, 0, 0, False, 0, False, 0, False, chips, pot_before,
+                live, active, False, False, False, all_in, action.amount,
             ))
         return tuple(steps)
 
@@ -230,13 +266,20 @@ class _Walker:
                 return True
         return False
 
-    def walk_round(self, street: Street, indexed: list[tuple[int, Action]], deals: tuple[Deal, ...]) -> Round:
+    def walk_round(self, street: Street, indexed: Sequence[tuple[int, Action]], deals: tuple[Deal, ...]) -> Round:
         hand, profile = self.hand, self.profile
-        small = hand.stakes.small_bet
-        fixed = hand.stakes.structure is Structure.FIXED_LIMIT
+        stakes = hand.stakes
+        small, big, bring_in = stakes.small_bet, stakes.big_bet, stakes.bring_in
+        fixed = stakes.structure is Structure.FIXED_LIMIT
         increment = street_increment(hand, street)
         double_bet = self.double_bet_allowed(street)
-        live_at_start, active_at_start = self.live(), self.active()
+        third = street is Street.THIRD
+        fold_kind, bring_in_kind = ActionKind.FOLD, ActionKind.BRING_IN
+        half_threshold = profile.reopen_threshold == "half"
+        short_bring_in_full = profile.short_bring_in == "bring_in"
+        always_counted = profile.short_allin_counts_to_cap == "always"
+        live_at_start, active_at_start = self._live, self._active
+        rotations, folded = self.rotations, self.folded
         put: dict[str, int] = {}
         acted: set[str] = set()
         acted_since_full: set[str] = set()
@@ -246,26 +289,28 @@ class _Walker:
         previous: str | None = None
         steps: list[Step] = []
 
-        def needs_to_act(player: str) -> bool:
-            active = self.active()
-            if len(self.live()) <= 1:
-                return False
-            if len(active) <= 1 and put.get(player, 0) >= level:
-                return False  # nobody left to bet against
-            return put.get(player, 0) < level or player not in acted
-
         for index, action in indexed:
             player = action.player
+            live_before, active_before = self._live, self._active
             due: str | None = None
             round_over = False
             if previous is not None:
-                due = next((p for p in clockwise_from(self.order, previous) if p in self.active() and needs_to_act(p)), None)
+                # the first player clockwise after the last legal actor who still has to act or match
+                if len(live_before) > 1:
+                    heads_up = len(active_before) <= 1  # nobody left to bet against once level is matched
+                    active_set = self._active_set
+                    for candidate in rotations[previous]:
+                        if candidate in active_set:
+                            put_so_far = put.get(candidate, 0)
+                            if put_so_far < level or (not heads_up and candidate not in acted):
+                                due = candidate
+                                break
                 round_over = due is None
             put_before = put.get(player, 0)
-            live_before, active_before = self.live(), self.active()
             chips_before = self.chips(player)
-            pot_before = self.pot()
-            to = put_before + action.amount
+            pot_before = self.put_total - self.returned_total
+            amount = action.amount
+            to = put_before + amount
             increase = full = counted = False
             step_level, step_full, step_opened, step_bets, step_big, step_last = (
                 level, full_level, opened, bets, big_made, last_increment,
@@ -273,14 +318,14 @@ class _Walker:
             # PokerKit also lets a player who acted raise again once successive short all-ins add up
             may_raise = player not in acted_since_full or (pk_reference and short_sum == 0)
             all_in = self.put_money(action)
-            if action.kind is ActionKind.FOLD and player not in self.folded:
-                self.folded[player] = street
+            kind = action.kind
+            if kind is fold_kind and player not in folded:
+                folded[player] = street
                 self.changed()
-            if action.kind is ActionKind.BRING_IN and street is Street.THIRD and not opened and level == 0:
+            if kind is bring_in_kind and third and not opened and level == 0:
                 level = to
-                short = all_in and hand.stakes.bring_in is not None and to < hand.stakes.bring_in
-                if short and profile.short_bring_in == "bring_in":
-                    level = hand.stakes.bring_in  # others still enter for the full bring-in (R4)
+                if short_bring_in_full and all_in and bring_in is not None and to < bring_in:
+                    level = bring_in  # others still enter for the full bring-in (R4)
             elif to > level:
                 increase = True
                 if pk_reference:
@@ -291,18 +336,19 @@ class _Walker:
                 elif fixed:
                     size = increment or 0
                     if double_bet and big_made:
-                        size = hand.stakes.big_bet or size
-                    if street is Street.THIRD and full_level == 0:
-                        full = small is None or meets_threshold(to, small, profile)
+                        size = big or size
+                    if third and full_level == 0:
+                        full = small is None or (2 * to >= small if half_threshold else to >= small)
                     else:
-                        full = not size or meets_threshold(to - full_level, size, profile)
-                    if double_bet and hand.stakes.big_bet and to - full_level >= hand.stakes.big_bet:
+                        raised = to - full_level
+                        full = not size or (2 * raised >= size if half_threshold else raised >= size)
+                    if double_bet and big and to - full_level >= big:
                         big_made = True
                 else:
                     reference = max(last_increment, small or 0)
                     full = to - full_level >= reference
                 full = full or not all_in  # only an all-in can be short; an off-size bet is reported, not carried on
-                counted = full or profile.short_allin_counts_to_cap == "always"
+                counted = full or always_counted
                 if full:
                     last_increment = max(to - full_level, last_increment) if not fixed else to - full_level
                     full_level = to
@@ -314,30 +360,44 @@ class _Walker:
             acted.add(player)
             acted_since_full.add(player)
             steps.append(Step(
-                index, action, due, round_over, step_level, put_before, step_full, step_opened, step_bets, step_big,
-                step_last, may_raise, chips_before, pot_before, live_before, active_before, increase, full, counted, all_in,
+                index, action, player, due, round_over, step_level, put_before, step_full, step_opened, step_bets, step_big,
+                step_last, may_raise, chips_before, pot_before, live_before, active_before, increase, full, counted, all_in, to,
             ))
             if player in active_before:
                 previous = player  # an illegal actor (folded, all-in) does not move the turn
 
-        pending = tuple(p for p in self.active() if needs_to_act(p)) if len(self.live()) > 1 else ()
+        pending: tuple[str, ...] = ()
+        if len(self._live) > 1:
+            heads_up = len(self._active) <= 1
+            pending = tuple(
+                p for p in self._active if put.get(p, 0) < level or (not heads_up and p not in acted)
+            )
         uncalled = self.uncalled(put)
         if uncalled is not None:
-            self.returns[uncalled[0]] += uncalled[1]
-        lines = [a.line for _, a in indexed] or [d.line for d in deals] or [0]
+            self.give_back(*uncalled)
+        last_line = max(a.line for _, a in indexed) if indexed else max((d.line for d in deals), default=0)
         return Round(
-            street, deals, tuple(steps), live_at_start, active_at_start, increment, double_bet, dict(put), level,
-            pending, uncalled, self.live(), self.active(), max(lines),
+            street, deals, tuple(steps), live_at_start, active_at_start, increment, double_bet, put, level,
+            pending, uncalled, self._live, self._active, last_line,
         )
 
     @staticmethod
     def uncalled(put: Mapping[str, int]) -> tuple[str, int] | None:
-        """R10: the part of the highest street total nobody else matched."""
-        if not put:
+        """R10: the part of the highest street total nobody else matched (the first player to reach
+        the highest total when several did)."""
+        top_player: str | None = None
+        top = 0
+        second: int | None = None
+        for player, amount in put.items():
+            if top_player is None or amount > top:
+                if top_player is not None:
+                    second = top
+                top_player, top = player, amount
+            elif second is None or amount > second:
+                second = amount
+        if top_player is None:
             return None
-        ranked = sorted(put.items(), key=lambda item: item[1], reverse=True)
-        top_player, top = ranked[0]
-        second = ranked[1][1] if len(ranked) > 1 else 0
+        second = 0 if second is None else second
         return (top_player, top - second) if top > second else None
 
     # ------------------------------------------------------------ cards
@@ -349,14 +409,25 @@ class _Walker:
         for show in self.hand.showdown:
             if show.cards and show.status in (ShowStatus.SHOWN, ShowStatus.MUCKED):
                 shown[show.player] = show.cards
+        needed = 6 if community is not None else 7
+        community_key = None if community is None else (community.rank, community.suit)
         result: dict[str, tuple[Card, ...] | None] = {}
         for player in self.order:
-            dealt = [c for cards in self.upcards[player].values() for c in cards] + self.downcards[player]
+            cards = [c for up in self.upcards[player].values() for c in up]
+            cards += self.downcards[player]
+            cards += shown.get(player, ())
+            if len(cards) < needed:
+                result[player] = None
+                continue
+            # distinct known cards in first-seen order, the common card left out (compared by value)
             known: list[Card] = []
-            for card in [*dealt, *shown.get(player, ())]:
-                if card is not None and card != community and card not in known:
-                    known.append(card)
-            needed = 6 if community is not None else 7
+            seen: set[tuple[int, str] | None] = {community_key}
+            for card in cards:
+                if card is not None:
+                    key = (card.rank, card.suit)
+                    if key not in seen:
+                        seen.add(key)
+                        known.append(card)
             if len(known) == needed:
                 result[player] = tuple(known) + ((community,) if community is not None else ())
             else:
@@ -368,35 +439,34 @@ class _Walker:
     def walk(self) -> ReplayState:
         antes = self.antes()
         rounds: list[Round] = []
-        seen = {a.street for a in self.hand.actions if a.kind is not ActionKind.ANTE} | {d.street for d in self.hand.deals}
+        seen = self.by_street.keys() | self.deals_by_street.keys()
         if self.hand.community_card is not None:
             seen.add(Street.SEVENTH)
         last = max(seen, default=Street.THIRD)
         for street in STREETS:
             if street > last:
                 break  # streets in between are walked even when empty: a missing round is then reported
-            indexed = [(i, a) for i, a in enumerate(self.hand.actions) if a.street is street and a.kind is not ActionKind.ANTE]
-            deals = tuple(d for d in self.hand.deals if d.street is street)
+            indexed = self.by_street.get(street, ())
+            deals = tuple(self.deals_by_street.get(street, ()))
             rounds.append(self.walk_round(street, indexed, deals))
         contributions = {p: self.spent[p] - self.returns[p] for p in self.dealt_in}
         hole_cards = self.hole_cards()
-        in_awards = sum(self.returns.values()) if self.profile.uncalled_in_awards else 0
-        settlement = settle(
-            self.hand, self.profile, self.order, contributions, self.live(), hole_cards, in_awards, frozenset(self.all_in),
-        )
+        in_awards = self.returned_total if self.profile.uncalled_in_awards else 0
+        all_in = frozenset(self.all_in)
+        settlement = settle(self.hand, self.profile, self.order, contributions, self._live, hole_cards, in_awards, all_in)
         return ReplayState(
             order=self.order,
             dealt_in=self.dealt_in,
-            sat_out=dict(self.sat_out),
-            stacks=dict(self.stacks),
+            sat_out=self.sat_out,
+            stacks=self.stacks,
             antes=antes,
             rounds=tuple(rounds),
-            folded=dict(self.folded),
-            all_in=frozenset(self.all_in),
-            spent=dict(self.spent),
-            returns=dict(self.returns),
-            live_at_end=self.live(),
-            upcards={p: dict(streets) for p, streets in self.upcards.items()},
+            folded=self.folded,
+            all_in=all_in,
+            spent=self.spent,
+            returns=self.returns,
+            live_at_end=self._live,
+            upcards=self.upcards,
             downcards={p: tuple(cards) for p, cards in self.downcards.items()},
             hole_cards=hole_cards,
             settlement=settlement,
