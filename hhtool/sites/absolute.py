@@ -37,7 +37,14 @@ from hhtool.sites.base import (
     parse_datetime,
     tokens_in_order,
 )
-from hhtool.sites.common_lines import community_card, pot_number, record_common_line, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    HandFacts,
+    community_card,
+    pot_number,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -72,13 +79,7 @@ class _SummaryResult:
 
 
 @dataclass
-class _AbsoluteState:
-    hero: str | None = None
-    table_name: str | None = None
-    dealer_seat: int | None = None
-    total_pot: int | None = None
-    rake: int | None = None
-    community_card: Card | None = None
+class _AbsoluteState(HandFacts):
     holdings: dict[str, tuple[Card | None, ...]] = field(default_factory=dict)
     results: dict[str, _SummaryResult] = field(default_factory=dict)
 
@@ -128,14 +129,9 @@ class AbsoluteParser(SiteParser):
             stakes,
             started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S"]),
             timezone=header["tz"],
-            table_name=state.table_name,
             tournament_id=header["tournament"],
-            hero=state.hero,
             game_label=label,
-            total_pot=state.total_pot,
-            rake=state.rake,
-            dealer_seat=state.dealer_seat,
-            community_card=state.community_card,
+            **state.hand_fields(),
         )
 
     def _handle(self, token: Token, grammar: LineGrammar, b: HandBuilder, state: _AbsoluteState) -> None:

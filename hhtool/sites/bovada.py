@@ -16,13 +16,20 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from lark import Token
 
 from hhtool.model import ActionKind, Award, Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
-from hhtool.sites.common_lines import cards_dealt_on, header_match, record_common_line, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import (
+    HandFacts,
+    cards_dealt_on,
+    header_match,
+    record_common_line,
+    stakes_from_forced_bets,
+    structure_named,
+)
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -114,17 +121,15 @@ class BovadaParser(SiteParser):
         _, label = _game(header)
         when = _WHEN.search(header)
         table = _TABLE.search(header)
+        state.table_name = table.group(1).rstrip(",") if table else None
         started_at = parse_datetime(when.group(1), ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S"]) if when else None
         return builder.build(
             stakes,
             started_at=started_at,
             timezone=None,  # Bovada does not say which zone its times are in
-            table_name=table.group(1).rstrip(",") if table else None,
             tournament_id=tournament.group(1) if tournament else None,
-            hero=state.hero,
             game_label=label,
-            total_pot=state.total_pot,
-            rake=state.rake,
+            **state.hand_fields(),
         )
 
     def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _BovadaState) -> None:
@@ -227,15 +232,10 @@ class BovadaParser(SiteParser):
         return small, big
 
 
-class _BovadaState:
-    """What the token loop learns about a hand beyond the builder's lists."""
-
-    def __init__(self) -> None:
-        self.hero: str | None = None
-        self.total_pot: int | None = None
-        self.rake: int | None = None
-        self.summary_halves: dict[str, list[tuple[Half, int]]] = {}
-        self.deals_to: dict[str, int] = {}
+@dataclass
+class _BovadaState(HandFacts):
+    summary_halves: dict[str, list[tuple[Half, int]]] = field(default_factory=dict)
+    deals_to: dict[str, int] = field(default_factory=dict)
 
 
 PARSER = BovadaParser()

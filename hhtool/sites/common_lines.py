@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from lark import Token
 
@@ -147,6 +148,26 @@ def stakes_from_forced_bets(b: HandBuilder, *, small_bet: int | None, big_bet: i
         table_size=table_size,
         source="forced_bets",
     )
+
+
+@dataclass
+class HandFacts:
+    """What a site's token loop learns about a hand beyond the builder's lists, for the facts most
+    sites state; a site's own state adds its fields. :meth:`hand_fields` gives those a Hand holds
+    (the table size goes into the Stakes)."""
+
+    table_name: str | None = None
+    table_size: int | None = None
+    dealer_seat: int | None = None
+    hero: str | None = None
+    total_pot: int | None = None  # before rake, as the model defines it
+    rake: int | None = None
+    community_card: Card | None = None
+
+    def hand_fields(self) -> dict[str, Any]:
+        """Keyword arguments for :meth:`HandBuilder.build`."""
+        return {"table_name": self.table_name, "dealer_seat": self.dealer_seat, "hero": self.hero,
+                "total_pot": self.total_pot, "rake": self.rake, "community_card": self.community_card}
 
 
 def header_match(raw: RawHand, pattern: re.Pattern[str], what: str, width: int = 120) -> re.Match[str]:

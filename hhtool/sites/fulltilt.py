@@ -14,14 +14,15 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from lark import Token
 
-from hhtool.model import Card, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import Half, Hand, RawHand, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
+    HandFacts,
     community_card,
     header_match,
     record_common_line,
@@ -96,7 +97,7 @@ class FullTiltParser(SiteParser):
             currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
 
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=match.group("id"))
-        state = _TiltState()
+        state = _TiltState(table_name=table_name)
         for token in tokens_in_order(tree):
             self._handle(token, grammar.fields(token), builder, state)
         self._number_side_pots(builder, state)
@@ -121,13 +122,9 @@ class FullTiltParser(SiteParser):
             stakes,
             started_at=started_at,
             timezone=when.group(2) if when else None,
-            table_name=table_name,
             tournament_id=tournament_id,
-            hero=state.hero,
             game_label=label,
-            total_pot=state.total_pot,
-            rake=state.rake,
-            community_card=state.community_card,
+            **state.hand_fields(),
         )
 
     def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState) -> None:
@@ -211,17 +208,11 @@ class FullTiltParser(SiteParser):
             b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 
 
-class _TiltState:
-    """What the token loop learns about a hand beyond the builder's lists."""
-
-    def __init__(self) -> None:
-        self.hero: str | None = None
-        self.total_pot: int | None = None
-        self.rake: int | None = None
-        self.showdown = False
-        self.side_pot_count = 0
-        self.unnumbered_side_awards: list[int] = []
-        self.community_card: Card | None = None
+@dataclass
+class _TiltState(HandFacts):
+    showdown: bool = False
+    side_pot_count: int = 0
+    unnumbered_side_awards: list[int] = field(default_factory=list)
 
 
 PARSER = FullTiltParser()

@@ -27,6 +27,7 @@ from lark import Token
 from hhtool.model import ActionKind, Half, Hand, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
+    HandFacts,
     StreetsByDeals,
     cards_dealt_on,
     header_match,
@@ -44,15 +45,8 @@ _ACTIONS = {"BRINGS_IN", "BETS", "RAISES", "CALLS", "CHECKS", "FOLDS"}
 
 
 @dataclass
-class _KingsState:
-    """What the token loop learns beyond the builder's lists."""
-
-    table_name: str | None = None
-    table_size: int | None = None
-    dealer_seat: int | None = None
+class _KingsState(HandFacts):
     started_at: str | None = None
-    hero: str | None = None
-    rake: int | None = None
     streets: StreetsByDeals = field(default_factory=StreetsByDeals)  # 2021 labels are shifted, 2022 ones true
     in_deal_round: bool = False
     folded: set[str] = field(default_factory=set)
@@ -104,12 +98,9 @@ class KingsClubParser(SiteParser):
         return builder.build(
             stakes,
             started_at=parse_datetime(state.started_at or "", ["%Y-%m-%d %H:%M:%S"]),
-            table_name=state.table_name,
             tournament_id=tournament.group(1) if tournament else None,
-            hero=state.hero,
             game_label=f"{header.group(2)} {header.group(3)}",
-            rake=state.rake,
-            dealer_seat=state.dealer_seat,
+            **state.hand_fields(),
         )
 
     # ------------------------------------------------------------ token handling

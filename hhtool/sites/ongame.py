@@ -42,6 +42,7 @@ from hhtool.sites.base import (
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     STREET_MARKERS,
+    HandFacts,
     cards_dealt_on,
     level_called_next,
     pot_number,
@@ -71,16 +72,11 @@ def _winners(text: str) -> list[tuple[str, str, str | None]]:
 
 
 @dataclass
-class _OnGameState:
-    """What the token loop learns beyond the builder's lists."""
+class _OnGameState(HandFacts):
+    """``total_pot`` is the sum of the summary's pot amounts (before rake, uncalled bets left out)."""
 
     symbol: str = "$"
     user: str | None = None
-    hero: str | None = None
-    dealer_seat: int | None = None
-    table_size: int | None = None
-    pot_total: int | None = None  # sum of the summary's pot amounts (before rake, uncalled bets left out)
-    rake: int | None = None
     pot_lines: list[int] = field(default_factory=list)
     nets: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, summary line)
     summary_cards: dict[str, tuple[str, str | None, int]] = field(default_factory=dict)
@@ -152,18 +148,15 @@ class OnGameParser(SiteParser):
             when = parse_datetime(f"{started['year']} {started['month']} {started['day']} {started['time']}",
                                   ["%Y %b %d %H:%M:%S"])
         tournament_id = _TOURNAMENT_ID.search(raw.lines[0])
-        table_name = _TABLE_PREFIX.sub("", table_line).split(" [", 1)[0]
+        state.table_name = _TABLE_PREFIX.sub("", table_line).split(" [", 1)[0]
+        state.hero = state.hero or (state.user if state.user in {s.player for s in builder.seats} else None)
         return builder.build(
             stakes,
             started_at=when,
             timezone=started["tz"] if started else None,
-            table_name=table_name,
             tournament_id=tournament_id.group(1) if tournament_id else None,
-            hero=state.hero or (state.user if state.user in {s.player for s in builder.seats} else None),
             game_label=label,
-            total_pot=state.pot_total,
-            rake=state.rake,
-            dealer_seat=state.dealer_seat,
+            **state.hand_fields(),
         )
 
     def _handle(self, tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _OnGameState) -> None:
@@ -221,7 +214,7 @@ class OnGameParser(SiteParser):
     def _pot_won(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
         pot_name, side_no, amount, winners_text = fields
         pot = pot_number(pot_name, side_no)
-        state.pot_total = (state.pot_total or 0) + b.money(amount, line)
+        state.total_pot = (state.total_pot or 0) + b.money(amount, line)
         state.pot_lines.append(line)
         winners = _winners(winners_text or "")
         if not winners or ", ".join(f"{n} ({a}{' ' + t if t else ''})" for n, a, t in winners) != winners_text:
@@ -233,23 +226,23 @@ class OnGameParser(SiteParser):
     def _derive_uncalled(b: HandBuilder, state: _OnGameState) -> None:
         """OnGame prints no uncalled-bet line and its pot amounts leave the unmatched bet out; record
         the return when the stated pots prove it, and say so when they disagree otherwise."""
-        if state.pot_total is None:
+        if state.total_pot is None:
             return
         put_in = sum(action.amount for action in b.actions)
         excess = uncalled_excess(b.actions)
-        if excess is not None and put_in - excess[1] == state.pot_total:
+        if excess is not None and put_in - excess[1] == state.total_pot:
             player, amount, street = excess
             bet_line = max(a.line for a in b.actions if a.player == player and a.street is street)
             b.return_uncalled(player, amount, bet_line, street)
-            pot_text = _printed(state.pot_total, b, state)
+            pot_text = _printed(state.total_pot, b, state)
             b.note(
                 f"OnGame prints no uncalled-bet line: {_printed(amount, b, state)} returned to "
                 f"{player} on {street.label} street, as the pot total {pot_text} shows"
             )
-        elif put_in != state.pot_total:
+        elif put_in != state.total_pot:
             b.note(
                 f"the actions put {_printed(put_in, b, state)} in, but the summary's pots total "
-                f"{_printed(state.pot_total, b, state)}"
+                f"{_printed(state.total_pot, b, state)}"
             )
 
     @staticmethod

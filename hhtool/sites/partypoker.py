@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from lark import Token
 
 from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, record_common_line, stakes_from_forced_bets
+from hhtool.sites.common_lines import (
+    CURRENCY_OF_SYMBOL,
+    HandFacts,
+    cards_dealt_on,
+    pot_number,
+    record_common_line,
+    stakes_from_forced_bets,
+)
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -162,11 +169,9 @@ class PartyPokerParser(SiteParser):
             stakes,
             started_at=started_at,
             timezone=when.group("tz") if when else None,
-            table_name=state.table_name,
             tournament_id=state.tournament_id,
-            hero=state.hero,
             game_label=_game_label(header),
-            dealer_seat=state.dealer_seat,
+            **state.hand_fields(),
         )
 
     def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _PartyState) -> None:
@@ -259,17 +264,11 @@ class PartyPokerParser(SiteParser):
                 b.awards[index] = replace(award, half=Half.WHOLE)
 
 
-class _PartyState:
-    """What the token loop learns about a hand beyond the builder's lists."""
-
-    def __init__(self) -> None:
-        self.table_name: str | None = None
-        self.table_size: int | None = None
-        self.dealer_seat: int | None = None
-        self.tournament_id: str | None = None
-        self.tourney_stakes: tuple[str, str] | None = None
-        self.hero: str | None = None
-        self.no_low = False
+@dataclass
+class _PartyState(HandFacts):
+    tournament_id: str | None = None
+    tourney_stakes: tuple[str, str] | None = None
+    no_low: bool = False
 
 
 PARSER = PartyPokerParser()

@@ -8,6 +8,7 @@ half they are for, mucked cards appear only in the summary.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from lark import Token
 
@@ -15,6 +16,7 @@ from hhtool.model import Card, Half, Hand, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
+    HandFacts,
     community_card,
     header_match,
     pot_number,
@@ -94,13 +96,9 @@ class PokerStarsParser(SiteParser):
             stakes,
             started_at=parse_datetime(when.group(1), ["%Y/%m/%d %H:%M:%S"]) if when else None,
             timezone=when.group(2) if when else None,
-            table_name=state.table_name,
             tournament_id=tournament.group(1) if tournament else None,
-            hero=state.hero,
             game_label=label,
-            total_pot=state.total_pot,
-            rake=state.rake,
-            community_card=state.community_card,
+            **state.hand_fields(),
         )
 
     def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState) -> None:
@@ -168,16 +166,8 @@ class PokerStarsParser(SiteParser):
             b.label_awards_whole()
 
 
-class _StarsState:
-    """What the token loop learns about a hand beyond the builder's lists."""
-
-    def __init__(self) -> None:
-        self.table_name: str | None = None
-        self.table_size: int | None = None
-        self.hero: str | None = None
-        self.total_pot: int | None = None
-        self.rake: int | None = None
-        self.no_low = False
-        self.showdown = False
-        self.community_card: Card | None = None
+@dataclass
+class _StarsState(HandFacts):
+    no_low: bool = False
+    showdown: bool = False
 PARSER = PokerStarsParser()

@@ -40,6 +40,7 @@ from hhtool.sites.base import (
 )
 from hhtool.sites.common_lines import (
     STREET_MARKERS,
+    HandFacts,
     header_match,
     level_called_next,
     pot_number,
@@ -65,16 +66,9 @@ def _is_stud8(game: str) -> bool:
 
 
 @dataclass
-class _WinamaxState:
-    """What the token loop learns beyond the builder's lists."""
-
+class _WinamaxState(HandFacts):
     symbol: str = ""
-    hero: str | None = None
-    table_name: str | None = None
-    table_size: int | None = None
-    dealer_seat: int | None = None
     collected_total: int | None = None  # "Total pot": after rake, uncalled bet included
-    rake: int | None = None
     bring_in_by: dict[str, int] = field(default_factory=dict)  # this street's bring-in, by player
 
 
@@ -113,25 +107,20 @@ class WinamaxParser(SiteParser):
                 f"matched ({player}, {street.label} street) is inside the collected amounts, recorded as printed"
             )
         stakes = self._stakes(header["stakes"], header["limit"], builder, state, currency, tournament)
-        total_pot = None
         if state.collected_total is not None:
-            total_pot = state.collected_total + (state.rake or 0)
+            state.total_pot = state.collected_total + (state.rake or 0)
             builder.note(
                 f"Winamax 'Total pot {format_amount(state.collected_total, unit, state.symbol)}' is net of rake; "
-                f"total_pot is stored before rake ({format_amount(total_pot, unit, state.symbol)})"
+                f"total_pot is stored before rake ({format_amount(state.total_pot, unit, state.symbol)})"
             )
         tournament_id = _TOURNAMENT_TABLE.search(state.table_name or "") if tournament else None
         return builder.build(
             stakes,
             started_at=parse_datetime(header["when"], ["%Y/%m/%d %H:%M:%S"]),
             timezone=header["tz"],
-            table_name=state.table_name,
             tournament_id=tournament_id.group(1) if tournament_id else None,
-            hero=state.hero,
             game_label=f"{header['game']} {header['limit']}",
-            total_pot=total_pot,
-            rake=state.rake,
-            dealer_seat=state.dealer_seat,
+            **state.hand_fields(),
         )
 
     @staticmethod

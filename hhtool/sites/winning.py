@@ -35,6 +35,7 @@ from hhtool.sites.base import (
     tokens_in_order,
 )
 from hhtool.sites.common_lines import (
+    HandFacts,
     StreetsByDeals,
     cards_dealt_on,
     header_match,
@@ -71,15 +72,7 @@ def _thousands(text: str) -> str:
 
 
 @dataclass
-class _WinningState:
-    """What the token loop learns beyond the builder's lists."""
-
-    table_name: str | None = None
-    table_size: int | None = None
-    dealer_seat: int | None = None
-    hero: str | None = None
-    total_pot: int | None = None
-    rake: int | None = None
+class _WinningState(HandFacts):
     fee: int = 0
     any_all_in: bool = False
     folded: set[str] = field(default_factory=set)
@@ -150,10 +143,7 @@ class WinningParser(SiteParser):
             is_tournament=False,
             table_size=state.table_size,
         )
-        return builder.build(
-            stakes, started_at=started, table_name=state.table_name, hero=state.hero, game_label=game_id.group(5),
-            total_pot=state.total_pot, rake=state.rake, fees=state.fee, dealer_seat=state.dealer_seat,
-        )
+        return builder.build(stakes, started_at=started, game_label=game_id.group(5), fees=state.fee, **state.hand_fields())
 
     def _handle_old(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState) -> None:
         kind = token.type
@@ -263,14 +253,10 @@ class WinningParser(SiteParser):
             stakes,
             started_at=parse_datetime(header.group(8), ["%Y/%m/%d %H:%M:%S"]),
             timezone=header.group(9),
-            table_name=state.table_name,
             tournament_id=tournament,
-            hero=state.hero,
             game_label=f"{header.group(3)}({header.group(4)})",
-            total_pot=state.total_pot,
-            rake=state.rake,
             fees=state.fee,
-            dealer_seat=state.dealer_seat,
+            **state.hand_fields(),
         )
 
     def _handle_acr(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState) -> None:
