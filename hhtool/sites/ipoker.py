@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, parse_datetime, parse_money
-from hhtool.sites.common_lines import cards_dealt_on, stakes_from_forced_bets
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
 from hhtool.sites.xmlsupport import (
     LocatedTree,
     attribute,
@@ -55,7 +55,7 @@ _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")
 _GAMETYPE = re.compile(r"^(?P<game>.*?)\s+(?P<limit>NL|PL|FL|L)\s+(?P<small>\S+)/(?P<big>\S+)$")
 _STUD8 = re.compile(r"7 Card Stud Hi[- /]?Lo", re.I)
-_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP"}
+_SYMBOL_ORDER = "€$£"  # the order amounts are searched for a currency symbol
 _COMMA_DECIMAL = re.compile(r"\d*,\d{1,2}")
 _STRUCTURES = {"NL": Structure.NO_LIMIT, "PL": Structure.POT_LIMIT, "FL": Structure.FIXED_LIMIT, "L": Structure.FIXED_LIMIT}
 _STREET_OF_ROUND = {2: Street.THIRD, 3: Street.FOURTH, 4: Street.FIFTH, 5: Street.SIXTH, 6: Street.SEVENTH}
@@ -88,7 +88,7 @@ class _Session:
 
 
 def _symbol_of(amount: str) -> str | None:
-    return next((symbol for symbol in _SYMBOLS if symbol in amount), None)
+    return next((symbol for symbol in _SYMBOL_ORDER if symbol in amount), None)
 
 
 @lru_cache(maxsize=16)
@@ -112,7 +112,7 @@ def _read_session(header: tuple[str, ...], header_line: int) -> _Session:
     symbol = _symbol_of(gametype)
     tournament_id = text_of("tournamentcode")
     if symbol:
-        currency, unit = _SYMBOLS[symbol], 100
+        currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
     elif tournament_id:
         currency, unit = "CHIPS", 1
     elif (text_of("mode") or "real") != "real":
@@ -137,7 +137,7 @@ def _read_session(header: tuple[str, ...], header_line: int) -> _Session:
 def _money(text: str, unit: int, line: int) -> int:
     """iPoker amounts: ``€0.05``, ``€1``, bare chips; some skins write ``0,05``."""
     body = text.strip()
-    for symbol in _SYMBOLS:
+    for symbol in _SYMBOL_ORDER:
         body = body.replace(symbol, "")
     if _COMMA_DECIMAL.fullmatch(body.replace(".", "")):
         body = body.replace(".", "").replace(",", ".")
@@ -186,9 +186,9 @@ class IPokerParser(SiteParser):
         small_bet = _money(session.small, session.unit, line)
         big_bet = _money(session.big, session.unit, line)
         symbol = _symbol_of(session.gametype)
-        if symbol and session.currency_element and session.currency_element != _SYMBOLS[symbol]:
+        if symbol and session.currency_element and session.currency_element != CURRENCY_OF_SYMBOL[symbol]:
             builder.note(f"the session's <currency> says {session.currency_element} but amounts are in {symbol}: "
-                         f"trusting the amounts ({_SYMBOLS[symbol]})")
+                         f"trusting the amounts ({CURRENCY_OF_SYMBOL[symbol]})")
 
         players, started_at, dealer_seat = self._general(game, tree, builder)
         rounds = sorted(game.findall("round"), key=lambda element: self._round_no(element, tree))
