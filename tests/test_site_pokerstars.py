@@ -321,3 +321,13 @@ def test_every_pokerstars_corpus_hand_parses_and_balances(corpus: Path) -> None:
         assert found == Counter({"Hand": stud8, **({"SkippedHand": skipped} if skipped else {})}), (name, found)
         for hand in (o for o in outcomes if isinstance(o, Hand)):
             assert hand.fees == 0 and conserved(hand, total_pot=True), hand.hand_id  # Stars states no fees
+
+
+def test_a_fault_inside_the_parser_costs_one_hand_not_the_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(raw: object) -> Hand:
+        raise ZeroDivisionError("simulated parser fault")
+
+    monkeypatch.setattr(STARS, "parse_stud8", broken)
+    outcome = parse_one(SPLIT_HAND)
+    assert isinstance(outcome, FailedHand)
+    assert "internal error" in outcome.reason and "simulated parser fault" in outcome.reason

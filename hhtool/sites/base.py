@@ -15,11 +15,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.lexer import Lexer
 
 from hhtool.model import (
     Action,
@@ -41,6 +39,7 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
+from hhtool.sites.lines import LineParser, LineToken
 
 
 class HandParseError(Exception):
@@ -63,115 +62,26 @@ def _grammar_dir() -> Path:
     raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
 
 
-class LineToken(Token):
-    """A token that is one whole line, carrying its regex groups so nothing is matched twice."""
-
-    __slots__ = ("groups",)
-    groups: tuple[str | None, ...]
-
-
-def _required_literal(pattern: str) -> str:
-    """The longest literal text every match of ``pattern`` must contain (at top level), used
-    as a cheap ``in`` test before the regex is tried; "" when there is none."""
-    import re._parser as sre_parse  # the stdlib's own regex parser: no second grammar of regexes
-
-    best, current = "", []
-    try:
-        parsed = sre_parse.parse(pattern)
-    except re.error:
-        return ""
-    for op, value in parsed:
-        if op is sre_parse.LITERAL:
-            current.append(chr(value))
-            continue
-        if len("".join(current)) > len(best):
-            best = "".join(current)
-        current = []
-    if len("".join(current)) > len(best):
-        best = "".join(current)
-    return best if parsed.state.flags & re.IGNORECASE == 0 else ""
-
-
-class LineLexer(Lexer):
-    """Lexes one line at a time, trying only the terminals the parser can accept in its current
-    state (like Lark's contextual lexer, in the same priority order) and keeping each match's
-    groups on the token. Blank lines are skipped; ``%ignore``d terminals are matched and dropped."""
-
-    __future_interface__ = 1
-
-    def __init__(self, conf: Any) -> None:
-        order = sorted(conf.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
-        self._terminals = [
-            (t.name, re.compile(t.pattern.to_regexp()), _required_literal(t.pattern.to_regexp())) for t in order
-        ]
-        self._ignore = frozenset(conf.ignore)
-        self._by_state: dict[int, list[tuple[str, re.Pattern[str], str]]] = {}
-
-    def _candidates(self, state: int, parse_table: Any) -> list[tuple[str, re.Pattern[str], str]]:
-        accepted = set(parse_table.states[state]) | self._ignore
-        candidates = [term for term in self._terminals if term[0] in accepted]
-        self._by_state[state] = candidates
-        return candidates
-
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
-        text: str = lexer_state.text.text if hasattr(lexer_state.text, "text") else lexer_state.text
-        parse_table = parser_state.parse_conf.parse_table
-        by_state = self._by_state
-        ignore = self._ignore
-        for line_no, line in enumerate(text.split("\n"), start=1):
-            if not line:
-                continue
-            state = parser_state.position
-            candidates = by_state.get(state) or self._candidates(state, parse_table)
-            found = _first_match(candidates, line)
-            if found is None:
-                raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
-                                           allowed={name for name, _, _ in candidates})
-            name, match = found
-            if name in ignore:
-                continue
-            token = LineToken(name, line, 0, line_no, 1, line_no, len(line) + 1, 0)
-            token.groups = match.groups()
-            yield token
-
-
-def _first_match(candidates: list[tuple[str, re.Pattern[str], str]], line: str) -> tuple[str, re.Match[str]] | None:
-    for name, regex, literal in candidates:
-        if literal and literal not in line:
-            continue
-        match = regex.fullmatch(line)
-        if match is not None:
-            return name, match
-    return None
-
-
-def _offset(text: str, line_no: int) -> int:
-    position = 0
-    for _ in range(line_no - 1):
-        position = text.index("\n", position) + 1
-    return position
-
-
 class LineGrammar:
     """A site's Lark LALR grammar whose terminals are whole lines.
 
-    The grammar checks the order of a hand's lines; :meth:`fields` gives a line's values, the
-    capture groups of the terminal's own regex, so each line format is written once.
-    ``line_lexer=False`` keeps Lark's own contextual lexer (for grammars whose terminals are
-    not whole lines).
+    Lark compiles the grammar; :class:`~hhtool.sites.lines.LineParser` runs its LALR table over a
+    hand's lines (the order must be one the grammar allows) and returns the lines as tokens in
+    order. :meth:`fields` gives a line's values: the capture groups of its terminal's own regex,
+    so each line format is written once, in the grammar file.
     """
 
-    def __init__(self, name: str, line_lexer: bool = True) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
         text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
-        lexer: Any = LineLexer if line_lexer else "contextual"
-        self.lark = Lark(text, parser="lalr", lexer=lexer, maybe_placeholders=False)
+        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
+        self._parser = LineParser(self.lark)
         self._patterns: dict[str, re.Pattern[str]] = {
             term.name: re.compile(term.pattern.to_regexp()) for term in self.lark.terminals
         }
 
-    def parse(self, text: str) -> Tree[Token]:
-        return self.lark.parse(text)
+    def parse(self, text: str) -> list[LineToken]:
+        return self._parser.parse(text)
 
     def fields(self, token: Token) -> tuple[str | None, ...]:
         groups = getattr(token, "groups", None)
@@ -188,9 +98,12 @@ def load_grammar(name: str) -> LineGrammar:
     return LineGrammar(name)
 
 
-def tokens_in_order(tree: Tree[Token]) -> Iterator[Token]:
-    """Every token of a parse tree, in document order."""
-    stack: list[Tree[Token] | Token] = [tree]
+def tokens_in_order(parsed: Iterable[Token] | Tree[Token]) -> Iterator[Token]:
+    """Every token of a parse, in document order (a LineParser result is that list already)."""
+    if not isinstance(parsed, Tree):
+        yield from parsed
+        return
+    stack: list[Tree[Token] | Token] = [parsed]
     while stack:
         node = stack.pop()
         if isinstance(node, Token):
@@ -594,6 +507,9 @@ class SiteParser:
             return FailedHand(self.name, hand_id, line, f"{self.name}: {reason}", raw)
         except (ValueError, KeyError, IndexError) as error:
             return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(error).__name__}: {error}", raw)
+        except Exception as error:  # a fault in this parser must cost one hand, not the import
+            return FailedHand(self.name, hand_id, raw.first_line,
+                              f"{self.name}: internal error ({type(error).__name__}: {error}); please report this hand", raw)
 
 
 def parse_datetime(text: str, formats: Sequence[str]) -> datetime | None:

@@ -1,0 +1,159 @@
+"""Driving a line grammar fast: Lark compiles the grammar into its LALR table; this module runs
+that table over a hand's lines without building a parse tree.
+
+Site modules only need the lines in order, each with its terminal name and regex groups, and
+the assurance that their order is one the grammar allows. So instead of Lark's general parser
+(a value stack, a callback and a tree node for every rule), :class:`LineParser` keeps just the
+state stack: shift, reduce and goto exactly as Lark's ``feed_token`` does, from Lark's own table.
+Lines are matched as Lark's contextual lexer would: only the terminals the current state
+accepts, in Lark's priority order, after a cheap test for each pattern's required literal.
+"""
+
+from __future__ import annotations
+
+import re
+import re._parser as sre_parse  # the stdlib's own regex parser, to find each pattern's required literal
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.parsers.lalr_analysis import Shift
+
+Candidate = tuple[str, re.Pattern[str], tuple[str, ...]]
+
+
+class LineToken(Token):
+    """A token that is one whole line, carrying its regex groups so nothing is matched twice."""
+
+    __slots__ = ("groups",)
+    groups: tuple[str | None, ...]
+
+
+def _longest_literal(items: Any) -> str:
+    best, current = "", ""
+    for op, value in items:
+        if op is sre_parse.LITERAL:
+            current += chr(value)
+            continue
+        best, current = max(best, current, key=len), ""
+    return max(best, current, key=len)
+
+
+def required_literals(pattern: str) -> tuple[str, ...]:
+    """Texts of which every match of ``pattern`` contains at least one, for a cheap ``in`` test
+    before the regex runs: the longest top-level literal, or for a pattern that is one group of
+    alternatives (a list of noise lines), the longest literal of each alternative. () if none.
+
+    >>> required_literals(r"(.+?): calls ([^ ]+)( and is all-in)?")
+    (': calls ',)
+    >>> required_literals(r"(?:.+? leaves the table|.+? is connected)(?=\\n|\\Z)")
+    (' leaves the table', ' is connected')
+    """
+    try:
+        parsed = sre_parse.parse(pattern)
+    except re.error:
+        return ()
+    if parsed.state.flags & re.IGNORECASE:
+        return ()
+    literal = _longest_literal(parsed)
+    if literal:
+        return (literal,)
+    body = [item for item in parsed if item[0] is not sre_parse.ASSERT]
+    while len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:  # a group around the alternatives
+        body = list(body[0][1][-1])
+    if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
+        branches = [_longest_literal(branch) for branch in body[0][1][1]]
+        if all(branches):
+            return tuple(branches)
+    return ()
+
+
+def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[str]] | None:
+    for name, regex, literals in candidates:
+        if literals and not any(literal in line for literal in literals):
+            continue
+        match = regex.fullmatch(line)
+        if match is not None:
+            return name, match
+    return None
+
+
+class LineParser:
+    """Validates a hand's lines against a Lark LALR grammar and returns its tokens in order."""
+
+    def __init__(self, lark: Lark) -> None:
+        table = lark.parser.parser.parser.parse_table  # type: ignore[attr-defined]
+        self._states: dict[int, dict[str, tuple[Any, Any]]] = table.states
+        self._start = table.start_states["start"]
+        self._end = table.end_states["start"]
+        order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        self._terminals: list[Candidate] = [
+            (t.name, re.compile(t.pattern.to_regexp()), required_literals(t.pattern.to_regexp())) for t in order
+        ]
+        self._ignore = frozenset(lark.ignore_tokens)
+        self._by_state: dict[int, list[Candidate]] = {}
+
+    def _candidates(self, state: int) -> list[Candidate]:
+        accepted = set(self._states[state]) | self._ignore
+        candidates = [term for term in self._terminals if term[0] in accepted]
+        self._by_state[state] = candidates
+        return candidates
+
+    def parse(self, text: str) -> list[LineToken]:
+        states, by_state, ignore = self._states, self._by_state, self._ignore
+        stack = [self._start]
+        tokens: list[LineToken] = []
+        line_no = 0
+        for line_no, line in enumerate(text.split("\n"), start=1):
+            if not line:
+                continue
+            candidates = by_state.get(stack[-1]) or self._candidates(stack[-1])
+            found = first_match(candidates, line)
+            if found is None:
+                raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
+                                           allowed={name for name, _, _ in candidates})
+            name, match = found
+            if name in ignore:
+                continue
+            token = LineToken(name, line, 0, line_no, 1, line_no, len(line) + 1, 0)
+            token.groups = match.groups()
+            self._shift(stack, states, token)
+            tokens.append(token)
+        self._finish(stack, states, Token("$END", "", 0, line_no + 1, 1))
+        return tokens
+
+    @staticmethod
+    def _shift(stack: list[int], states: dict[int, dict[str, tuple[Any, Any]]], token: Token) -> None:
+        while True:
+            try:
+                action, arg = states[stack[-1]][token.type]
+            except KeyError:
+                raise UnexpectedToken(token, {s for s in states[stack[-1]] if s.isupper()}) from None
+            if action is Shift:
+                stack.append(arg)
+                return
+            size = len(arg.expansion)
+            if size:
+                del stack[-size:]
+            stack.append(states[stack[-1]][arg.origin.name][1])
+
+    def _finish(self, stack: list[int], states: dict[int, dict[str, tuple[Any, Any]]], end: Token) -> None:
+        while True:
+            try:
+                action, arg = states[stack[-1]]["$END"]
+            except KeyError:
+                raise UnexpectedToken(end, {s for s in states[stack[-1]] if s.isupper()}) from None
+            assert action is not Shift
+            size = len(arg.expansion)
+            if size:
+                del stack[-size:]
+            stack.append(states[stack[-1]][arg.origin.name][1])
+            if stack[-1] == self._end:
+                return
+
+
+def _offset(text: str, line_no: int) -> int:
+    position = 0
+    for _ in range(line_no - 1):
+        position = text.index("\n", position) + 1
+    return position
