@@ -39,16 +39,23 @@ _FULL_CARDS = (
 )
 
 HANDS_CTE = """
-fh AS (
-    SELECT h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at, h.community_card,
+fh AS MATERIALIZED (  -- the selected hands, each numbered: joins and windows below use the number
+    SELECT row_number() OVER () AS hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
+           h.community_card, h.file, h.first_line,
            coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM results r
                                                   WHERE r.site = h.site AND r.hand_id = h.hand_id)), h.fees) AS rake_total
     FROM hands h WHERE {where}
-)"""
+),
+a_src AS MATERIALIZED (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM actions x JOIN fh USING (site, hand_id)),
+c_src AS MATERIALIZED (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM cards x JOIN fh USING (site, hand_id)),
+s_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM seats x JOIN fh USING (site, hand_id)),
+r_src AS MATERIALIZED (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM results x JOIN fh USING (site, hand_id)),
+sd_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM showdown x JOIN fh USING (site, hand_id)),
+aw_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM awards x JOIN fh USING (site, hand_id))"""
 
 BASE_CTES = """
-acts AS (
-    SELECT a.site, a.hand_id, a.seq, a.street, a.player, a.kind,
+acts AS MATERIALIZED (
+    SELECT a.hk, a.seq, a.street, a.player, a.kind,
            a.kind IN ('complete', 'bet', 'raise') AS aggressive,
            a.kind IN ('complete', 'bet', 'raise', 'call', 'check', 'fold') AS decision,
            coalesce(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END) OVER street_before, 0)
@@ -56,69 +63,69 @@ acts AS (
            coalesce(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END) OVER street_before, 0)
                AS entered_before,
            coalesce(max(a.to_amount) OVER street_before, 0) > coalesce(max(a.to_amount) OVER own_before, 0) AS facing
-    FROM actions a JOIN fh ON fh.site = a.site AND fh.hand_id = a.hand_id
+    FROM a_src a
     WHERE a.kind <> 'ante'
-    WINDOW street_before AS (PARTITION BY a.site, a.hand_id, a.street ORDER BY a.seq
+    WINDOW street_before AS (PARTITION BY a.hk, a.street ORDER BY a.seq
                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-           own_before AS (PARTITION BY a.site, a.hand_id, a.street, a.player ORDER BY a.seq
+           own_before AS (PARTITION BY a.hk, a.street, a.player ORDER BY a.seq
                           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 ),
-dec AS (
+dec AS MATERIALIZED (
     SELECT *,
-           row_number() OVER (PARTITION BY site, hand_id, street, player ORDER BY seq) AS nth,
-           row_number() OVER (PARTITION BY site, hand_id, street, player, level_before ORDER BY seq) AS nth_at_level
+           row_number() OVER (PARTITION BY hk, street, player ORDER BY seq) AS nth,
+           row_number() OVER (PARTITION BY hk, street, player, level_before ORDER BY seq) AS nth_at_level
     FROM acts WHERE decision
 ),
 dealt AS (  -- dealt in: the player acted (ante included) or was dealt a card
-    SELECT a.site, a.hand_id, a.player FROM actions a JOIN fh ON fh.site = a.site AND fh.hand_id = a.hand_id
+    SELECT a.hk, a.player FROM a_src a
     UNION
-    SELECT c.site, c.hand_id, c.player FROM cards c JOIN fh ON fh.site = c.site AND fh.hand_id = c.hand_id
+    SELECT c.hk, c.player FROM c_src c
 ),
-players AS (
-    SELECT d.site, d.hand_id, d.player,
-           row_number() OVER (PARTITION BY d.site, d.hand_id ORDER BY s.position) - 1 AS idx,
-           count(*) OVER (PARTITION BY d.site, d.hand_id) AS n_dealt
-    FROM dealt d JOIN seats s ON s.site = d.site AND s.hand_id = d.hand_id AND s.player = d.player
+players AS MATERIALIZED (
+    SELECT d.hk, d.player,
+           row_number() OVER (PARTITION BY d.hk ORDER BY s.position) - 1 AS idx,
+           count(*) OVER (PARTITION BY d.hk) AS n_dealt
+    FROM dealt d JOIN s_src s ON s.hk = d.hk AND s.player = d.player
 ),
-opener AS (  -- first to act on 3rd street: the bring-in, or the player completing in its place
-    SELECT site, hand_id, arg_min(player, seq) AS player, arg_min(kind, seq) = 'bring_in' AS posted
-    FROM acts WHERE street = 3 GROUP BY site, hand_id
+opener AS MATERIALIZED (  -- first to act on 3rd street: the bring-in, or the player completing in its place
+    SELECT hk, arg_min(player, seq) AS player, arg_min(kind, seq) = 'bring_in' AS posted
+    FROM acts WHERE street = 3 GROUP BY hk
 ),
-door AS (
-    SELECT c.site, c.hand_id, c.player, arg_min(c.card, c.line) AS card,
+door AS MATERIALIZED (
+    SELECT c.hk, c.player, arg_min(c.card, c.line) AS card,
            nullif(strpos('23456789TJQKA', upper(substr(arg_min(c.card, c.line), 1, 1))), 0) + 1 AS rank
-    FROM cards c JOIN fh ON fh.site = c.site AND fh.hand_id = c.hand_id
-    WHERE c.street = 3 AND c.face = 'up' GROUP BY c.site, c.hand_id, c.player
+    FROM c_src c
+    WHERE c.street = 3 AND c.face = 'up' GROUP BY c.hk, c.player
 ),
-fold AS (
-    SELECT site, hand_id, player, min(street) AS street, min(seq) AS seq FROM acts WHERE kind = 'fold'
-    GROUP BY site, hand_id, player
+fold AS MATERIALIZED (
+    SELECT hk, player, min(street) AS street, min(seq) AS seq FROM acts WHERE kind = 'fold'
+    GROUP BY hk, player
 ),
-reach AS (
-    SELECT p.site, p.hand_id, count(*) FILTER (WHERE f.player IS NULL) AS remaining
-    FROM players p LEFT JOIN fold f ON f.site = p.site AND f.hand_id = p.hand_id AND f.player = p.player
-    GROUP BY p.site, p.hand_id
+reach AS MATERIALIZED (
+    SELECT p.hk, count(*) FILTER (WHERE f.player IS NULL) AS remaining
+    FROM players p LEFT JOIN fold f ON f.hk = p.hk AND f.player = p.player
+    GROUP BY p.hk
 ),
 streets AS (
-    SELECT site, hand_id, max(street) AS last_street FROM (
-        SELECT site, hand_id, street FROM acts
+    SELECT hk, max(street) AS last_street FROM (
+        SELECT hk, street FROM acts
         UNION ALL
-        SELECT c.site, c.hand_id, c.street FROM cards c JOIN fh ON fh.site = c.site AND fh.hand_id = c.hand_id
-    ) GROUP BY site, hand_id
+        SELECT c.hk, c.street FROM c_src c
+    ) GROUP BY hk
 ),
-fate AS (
-    SELECT p.site, p.hand_id, p.player, p.idx, p.n_dealt, f.street AS fold_street,
+fate AS MATERIALIZED (
+    SELECT p.hk, p.player, p.idx, p.n_dealt, f.street AS fold_street,
            f.player IS NULL AND rc.remaining >= 2 AS went_sd,
            CASE WHEN rc.remaining >= 2 THEN 7 ELSE coalesce(st.last_street, 3) END AS last_street
     FROM players p
-    JOIN reach rc ON rc.site = p.site AND rc.hand_id = p.hand_id
-    LEFT JOIN streets st ON st.site = p.site AND st.hand_id = p.hand_id
-    LEFT JOIN fold f ON f.site = p.site AND f.hand_id = p.hand_id AND f.player = p.player
+    JOIN reach rc ON rc.hk = p.hk
+    LEFT JOIN streets st ON st.hk = p.hk
+    LEFT JOIN fold f ON f.hk = p.hk AND f.player = p.player
 )"""
 
 _THIRD = """
 third AS (
-    SELECT site, hand_id, player,
+    SELECT hk, player,
            1 AS vpip__o,
            max(CASE WHEN kind IN ('complete', 'raise', 'call', 'bet') THEN 1 ELSE 0 END) AS vpip__n,
            1 AS raise_3rd__o,
@@ -131,161 +138,161 @@ third AS (
            max(CASE WHEN level_before = 2 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS three_bet_3rd__n,
            max(CASE WHEN level_before = 3 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS four_bet_3rd__o,
            max(CASE WHEN level_before = 3 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS four_bet_3rd__n
-    FROM dec WHERE street = 3 GROUP BY site, hand_id, player
+    FROM dec WHERE street = 3 GROUP BY hk, player
 ),
-first_in AS (  -- first decision with nobody in yet (all before folded), after the opener
-    SELECT d.site, d.hand_id, d.player, d.seq, d.kind
-    FROM dec d JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id
+first_in AS MATERIALIZED (  -- first decision with nobody in yet (all before folded), after the opener
+    SELECT d.hk, d.player, d.seq, d.kind
+    FROM dec d JOIN opener o ON o.hk = d.hk
     WHERE d.street = 3 AND d.nth = 1 AND d.entered_before = 0 AND d.player <> o.player
 ),
 behind AS (  -- upcards of the players still in and left to act behind a first-in decision
-    SELECT fi.site, fi.hand_id, fi.player, max(dr.rank) AS best_rank, count(*) FILTER (WHERE dr.rank IS NULL) AS unknown
+    SELECT fi.hk, fi.player, max(dr.rank) AS best_rank, count(*) FILTER (WHERE dr.rank IS NULL) AS unknown
     FROM first_in fi
-    JOIN players o ON o.site = fi.site AND o.hand_id = fi.hand_id AND o.player <> fi.player
-    LEFT JOIN fold f ON f.site = o.site AND f.hand_id = o.hand_id AND f.player = o.player
-    LEFT JOIN door dr ON dr.site = o.site AND dr.hand_id = o.hand_id AND dr.player = o.player
+    JOIN players o ON o.hk = fi.hk AND o.player <> fi.player
+    LEFT JOIN fold f ON f.hk = o.hk AND f.player = o.player
+    LEFT JOIN door dr ON dr.hk = o.hk AND dr.player = o.player
     WHERE f.seq IS NULL OR f.seq > fi.seq
-    GROUP BY fi.site, fi.hand_id, fi.player
+    GROUP BY fi.hk, fi.player
 ),
-steal_spot AS (
-    SELECT fi.site, fi.hand_id, fi.player, fi.seq, fi.kind,
+steal_spot AS MATERIALIZED (
+    SELECT fi.hk, fi.player, fi.seq, fi.kind,
            coalesce(my.rank > b.best_rank AND b.unknown = 0, FALSE) AS by_door,
            coalesce(p.idx <> op.idx AND (p.idx - op.idx + p.n_dealt) % p.n_dealt >= p.n_dealt - 2, FALSE) AS by_position
     FROM first_in fi
-    JOIN players p ON p.site = fi.site AND p.hand_id = fi.hand_id AND p.player = fi.player
-    LEFT JOIN door my ON my.site = fi.site AND my.hand_id = fi.hand_id AND my.player = fi.player
-    LEFT JOIN behind b ON b.site = fi.site AND b.hand_id = fi.hand_id AND b.player = fi.player
-    LEFT JOIN opener o ON o.site = fi.site AND o.hand_id = fi.hand_id
-    LEFT JOIN players op ON op.site = fi.site AND op.hand_id = fi.hand_id AND op.player = o.player
+    JOIN players p ON p.hk = fi.hk AND p.player = fi.player
+    LEFT JOIN door my ON my.hk = fi.hk AND my.player = fi.player
+    LEFT JOIN behind b ON b.hk = fi.hk AND b.player = fi.player
+    LEFT JOIN opener o ON o.hk = fi.hk
+    LEFT JOIN players op ON op.hk = fi.hk AND op.player = o.player
 ),
-steal AS (
-    SELECT s.site, s.hand_id, s.player, s.seq,
-           NOT EXISTS (SELECT 1 FROM acts x WHERE x.site = s.site AND x.hand_id = s.hand_id AND x.street = 3
+steal AS MATERIALIZED (
+    SELECT s.hk, s.player, s.seq,
+           NOT EXISTS (SELECT 1 FROM acts x WHERE x.hk = s.hk AND x.street = 3
                        AND x.seq > s.seq AND x.kind IN ('call', 'raise', 'complete')) AND rc.remaining = 1 AS success
-    FROM steal_spot s JOIN reach rc ON rc.site = s.site AND rc.hand_id = s.hand_id
+    FROM steal_spot s JOIN reach rc ON rc.hk = s.hk
     WHERE s.kind = 'complete' AND (s.by_door OR s.by_position)
 ),
 vs_steal AS (  -- the posted bring-in's first decision when only a steal attempt has entered
-    SELECT d.site, d.hand_id, d.player, d.kind
+    SELECT d.hk, d.player, d.kind
     FROM dec d
-    JOIN opener o ON o.site = d.site AND o.hand_id = d.hand_id AND o.player = d.player AND o.posted
-    JOIN steal s ON s.site = d.site AND s.hand_id = d.hand_id AND s.seq < d.seq
+    JOIN opener o ON o.hk = d.hk AND o.player = d.player AND o.posted
+    JOIN steal s ON s.hk = d.hk AND s.seq < d.seq
     WHERE d.street = 3 AND d.nth = 1 AND d.entered_before = 1
 ),
 vs_three_bet AS (  -- a 2-bettor's first decision facing the 3-bet
-    SELECT d.site, d.hand_id, d.player, d.kind
+    SELECT d.hk, d.player, d.kind
     FROM dec d
     WHERE d.street = 3 AND d.level_before = 3 AND d.nth_at_level = 1
-      AND EXISTS (SELECT 1 FROM dec t WHERE t.site = d.site AND t.hand_id = d.hand_id AND t.player = d.player
+      AND EXISTS (SELECT 1 FROM dec t WHERE t.hk = d.hk AND t.player = d.player
                   AND t.street = 3 AND t.level_before = 1 AND t.kind = 'raise' AND t.seq < d.seq)
 )"""
 
 _LATER = """
-last_aggressor AS (
-    SELECT site, hand_id, street, arg_max(player, seq) AS player FROM acts WHERE aggressive GROUP BY site, hand_id, street
+last_aggressor AS MATERIALIZED (
+    SELECT hk, street, arg_max(player, seq) AS player FROM acts WHERE aggressive GROUP BY hk, street
 ),
-cbet_spot AS (  -- the previous street's last aggressor, acting with no bet yet on this street
-    SELECT d.site, d.hand_id, d.player, d.street, d.seq, d.kind = 'bet' AS made
+cbet_spot AS MATERIALIZED (  -- the previous street's last aggressor, acting with no bet yet on this street
+    SELECT d.hk, d.player, d.street, d.seq, d.kind = 'bet' AS made
     FROM dec d JOIN last_aggressor la
-      ON la.site = d.site AND la.hand_id = d.hand_id AND la.street = d.street - 1 AND la.player = d.player
+      ON la.hk = d.hk AND la.street = d.street - 1 AND la.player = d.player
     WHERE d.street >= 4 AND d.level_before = 0 AND d.nth_at_level = 1
 ),
 vs_cbet AS (
-    SELECT d.site, d.hand_id, d.player, d.street, d.kind = 'fold' AS folded
+    SELECT d.hk, d.player, d.street, d.kind = 'fold' AS folded
     FROM dec d JOIN cbet_spot c
-      ON c.made AND c.site = d.site AND c.hand_id = d.hand_id AND c.street = d.street AND d.seq > c.seq AND d.player <> c.player
+      ON c.made AND c.hk = d.hk AND c.street = d.street AND d.seq > c.seq AND d.player <> c.player
     WHERE d.level_before = 1 AND d.nth_at_level = 1
 ),
 check_raise AS (  -- a player's next decision after checking on a street
-    SELECT c.site, c.hand_id, c.player, c.street, arg_min(d.kind, d.seq) = 'raise' AS made
+    SELECT c.hk, c.player, c.street, arg_min(d.kind, d.seq) = 'raise' AS made
     FROM dec c JOIN dec d
-      ON d.site = c.site AND d.hand_id = c.hand_id AND d.player = c.player AND d.street = c.street AND d.seq > c.seq
+      ON d.hk = c.hk AND d.player = c.player AND d.street = c.street AND d.seq > c.seq
     WHERE c.street >= 4 AND c.kind = 'check'
-    GROUP BY c.site, c.hand_id, c.player, c.street
+    GROUP BY c.hk, c.player, c.street
 ),
 per_street AS (
-    SELECT d.site, d.hand_id, d.player,
+    SELECT d.hk, d.player,
 {per_street_columns}
-    FROM dec d GROUP BY d.site, d.hand_id, d.player
+    FROM dec d GROUP BY d.hk, d.player
 ),
 cbets AS (
-    SELECT site, hand_id, player,
+    SELECT hk, player,
 {cbet_columns}
-    FROM cbet_spot GROUP BY site, hand_id, player
+    FROM cbet_spot GROUP BY hk, player
 ),
 vs_cbets AS (
-    SELECT site, hand_id, player,
+    SELECT hk, player,
 {vs_cbet_columns}
-    FROM vs_cbet GROUP BY site, hand_id, player
+    FROM vs_cbet GROUP BY hk, player
 ),
 check_raises AS (
-    SELECT site, hand_id, player,
+    SELECT hk, player,
 {check_raise_columns}
-    FROM check_raise GROUP BY site, hand_id, player
+    FROM check_raise GROUP BY hk, player
 )"""
 
 _SHOWDOWN = """
 rake_floor AS (  -- rake and fees shared among the players paid, pro rata of what each collected
-    SELECT r.site, r.hand_id, r.player, fh.rake_total,
+    SELECT r.hk, r.player, fh.rake_total,
            (fh.rake_total * r.collected) // sum(r.collected) OVER paid AS base,
            (fh.rake_total * r.collected) % sum(r.collected) OVER paid AS remainder
-    FROM results r JOIN fh ON fh.site = r.site AND fh.hand_id = r.hand_id
+    FROM r_src r JOIN fh ON fh.hk = r.hk
     WHERE r.collected > 0
-    WINDOW paid AS (PARTITION BY r.site, r.hand_id)
+    WINDOW paid AS (PARTITION BY r.hk)
 ),
 rake_share AS (  -- units left over by rounding down go to the largest remainders, one each
-    SELECT site, hand_id, player,
-           base + CASE WHEN row_number() OVER (PARTITION BY site, hand_id ORDER BY remainder DESC, player)
-                            <= rake_total - sum(base) OVER (PARTITION BY site, hand_id) THEN 1 ELSE 0 END AS rake_paid
+    SELECT hk, player,
+           base + CASE WHEN row_number() OVER (PARTITION BY hk ORDER BY remainder DESC, player)
+                            <= rake_total - sum(base) OVER (PARTITION BY hk) THEN 1 ELSE 0 END AS rake_paid
     FROM rake_floor
 ),
 shown AS (
-    SELECT s.site, s.hand_id, s.player,
+    SELECT s.hk, s.player,
            bool_or(s.status = 'shown' AND v.cards IS NOT NULL) AS judged,
            bool_or(v.cards IS NOT NULL) AS known,
            max(v.high_value) AS high_value, max(v.low_value) AS low_value,
            bool_or(s.low_text IS NOT NULL) AS has_low_text
-    FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id
+    FROM sd_src s JOIN fh ON fh.hk = s.hk
     LEFT JOIN {card_values} v ON v.cards = {full_cards}
-    GROUP BY s.site, s.hand_id, s.player
+    GROUP BY s.hk, s.player
 ),
-contender AS (
-    SELECT f.site, f.hand_id, f.player, coalesce(r.collected, 0) AS collected,
+contender AS MATERIALIZED (
+    SELECT f.hk, f.player, coalesce(r.collected, 0) AS collected,
            coalesce(sh.judged, FALSE) AS judged, coalesce(sh.known, FALSE) AS known,
            sh.high_value, sh.low_value, coalesce(sh.has_low_text, FALSE) AS has_low_text
     FROM fate f
-    LEFT JOIN results r ON r.site = f.site AND r.hand_id = f.hand_id AND r.player = f.player
-    LEFT JOIN shown sh ON sh.site = f.site AND sh.hand_id = f.hand_id AND sh.player = f.player
+    LEFT JOIN r_src r ON r.hk = f.hk AND r.player = f.player
+    LEFT JOIN shown sh ON sh.hk = f.hk AND sh.player = f.player
     WHERE f.went_sd
 ),
-judge AS (  -- the rules' view of the main pot from the shown cards
-    SELECT site, hand_id, bool_and(judged OR collected = 0) AS decidable,
+judge AS MATERIALIZED (  -- the rules' view of the main pot from the shown cards
+    SELECT hk, bool_and(judged OR collected = 0) AS decidable,
            max(high_value) FILTER (WHERE judged) AS best_high, max(low_value) FILTER (WHERE judged) AS best_low
-    FROM contender GROUP BY site, hand_id
+    FROM contender GROUP BY hk
 ),
 judge_ties AS (
-    SELECT c.site, c.hand_id,
+    SELECT c.hk,
            count(*) FILTER (WHERE c.judged AND c.high_value = j.best_high) AS high_winners,
            count(*) FILTER (WHERE c.judged AND c.low_value = j.best_low) AS low_winners
-    FROM contender c JOIN judge j ON j.site = c.site AND j.hand_id = c.hand_id
-    GROUP BY c.site, c.hand_id
+    FROM contender c JOIN judge j ON j.hk = c.hk
+    GROUP BY c.hk
 ),
-main_awards AS (
-    SELECT a.site, a.hand_id, a.player, a.half FROM awards a JOIN fh ON fh.site = a.site AND fh.hand_id = a.hand_id
+main_awards AS MATERIALIZED (
+    SELECT a.hk, a.player, a.half FROM aw_src a
     WHERE coalesce(a.pot, 0) = 0
 ),
 label AS (  -- the site's own labels on the main pot's collect lines
-    SELECT site, hand_id, bool_and(half <> 'unknown') AS labelled,
+    SELECT hk, bool_and(half <> 'unknown') AS labelled,
            count(DISTINCT player) FILTER (WHERE half IN ('high', 'whole')) AS high_winners,
            count(DISTINCT player) FILTER (WHERE half = 'low') AS low_winners
-    FROM main_awards GROUP BY site, hand_id
+    FROM main_awards GROUP BY hk
 ),
 label_player AS (
-    SELECT site, hand_id, player, bool_or(half IN ('high', 'whole')) AS got_high, bool_or(half = 'low') AS got_low
-    FROM main_awards GROUP BY site, hand_id, player
+    SELECT hk, player, bool_or(half IN ('high', 'whole')) AS got_high, bool_or(half = 'low') AS got_low
+    FROM main_awards GROUP BY hk, player
 ),
 halves AS (
-    SELECT c.site, c.hand_id, c.player, c.known, c.has_low_text, c.low_value,
+    SELECT c.hk, c.player, c.known, c.has_low_text, c.low_value,
            CASE WHEN l.labelled THEN 'label' WHEN j.decidable THEN 'cards' END AS source,
            CASE WHEN l.labelled THEN
                     CASE WHEN coalesce(lp.got_high, FALSE) THEN CASE WHEN l.high_winners = 1 THEN 'W' ELSE 'T' END ELSE 'L' END
@@ -300,10 +307,10 @@ halves AS (
                           THEN CASE WHEN t.low_winners = 1 THEN 'W' ELSE 'T' END ELSE 'L' END
            END AS low
     FROM contender c
-    JOIN judge j ON j.site = c.site AND j.hand_id = c.hand_id
-    JOIN judge_ties t ON t.site = c.site AND t.hand_id = c.hand_id
-    LEFT JOIN label l ON l.site = c.site AND l.hand_id = c.hand_id
-    LEFT JOIN label_player lp ON lp.site = c.site AND lp.hand_id = c.hand_id AND lp.player = c.player
+    JOIN judge j ON j.hk = c.hk
+    JOIN judge_ties t ON t.hk = c.hk
+    LEFT JOIN label l ON l.hk = c.hk
+    LEFT JOIN label_player lp ON lp.hk = c.hk AND lp.player = c.player
 ),
 outcome AS (
     SELECT *, CASE WHEN source IS NULL THEN 'unknown'
@@ -317,7 +324,7 @@ outcome AS (
 )"""
 
 _SELECT = """
-SELECT f.site, f.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
+SELECT fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
        strftime(fh.started_at, '%Y-%m') AS month,
        rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
            || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
@@ -359,24 +366,24 @@ SELECT f.site, f.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_b
        CAST(coalesce(oc.has_low_text OR oc.known, FALSE) AS INTEGER) AS low_qualified__o,
        CAST(coalesce(oc.has_low_text OR oc.low_value IS NOT NULL, FALSE) AS INTEGER) AS low_qualified__n
 FROM fate f
-JOIN fh ON fh.site = f.site AND fh.hand_id = f.hand_id
-LEFT JOIN results r ON r.site = f.site AND r.hand_id = f.hand_id AND r.player = f.player
-LEFT JOIN rake_share rs ON rs.site = f.site AND rs.hand_id = f.hand_id AND rs.player = f.player
-LEFT JOIN door dr ON dr.site = f.site AND dr.hand_id = f.hand_id AND dr.player = f.player
-LEFT JOIN third t ON t.site = f.site AND t.hand_id = f.hand_id AND t.player = f.player
-LEFT JOIN (SELECT site, hand_id, player, 1 AS o, CASE WHEN kind = 'complete' THEN 1 ELSE 0 END AS complete,
+JOIN fh ON fh.hk = f.hk
+LEFT JOIN r_src r ON r.hk = f.hk AND r.player = f.player
+LEFT JOIN rake_share rs ON rs.hk = f.hk AND rs.player = f.player
+LEFT JOIN door dr ON dr.hk = f.hk AND dr.player = f.player
+LEFT JOIN third t ON t.hk = f.hk AND t.player = f.player
+LEFT JOIN (SELECT hk, player, 1 AS o, CASE WHEN kind = 'complete' THEN 1 ELSE 0 END AS complete,
                   CASE WHEN kind = 'call' THEN 1 ELSE 0 END AS call FROM first_in) fi
-       ON fi.site = f.site AND fi.hand_id = f.hand_id AND fi.player = f.player
-LEFT JOIN opener op ON op.site = f.site AND op.hand_id = f.hand_id AND op.player = f.player
-LEFT JOIN steal_spot ss ON ss.site = f.site AND ss.hand_id = f.hand_id AND ss.player = f.player
-LEFT JOIN steal st ON st.site = f.site AND st.hand_id = f.hand_id AND st.player = f.player
-LEFT JOIN vs_steal vs ON vs.site = f.site AND vs.hand_id = f.hand_id AND vs.player = f.player
-LEFT JOIN vs_three_bet v3 ON v3.site = f.site AND v3.hand_id = f.hand_id AND v3.player = f.player
-LEFT JOIN per_street ps ON ps.site = f.site AND ps.hand_id = f.hand_id AND ps.player = f.player
-LEFT JOIN cbets cb ON cb.site = f.site AND cb.hand_id = f.hand_id AND cb.player = f.player
-LEFT JOIN vs_cbets vc ON vc.site = f.site AND vc.hand_id = f.hand_id AND vc.player = f.player
-LEFT JOIN check_raises cr ON cr.site = f.site AND cr.hand_id = f.hand_id AND cr.player = f.player
-LEFT JOIN outcome oc ON oc.site = f.site AND oc.hand_id = f.hand_id AND oc.player = f.player
+       ON fi.hk = f.hk AND fi.player = f.player
+LEFT JOIN opener op ON op.hk = f.hk AND op.player = f.player
+LEFT JOIN steal_spot ss ON ss.hk = f.hk AND ss.player = f.player
+LEFT JOIN steal st ON st.hk = f.hk AND st.player = f.player
+LEFT JOIN vs_steal vs ON vs.hk = f.hk AND vs.player = f.player
+LEFT JOIN vs_three_bet v3 ON v3.hk = f.hk AND v3.player = f.player
+LEFT JOIN per_street ps ON ps.hk = f.hk AND ps.player = f.player
+LEFT JOIN cbets cb ON cb.hk = f.hk AND cb.player = f.player
+LEFT JOIN vs_cbets vc ON vc.hk = f.hk AND vc.player = f.player
+LEFT JOIN check_raises cr ON cr.hk = f.hk AND cr.player = f.player
+LEFT JOIN outcome oc ON oc.hk = f.hk AND oc.player = f.player
 {player_condition}
 """
 

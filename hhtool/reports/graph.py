@@ -50,13 +50,12 @@ def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency
         params.append(currency)
     sql = (
         "WITH" + ",".join([HANDS_CTE.format(where=where), BASE_CTES]) + """
-        SELECT f.site, f.hand_id, fh.started_at, fh.currency, fh.unit, CAST(coalesce(r.net, 0) AS BIGINT) AS net,
+        SELECT fh.site, fh.hand_id, fh.started_at, fh.currency, fh.unit, CAST(coalesce(r.net, 0) AS BIGINT) AS net,
                CAST(f.went_sd AS INTEGER) AS went_sd
-        FROM fate f JOIN fh ON fh.site = f.site AND fh.hand_id = f.hand_id
-        JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id
-        LEFT JOIN results r ON r.site = f.site AND r.hand_id = f.hand_id AND r.player = f.player
+        FROM fate f JOIN fh ON fh.hk = f.hk
+        LEFT JOIN r_src r ON r.hk = f.hk AND r.player = f.player
         WHERE f.player = ?
-        ORDER BY fh.started_at NULLS LAST, h.file, h.first_line, f.site, f.hand_id"""
+        ORDER BY fh.started_at NULLS LAST, fh.file, fh.first_line, fh.site, fh.hand_id"""
     )
     frame = store.frame(sql, [*params, player])
     if frame.is_empty():
