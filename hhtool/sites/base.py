@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -83,7 +84,7 @@ class LineGrammar:
     def parse(self, text: str) -> list[LineToken]:
         return self._parser.parse(text)
 
-    def fields(self, token: Token) -> tuple[str | None, ...]:
+    def fields(self, token: Token | LineToken) -> tuple[str | None, ...]:
         groups = getattr(token, "groups", None)
         if groups is not None:
             return groups
@@ -98,7 +99,7 @@ def load_grammar(name: str) -> LineGrammar:
     return LineGrammar(name)
 
 
-def tokens_in_order(parsed: Iterable[Token] | Tree[Token]) -> Iterator[Token]:
+def tokens_in_order(parsed: Iterable[LineToken] | Tree[Token]) -> Iterator[Any]:
     """Every token of a parse, in document order (a LineParser result is that list already)."""
     if not isinstance(parsed, Tree):
         yield from parsed
@@ -225,7 +226,7 @@ class HandBuilder:
             raise HandParseError(line, "amount missing")
         return parse_money(text, self.unit, line)
 
-    def line_of(self, token: Token) -> int:
+    def line_of(self, token: Token | LineToken) -> int:
         """The file line of a token from a grammar run over ``raw.text``."""
         return self.raw.first_line + (token.line or 1) - 1
 

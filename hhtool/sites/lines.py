@@ -22,11 +22,21 @@ from lark.parsers.lalr_analysis import Shift
 Candidate = tuple[str, re.Pattern[str], tuple[str, ...]]
 
 
-class LineToken(Token):
-    """A token that is one whole line, carrying its regex groups so nothing is matched twice."""
+class LineToken:
+    """One line of a hand: its terminal name, text, line number (1-based within the hand) and
+    the groups its terminal's regex captured, so nothing is matched twice. (Lark's Token is not
+    needed here: no tree is built; a plain slotted object is cheaper to make.)"""
 
-    __slots__ = ("groups",)
-    groups: tuple[str | None, ...]
+    __slots__ = ("groups", "line", "type", "value")
+
+    def __init__(self, type_: str, value: str, line: int, groups: tuple[str | None, ...]) -> None:
+        self.type, self.value, self.line, self.groups = type_, value, line, groups
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"LineToken({self.type!r}, {self.value!r}, line={self.line})"
 
 
 def _longest_literal(items: Any) -> str:
@@ -70,8 +80,12 @@ def required_literals(pattern: str) -> tuple[str, ...]:
 
 def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[str]] | None:
     for name, regex, literals in candidates:
-        if literals and not any(literal in line for literal in literals):
-            continue
+        if literals:  # written out rather than any(): this loop runs for every line of every hand
+            for literal in literals:
+                if literal in line:
+                    break
+            else:
+                continue
         match = regex.fullmatch(line)
         if match is not None:
             return name, match
@@ -115,20 +129,20 @@ class LineParser:
             name, match = found
             if name in ignore:
                 continue
-            token = LineToken(name, line, 0, line_no, 1, line_no, len(line) + 1, 0)
-            token.groups = match.groups()
+            token = LineToken(name, line, line_no, match.groups())
             self._shift(stack, states, token)
             tokens.append(token)
         self._finish(stack, states, Token("$END", "", 0, line_no + 1, 1))
         return tokens
 
     @staticmethod
-    def _shift(stack: list[int], states: dict[int, dict[str, tuple[Any, Any]]], token: Token) -> None:
+    def _shift(stack: list[int], states: dict[int, dict[str, tuple[Any, Any]]], token: LineToken) -> None:
         while True:
             try:
                 action, arg = states[stack[-1]][token.type]
             except KeyError:
-                raise UnexpectedToken(token, {s for s in states[stack[-1]] if s.isupper()}) from None
+                lark_token = Token(token.type, token.value, 0, token.line, 1)
+                raise UnexpectedToken(lark_token, {s for s in states[stack[-1]] if s.isupper()}) from None
             if action is Shift:
                 stack.append(arg)
                 return
