@@ -26,49 +26,51 @@ def _opening_may_fold(state: ReplayState, profile: RuleProfile) -> bool:
 def check_actions(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     for rnd in state.rounds:
         for number, step in enumerate(rnd.steps):
-            yield from _action_legality(hand, state, profile, rnd, number, step)
+            found = _action_legality(hand, state, profile, rnd, number, step)
+            if found is not None:
+                yield found
 
 
 def _action_legality(
     hand: Hand, state: ReplayState, profile: RuleProfile, rnd: Round, number: int, step: Step,
-) -> Iterator[Violation]:
+) -> Violation | None:
+    """The one violation an action can make here, if any. The words are built only for a violation:
+    this runs for every action of every hand."""
     action, player, street = step.action, step.player, rnd.street
     kind = action.kind
-    facing = step.level_before - step.put_in_before
-    where = street_name(street)
     if player not in step.live_before:
         folded = state.folded.get(player)
         why = f"after folding on {street_name(folded)}" if folded is not None else "although not in the hand"
-        yield _illegal(hand, step, "no action", kind.value, f"{player} acts on {where} {why}")
-        return
+        return _illegal(hand, step, "no action", kind.value, f"{player} acts on {street_name(street)} {why}")
     if player not in step.active_before:
-        yield _illegal(hand, step, "no action", kind.value, f"{player} acts on {where} although already all-in")
-        return
+        return _illegal(hand, step, "no action", kind.value, f"{player} acts on {street_name(street)} although already all-in")
+    facing = step.level_before - step.put_in_before
     unopened_third = street is Street.THIRD and step.level_before == 0 and not step.opened_before
     if kind is ActionKind.BRING_IN:
         if not unopened_third:
-            yield _illegal(hand, step, "call, raise or fold", "bring-in",
-                           f"{player} posts a bring-in after the 3rd-street betting has started")
-        return
+            return _illegal(hand, step, "call, raise or fold", "bring-in",
+                            f"{player} posts a bring-in after the 3rd-street betting has started")
+        return None
     if kind is ActionKind.CHECK:
         if street is Street.THIRD:
-            yield _illegal(hand, step, "call, raise or fold", "check", f"{player} checks on 3rd street, where nobody may check")
-        elif facing > 0:
-            yield _illegal(hand, step, "call, raise or fold", "check",
-                           f"{player} checks facing a bet of {money(hand, facing)} on {where}")
-        return
+            return _illegal(hand, step, "call, raise or fold", "check", f"{player} checks on 3rd street, where nobody may check")
+        if facing > 0:
+            return _illegal(hand, step, "call, raise or fold", "check",
+                            f"{player} checks facing a bet of {money(hand, facing)} on {street_name(street)}")
+        return None
     if kind is ActionKind.FOLD:
         if unopened_third and number == 0 and not _opening_may_fold(state, profile):
-            yield _illegal(hand, step, "bring in or complete", "fold", f"{player} folds instead of bringing in")
-        elif facing <= 0 and not unopened_third and not profile.allow_fold_unfaced:
-            yield _illegal(hand, step, "check", "fold", f"{player} folds on {where} with no bet to face")
-        return
+            return _illegal(hand, step, "bring in or complete", "fold", f"{player} folds instead of bringing in")
+        if facing <= 0 and not unopened_third and not profile.allow_fold_unfaced:
+            return _illegal(hand, step, "check", "fold", f"{player} folds on {street_name(street)} with no bet to face")
+        return None
     if kind is ActionKind.CALL and facing <= 0:
-        yield _illegal(hand, step, "check or bet", "call", f"{player} calls on {where} with nothing to call")
-        return
+        return _illegal(hand, step, "check or bet", "call", f"{player} calls on {street_name(street)} with nothing to call")
     if step.increase and not step.may_raise:
-        yield _illegal(hand, step, "call or fold", "raise",
-                       f"{player} re-raises on {where}, but the short all-in since his last action did not reopen the betting")
+        return _illegal(hand, step, "call or fold", "raise",
+                        f"{player} re-raises on {street_name(street)}, but the short all-in since his last action did not "
+                        "reopen the betting")
+    return None
 
 
 def _targets(hand: Hand, rnd: Round, step: Step, profile: RuleProfile) -> tuple[int, ...] | None:

@@ -23,68 +23,83 @@ def check_cards(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
 
 
 def _deal_counts(hand: Hand, state: ReplayState) -> Iterator[Violation]:
-    totals: dict[tuple[str, Street], tuple[int, int, int]] = {}
+    totals: dict[tuple[str, Street], list[int]] = {}  # (player, street) -> [down, up, first line]
     for deal in hand.deals:
-        down, up, line = totals.get((deal.player, deal.street), (0, 0, deal.line))
-        totals[(deal.player, deal.street)] = (down + len(deal.down), up + len(deal.up), line)
+        key = (deal.player, deal.street)
+        total = totals.get(key)
+        if total is None:
+            totals[key] = [len(deal.down), len(deal.up), deal.line]
+        else:
+            total[0] += len(deal.down)
+            total[1] += len(deal.up)
+    folded_on = state.folded
+    community = hand.community_card
     for (player, street), (down, up, line) in totals.items():
-        folded = state.folded.get(player)
+        folded = folded_on.get(player)
         if folded is not None and folded < street:
             yield violation(hand, "CARDS", street, player, "no card", f"{down + up} card(s)",
                             f"{player} is dealt cards on {street_name(street)} after folding on {street_name(folded)}", line)
             continue
         want_down, want_up = _PER_STREET[street]
-        if street is Street.SEVENTH and hand.community_card is not None:
+        if street is Street.SEVENTH and community is not None:
             want_down = 0
-        if (down, up) != (want_down, want_up):
+        if down != want_down or up != want_up:
             yield violation(hand, "CARDS", street, player, f"{want_down} down, {want_up} up", f"{down} down, {up} up",
                             f"{player} receives {down} down and {up} up card(s) on {street_name(street)}", line)
 
 
 def _duplicates(hand: Hand) -> Iterator[Violation]:
-    owner: dict[Card, tuple[str, str]] = {}  # card -> (player, "deal"/"show")
-    if hand.community_card is not None:
-        owner[hand.community_card] = ("the board", "deal")
+    # cards are compared by (rank, suit) keys: hashing a tuple is much cheaper than a Card
+    owner: dict[tuple[int, str], tuple[str, str]] = {}  # card -> (player, "deal"/"show")
+    community = hand.community_card
+    community_key = None if community is None else (community.rank, community.suit)
+    if community_key is not None:
+        owner[community_key] = ("the board", "deal")
     occurrences: list[tuple[str, Card, int, str, Street | None]] = []
-    reported: set[Card] = set()
     for deal in hand.deals:
         occurrences += [(deal.player, c, deal.line, "deal", deal.street) for c in (*deal.down, *deal.up) if c is not None]
     for shown in hand.showdown:
         occurrences += [(shown.player, c, shown.line, "show", None) for c in shown.cards if c is not None]
+    reported: set[tuple[int, str]] = set()
     for player, card, line, source, street in occurrences:
-        if card not in owner:
-            owner[card] = (player, source)
+        key = (card.rank, card.suit)
+        first = owner.get(key)
+        if first is None:
+            owner[key] = (player, source)
             continue
-        first_player, first_source = owner[card]
-        if card == hand.community_card and source == "show":
+        first_player, first_source = first
+        if key == community_key and source == "show":
             continue  # players may show the common card as part of their hand
-        if card in reported:
+        if key in reported:
             continue
         if first_player != player or (source == "deal" and first_source == "deal"):
-            reported.add(card)
+            reported.add(key)
             holder = "him already" if first_player == player else first_player
             yield violation(hand, "CARDS", street, player, "each card once", f"{card} twice",
                             f"{card} appears for {player} but belongs to {holder}", line)
 
 
 def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
-    needed = 6 if hand.community_card is not None else 7
+    community = hand.community_card
+    needed = 6 if community is not None else 7
     for shown in hand.showdown:
         if shown.status not in (ShowStatus.SHOWN, ShowStatus.MUCKED) or not shown.cards:
             continue
-        own = [c for c in shown.cards if c is not None and c != hand.community_card]
+        own = [c for c in shown.cards if c is not None and (community is None or c != community)]
         if len(own) > needed:
             yield violation(hand, "CARDS", None, shown.player, f"{needed} cards", f"{len(own)} cards",
                             f"{shown.player} shows {len(own)} cards of his own", shown.line)
             continue
         if len(own) < needed:
             continue  # a partial show cannot contradict the deal beyond what the duplicate check sees
-        dealt = {c for cards in state.upcards.get(shown.player, {}).values() for c in cards if c is not None}
-        dealt |= {c for c in state.downcards.get(shown.player, ()) if c is not None}
-        missing = sorted(dealt - set(own), key=lambda c: c.bring_in_key)
-        if missing:
-            yield violation(hand, "CARDS", None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
-                            f"{shown.player} shows a hand without his dealt {' '.join(map(str, missing))}", shown.line)
+        dealt = [c for cards in state.upcards.get(shown.player, {}).values() for c in cards if c is not None]
+        dealt += [c for c in state.downcards.get(shown.player, ()) if c is not None]
+        own_keys = {(c.rank, c.suit) for c in own}
+        if all((c.rank, c.suit) in own_keys for c in dealt):
+            continue
+        missing = sorted(set(dealt) - set(own), key=lambda c: c.bring_in_key)
+        yield violation(hand, "CARDS", None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
+                        f"{shown.player} shows a hand without his dealt {' '.join(map(str, missing))}", shown.line)
 
 
 def _common_card(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Violation]:

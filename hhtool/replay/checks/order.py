@@ -42,45 +42,87 @@ def board_strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
     return category, tuple(rank for rank, size in groups for _ in range(size))
 
 
-def _board_cards(state: ReplayState, hand: Hand, player: str, street: Street, profile: RuleProfile) -> list[Card | None]:
-    through = Street.SIXTH if street is Street.SEVENTH else street
-    cards = list(state.board(player, through))
-    if street is Street.SEVENTH:
-        if profile.exposed_7th_opener == "all_upcards":
-            cards += list(state.upcards.get(player, {}).get(Street.SEVENTH, ()))
-        if hand.community_card is not None and profile.common_card_opener == "include":
-            cards.append(hand.community_card)
-    return cards
+# board strength by the board's ranks, sorted: the strength depends on the ranks alone and a few
+# thousand rank multisets cover every board, so each is ranked once per process
+_STRENGTH_OF_RANKS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
+
+
+def _strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
+    key = tuple(sorted([card.rank for card in cards]))
+    strength = _STRENGTH_OF_RANKS.get(key)
+    if strength is None:
+        strength = _STRENGTH_OF_RANKS[key] = board_strength(cards)
+    return strength
+
+
+def _find_opener(
+    hand: Hand, state: ReplayState, rnd: Round, profile: RuleProfile,
+) -> tuple[str | None, str | None, dict[str, list[Card]], str]:
+    """(opener, the best board's player, the boards, "") or (None, None, {}, why the opener cannot be told)."""
+    street = rnd.street
+    needed = min(int(street), 6) - 2
+    community = hand.community_card
+    seventh = street is Street.SEVENTH
+    through = Street.SIXTH if seventh else street
+    exposed_seventh = seventh and profile.exposed_7th_opener == "all_upcards"
+    add_common = seventh and community is not None and profile.common_card_opener == "include"
+    by_suit = profile.opener_tie == "suit"
+    any_live = profile.allin_opener == "next_active"
+    live, active = rnd.live_at_start, rnd.active_at_start
+    upcards, strengths = state.upcards, _STRENGTH_OF_RANKS
+    boards: dict[str, list[Card]] = {}
+    best: str | None = None
+    best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
+    for position, player in enumerate(live):
+        # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the profile says
+        cards: list[Card] = []
+        dealt_by_street = upcards.get(player)
+        if dealt_by_street:
+            for dealt_on, dealt in dealt_by_street.items():
+                if dealt_on <= through:
+                    cards += dealt  # type: ignore[arg-type]  # a None card is caught just below
+            if exposed_seventh:
+                cards += dealt_by_street.get(Street.SEVENTH, ())  # type: ignore[arg-type]
+        if add_common:
+            cards.append(community)  # type: ignore[arg-type]
+        try:
+            ranks = tuple(sorted([card.rank for card in cards]))
+        except AttributeError:  # a hidden (None) upcard
+            ranks = ()
+        if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
+            return None, None, {}, f"{player}'s upcards on {street_name(street)} are not all printed"
+        boards[player] = cards
+        if not any_live and player not in active:
+            continue
+        strength = strengths.get(ranks)
+        if strength is None:
+            strength = strengths[ranks] = board_strength(cards)
+        key = (strength, max((c.rank, _SUIT_INDEX[c.suit]) for c in cards)) if by_suit else (strength, (0, -position))
+        if best_key is None or key > best_key:  # the first of equal keys wins, as max() does
+            best, best_key = player, key
+    if best is None:
+        return None, None, {}, "nobody can act"
+    if best in active:
+        return best, best, boards, ""
+    following = next((p for p in clockwise_from(state.order, best) if p in active), None)
+    return following, best, boards, ""
+
+
+def _opener_reason(best: str, opener: str | None, boards: dict[str, list[Card]]) -> str:
+    strength = _strength(boards[best])
+    why = f"{best} shows the best board ({_CATEGORY_NAMES[strength[0]]}: {' '.join(map(str, boards[best]))})"
+    if opener == best:
+        return why
+    return f"{why} but is all-in, so the next active player opens"
 
 
 def expected_opener(hand: Hand, state: ReplayState, rnd: Round, profile: RuleProfile) -> tuple[str | None, str]:
     """(opener, why) or (None, why it cannot be told)."""
-    boards: dict[str, list[Card]] = {}
-    needed = min(int(rnd.street), 6) - 2
-    for player in rnd.live_at_start:
-        cards = _board_cards(state, hand, player, rnd.street, profile)
-        own = [c for c in cards if c != hand.community_card]
-        if len(own) < needed or any(c is None for c in cards):
-            return None, f"{player}'s upcards on {street_name(rnd.street)} are not all printed"
-        boards[player] = [c for c in cards if c is not None]
-
-    strengths = {player: board_strength(cards) for player, cards in boards.items()}
-
-    def key(player: str) -> tuple[tuple[int, tuple[int, ...]], tuple[int, int]]:
-        if profile.opener_tie == "suit":
-            return strengths[player], max((c.rank, SUIT_CHARS.index(c.suit)) for c in boards[player])
-        return strengths[player], (0, -rnd.live_at_start.index(player))
-
-    candidates = [p for p in rnd.live_at_start if profile.allin_opener == "next_active" or p in rnd.active_at_start]
-    if not candidates:
-        return None, "nobody can act"
-    best = max(candidates, key=key)
-    strength = strengths[best]
-    why = f"{best} shows the best board ({_CATEGORY_NAMES[strength[0]]}: {' '.join(map(str, boards[best]))})"
-    if best in rnd.active_at_start:
-        return best, why
-    following = next((p for p in clockwise_from(state.order, best) if p in rnd.active_at_start), None)
-    return following, f"{why} but is all-in, so the next active player opens"
+    opener, best, boards, reason = _find_opener(hand, state, rnd, profile)
+    if best is None:
+        return None, reason
+    return opener, _opener_reason(best, opener, boards)
 
 
 def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
@@ -90,12 +132,14 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
             continue
         first = rnd.steps[0]
         if rnd.street is not Street.THIRD and first.player in first.active_before:
-            opener, why = expected_opener(hand, state, rnd, profile)
+            opener, best, boards, reason = _find_opener(hand, state, rnd, profile)
             if opener is None:
                 if not unverifiable_reported:
                     unverifiable_reported = True
+                    why = reason if best is None else _opener_reason(best, opener, boards)
                     yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {why}")
             elif opener != first.player:
+                why = _opener_reason(best or opener, opener, boards)
                 yield violation(hand, "ACTION_ORDER", rnd.street, first.player, opener, first.player,
                                 f"{first.player} acted first on {street_name(rnd.street)}, but {why}", first.action.line)
         for step in rnd.steps[1:]:
