@@ -10,7 +10,10 @@ Vocabulary used in the SQL:
 * ``level_before`` is how many completes/bets/raises were made on the street before the action
   (the bring-in is not one: the completion is level 1, its raise the 2-bet, and so on);
 * ``entered_before`` counts the calls, completes and raises before it on the street;
-* ``facing``: the street's highest total so far exceeds what the player has put in on it.
+* ``facing``: the street's highest total so far exceeds what the player has put in on it;
+* ``first_at_level``: the player's first decision at that level on the street.
+
+Hands are numbered (``hk``) once filtered, and every join and window runs on that number.
 
 Hand evaluation (which half a showdown player won) needs the evaluator: the distinct showdown card
 strings of the selected hands are evaluated once in Python and joined back as a small table.
@@ -54,27 +57,24 @@ sd_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM showdown x JOIN fh USI
 aw_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM awards x JOIN fh USING (site, hand_id))"""
 
 BASE_CTES = """
-acts AS MATERIALIZED (
+acts AS MATERIALIZED (  -- to_amount - amount is what the player had put in on the street before the action
     SELECT a.hk, a.seq, a.street, a.player, a.kind,
            a.kind IN ('complete', 'bet', 'raise') AS aggressive,
            a.kind IN ('complete', 'bet', 'raise', 'call', 'check', 'fold') AS decision,
-           coalesce(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END) OVER street_before, 0)
-               AS level_before,
-           coalesce(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END) OVER street_before, 0)
-               AS entered_before,
-           coalesce(max(a.to_amount) OVER street_before, 0) > coalesce(max(a.to_amount) OVER own_before, 0) AS facing
+           CAST(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END) OVER so_far
+                - CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END AS INTEGER) AS level_before,
+           CAST(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END) OVER so_far
+                - CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END AS INTEGER) AS entered_before,
+           coalesce(max(a.to_amount) OVER before, 0) > a.to_amount - a.amount AS facing
     FROM a_src a
     WHERE a.kind <> 'ante'
-    WINDOW street_before AS (PARTITION BY a.hk, a.street ORDER BY a.seq
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
-           own_before AS (PARTITION BY a.hk, a.street, a.player ORDER BY a.seq
-                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+    WINDOW so_far AS (PARTITION BY a.hk, a.street ORDER BY a.seq),
+           before AS (PARTITION BY a.hk, a.street ORDER BY a.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 ),
-dec AS MATERIALIZED (
-    SELECT *,
-           row_number() OVER (PARTITION BY hk, street, player ORDER BY seq) AS nth,
-           row_number() OVER (PARTITION BY hk, street, player, level_before ORDER BY seq) AS nth_at_level
+dec AS MATERIALIZED (  -- levels never fall during a street, so a new level is a rise over the previous decision's
+    SELECT *, row_number() OVER mine AS nth, coalesce(lag(level_before) OVER mine, -1) < level_before AS first_at_level
     FROM acts WHERE decision
+    WINDOW mine AS (PARTITION BY hk, street, player ORDER BY seq)
 ),
 dealt AS (  -- dealt in: the player acted (ante included) or was dealt a card
     SELECT a.hk, a.player FROM a_src a
@@ -130,14 +130,14 @@ third AS (
            max(CASE WHEN kind IN ('complete', 'raise', 'call', 'bet') THEN 1 ELSE 0 END) AS vpip__n,
            1 AS raise_3rd__o,
            max(CASE WHEN aggressive THEN 1 ELSE 0 END) AS raise_3rd__n,
-           max(CASE WHEN level_before = 1 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS fold_to_complete__o,
-           max(CASE WHEN level_before = 1 AND nth_at_level = 1 AND kind = 'fold' THEN 1 ELSE 0 END) AS fold_to_complete__n,
-           max(CASE WHEN level_before = 1 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS two_bet_3rd__o,
-           max(CASE WHEN level_before = 1 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS two_bet_3rd__n,
-           max(CASE WHEN level_before = 2 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS three_bet_3rd__o,
-           max(CASE WHEN level_before = 2 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS three_bet_3rd__n,
-           max(CASE WHEN level_before = 3 AND nth_at_level = 1 THEN 1 ELSE 0 END) AS four_bet_3rd__o,
-           max(CASE WHEN level_before = 3 AND nth_at_level = 1 AND kind = 'raise' THEN 1 ELSE 0 END) AS four_bet_3rd__n
+           max(CASE WHEN level_before = 1 AND first_at_level THEN 1 ELSE 0 END) AS fold_to_complete__o,
+           max(CASE WHEN level_before = 1 AND first_at_level AND kind = 'fold' THEN 1 ELSE 0 END) AS fold_to_complete__n,
+           max(CASE WHEN level_before = 1 AND first_at_level THEN 1 ELSE 0 END) AS two_bet_3rd__o,
+           max(CASE WHEN level_before = 1 AND first_at_level AND kind = 'raise' THEN 1 ELSE 0 END) AS two_bet_3rd__n,
+           max(CASE WHEN level_before = 2 AND first_at_level THEN 1 ELSE 0 END) AS three_bet_3rd__o,
+           max(CASE WHEN level_before = 2 AND first_at_level AND kind = 'raise' THEN 1 ELSE 0 END) AS three_bet_3rd__n,
+           max(CASE WHEN level_before = 3 AND first_at_level THEN 1 ELSE 0 END) AS four_bet_3rd__o,
+           max(CASE WHEN level_before = 3 AND first_at_level AND kind = 'raise' THEN 1 ELSE 0 END) AS four_bet_3rd__n
     FROM dec WHERE street = 3 GROUP BY hk, player
 ),
 first_in AS MATERIALIZED (  -- first decision with nobody in yet (all before folded), after the opener
@@ -182,7 +182,7 @@ vs_steal AS (  -- the posted bring-in's first decision when only a steal attempt
 vs_three_bet AS (  -- a 2-bettor's first decision facing the 3-bet
     SELECT d.hk, d.player, d.kind
     FROM dec d
-    WHERE d.street = 3 AND d.level_before = 3 AND d.nth_at_level = 1
+    WHERE d.street = 3 AND d.level_before = 3 AND d.first_at_level
       AND EXISTS (SELECT 1 FROM dec t WHERE t.hk = d.hk AND t.player = d.player
                   AND t.street = 3 AND t.level_before = 1 AND t.kind = 'raise' AND t.seq < d.seq)
 )"""
@@ -195,13 +195,13 @@ cbet_spot AS MATERIALIZED (  -- the previous street's last aggressor, acting wit
     SELECT d.hk, d.player, d.street, d.seq, d.kind = 'bet' AS made
     FROM dec d JOIN last_aggressor la
       ON la.hk = d.hk AND la.street = d.street - 1 AND la.player = d.player
-    WHERE d.street >= 4 AND d.level_before = 0 AND d.nth_at_level = 1
+    WHERE d.street >= 4 AND d.level_before = 0 AND d.first_at_level
 ),
 vs_cbet AS (
     SELECT d.hk, d.player, d.street, d.kind = 'fold' AS folded
     FROM dec d JOIN cbet_spot c
       ON c.made AND c.hk = d.hk AND c.street = d.street AND d.seq > c.seq AND d.player <> c.player
-    WHERE d.level_before = 1 AND d.nth_at_level = 1
+    WHERE d.level_before = 1 AND d.first_at_level
 ),
 check_raise AS (  -- a player's next decision after checking on a street
     SELECT c.hk, c.player, c.street, arg_min(d.kind, d.seq) = 'raise' AS made
