@@ -63,11 +63,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves.
 
-        One row per player and currency: money in smallest units beside `currency` and `unit`, each rate with `<stat>_count`
-        and `<stat>_opportunities`.
+        One row per player and currency; money in smallest units beside `currency` and `unit`.
 
-        The terminal lists every statistic for up to four players (a headline table for more, or with --by); csv, json and
-        parquet carry every key. Definitions: docs/stats.md.
+        Each rate comes with `<stat>_count` and `<stat>_opportunities`; it is null without opportunities.
+
+        The terminal shows every statistic for up to four players, else (or with --by) a headline table.
+
+        csv, json and parquet carry every key. Definitions: docs/stats.md.
         """
         hand_filter = build_filter(players, sites, stakes, date_from, date_to, game, table_size)
         with open_store(db, read_only=True) as store:
