@@ -13,7 +13,7 @@ betting and counts towards the cap, the 4th-street double bet).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure
@@ -86,6 +86,8 @@ class ReplayState:
     downcards: Mapping[str, tuple[Card | None, ...]]
     hole_cards: Mapping[str, tuple[Card, ...] | None]  # a player's seven (or six + common) known cards
     settlement: Settlement  # the pots as the rules settle them
+    # results several checks derive from this state, computed once (e.g. the award table)
+    memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def contributions(self) -> dict[str, int]:
@@ -280,6 +282,8 @@ class _Walker:
         always_counted = profile.short_allin_counts_to_cap == "always"
         live_at_start, active_at_start = self._live, self._active
         rotations, folded = self.rotations, self.folded
+        stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
+        put_total, returned_total = self.put_total, self.returned_total  # no chips go back before the round ends
         put: dict[str, int] = {}
         acted: set[str] = set()
         acted_since_full: set[str] = set()
@@ -307,9 +311,10 @@ class _Walker:
                                 break
                 round_over = due is None
             put_before = put.get(player, 0)
-            chips_before = self.chips(player)
-            pot_before = self.put_total - self.returned_total
             amount = action.amount
+            stack = stacks.get(player)
+            chips_before = None if stack is None else stack - spent[player] + returns[player]
+            pot_before = put_total - returned_total
             to = put_before + amount
             increase = full = counted = False
             step_level, step_full, step_opened, step_bets, step_big, step_last = (
@@ -317,7 +322,17 @@ class _Walker:
             )
             # PokerKit also lets a player who acted raise again once successive short all-ins add up
             may_raise = player not in acted_since_full or (pk_reference and short_sum == 0)
-            all_in = self.put_money(action)
+            # put_money(), inlined: this runs for every action
+            spent[player] = spent.get(player, 0) + amount
+            put_total += amount
+            if player in all_in_players:
+                all_in = True
+            elif action.all_in or (amount > 0 and chips_before is not None and chips_before - amount <= 0):
+                all_in_players.add(player)
+                self.changed()
+                all_in = True
+            else:
+                all_in = False
             kind = action.kind
             if kind is fold_kind and player not in folded:
                 folded[player] = street
@@ -366,6 +381,7 @@ class _Walker:
             if player in active_before:
                 previous = player  # an illegal actor (folded, all-in) does not move the turn
 
+        self.put_total = put_total
         pending: tuple[str, ...] = ()
         if len(self._live) > 1:
             heads_up = len(self._active) <= 1

@@ -86,26 +86,35 @@ def _targets(hand: Hand, rnd: Round, step: Step, profile: RuleProfile) -> tuple[
     return (base + increment,)
 
 
+_NO_AMOUNT = frozenset((ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD))
+
+
 def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     fixed = hand.stakes.structure is Structure.FIXED_LIMIT
     reported_unknown = False
+    call_kind = ActionKind.CALL
     for rnd in state.rounds:
         for step in rnd.steps:
             kind = step.action.kind
-            if step.player not in step.active_before or kind in (ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD):
+            if kind in _NO_AMOUNT or step.player not in step.active_before:
                 continue
-            if step.increase and not step.may_raise:
+            increase = step.increase
+            if increase and not step.may_raise:
                 continue  # a raise that was not allowed at all is an illegal action, whatever its size
-            if kind is ActionKind.CALL or (step.all_in_after and not step.increase):
-                yield from _call_size(hand, rnd, step)
-            elif not step.increase:
+            if kind is call_kind or (step.all_in_after and not increase):
+                found = _call_size(hand, rnd, step)
+                if found is not None:
+                    yield found
+            elif not increase:
                 yield violation(hand, "BET_SIZE", rnd.street, step.player, f"more than {money(hand, step.level_before)}",
                                 money(hand, step.to), f"{step.player}'s {kind.value} to {money(hand, step.to)} does not "
                                 f"exceed the bet of {money(hand, step.level_before)}", step.action.line)
             elif fixed:
                 targets = _targets(hand, rnd, step, profile)
                 if targets is not None:
-                    yield from _fixed_size(hand, rnd, step, targets)
+                    found = _fixed_size(hand, rnd, step, targets)
+                    if found is not None:
+                        yield found
                 elif not reported_unknown:
                     reported_unknown = True
                     yield Unverifiable("BET_SIZE", "the small or big bet of the table is not stated")
@@ -113,32 +122,34 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                 yield from _open_size(hand, rnd, step)
 
 
-def _call_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Violation]:
+def _call_size(hand: Hand, rnd: Round, step: Step) -> Violation | None:
     facing = step.level_before - step.put_in_before
     amount = step.action.amount
-    if facing <= 0 or (step.chips_before is not None and amount > step.chips_before):
-        return  # more than the stack is the stack check's finding
-    due = facing if step.chips_before is None else min(facing, step.chips_before)
+    chips = step.chips_before
+    if facing <= 0 or (chips is not None and amount > chips):
+        return None  # more than the stack is the stack check's finding
+    due = facing if chips is None else min(facing, chips)
     if step.increase:
-        yield violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
-                        f"{step.player}'s call of {money(hand, amount)} puts in more than the {money(hand, facing)} to call",
-                        step.action.line)
-    elif amount != due and not (amount < facing and step.all_in_after):
-        yield violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
-                        f"{step.player} calls {money(hand, amount)} facing {money(hand, facing)} without being all-in",
-                        step.action.line)
+        return violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
+                         f"{step.player}'s call of {money(hand, amount)} puts in more than the {money(hand, facing)} to call",
+                         step.action.line)
+    if amount != due and not (amount < facing and step.all_in_after):
+        return violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
+                         f"{step.player} calls {money(hand, amount)} facing {money(hand, facing)} without being all-in",
+                         step.action.line)
+    return None
 
 
-def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) -> Iterator[Violation]:
+def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) -> Violation | None:
     to = step.to
     if to in targets or (to < min(targets) and step.all_in_after):
-        return
+        return None
     completing = rnd.street is Street.THIRD and not step.opened_before
     what = "completes" if completing else "bets" if step.level_before == 0 else "raises"
     expected = " or ".join(money(hand, t) for t in targets)
-    yield violation(hand, "BET_SIZE", rnd.street, step.player, expected, money(hand, to),
-                    f"{step.player} {what} to {money(hand, to)} on {street_name(rnd.street)}; the limit allows {expected}",
-                    step.action.line)
+    return violation(hand, "BET_SIZE", rnd.street, step.player, expected, money(hand, to),
+                     f"{step.player} {what} to {money(hand, to)} on {street_name(rnd.street)}; the limit allows {expected}",
+                     step.action.line)
 
 
 def _open_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Violation]:

@@ -12,11 +12,13 @@ from hhtool.replay.engine import ReplayState, clockwise_from
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
+
 
 def _bring_in_key(card: Card, position: int, profile: RuleProfile) -> tuple[int, int]:
     """Smallest key brings in. The razz mirror (``bringin_ace = "low"``) takes the highest card,
     ace low, K♠ highest."""
-    suit = SUIT_CHARS.index(card.suit)
+    suit = _SUIT_INDEX[card.suit]
     if profile.bringin_ace == "high":
         rank, suit_key = card.rank, suit
     else:
@@ -26,17 +28,21 @@ def _bring_in_key(card: Card, position: int, profile: RuleProfile) -> tuple[int,
 
 def designated_bring_in(state: ReplayState, profile: RuleProfile) -> tuple[str | None, str | None]:
     """(the player who must bring in, None) or (None, why it cannot be told)."""
-    candidates: list[tuple[tuple[int, int], str]] = []
+    best: tuple[tuple[int, int], str] | None = None
+    dealt_in, upcards = state.dealt_in, state.upcards
     for position, player in enumerate(state.order):
-        if player not in state.dealt_in:
+        if player not in dealt_in:
             continue
-        up = state.upcards.get(player, {}).get(Street.THIRD, ())
+        by_street = upcards.get(player)
+        up = by_street.get(Street.THIRD, ()) if by_street else ()
         if len(up) != 1 or up[0] is None:
             return None, f"{player}'s 3rd-street upcard is not printed"
-        candidates.append((_bring_in_key(up[0], position, profile), player))
-    if not candidates:
+        candidate = (_bring_in_key(up[0], position, profile), player)
+        if best is None or candidate < best:  # the smallest, as min() would take it
+            best = candidate
+    if best is None:
         return None, "no 3rd-street upcards"
-    return min(candidates)[1], None
+    return best[1], None
 
 
 def first_to_act(state: ReplayState, designated: str) -> str | None:

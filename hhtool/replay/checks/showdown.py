@@ -14,7 +14,17 @@ from hhtool.replay.result import PlayerAward, Unverifiable
 
 
 def award_table(hand: Hand, state: ReplayState, profile: RuleProfile) -> tuple[PlayerAward, ...] | None:
-    """Rules vs site per player (position order); None when the rules cannot decide every pot."""
+    """Rules vs site per player (position order); None when the rules cannot decide every pot.
+    Computed once per state and profile: the award and showdown checks and the result all use it."""
+    cached = state.memo.get("award_table")
+    if isinstance(cached, tuple) and cached[0] is hand and cached[1] is profile:
+        return cached[2]  # type: ignore[no-any-return]
+    table = _award_table(hand, state, profile)
+    state.memo["award_table"] = (hand, profile, table)
+    return table
+
+
+def _award_table(hand: Hand, state: ReplayState, profile: RuleProfile) -> tuple[PlayerAward, ...] | None:
     awards = state.settlement.awards
     if awards is None:
         return None
