@@ -9,24 +9,28 @@ import is parsed from its last hand on.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from hhtool.chunks import ChunkResult, failure_chunk, process_chunk
 from hhtool.model import FailedHand, RawHand
-from hhtool.reader import DecodedFile, decode_bytes
+from hhtool.reader import DecodedFile, decode_bytes, scan_stream, stream_lines
 from hhtool.sites import detect, parser_for
+from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
 
 #: hands parsed, replayed and written together (one transaction)
 BATCH_HANDS = 2000
+#: files at least this big are read as a stream (twice: digest, then lines) instead of whole
+STREAM_MIN_BYTES = 32 << 20
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
 
@@ -130,7 +134,7 @@ class _FileJob:
 
     report: FileReport
     row: dict[str, Any]
-    chunks: list[list[RawHand]]
+    chunks: Iterable[list[RawHand]]
     resume_line: int
 
 
@@ -155,19 +159,21 @@ class Importer:
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
             try:
-                data = source.read()
+                job = self._start(source)
             except SourceError as error:
                 report.unreadable.append(str(error))
                 continue
-            job = self._start(source.name, data)
             report.files.append(job.report)
-            if not job.chunks:
+            chunks = iter(job.chunks)
+            chunk = next(chunks, None)
+            if chunk is None:
                 self._write_file_row(job)
-            for index, chunk in enumerate(job.chunks):
-                is_last = index == len(job.chunks) - 1
-                pending.append((job, self._dispatch(job, chunk, is_last), is_last))
+            while chunk is not None:  # one chunk ahead, to know which is the file's last
+                following = next(chunks, None)
+                pending.append((job, self._dispatch(job, chunk, following is None), following is None))
                 while len(pending) > self.in_flight:
                     self._finish(*pending.popleft())
+                chunk = following
         while pending:
             self._finish(*pending.popleft())
         if on_file:
@@ -178,16 +184,31 @@ class Importer:
     def import_file(self, name: str | os.PathLike[str], data: bytes) -> FileReport:
         return self.run([_InMemory(str(name), data)]).files[0]
 
-    def _start(self, name: str, data: bytes) -> _FileJob:
-        digest = hashlib.sha256(data).hexdigest()
+    def _start(self, source: Readable) -> _FileJob:
+        opener = getattr(source, "open_binary", None)
+        if opener is not None and source.size() >= STREAM_MIN_BYTES:  # type: ignore[attr-defined]
+            job = self._start_streaming(source.name, opener)
+            if job is not None:
+                return job
+        return self._start_whole(source.name, source.read())
+
+    def _known(self, name: str, digest: str, size: int, prefix_digest: Callable[[int], str | None],
+               ) -> tuple[_FileJob | None, int, str]:
+        """(the job if the bytes were imported before, the line to resume from, the status)."""
         known = self.store.file_by_content(digest)
         if known is not None and known["site"] == (self.site or known["site"]):
-            return _FileJob(self._unchanged(name, known), {}, [], 0)
-        start_line, status = 1, "parsed"
+            return _FileJob(self._unchanged(name, known), {}, [], 0), 1, "unchanged"
         previous = self.store.last_import_of(name)
-        grew = previous is not None and len(data) > previous["size"]
-        if grew and hashlib.sha256(data[: previous["size"]]).hexdigest() == previous["sha256"]:  # type: ignore[index]
-            start_line, status = previous["resume_line"], "grown"  # type: ignore[index]
+        if previous is not None and size > previous["size"] and prefix_digest(previous["size"]) == previous["sha256"]:
+            return None, previous["resume_line"], "grown"
+        return None, 1, "parsed"
+
+    def _start_whole(self, name: str, data: bytes) -> _FileJob:
+        digest = hashlib.sha256(data).hexdigest()
+        known, start_line, status = self._known(name, digest, len(data),
+                                                lambda size: hashlib.sha256(data[:size]).hexdigest())
+        if known is not None:
+            return known
         decoded = decode_bytes(data)
         parser = parser_for(self.site) if self.site else detect(decoded.lines)
         report = FileReport(name, parser.name if parser else None, decoded.encoding, status=status)
@@ -199,9 +220,34 @@ class Importer:
             if decoded.lines:
                 self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
             return job
-        raws = [raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line]
-        chunks = [raws[i:i + BATCH_HANDS] for i in range(0, len(raws), BATCH_HANDS)]
-        return _FileJob(report, row, chunks, start_line)
+        raws = (raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
+        return _FileJob(report, row, _batched(raws), start_line)
+
+    def _start_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> _FileJob | None:
+        """A big file read twice as a stream (digest and encoding, then lines), never whole:
+        memory stays flat whatever its size. None when its format needs the whole file."""
+        previous = self.store.last_import_of(name)
+        with opener() as stream:
+            scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
+        known, start_line, status = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
+        if known is not None:
+            return known
+        parser = parser_for(self.site) if self.site else detect(scanned.head_lines)
+        if parser is None or type(parser).split is not SiteParser.split:
+            return None
+        report = FileReport(name, parser.name, scanned.encoding.label, status=status)
+        row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": parser.name,
+                               "encoding": scanned.encoding.label, "lines": 0}
+
+        def raws() -> Iterator[RawHand]:
+            with opener() as stream:
+                lines = _Counted(stream_lines(stream, scanned.encoding))
+                for raw in parser.split(lines, name):
+                    if raw.first_line >= start_line:
+                        yield raw
+                row["lines"] = lines.count
+
+        return _FileJob(report, row, _batched(raws()), start_line)
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
         args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last, is_last)
@@ -250,3 +296,32 @@ class _InMemory:
 
     def read(self) -> bytes:
         return self.data
+
+    def size(self) -> int:
+        return len(self.data)
+
+    def open_binary(self) -> BinaryIO:
+        return io.BytesIO(self.data)
+
+
+class _Counted:
+    """Passes lines through, counting them."""
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self._lines, self.count = lines, 0
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self._lines:
+            self.count += 1
+            yield line
+
+
+def _batched(raws: Iterable[RawHand]) -> Iterator[list[RawHand]]:
+    batch: list[RawHand] = []
+    for raw in raws:
+        batch.append(raw)
+        if len(batch) >= BATCH_HANDS:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

@@ -14,7 +14,7 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 #: file endings looked at when a folder is imported (named files are always read)
 HAND_HISTORY_SUFFIXES = {".txt", ".xml", ".log", ".hh", ".phh", ".phhs", ".htm", ".html", ".gz", ".zip"}
@@ -48,6 +48,22 @@ class Source:
     @property
     def name(self) -> str:
         return f"{self.fs_path}!{self.member}" if self.member is not None else str(self.fs_path)
+
+    def size(self) -> int:
+        """Bytes on disk (compressed size for archives); 0 when it cannot be told."""
+        try:
+            return self.fs_path.stat().st_size
+        except OSError:
+            return 0
+
+    def open_binary(self) -> BinaryIO:
+        """The file as a stream (plain files only: archives are read whole, within their limits)."""
+        if self.member is not None or self.fs_path.suffix.lower() == ".gz":
+            raise SourceError(f"{self.name}: archives are not streamed")
+        try:
+            return self.fs_path.open("rb")
+        except OSError as error:
+            raise SourceError(f"{self.name}: cannot read: {error.strerror or error}") from error
 
     def read(self) -> bytes:
         try:

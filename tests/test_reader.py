@@ -44,3 +44,34 @@ def test_odd_length_utf16_is_reported_not_fatal() -> None:
 
 def test_empty_file() -> None:
     assert decode_bytes(b"").lines == ()
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from hhtool.reader import scan_stream, stream_lines  # noqa: E402
+
+_TEXTS = st.lists(st.sampled_from(["Seat 1: Zoë (€1.50)", "  ", "", "x\ty", "PokerStars Hand #1:", "\ufeffA", "é€"]),
+                  max_size=30)
+_ENDINGS = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXTS, _ENDINGS, st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "cp1252"]),
+       st.binary(max_size=6), st.integers(1, 7))
+def test_streaming_reads_exactly_what_whole_file_decoding_reads(lines: list[str], ending: str, encoding: str,
+                                                                junk: bytes, chunk: int) -> None:
+    import io
+
+    data = ending.join(lines).encode(encoding, errors="replace")
+    if not encoding.startswith("utf-16"):
+        data += junk  # invalid UTF-8 sends both readers to cp1252
+    whole = decode_bytes(data)
+    if whole.problems:  # an odd-length UTF-16 file: the stream reports the last byte otherwise
+        return
+    scanned = scan_stream(io.BytesIO(data), chunk=chunk)
+    assert scanned.encoding.label == whole.encoding
+    assert tuple(stream_lines(io.BytesIO(data), scanned.encoding)) == whole.lines
+    prefix = len(data) // 2
+    assert scan_stream(io.BytesIO(data), prefix_size=prefix, chunk=chunk).prefix_sha256 == (
+        __import__("hashlib").sha256(data[:prefix]).hexdigest() if 0 < prefix else None)

@@ -148,3 +148,28 @@ def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
         loaded = {hand.hand_id: hand for hand in load_hands(store)}
     assert all(isinstance(hand, Hand) for hand in parsed)
     assert {hand.hand_id: hand for hand in parsed} == loaded
+
+
+def test_big_files_are_streamed_with_the_same_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file over STREAM_MIN_BYTES is read as a stream (never whole); every table must come out
+    as from the whole-file path, including a grown file resumed from its last hand."""
+    from hhtool.sources import collect_sources
+    from tests.test_parallel import snapshot
+
+    hands = [SPLIT_HAND.replace("35874576282", str(5000 + n)) for n in range(9)]
+    path = tmp_path / "big.txt"
+    path.write_bytes(("\r\n\r\n".join(hands[:6]) + "\r\n\r\n" + BROKEN).encode("utf-16"))
+    results = {}
+    for threshold in (0, 1 << 40):  # streamed, then whole
+        monkeypatch.setattr(importer_module, "STREAM_MIN_BYTES", threshold)
+        monkeypatch.setattr(importer_module, "BATCH_HANDS", 4)
+        with Store(":memory:") as store:
+            first = Importer(store).run(collect_sources([str(path)]).sources).files[0]
+            path.write_bytes(path.read_bytes() + ("\r\n\r\n" + "\r\n\r\n".join(hands[6:])).encode("utf-16-le"))
+            grown = Importer(store).run(collect_sources([str(path)]).sources).files[0]
+            again = Importer(store).run(collect_sources([str(path)]).sources).files[0]
+            results[threshold] = (first.as_json() | {"path": ""}, grown.status, grown.stored, again.status, snapshot(store))
+            path.write_bytes(("\r\n\r\n".join(hands[:6]) + "\r\n\r\n" + BROKEN).encode("utf-16"))
+    streamed, whole = results[0], results[1 << 40]
+    assert streamed[0]["stored"] == 6 and streamed[0]["failed"] == 1 and streamed[1:4] == ("grown", 3, "unchanged")
+    assert streamed[4]["files"] and streamed == whole

@@ -464,26 +464,32 @@ class SiteParser:
             raise NotImplementedError
         return any(self.hand_start.match(line) for line in head[:5])
 
-    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
-        """Cut a file into hands. Text before the first hand start becomes its own
-        'hand' so that the parser reports it instead of it vanishing."""
+    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
+        """Cut a file into hands at lines matching ``hand_start``. Text before the first hand
+        start becomes its own 'hand' so that the parser reports it instead of it vanishing.
+        Reads the lines once, in order, so a file can be streamed through it."""
         assert self.hand_start is not None
-        start: int | None = None
+        hand_start = self.hand_start
+        buffer: list[str] = []
+        first = 0
         for index, line in enumerate(lines):
-            if self.hand_start.match(line):
-                if start is not None:
-                    yield self._raw(lines, start, index, file)
-                start = index
-            elif start is None and line.strip():
-                start = index
-        if start is not None:
-            yield self._raw(lines, start, len(lines), file)
+            if hand_start.match(line):
+                if buffer:
+                    yield self._raw(buffer, 0, len(buffer), file, first)
+                buffer, first = [line], index
+            elif buffer:
+                buffer.append(line)
+            elif line.strip():
+                buffer, first = [line], index
+        if buffer:
+            yield self._raw(buffer, 0, len(buffer), file, first)
 
     @staticmethod
-    def _raw(lines: Sequence[str], start: int, stop: int, file: str) -> RawHand:
+    def _raw(lines: Sequence[str], start: int, stop: int, file: str, offset: int = 0) -> RawHand:
+        """Lines ``start:stop`` less trailing blanks; ``offset`` is the file index of lines[0]."""
         while stop > start and not lines[stop - 1].strip():
             stop -= 1
-        return RawHand(file, start + 1, tuple(lines[start:stop]))
+        return RawHand(file, offset + start + 1, tuple(lines[start:stop]))
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         """(site hand id, the site's game name, whether it is Seven Card Stud Hi/Lo)."""

@@ -470,12 +470,12 @@ class _Reader:
         """An hhtool export: returns, showdown and awards as the site stated them."""
         b = self.b
         for entry in self.user("uncalled", []):
-            b.uncalled.append(UncalledReturn(Street(int(entry["street"])), str(entry["player"]), int(entry["amount"]),
-                                             self.line("_hhtool_uncalled")))
+            b.return_uncalled(str(entry["player"]), int(entry["amount"]), self.line("_hhtool_uncalled"),
+                              street=Street(int(entry["street"])))
         for entry in self.user("showdown", []):
             cards = parse_phh_cards(str(entry.get("cards", "")), self.line("_hhtool_showdown"))
-            b.showdown.append(ShownHand(str(entry["player"]), ShowStatus(entry["status"]), cards, entry.get("high"),
-                                        entry.get("low"), self.line("_hhtool_showdown")))
+            b.show(str(entry["player"]), ShowStatus(entry["status"]), cards, entry.get("high"), entry.get("low"),
+                   self.line("_hhtool_showdown"))
         for entry in self.user("awards", []):
             pot = entry.get("pot")
             b.awards.append(Award(str(entry["player"]), int(entry["amount"]), None if pot is None else int(pot),

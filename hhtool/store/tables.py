@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -62,12 +63,12 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
                          s.high_text, s.low_text, s.line) for seq, s in enumerate(hand.showdown))
         awards.extend((site, hand_id, seq, a.player, a.amount, a.pot, a.half.value, a.line)
                       for seq, a in enumerate(hand.awards))
-        put_in: dict[str, int] = dict.fromkeys(hand.players, 0)
+        put_in: dict[str, int] = defaultdict(int)  # default: a name outside the seats must not break the import
         for action in hand.actions:
             put_in[action.player] += action.amount
         for ret in hand.uncalled:
             put_in[ret.player] -= ret.amount
-        collected: dict[str, int] = dict.fromkeys(hand.players, 0)
+        collected: dict[str, int] = defaultdict(int)
         for award in hand.awards:
             collected[award.player] += award.amount
         results.extend((site, hand_id, player, put_in[player], collected[player], collected[player] - put_in[player])
