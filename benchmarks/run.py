@@ -159,17 +159,16 @@ def pokerkit_ratio(path: Path, limit: int, repeats: int) -> dict[str, float]:
 
 
 def machine() -> str:
-    memory = ""
-    try:
-        kb = next(int(line.split()[1]) for line in open("/proc/meminfo") if line.startswith("MemTotal"))
-        memory = f", {kb / 1024 / 1024:.0f} GiB"
-    except (OSError, StopIteration):
-        pass
-    model = ""
-    try:
-        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    def first(path: str, prefix: str) -> str:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                return next((line for line in handle if line.startswith(prefix)), "")
+        except OSError:
+            return ""
+
+    kb = first("/proc/meminfo", "MemTotal").split()
+    memory = f", {int(kb[1]) / 1024 / 1024:.0f} GiB" if len(kb) > 1 else ""
+    model = first("/proc/cpuinfo", "model name").partition(":")[2].strip()
     return f"{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} cores ({model}){memory}"
 
 

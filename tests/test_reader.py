@@ -46,6 +46,8 @@ def test_empty_file() -> None:
     assert decode_bytes(b"").lines == ()
 
 
+import hashlib  # noqa: E402
+
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -73,5 +75,5 @@ def test_streaming_reads_exactly_what_whole_file_decoding_reads(lines: list[str]
     assert scanned.encoding.label == whole.encoding
     assert tuple(stream_lines(io.BytesIO(data), scanned.encoding)) == whole.lines
     prefix = len(data) // 2
-    assert scan_stream(io.BytesIO(data), prefix_size=prefix, chunk=chunk).prefix_sha256 == (
-        __import__("hashlib").sha256(data[:prefix]).hexdigest() if 0 < prefix else None)
+    expected = hashlib.sha256(data[:prefix]).hexdigest() if prefix > 0 else None
+    assert scan_stream(io.BytesIO(data), prefix_size=prefix, chunk=chunk).prefix_sha256 == expected
