@@ -60,8 +60,8 @@ def process_chunk(site: str, raws: list[RawHand], rules: str | None = None, repl
         if defer_half_written_last and isinstance(last, FailedHand) and _may_be_half_written(last):
             outcomes.pop()
             result.deferred = True
-    truncated_last = None
-    if ends_file and outcomes and isinstance(outcomes[-1], FailedHand) and "ends early" in outcomes[-1].reason:
+    truncated_last = None  # a file cut off while being written: its last hand ends early or mid-line
+    if ends_file and outcomes and isinstance(outcomes[-1], FailedHand) and _may_be_half_written(outcomes[-1]):
         truncated_last = outcomes[-1]
     stored: dict[str, tuple[Hand, Any, str | None]] = {}
     failures: list[FailedHand] = []

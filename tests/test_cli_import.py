@@ -132,3 +132,12 @@ def test_a_replay_fault_on_one_hand_does_not_stop_the_import(tmp_path: Path, mon
         con.close()
     assert verdicts == {"35874576282": "ok", "200": "unverifiable"}
     assert "simulated engine fault" in reason
+
+
+def test_a_last_hand_cut_mid_line_is_incomplete_too(tmp_path: Path) -> None:
+    path = tmp_path / "cut.txt"
+    whole = SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT
+    path.write_text(whole[: whole.index("Big: bets $10") + 7])  # the writer stopped inside a line
+    result = runner.invoke(app, ["import", str(path), "--db", ":memory:", "--format", "json"])
+    [report] = json.loads(result.output)["files"]
+    assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
