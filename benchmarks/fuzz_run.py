@@ -41,6 +41,7 @@ def main() -> int:
             totals.update(dict(zip(("hands_found", "stored", "duplicates", "skipped", "failed"), row[0], strict=True)))
         files += 1
         if files % 1000 == 0:  # keep memory flat: a fresh store now and then
+            print(f"{files} files, {dict(totals)}", file=sys.stderr, flush=True)
             store.close()
             store = Store(":memory:")
     elapsed = time.perf_counter() - started
