@@ -21,6 +21,9 @@ strings of the selected hands are evaluated once in Python and joined back as a 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import polars as pl
@@ -44,7 +47,7 @@ _FULL_CARDS = (
 HANDS_CTE = """
 fh AS MATERIALIZED (  -- the selected hands, each numbered: joins and windows below use the number
     SELECT row_number() OVER () AS hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
-           h.community_card, h.file, h.first_line,
+           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line,
            coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM results r
                                                   WHERE r.site = h.site AND r.hand_id = h.hand_id)), h.fees) AS rake_total
     FROM hands h WHERE {where}
@@ -325,6 +328,7 @@ outcome AS (
 
 _SELECT = """
 SELECT fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
+       fh.is_tournament, fh.table_size, fh.file, fh.first_line,
        strftime(fh.started_at, '%Y-%m') AS month,
        rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
            || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
@@ -438,16 +442,36 @@ def _select_sql(player_condition: str) -> str:
     )
 
 
+#: the facts' count columns that reports sum: ``s__n`` and ``s__o`` of every statistic, the halves counts
+HALVES_COUNTS = ("halves_by_label", "halves_by_cards", "halves_unknown")
+
+
+def counted_columns() -> tuple[str, ...]:
+    """Every ``s__n``/``s__o`` column of the facts query, in its order, then the halves counts.
+
+    >>> counted_columns()[:2], counted_columns()[-1]
+    (('vpip__n', 'vpip__o'), 'halves_unknown')
+    """
+    names = re.findall(r"\bAS (\w+__[no])\b", _select_sql(""))
+    return (*dict.fromkeys(names), *HALVES_COUNTS)
+
+
 def facts_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
     """The full query and its parameters (the card-value table must be registered first)."""
     where, params = hand_filter.sql()
+    return hands_facts_sql(where, params, hand_filter.players)
+
+
+def hands_facts_sql(where: str, params: list[Any], players: tuple[str, ...] = ()) -> tuple[str, list[Any]]:
+    """The facts of the hands matching ``where`` (a condition on ``hands h``), rows of ``players``
+    only when some are given (the card-value table must be registered first)."""
     player_condition = ""
-    if hand_filter.players:
-        player_condition = f"WHERE f.player IN ({', '.join('?' for _ in hand_filter.players)})"
+    if players:
+        player_condition = f"WHERE f.player IN ({', '.join('?' for _ in players)})"
     showdown = _SHOWDOWN.format(card_values=CARD_VALUES_VIEW, full_cards=_FULL_CARDS)
     ctes = [HANDS_CTE.format(where=where), BASE_CTES, _THIRD, _later_sql(), showdown]
     sql = "WITH" + ",".join(ctes) + _select_sql(player_condition)
-    return sql, [*params, *hand_filter.players]
+    return sql, [*params, *players]
 
 
 def evaluate_cards(text: str) -> tuple[int | None, int | None] | None:
@@ -469,9 +493,8 @@ def evaluate_cards(text: str) -> tuple[int | None, int | None] | None:
         return None
 
 
-def card_values(store: Store, hand_filter: HandFilter) -> pa.Table:
-    """Evaluate each distinct showdown card string of the selected hands once."""
-    where, params = hand_filter.sql()
+def card_values(store: Store, where: str, params: list[Any]) -> pa.Table:
+    """Evaluate each distinct showdown card string of the hands matching ``where`` once."""
     rows = store.run(
         f"WITH {HANDS_CTE.format(where=where)} SELECT DISTINCT {_FULL_CARDS} AS cards "
         "FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id WHERE s.cards IS NOT NULL",
@@ -490,12 +513,19 @@ def card_values(store: Store, hand_filter: HandFilter) -> pa.Table:
                      "low_value": pa.array(lows, pa.int64())})
 
 
-def player_hand_facts(store: Store, hand_filter: HandFilter) -> pl.DataFrame:
-    """Every selected player-hand with its facts (see the module docstring)."""
-    values = card_values(store, hand_filter)
-    store.con.register(CARD_VALUES_VIEW, values)
+@contextmanager
+def card_values_registered(store: Store, where: str, params: list[Any]) -> Iterator[None]:
+    """The card values of the hands matching ``where``, as the view the facts query reads."""
+    store.con.register(CARD_VALUES_VIEW, card_values(store, where, params))
     try:
-        sql, params = facts_sql(hand_filter)
-        return store.frame(sql, params)
+        yield
     finally:
         store.con.unregister(CARD_VALUES_VIEW)
+
+
+def player_hand_facts(store: Store, hand_filter: HandFilter) -> pl.DataFrame:
+    """Every selected player-hand with its facts (see the module docstring), computed now from the
+    hands; the reports read the same rows from the ``player_facts`` cache (:mod:`hhtool.reports.facts_table`)."""
+    where, params = hand_filter.sql()
+    with card_values_registered(store, where, params):
+        return store.frame(*facts_sql(hand_filter))

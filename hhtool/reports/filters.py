@@ -13,7 +13,7 @@ so every report selects hands the same way.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -89,3 +89,14 @@ class HandFilter:
             )
             params.extend(self.players)
         return (" AND ".join(parts) or "TRUE"), params
+
+    def facts_sql(self) -> tuple[str, list[Any]]:
+        """The same selection as a condition on the stored facts (``player_facts h``: one row per
+        player and hand, carrying the hand's columns). The players asked for become the rows kept:
+        a player with facts in a hand had a seat in it, so a ``results`` row, which is all that
+        :meth:`sql` asks of the hand."""
+        where, params = replace(self, players=()).sql()
+        if self.players:
+            where += f" AND h.player IN ({', '.join('?' for _ in self.players)})"
+            params.extend(self.players)
+        return where, params

@@ -1,0 +1,237 @@
+"""The ``player_facts`` cache: the player-hand facts of :mod:`hhtool.reports.facts`, stored once.
+
+A stored hand never changes (hands are only added, each with all its rows in one transaction), and
+every window and join of the facts query stays inside one hand, so the facts of a batch of hands are
+the facts computed over everything. :func:`refresh_facts` therefore computes facts only for the hands
+not covered yet, a bounded batch at a time, one transaction per batch; reports then read the table,
+whose rows carry the hand columns the filters need, with no join.
+
+The tables belong to the reports layer (created here, not by the store's migrations):
+
+* ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query;
+* ``player_facts_daily``: the same facts summed per player, day and kind of table (the
+  :data:`DAILY_KEYS`): what ``hhtool stats`` sums, far fewer rows than ``player_facts``;
+* ``player_facts_hands``: one row per hand whose facts are stored (a hand nobody was dealt in has
+  no player row, yet it is done);
+* ``facts_version``: one row naming the facts definition the rows were computed with; when it is
+  not this code's :func:`facts_version`, both tables are dropped and rebuilt.
+
+Hands are never deleted and covered hands are recorded in the transaction that stores their facts,
+so the cache is complete exactly when it covers as many hands as ``hands`` holds.
+
+A store that was not refreshed (read-only, or written by something that does not refresh) still
+reports right: :func:`selected_facts` and :func:`summed_facts` compute the hands not covered on the fly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from hhtool.reports.facts import card_values_registered, counted_columns, hands_facts_sql
+from hhtool.reports.filters import HandFilter
+from hhtool.store import Store
+
+#: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
+FACTS_DEFINITION = 1
+#: hands whose facts are computed and inserted per transaction (memory stays bounded)
+BATCH_HANDS = 20_000
+FACTS_TABLE, DAILY_TABLE, COVERED_TABLE = "player_facts", "player_facts_daily", "player_facts_hands"
+VERSION_TABLE = "facts_version"
+CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, COVERED_TABLE)
+#: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
+#: ``started_at`` cut to the day (``--from``/``--to`` select whole days, so they select the same rows)
+DAILY_KEYS = ("player", "site", "currency", "unit", "small_bet", "big_bet", "stakes", "is_tournament", "table_size",
+              "started_at", "month")
+
+#: a condition on ``hands h``: the hand's facts are not stored
+NOT_COVERED = f"NOT EXISTS (SELECT 1 FROM {COVERED_TABLE} c WHERE c.site = h.site AND c.hand_id = h.hand_id)"
+
+
+def facts_version() -> str:
+    """The facts definition in force: its number and a digest of the facts query and daily sums.
+
+    >>> facts_version().startswith(f"{FACTS_DEFINITION}-")
+    True
+    """
+    sql, _ = hands_facts_sql("TRUE", [])
+    text = sql + daily_sums_sql("facts") + resum_sql("daily", DAILY_KEYS)
+    return f"{FACTS_DEFINITION}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def daily_sums_sql(facts: str, keys: tuple[str, ...] = DAILY_KEYS) -> str:
+    """Sum the facts rows of the query ``facts`` per ``keys`` (``started_at`` cut to the day):
+    ``hands``, ``net``, ``net_showdown``, ``big_bets`` and ``big_bets_known`` (hands whose big bet
+    is known), ``rake_paid``, and every counted column under its own name."""
+    columns = [("date_trunc('day', started_at) AS started_at" if key == "started_at" else key) for key in keys]
+    sums = ["CAST(count(*) AS BIGINT) AS hands", "CAST(sum(net) AS BIGINT) AS net",
+            "CAST(sum(net * went_sd) AS BIGINT) AS net_showdown", "sum(big_bets) AS big_bets",
+            "CAST(count(big_bets) AS BIGINT) AS big_bets_known", "CAST(sum(rake_paid) AS BIGINT) AS rake_paid",
+            *(f"CAST(sum({name}) AS BIGINT) AS {name}" for name in counted_columns())]
+    return f"SELECT {', '.join(columns)}, {', '.join(sums)} FROM ({facts}) f GROUP BY ALL"
+
+
+def resum_sql(sums: str, keys: tuple[str, ...]) -> str:
+    """Rows of daily sums (the query ``sums``) summed again per ``keys``, in the same shape."""
+    columns = [f"CAST(sum({name}) AS BIGINT) AS {name}"
+               for name in ("hands", "net", "net_showdown", "big_bets_known", "rake_paid", *counted_columns())]
+    return f"SELECT {', '.join(keys)}, sum(big_bets) AS big_bets, {', '.join(columns)} FROM ({sums}) s GROUP BY ALL"
+
+
+def _table_exists(store: Store, name: str) -> bool:
+    rows = store.run(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND database_name = current_database() "
+        "AND schema_name = 'main'", [name],
+    )
+    return bool(rows[0][0])
+
+
+def stored_version(store: Store) -> str | None:
+    """The facts version the cache was built with (None: no cache)."""
+    if not _table_exists(store, VERSION_TABLE):
+        return None
+    rows = store.run(f"SELECT max(version) FROM {VERSION_TABLE}")
+    return None if rows[0][0] is None else str(rows[0][0])
+
+
+def cache_is_current(store: Store) -> bool:
+    """The cache exists and holds facts of this code's definition (maybe not of every hand)."""
+    return stored_version(store) == facts_version() and all(_table_exists(store, name) for name in CACHE_TABLES)
+
+
+def _complete(store: Store) -> bool:
+    """Every hand is covered (given a current cache): counting is enough, see the module docstring."""
+    rows = store.run(f"SELECT (SELECT count(*) FROM hands) = (SELECT count(*) FROM {COVERED_TABLE})")
+    return bool(rows[0][0])
+
+
+def needs_refresh(store: Store) -> bool:
+    """Whether :func:`refresh_facts` would store anything: no current cache, or a hand without
+    facts. Reads only: safe on a store opened read-only."""
+    if not cache_is_current(store):
+        return bool(store.run("SELECT EXISTS (SELECT 1 FROM hands)")[0][0])
+    return not _complete(store)
+
+
+def _transaction(store: Store, statements: list[tuple[str, list[Any]]]) -> None:
+    store.run("BEGIN TRANSACTION")
+    try:
+        for sql, params in statements:
+            store.run(sql, params)
+        store.run("COMMIT")
+    except Exception:
+        store.run("ROLLBACK")
+        raise
+
+
+def _prepare(store: Store) -> None:
+    """Create the cache tables if missing; drop and recreate them when the version differs."""
+    version = facts_version()
+    if cache_is_current(store):
+        return
+    with card_values_registered(store, "FALSE", []):
+        empty, params = hands_facts_sql("FALSE", [])
+        # the columns and types are those of the facts query and of its daily sums
+        _transaction(store, [
+            *((f"DROP TABLE IF EXISTS {name}", []) for name in CACHE_TABLES),
+            (f"CREATE TABLE IF NOT EXISTS {FACTS_TABLE} AS {empty}", params),
+            (f"CREATE TABLE IF NOT EXISTS {DAILY_TABLE} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}", []),
+            (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL)", []),
+            (f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version VARCHAR NOT NULL)", []),
+            (f"DELETE FROM {VERSION_TABLE}", []),
+            (f"INSERT INTO {VERSION_TABLE} VALUES (?)", [version]),
+        ])
+
+
+def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
+    """Compute and store the facts of every hand not covered yet; returns how many hands that was
+    (0, with nothing written but the empty tables, when the cache is up to date).
+
+    Batches are consecutive runs of the pending hands' row ids (stable while this connection holds
+    the file for writing), each stored in one transaction: an interrupted refresh keeps the batches
+    it finished and the next one resumes. The daily sums of each batch are appended, then merged
+    into one row per day and key at the end."""
+    _prepare(store)
+    if _complete(store):
+        return 0
+    pending = [int(row[0]) for row in store.run(f"SELECT h.rowid FROM hands h WHERE {NOT_COVERED} ORDER BY 1")]
+    store.run("SET enable_progress_bar = false")  # DuckDB's own bar would print under ours
+    for start in range(0, len(pending), batch_hands):
+        batch = pending[start:start + batch_hands]
+        where, params = f"h.rowid BETWEEN ? AND ? AND {NOT_COVERED}", [batch[0], batch[-1]]
+        with card_values_registered(store, where, params):
+            sql, all_params = hands_facts_sql(where, params)
+            store.run(f"CREATE OR REPLACE TEMP TABLE batch_facts AS {sql}", all_params)
+        try:
+            _transaction(store, [
+                (f"INSERT INTO {FACTS_TABLE} BY NAME SELECT * FROM batch_facts", []),
+                (f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql('SELECT * FROM batch_facts')}", []),
+                (f"INSERT INTO {COVERED_TABLE} SELECT h.site, h.hand_id FROM hands h WHERE {where}", params),
+            ])
+        finally:
+            store.run("DROP TABLE IF EXISTS batch_facts")
+    _transaction(store, [
+        (f"CREATE OR REPLACE TEMP TABLE merged_daily AS {resum_sql(f'SELECT * FROM {DAILY_TABLE}', DAILY_KEYS)}", []),
+        (f"DELETE FROM {DAILY_TABLE}", []),
+        (f"INSERT INTO {DAILY_TABLE} BY NAME SELECT * FROM merged_daily", []),
+        ("DROP TABLE merged_daily", []),
+    ])
+    return len(pending)
+
+
+@contextmanager
+def _with_uncovered(store: Store, stored: str, stored_params: list[Any], hand_filter: HandFilter, condition: str,
+                    condition_params: tuple[Any, ...], shape: Callable[[str], str]) -> Iterator[tuple[str, list[Any]]]:
+    """``stored`` (a query on the cache, used when it is current) united with ``shape`` applied to
+    the facts computed now of the selected hands the cache does not cover."""
+    hand_where, hand_params = hand_filter.sql()
+    hand_where, hand_params = f"{hand_where} AND {condition}", [*hand_params, *condition_params]
+    parts: list[tuple[str, list[Any]]] = []
+    compute = True
+    if cache_is_current(store):
+        parts.append((stored, stored_params))
+        hand_where = f"{hand_where} AND {NOT_COVERED}"
+        compute = not _complete(store) and bool(
+            store.run(f"SELECT EXISTS (SELECT 1 FROM hands h WHERE {hand_where})", hand_params)[0][0])
+    with ExitStack() as stack:
+        if compute:
+            stack.enter_context(card_values_registered(store, hand_where, hand_params))
+            computed, params = hands_facts_sql(hand_where, hand_params, hand_filter.players)
+            parts.append((shape(computed), params))
+        yield " UNION ALL BY NAME ".join(f"({part})" for part, _ in parts), [p for _, params in parts for p in params]
+
+
+def _cache_condition(hand_filter: HandFilter, condition: str, condition_params: tuple[Any, ...]) -> tuple[str, list[Any]]:
+    where, params = hand_filter.facts_sql()
+    return f"{where} AND {condition}", [*params, *condition_params]
+
+
+@contextmanager
+def selected_facts(store: Store, hand_filter: HandFilter, condition: str = "TRUE",
+                   condition_params: tuple[Any, ...] = ()) -> Iterator[tuple[str, list[Any]]]:
+    """A query (and its parameters) of the facts rows the filter selects, one per player and hand:
+    read from the cache where it covers the hands, computed on the fly for the others (all of them
+    without a current cache). ``condition`` is one more condition on hand columns, valid on ``hands h``
+    and on the cache tables alike (e.g. ``h.currency = ?``). Valid inside the ``with`` block only."""
+    where, params = _cache_condition(hand_filter, condition, condition_params)
+    with _with_uncovered(store, f"SELECT * FROM {FACTS_TABLE} h WHERE {where}", params, hand_filter, condition,
+                         condition_params, lambda computed: computed) as query:
+        yield query
+
+
+@contextmanager
+def summed_facts(store: Store, hand_filter: HandFilter, keys: tuple[str, ...]) -> Iterator[tuple[str, list[Any]]]:
+    """Like :func:`selected_facts`, as rows of sums (:func:`daily_sums_sql`) with at least the
+    columns ``keys`` and ``unit``: summing them per ``keys`` gives the sums over the facts rows. Keys
+    the daily sums lack (``door_card``) are summed from ``player_facts`` rows instead."""
+    where, params = _cache_condition(hand_filter, "TRUE", ())
+    grouped = tuple(dict.fromkeys((*keys, "unit")))
+    if set(grouped) <= set(DAILY_KEYS):
+        stored = f"SELECT * FROM {DAILY_TABLE} h WHERE {where}"
+    else:
+        stored = daily_sums_sql(f"SELECT * FROM {FACTS_TABLE} h WHERE {where}", grouped)
+    with _with_uncovered(store, stored, params, hand_filter, "TRUE", (),
+                         lambda computed: daily_sums_sql(computed, grouped)) as query:
+        yield query
