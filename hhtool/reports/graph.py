@@ -1,9 +1,9 @@
 """Cumulative winnings against hands played: total, showdown and non-showdown lines.
 
-The series comes from the store in hand order (start time, then file and line); money stays in
-integer smallest units until it is drawn. PNG is drawn by matplotlib (Agg backend, imported only
-when a PNG is asked for); HTML is one self-contained page: an inline SVG chart written here (no
-script, no external reference) and the data as a table.
+The series comes from the player's facts (:mod:`hhtool.reports.facts_table`) in hand order (start
+time, then file and line); money stays in integer smallest units until it is drawn. PNG is drawn by
+matplotlib (Agg backend, imported only when a PNG is asked for); HTML is one self-contained page: an
+inline SVG chart written here (no script, no external reference) and the data as a table.
 
 >>> series = pl.DataFrame({"net": [5, -2, 10], "went_sd": [1, 0, 0]})
 >>> cumulative(series).select("total", "showdown", "non_showdown").rows()
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from hhtool.reports.facts import BASE_CTES, HANDS_CTE
+from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.stats import format_money
 from hhtool.store import Store
@@ -44,20 +44,11 @@ def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency
     totals. Raises GraphError when he has no hands, or hands in several currencies and none chosen."""
     selected = HandFilter(hand_filter.sites, hand_filter.stakes, hand_filter.date_from, hand_filter.date_to,
                           hand_filter.game, hand_filter.table_size, (player,))
-    where, params = selected.sql()
-    if currency is not None:
-        where += " AND h.currency = ?"
-        params.append(currency)
-    sql = (
-        "WITH" + ",".join([HANDS_CTE.format(where=where), BASE_CTES]) + """
-        SELECT fh.site, fh.hand_id, fh.started_at, fh.currency, fh.unit, CAST(coalesce(r.net, 0) AS BIGINT) AS net,
-               CAST(f.went_sd AS INTEGER) AS went_sd
-        FROM fate f JOIN fh ON fh.hk = f.hk
-        LEFT JOIN r_src r ON r.hk = f.hk AND r.player = f.player
-        WHERE f.player = ?
-        ORDER BY fh.started_at NULLS LAST, fh.file, fh.first_line, fh.site, fh.hand_id"""
-    )
-    frame = store.frame(sql, [*params, player])
+    condition, condition_params = ("h.currency = ?", (currency,)) if currency is not None else ("TRUE", ())
+    with selected_facts(store, selected, condition, condition_params) as (facts, params):
+        frame = store.frame(
+            f"""SELECT site, hand_id, started_at, currency, unit, net, went_sd FROM ({facts}) f
+                ORDER BY started_at NULLS LAST, file, first_line, site, hand_id""", params)
     if frame.is_empty():
         raise GraphError(f"no hands of {player!r} match")
     currencies = sorted(set(frame["currency"].to_list()))

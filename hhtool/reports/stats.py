@@ -18,7 +18,8 @@ from enum import StrEnum
 
 import polars as pl
 
-from hhtool.reports.facts import ALL_STREETS, LATER_STREETS, player_hand_facts
+from hhtool.reports.facts import ALL_STREETS, LATER_STREETS
+from hhtool.reports.facts_table import summed_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
 
@@ -86,24 +87,28 @@ def _rate(count: str, opportunities: str) -> pl.Expr:
     return pl.when(pl.col(opportunities) > 0).then(pl.col(count) / pl.col(opportunities)).otherwise(None)
 
 
-def aggregate(facts: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """Sum player-hand facts into one row per ``keys`` group, with every rate and its counts."""
-    sums: list[pl.Expr] = [
-        pl.len().cast(pl.Int64).alias("hands"),
-        pl.col("unit").max().alias("unit"),
-        pl.col("net").sum().alias("net_won"),
-        (pl.col("net") * pl.col("went_sd")).sum().alias("net_won_showdown"),
-        (pl.col("net") * (1 - pl.col("went_sd"))).sum().alias("net_won_non_showdown"),
-        pl.col("big_bets").sum().alias("big_bets"),
-        pl.col("big_bets").count().cast(pl.Int64).alias("bb_per_100_hands"),
-        pl.col("rake_paid").sum().alias("rake_paid"),
+def totals_sql(sums: str, keys: list[str]) -> str:
+    """The rows of sums of the query ``sums`` (:func:`hhtool.reports.facts_table.summed_facts`) summed
+    into one row per ``keys`` group: every count and opportunity, money, and what ``bb_per_100``
+    needs (see :func:`finish`)."""
+    totals = [
+        "max(unit) AS unit", "CAST(sum(hands) AS BIGINT) AS hands", "CAST(sum(net) AS BIGINT) AS net_won",
+        "CAST(sum(net_showdown) AS BIGINT) AS net_won_showdown",
+        "CAST(sum(net) - sum(net_showdown) AS BIGINT) AS net_won_non_showdown",
+        "sum(big_bets) AS big_bets", "CAST(sum(big_bets_known) AS BIGINT) AS bb_per_100_hands",
+        "CAST(sum(rake_paid) AS BIGINT) AS rake_paid",
     ]
     for rate in RATES:
-        sums += [pl.col(f"{rate.fact}__n").sum().cast(pl.Int64).alias(f"{rate.key}_count"),
-                 pl.col(f"{rate.fact}__o").sum().cast(pl.Int64).alias(f"{rate.key}_opportunities")]
-    sums += [pl.col(name).sum().cast(pl.Int64).alias(name) for name in COUNT_KEYS]
-    grouped = facts.group_by(keys).agg(sums)
-    grouped = grouped.with_columns(
+        totals += [f"CAST(sum({rate.fact}__n) AS BIGINT) AS {rate.key}_count",
+                   f"CAST(sum({rate.fact}__o) AS BIGINT) AS {rate.key}_opportunities"]
+    totals += [f"CAST(sum({name}) AS BIGINT) AS {name}" for name in COUNT_KEYS]
+    group = ", ".join(keys)
+    return f"SELECT {group}, {', '.join(totals)} FROM ({sums}) s GROUP BY {group}"
+
+
+def finish(sums: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The rates and ``bb_per_100`` from the totals of :func:`totals_sql`, columns in output order."""
+    grouped = sums.with_columns(
         pl.when(pl.col("bb_per_100_hands") > 0)
         .then((pl.col("big_bets") * 100 / pl.col("bb_per_100_hands")).round(3))
         .otherwise(None).alias("bb_per_100"),
@@ -135,13 +140,14 @@ def _sorted(frame: pl.DataFrame, by: Breakdown | None) -> pl.DataFrame:
 def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0) -> pl.DataFrame:
     """One row per player and currency (and per breakdown value), players with at least
     ``min_hands`` hands in total. ``--by street`` rows come from :func:`by_street`."""
-    facts = player_hand_facts(store, hand_filter)
     keys = ["player", "currency"]
     if by in BREAKDOWN_COLUMN:
         keys.append(BREAKDOWN_COLUMN[by])
-    if facts.is_empty():
+    with summed_facts(store, hand_filter, tuple(keys)) as (sums, params):
+        totals = store.frame(totals_sql(sums, keys), params)
+    if totals.is_empty():
         return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
-    frame = aggregate(facts, keys)
+    frame = finish(totals, keys)
     if min_hands > 0:
         totals = frame.group_by(["player", "currency"]).agg(pl.col("hands").sum().alias("_total"))
         keep = totals.filter(pl.col("_total") >= min_hands).drop("_total")
