@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store, out
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, out
 from hhtool.cli.stats_cmd import (
     FROM_OPTION,
     GAME_OPTION,
@@ -15,6 +15,7 @@ from hhtool.cli.stats_cmd import (
     TABLE_SIZE_OPTION,
     TO_OPTION,
     build_filter,
+    report_store,
 )
 from hhtool.reports.filters import Game
 from hhtool.reports.graph import GraphError, heroes, winnings_series, write_graph
@@ -40,7 +41,7 @@ def register(app: typer.Typer) -> None:
             err.print(f"[red]error:[/red] --out must end in .png or .html, not {path.name!r}")
             raise typer.Exit(EXIT_ERROR)
         hand_filter = build_filter(None, sites, stakes, date_from, date_to, game, table_size)
-        with open_store(db, read_only=True) as store:
+        with report_store(db) as store:
             if player is None:
                 found = heroes(store, hand_filter)
                 if len(found) != 1:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 
+import duckdb
 import typer
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store
 from hhtool.cli.output import OutputFormat, emit_frame
+from hhtool.reports.facts_table import needs_refresh, refresh_facts
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import Breakdown, player_stats, terminal_view
+from hhtool.store import Store, resolve_db_path
 
 PLAYER_OPTION = typer.Option(None, "--player", help="Only this player (repeatable).")
 SITE_OPTION = typer.Option(None, "--site", help="Only hands of this site (repeatable).")
@@ -45,6 +50,30 @@ def build_filter(players: list[str] | None, sites: list[str] | None, stakes: str
     )
 
 
+#: how long a report waits to write the facts cache before computing the missing facts on the fly
+REFRESH_LOCK_TIMEOUT = 1.0
+
+
+@contextmanager
+def report_store(db: str | None) -> Iterator[Store]:
+    """The store for a report, opened read-only, or for writing when hands lack cached facts: those
+    are computed and stored first (:func:`refresh_facts`). When it cannot be written (a read-only
+    file, another process reading it), the report computes the missing facts on the fly instead."""
+    with open_store(db, read_only=True) as store:
+        if not needs_refresh(store):
+            yield store
+            return
+    try:
+        writable = Store(resolve_db_path(db), lock_timeout=REFRESH_LOCK_TIMEOUT)
+    except (RuntimeError, duckdb.Error, OSError):  # locked, read-only, or a newer schema
+        with open_store(db, read_only=True) as store:
+            yield store
+        return
+    with writable:
+        refresh_facts(writable)
+        yield writable
+
+
 def register(app: typer.Typer) -> None:
     @app.command("stats")
     def stats_command(
@@ -72,7 +101,7 @@ def register(app: typer.Typer) -> None:
         csv, json and parquet carry every key. Definitions: docs/stats.md.
         """
         hand_filter = build_filter(players, sites, stakes, date_from, date_to, game, table_size)
-        with open_store(db, read_only=True) as store:
+        with report_store(db) as store:
             frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
         if output_format is OutputFormat.table:
             frame = terminal_view(frame, by)
