@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
 from hhtool.importer import FileReport, Importer, ImportReport
 from hhtool.parallel import default_jobs, process_pool
+from hhtool.reports.facts_table import refresh_facts
 from hhtool.sites import site_names
 from hhtool.sources import Collected, Source, collect_sources
 from hhtool.store import Store
@@ -57,7 +58,7 @@ def run_import(store: Store, collected: Collected, site: str | None, rules: str 
                dask: str | None = None, dask_dir: str | None = None) -> ImportReport:
     """Import sources into an open store (shared by `import` and `audit PATH…`)."""
     if dask:
-        return _run_on_cluster(store, collected, site, rules, dask, dask_dir)
+        return _with_facts(store, _run_on_cluster(store, collected, site, rules, dask, dask_dir))
     total_bytes = sum(_size(source) for source in collected.sources)
     with process_pool(jobs, total_bytes) as submit:
         importer = Importer(store, rules=rules, site=site, submit=submit, in_flight=2 * jobs)
@@ -66,6 +67,12 @@ def run_import(store: Store, collected: Collected, site: str | None, rules: str 
             task = progress.add_task("import", total=len(collected.sources))
             report = importer.run(collected.sources, on_file=lambda _: progress.advance(task))
     report.unreadable[:0] = collected.problems
+    return _with_facts(store, report)
+
+
+def _with_facts(store: Store, report: ImportReport) -> ImportReport:
+    """Store the reports' facts of the new hands now, so `stats` and `graph` have nothing left to compute."""
+    refresh_facts(store)
     return report
 
 
