@@ -19,7 +19,8 @@ Rules applied (the defaults of the rules document, as PokerStars plays them):
   each, first to the holder of the highest card of the winning five by suit (the rules document's
   default, ``odd_unit_tied_half = best_card_suit``), then by position;
 * rake: ``min(cap, floor(total pot * percent))`` for the hand, spread over the pots in proportion
-  to their size (rounded down), the units left over going to the largest remainders;
+  to their size (rounded down), the units left over going to the largest remainders; or, with
+  ``TableConfig.rake_allocation = "main_pot"`` (Full Tilt), all taken from the main pot;
 * eight players on 7th street leave four cards: one community card is turned for everybody.
 
 >>> from hhtool.simulate.policy import SimplePolicy
@@ -87,12 +88,15 @@ class TableConfig:
     first_hand_id: int = 250_000_000_000
     start_time: datetime = datetime(2026, 11, 29, 10, 22, 32)
     seed: int = 0
+    rake_allocation: str = "proportional"  # the target site's profile: proportional, main_pot or last_pot
 
     def __post_init__(self) -> None:
         if not 0 < self.bring_in < self.small_bet <= self.big_bet:
             raise ValueError("stakes need 0 < bring-in < small bet <= big bet")
         if self.ante < 0 or not 2 <= self.min_players <= self.max_players <= min(8, self.table_size):
             raise ValueError("need ante >= 0 and 2 <= min players <= max players <= 8")
+        if self.rake_allocation not in ("proportional", "main_pot", "last_pot"):
+            raise ValueError(f"rake allocation {self.rake_allocation!r}: use proportional, main_pot or last_pot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +115,7 @@ class SimulatedHand:
     pot_amounts: tuple[int, ...]  # each pot after its rake, main pot first
     pot_eligible: tuple[tuple[str, ...], ...] = ()  # who could win each pot
     fault: InjectedFault | None = None
+    pot_rakes: tuple[int, ...] = ()  # the rake taken from each pot, main pot first
 
 
 @dataclass(slots=True)
@@ -361,7 +366,7 @@ class _HandPlay:
         pots = build_pots([(p.name, p.total_put, not p.folded) for p in self.players])
         total = sum(p.total_put for p in self.players)
         rake = min(config.rake_cap, total * config.rake_basis_points // 10_000)
-        rakes = allocate_rake([amount for amount, _ in pots], rake)
+        rakes = allocate_rake([amount for amount, _ in pots], rake, config.rake_allocation)
         awards: list[Award] = []
         showdown: list[ShownHand] = []
         position = {p.name: i for i, p in enumerate(self.players)}
@@ -404,7 +409,7 @@ class _HandPlay:
         )
         pot_amounts = tuple(amount - cut for (amount, _), cut in zip(pots, rakes, strict=True))
         injected = self.fault.injected if self.fault is not None else None
-        return SimulatedHand(hand, pot_amounts, tuple(eligible for _, eligible in pots), injected)
+        return SimulatedHand(hand, pot_amounts, tuple(eligible for _, eligible in pots), injected, tuple(rakes))
 
     def _showdown(self, live: list[_Player], hands: dict[str, Evaluated], awards: list[Award]) -> list[ShownHand]:
         """Who shows first: the last 7th-street aggressor, else the 7th-street opener; then clockwise.

@@ -38,13 +38,29 @@ def build_pots(contributions: list[tuple[str, int, bool]]) -> list[tuple[int, tu
     return pots
 
 
-def allocate_rake(pots: list[int], rake: int) -> list[int]:
-    """Spread the hand's rake over the pots in proportion to their size, rounded down; the units
-    left over go to the pots with the largest remainders (then the larger pot, then main first).
+def allocate_rake(pots: list[int], rake: int, how: str = "proportional") -> list[int]:
+    """Share the hand's rake between the pots, as the site's ``rake_allocation`` says.
+
+    ``proportional`` (PokerStars): in proportion to the pots' sizes, rounded down; the units left
+    over go to the pots with the largest remainders (then the larger pot, then main first).
+    ``main_pot`` (Full Tilt) or ``last_pot``: all from that pot, any part it cannot cover from the
+    next pot towards the other end.
 
     >>> allocate_rake([44, 64], 5), allocate_rake([10, 10, 10], 2)
     ([2, 3], [1, 1, 0])
+    >>> allocate_rake([44, 64], 5, "main_pot"), allocate_rake([3, 64], 5, "main_pot"), allocate_rake([44, 64], 5, "last_pot")
+    ([5, 0], [3, 2], [0, 5])
     """
+    if how not in ("proportional", "main_pot", "last_pot"):
+        raise ValueError(f"unknown rake allocation {how!r}")
+    if how != "proportional":
+        order = range(len(pots)) if how == "main_pot" else range(len(pots) - 1, -1, -1)
+        taken = [0] * len(pots)
+        left = rake
+        for index in order:
+            taken[index] = min(left, pots[index])
+            left -= taken[index]
+        return taken
     total = sum(pots)
     if not total:
         return [0] * len(pots)

@@ -1,6 +1,6 @@
 """Hand writers: one module per site, each exposing ``WRITER`` with ``name`` and ``write(hand) -> str``.
 
-Only PokerStars is written today; a new site is a new module listed in :data:`WRITERS`.
+PokerStars, Full Tilt and PHH are written; a new site is a new module listed in :data:`WRITERS`.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from hhtool.simulate.dealer import SimulatedHand
-from hhtool.simulate.writers import pokerstars
+from hhtool.simulate.writers import fulltilt, pokerstars
 
 
 class HandWriter(Protocol):
@@ -17,7 +17,7 @@ class HandWriter(Protocol):
     def write(self, simulated: SimulatedHand) -> str: ...
 
 
-WRITERS: dict[str, HandWriter] = {pokerstars.WRITER.name: pokerstars.WRITER}
+WRITERS: dict[str, HandWriter] = {writer.name: writer for writer in (pokerstars.WRITER, fulltilt.WRITER)}
 
 
 def writer_for(site: str) -> HandWriter:
