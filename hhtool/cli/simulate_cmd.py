@@ -27,7 +27,11 @@ def register(app: typer.Typer) -> None:
         ante: str | None = typer.Option(None, "--ante", help="Ante (default: a quarter of the small bet, at least 0.01)."),
         bring_in: str | None = typer.Option(None, "--bring-in", help="Bring-in (default: half the small bet)."),
         rake: str = typer.Option("5%", "--rake", help="Rake percent with optional cap, e.g. 5% or 5%:3.00; 0 for none."),
-        site: str = typer.Option("pokerstars", "--site", help="Format to write (pokerstars)."),
+        site: str = typer.Option(
+            "pokerstars", "--site",
+            help="Format to write: pokerstars, fulltilt or phh (a .phhs). The rake is shared between pots as that site's "
+                 "replay profile says (Full Tilt: all from the main pot).",
+        ),
         faults: float | None = typer.Option(
             None, "--faults", min=0.0, max=1.0,
             help="Share of hands that break one rule each; writes FILE.faults.json (hand id -> code, street, player).",
@@ -36,6 +40,7 @@ def register(app: typer.Typer) -> None:
         out_file: Path = typer.Option(..., "--out", help="The hand-history file to write."),
     ) -> None:
         """Write simulated Seven Card Stud Hi/Lo hands, streamed to disk, reproducible for a seed."""
+        from hhtool.replay import profile_for_site
         from hhtool.simulate import POLICIES, TableConfig, parse_amount, parse_rake, sidecar_path, simulate_to_file
         from hhtool.simulate.writers import WRITERS
 
@@ -60,6 +65,7 @@ def register(app: typer.Typer) -> None:
                 min_players=low,
                 max_players=high,
                 site=site.lower(),
+                rake_allocation=profile_for_site(site).rake_allocation,
                 seed=seed,
                 first_hand_id=250_000_000_000 + (seed % 100_000) * 10_000_000,
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from hhtool.simulate.dealer import SimulatedHand
-from hhtool.simulate.writers import fulltilt, pokerstars
+from hhtool.simulate.writers import fulltilt, phh, pokerstars
 
 
 class HandWriter(Protocol):
@@ -17,7 +17,7 @@ class HandWriter(Protocol):
     def write(self, simulated: SimulatedHand) -> str: ...
 
 
-WRITERS: dict[str, HandWriter] = {writer.name: writer for writer in (pokerstars.WRITER, fulltilt.WRITER)}
+WRITERS: dict[str, HandWriter] = {writer.name: writer for writer in (pokerstars.WRITER, fulltilt.WRITER, phh.WRITER)}
 
 
 def writer_for(site: str) -> HandWriter:
