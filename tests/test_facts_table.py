@@ -1,0 +1,193 @@
+"""The player_facts cache: incremental, rebuilt on a new definition, and the same numbers as computing
+the facts from the hands (which tests/test_stats.py checks statistic by statistic)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from hhtool.cli import app
+from hhtool.reports import facts_table
+from hhtool.reports.facts import player_hand_facts
+from hhtool.reports.facts_table import needs_refresh, refresh_facts, selected_facts
+from hhtool.reports.filters import Game, HandFilter, parse_stakes
+from hhtool.reports.stats import Breakdown, player_stats
+from hhtool.store import Store
+from tests.stats_hands import ALL_HANDS
+from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
+from tests.test_stats import load as load_texts
+
+runner = CliRunner()
+FIRST, SECOND = ALL_HANDS[:5], (*ALL_HANDS[5:], ALLIN_SIDE_POT, SPLIT_HAND)
+FILTERS = (HandFilter(), HandFilter(players=("Bob", "Shorty")), HandFilter(stakes=parse_stakes("0.04/0.08")),
+           HandFilter(game=Game.cash, table_size=8), HandFilter(sites=("pokerstars",)))
+
+
+def load(store: Store, folder: Path, *texts: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    load_texts(store, folder, *texts)
+
+
+def write_files(folder: Path, texts: tuple[str, ...]) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for index, text in enumerate(texts):
+        path = folder / f"hand{index}.txt"
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def cli(*args: str) -> Any:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def stats_json(db: Path, *args: str) -> list[dict[str, Any]]:
+    return json.loads(cli("stats", "--db", str(db), "--format", "json", *args).stdout)
+
+
+def facts_rows(store: Store, hand_filter: HandFilter | None = None) -> pl.DataFrame:
+    """The facts rows the reports read, in a fixed order."""
+    with selected_facts(store, hand_filter or HandFilter()) as (sql, params):
+        frame = store.frame(sql, params)
+    return frame.sort("site", "hand_id", "player")
+
+
+def computed_rows(store: Store, hand_filter: HandFilter | None = None) -> pl.DataFrame:
+    return player_hand_facts(store, hand_filter or HandFilter()).sort("site", "hand_id", "player")
+
+
+def count(store: Store, table: str) -> int:
+    return int(store.run(f"SELECT count(*) FROM {table}")[0][0])
+
+
+def every_report(store: Store) -> list[pl.DataFrame]:
+    return [player_stats(store, hand_filter, by=by) for hand_filter in FILTERS
+            for by in (None, Breakdown.stakes, Breakdown.month, Breakdown.door_card, Breakdown.street)]
+
+
+def test_refresh_is_incremental_and_stats_match_a_fresh_computation(tmp_path: Path) -> None:
+    db = tmp_path / "inc.duckdb"
+    cli("import", "--db", str(db), "--jobs", "1", *write_files(tmp_path / "a", FIRST))
+    with Store(str(db), read_only=True) as store:
+        first_rows = count(store, "player_facts")
+        assert first_rows == computed_rows(store).height > 0
+    stats_json(db)
+    cli("import", "--db", str(db), "--jobs", "1", *write_files(tmp_path / "b", SECOND))
+    incremental = stats_json(db)
+    by_month = stats_json(db, "--by", "month")
+
+    fresh = tmp_path / "fresh.duckdb"
+    with Store(str(fresh)) as store:  # the hands only: stats computes every fact now
+        load(store, tmp_path / "fresh", *FIRST, *SECOND)
+    with Store(str(fresh), read_only=True) as store:
+        assert not facts_table.cache_is_current(store)
+        expected = [frame.to_dicts() for frame in every_report(store)]
+    with Store(str(db), read_only=True) as store:
+        assert [frame.to_dicts() for frame in every_report(store)] == expected
+        cached = facts_rows(store)
+        assert cached.equals(computed_rows(store))  # the same rows, none twice
+        assert cached.select("site", "hand_id", "player").is_duplicated().sum() == 0
+        assert count(store, "player_facts") > first_rows
+        assert count(store, "player_facts_hands") == count(store, "hands") == len(FIRST) + len(SECOND)
+    assert incremental == json.loads(json.dumps(player_stats_json(fresh)))
+    assert sum(row["hands"] for row in by_month) == sum(row["hands"] for row in incremental)
+
+
+def player_stats_json(db: Path) -> list[dict[str, Any]]:
+    with Store(str(db), read_only=True) as store:
+        return player_stats(store, HandFilter()).to_dicts()
+
+
+def test_batches_and_partial_cover_give_the_same_rows(tmp_path: Path) -> None:
+    store = Store(":memory:")
+    load(store, tmp_path / "a", *FIRST)
+    assert needs_refresh(store)
+    assert refresh_facts(store, batch_hands=2) == len(FIRST)
+    assert refresh_facts(store) == 0 and not needs_refresh(store)
+    load(store, tmp_path / "b", *SECOND)  # imported without a refresh: the cache covers only FIRST
+    assert needs_refresh(store)
+    partial = [facts_rows(store, hand_filter) for hand_filter in FILTERS]
+    reports = every_report(store)
+    assert all(frame.equals(computed_rows(store, hand_filter)) for frame, hand_filter in zip(partial, FILTERS, strict=True))
+    assert refresh_facts(store, batch_hands=3) == len(SECOND)
+    assert not needs_refresh(store)
+    assert [facts_rows(store, hand_filter).equals(frame) for hand_filter, frame in zip(FILTERS, partial, strict=True)] == \
+        [True] * len(FILTERS)
+    assert [frame.to_dicts() for frame in every_report(store)] == [frame.to_dicts() for frame in reports]
+    daily_hands = int(store.run("SELECT sum(hands) FROM player_facts_daily")[0][0])
+    assert daily_hands == count(store, "player_facts")
+    # the daily sums were merged: one row per player and day (and table kind)
+    assert store.run("SELECT count(*) FROM (SELECT DISTINCT player, site, stakes, started_at FROM player_facts_daily)") == \
+        store.run("SELECT count(*) FROM player_facts_daily")
+
+
+def test_a_new_facts_definition_rebuilds_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(":memory:")
+    load(store, tmp_path, *ALL_HANDS)
+    refresh_facts(store)
+    rows = facts_rows(store)
+    store.run("UPDATE player_facts SET net = net + 1000")  # stale rows of an older definition
+    assert not needs_refresh(store)
+    monkeypatch.setattr(facts_table, "FACTS_DEFINITION", facts_table.FACTS_DEFINITION + 1)
+    assert not facts_table.cache_is_current(store) and needs_refresh(store)
+    assert facts_rows(store).equals(rows)  # not trusted meanwhile: computed from the hands
+    assert refresh_facts(store) == len(ALL_HANDS)
+    assert facts_table.stored_version(store) == facts_table.facts_version()
+    assert facts_rows(store).equals(rows) and count(store, "player_facts") == rows.height
+
+
+def test_stats_after_an_import_reads_the_cache_without_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "ready.duckdb"
+    cli("import", "--db", str(db), "--jobs", "1", *write_files(tmp_path / "h", ALL_HANDS))
+    with Store(str(db), read_only=True) as store:
+        assert not needs_refresh(store)
+
+    def refuse(store: Store, batch_hands: int = 0) -> int:
+        raise AssertionError("stats refreshed a cache the import had refreshed")
+
+    monkeypatch.setattr("hhtool.cli.stats_cmd.refresh_facts", refuse)
+    rows = stats_json(db, "--player", "Bob")
+    assert [row["player"] for row in rows] == ["Bob"] and rows[0]["hands"] == 7
+    out = tmp_path / "bob.html"
+    cli("graph", "--db", str(db), "--player", "Bob", "--out", str(out))
+    assert "Winnings of Bob" in out.read_text(encoding="utf-8")
+
+
+def test_stats_refreshes_a_store_whose_hands_lack_facts(tmp_path: Path) -> None:
+    db = tmp_path / "old.duckdb"
+    with Store(str(db)) as store:  # hands stored by something that does not refresh
+        load(store, tmp_path, *ALL_HANDS)
+    with Store(str(db), read_only=True) as store:
+        assert needs_refresh(store)
+        expected = player_stats(store, HandFilter()).to_dicts()  # computed on the fly, read-only
+    rows = stats_json(db)
+    with Store(str(db), read_only=True) as store:
+        assert not needs_refresh(store)
+    assert rows == json.loads(json.dumps(expected))
+
+
+def test_audit_with_paths_refreshes_too(tmp_path: Path) -> None:
+    db = tmp_path / "audit.duckdb"
+    result = runner.invoke(app, ["audit", "--db", str(db), *write_files(tmp_path / "h", ALL_HANDS)])
+    assert result.exit_code in (0, 1), result.output
+    with Store(str(db), read_only=True) as store:
+        assert not needs_refresh(store) and count(store, "player_facts_hands") == len(ALL_HANDS)
+
+
+def test_stats_computes_on_the_fly_when_the_store_cannot_be_written(tmp_path: Path) -> None:
+    db = tmp_path / "held.duckdb"
+    with Store(str(db)) as store:
+        load(store, tmp_path, *ALL_HANDS)
+    with Store(str(db), read_only=True) as reader:  # held read-only: the report cannot open it for writing
+        expected = player_stats(reader, HandFilter()).to_dicts()
+        rows = stats_json(db)
+        assert needs_refresh(reader)
+    assert rows == json.loads(json.dumps(expected)) and len(rows) == 5
