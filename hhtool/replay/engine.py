@@ -51,6 +51,10 @@ class Step(NamedTuple):
     to: int  # the player's street total after the action (put_in_before + action.amount)
 
 
+# builds a Step from a tuple of its fields without the named tuple's Python-level __new__
+_new_step = tuple.__new__
+
+
 @dataclass(frozen=True, slots=True)
 class Round:
     street: Street
@@ -84,7 +88,9 @@ class ReplayState:
     live_at_end: tuple[str, ...]
     upcards: Mapping[str, Mapping[Street, tuple[Card | None, ...]]]
     downcards: Mapping[str, tuple[Card | None, ...]]
-    hole_cards: Mapping[str, tuple[Card, ...] | None]  # a player's seven (or six + common) known cards
+    # a live player's seven (or six + common) known cards, None when some are hidden; only the players
+    # live at the end when two or more are (nobody else's cards decide a pot)
+    hole_cards: Mapping[str, tuple[Card, ...] | None]
     settlement: Settlement  # the pots as the rules settle them
     # results several checks derive from this state, computed once (e.g. the award table)
     memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
@@ -94,7 +100,10 @@ class ReplayState:
         return {player: self.spent[player] - self.returns.get(player, 0) for player in self.dealt_in}
 
     def round_of(self, street: Street) -> Round | None:
-        return next((rnd for rnd in self.rounds if rnd.street is street), None)
+        for rnd in self.rounds:
+            if rnd.street is street:
+                return rnd
+        return None
 
     def board(self, player: str, through: Street) -> tuple[Card | None, ...]:
         """A player's upcards dealt on 3rd..``through`` street."""
@@ -251,10 +260,10 @@ class _Walker:
             chips = self.chips(player)
             pot_before = self.put_total - self.returned_total
             all_in = self.put_money(action)
-            steps.append(Step(
+            steps.append(_new_step(Step, (
                 index, action, player, None, False, 0, 0, 0, False, 0, False, 0, False, chips, pot_before,
                 live, active, False, False, False, all_in, action.amount,
-            ))
+            )))
         return tuple(steps)
 
     # ------------------------------------------------------------ betting rounds
@@ -374,10 +383,10 @@ class _Walker:
             put[player] = to
             acted.add(player)
             acted_since_full.add(player)
-            steps.append(Step(
+            steps.append(_new_step(Step, (
                 index, action, player, due, round_over, step_level, put_before, step_full, step_opened, step_bets, step_big,
                 step_last, may_raise, chips_before, pot_before, live_before, active_before, increase, full, counted, all_in, to,
-            ))
+            )))
             if player in active_before:
                 previous = player  # an illegal actor (folded, all-in) does not move the turn
 
@@ -418,8 +427,8 @@ class _Walker:
 
     # ------------------------------------------------------------ cards
 
-    def hole_cards(self) -> dict[str, tuple[Card, ...] | None]:
-        """Each player's full hand when every card is known (deals and showdown together)."""
+    def hole_cards(self, players: Sequence[str]) -> dict[str, tuple[Card, ...] | None]:
+        """Each of ``players``' full hand when every card is known (deals and showdown together)."""
         community = self.hand.community_card
         shown: dict[str, tuple[Card | None, ...]] = {}
         for show in self.hand.showdown:
@@ -428,7 +437,7 @@ class _Walker:
         needed = 6 if community is not None else 7
         community_key = None if community is None else (community.rank, community.suit)
         result: dict[str, tuple[Card, ...] | None] = {}
-        for player in self.order:
+        for player in players:
             cards = [c for up in self.upcards[player].values() for c in up]
             cards += self.downcards[player]
             cards += shown.get(player, ())
@@ -466,7 +475,7 @@ class _Walker:
             deals = tuple(self.deals_by_street.get(street, ()))
             rounds.append(self.walk_round(street, indexed, deals))
         contributions = {p: self.spent[p] - self.returns[p] for p in self.dealt_in}
-        hole_cards = self.hole_cards()
+        hole_cards = self.hole_cards(self._live if len(self._live) > 1 else ())
         in_awards = self.returned_total if self.profile.uncalled_in_awards else 0
         all_in = frozenset(self.all_in)
         settlement = settle(self.hand, self.profile, self.order, contributions, self._live, hole_cards, in_awards, all_in)

@@ -62,6 +62,8 @@ def allocate(total: int, amounts: Sequence[int], how: str) -> list[int]:
     """
     if not amounts:
         return []
+    if len(amounts) == 1:  # the usual single pot takes it all (an empty one nothing, when shared proportionally)
+        return [total] if how != "proportional" or amounts[0] > 0 else [0]
     if how == "proportional":
         whole = sum(amounts)
         if whole <= 0:
@@ -142,6 +144,8 @@ def split_halves(net: int, profile: RuleProfile) -> tuple[int, int]:
 
 def contenders_of(hand: Hand, live: Sequence[str]) -> tuple[str, ...]:
     """Live players who did not muck (a mucked hand cannot win, R16)."""
+    if not hand.showdown:
+        return tuple(live)
     mucked = {s.player for s in hand.showdown if s.status is ShowStatus.MUCKED}
     return tuple(p for p in live if p not in mucked)
 
@@ -188,7 +192,7 @@ def settle(
     return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass is slower to build, and this one lives for one call
 class _Context:
     hand: Hand
     profile: RuleProfile
@@ -208,11 +212,10 @@ class _Context:
         for index, ((amount, eligible), rake_share) in enumerate(zip(raw_pots, shares_of_rake, strict=True)):
             net = amount - rake_share
             in_pot = tuple(p for p in eligible if p in contenders)
-            name = "main pot" if index == 0 else f"side pot {index}"
             if len(in_pot) <= 1:
                 winner = in_pot or eligible[:1]
                 if not winner:
-                    reasons.append(f"nobody is eligible for the {name}")
+                    reasons.append(f"nobody is eligible for the {_pot_name(index)}")
                     pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
                     continue
                 note = "uncontested" if len(eligible) == 1 else "the other players mucked"
@@ -221,7 +224,7 @@ class _Context:
                 continue
             unknown = [p for p in in_pot if not self.hands[p].known]
             if unknown:
-                reasons.append(f"{', '.join(unknown)}: cards not shown, so the {name} cannot be decided")
+                reasons.append(f"{', '.join(unknown)}: cards not shown, so the {_pot_name(index)} cannot be decided")
                 pots.append(PotResult(index, amount, rake_share, eligible, in_pot, (), (), False, False))
                 continue
             result = _split_pot(index, amount, rake_share, eligible, in_pot, self.hands, self.cards, self.order, self.profile,
@@ -230,6 +233,10 @@ class _Context:
             for player, won in (*result.high_shares, *result.low_shares):
                 awards[player] = awards.get(player, 0) + won
         return pots, awards, reasons
+
+
+def _pot_name(index: int) -> str:
+    return "main pot" if index == 0 else f"side pot {index}"
 
 
 def _split_pot(
