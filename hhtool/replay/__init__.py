@@ -53,7 +53,7 @@ def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayRes
 def explain(hand: Hand, profile: RuleProfile | None = None) -> str:
     """The dispute view: every pot, who could win it, each hand, the split and the rules' award
     beside the site's, in plain words."""
-    from hhtool.replay.explain import explain_hand
+    from hhtool.replay.dispute import explain_hand  # a module not named "explain": importing it must not shadow explain()
 
     profile = profile or profile_for_site(hand.site)
     state = walk(hand, profile)
