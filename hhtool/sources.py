@@ -78,16 +78,21 @@ class Source:
             raise SourceError(f"{self.name}: cannot read: {getattr(error, 'strerror', None) or error}") from error
 
 
-def _read_gzip(path: Path) -> bytes:
+def _read_limited(stream: BinaryIO, name: str) -> bytes:
+    """Read a decompressing stream, refusing to expand past the limit (a declared size can lie)."""
     parts: list[bytes] = []
     size = 0
-    with gzip.open(path, "rb") as stream:
-        while chunk := stream.read(_CHUNK):
-            size += len(chunk)
-            if size > MAX_EXPANDED_BYTES:
-                raise SourceError(f"{path}: expands beyond {MAX_EXPANDED_BYTES} bytes; refused")
-            parts.append(chunk)
+    while chunk := stream.read(_CHUNK):
+        size += len(chunk)
+        if size > MAX_EXPANDED_BYTES:
+            raise SourceError(f"{name}: expands beyond {MAX_EXPANDED_BYTES} bytes; refused")
+        parts.append(chunk)
     return b"".join(parts)
+
+
+def _read_gzip(path: Path) -> bytes:
+    with gzip.open(path, "rb") as stream:
+        return _read_limited(stream, str(path))
 
 
 def _read_zip_member(path: Path, member: str) -> bytes:
@@ -95,15 +100,8 @@ def _read_zip_member(path: Path, member: str) -> bytes:
         info = archive.getinfo(member)
         if info.file_size > MAX_EXPANDED_BYTES:
             raise SourceError(f"{path}!{member}: declares {info.file_size} bytes expanded; refused")
-        parts: list[bytes] = []
-        size = 0
-        with archive.open(info) as stream:  # the declared size can lie: count what really comes out
-            while chunk := stream.read(_CHUNK):
-                size += len(chunk)
-                if size > MAX_EXPANDED_BYTES:
-                    raise SourceError(f"{path}!{member}: expands beyond {MAX_EXPANDED_BYTES} bytes; refused")
-                parts.append(chunk)
-    return b"".join(parts)
+        with archive.open(info) as stream:
+            return _read_limited(stream, f"{path}!{member}")
 
 
 def _zip_members(path: Path) -> list[Source]:

@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
+from hhtool.cli.export_cmd import hand_filter
 from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
 from hhtool.store import Store
 from hhtool.store.load import load_hands
@@ -23,21 +24,6 @@ class AuditFormat(StrEnum):
     table = "table"
     jsonl = "jsonl"
     csv = "csv"
-
-
-def _hand_filter(hand: str | None, site: str | None, player: str | None) -> tuple[str, list[Any]]:
-    """SQL condition on hands (alias h) for the command's filters."""
-    conditions, params = ["TRUE"], []
-    if hand:
-        conditions.append("h.hand_id = ?")
-        params.append(hand)
-    if site:
-        conditions.append("h.site = ?")
-        params.append(site.lower())
-    if player:
-        conditions.append("EXISTS (SELECT 1 FROM seats s WHERE s.site = h.site AND s.hand_id = h.hand_id AND s.player = ?)")
-        params.append(player)
-    return " AND ".join(conditions), params
 
 
 def rereplay(store: Store, rules: str, where: str, params: list[Any]) -> str:
@@ -115,7 +101,7 @@ def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> 
 def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None) -> None:
     from hhtool.replay import explain, load_profile, profile_for_site
 
-    where, params = _hand_filter(hand_id, site, None)
+    where, params = hand_filter(site, hand_id, None)
     hands = list(load_hands(store, where, params))
     if not hands:
         err.print(f"[red]error:[/red] no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
@@ -153,7 +139,7 @@ def register(app: typer.Typer) -> None:
             if explain_id:
                 explain_hands(store, explain_id, site, rules)
                 raise typer.Exit(EXIT_OK)
-            where, params = _hand_filter(hand, site, None)
+            where, params = hand_filter(site, hand, None)
             # Under --rules every matching stored hand is replayed again, duplicates of earlier imports included.
             profile = rereplay(store, rules, where, params) if rules else None
             rows = violations(store, where, params, code, player, profile)
