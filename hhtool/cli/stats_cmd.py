@@ -9,7 +9,7 @@ from datetime import date, datetime
 import duckdb
 import typer
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store, stderr_is_terminal
 from hhtool.cli.output import OutputFormat, emit_frame
 from hhtool.reports.facts_table import needs_refresh, refresh_facts
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
@@ -70,6 +70,8 @@ def report_store(db: str | None) -> Iterator[Store]:
             yield store
         return
     with writable:
+        if stderr_is_terminal():
+            err.print("storing the report facts of hands imported without them (once per hand)…")
         refresh_facts(writable)
         yield writable
 
