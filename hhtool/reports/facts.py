@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 import polars as pl
@@ -446,6 +447,7 @@ def _select_sql(player_condition: str) -> str:
 HALVES_COUNTS = ("halves_by_label", "halves_by_cards", "halves_unknown")
 
 
+@cache
 def counted_columns() -> tuple[str, ...]:
     """Every ``s__n``/``s__o`` column of the facts query, in its order, then the halves counts.
 

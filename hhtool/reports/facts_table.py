@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from functools import cache
 from typing import Any
 
 from hhtool.reports.facts import card_values_registered, counted_columns, hands_facts_sql
@@ -56,9 +57,14 @@ def facts_version() -> str:
     >>> facts_version().startswith(f"{FACTS_DEFINITION}-")
     True
     """
+    return f"{FACTS_DEFINITION}-{_sql_digest()}"
+
+
+@cache
+def _sql_digest() -> str:
     sql, _ = hands_facts_sql("TRUE", [])
     text = sql + daily_sums_sql("facts") + resum_sql("daily", DAILY_KEYS)
-    return f"{FACTS_DEFINITION}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def daily_sums_sql(facts: str, keys: tuple[str, ...] = DAILY_KEYS) -> str:
@@ -80,17 +86,19 @@ def resum_sql(sums: str, keys: tuple[str, ...]) -> str:
     return f"SELECT {', '.join(keys)}, sum(big_bets) AS big_bets, {', '.join(columns)} FROM ({sums}) s GROUP BY ALL"
 
 
-def _table_exists(store: Store, name: str) -> bool:
+def _tables_present(store: Store) -> set[str]:
+    """Which of the cache's tables the store has."""
+    names = [*CACHE_TABLES, VERSION_TABLE]
     rows = store.run(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND database_name = current_database() "
-        "AND schema_name = 'main'", [name],
+        f"SELECT table_name FROM duckdb_tables() WHERE table_name IN ({', '.join('?' for _ in names)}) "
+        "AND database_name = current_database() AND schema_name = 'main'", names,
     )
-    return bool(rows[0][0])
+    return {str(row[0]) for row in rows}
 
 
 def stored_version(store: Store) -> str | None:
     """The facts version the cache was built with (None: no cache)."""
-    if not _table_exists(store, VERSION_TABLE):
+    if VERSION_TABLE not in _tables_present(store):
         return None
     rows = store.run(f"SELECT max(version) FROM {VERSION_TABLE}")
     return None if rows[0][0] is None else str(rows[0][0])
@@ -98,7 +106,9 @@ def stored_version(store: Store) -> str | None:
 
 def cache_is_current(store: Store) -> bool:
     """The cache exists and holds facts of this code's definition (maybe not of every hand)."""
-    return stored_version(store) == facts_version() and all(_table_exists(store, name) for name in CACHE_TABLES)
+    if _tables_present(store) != {*CACHE_TABLES, VERSION_TABLE}:
+        return False
+    return str(store.run(f"SELECT max(version) FROM {VERSION_TABLE}")[0][0]) == facts_version()
 
 
 def _complete(store: Store) -> bool:
