@@ -301,17 +301,17 @@ class _Walker:
         pk_reference = profile.reopen_reference == "largest_increase"
         previous: str | None = None
         steps: list[Step] = []
+        changed = False  # someone folded or went all-in: the live and active players change after this step
 
+        live_before, active_before, active_set = self._live, self._active, self._active_set  # refreshed by changed()
         for index, action in indexed:
             player = action.player
-            live_before, active_before = self._live, self._active
             due: str | None = None
             round_over = False
             if previous is not None:
                 # the first player clockwise after the last legal actor who still has to act or match
                 if len(live_before) > 1:
                     heads_up = len(active_before) <= 1  # nobody left to bet against once level is matched
-                    active_set = self._active_set
                     for candidate in rotations[previous]:
                         if candidate in active_set:
                             put_so_far = put.get(candidate, 0)
@@ -338,14 +338,13 @@ class _Walker:
                 all_in = True
             elif action.all_in or (amount > 0 and chips_before is not None and chips_before - amount <= 0):
                 all_in_players.add(player)
-                self.changed()
-                all_in = True
+                all_in = changed = True
             else:
                 all_in = False
             kind = action.kind
             if kind is fold_kind and player not in folded:
                 folded[player] = street
-                self.changed()
+                changed = True
             if kind is bring_in_kind and third and not opened and level == 0:
                 level = to
                 if short_bring_in_full and all_in and bring_in is not None and to < bring_in:
@@ -389,6 +388,10 @@ class _Walker:
             )))
             if player in active_before:
                 previous = player  # an illegal actor (folded, all-in) does not move the turn
+            if changed:
+                self.changed()
+                live_before, active_before, active_set = self._live, self._active, self._active_set
+                changed = False
 
         self.put_total = put_total
         pending: tuple[str, ...] = ()

@@ -188,7 +188,8 @@ def settle(
         winners = {player for pot in pots for player, _ in pot.high_shares}
         winners |= {player for pot in pots for player, _ in pot.low_shares if hands[player].low is not None}
         alive = tuple(p for p in live if p in winners)
-        pots, awards, reasons = context.settle(build_pots(contributions, alive, order, all_in), alive)
+        if alive != contenders or alive != tuple(live):  # every live hand wins something: the same pots again
+            pots, awards, reasons = context.settle(build_pots(contributions, alive, order, all_in), alive)
     return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source)
 
 

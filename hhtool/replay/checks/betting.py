@@ -23,9 +23,21 @@ def _opening_may_fold(state: ReplayState, profile: RuleProfile) -> bool:
     return designated is not None and first_to_act(state, designated) != designated
 
 
+_BETS = frozenset((ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE))
+
+
 def check_actions(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    call_kind = ActionKind.CALL
     for rnd in state.rounds:
         for number, step in enumerate(rnd.steps):
+            # the usual legal call, bet or raise is passed here; everything else is judged in full below
+            kind = step.action.kind
+            if (
+                (kind in _BETS or (kind is call_kind and step.level_before > step.put_in_before))
+                and step.player in step.active_before
+                and (step.may_raise or not step.increase)
+            ):
+                continue
             found = _action_legality(hand, state, profile, rnd, number, step)
             if found is not None:
                 yield found

@@ -16,64 +16,59 @@ _PER_STREET = {Street.THIRD: (2, 1), Street.FOURTH: (0, 1), Street.FIFTH: (0, 1)
 
 
 def check_cards(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    if not _regular_deals(hand, state):
+    regular, distinct = _quick_scan(hand, state)
+    if not regular:
         yield from _deal_counts(hand, state)
-    if not _distinct_cards(hand):
+    if not distinct:
         yield from _duplicates(hand)
     yield from _showdown_agrees(hand, state)
     yield from _common_card(hand, state, profile)
 
 
-def _regular_deals(hand: Hand, state: ReplayState) -> bool:
-    """Quick test that :func:`_deal_counts` finds nothing: one deal per player and street, each of the
-    right size, none after the player folded (the usual case, so the full check is skipped)."""
+def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
+    """One pass telling whether :func:`_deal_counts` and :func:`_duplicates` can find anything, so
+    that the usual hand skips both. Regular deals: one per player and street, each of the right
+    size, none after the player folded. Distinct cards: no card dealt twice or dealt as the common
+    card, no shown card that was dealt to or shown by someone else (the common card aside)."""
+    regular = distinct = True
     seen: set[tuple[str, Street]] = set()
-    folded_on = state.folded
-    seventh_down = 0 if hand.community_card is not None else 1
-    for deal in hand.deals:
-        street = deal.street
-        key = (deal.player, street)
-        if key in seen:
-            return False
-        seen.add(key)
-        folded = folded_on.get(deal.player)
-        if folded is not None and folded < street:
-            return False
-        want_down, want_up = _PER_STREET[street]
-        if street is Street.SEVENTH:
-            want_down = seventh_down
-        if len(deal.down) != want_down or len(deal.up) != want_up:
-            return False
-    return True
-
-
-def _distinct_cards(hand: Hand) -> bool:
-    """Quick test that :func:`_duplicates` finds nothing: no card dealt twice or dealt as the common
-    card, and no shown card that was dealt to or shown by someone else (the common card aside)."""
     owner: dict[tuple[int, str], str] = {}
-    for deal in hand.deals:
-        player = deal.player
-        for card in (*deal.down, *deal.up):
-            if card is not None:
-                key = (card.rank, card.suit)
-                if key in owner:
-                    return False
-                owner[key] = player
+    folded_on = state.folded
     community = hand.community_card
+    seventh_down = 0 if community is not None else 1
+    for deal in hand.deals:
+        player, street, down, up = deal.player, deal.street, deal.down, deal.up
+        if regular:
+            key = (player, street)
+            folded = folded_on.get(player)
+            want_down, want_up = _PER_STREET[street]
+            if street is Street.SEVENTH:
+                want_down = seventh_down
+            if key in seen or (folded is not None and folded < street) or len(down) != want_down or len(up) != want_up:
+                regular = False
+            seen.add(key)
+        if distinct:
+            for card in (*down, *up):
+                if card is not None:
+                    card_key = (card.rank, card.suit)
+                    if card_key in owner:
+                        distinct = False
+                    owner[card_key] = player
     community_key = None if community is None else (community.rank, community.suit)
     if community_key in owner:
-        return False
-    for shown in hand.showdown:
-        player = shown.player
-        for card in shown.cards:
-            if card is not None:
-                key = (card.rank, card.suit)
-                first = owner.get(key)
-                if first is None:
-                    owner[key] = player
-                elif first != player and key != community_key:
-                    return False
-    return True
+        distinct = False
+    if distinct:
+        for shown in hand.showdown:
+            player = shown.player
+            for card in shown.cards:
+                if card is not None:
+                    card_key = (card.rank, card.suit)
+                    first = owner.get(card_key)
+                    if first is None:
+                        owner[card_key] = player
+                    elif first != player and card_key != community_key:
+                        return regular, False
+    return regular, distinct
 
 
 def _deal_counts(hand: Hand, state: ReplayState) -> Iterator[Violation]:

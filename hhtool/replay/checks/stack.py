@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, money, violation
@@ -16,11 +17,13 @@ def check_stacks(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
     unknown = [p for p in state.dealt_in if state.stacks.get(p) is None]
     if unknown:
         yield Unverifiable("STACK", f"starting stack not printed for {', '.join(unknown)}")
-    steps = [*state.antes, *(step for rnd in state.rounds for step in rnd.steps)]
-    for step in steps:
-        chips, amount = step.chips_before, step.action.amount
+    for step in chain(state.antes, *(rnd.steps for rnd in state.rounds)):
+        chips = step.chips_before
         if chips is None:
             continue
+        amount = step.action.amount
+        if amount == chips or (amount < chips and not step.action.all_in):
+            continue  # the usual case: within the stack, and marked all-in only when it takes all of it
         street = step.action.street
         if amount > chips:
             yield violation(hand, "STACK", street, step.player, f"at most {money(hand, chips)}", money(hand, amount),
