@@ -136,7 +136,19 @@ def pokerkit_ratio(path: Path, limit: int, repeats: int) -> dict[str, float]:
     parser = parser_for("pokerstars")
     hands = [h for h in (parser.parse(r) for r in list(parser.split(read_file(path).lines, str(path)))[:limit])
              if isinstance(h, Hand)]
-    texts = [hand_to_phh(hand) for hand in hands]
+    texts, playable = [], []
+    with warnings.catch_warnings():  # keep the hands PokerKit can play (it cannot deal a shared 7th card)
+        warnings.simplefilter("ignore")
+        for hand in hands:
+            text = hand_to_phh(hand)
+            try:
+                for _state in pokerkit.HandHistory.loads(text):
+                    pass
+            except (ValueError, KeyError, IndexError):
+                continue
+            texts.append(text)
+            playable.append(hand)
+    hands = playable
     replayer = make_replayer(None)
 
     def ours() -> float:
@@ -187,8 +199,11 @@ def main() -> int:
     for size in (int(s) for s in args.sizes.split(",")):
         path = simulated(size)
         rates = in_process_rates(path, args.repeats, min(size, args.in_process_limit))
-        e2e = end_to_end(path, size, args.repeats)
+        print(f"in-process: {rates}", flush=True)
         kit = pokerkit_ratio(path, min(size, args.in_process_limit // 4), args.repeats)
+        print(f"pokerkit: {kit}", flush=True)
+        e2e = end_to_end(path, size, args.repeats)
+        print(f"end to end: {e2e}", flush=True)
         row = (f"| {size:,} | {rates['parse']:,.0f} | {rates['replay']:,.0f} | {rates['store']:,.0f} | "
                f"{e2e['e2e_1']:,.0f} | {e2e['e2e_all']:,.0f} | {e2e['reimport']:,.0f} | {e2e['rss'] / 2**20:,.0f} | "
                f"{e2e['db_bytes']:,.0f} | {e2e['stats']:.2f} | "
