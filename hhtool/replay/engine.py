@@ -21,6 +21,10 @@ from hhtool.replay.pots import Settlement, settle
 from hhtool.replay.profiles import RuleProfile
 
 STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+# enum members as module constants: reading Street.THIRD through the class costs several times a global
+THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = STREETS
+_ANTE, _FOLD, _BRING_IN = ActionKind.ANTE, ActionKind.FOLD, ActionKind.BRING_IN
+_SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
 class Step(NamedTuple):
@@ -51,12 +55,13 @@ class Step(NamedTuple):
     to: int  # the player's street total after the action (put_in_before + action.amount)
 
 
-# builds a Step from a tuple of its fields without the named tuple's Python-level __new__
-_new_step = tuple.__new__
+# builds a Step or Round from a tuple of its fields without the named tuple's Python-level __new__
+_new_step = _new_round = tuple.__new__
 
 
-@dataclass(frozen=True, slots=True)
-class Round:
+class Round(NamedTuple):
+    """One betting round as walked (a named tuple, built cheaply once per street)."""
+
     street: Street
     deals: tuple[Deal, ...]
     steps: tuple[Step, ...]
@@ -148,7 +153,7 @@ class _Walker:
         order = self.order = seat_order(hand, profile)
         # clockwise rotation after each seat, ending with the seat itself (see clockwise_from)
         self.rotations = {p: (*order[i + 1:], *order[: i + 1]) for i, p in enumerate(order)}
-        ante_kind = ActionKind.ANTE
+        ante_kind = _ANTE
         self.by_street: dict[Street, list[tuple[int, Action]]] = {}
         antes: dict[str, int] = {}
         acted: set[str] = set()
@@ -182,6 +187,13 @@ class _Walker:
         self._live: tuple[str, ...] = self.dealt_in
         self._active: tuple[str, ...] = self.dealt_in
         self._active_set: frozenset[str] = frozenset(self.dealt_in)
+        stakes = hand.stakes
+        # what walk_round needs of the stakes and the profile, read once per hand
+        self.rules = (
+            stakes.small_bet, stakes.big_bet, stakes.bring_in, stakes.structure is Structure.FIXED_LIMIT,
+            profile.reopen_threshold == "half", profile.short_bring_in == "bring_in",
+            profile.short_allin_counts_to_cap == "always", profile.reopen_reference == "largest_increase",
+        )
 
     # ------------------------------------------------------------ helpers
 
@@ -246,7 +258,7 @@ class _Walker:
     def antes(self) -> tuple[Step, ...]:
         steps: list[Step] = []
         sat_out = self.sat_out
-        ante_kind = ActionKind.ANTE
+        ante_kind = _ANTE
         for index, action in enumerate(self.hand.actions):
             if action.kind is not ante_kind:
                 continue
@@ -278,17 +290,11 @@ class _Walker:
         return False
 
     def walk_round(self, street: Street, indexed: Sequence[tuple[int, Action]], deals: tuple[Deal, ...]) -> Round:
-        hand, profile = self.hand, self.profile
-        stakes = hand.stakes
-        small, big, bring_in = stakes.small_bet, stakes.big_bet, stakes.bring_in
-        fixed = stakes.structure is Structure.FIXED_LIMIT
-        increment = street_increment(hand, street)
-        double_bet = self.double_bet_allowed(street)
-        third = street is Street.THIRD
-        fold_kind, bring_in_kind = ActionKind.FOLD, ActionKind.BRING_IN
-        half_threshold = profile.reopen_threshold == "half"
-        short_bring_in_full = profile.short_bring_in == "bring_in"
-        always_counted = profile.short_allin_counts_to_cap == "always"
+        small, big, bring_in, fixed, half_threshold, short_bring_in_full, always_counted, pk_reference = self.rules
+        increment = big if street >= FIFTH else small  # street_increment()
+        double_bet = street is FOURTH and self.profile.fourth_street_double_bet and self.double_bet_allowed(street)
+        third = street is THIRD
+        fold_kind, bring_in_kind = _FOLD, _BRING_IN
         live_at_start, active_at_start = self._live, self._active
         rotations, folded = self.rotations, self.folded
         stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
@@ -298,7 +304,6 @@ class _Walker:
         acted_since_full: set[str] = set()
         level = full_level = bets = last_increment = largest_increase = short_sum = 0
         opened = big_made = False
-        pk_reference = profile.reopen_reference == "largest_increase"
         previous: str | None = None
         steps: list[Step] = []
         changed = False  # someone folded or went all-in: the live and active players change after this step
@@ -403,11 +408,11 @@ class _Walker:
         uncalled = self.uncalled(put)
         if uncalled is not None:
             self.give_back(*uncalled)
-        last_line = max(a.line for _, a in indexed) if indexed else max((d.line for d in deals), default=0)
-        return Round(
+        last_line = max([a.line for _, a in indexed]) if indexed else max([d.line for d in deals], default=0)
+        return _new_round(Round, (
             street, deals, tuple(steps), live_at_start, active_at_start, increment, double_bet, put, level,
             pending, uncalled, self._live, self._active, last_line,
-        )
+        ))
 
     @staticmethod
     def uncalled(put: Mapping[str, int]) -> tuple[str, int] | None:
@@ -435,7 +440,7 @@ class _Walker:
         community = self.hand.community_card
         shown: dict[str, tuple[Card | None, ...]] = {}
         for show in self.hand.showdown:
-            if show.cards and show.status in (ShowStatus.SHOWN, ShowStatus.MUCKED):
+            if show.cards and show.status in _SHOWN_OR_MUCKED:
                 shown[show.player] = show.cards
         needed = 6 if community is not None else 7
         community_key = None if community is None else (community.rank, community.suit)
@@ -469,8 +474,8 @@ class _Walker:
         rounds: list[Round] = []
         seen = self.by_street.keys() | self.deals_by_street.keys()
         if self.hand.community_card is not None:
-            seen.add(Street.SEVENTH)
-        last = max(seen, default=Street.THIRD)
+            seen.add(SEVENTH)
+        last = max(seen, default=THIRD)
         for street in STREETS:
             if street > last:
                 break  # streets in between are walked even when empty: a missing round is then reported

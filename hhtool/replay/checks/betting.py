@@ -8,9 +8,12 @@ from collections.abc import Iterator
 from hhtool.model import ActionKind, Hand, Street, Structure
 from hhtool.replay.checks.bring_in import designated_bring_in, first_to_act
 from hhtool.replay.checks.common import Finding, money, street_name, violation
-from hhtool.replay.engine import ReplayState, Round, Step
+from hhtool.replay.engine import THIRD, ReplayState, Round, Step
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable, Violation
+
+# enum members as module constants: reading Street.THIRD through the class costs several times a global
+_BRING_IN, _CHECK, _FOLD, _CALL = ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD, ActionKind.CALL
 
 
 def _illegal(hand: Hand, step: Step, expected: str, actual: str, message: str) -> Violation:
@@ -27,7 +30,7 @@ _BETS = frozenset((ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE))
 
 
 def check_actions(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    call_kind = ActionKind.CALL
+    call_kind = _CALL
     for rnd in state.rounds:
         for number, step in enumerate(rnd.steps):
             # the usual legal call, bet or raise is passed here; everything else is judged in full below
@@ -57,26 +60,26 @@ def _action_legality(
     if player not in step.active_before:
         return _illegal(hand, step, "no action", kind.value, f"{player} acts on {street_name(street)} although already all-in")
     facing = step.level_before - step.put_in_before
-    unopened_third = street is Street.THIRD and step.level_before == 0 and not step.opened_before
-    if kind is ActionKind.BRING_IN:
+    unopened_third = street is THIRD and step.level_before == 0 and not step.opened_before
+    if kind is _BRING_IN:
         if not unopened_third:
             return _illegal(hand, step, "call, raise or fold", "bring-in",
                             f"{player} posts a bring-in after the 3rd-street betting has started")
         return None
-    if kind is ActionKind.CHECK:
-        if street is Street.THIRD:
+    if kind is _CHECK:
+        if street is THIRD:
             return _illegal(hand, step, "call, raise or fold", "check", f"{player} checks on 3rd street, where nobody may check")
         if facing > 0:
             return _illegal(hand, step, "call, raise or fold", "check",
                             f"{player} checks facing a bet of {money(hand, facing)} on {street_name(street)}")
         return None
-    if kind is ActionKind.FOLD:
+    if kind is _FOLD:
         if unopened_third and number == 0 and not _opening_may_fold(state, profile):
             return _illegal(hand, step, "bring in or complete", "fold", f"{player} folds instead of bringing in")
         if facing <= 0 and not unopened_third and not profile.allow_fold_unfaced:
             return _illegal(hand, step, "check", "fold", f"{player} folds on {street_name(street)} with no bet to face")
         return None
-    if kind is ActionKind.CALL and facing <= 0:
+    if kind is _CALL and facing <= 0:
         return _illegal(hand, step, "check or bet", "call", f"{player} calls on {street_name(street)} with nothing to call")
     if step.increase and not step.may_raise:
         return _illegal(hand, step, "call or fold", "raise",
@@ -90,7 +93,7 @@ def _targets(hand: Hand, rnd: Round, step: Step, profile: RuleProfile) -> tuple[
     small, big, increment = hand.stakes.small_bet, hand.stakes.big_bet, rnd.increment
     if small is None or increment is None:
         return None
-    if rnd.street is Street.THIRD and not step.opened_before:
+    if rnd.street is THIRD and not step.opened_before:
         return (small,)  # while only the bring-in is in, the one increase is the completion to S
     base = step.full_level_before if profile.raise_after_short_allin == "complete_to_full" else step.level_before
     if rnd.double_bet_allowed and big is not None:
@@ -104,7 +107,7 @@ _NO_AMOUNT = frozenset((ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD))
 def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     fixed = hand.stakes.structure is Structure.FIXED_LIMIT
     reported_unknown = False
-    call_kind = ActionKind.CALL
+    call_kind = _CALL
     for rnd in state.rounds:
         for step in rnd.steps:
             kind = step.action.kind

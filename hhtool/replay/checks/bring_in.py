@@ -8,11 +8,12 @@ from collections.abc import Iterator
 
 from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, Street
 from hhtool.replay.checks.common import Finding, money, violation
-from hhtool.replay.engine import ReplayState, clockwise_from
+from hhtool.replay.engine import THIRD, ReplayState, clockwise_from
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
+_BRING_IN = ActionKind.BRING_IN  # a module constant: reading it through the enum class is slower
 
 
 def _bring_in_key(card: Card, position: int, profile: RuleProfile) -> tuple[int, int]:
@@ -34,7 +35,7 @@ def designated_bring_in(state: ReplayState, profile: RuleProfile) -> tuple[str |
         if player not in dealt_in:
             continue
         by_street = upcards.get(player)
-        up = by_street.get(Street.THIRD, ()) if by_street else ()
+        up = by_street.get(THIRD, ()) if by_street else ()
         if len(up) != 1 or up[0] is None:
             return None, f"{player}'s 3rd-street upcard is not printed"
         candidate = (_bring_in_key(up[0], position, profile), player)
@@ -47,7 +48,7 @@ def designated_bring_in(state: ReplayState, profile: RuleProfile) -> tuple[str |
 
 def first_to_act(state: ReplayState, designated: str) -> str | None:
     """The bring-in player, or when he is all-in from the ante the next active player (R4)."""
-    third = state.round_of(Street.THIRD)
+    third = state.round_of(THIRD)
     active = third.active_at_start if third else ()
     if designated in active:
         return designated
@@ -55,7 +56,7 @@ def first_to_act(state: ReplayState, designated: str) -> str | None:
 
 
 def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    third = state.round_of(Street.THIRD)
+    third = state.round_of(THIRD)
     if third is None or not third.steps:
         return
     designated, reason = designated_bring_in(state, profile)
@@ -75,8 +76,8 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
 
 
 def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    third = state.round_of(Street.THIRD)
-    if third is None or not third.steps or third.steps[0].action.kind is not ActionKind.BRING_IN:
+    third = state.round_of(THIRD)
+    if third is None or not third.steps or third.steps[0].action.kind is not _BRING_IN:
         return
     step = third.steps[0]
     bring_in, small = hand.stakes.bring_in, hand.stakes.small_bet

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 
 from hhtool.model import Card, Hand, ShowStatus, Street
 from hhtool.replay.checks.common import Finding, street_name, violation
-from hhtool.replay.engine import ReplayState
+from hhtool.replay.engine import FIFTH, FOURTH, SEVENTH, SIXTH, ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Violation
 
 _PER_STREET = {Street.THIRD: (2, 1), Street.FOURTH: (0, 1), Street.FIFTH: (0, 1), Street.SIXTH: (0, 1), Street.SEVENTH: (1, 0)}
+_SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
 def check_cards(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
@@ -42,7 +43,7 @@ def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
             key = (player, street)
             folded = folded_on.get(player)
             want_down, want_up = _PER_STREET[street]
-            if street is Street.SEVENTH:
+            if street is SEVENTH:
                 want_down = seventh_down
             if key in seen or (folded is not None and folded < street) or len(down) != want_down or len(up) != want_up:
                 regular = False
@@ -132,7 +133,7 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
     community = hand.community_card
     needed = 6 if community is not None else 7
     for shown in hand.showdown:
-        if shown.status not in (ShowStatus.SHOWN, ShowStatus.MUCKED) or not shown.cards:
+        if shown.status not in _SHOWN_OR_MUCKED or not shown.cards:
             continue
         own = [c for c in shown.cards if c is not None and (community is None or c != community)]
         if len(own) > needed:
@@ -152,14 +153,14 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
 
 
 def _common_card(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Violation]:
-    seventh = state.round_of(Street.SEVENTH)
+    seventh = state.round_of(SEVENTH)
     if seventh is None:
         if hand.community_card is not None:
             yield violation(hand, "CARDS", Street.SEVENTH, None, "no common card", str(hand.community_card),
                             "a common card is shown although no 7th street was dealt", hand.source.last_line)
         return
     used = 3 * len(state.dealt_in)
-    for street in (Street.FOURTH, Street.FIFTH, Street.SIXTH):
+    for street in (FOURTH, FIFTH, SIXTH):
         rnd = state.round_of(street)
         used += len(rnd.live_at_start) if rnd else 0
     burns = 5 if profile.deck_burns else 0

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from hhtool.model import SUIT_CHARS, Card, Hand, Street
+from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
-from hhtool.replay.engine import ReplayState, Round, clockwise_from
+from hhtool.replay.engine import SEVENTH, SIXTH, THIRD, ReplayState, Round, clockwise_from
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
@@ -63,8 +63,8 @@ def _find_opener(
     street = rnd.street
     needed = min(int(street), 6) - 2
     community = hand.community_card
-    seventh = street is Street.SEVENTH
-    through = Street.SIXTH if seventh else street
+    seventh = street is SEVENTH
+    through = SIXTH if seventh else street
     exposed_seventh = seventh and profile.exposed_7th_opener == "all_upcards"
     add_common = seventh and community is not None and profile.common_card_opener == "include"
     by_suit = profile.opener_tie == "suit"
@@ -83,7 +83,7 @@ def _find_opener(
                 if dealt_on <= through:
                     cards += dealt  # type: ignore[arg-type]  # a None card is caught just below
             if exposed_seventh:
-                cards += dealt_by_street.get(Street.SEVENTH, ())  # type: ignore[arg-type]
+                cards += dealt_by_street.get(SEVENTH, ())  # type: ignore[arg-type]
         if add_common:
             cards.append(community)  # type: ignore[arg-type]
         try:
@@ -131,7 +131,7 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
         if not rnd.steps:
             continue
         first = rnd.steps[0]
-        if rnd.street is not Street.THIRD and first.player in first.active_before:
+        if rnd.street is not THIRD and first.player in first.active_before:
             opener, best, boards, reason = _find_opener(hand, state, rnd, profile)
             if opener is None:
                 if not unverifiable_reported:
