@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 import threading
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
-from hhtool.importer import FileReport, Importer, ImportReport
-from hhtool.parallel import default_jobs, process_pool
-from hhtool.reports.facts_table import refresh_facts
-from hhtool.sites import site_names
-from hhtool.sources import Collected, Source, collect_sources
-from hhtool.store import Store
+
+# The pipeline (Lark grammars, the replay engine, the process pool) is imported where it is used,
+# so that other commands (stats, sql, show) do not pay for loading it at start-up.
+if TYPE_CHECKING:
+    from hhtool.importer import FileReport, ImportReport
+    from hhtool.sources import Collected, Source
+    from hhtool.store import Store
 
 SHOWN_FAILURES = 5
 
@@ -42,6 +45,9 @@ def check_rules(rules: str | None) -> None:
 
 def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
     """Expand the arguments; exit 2 (usage error) when the site is unknown or nothing matched."""
+    from hhtool.sites import site_names
+    from hhtool.sources import collect_sources
+
     if site and site.lower() not in site_names():
         err.print(f"[red]error:[/red] unknown site {site!r}; known sites: {', '.join(site_names())}")
         raise typer.Exit(EXIT_ERROR)
@@ -57,6 +63,9 @@ def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
 def run_import(store: Store, collected: Collected, site: str | None, rules: str | None, jobs: int = 1,
                dask: str | None = None, dask_dir: str | None = None) -> ImportReport:
     """Import sources into an open store (shared by `import` and `audit PATH…`)."""
+    from hhtool.importer import Importer
+    from hhtool.parallel import process_pool
+
     if dask:
         return _with_facts(store, _run_on_cluster(store, collected, site, rules, dask, dask_dir))
     total_bytes = sum(_size(source) for source in collected.sources)
@@ -72,6 +81,8 @@ def run_import(store: Store, collected: Collected, site: str | None, rules: str 
 
 def _with_facts(store: Store, report: ImportReport) -> ImportReport:
     """Store the reports' facts of the new hands now, so `stats` and `graph` have nothing left to compute."""
+    from hhtool.reports.facts_table import refresh_facts
+
     refresh_facts(store)
     return report
 
@@ -126,6 +137,8 @@ def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | N
     from hhtool.watch import watch
 
     stop = threading.Event()
+    from hhtool.importer import FileReport, Importer
+
     totals = FileReport("all files")
 
     def on_file(report: FileReport) -> None:
@@ -160,7 +173,7 @@ def register(app: typer.Typer) -> None:
         output_format: ImportFormat = typer.Option(ImportFormat.text, "--format", help="text or json."),
         watch_mode: bool = typer.Option(False, "--watch", help="Keep polling the paths for new and growing files; Ctrl-C stops."),
         interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between polls in --watch mode."),
-        jobs: int = typer.Option(default_jobs(), "--jobs", "-j", min=1, help="Processes for parsing and replay."),
+        jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes for parsing and replay."),
         dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS",
                                         help="Run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster."),
         dask_dir: str | None = typer.Option(None, "--dask-dir", help="Where Dask workers write Parquet (shared storage)."),
