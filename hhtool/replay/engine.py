@@ -177,7 +177,7 @@ class _Walker:
         self.upcards, self.downcards = upcards, downcards
         self.sat_out = self.sat_out_antes(hand, antes, acted)
         present = acted | antes.keys()
-        self.dealt_in = tuple(p for p in order if p in present and p not in self.sat_out)
+        self.dealt_in = tuple([p for p in order if p in present and p not in self.sat_out])
         self.stacks = {seat.player: seat.stack for seat in hand.seats}
         self.spent = dict.fromkeys(order, 0)
         self.returns = dict.fromkeys(order, 0)
@@ -210,8 +210,8 @@ class _Walker:
     def changed(self) -> None:
         """Someone folded or went all-in: recompute the live and active players."""
         folded, all_in = self.folded, self.all_in
-        self._live = tuple(p for p in self.dealt_in if p not in folded)
-        self._active = tuple(p for p in self._live if p not in all_in)
+        self._live = tuple([p for p in self.dealt_in if p not in folded])
+        self._active = tuple([p for p in self._live if p not in all_in])
         self._active_set = frozenset(self._active)
 
     def pot(self) -> int:
@@ -402,9 +402,7 @@ class _Walker:
         pending: tuple[str, ...] = ()
         if len(self._live) > 1:
             heads_up = len(self._active) <= 1
-            pending = tuple(
-                p for p in self._active if put.get(p, 0) < level or (not heads_up and p not in acted)
-            )
+            pending = tuple([p for p in self._active if put.get(p, 0) < level or (not heads_up and p not in acted)])
         uncalled = self.uncalled(put)
         if uncalled is not None:
             self.give_back(*uncalled)

@@ -38,19 +38,30 @@ def build_pots(
     out); adjacent pots with the same eligible set merge; folded players' chips stay in."""
     if len(live) <= 1:
         return [(sum(contributions.values()), tuple(live))]
-    top = max(contributions.get(p, 0) for p in live)
+    top = max([contributions.get(p, 0) for p in live])
+    if not [p for p in live if p in all_in]:
+        # nobody live is all-in (the usual case): the general path below reduces to one pot up to the top
+        # contribution, plus anything a folded player put in above it
+        amount = excess = 0
+        for contribution in contributions.values():
+            if contribution > top:
+                excess += contribution - top
+                contribution = top
+            if contribution > 0:
+                amount += contribution
+        return [(amount + excess, tuple([p for p in order if p in live]))] if amount else []
     levels = sorted({contributions.get(p, 0) for p in live if p in all_in and contributions.get(p, 0) < top} | {top})
     pots: list[tuple[int, tuple[str, ...]]] = []
     previous = 0
     for level in levels:
-        amount = sum(max(0, min(c, level) - previous) for c in contributions.values())
-        eligible = tuple(p for p in order if p in live and (p not in all_in or contributions.get(p, 0) >= level))
+        amount = sum([max(0, min(c, level) - previous) for c in contributions.values()])
+        eligible = tuple([p for p in order if p in live and (p not in all_in or contributions.get(p, 0) >= level)])
         if pots and pots[-1][1] == eligible:
             amount += pots.pop()[0]
         if amount:
             pots.append((amount, eligible))
         previous = level
-    excess = sum(max(0, c - previous) for c in contributions.values())
+    excess = sum([max(0, c - previous) for c in contributions.values()])
     if excess and pots:
         pots[-1] = (pots[-1][0] + excess, pots[-1][1])
     return pots
@@ -109,8 +120,10 @@ def tie_order(
     order: Sequence[str], profile: RuleProfile,
 ) -> tuple[list[str], str]:
     """Tied winners in the order they receive odd units, and the reason in words."""
+    if len(winners) < 2:
+        return list(winners), "first in position order"
     position = sorted(winners, key=order.index)
-    if len(winners) < 2 or profile.odd_unit_tied_half == "position":
+    if profile.odd_unit_tied_half == "position":
         return position, "first in position order"
     if profile.odd_unit_tied_half == "best_card_suit":
         def best_card(player: str) -> tuple[int, int]:
@@ -149,7 +162,7 @@ def contenders_of(hand: Hand, live: Sequence[str]) -> tuple[str, ...]:
     if not hand.showdown:
         return tuple(live)
     mucked = {s.player for s in hand.showdown if s.status is _MUCKED}
-    return tuple(p for p in live if p not in mucked)
+    return tuple([p for p in live if p not in mucked])
 
 
 def evaluate(cards: Mapping[str, tuple[Card, ...] | None], players: Sequence[str]) -> dict[str, ShowdownHand]:
@@ -177,7 +190,7 @@ def settle(
     if hand.rake is not None:
         deduction, source = hand.rake + hand.fees, "stated"
     else:
-        implied = total + returns_in_awards - sum(a.amount for a in hand.awards)
+        implied = total + returns_in_awards - sum([a.amount for a in hand.awards])
         deduction, source = max(0, implied), "implied"
     contenders = contenders_of(hand, live)
     hands = evaluate(cards, contenders if len(contenders) > 1 else ())
@@ -214,7 +227,7 @@ class _Context:
         reasons: list[str] = []
         for index, ((amount, eligible), rake_share) in enumerate(zip(raw_pots, shares_of_rake, strict=True)):
             net = amount - rake_share
-            in_pot = tuple(p for p in eligible if p in contenders)
+            in_pot = tuple([p for p in eligible if p in contenders])
             if len(in_pot) <= 1:
                 winner = in_pot or eligible[:1]
                 if not winner:
@@ -249,14 +262,29 @@ def _split_pot(
 ) -> PotResult:
     net = amount - rake_share
     notes: list[str] = []
-    best_high_value = max(hands[p].high.value for p in in_pot if hands[p].high)  # type: ignore[union-attr]
-    high_winners = [p for p in in_pot if hands[p].high and hands[p].high.value == best_high_value]  # type: ignore[union-attr]
-    lows = {p: hands[p].low for p in in_pot if hands[p].low is not None}
-    split = bool(lows) or (profile.low_half_exists == "hand" and hand_has_low)
-    if lows:
-        best_low_value = max(low.value for low in lows.values() if low)
-        low_winners = [p for p in in_pot if p in lows and lows[p].value == best_low_value]  # type: ignore[union-attr]
-    else:
+    # the best high and the best low and who holds them, in one pass (ties in contender order)
+    best_high_value = best_low_value = -1
+    high_winners: list[str] = []
+    low_winners: list[str] = []
+    for player in in_pot:
+        shown = hands[player]
+        if shown.high is not None:
+            value = shown.high.value
+            if value > best_high_value:
+                best_high_value, high_winners = value, [player]
+            elif value == best_high_value:
+                high_winners.append(player)
+        if shown.low is not None:
+            value = shown.low.value
+            if value > best_low_value:
+                best_low_value, low_winners = value, [player]
+            elif value == best_low_value:
+                low_winners.append(player)
+    if not high_winners:
+        raise ValueError(f"no high hand among {', '.join(in_pot)}")  # decided pots hold known, evaluated hands
+    any_low = bool(low_winners)
+    split = any_low or (profile.low_half_exists == "hand" and hand_has_low)
+    if not any_low:
         low_winners = list(in_pot)  # PokerKit: with no low in this pot every contender ties for the low half
     if split:
         high_amount, low_amount = split_halves(net, profile)

@@ -145,7 +145,7 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
         dealt = [c for cards in state.upcards.get(shown.player, {}).values() for c in cards if c is not None]
         dealt += [c for c in state.downcards.get(shown.player, ()) if c is not None]
         own_keys = {(c.rank, c.suit) for c in own}
-        if all((c.rank, c.suit) in own_keys for c in dealt):
+        if own_keys.issuperset([(c.rank, c.suit) for c in dealt]):
             continue
         missing = sorted(set(dealt) - set(own), key=lambda c: c.bring_in_key)
         yield violation(hand, "CARDS", None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
@@ -165,7 +165,7 @@ def _common_card(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
         used += len(rnd.live_at_start) if rnd else 0
     burns = 5 if profile.deck_burns else 0
     needed = used + burns + len(seventh.live_at_start) > 52
-    line = min((d.line for d in seventh.deals), default=seventh.last_line)
+    line = min([d.line for d in seventh.deals], default=seventh.last_line)
     if hand.community_card is not None and not needed:
         yield violation(hand, "CARDS", Street.SEVENTH, None, "a card for each player", f"common card {hand.community_card}",
                         f"a common card is dealt although {52 - used - burns} cards remain for "

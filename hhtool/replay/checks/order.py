@@ -76,14 +76,14 @@ def _find_opener(
     best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
     for position, player in enumerate(live):
         # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the profile says
-        cards: list[Card] = []
         dealt_by_street = upcards.get(player)
         if dealt_by_street:
-            for dealt_on, dealt in dealt_by_street.items():
-                if dealt_on <= through:
-                    cards += dealt  # type: ignore[arg-type]  # a None card is caught just below
+            # a None card (hidden) is caught just below
+            cards: list[Card] = [c for on, dealt in dealt_by_street.items() if on <= through for c in dealt]  # type: ignore[misc]
             if exposed_seventh:
                 cards += dealt_by_street.get(SEVENTH, ())  # type: ignore[arg-type]
+        else:
+            cards = []
         if add_common:
             cards.append(community)  # type: ignore[arg-type]
         try:
@@ -98,7 +98,7 @@ def _find_opener(
         strength = strengths.get(ranks)
         if strength is None:
             strength = strengths[ranks] = board_strength(cards)
-        key = (strength, max((c.rank, _SUIT_INDEX[c.suit]) for c in cards)) if by_suit else (strength, (0, -position))
+        key = (strength, max([(c.rank, _SUIT_INDEX[c.suit]) for c in cards])) if by_suit else (strength, (0, -position))
         if best_key is None or key > best_key:  # the first of equal keys wins, as max() does
             best, best_key = player, key
     if best is None:

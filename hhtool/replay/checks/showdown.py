@@ -12,7 +12,9 @@ from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import PlayerAward, Unverifiable
 
-_MUCKED = ShowStatus.MUCKED  # a module constant: reading it through the enum class is slower
+# enum members as module constants: reading them through the enum class is slower
+_MUCKED = ShowStatus.MUCKED
+_HALVES = (Half.HIGH, Half.LOW)
 
 
 def award_table(hand: Hand, state: ReplayState, profile: RuleProfile) -> tuple[PlayerAward, ...] | None:
@@ -102,11 +104,11 @@ def _winners(state: ReplayState) -> str:
 def _labelled_halves(hand: Hand, state: ReplayState, flagged: set[str]) -> Iterator[Finding]:
     pots = state.settlement.pots
     if state.settlement.awards is None:
-        if any(a.half in (Half.HIGH, Half.LOW) for a in hand.awards):
+        if any([a.half in _HALVES for a in hand.awards]):
             yield Unverifiable("SHOWDOWN", "the labelled halves cannot be checked while a pot is undecided")
         return
     for award in hand.awards:
-        if award.half not in (Half.HIGH, Half.LOW) or award.player in flagged:
+        if award.half not in _HALVES or award.player in flagged:
             continue
         candidates = [p for p in pots if award.pot is None or award.pot >= len(pots) or p.index == award.pot]
         candidates = [p for p in candidates if len(p.contenders) >= 2]

@@ -13,11 +13,11 @@ from hhtool.replay.result import Unverifiable
 
 
 def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    put_in = sum(action.amount for action in hand.actions)
-    returned = sum(ret.amount for ret in hand.uncalled)
-    paid = sum(award.amount for award in hand.awards)
+    put_in = sum([action.amount for action in hand.actions])
+    returned = sum([ret.amount for ret in hand.uncalled])
+    paid = sum([award.amount for award in hand.awards])
     in_pot = put_in - returned
-    line = max((a.line for a in hand.awards if a.line), default=hand.source.last_line)
+    line = max([a.line for a in hand.awards if a.line], default=hand.source.last_line)
     if hand.rake is not None:
         out = paid + hand.rake + hand.fees
         if out != in_pot:
