@@ -173,6 +173,9 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
         return
     for label, hands, profile_of in sets:
+        if not hands:
+            print(f"{label}: no Stud Hi/Lo hands")
+            continue
         ours = report(label, len(hands), replay_all(hands, profile_of), options.repeats)
         if label == "pokerkit random":
             theirs = report("  PokerKit replaying the same hands", len(games), pokerkit_replayer(games), 1)

@@ -147,14 +147,20 @@ class _Walker:
     deals are grouped by street once, the pot and the live/active players are kept up to date
     instead of being recomputed, and the turn order uses precomputed rotations of the seat order."""
 
+    __slots__ = (
+        "_active", "_active_set", "_live", "all_in", "by_street", "deals_by_street", "dealt_in", "downcards", "folded",
+        "hand", "order", "profile", "put_total", "returned_total", "returns", "rotations", "rules", "sat_out", "spent",
+        "stacks", "upcards",
+    )
+
     def __init__(self, hand: Hand, profile: RuleProfile) -> None:
         self.hand = hand
         self.profile = profile
         order = self.order = seat_order(hand, profile)
         # clockwise rotation after each seat, ending with the seat itself (see clockwise_from)
-        self.rotations = {p: (*order[i + 1:], *order[: i + 1]) for i, p in enumerate(order)}
+        self.rotations = {p: order[i + 1:] + order[: i + 1] for i, p in enumerate(order)}
         ante_kind = _ANTE
-        self.by_street: dict[Street, list[tuple[int, Action]]] = {}
+        by_street: dict[Street, list[tuple[int, Action]]] = {}
         antes: dict[str, int] = {}
         acted: set[str] = set()
         for index, action in enumerate(hand.actions):
@@ -162,18 +168,26 @@ class _Walker:
                 antes[action.player] = antes.get(action.player, 0) + action.amount
             else:
                 acted.add(action.player)
-                self.by_street.setdefault(action.street, []).append((index, action))
-        self.deals_by_street: dict[Street, list[Deal]] = {}
+                street = action.street
+                if street in by_street:
+                    by_street[street].append((index, action))
+                else:
+                    by_street[street] = [(index, action)]
+        deals_by_street: dict[Street, list[Deal]] = {}
         upcards: dict[str, dict[Street, tuple[Card | None, ...]]] = {p: {} for p in order}
         downcards: dict[str, list[Card | None]] = {p: [] for p in order}
         for deal in hand.deals:
-            player = deal.player
+            player, street = deal.player, deal.street
             acted.add(player)
-            self.deals_by_street.setdefault(deal.street, []).append(deal)
+            if street in deals_by_street:
+                deals_by_street[street].append(deal)
+            else:
+                deals_by_street[street] = [deal]
             if player in upcards:
-                by_street = upcards[player]
-                by_street[deal.street] = by_street.get(deal.street, ()) + deal.up
+                dealt_to = upcards[player]
+                dealt_to[street] = dealt_to[street] + deal.up if street in dealt_to else deal.up
                 downcards[player].extend(deal.down)
+        self.by_street, self.deals_by_street = by_street, deals_by_street
         self.upcards, self.downcards = upcards, downcards
         self.sat_out = self.sat_out_antes(hand, antes, acted)
         present = acted | antes.keys()

@@ -117,6 +117,14 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
             if increase and not step.may_raise:
                 continue  # a raise that was not allowed at all is an illegal action, whatever its size
             if kind is call_kind or (step.all_in_after and not increase):
+                if not increase:  # the usual exact call (or all-in for less) passes here, the rest in _call_size
+                    facing = step.level_before - step.put_in_before
+                    chips, amount = step.chips_before, step.action.amount
+                    if facing <= 0 or (chips is not None and amount > chips):
+                        continue
+                    due = facing if chips is None or facing <= chips else chips
+                    if amount == due or (amount < facing and step.all_in_after):
+                        continue
                 found = _call_size(hand, rnd, step)
                 if found is not None:
                     yield found
@@ -127,6 +135,8 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
             elif fixed:
                 targets = _targets(hand, rnd, step, profile)
                 if targets is not None:
+                    if step.to in targets:
+                        continue  # the usual exact bet or raise
                     found = _fixed_size(hand, rnd, step, targets)
                     if found is not None:
                         yield found
