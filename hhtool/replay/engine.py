@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure
 from hhtool.replay.pots import Settlement, settle
@@ -27,58 +26,118 @@ _ANTE, _FOLD, _BRING_IN = ActionKind.ANTE, ActionKind.FOLD, ActionKind.BRING_IN
 _SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
-class Step(NamedTuple):
-    """One action and the situation it met. ``*_before`` values are just before the action.
-    A named tuple: a hand makes dozens of them and a tuple is the cheapest record to build."""
+class _Record:
+    """A plain record with ``__slots__``. Steps and rounds are read dozens of times per action by the
+    checks, and the interpreter reads slots fastest (a named tuple's fields take about three times as
+    long, a frozen dataclass is slow to build)."""
 
-    index: int  # position in hand.actions
-    action: Action
-    player: str  # action.player
-    due: str | None  # whom the clockwise order made due; None at a round's first action or when nobody was
-    round_over: bool  # the round was already complete (or everyone else had folded) when it came
-    level_before: int  # the street total every player must match
-    put_in_before: int  # this player's street total
-    full_level_before: int  # street total set by the last full bet/raise; 0 if none (3rd: bring-in only)
-    opened_before: bool  # some player had increased the bet this street (the bring-in does not count)
-    bets_before: int  # completions/bets/raises counted towards the cap
-    big_increment_before: bool  # 4th-street double bet: a big-bet-sized bet or raise has been made
-    last_increment_before: int  # size of the last full increase (no-limit / pot-limit minimum raise)
-    may_raise: bool  # the betting was open to this player (not closed by a short all-in)
-    chips_before: int | None  # chips behind; None when the stack is not printed
-    pot_before: int  # all chips put in so far, antes and this street's bets included
-    live_before: tuple[str, ...]  # dealt in and not folded, position order
-    active_before: tuple[str, ...]  # live and not all-in
-    increase: bool  # the action raised the street's bet
-    full: bool  # the increase counted as a full bet/raise and reopened the betting
-    counted: bool  # the increase counted towards the cap
-    all_in_after: bool
-    to: int  # the player's street total after the action (put_in_before + action.amount)
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
 
 
-# builds a Step or Round from a tuple of its fields without the named tuple's Python-level __new__
-_new_step = _new_round = tuple.__new__
+class Step(_Record):
+    """One action and the situation it met. ``*_before`` values are just before the action."""
+
+    __slots__ = (
+        "action", "active_before", "all_in_after", "bets_before", "big_increment_before", "chips_before", "counted", "due",
+        "full", "full_level_before", "increase", "index", "last_increment_before", "level_before", "live_before",
+        "may_raise", "opened_before", "player", "pot_before", "put_in_before", "round_over", "to",
+    )
+
+    def __init__(
+        self,
+        index: int,  # position in hand.actions
+        action: Action,
+        player: str,  # action.player
+        due: str | None,  # whom the clockwise order made due; None at a round's first action or when nobody was
+        round_over: bool,  # the round was already complete (or everyone else had folded) when it came
+        level_before: int,  # the street total every player must match
+        put_in_before: int,  # this player's street total
+        full_level_before: int,  # street total set by the last full bet/raise; 0 if none (3rd: bring-in only)
+        opened_before: bool,  # some player had increased the bet this street (the bring-in does not count)
+        bets_before: int,  # completions/bets/raises counted towards the cap
+        big_increment_before: bool,  # 4th-street double bet: a big-bet-sized bet or raise has been made
+        last_increment_before: int,  # size of the last full increase (no-limit / pot-limit minimum raise)
+        may_raise: bool,  # the betting was open to this player (not closed by a short all-in)
+        chips_before: int | None,  # chips behind; None when the stack is not printed
+        pot_before: int,  # all chips put in so far, antes and this street's bets included
+        live_before: tuple[str, ...],  # dealt in and not folded, position order
+        active_before: tuple[str, ...],  # live and not all-in
+        increase: bool,  # the action raised the street's bet
+        full: bool,  # the increase counted as a full bet/raise and reopened the betting
+        counted: bool,  # the increase counted towards the cap
+        all_in_after: bool,
+        to: int,  # the player's street total after the action (put_in_before + action.amount)
+    ) -> None:
+        self.index = index
+        self.action = action
+        self.player = player
+        self.due = due
+        self.round_over = round_over
+        self.level_before = level_before
+        self.put_in_before = put_in_before
+        self.full_level_before = full_level_before
+        self.opened_before = opened_before
+        self.bets_before = bets_before
+        self.big_increment_before = big_increment_before
+        self.last_increment_before = last_increment_before
+        self.may_raise = may_raise
+        self.chips_before = chips_before
+        self.pot_before = pot_before
+        self.live_before = live_before
+        self.active_before = active_before
+        self.increase = increase
+        self.full = full
+        self.counted = counted
+        self.all_in_after = all_in_after
+        self.to = to
 
 
-class Round(NamedTuple):
-    """One betting round as walked (a named tuple, built cheaply once per street)."""
+class Round(_Record):
+    """One betting round as walked."""
 
-    street: Street
-    deals: tuple[Deal, ...]
-    steps: tuple[Step, ...]
-    live_at_start: tuple[str, ...]
-    active_at_start: tuple[str, ...]
-    increment: int | None  # fixed-limit bet size of the street (None if the stakes do not say)
-    double_bet_allowed: bool  # R6 variant: an open pair on 4th street allows the big bet
-    put_in: Mapping[str, int]  # street totals at the end
-    level: int
-    pending: tuple[str, ...]  # active players who still had to act or match when the round ended
-    uncalled: tuple[str, int] | None  # (player, amount) the rules return at the end of the round
-    live_at_end: tuple[str, ...]
-    active_at_end: tuple[str, ...]
-    last_line: int  # the last line of the round (last action, else last deal)
+    __slots__ = (
+        "active_at_end", "active_at_start", "deals", "double_bet_allowed", "increment", "last_line", "level", "live_at_end",
+        "live_at_start", "pending", "put_in", "steps", "street", "uncalled",
+    )
+
+    def __init__(
+        self,
+        street: Street,
+        deals: tuple[Deal, ...],
+        steps: tuple[Step, ...],
+        live_at_start: tuple[str, ...],
+        active_at_start: tuple[str, ...],
+        increment: int | None,  # fixed-limit bet size of the street (None if the stakes do not say)
+        double_bet_allowed: bool,  # R6 variant: an open pair on 4th street allows the big bet
+        put_in: Mapping[str, int],  # street totals at the end
+        level: int,
+        pending: tuple[str, ...],  # active players who still had to act or match when the round ended
+        uncalled: tuple[str, int] | None,  # (player, amount) the rules return at the end of the round
+        live_at_end: tuple[str, ...],
+        active_at_end: tuple[str, ...],
+        last_line: int,  # the last line of the round (last action, else last deal)
+    ) -> None:
+        self.street = street
+        self.deals = deals
+        self.steps = steps
+        self.live_at_start = live_at_start
+        self.active_at_start = active_at_start
+        self.increment = increment
+        self.double_bet_allowed = double_bet_allowed
+        self.put_in = put_in
+        self.level = level
+        self.pending = pending
+        self.uncalled = uncalled
+        self.live_at_end = live_at_end
+        self.active_at_end = active_at_end
+        self.last_line = last_line
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # read-only by convention: a frozen dataclass costs a setattr call per field to build
 class ReplayState:
     order: tuple[str, ...]  # every seated player, position order
     dealt_in: tuple[str, ...]
@@ -148,9 +207,9 @@ class _Walker:
     instead of being recomputed, and the turn order uses precomputed rotations of the seat order."""
 
     __slots__ = (
-        "_active", "_active_set", "_live", "all_in", "by_street", "deals_by_street", "dealt_in", "downcards", "folded",
-        "hand", "order", "profile", "put_total", "returned_total", "returns", "rotations", "rules", "sat_out", "spent",
-        "stacks", "upcards",
+        "_active", "_active_set", "_live", "all_in", "ante_actions", "by_street", "deals_by_street", "dealt_in",
+        "downcards", "folded", "hand", "order", "profile", "put_total", "returned_total", "returns", "rotations", "rules",
+        "sat_out", "spent", "stacks", "upcards",
     )
 
     def __init__(self, hand: Hand, profile: RuleProfile) -> None:
@@ -163,9 +222,11 @@ class _Walker:
         by_street: dict[Street, list[tuple[int, Action]]] = {}
         antes: dict[str, int] = {}
         acted: set[str] = set()
+        self.ante_actions: list[tuple[int, Action]] = []
         for index, action in enumerate(hand.actions):
             if action.kind is ante_kind:
                 antes[action.player] = antes.get(action.player, 0) + action.amount
+                self.ante_actions.append((index, action))
             else:
                 acted.add(action.player)
                 street = action.street
@@ -271,25 +332,33 @@ class _Walker:
 
     def antes(self) -> tuple[Step, ...]:
         steps: list[Step] = []
-        sat_out = self.sat_out
-        ante_kind = _ANTE
-        for index, action in enumerate(self.hand.actions):
-            if action.kind is not ante_kind:
-                continue
-            player = action.player
+        sat_out, stacks, spent, returns, all_in_players = self.sat_out, self.stacks, self.spent, self.returns, self.all_in
+        for index, action in self.ante_actions:
+            player, amount = action.player, action.amount
             if player in sat_out:
-                self.spent[player] += action.amount
-                self.put_total += action.amount
-                self.give_back(player, action.amount)
+                spent[player] += amount
+                self.put_total += amount
+                self.give_back(player, amount)
                 continue
             live, active = self._live, self._active
-            chips = self.chips(player)
+            stack = stacks.get(player)
+            chips = None if stack is None else stack - spent[player] + returns[player]  # chips(), inlined
             pot_before = self.put_total - self.returned_total
-            all_in = self.put_money(action)
-            steps.append(_new_step(Step, (
+            # put_money(), inlined
+            spent[player] = spent.get(player, 0) + amount
+            self.put_total += amount
+            if player in all_in_players:
+                all_in = True
+            elif action.all_in or (amount > 0 and chips is not None and chips - amount <= 0):
+                all_in_players.add(player)
+                self.changed()
+                all_in = True
+            else:
+                all_in = False
+            steps.append(Step(
                 index, action, player, None, False, 0, 0, 0, False, 0, False, 0, False, chips, pot_before,
-                live, active, False, False, False, all_in, action.amount,
-            )))
+                live, active, False, False, False, all_in, amount,
+            ))
         return tuple(steps)
 
     # ------------------------------------------------------------ betting rounds
@@ -323,8 +392,11 @@ class _Walker:
         changed = False  # someone folded or went all-in: the live and active players change after this step
 
         live_before, active_before, active_set = self._live, self._active, self._active_set  # refreshed by changed()
+        last_line = indexed[0][1].line if indexed else 0  # the round's last line: its highest action line
         for index, action in indexed:
             player = action.player
+            if action.line > last_line:
+                last_line = action.line
             due: str | None = None
             round_over = False
             if previous is not None:
@@ -401,10 +473,10 @@ class _Walker:
             put[player] = to
             acted.add(player)
             acted_since_full.add(player)
-            steps.append(_new_step(Step, (
+            steps.append(Step(
                 index, action, player, due, round_over, step_level, put_before, step_full, step_opened, step_bets, step_big,
                 step_last, may_raise, chips_before, pot_before, live_before, active_before, increase, full, counted, all_in, to,
-            )))
+            ))
             if player in active_before:
                 previous = player  # an illegal actor (folded, all-in) does not move the turn
             if changed:
@@ -416,15 +488,20 @@ class _Walker:
         pending: tuple[str, ...] = ()
         if len(self._live) > 1:
             heads_up = len(self._active) <= 1
-            pending = tuple([p for p in self._active if put.get(p, 0) < level or (not heads_up and p not in acted)])
+            still_due = []  # a plain loop: a comprehension costs a function call, too much for a few players
+            for p in self._active:
+                if put.get(p, 0) < level or (not heads_up and p not in acted):
+                    still_due.append(p)
+            pending = tuple(still_due)
         uncalled = self.uncalled(put)
         if uncalled is not None:
             self.give_back(*uncalled)
-        last_line = max([a.line for _, a in indexed]) if indexed else max([d.line for d in deals], default=0)
-        return _new_round(Round, (
+        if not indexed:
+            last_line = max([d.line for d in deals]) if deals else 0
+        return Round(
             street, deals, tuple(steps), live_at_start, active_at_start, increment, double_bet, put, level,
             pending, uncalled, self._live, self._active, last_line,
-        ))
+        )
 
     @staticmethod
     def uncalled(put: Mapping[str, int]) -> tuple[str, int] | None:

@@ -20,7 +20,7 @@ from hhtool.replay.result import PotResult, ShowdownHand, format_money
 _MUCKED = ShowStatus.MUCKED  # a module constant: reading it through the enum class is slower
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # read-only by convention: a frozen dataclass costs a setattr call per field to build
 class Settlement:
     pots: tuple[PotResult, ...]
     awards: Mapping[str, int] | None  # rules award per player; None when some pot is undecided

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from operator import attrgetter
 
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
@@ -47,7 +46,6 @@ def board_strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
 # thousand rank multisets cover every board, so each is ranked once per process
 _STRENGTH_OF_RANKS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
-_RANK = attrgetter("rank")  # map(_RANK, cards) runs in C, cheaper than a comprehension for a few cards
 
 
 def _strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
@@ -89,7 +87,7 @@ def _find_opener(
         if add_common:
             cards.append(community)  # type: ignore[arg-type]
         try:
-            ranks = tuple(sorted(map(_RANK, cards)))
+            ranks = tuple(sorted([card.rank for card in cards]))
         except AttributeError:  # a hidden (None) upcard
             ranks = ()
         if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
