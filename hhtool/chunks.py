@@ -17,6 +17,21 @@ from hhtool.sites import parser_for
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
 
+@dataclass(frozen=True)
+class LineBlock:
+    """A run of a file's lines that begins at the file's start or at a hand start, so it splits
+    into hands on its own: the importing process only cuts blocks, the worker splits them."""
+
+    file: str
+    offset: int  # file index (0-based) of lines[0]
+    lines: tuple[str, ...]
+    start_line: int = 1  # hands starting before this file line are already stored (a grown file)
+
+    def hands(self, parser: Any) -> list[RawHand]:
+        start_line = self.start_line
+        return [raw for raw in parser.split(self.lines, self.file, self.offset) if raw.first_line >= start_line]
+
+
 @dataclass
 class ChunkResult:
     site: str | None
@@ -45,13 +60,15 @@ def _may_be_half_written(outcome: FailedHand) -> bool:
     return "ends early" in outcome.reason or outcome.line >= outcome.raw.last_line
 
 
-def process_chunk(site: str, raws: list[RawHand], rules: str | None = None, replay: bool = True,
+def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None = None, replay: bool = True,
                   defer_half_written_last: bool = False, ends_file: bool = False) -> ChunkResult:
-    """Parse, replay and tabulate ``raws``. When the chunk ``ends_file``, a last hand that stops
+    """Parse, replay and tabulate ``hands`` (split already, or a block of lines to split). When the
+    chunk ``ends_file``, a last hand that stops
     early is *incomplete* (a client stopped writing), kept raw but not counted as failed; in watch
     mode (``defer_half_written_last``) it is left out for the next pass instead."""
     parser = parser_for(site)
     replayer = _replayer(rules, replay)
+    raws = hands.hands(parser) if isinstance(hands, LineBlock) else hands
     outcomes = [parser.parse(raw) for raw in raws]
     result = ChunkResult(site, [], {})
     if outcomes:

@@ -12,16 +12,16 @@ import hashlib
 import io
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhtool.chunks import ChunkResult, failure_chunk, process_chunk
+from hhtool.chunks import ChunkResult, LineBlock, failure_chunk, process_chunk
 from hhtool.model import FailedHand, RawHand
-from hhtool.reader import DecodedFile, decode_bytes, scan_stream, stream_lines
+from hhtool.reader import DecodedFile, decode_bytes, scan_stream, stream_line_batches
 from hhtool.sites import detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
@@ -134,7 +134,7 @@ class _FileJob:
 
     report: FileReport
     row: dict[str, Any]
-    chunks: Iterable[list[RawHand]]
+    chunks: Iterable[list[RawHand] | LineBlock]
     resume_line: int
 
 
@@ -220,6 +220,8 @@ class Importer:
             if decoded.lines:
                 self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
             return job
+        if type(parser).split is SiteParser.split:  # cut into blocks of lines; the workers split them
+            return _FileJob(report, row, _line_blocks([decoded.lines], parser, name, start_line), start_line)
         raws = (raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
         return _FileJob(report, row, _batched(raws), start_line)
 
@@ -239,15 +241,13 @@ class Importer:
         row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": parser.name,
                                "encoding": scanned.encoding.label, "lines": 0}
 
-        def raws() -> Iterator[RawHand]:
+        def blocks() -> Iterator[LineBlock]:
             with opener() as stream:
-                lines = _Counted(stream_lines(stream, scanned.encoding))
-                for raw in parser.split(lines, name):
-                    if raw.first_line >= start_line:
-                        yield raw
-                row["lines"] = lines.count
+                counted = _Counted(stream_line_batches(stream, scanned.encoding))
+                yield from _line_blocks(counted, parser, name, start_line)
+                row["lines"] = counted.count
 
-        return _FileJob(report, row, _batched(raws()), start_line)
+        return _FileJob(report, row, blocks(), start_line)
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
         args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last, is_last)
@@ -305,15 +305,36 @@ class _InMemory:
 
 
 class _Counted:
-    """Passes lines through, counting them."""
+    """Passes batches of lines through, counting the lines."""
 
-    def __init__(self, lines: Iterator[str]) -> None:
-        self._lines, self.count = lines, 0
+    def __init__(self, batches: Iterator[list[str]]) -> None:
+        self._batches, self.count = batches, 0
 
-    def __iter__(self) -> Iterator[str]:
-        for line in self._lines:
-            self.count += 1
-            yield line
+    def __iter__(self) -> Iterator[list[str]]:
+        for batch in self._batches:
+            self.count += len(batch)
+            yield batch
+
+
+def _line_blocks(pieces: Iterable[Sequence[str]], parser: SiteParser, file: str, start_line: int) -> Iterator[LineBlock]:
+    """Cut a file's lines, arriving in pieces, into blocks of BATCH_HANDS hands, each cut just
+    before a hand's first line; blocks whose hands all start before ``start_line`` are dropped."""
+    pending: list[str] = []
+    starts: list[int] = []  # indexes in pending of the lines that begin a hand
+    offset = 0  # file index of pending[0]
+    for piece in pieces:
+        base = len(pending)
+        starts.extend(base + index for index in parser.hand_starts(piece))
+        pending.extend(piece)
+        while len(starts) > BATCH_HANDS:
+            cut = starts[BATCH_HANDS]
+            if offset + cut >= start_line:  # some hand in it starts at or after start_line
+                yield LineBlock(file, offset, tuple(pending[:cut]), start_line)
+            del pending[:cut]
+            offset += cut
+            starts = [start - cut for start in starts[BATCH_HANDS:]]
+    if pending:
+        yield LineBlock(file, offset, tuple(pending), start_line)
 
 
 def _batched(raws: Iterable[RawHand]) -> Iterator[list[RawHand]]:

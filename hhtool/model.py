@@ -42,7 +42,17 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Parse ``Ah``, ``Td`` or ``10d`` (rank first, case-insensitive suit)."""
+        """Parse ``Ah``, ``Td`` or ``10d`` (rank first, case-insensitive suit). Cards are
+        immutable, so each spelling is parsed once and the value shared."""
+        card = _CARDS_BY_TEXT.get(text)
+        if card is None:
+            card = Card._parse(text)
+            if len(_CARDS_BY_TEXT) < 4096:  # spellings are few; this bounds odd whitespace variants
+                _CARDS_BY_TEXT[text] = card
+        return card
+
+    @staticmethod
+    def _parse(text: str) -> Card:
         body = text.strip()
         if len(body) == 3 and body.startswith("10"):
             body = "T" + body[2]
@@ -74,6 +84,10 @@ class Card:
 
     def __str__(self) -> str:
         return self.rank_char + self.suit
+
+
+#: Card.parse results by spelling
+_CARDS_BY_TEXT: dict[str, Card] = {}
 
 
 def cards_text(cards: tuple[Card | None, ...]) -> str:

@@ -140,21 +140,29 @@ def scan_stream(stream: BinaryIO, prefix_size: int | None = None, chunk: int = 1
     return ScannedStream(digest.hexdigest(), size, encoding, head_lines, prefix_digest)
 
 
-def stream_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[str]:
-    """The file's lines, right-stripped, decoded a block at a time (universal newlines: CRLF,
-    LF and CR all end a line, exactly as :func:`decode_bytes` reads them)."""
+def stream_line_batches(stream: BinaryIO, encoding: Encoding, chars: int = 1 << 20) -> Iterator[list[str]]:
+    """The file's lines, right-stripped, in lists of about ``chars`` characters, decoded a block at
+    a time (universal newlines: CRLF, LF and CR all end a line, exactly as :func:`decode_bytes`
+    reads them). Splitting a whole block at once keeps the per-line work in C."""
     stream.read(encoding.skip)
     text = io.TextIOWrapper(stream, encoding=encoding.codec, errors=encoding.errors, newline=None)  # type: ignore[arg-type]
-    first, held, ended_with_break = True, None, False
-    for line in text:
+    carry, first = "", True
+    while block := text.read(chars):
         if first:
-            line, first = (line[1:] if line.startswith("\ufeff") else line), False
-        if held is not None:
-            yield held
-        held, ended_with_break = line.rstrip(), line.endswith("\n")
+            block, first = (block[1:] if block.startswith("\ufeff") else block), False
+        parts = (carry + block).split("\n")
+        carry = parts.pop()  # the line still being read ("" right after a line break)
+        if parts:
+            yield [part.rstrip() for part in parts]
     # like decode_bytes: a last line without a line break is dropped when it is blank
-    if held is not None and (held or ended_with_break):
-        yield held
+    if carry.rstrip():
+        yield [carry.rstrip()]
+
+
+def stream_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[str]:
+    """:func:`stream_line_batches`, a line at a time."""
+    for batch in stream_line_batches(stream, encoding):
+        yield from batch
 
 
 def read_file(path: Path) -> DecodedFile:

@@ -464,15 +464,16 @@ class SiteParser:
             raise NotImplementedError
         return any(self.hand_start.match(line) for line in head[:5])
 
-    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
+    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         """Cut a file into hands at lines matching ``hand_start``. Text before the first hand
         start becomes its own 'hand' so that the parser reports it instead of it vanishing.
-        Reads the lines once, in order, so a file can be streamed through it."""
+        Reads the lines once, in order, so a file can be streamed through it; ``offset`` is the
+        file index of the first line when ``lines`` is a run of a file that begins at a hand start."""
         assert self.hand_start is not None
         hand_start = self.hand_start
         buffer: list[str] = []
         first = 0
-        for index, line in enumerate(lines):
+        for index, line in enumerate(lines, offset):
             if hand_start.match(line):
                 if buffer:
                     yield self._raw(buffer, 0, len(buffer), file, first)
@@ -483,6 +484,13 @@ class SiteParser:
                 buffer, first = [line], index
         if buffer:
             yield self._raw(buffer, 0, len(buffer), file, first)
+
+    def hand_starts(self, lines: Sequence[str]) -> list[int]:
+        """Indexes of the lines that begin a hand (where a file may be cut into independent runs),
+        for sites cut by the default :meth:`split`."""
+        assert self.hand_start is not None
+        match = self.hand_start.match
+        return [index for index, line in enumerate(lines) if match(line)]
 
     @staticmethod
     def _raw(lines: Sequence[str], start: int, stop: int, file: str, offset: int = 0) -> RawHand:
@@ -520,9 +528,50 @@ class SiteParser:
 
 
 def parse_datetime(text: str, formats: Sequence[str]) -> datetime | None:
+    """The first of ``formats`` that reads ``text``, as :meth:`datetime.strptime` would; None when
+    none does. All-numeric formats take a compiled-regex path (strptime consults the locale on
+    every call, which cost more than the rest of a hand's header).
+
+    >>> parse_datetime("2021/03/04 5:06:07", ["%Y/%m/%d %H:%M:%S"])
+    datetime.datetime(2021, 3, 4, 5, 6, 7)
+    >>> parse_datetime("2021 March 04 05:06:07", ["%Y %B %d %H:%M:%S"]).month
+    3
+    >>> parse_datetime("2021/02/30 05:06:07", ["%Y/%m/%d %H:%M:%S"]) is None
+    True
+    """
+    body = text.strip()
     for fmt in formats:
+        numeric = _numeric_format(fmt)
         try:
-            return datetime.strptime(text.strip(), fmt)
+            if numeric is None:
+                return datetime.strptime(body, fmt)
+            match = numeric.match(body)  # strptime's own test: a match from the start, then nothing left
+            if match is not None and match.end() == len(body):
+                return datetime(*map(int, match.groups()))  # type: ignore[misc]
         except ValueError:
             continue
     return None
+
+
+#: strptime's own patterns for the numeric directives (1 or 2 digits, except the year)
+_NUMERIC_DIRECTIVES = {
+    "%Y": r"(\d{4})", "%m": r"(1[0-2]|0[1-9]|[1-9])", "%d": r"(3[01]|[12]\d|0[1-9]|[1-9]| [1-9])",
+    "%H": r"(2[0-3]|[0-1]\d|\d)", "%M": r"([0-5]\d|\d)", "%S": r"(6[0-1]|[0-5]\d|\d)",
+}
+_DATE_ORDER = ("%Y", "%m", "%d", "%H", "%M", "%S")
+
+
+@cache
+def _numeric_format(fmt: str) -> re.Pattern[str] | None:
+    """A regex for a format made only of %Y %m %d %H %M %S (each once, in that order) and
+    literals, its groups in datetime's argument order; None for any other format."""
+    directives = re.findall(r"%.", fmt)
+    if tuple(directives) != _DATE_ORDER:
+        return None
+    pattern = ""
+    for piece in re.split(r"(%.)", fmt):
+        if piece in _NUMERIC_DIRECTIVES:
+            pattern += _NUMERIC_DIRECTIVES[piece]
+        else:  # strptime lets any run of whitespace stand for a blank in the format
+            pattern += r"\s+".join(re.escape(part) for part in re.split(r"\s+", piece))
+    return re.compile(pattern, re.IGNORECASE)

@@ -64,7 +64,7 @@ class KingsClubParser(SiteParser):
         header = header_match(raw, _HEADER, "a KingsClub hand header")
         structure, game = header.group(2), header.group(3)
         label = f"{structure} {game}"
-        if any(line.strip() == "Hand cancelled" for line in raw.lines):
+        if "Hand cancelled" in map(str.strip, raw.lines):
             return header.group(1), f"{label} (hand cancelled)", False
         return header.group(1), label, game == _STUD8_GAME
 

@@ -19,7 +19,18 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedToken
 from lark.parsers.lalr_analysis import Shift
 
-Candidate = tuple[str, re.Pattern[str], tuple[str, ...]]
+#: (terminal name, its regex, the one literal every match contains or None, a search for any of
+#: several literals, one of which every match contains, or None)
+Candidate = tuple[str, re.Pattern[str], str | None, Any]
+
+
+def candidate(name: str, pattern: str) -> Candidate:
+    """A terminal with its cheapest exact pre-test: ``in`` for one literal, one regex search for several."""
+    literals = required_literals(pattern)
+    if len(literals) == 1:
+        return name, re.compile(pattern), literals[0], None
+    screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if literals else None
+    return name, re.compile(pattern), None, screen
 
 
 class LineToken:
@@ -79,21 +90,31 @@ def required_literals(pattern: str) -> tuple[str, ...]:
 
 
 def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[str]] | None:
-    for name, regex, literals in candidates:
-        if literals:  # written out rather than any(): this loop runs for every line of every hand
-            for literal in literals:
-                if literal in line:
-                    break
-            else:
+    """The first of ``candidates`` (in priority order) whose regex matches the whole line."""
+    for name, regex, literal, screen in candidates:
+        # written out rather than any(): this loop runs for every line of every hand
+        if literal is not None:
+            if literal not in line:
                 continue
+        elif screen is not None and screen(line) is None:
+            continue
         match = regex.fullmatch(line)
         if match is not None:
             return name, match
     return None
 
 
+#: a parser stack (states, bottom first) and a terminal → the stack after shifting it
+Transitions = dict[tuple[tuple[int, ...], str], tuple[int, ...]]
+
+
 class LineParser:
-    """Validates a hand's lines against a Lark LALR grammar and returns its tokens in order."""
+    """Validates a hand's lines against a Lark LALR grammar and returns its tokens in order.
+
+    A line grammar's stacks are few and shallow, so each (stack, terminal) step — the reduces
+    and the shift Lark's ``feed_token`` would make — is worked out once and then looked up."""
+
+    MAX_TRANSITIONS = 100_000  # a bound on the cache, should a grammar nest deeply
 
     def __init__(self, lark: Lark) -> None:
         table = lark.parser.parser.parser.parse_table  # type: ignore[attr-defined]
@@ -101,11 +122,10 @@ class LineParser:
         self._start = table.start_states["start"]
         self._end = table.end_states["start"]
         order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
-        self._terminals: list[Candidate] = [
-            (t.name, re.compile(t.pattern.to_regexp()), required_literals(t.pattern.to_regexp())) for t in order
-        ]
+        self._terminals: list[Candidate] = [candidate(t.name, t.pattern.to_regexp()) for t in order]
         self._ignore = frozenset(lark.ignore_tokens)
         self._by_state: dict[int, list[Candidate]] = {}
+        self._transitions: Transitions = {}
 
     def _candidates(self, state: int) -> list[Candidate]:
         accepted = set(self._states[state]) | self._ignore
@@ -114,8 +134,8 @@ class LineParser:
         return candidates
 
     def parse(self, text: str) -> list[LineToken]:
-        states, by_state, ignore = self._states, self._by_state, self._ignore
-        stack = [self._start]
+        by_state, ignore, transitions = self._by_state, self._ignore, self._transitions
+        stack: tuple[int, ...] = (self._start,)
         tokens: list[LineToken] = []
         line_no = 0
         for line_no, line in enumerate(text.split("\n"), start=1):
@@ -125,33 +145,42 @@ class LineParser:
             found = first_match(candidates, line)
             if found is None:
                 raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
-                                           allowed={name for name, _, _ in candidates})
+                                           allowed={candidate[0] for candidate in candidates})
             name, match = found
             if name in ignore:
                 continue
             token = LineToken(name, line, line_no, match.groups())
-            self._shift(stack, states, token)
+            following = transitions.get((stack, name))
+            if following is None:
+                following = self._shift(stack, token)
+            stack = following
             tokens.append(token)
-        self._finish(stack, states, Token("$END", "", 0, line_no + 1, 1))
+        self._finish(list(stack), Token("$END", "", 0, line_no + 1, 1))
         return tokens
 
-    @staticmethod
-    def _shift(stack: list[int], states: dict[int, dict[str, tuple[Any, Any]]], token: LineToken) -> None:
+    def _shift(self, stack: tuple[int, ...], token: LineToken) -> tuple[int, ...]:
+        """The reduces and the shift that ``token`` causes, from Lark's table (remembered)."""
+        states, work = self._states, list(stack)
         while True:
             try:
-                action, arg = states[stack[-1]][token.type]
+                action, arg = states[work[-1]][token.type]
             except KeyError:
                 lark_token = Token(token.type, token.value, 0, token.line, 1)
-                raise UnexpectedToken(lark_token, {s for s in states[stack[-1]] if s.isupper()}) from None
+                raise UnexpectedToken(lark_token, {s for s in states[work[-1]] if s.isupper()}) from None
             if action is Shift:
-                stack.append(arg)
-                return
+                work.append(arg)
+                break
             size = len(arg.expansion)
             if size:
-                del stack[-size:]
-            stack.append(states[stack[-1]][arg.origin.name][1])
+                del work[-size:]
+            work.append(states[work[-1]][arg.origin.name][1])
+        following = tuple(work)
+        if len(self._transitions) < self.MAX_TRANSITIONS:
+            self._transitions[(stack, token.type)] = following
+        return following
 
-    def _finish(self, stack: list[int], states: dict[int, dict[str, tuple[Any, Any]]], end: Token) -> None:
+    def _finish(self, stack: list[int], end: Token) -> None:
+        states = self._states
         while True:
             try:
                 action, arg = states[stack[-1]]["$END"]

@@ -55,7 +55,7 @@ class PokerStarsParser(SiteParser):
         header = raw.lines[0]
         hand_id = _HAND_ID.search(header)
         label = _game_label(header)
-        if any(line.strip() == "Hand cancelled" for line in raw.lines):
+        if "Hand cancelled" in map(str.strip, raw.lines):
             return (hand_id.group(1) if hand_id else None), f"{label} (hand cancelled)", False
         return (hand_id.group(1) if hand_id else None), label, bool(_STUD8.search(header))
 
