@@ -63,9 +63,9 @@ def _may_be_half_written(outcome: FailedHand) -> bool:
 def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None = None, replay: bool = True,
                   defer_half_written_last: bool = False, ends_file: bool = False) -> ChunkResult:
     """Parse, replay and tabulate ``hands`` (split already, or a block of lines to split). When the
-    chunk ``ends_file``, a last hand that stops
-    early is *incomplete* (a client stopped writing), kept raw but not counted as failed; in watch
-    mode (``defer_half_written_last``) it is left out for the next pass instead."""
+    chunk ``ends_file``, a last hand that stops early is *incomplete* (a client stopped writing),
+    kept raw but not counted as failed; in watch mode (``defer_half_written_last``) it is left out
+    for the next pass instead."""
     parser = parser_for(site)
     replayer = _replayer(rules, replay)
     raws = hands.hands(parser) if isinstance(hands, LineBlock) else hands

@@ -27,8 +27,11 @@ from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
 
-#: hands parsed, replayed and written together (one transaction)
+#: hands parsed, replayed and tabulated together (one task for a worker)
 BATCH_HANDS = 2000
+#: hands of one file written in one transaction at most: DuckDB writes inserts this big straight
+#: into compressed row groups (measured: 2x faster and 40 % smaller than transactions of 2,000)
+WRITE_HANDS = 10_000
 #: files at least this big are read as a stream (twice: digest, then lines) instead of whole
 STREAM_MIN_BYTES = 32 << 20
 #: raw text kept for a file no site recognises (the rest is noted as cut)
@@ -107,11 +110,47 @@ def unknown_format_failure(name: str, decoded: DecodedFile) -> FailedHand:
     return FailedHand(None, None, 1, reason, raw)
 
 
-def store_result(store: Store, report: FileReport, result: ChunkResult,
+class FileWriter:
+    """Writes one file's chunks, grouped up to WRITE_HANDS hands per transaction; the file's last
+    chunk goes with its ``files`` row, so a files row always means the whole file is stored."""
+
+    def __init__(self, store: Store, on_written: Callable[[int], None] | None = None) -> None:
+        self.store = store
+        self.on_written = on_written  # hears how many hands each transaction stored
+        self._tables: dict[str, list[pa.Table]] = {}
+        self._ids: dict[str, set[str]] = {}  # hands accounted as stored but not written yet, by site
+        self._hands = 0
+
+    def known(self, site: str, hand_ids: list[str]) -> set[str]:
+        """The hands of ``hand_ids`` already stored, or about to be."""
+        pending = self._ids.get(site)
+        known = self.store.known_hand_ids(site, hand_ids)
+        return known | pending.intersection(hand_ids) if pending else known
+
+    def add(self, site: str | None, new_ids: list[str], tables: dict[str, pa.Table], last: bool) -> None:
+        for name, table in tables.items():
+            if table.num_rows:
+                self._tables.setdefault(name, []).append(table)
+        if site:
+            self._ids.setdefault(site, set()).update(new_ids)
+        self._hands += len(new_ids)
+        if last or self._hands >= WRITE_HANDS:
+            self.flush()
+
+    def flush(self) -> None:
+        hands = self._hands
+        if self._tables:
+            self.store.write_tables({name: pa.concat_tables(parts) for name, parts in self._tables.items()})
+        self._tables, self._ids, self._hands = {}, {}, 0
+        if hands and self.on_written:
+            self.on_written(hands)
+
+
+def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
                  extra: Callable[[], dict[str, pa.Table]] | None = None) -> None:
-    """Account a chunk's hands in the file's report and write them, less those already stored,
-    with ``extra`` tables (the file row, made after the counts are final) in one transaction."""
-    known = store.known_hand_ids(result.site, result.hand_ids) if result.site and result.hand_ids else set()
+    """Account a chunk's hands in the file's report and hand them, less those already stored, to
+    the writer; ``extra`` (the file row, made after the counts are final) marks the file's last chunk."""
+    known = writer.known(result.site, result.hand_ids) if result.site and result.hand_ids else set()
     tables = result.tables
     if known:
         drop = pa.array(sorted(known), pa.string())
@@ -125,7 +164,8 @@ def store_result(store: Store, report: FileReport, result: ChunkResult,
     report.failures.extend(Failure(line, reason) for line, reason in result.failures)
     report.incomplete += len(result.incomplete)
     report.incomplete_hands.extend(Failure(line, reason) for line, reason in result.incomplete)
-    store.write_tables({**tables, **(extra() if extra else {})})
+    new_ids = [hand_id for hand_id in result.hand_ids if hand_id not in known]
+    writer.add(result.site, new_ids, {**tables, **(extra() if extra else {})}, last=extra is not None)
 
 
 @dataclass
@@ -136,6 +176,7 @@ class _FileJob:
     row: dict[str, Any]
     chunks: Iterable[list[RawHand] | LineBlock]
     resume_line: int
+    writer: FileWriter
 
 
 class Importer:
@@ -144,7 +185,7 @@ class Importer:
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
                  defer_incomplete_last_hand: bool = False, submit: Submit | None = None,
-                 in_flight: int = 4) -> None:
+                 in_flight: int = 4, on_written: Callable[[int], None] | None = None) -> None:
         self.store = store
         self.replay = replay
         self.rules = rules
@@ -153,8 +194,10 @@ class Importer:
         self.defer_incomplete_last_hand = defer_incomplete_last_hand
         self.submit = submit
         self.in_flight = in_flight if submit else 0
+        self.on_written = on_written  # hears how many hands each transaction stored (e.g. to refresh facts)
 
     def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
+        """Import ``sources`` in order; ``on_file`` hears of each file once it is stored."""
         report = ImportReport()
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
@@ -168,18 +211,20 @@ class Importer:
             chunk = next(chunks, None)
             if chunk is None:
                 self._write_file_row(job)
+                if on_file:
+                    on_file(job.report)
             while chunk is not None:  # one chunk ahead, to know which is the file's last
                 following = next(chunks, None)
                 pending.append((job, self._dispatch(job, chunk, following is None), following is None))
                 while len(pending) > self.in_flight:
-                    self._finish(*pending.popleft())
+                    self._finish(*pending.popleft(), on_file)
                 chunk = following
         while pending:
-            self._finish(*pending.popleft())
-        if on_file:
-            for file_report in report.files:
-                on_file(file_report)
+            self._finish(*pending.popleft(), on_file)
         return report
+
+    def _writer(self) -> FileWriter:
+        return FileWriter(self.store, self.on_written)
 
     def import_file(self, name: str | os.PathLike[str], data: bytes) -> FileReport:
         return self.run([_InMemory(str(name), data)]).files[0]
@@ -197,7 +242,7 @@ class Importer:
         """(the job if the bytes were imported before, the line to resume from, the status)."""
         known = self.store.file_by_content(digest)
         if known is not None and known["site"] == (self.site or known["site"]):
-            return _FileJob(self._unchanged(name, known), {}, [], 0), 1, "unchanged"
+            return _FileJob(self._unchanged(name, known), {}, [], 0, self._writer()), 1, "unchanged"
         previous = self.store.last_import_of(name)
         if previous is not None and size > previous["size"] and prefix_digest(previous["size"]) == previous["sha256"]:
             return None, previous["resume_line"], "grown"
@@ -216,14 +261,15 @@ class Importer:
         row = {"path": name, "sha256": digest, "size": len(data), "site": report.site, "encoding": decoded.encoding,
                "lines": len(decoded.lines)}
         if parser is None:
-            job = _FileJob(report, row, [], start_line)
+            job = _FileJob(report, row, [], start_line, self._writer())
             if decoded.lines:
                 self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
             return job
         if type(parser).split is SiteParser.split:  # cut into blocks of lines; the workers split them
-            return _FileJob(report, row, _line_blocks([decoded.lines], parser, name, start_line), start_line)
+            return _FileJob(report, row, _line_blocks([decoded.lines], parser, name, start_line), start_line,
+                            self._writer())
         raws = (raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
-        return _FileJob(report, row, _batched(raws), start_line)
+        return _FileJob(report, row, _batched(raws), start_line, self._writer())
 
     def _start_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> _FileJob | None:
         """A big file read twice as a stream (digest and encoding, then lines), never whole:
@@ -247,7 +293,7 @@ class Importer:
                 yield from _line_blocks(counted, parser, name, start_line)
                 row["lines"] = counted.count
 
-        return _FileJob(report, row, blocks(), start_line)
+        return _FileJob(report, row, blocks(), start_line, self._writer())
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
         args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last, is_last)
@@ -255,14 +301,17 @@ class Importer:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)
 
-    def _finish(self, job: _FileJob, pending: Any, is_last: bool) -> None:
+    def _finish(self, job: _FileJob, pending: Any, is_last: bool,
+                on_file: Callable[[FileReport], None] | None = None) -> None:
         result: ChunkResult = pending if isinstance(pending, ChunkResult) else pending.result()
         self._apply(job, result, file_row=is_last)
+        if is_last and on_file:
+            on_file(job.report)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
         if result.found or result.deferred:
             job.resume_line = result.last_first_line
-        store_result(self.store, job.report, result, (lambda: {"files": self._file_row(job)}) if file_row else None)
+        store_result(job.writer, job.report, result, (lambda: {"files": self._file_row(job)}) if file_row else None)
 
     def _file_row(self, job: _FileJob) -> pa.Table:
         report = job.report
@@ -273,7 +322,7 @@ class Importer:
 
     def _write_file_row(self, job: _FileJob) -> None:
         if job.row:  # unchanged files are not imported again, so they get no new row
-            self.store.write_tables({"files": self._file_row(job)})
+            job.writer.add(None, [], {"files": self._file_row(job)}, last=True)
 
     def _unchanged(self, name: str, known: dict[str, Any]) -> FileReport:
         """A file whose bytes were imported before: nothing to parse, every hand is known."""

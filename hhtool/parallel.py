@@ -21,7 +21,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from hhtool.chunks import ChunkResult, process_chunk
-from hhtool.importer import BATCH_HANDS, Failure, FileReport, ImportReport, store_result, unknown_format_failure
+from hhtool.importer import (
+    BATCH_HANDS,
+    Failure,
+    FileReport,
+    FileWriter,
+    ImportReport,
+    store_result,
+    unknown_format_failure,
+)
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect, parser_for
 from hhtool.sources import Source, SourceError
@@ -128,13 +136,14 @@ def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str) -> I
         file_report = FileReport(summary["name"], summary["site"], summary["encoding"])
         file_report.failures.extend(Failure(0, f"decoding: {problem}") for problem in summary["problems"])
         resume_line = 1
+        writer = FileWriter(store)
         for chunk in summary["chunks"]:
             result = ChunkResult(summary["site"], chunk["hand_ids"], _read_part(out_dir, chunk["part"]), chunk["found"],
                                  chunk["duplicates"], chunk["skipped"], [tuple(f) for f in chunk["failures"]],
                                  [tuple(f) for f in chunk["incomplete"]])
             resume_line = chunk["last_first_line"] or resume_line
             last = chunk is summary["chunks"][-1]
-            store_result(store, file_report, result,
+            store_result(writer, file_report, result,
                          (lambda s=summary, r=file_report, line=resume_line: {"files": _file_row(s, r, line)})
                          if last else None)
         if not summary["chunks"]:

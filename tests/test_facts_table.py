@@ -191,3 +191,27 @@ def test_stats_computes_on_the_fly_when_the_store_cannot_be_written(tmp_path: Pa
         rows = stats_json(db)
         assert needs_refresh(reader)
     assert rows == json.loads(json.dumps(expected)) and len(rows) == 5
+
+
+def test_facts_are_refreshed_during_a_long_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import refreshes the facts every few transactions (here every 3 hands, writing 2 at a time),
+    so the refresh overlaps the parsing; the cache then equals one computed from the hands."""
+    from hhtool import importer as importer_module
+    from hhtool.cli.import_cmd import FactsAlongside
+    from hhtool.importer import Importer
+
+    monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
+    monkeypatch.setattr(importer_module, "WRITE_HANDS", 2)
+    texts = (*FIRST, *SECOND)
+    path = tmp_path / "all.txt"
+    path.write_text("\n\n".join(texts), encoding="utf-8")
+    store = Store(":memory:")
+    refreshes: list[int] = []
+    original = facts_table.refresh_facts
+    monkeypatch.setattr(facts_table, "refresh_facts", lambda s: refreshes.append(original(s)) or refreshes[-1])
+    report = Importer(store, on_written=FactsAlongside(store, every=3)).import_file(path, path.read_bytes())
+    assert report.stored == len(texts)
+    assert len(refreshes) >= 2 and all(refreshes)  # each refresh found new hands
+    assert sum(refreshes) + original(store) == len(texts)  # the import command refreshes the rest at the end
+    assert not needs_refresh(store)
+    assert all(facts_rows(store, f).equals(computed_rows(store, f)) for f in FILTERS)

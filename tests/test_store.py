@@ -99,19 +99,32 @@ def test_a_batch_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_batches_split_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     hands = [SPLIT_HAND.replace("35874576282", str(1000 + n)) for n in range(7)]
     path = write(tmp_path, "d.txt", "\n\n".join(hands))
-    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)  # chunks of 3 hands, one transaction each
-    writes: list[int] = []
+    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)  # chunks of 3 hands
+    for write_hands, expected in ((3, [3, 3, 1]), (6, [6, 1]), (100, [7])):
+        monkeypatch.setattr(importer_module, "WRITE_HANDS", write_hands)  # chunks grouped per transaction
+        writes: list[int] = []
+        with Store(":memory:") as store:
+            original = store.write_tables
+
+            def counting_write(tables: dict, original=original, writes=writes) -> None:  # type: ignore[no-untyped-def, type-arg]
+                writes.append(tables["hands"].num_rows if "hands" in tables else 0)
+                original(tables)
+
+            store.write_tables = counting_write  # type: ignore[method-assign]
+            report = Importer(store).import_file(path, path.read_bytes())
+            assert report.stored == 7 and writes == expected
+            assert store.run("SELECT stored, hands_found FROM files") == [(7, 7)]
+
+
+def test_a_hand_twice_in_one_write_group_is_stored_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunks waiting in one transaction are checked against each other, not only against the store."""
+    hands = [SPLIT_HAND.replace("35874576282", str(1000 + n % 4)) for n in range(7)]  # 1000..1003, then again
+    path = write(tmp_path, "e.txt", "\n\n".join(hands))
+    monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
     with Store(":memory:") as store:
-        original = store.write_tables
-
-        def counting_write(tables: dict) -> None:  # type: ignore[type-arg]
-            writes.append(tables["hands"].num_rows if "hands" in tables else 0)
-            original(tables)
-
-        store.write_tables = counting_write  # type: ignore[method-assign]
         report = Importer(store).import_file(path, path.read_bytes())
-        assert report.stored == 7 and writes == [3, 3, 1]
-        assert store.run("SELECT stored, hands_found FROM files") == [(7, 7)]
+        assert (report.stored, report.duplicates) == (4, 3)
+        assert store.run("SELECT count(*), count(DISTINCT hand_id) FROM hands") == [(4, 4)]
 
 
 def test_unknown_format_is_one_failure_with_the_raw_text(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ storing a hand that is already there is a duplicate, never a second copy.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
 LOCK_TIMEOUT_ENV = "HHTOOL_LOCK_TIMEOUT"
 DEFAULT_LOCK_TIMEOUT = 30.0
+_MEMORY_SIZE = re.compile(r"\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
 
 
 def resolve_db_path(option: str | None) -> str:
@@ -61,6 +63,13 @@ class Store:
                 time.sleep(0.2)
         if not read_only or path == ":memory:":
             migrate(self.con)
+
+    def limit_memory(self, limit: str) -> None:
+        """Cap DuckDB's buffer pool (e.g. ``512MiB``): by default it may grow to 80 % of the
+        machine's memory, and an import's inserts and facts refresh would keep it filled."""
+        if not _MEMORY_SIZE.fullmatch(limit.strip()):
+            raise ValueError(f"not a memory size: {limit!r} (e.g. 512MiB, 2GB)")
+        self.run(f"SET memory_limit = '{limit.strip()}'")
 
     def close(self) -> None:
         self.con.close()
