@@ -17,6 +17,7 @@ Imports point one way: this module imports only the model, Lark's Token and ``ba
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,28 +56,64 @@ def record_common_line(b: HandBuilder, kind: str, fields: tuple[str | None, ...]
     * ``SHOWS``: player, cards[, high description[, low description]];
     * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player.
     """
-    if kind in STREET_MARKERS:
-        b.start_street(STREET_MARKERS[kind])
-    elif kind == "SEAT":
-        b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), _marked(fields, 3), line)
-    elif kind == "ANTE":
-        b.ante(fields[0] or "", b.money(fields[1], line), _marked(fields, 2), line)
-    elif kind in ("BRINGS_IN", "CALLS"):
-        b.act(fields[0] or "", _ACTION_OF[kind], added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
-    elif kind == "BETS":
-        b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
-    elif kind in ("CHECKS", "FOLDS"):
-        b.act(fields[0] or "", _ACTION_OF[kind], line=line)
-    elif kind == "UNCALLED":
-        b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
-    elif kind == "SHOWS":
-        high, low = (fields[2] if len(fields) > 2 else None), (fields[3] if len(fields) > 3 else None)
-        b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, line)
-    elif kind in _SHOWN_STATUS:
-        b.show(fields[0] or "", _SHOWN_STATUS[kind], line=line)
-    else:
+    handler = _COMMON_LINES.get(kind)
+    if handler is None:
         return False
+    handler(b, kind, fields, line)
     return True
+
+
+def _seat(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), _marked(fields, 3), line)
+
+
+def _ante(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.ante(fields[0] or "", b.money(fields[1], line), _marked(fields, 2), line)
+
+
+def _adds(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.act(fields[0] or "", _ACTION_OF[kind], added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+
+
+def _bets(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+
+
+def _passive(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.act(fields[0] or "", _ACTION_OF[kind], line=line)
+
+
+def _uncalled(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+
+
+def _shows(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    high, low = (fields[2] if len(fields) > 2 else None), (fields[3] if len(fields) > 3 else None)
+    b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, line)
+
+
+def _not_shown(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.show(fields[0] or "", _SHOWN_STATUS[kind], line=line)
+
+
+def _street(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+    b.start_street(STREET_MARKERS[kind])
+
+
+#: the reader of each common terminal (a dict: this runs for most lines of every hand)
+_COMMON_LINES: dict[str, Callable[[HandBuilder, str, tuple[str | None, ...], int], None]] = {
+    **dict.fromkeys(STREET_MARKERS, _street),
+    "SEAT": _seat,
+    "ANTE": _ante,
+    "BRINGS_IN": _adds,
+    "CALLS": _adds,
+    "BETS": _bets,
+    "CHECKS": _passive,
+    "FOLDS": _passive,
+    "UNCALLED": _uncalled,
+    "SHOWS": _shows,
+    **dict.fromkeys(_SHOWN_STATUS, _not_shown),
+}
 
 
 def community_card(board: tuple[Card | None, ...]) -> Card | None:

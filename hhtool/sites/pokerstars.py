@@ -46,6 +46,11 @@ def _game_label(header: str) -> str:
     return plain.group(1).strip() if plain else after_colon.split(" - ")[0].strip()
 
 
+#: terminals read here; every other one is a common line (hhtool.sites.common_lines)
+_OWN_LINES = frozenset({"TABLE", "SEAT", "RIVER_MARKER", "DEALT", "COMPLETES", "RAISES", "COLLECTED", "NO_LOW",
+                        "SHOWDOWN_MARKER", "TOTAL_POT", "BOARD", "SUMMARY_SEAT", "SUMMARY_MARKER"})
+
+
 class PokerStarsParser(SiteParser):
     name = "pokerstars"
     hand_start = _HAND_START
@@ -104,7 +109,11 @@ class PokerStarsParser(SiteParser):
     def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState) -> None:
         kind = token.type
         line = b.line_of(token)
-        if kind == "TABLE":
+        if kind not in _OWN_LINES:  # most lines: actions and deals the common reader knows
+            record_common_line(b, kind, fields, line)
+        elif kind == "DEALT":  # the most frequent of this module's own lines
+            self._dealt(fields, b, state, line)
+        elif kind == "TABLE":
             state.table_name, state.table_size = fields[0], int(fields[1] or 0) or None
         elif kind == "SEAT":
             seat_no, player, stack, status = fields
@@ -113,8 +122,6 @@ class PokerStarsParser(SiteParser):
             b.start_street(Street.SEVENTH)
             if fields[0]:
                 state.community_card = Card.parse(fields[0])
-        elif kind == "DEALT":
-            self._dealt(fields, b, state, line)
         elif kind == "COMPLETES":
             b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
         elif kind == "RAISES":
@@ -134,8 +141,6 @@ class PokerStarsParser(SiteParser):
             self._summary_seat(token.value, fields, b, line)
         elif kind == "SUMMARY_MARKER":
             self._label_halves(b, state)
-        else:
-            record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
