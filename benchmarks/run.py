@@ -44,6 +44,7 @@ def simulated(hands: int) -> Path:
 def in_process_rates(path: Path, repeats: int, limit: int) -> dict[str, float]:
     """Parse-only, replay-only and store-only hands/s on the first ``limit`` hands of a file."""
     from hhtool.chunks import process_chunk
+    from hhtool.importer import BATCH_HANDS, FileWriter
     from hhtool.model import Hand
     from hhtool.pipeline import make_replayer
     from hhtool.reader import read_file
@@ -72,11 +73,15 @@ def in_process_rates(path: Path, repeats: int, limit: int) -> dict[str, float]:
     replayed = [(hand, *replayer(hand)) for hand in hands]
 
     def store() -> float:
+        """Tabulate and write as an import does: chunks of BATCH_HANDS, transactions of WRITE_HANDS."""
         with tempfile.TemporaryDirectory() as folder, Store(str(Path(folder) / "s.duckdb")) as db:
             started = time.perf_counter()
-            for start in range(0, len(replayed), 2000):
-                batch = replayed[start:start + 2000]
-                db.write_tables({**hand_rows(batch), **replay_rows(batch)})
+            writer = FileWriter(db)
+            for start in range(0, len(replayed), BATCH_HANDS):
+                batch = replayed[start:start + BATCH_HANDS]
+                tables = {**hand_rows(batch), **replay_rows(batch)}
+                writer.add("pokerstars", [hand.hand_id for hand, _, _ in batch], tables,
+                           last=start + BATCH_HANDS >= len(replayed))
             return len(replayed) / (time.perf_counter() - started)
 
     process_chunk("pokerstars", raws[:10])  # warm the caches the same way for every measure
