@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -51,8 +53,36 @@ def process_pool(jobs: int, total_bytes: int) -> Iterator[Any]:
         yield None
         return
     # forkserver: workers do not inherit the importing process's open database
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver")) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("forkserver"),
+                             initializer=exit_with, initargs=(os.getpid(),)) as pool:
         yield pool.submit
+
+
+def exit_with(importer_pid: int, interval: float = 1.0) -> None:
+    """Pool initializer: end this worker when the importing process is gone. A killed importer
+    (SIGKILL, the OOM killer) runs no clean-up, and its workers would otherwise wait on their task
+    queue for ever."""
+
+    def watch() -> None:
+        while _alive(importer_pid):
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hhtool-importer-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a killed process stays a zombie until its parent reaps it
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 # ------------------------------------------------------------------ cluster: one task per file

@@ -77,3 +77,34 @@ def test_export_writes_the_cluster_layout(tmp_path: Path) -> None:
             table = pq.read_table(tmp_path / "out" / name / "part-00000.parquet")
             assert table.num_rows == counts[name] == store.run(f"SELECT count(*) FROM {name}")[0][0]
     assert counts["hands"] == 60
+
+
+def _worker_that_watches(importer_pid: int) -> None:
+    parallel.exit_with(importer_pid, interval=0.05)
+    import time
+
+    time.sleep(60)  # a worker waiting on its queue
+
+
+def test_pool_workers_end_when_the_importing_process_is_killed() -> None:
+    """A SIGKILLed import runs no clean-up; its workers must not wait on their queue for ever."""
+    import multiprocessing
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    importer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    worker = multiprocessing.get_context("forkserver").Process(target=_worker_that_watches, args=(importer.pid,))
+    worker.start()
+    try:
+        time.sleep(0.3)
+        assert worker.is_alive()  # the importer lives: the worker stays
+        importer.send_signal(signal.SIGKILL)  # not reaped yet: a zombie counts as gone
+        worker.join(timeout=10)
+        assert worker.exitcode == 1
+    finally:
+        importer.kill()
+        importer.wait()
+        if worker.is_alive():
+            worker.kill()
