@@ -8,8 +8,9 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -46,10 +47,12 @@ def parse_text(text: str) -> Hand:
     return outcome
 
 
-def parse_file(path: Path) -> list[Hand]:
+def parse_file(path: Path, site: str = "pokerstars") -> list[Hand]:
+    """Every hand of a simulated file, each of which must parse."""
+    parser = parser_for(site)
     hands = []
-    for raw in PARSER.split(read_file(path).lines, str(path)):
-        outcome = PARSER.parse(raw)
+    for raw in parser.split(read_file(path).lines, str(path)):
+        outcome = parser.parse(raw)
         assert isinstance(outcome, Hand), getattr(outcome, "reason", outcome)
         hands.append(outcome)
     return hands
@@ -338,6 +341,26 @@ def test_sidecar_names_exactly_the_faulty_hands(tmp_path: Path) -> None:
 COMPANIONS = {"UNCALLED_BET": {"POT_TOTAL"}, "POT_AWARD": {"POT_TOTAL"}, "SHOWDOWN": {"POT_AWARD"}}
 
 
+def faults_found(hands: list[Hand], sidecar: dict[str, Any], key_of: Callable[[Hand], str],
+                 violations_of: Callable[[Hand], Sequence[Any]]) -> Counter[str]:
+    """Replay simulated hands against the faults sidecar: a hand without an entry must report
+    nothing; a faulty one must report its injected (code, street, player) and otherwise only that
+    code's companions. Returns how often each injected code was found."""
+    found: Counter[str] = Counter()
+    for hand in hands:
+        entry = sidecar.get(key_of(hand))
+        violations = violations_of(hand)
+        if entry is None:
+            assert not violations
+            continue
+        injected = (entry["code"], entry["street"], entry["player"])
+        reported = {(v.code, v.street, v.player) for v in violations}
+        assert injected in reported, (hand.hand_id, injected, reported)
+        assert {code for code, _, _ in reported - {injected}} <= COMPANIONS.get(entry["code"], set()), reported
+        found[entry["code"]] += 1
+    return found
+
+
 def test_round_trip_simulate_import_audit(tmp_path: Path) -> None:
     replay_module = pytest.importorskip("hhtool.replay")
     if not hasattr(replay_module, "replay") or not hasattr(replay_module, "profile_for_site"):
@@ -352,18 +375,8 @@ def test_round_trip_simulate_import_audit(tmp_path: Path) -> None:
     faulty_out = tmp_path / "faulty.txt"
     simulate_to_file(faulty_out, TableConfig(seed=41), SimplePolicy(), 10 * len(FAULT_CODES), 1.0)
     sidecar = json.loads(sidecar_path(faulty_out).read_text(encoding="utf-8"))
-    found: Counter[str] = Counter()
-    for hand in parse_file(faulty_out):
-        entry = sidecar.get(hand.hand_id)
-        violations = replay_module.replay(hand, profile).violations
-        if entry is None:
-            assert not violations
-            continue
-        injected = (entry["code"], entry["street"], entry["player"])
-        reported = {(v.code, v.street, v.player) for v in violations}
-        assert injected in reported, (hand.hand_id, injected, reported)
-        assert {code for code, _, _ in reported - {injected}} <= COMPANIONS.get(entry["code"], set()), reported
-        found[entry["code"]] += 1
+    found = faults_found(parse_file(faulty_out), sidecar, lambda hand: hand.hand_id,
+                         lambda hand: replay_module.replay(hand, profile).violations)
     assert set(found) == set(FAULT_CODES)
 
 

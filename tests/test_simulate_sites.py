@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from hhtool.simulate.policy import CallDownPolicy, SimplePolicy
 from hhtool.simulate.writers import WRITERS
 from hhtool.simulate.writers.fulltilt import WRITER as FULLTILT
 from hhtool.sites import parser_for
-from tests.test_simulate import COMPANIONS
+from tests.test_simulate import faults_found, parse_file
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 SITES = ("fulltilt", "phh")
@@ -38,16 +37,6 @@ NOT_EXPRESSIBLE: dict[str, dict[str, str]] = {"fulltilt": {}, "phh": {}}
 def site_config(site: str, **changes: object) -> TableConfig:
     """A table dealt as the site's replay profile says (Full Tilt rakes the main pot only)."""
     return TableConfig(site=site, rake_allocation=profile_for_site(site).rake_allocation, **changes)  # type: ignore[arg-type]
-
-
-def parse_file(path: Path, site: str) -> list[Hand]:
-    parser = parser_for(site)
-    hands = []
-    for raw in parser.split(read_file(path).lines, str(path)):
-        outcome = parser.parse(raw)
-        assert isinstance(outcome, Hand), getattr(outcome, "reason", outcome)
-        hands.append(outcome)
-    return hands
 
 
 def simulated_id(hand: Hand) -> str:
@@ -149,20 +138,9 @@ def test_fault_round_trip(tmp_path: Path, site: str) -> None:
     out = tmp_path / f"faulty.{site}"
     simulate_to_file(out, site_config(site, seed=41), SimplePolicy(), 10 * len(FAULT_CODES), 1.0)
     sidecar = json.loads(sidecar_path(out).read_text(encoding="utf-8"))
-    found: Counter[str] = Counter()
     hands = parse_file(out, site)
     assert len(hands) == 10 * len(FAULT_CODES)
-    for hand in hands:
-        entry = sidecar.get(simulated_id(hand))
-        violations = replay(hand, pipeline_profile(hand)).violations
-        if entry is None:
-            assert not violations
-            continue
-        injected = (entry["code"], entry["street"], entry["player"])
-        reported = {(v.code, v.street, v.player) for v in violations}
-        assert injected in reported, (hand.hand_id, injected, reported)
-        assert {code for code, _, _ in reported - {injected}} <= COMPANIONS.get(entry["code"], set()), reported
-        found[entry["code"]] += 1
+    found = faults_found(hands, sidecar, simulated_id, lambda hand: replay(hand, pipeline_profile(hand)).violations)
     assert set(found) == set(FAULT_CODES) - set(NOT_EXPRESSIBLE[site])
 
 
