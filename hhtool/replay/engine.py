@@ -26,115 +26,57 @@ _ANTE, _FOLD, _BRING_IN = ActionKind.ANTE, ActionKind.FOLD, ActionKind.BRING_IN
 _SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
-class _Record:
-    """A plain record with ``__slots__``. Steps and rounds are read dozens of times per action by the
-    checks, and the interpreter reads slots fastest (a named tuple's fields take about three times as
-    long, a frozen dataclass is slow to build)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
+# Steps and rounds are read dozens of times per action by the checks: slotted dataclasses, whose
+# fields the interpreter reads fastest (a named tuple's take about three times as long), built
+# without the per-field setattr call a frozen dataclass pays. Read-only by convention.
 
 
-class Step(_Record):
+@dataclass(slots=True, eq=False)
+class Step:
     """One action and the situation it met. ``*_before`` values are just before the action."""
 
-    __slots__ = (
-        "action", "active_before", "all_in_after", "bets_before", "big_increment_before", "chips_before", "counted", "due",
-        "full", "full_level_before", "increase", "index", "last_increment_before", "level_before", "live_before",
-        "may_raise", "opened_before", "player", "pot_before", "put_in_before", "round_over", "to",
-    )
-
-    def __init__(
-        self,
-        index: int,  # position in hand.actions
-        action: Action,
-        player: str,  # action.player
-        due: str | None,  # whom the clockwise order made due; None at a round's first action or when nobody was
-        round_over: bool,  # the round was already complete (or everyone else had folded) when it came
-        level_before: int,  # the street total every player must match
-        put_in_before: int,  # this player's street total
-        full_level_before: int,  # street total set by the last full bet/raise; 0 if none (3rd: bring-in only)
-        opened_before: bool,  # some player had increased the bet this street (the bring-in does not count)
-        bets_before: int,  # completions/bets/raises counted towards the cap
-        big_increment_before: bool,  # 4th-street double bet: a big-bet-sized bet or raise has been made
-        last_increment_before: int,  # size of the last full increase (no-limit / pot-limit minimum raise)
-        may_raise: bool,  # the betting was open to this player (not closed by a short all-in)
-        chips_before: int | None,  # chips behind; None when the stack is not printed
-        pot_before: int,  # all chips put in so far, antes and this street's bets included
-        live_before: tuple[str, ...],  # dealt in and not folded, position order
-        active_before: tuple[str, ...],  # live and not all-in
-        increase: bool,  # the action raised the street's bet
-        full: bool,  # the increase counted as a full bet/raise and reopened the betting
-        counted: bool,  # the increase counted towards the cap
-        all_in_after: bool,
-        to: int,  # the player's street total after the action (put_in_before + action.amount)
-    ) -> None:
-        self.index = index
-        self.action = action
-        self.player = player
-        self.due = due
-        self.round_over = round_over
-        self.level_before = level_before
-        self.put_in_before = put_in_before
-        self.full_level_before = full_level_before
-        self.opened_before = opened_before
-        self.bets_before = bets_before
-        self.big_increment_before = big_increment_before
-        self.last_increment_before = last_increment_before
-        self.may_raise = may_raise
-        self.chips_before = chips_before
-        self.pot_before = pot_before
-        self.live_before = live_before
-        self.active_before = active_before
-        self.increase = increase
-        self.full = full
-        self.counted = counted
-        self.all_in_after = all_in_after
-        self.to = to
+    index: int  # position in hand.actions
+    action: Action
+    player: str  # action.player
+    due: str | None  # whom the clockwise order made due; None at a round's first action or when nobody was
+    round_over: bool  # the round was already complete (or everyone else had folded) when it came
+    level_before: int  # the street total every player must match
+    put_in_before: int  # this player's street total
+    full_level_before: int  # street total set by the last full bet/raise; 0 if none (3rd: bring-in only)
+    opened_before: bool  # some player had increased the bet this street (the bring-in does not count)
+    bets_before: int  # completions/bets/raises counted towards the cap
+    big_increment_before: bool  # 4th-street double bet: a big-bet-sized bet or raise has been made
+    last_increment_before: int  # size of the last full increase (no-limit / pot-limit minimum raise)
+    may_raise: bool  # the betting was open to this player (not closed by a short all-in)
+    chips_before: int | None  # chips behind; None when the stack is not printed
+    pot_before: int  # all chips put in so far, antes and this street's bets included
+    live_before: tuple[str, ...]  # dealt in and not folded, position order
+    active_before: tuple[str, ...]  # live and not all-in
+    increase: bool  # the action raised the street's bet
+    full: bool  # the increase counted as a full bet/raise and reopened the betting
+    counted: bool  # the increase counted towards the cap
+    all_in_after: bool
+    to: int  # the player's street total after the action (put_in_before + action.amount)
 
 
-class Round(_Record):
+@dataclass(slots=True, eq=False)
+class Round:
     """One betting round as walked."""
 
-    __slots__ = (
-        "active_at_end", "active_at_start", "deals", "double_bet_allowed", "increment", "last_line", "level", "live_at_end",
-        "live_at_start", "pending", "put_in", "steps", "street", "uncalled",
-    )
-
-    def __init__(
-        self,
-        street: Street,
-        deals: tuple[Deal, ...],
-        steps: tuple[Step, ...],
-        live_at_start: tuple[str, ...],
-        active_at_start: tuple[str, ...],
-        increment: int | None,  # fixed-limit bet size of the street (None if the stakes do not say)
-        double_bet_allowed: bool,  # R6 variant: an open pair on 4th street allows the big bet
-        put_in: Mapping[str, int],  # street totals at the end
-        level: int,
-        pending: tuple[str, ...],  # active players who still had to act or match when the round ended
-        uncalled: tuple[str, int] | None,  # (player, amount) the rules return at the end of the round
-        live_at_end: tuple[str, ...],
-        active_at_end: tuple[str, ...],
-        last_line: int,  # the last line of the round (last action, else last deal)
-    ) -> None:
-        self.street = street
-        self.deals = deals
-        self.steps = steps
-        self.live_at_start = live_at_start
-        self.active_at_start = active_at_start
-        self.increment = increment
-        self.double_bet_allowed = double_bet_allowed
-        self.put_in = put_in
-        self.level = level
-        self.pending = pending
-        self.uncalled = uncalled
-        self.live_at_end = live_at_end
-        self.active_at_end = active_at_end
-        self.last_line = last_line
+    street: Street
+    deals: tuple[Deal, ...]
+    steps: tuple[Step, ...]
+    live_at_start: tuple[str, ...]
+    active_at_start: tuple[str, ...]
+    increment: int | None  # fixed-limit bet size of the street (None if the stakes do not say)
+    double_bet_allowed: bool  # R6 variant: an open pair on 4th street allows the big bet
+    put_in: Mapping[str, int]  # street totals at the end
+    level: int
+    pending: tuple[str, ...]  # active players who still had to act or match when the round ended
+    uncalled: tuple[str, int] | None  # (player, amount) the rules return at the end of the round
+    live_at_end: tuple[str, ...]
+    active_at_end: tuple[str, ...]
+    last_line: int  # the last line of the round (last action, else last deal)
 
 
 @dataclass(slots=True)  # read-only by convention: a frozen dataclass costs a setattr call per field to build
