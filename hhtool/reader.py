@@ -159,11 +159,5 @@ def stream_line_batches(stream: BinaryIO, encoding: Encoding, chars: int = 1 << 
         yield [carry.rstrip()]
 
 
-def stream_lines(stream: BinaryIO, encoding: Encoding) -> Iterator[str]:
-    """:func:`stream_line_batches`, a line at a time."""
-    for batch in stream_line_batches(stream, encoding):
-        yield from batch
-
-
 def read_file(path: Path) -> DecodedFile:
     return decode_bytes(path.read_bytes())
