@@ -265,7 +265,7 @@ class Importer:
             if decoded.lines:
                 self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
             return job
-        if type(parser).split is SiteParser.split:  # cut into blocks of lines; the workers split them
+        if parser.splits_at_hand_starts:  # cut into blocks of lines; the workers split them
             return _FileJob(report, row, _line_blocks([decoded.lines], parser, name, start_line), start_line,
                             self._writer())
         raws = (raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
@@ -281,7 +281,7 @@ class Importer:
         if known is not None:
             return known
         parser = parser_for(self.site) if self.site else detect(scanned.head_lines)
-        if parser is None or type(parser).split is not SiteParser.split:
+        if parser is None or not parser.splits_at_hand_starts:
             return None
         report = FileReport(name, parser.name, scanned.encoding.label, status=status)
         row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": parser.name,

@@ -485,9 +485,15 @@ class SiteParser:
         if buffer:
             yield self._raw(buffer, 0, len(buffer), file, first)
 
+    @property
+    def splits_at_hand_starts(self) -> bool:
+        """Whether this site uses the default :meth:`split`, so that any run of a file's lines
+        beginning at a hand start splits on its own (a file can be streamed, or cut into blocks)."""
+        return type(self).split is SiteParser.split
+
     def hand_starts(self, lines: Sequence[str]) -> list[int]:
         """Indexes of the lines that begin a hand (where a file may be cut into independent runs),
-        for sites cut by the default :meth:`split`."""
+        for sites that :attr:`splits_at_hand_starts`."""
         assert self.hand_start is not None
         match = self.hand_start.match
         return [index for index, line in enumerate(lines) if match(line)]
