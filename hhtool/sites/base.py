@@ -40,7 +40,7 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
-from hhtool.sites.lines import LineParser, LineToken
+from hhtool.sites.lines import LINE_FLAGS, LineParser, LineToken
 
 
 class HandParseError(Exception):
@@ -63,6 +63,11 @@ def _grammar_dir() -> Path:
     raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
 
 
+#: the capture group of a grammar's ``SEAT`` line that holds the player's name, where it is not the
+#: second (Bovada's players are named by their seat: "Seat+3")
+_SEAT_NAME_GROUP = {"bovada": 0}
+
+
 class LineGrammar:
     """A site's Lark LALR grammar whose terminals are whole lines.
 
@@ -76,9 +81,9 @@ class LineGrammar:
         self.name = name
         text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
         self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
-        self._parser = LineParser(self.lark)
+        self._parser = LineParser(self.lark, _SEAT_NAME_GROUP.get(name, 1))
         self._patterns: dict[str, re.Pattern[str]] = {
-            term.name: re.compile(term.pattern.to_regexp()) for term in self.lark.terminals
+            term.name: re.compile(term.pattern.to_regexp(), LINE_FLAGS) for term in self.lark.terminals
         }
 
     def parse(self, text: str) -> list[LineToken]:
@@ -131,7 +136,14 @@ def describe_lark_error(error: UnexpectedInput, raw: RawHand) -> tuple[int, str]
 # ---------------------------------------------------------------- money and cards
 
 
-_MONEY_CHARS = re.compile(r"[^\d.,\-]")
+#: an amount as sites print it: a sign, a currency symbol before or after, ASCII digits with optional
+#: thousands separators (one kind, groups of three), a decimal point and an ISO code; nothing else, so
+#: a stray letter ("$0.0O8") or a second number is an error, never silently dropped
+_AMOUNT = re.compile(
+    r"\s*(?P<sign>[+-])?\s*[$€£]?\s*(?P<sign_after>[+-])?"
+    r"(?P<whole>[0-9]{1,3}(?P<sep>[,'\u00a0\u202f])[0-9]{3}(?:(?P=sep)[0-9]{3})*|[0-9]+)?"
+    r"(?:\.(?P<fraction>[0-9]+))?\s*[$€£]?(?:\s*[A-Z]{3})?\s*"
+)
 
 
 def parse_money(text: str, unit: int, line: int = 0) -> int:
@@ -151,25 +163,31 @@ def _parse_money(text: str, unit: int, line: int = 0) -> int:
 
     >>> parse_money("$1,725.59", 100), parse_money("114€", 100), parse_money("0.5", 100)
     (172559, 11400, 50)
-    >>> parse_money("2,500", 1)
-    2500
+    >>> parse_money("2,500", 1), parse_money("$390 USD", 100), parse_money("-$1", 100), parse_money("+2.50", 100)
+    (2500, 39000, -100, 250)
     >>> parse_money("0.125", 100)
     Traceback (most recent call last):
     ...
     hhtool.sites.base.HandParseError: line 0: amount '0.125' has more decimals than the unit allows
+    >>> parse_money("$0.0O8", 100)
+    Traceback (most recent call last):
+    ...
+    hhtool.sites.base.HandParseError: line 0: not an amount: '$0.0O8'
     """
-    cleaned = _MONEY_CHARS.sub("", text).replace(",", "")
-    negative = cleaned.startswith("-")
-    cleaned = cleaned.lstrip("-")
-    if not cleaned or cleaned.count(".") > 1:
+    match = _AMOUNT.fullmatch(text)
+    if match is None or (match.group("whole") is None and match.group("fraction") is None) or (
+            match.group("sign") and match.group("sign_after")):
         raise HandParseError(line, f"not an amount: {text!r}")
-    whole, _, fraction = cleaned.partition(".")
+    whole = (match.group("whole") or "0")
+    if match.group("sep"):
+        whole = whole.replace(match.group("sep"), "")
+    fraction = match.group("fraction") or ""
     digits = len(str(unit)) - 1
     fraction = fraction.rstrip("0") if len(fraction) > digits else fraction
     if len(fraction) > digits:
         raise HandParseError(line, f"amount {text!r} has more decimals than the unit allows")
-    value = int(whole or "0") * unit + int((fraction or "0").ljust(digits, "0") or "0")
-    return -value if negative else value
+    value = int(whole) * unit + int(fraction.ljust(digits, "0") or "0")
+    return -value if "-" in (match.group("sign"), match.group("sign_after")) else value
 
 
 def parse_cards(text: str, hidden: Iterable[str] = ("X", "H", "-", "null", "", "??")) -> tuple[Card | None, ...]:
@@ -368,6 +386,7 @@ class HandBuilder:
         if not self.seats:
             raise HandParseError(self.raw.first_line, "hand has no seats")
         source = Source(self.raw.file, self.raw.first_line, self.raw.last_line, raw_hash(self.raw))
+        check_number_ranges(self, stakes, fields)
         return Hand(
             site=self.site,
             hand_id=self.hand_id,
@@ -382,6 +401,46 @@ class HandBuilder:
             notes=tuple(self.notes),
             **fields,  # type: ignore[arg-type]
         )
+
+
+#: the largest amount (in smallest units) and count the store holds: BIGINT and INTEGER columns
+MAX_AMOUNT = 2**63 - 1
+MAX_COUNT = 2**31 - 1
+
+
+def check_number_ranges(b: HandBuilder, stakes: Stakes, fields: dict[str, object]) -> None:
+    """Refuse a hand whose numbers the store cannot hold, with the line that states one: an amount
+    (or the chips a hand moves in all) of 2^63 units or more, a seat, table size, dealer seat or pot
+    number above 2^31 - 1. Such a hand fails on its own instead of the whole import failing at store time."""
+    first = b.raw.first_line
+
+    def count(value: object, what: str, line: int) -> None:
+        if isinstance(value, int) and not 0 <= value <= MAX_COUNT:
+            raise HandParseError(line or first, f"{what} {value} is out of range (at most {MAX_COUNT})")
+
+    def amount(value: object, what: str, line: int) -> None:
+        if isinstance(value, int) and not -MAX_AMOUNT <= value <= MAX_AMOUNT:
+            raise HandParseError(line or first, f"{what} {value} is out of range (at most {MAX_AMOUNT} units)")
+
+    for seat in b.seats:
+        count(seat.seat, "seat number", seat.line)
+        amount(seat.stack, f"stack of {seat.player!r}", seat.line)
+    count(stakes.table_size, "table size", first)
+    count(fields.get("dealer_seat"), "dealer seat", first)
+    for name in ("ante", "bring_in", "small_bet", "big_bet"):
+        amount(getattr(stakes, name), name.replace("_", " "), first)
+    for name in ("total_pot", "rake", "fees"):
+        amount(fields.get(name), name.replace("_", " "), first)
+    moved = 0
+    for entry in (*b.actions, *b.uncalled, *b.awards):
+        amount(entry.amount, "amount", entry.line)
+        moved += abs(entry.amount)
+    for action in b.actions:
+        amount(action.to_amount, "amount", action.line)
+    for award in b.awards:
+        count(award.pot, "pot number", award.line)
+    if moved > MAX_AMOUNT:
+        raise HandParseError(first, f"the hand moves {moved} units in all, more than the store holds ({MAX_AMOUNT})")
 
 
 def raw_hash(raw: RawHand) -> str:

@@ -24,13 +24,18 @@ from lark.parsers.lalr_analysis import Shift
 Candidate = tuple[str, re.Pattern[str], str | None, Any]
 
 
+#: regex flags for every line terminal: ASCII, so that ``\d`` is 0-9 only (``int`` would read other
+#: scripts' digits as numbers the history never wrote)
+LINE_FLAGS = re.ASCII
+
+
 def candidate(name: str, pattern: str) -> Candidate:
     """A terminal with its cheapest exact pre-test: ``in`` for one literal, one regex search for several."""
     literals = required_literals(pattern)
     if len(literals) == 1:
-        return name, re.compile(pattern), literals[0], None
+        return name, re.compile(pattern, LINE_FLAGS), literals[0], None
     screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if literals else None
-    return name, re.compile(pattern), None, screen
+    return name, re.compile(pattern, LINE_FLAGS), None, screen
 
 
 class LineToken:
@@ -108,15 +113,77 @@ def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[s
 Transitions = dict[tuple[tuple[int, ...], str], tuple[int, ...]]
 
 
+#: stands for a seated player's name while a line is matched: one private-use character, which every
+#: grammar's name pattern accepts and no history writes
+NAME_ALIAS = "\ue000"
+#: a bound on the name placements tried for one line (a one-letter name can occur many times)
+MAX_NAME_PLACEMENTS = 64
+
+
+def match_naming_seated(candidates: list[Candidate], line: str, names: list[str],
+                        ignore: frozenset[str]) -> tuple[str, tuple[str | None, ...]] | None:
+    """The reading of ``line`` in which a capture group is exactly one of the seated ``names``
+    (longest name first, then leftmost place): each place a name occurs is replaced by
+    :data:`NAME_ALIAS`, which no terminal's keywords contain, so a name holding ": ", " calls ",
+    brackets or another player's name cannot be split or read as chat. Without such a reading, an
+    ignored terminal (chat, noise) that matches with a name in place, else None."""
+    ignored: tuple[str, tuple[str | None, ...]] | None = None
+    placements = 0
+    for name in names:
+        start = line.find(name)
+        while start != -1 and placements < MAX_NAME_PLACEMENTS:
+            placements += 1
+            found = first_match(candidates, line[:start] + NAME_ALIAS + line[start + len(name):])
+            if found is not None:
+                terminal, match = found
+                groups = match.groups()
+                if NAME_ALIAS in groups:
+                    return terminal, tuple(name if group == NAME_ALIAS else group for group in groups)
+                if terminal in ignore and ignored is None:
+                    ignored = terminal, ()
+            start = line.find(name, start + 1)
+    return ignored
+
+
+def _names_longest(groups: tuple[str | None, ...], line: str, names: list[str]) -> bool:
+    """Whether a group of a plain match is the longest seated name the line contains (then the
+    plain reading is the resolved one, and the line need not be read again)."""
+    for name in names:  # longest first
+        if name in line:
+            return name in groups
+    return True  # no seated name in the line: nothing to resolve
+
+
+def _read_line(candidates: list[Candidate], line: str, names: list[str],
+               ignore: frozenset[str]) -> tuple[str, tuple[str | None, ...]] | None:
+    """The terminal and groups of a line: the plain match when it names the longest seated name the
+    line holds (or the line holds none), else the reading :func:`match_naming_seated` resolves,
+    falling back to the plain match; None when nothing matches."""
+    found = first_match(candidates, line)
+    plain = None if found is None else (found[0], found[1].groups())
+    if not names or (plain is not None and plain[0] not in ignore and _names_longest(plain[1], line, names)):
+        return plain
+    named = match_naming_seated(candidates, line, names, ignore)
+    if named is None or (plain is not None and named[0] in ignore and plain[0] not in ignore):
+        return plain
+    return named
+
+
 class LineParser:
     """Validates a hand's lines against a Lark LALR grammar and returns its tokens in order.
 
     A line grammar's stacks are few and shallow, so each (stack, terminal) step — the reduces
-    and the shift Lark's ``feed_token`` would make — is worked out once and then looked up."""
+    and the shift Lark's ``feed_token`` would make — is worked out once and then looked up.
+
+    Player names are resolved against the seated ones: each ``SEAT`` line's name group
+    (``seat_name_group``) is remembered, and every later line is read first with a seated name in
+    one of its groups (:func:`match_naming_seated`), so that a name can hold anything a line's own
+    words hold. Lines no seated name resolves are matched as they are."""
 
     MAX_TRANSITIONS = 100_000  # a bound on the cache, should a grammar nest deeply
 
-    def __init__(self, lark: Lark) -> None:
+    def __init__(self, lark: Lark, seat_name_group: int = 1) -> None:
+        self._seat_name_group = seat_name_group
         table = lark.parser.parser.parser.parse_table  # type: ignore[attr-defined]
         self._states: dict[int, dict[str, tuple[Any, Any]]] = table.states
         self._start = table.start_states["start"]
@@ -137,19 +204,22 @@ class LineParser:
         by_state, ignore, transitions = self._by_state, self._ignore, self._transitions
         stack: tuple[int, ...] = (self._start,)
         tokens: list[LineToken] = []
+        names: list[str] = []  # seated so far, longest first
         line_no = 0
         for line_no, line in enumerate(text.split("\n"), start=1):
             if not line:
                 continue
             candidates = by_state.get(stack[-1]) or self._candidates(stack[-1])
-            found = first_match(candidates, line)
+            found = _read_line(candidates, line, names, ignore)
             if found is None:
                 raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
                                            allowed={candidate[0] for candidate in candidates})
-            name, match = found
+            name, groups = found
             if name in ignore:
                 continue
-            token = LineToken(name, line, line_no, match.groups())
+            if name == "SEAT":
+                self._remember_seated(names, groups)
+            token = LineToken(name, line, line_no, groups)
             following = transitions.get((stack, name))
             if following is None:
                 following = self._shift(stack, token)
@@ -157,6 +227,12 @@ class LineParser:
             tokens.append(token)
         self._finish(list(stack), Token("$END", "", 0, line_no + 1, 1))
         return tokens
+
+    def _remember_seated(self, names: list[str], groups: tuple[str | None, ...]) -> None:
+        seated = groups[self._seat_name_group] if len(groups) > self._seat_name_group else None
+        if seated and seated not in names:
+            names.append(seated)
+            names.sort(key=len, reverse=True)
 
     def _shift(self, stack: tuple[int, ...], token: LineToken) -> tuple[int, ...]:
         """The reduces and the shift that ``token`` causes, from Lark's table (remembered)."""
