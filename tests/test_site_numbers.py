@@ -22,14 +22,6 @@ TEXT_SAMPLES = sorted(path for path in SAMPLES.rglob("*.txt"))
 _CALL_AMOUNT = re.compile(r"(?i)\bcalls?\b.*\d")
 
 
-def _first_hand_lines(path: Path) -> list[str]:
-    decoded = read_file(path)
-    parser = detect(decoded.lines)
-    assert parser is not None
-    first = next(iter(parser.split(decoded.lines, str(path))))
-    return list(first.lines)
-
-
 @pytest.mark.parametrize("path", TEXT_SAMPLES, ids=lambda path: f"{path.parent.name}/{path.name[:24]}")
 def test_a_letter_inside_an_amount_fails_the_hand_at_its_line(path: Path) -> None:
     lines = list(read_file(path).lines)
