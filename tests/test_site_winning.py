@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from hhtool.model import Action, ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -339,6 +341,90 @@ def test_sniff_claims_both_exports_only() -> None:
     stars = ["PokerStars Hand #35874487284:  7 Card Stud Hi/Lo Limit ($0.04/$0.08) - 2009/11/25 14:17:35 ET"]
     assert not PARSER.sniff(kings) and not PARSER.sniff(stars)
     assert not PARSER.sniff(["Game started at: 2016/8/2 11:13:2", "Table 'x'"])
+
+
+# Current ACR export (2026): a space before the limit and the ante in the header; the rest of the hand
+# as the 2019+ export (public parsers of 2026 files read the same stud markers, "Main pot … | Rake …"
+# lines, "brings in", "raises X to Y" and summary seat lines).
+ACR_2026 = """Hand #2672065780 - 7Stud H/L (Fixed Limit) - $0.04/$0.08, Ante $0.01 - 2026/02/16 03:36:34 UTC
+Pinecrest 8-max
+Seat 2: Dara ($2.40)
+Seat 5: Eli ($1.95)
+Seat 8: Fen ($4.00) is sitting out
+Dara posts ante $0.01
+Eli posts ante $0.01
+*** 3rd STREET ***
+Main pot $0.02 | Rake $0.00
+Dealt to Dara [4d 6h 2c]
+Dealt to Eli [Kd]
+Dara brings in $0.02
+Eli raises $0.04 to $0.04
+Dara calls $0.02
+*** 4th STREET ***
+Main pot $0.10 | Rake $0.00
+Dealt to Dara [4d 6h 2c] [5s]
+Dealt to Eli [Kd] [Kc]
+Eli bets $0.04
+Dara folds
+Uncalled bet ($0.04) returned to Eli
+Eli does not show
+*** SUMMARY ***
+Total pot $0.10 | Rake $0.00
+Seat 2: Dara folded on the 4th Street
+Seat 5: Eli did not show and won $0.10"""
+
+
+def test_acr_2026_header_with_ante_and_spaced_limit() -> None:
+    lines = decode_bytes(ACR_2026.encode()).lines
+    assert detect(lines) is PARSER  # today's files were not even recognised
+    hand = _hand(ACR_2026)
+    assert hand.hand_id == "2672065780" and hand.game_label == "7Stud H/L(Fixed Limit)"
+    assert hand.started_at == datetime(2026, 2, 16, 3, 36, 34) and hand.timezone == "UTC"
+    stakes = hand.stakes
+    assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.currency) == (1, 2, 4, 8, "USD")
+    assert [(a.player, a.amount, a.half) for a in hand.awards] == [("Eli", 10, Half.WHOLE)]
+    assert conserved(hand)
+
+
+def test_acr_2026_header_ante_is_the_header_s_not_the_posts() -> None:
+    """The header states the ante: a hand posting another amount keeps the header's (the audit
+    compares the posts with it), where the 2019 export, without one, takes the posted ante."""
+    posted_two = ACR_2026.replace("posts ante $0.01", "posts ante $0.02").replace("Main pot $0.02", "Main pot $0.04")
+    posted_two = posted_two.replace("$0.10", "$0.12")
+    assert _hand(posted_two).stakes.ante == 1
+    no_ante = posted_two.replace(", Ante $0.01", "")
+    assert _hand(no_ante).stakes.ante == 2
+
+
+@pytest.mark.parametrize("header", [
+    "Hand #2672065780 - 7Stud H/L (Fixed Limit) - $0.04 / $0.08, Ante $0.01 - 2026/02/16 03:36:34 UTC",
+    "Hand #2672065780 - 7Stud H/L (Fixed Limit) - $0.04/$0.08, Ante $0.01 - 2026/02/16 03:36 UTC",
+    "Hand #2672065780 - 7Stud H/L(Fixed Limit) - $0.04/$0.08 Ante $0.01 - 2026/02/16 03:36:34 UTC",
+])
+def test_acr_header_spacing_variants(header: str) -> None:
+    hand = _hand(header + ACR_2026[ACR_2026.index("\n"):])
+    assert (hand.stakes.ante, hand.stakes.small_bet, hand.stakes.big_bet) == (1, 4, 8)
+    assert hand.started_at is not None and hand.started_at.date() == datetime(2026, 2, 16).date()
+
+
+def test_acr_2026_tournament_without_rake_and_bring_in_variants() -> None:
+    tournament = ACR_2026.replace(
+        "Hand #2672065780 - 7Stud H/L (Fixed Limit) - $0.04/$0.08, Ante $0.01 -",
+        "Game Hand #2653060401 - Tournament #34375286 - 7Stud H/L (Fixed Limit) - Level 17 (400.00/800.00) -",
+    ).replace("$", "").replace(" | Rake 0.00", "")
+    for old, new in (("0.01", "100.00"), ("0.02", "200.00"), ("0.04", "400.00"), ("0.10", "1000.00"),
+                     ("2.40", "24000.00"), ("1.95", "19500.00"), ("4.00", "40000.00")):
+        tournament = tournament.replace(old, new)
+    tournament = tournament.replace("Dara brings in", "Dara brings-in")
+    hand = _hand(tournament)
+    assert hand.stakes.is_tournament and hand.tournament_id == "34375286" and hand.stakes.small_bet == 400
+    assert hand.rake == 0 and conserved(hand)
+    assert _hand(ACR_2026.replace("Dara brings in", "Dara brings in low")).stakes.bring_in == 2
+
+
+def test_acr_2026_letter_in_the_header_stakes_fails() -> None:
+    outcome = _outcomes(ACR_2026.replace("$0.04/$0.08", "$0.04/$0.0O8"))[0]
+    assert isinstance(outcome, FailedHand), outcome
 
 
 # ---------------------------------------------------------------- corpus and samples

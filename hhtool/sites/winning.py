@@ -48,8 +48,9 @@ from hhtool.sites.common_lines import (
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
 _ACR_HEADER = re.compile(
-    r"(?:Game )?Hand #(\d+) - (?:.*?Tournament #(\d+) - )?(.+?)\((Fixed Limit|Pot Limit|No Limit)\) - "
-    r"(?:Level \S+ )?\(?(\$?)([\d.,]+)/\$?([\d.,]+)\)? ?- (\d{4}/\d{2}/\d{2} \d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))?$"
+    r"(?:Game )?Hand #(\d+) - (?:.*?Tournament #(\d+) - )?(.+?) ?\((Fixed Limit|Pot Limit|No Limit)\) ?- "
+    r"(?:Level \S+ )?\(?(\$?)([\d.,]*\d) ?/ ?\$?([\d.,]*\d)(?:,? Ante \$?([\d.,]*\d))?\)? ?- "
+    r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?: ([A-Z]{2,5}))?$"
 )
 _HAND_START = re.compile(r"Game started at: |(?:Game )?Hand #\d+ - ")
 _OLD_STUD8 = "Seven Cards Stud HiLow"
@@ -102,7 +103,7 @@ class WinningParser(SiteParser):
             return game_id.group(1), game_id.group(5), game_id.group(5) == _OLD_STUD8
         header = header_match(raw, _ACR_HEADER, "a Winning hand header")
         label = f"{header.group(3)}({header.group(4)})"
-        return header.group(1), label, header.group(3) == _ACR_STUD8
+        return header.group(1), label, header.group(3).strip() == _ACR_STUD8
 
     def parse_stud8(self, raw: RawHand) -> Hand:
         if _OLD_START.match(raw.lines[0]):
@@ -242,17 +243,18 @@ class WinningParser(SiteParser):
         currency = "PLAY" if play_money else "CHIPS" if unit == 1 else "USD"
         stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
             builder,
-            small_bet=builder.money(header.group(6)),
-            big_bet=builder.money(header.group(7)),
+            small_bet=builder.money(header.group(6), raw.first_line),
+            big_bet=builder.money(header.group(7), raw.first_line),
             currency=currency,
             structure=structure_named(header.group(4)),
             is_tournament=tournament is not None,
             table_size=state.table_size,
+            ante=builder.money(header.group(8), raw.first_line) if header.group(8) else None,  # the 2026 header states it
         )
         return builder.build(
             stakes,
-            started_at=parse_datetime(header.group(8), ["%Y/%m/%d %H:%M:%S"]),
-            timezone=header.group(9),
+            started_at=parse_datetime(header.group(9), ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]),
+            timezone=header.group(10),
             tournament_id=tournament,
             game_label=f"{header.group(3)}({header.group(4)})",
             fees=state.fee,
@@ -328,7 +330,8 @@ class WinningParser(SiteParser):
     @staticmethod
     def _stated_pot(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
         """Pot, rake and jackpot fee as stated: the pot after rake and fee; total_pot is before them."""
-        stated, rake = b.money(fields[0], line), b.money(fields[1], line)
+        stated = b.money(fields[0], line)
+        rake = b.money(fields[1], line) if fields[1] else 0  # tournaments state no rake
         state.fee = b.money(fields[2], line) if fields[2] else 0
         state.rake, state.total_pot = rake, stated + rake + state.fee
 
