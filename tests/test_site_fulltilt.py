@@ -8,6 +8,8 @@ from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -207,6 +209,39 @@ def test_tournament_and_old_headers() -> None:
     old_time = parse_one(FOLD_OUT)  # header with the ET time only
     assert old_time.started_at == datetime(2011, 5, 14, 15, 2, 11) and old_time.timezone == "ET"
     assert old_time.stakes.table_size == 6
+
+
+@pytest.mark.parametrize(
+    ("stakes", "expected"),
+    [
+        ("$2 / $4 Ante $0.25", (25, 200, 400, "USD")),  # spaces around the slash
+        ("$2/$4, Ante $0.25", (25, 200, 400, "USD")),
+        ("€2/€4 Ante €0.25", (25, 200, 400, "EUR")),
+        ("£1,000/£2,000 Ante £100", (10000, 100000, 200000, "GBP")),
+        ("2/4 USD Ante 0.25", (25, 200, 400, "USD")),
+    ],
+)
+def test_header_stakes_read_tolerantly(stakes: str, expected: tuple[int, int, int, str]) -> None:
+    hand = parse_one(FOLD_OUT.replace("$2/$4 Ante $0.25", stakes, 1))
+    assert (hand.stakes.ante, hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == expected
+
+
+@pytest.mark.parametrize(
+    ("when", "expected"),
+    [
+        ("15:02 ET - 2011/05/14", datetime(2011, 5, 14, 15, 2)),  # without seconds
+        ("21:02 CET - 2011/05/14 [15:02 ET - 2011/05/14]", datetime(2011, 5, 14, 15, 2)),
+        ("21:02:11 CET - 2011/5/14 [15:02:11 ET - 2011/5/14]", datetime(2011, 5, 14, 15, 2, 11)),
+    ],
+)
+def test_header_times_read_tolerantly(when: str, expected: datetime) -> None:
+    hand = parse_one(FOLD_OUT.replace("15:02:11 ET - 2011/05/14", when, 1))
+    assert hand.started_at == expected and hand.timezone == "ET"
+
+
+def test_header_stakes_with_a_letter_inside_fail() -> None:
+    outcomes = site_helpers.parse_text(PARSER, FOLD_OUT.replace("$2/$4 Ante $0.25", "$2/$4 Ante $0.2S", 1))
+    assert kinds(outcomes)["FailedHand"] == 1, outcomes
 
 
 def test_completion_raise_to_and_call_increment() -> None:

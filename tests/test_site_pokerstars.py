@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -258,6 +259,44 @@ def test_header_variants(header: str, tournament: str | None, small_bet: int, cu
     assert outcome.stakes.unit == unit and outcome.stakes.is_tournament == (tournament is not None)
     assert outcome.game_label.lower() == "7 card stud hi/lo limit"
     assert outcome.started_at is not None and outcome.timezone == "ET"
+
+
+@pytest.mark.parametrize(
+    ("stakes", "small_bet", "big_bet", "currency"),
+    [
+        ("($2.50 / $5 USD)", 250, 500, "USD"),  # the 2026 report: spaces around the slash
+        ("($2.50 / $5)", 250, 500, "USD"),
+        ("($1,000/$2,000 USD)", 100000, 200000, "USD"),
+        ("(€0.10 / €0.20 EUR)", 10, 20, "EUR"),
+        ("(£1/£2)", 100, 200, "GBP"),
+        ("(0.10/0.20 EUR)", 10, 20, "EUR"),
+    ],
+)
+def test_stakes_read_tolerantly(stakes: str, small_bet: int, big_bet: int, currency: str) -> None:
+    header = f"PokerStars Game #35874576282:  7 Card Stud Hi/Lo Limit {stakes} - 2009/11/26 10:25:13 ET"
+    hand = parse_hand(SPLIT_HAND.replace(SPLIT_HAND.splitlines()[0], header))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == (small_bet, big_bet, currency)
+
+
+@pytest.mark.parametrize(
+    ("when", "expected", "zone"),
+    [
+        ("2009/11/26 10:25 ET", datetime(2009, 11, 26, 10, 25), "ET"),  # without seconds
+        ("2009/11/26 16:25:13 CET [2009/11/26 10:25:13 ET]", datetime(2009, 11, 26, 10, 25, 13), "ET"),
+        ("2009/11/26 16:25 CET [2009/11/26 10:25 ET]", datetime(2009, 11, 26, 10, 25), "ET"),
+        ("2009/11/26 10:25:13", datetime(2009, 11, 26, 10, 25, 13), None),
+    ],
+)
+def test_dates_read_tolerantly(when: str, expected: datetime, zone: str | None) -> None:
+    header = f"PokerStars Game #35874576282:  7 Card Stud Hi/Lo Limit ($0.04/$0.08 USD) - {when}"
+    hand = parse_hand(SPLIT_HAND.replace(SPLIT_HAND.splitlines()[0], header))
+    assert hand.started_at == expected and hand.timezone == zone
+
+
+def test_stakes_with_a_letter_inside_fail() -> None:
+    header = "PokerStars Game #35874576282:  7 Card Stud Hi/Lo Limit ($0.04/$0.O8 USD) - 2009/11/26 10:25:13 ET"
+    outcome = parse_one(SPLIT_HAND.replace(SPLIT_HAND.splitlines()[0], header))
+    assert isinstance(outcome, FailedHand) and outcome.line == 1, outcome
 
 
 def test_other_games_and_cancelled_hands_are_skipped_with_their_game() -> None:

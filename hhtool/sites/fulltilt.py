@@ -35,14 +35,16 @@ _HEADER = re.compile(
     r"(?:Full Tilt Poker|FullTiltPoker) Game #(?P<id>\d+): "
     r"(?:(?P<tourney>.+?) \((?P<tourney_id>\d+)\), )?"
     r"(?P<table>.+?) - "
-    r"(?P<symbol>[$€£]?)(?P<small>[\d.,]+)/[$€£]?(?P<big>[\d.,]+)(?: Ante [$€£]?(?P<ante>[\d.,]+))? - "
+    r"(?P<symbol>[$€£]?)(?P<small>\d(?:[\d.,]*\d)?) ?/ ?[$€£]?(?P<big>\d(?:[\d.,]*\d)?)(?: (?P<iso>[A-Z]{3}))?"
+    r"(?:,? Ante [$€£]?(?P<ante>\d(?:[\d.,]*\d)?))? - "
     r"(?:[$€£]?[\d.,]+ Cap )?"
     r"(?P<game>.+?) - (?P<when>\d{1,2}:\d{2}.*)$"
 )
 _TABLE = re.compile(r"^(?:Table |Match )?(?P<name>.+?)(?: \((?P<attributes>[^)]*)\))?$")
 _MAX_SEATS = re.compile(r"(\d+) max")
-_ET_TIME = re.compile(r"\[(\d{1,2}:\d{2}:\d{2}) (ET) - (\d{4}/\d{2}/\d{2})\]")
-_LOCAL_TIME = re.compile(r"(\d{1,2}:\d{2}:\d{2}) ([A-Z]{2,4}) - (\d{4}/\d{2}/\d{2})")
+# times with or without seconds; the ET time may follow the local one in brackets
+_ET_TIME = re.compile(r"\[(\d{1,2}:\d{2}(?::\d{2})?) (ET) - (\d{4}/\d{1,2}/\d{1,2})\]")
+_LOCAL_TIME = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4}) - (\d{4}/\d{1,2}/\d{1,2})")
 _CANCELLED = re.compile(r"Hand #\d+ has been canceled", re.I)
 _STUD8 = re.compile(r"\bStud (?:H/L|Hi/Lo)\b", re.I)
 _SHOWDOWN_TEXT = re.compile(r"^(?P<high>.*?), for high(?: and (?P<low>.*?), for low)?$")
@@ -90,11 +92,11 @@ class FullTiltParser(SiteParser):
         table_name = table_match.group("name") if table_match else match.group("table")
         attributes = (table_match.group("attributes") or "") if table_match else ""
         play_money = "Play Chip" in match.group("table") or table_name.startswith("PC ")
-        symbol = match.group("symbol")
-        if tournament_id or play_money or not symbol:
+        symbol, iso = match.group("symbol"), match.group("iso")
+        if tournament_id or play_money or not (symbol or iso):
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         else:
-            currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
+            currency, unit = iso or CURRENCY_OF_SYMBOL[symbol], 100
 
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=match.group("id"))
         state = _TiltState(table_name=table_name)
@@ -107,17 +109,17 @@ class FullTiltParser(SiteParser):
         label = match.group("game").strip()
         stakes = stakes_from_forced_bets(  # bets and ante from the header; the bring-in as posted
             builder,
-            small_bet=builder.money(match.group("small")),
-            big_bet=builder.money(match.group("big")),
+            small_bet=builder.money(match.group("small"), raw.first_line),
+            big_bet=builder.money(match.group("big"), raw.first_line),
             currency=currency,
             structure=structure_named(label),
             is_tournament=tournament_id is not None,
             table_size=table_size,
         )
         # the ante is the header's: a header without one leaves it unknown, whatever was posted
-        stakes = replace(stakes, ante=builder.money(match.group("ante")) if match.group("ante") else None)
+        stakes = replace(stakes, ante=builder.money(match.group("ante"), raw.first_line) if match.group("ante") else None)
         when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
-        started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S"]) if when else None
+        started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]) if when else None
         return builder.build(
             stakes,
             started_at=started_at,

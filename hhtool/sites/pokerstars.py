@@ -31,9 +31,12 @@ _TOURNAMENT = re.compile(r"Tournament #(\d+)", re.I)
 _MIXED_GAME = re.compile(r"\(([A-Za-z0-9' /-]+?(?:Limit|No Limit|Pot Limit))[,)]", re.I)
 _PLAIN_GAME = re.compile(r"((?:[A-Za-z0-9'/-]+ )+?(?:Pot Limit|No Limit|Limit))\b", re.I)
 _BUY_IN = re.compile(r"^(?:\{[^}]*\} )?(?:Tournament #\d+, )?(?:\S*\+\S* (?:[A-Z]{3} )?)?", re.I)
-_STAKES = re.compile(r"([$€£]?\d[\d.,]*)/([$€£]?\d[\d.,]*)(?: ([A-Z]{3}))?\)")
-_LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ?([A-Z]{2,4})?")
-_ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2}) ([A-Z]{2,4})\]")
+# read tolerantly: spaces around the slash ("$2.50 / $5"), thousands separators, a code after the amounts
+_STAKES = re.compile(r"([$€£]?\d(?:[\d.,]*\d)?) ?/ ?([$€£]?\d(?:[\d.,]*\d)?)(?: ([A-Z]{3}))?\)")
+# times with or without seconds; the ET time may follow the local one in brackets
+_LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ?([A-Z]{2,4})?")
+_ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4})\]")
+_TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
 
 
@@ -87,8 +90,8 @@ class PokerStarsParser(SiteParser):
         label = _game_label(header)
         stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
             builder,
-            small_bet=builder.money(stakes_match.group(1)),
-            big_bet=builder.money(stakes_match.group(2)),
+            small_bet=builder.money(stakes_match.group(1), raw.first_line),
+            big_bet=builder.money(stakes_match.group(2), raw.first_line),
             currency=currency,
             structure=structure_named(label),
             is_tournament=tournament is not None,
@@ -99,7 +102,7 @@ class PokerStarsParser(SiteParser):
         when = et_time or local_time
         return builder.build(
             stakes,
-            started_at=parse_datetime(when.group(1), ["%Y/%m/%d %H:%M:%S"]) if when else None,
+            started_at=parse_datetime(when.group(1), _TIME_FORMATS) if when else None,
             timezone=when.group(2) if when else None,
             tournament_id=tournament.group(1) if tournament else None,
             game_label=label,
