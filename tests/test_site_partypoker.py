@@ -6,6 +6,8 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -156,6 +158,28 @@ def test_header_stakes_button_and_time() -> None:
     assert hand.table_name == "Table 125524" and hand.game_label == "7 Card Stud Hi-Lo"
     assert hand.started_at == datetime(2012, 2, 27, 9, 51, 26) and hand.timezone == "EST"
     assert (hand.total_pot, hand.rake) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("stakes", "expected"),
+    [
+        ("$10 / $20 USD", (1000, 2000, "USD")),  # spaces around the slash
+        ("€10/€20 EUR", (1000, 2000, "EUR")),
+        ("£10/£20", (1000, 2000, "GBP")),
+        ("$1,000/$2,000 USD", (100000, 200000, "USD")),
+        ("10/20 USD", (1000, 2000, "USD")),
+    ],
+)
+def test_header_stakes_read_tolerantly(stakes: str, expected: tuple[int, int, str]) -> None:
+    hand = only_hand(site_helpers.parse_text(PARSER, SPLIT.replace("$10/$20 USD FL", f"{stakes} FL", 1)))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == expected
+
+
+def test_header_time_without_seconds_and_a_letter_in_the_stakes() -> None:
+    hand = parse_one(SPLIT.replace("09:51:26 EST", "09:51 EST", 1))
+    assert hand.started_at == datetime(2012, 2, 27, 9, 51) and hand.timezone == "EST"
+    outcomes = site_helpers.parse_text(PARSER, SPLIT.replace("$10/$20 USD FL", "$10/$2O USD FL", 1))
+    assert [type(outcome).__name__ for outcome in outcomes] == ["FailedHand"], outcomes
 
 
 def test_amounts_are_chips_added_bring_in_completion_raise() -> None:

@@ -36,13 +36,16 @@ _GAME_NO = re.compile(r"#Game No : (\d+)$")
 _HISTORY_FOR = re.compile(r"\*{5} Hand History [Ff]or Game (\d+) \*{5}$")
 _PREAMBLE = (_GAME_STARTS, _GAME_NO, _HISTORY_FOR)
 _HEADER_SPLIT = re.compile(r"^(?P<game>.+?) - (?P<when>[^-]+)$")
-_CASH_STAKES = re.compile(r"^(?P<symbol>[$€]?)(?P<small>[\d.,]+)/[$€]?(?P<big>[\d.,]+)(?: (?P<iso>[A-Z]{3}))?\b")
+# read tolerantly: spaces around the slash, thousands separators, $/€/£, a code after the amounts
+_CASH_STAKES = re.compile(
+    r"^(?P<symbol>[$€£]?)(?P<small>\d(?:[\d.,]*\d)?) ?/ ?[$€£]?(?P<big>\d(?:[\d.,]*\d)?)(?: (?P<iso>[A-Z]{3}))?\b"
+)
 _LIMIT_WORD = re.compile(r"^(?:FL|NL|PL|Limit|fastforward)\s+")
 _GAME_NAMES = re.compile(r"(7 Card Stud Hi-Lo|7 Card Stud|Texas Hold'em|Double Hold'em|Omaha Hi-Lo|Omaha(?: Hi)?)")
 _WHEN = re.compile(
-    r"(?:[A-Za-z]+, )?(?P<month>[A-Za-z]+) (?P<day>\d{1,2}), (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>[A-Z]+) (?P<year>\d{4})"
+    r"(?:[A-Za-z]+, )?(?P<month>[A-Za-z]+) (?P<day>\d{1,2}), (?P<time>\d{1,2}:\d{2}(?::\d{2})?) (?P<tz>[A-Z]+) (?P<year>\d{4})"
 )
-_TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/([\d.,]+)")
+_TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/ ?([\d.,]+)")
 
 
 def _preamble_id(line: str) -> str | None:
@@ -164,7 +167,7 @@ class PartyPokerParser(SiteParser):
         started_at = None
         if when:
             stamp = f"{when.group('year')} {when.group('month')} {when.group('day')} {when.group('time')}"
-            started_at = parse_datetime(stamp, ["%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S"])
+            started_at = parse_datetime(stamp, ["%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S", "%Y %B %d %H:%M", "%Y %b %d %H:%M"])
         return builder.build(
             stakes,
             started_at=started_at,
