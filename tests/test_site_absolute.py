@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -227,3 +229,24 @@ def test_sample_histories_parse() -> None:
     for hand in hands:
         assert conserved(hand) and hand.notes == ()
     assert any(a.all_in for hand in hands for a in hand.actions)
+
+
+@pytest.mark.parametrize(
+    ("header_stakes", "expected"),
+    [
+        ("Normal $1 / $2 - 2009-05-01 10:00:00 (ET)", (100, 200, "USD")),  # spaces around the slash
+        ("Normal €1/€2 - 2009-05-01 10:00:00 (ET)", (100, 200, "EUR")),
+        ("Normal £1,000/£2,000 - 2009-05-01 10:00:00 (ET)", (100000, 200000, "GBP")),
+        ("Normal $1/$2 USD - 2009-05-01 10:00 (ET)", (100, 200, "USD")),  # a code, no seconds
+    ],
+)
+def test_header_read_tolerantly(header_stakes: str, expected: tuple[int, int, str]) -> None:
+    text = SCOOP.replace("Normal $1/$2 - 2009-05-01 10:00:00 (ET)", header_stakes, 1)
+    hand = only_hand(site_helpers.parse_text(PARSER, text))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == expected
+    assert hand.started_at is not None and hand.started_at.hour == 10
+
+
+def test_header_with_a_letter_in_the_stakes_fails() -> None:
+    outcome = one_outcome(parse_text(SCOOP.replace("Normal $1/$2", "Normal $1/$2O", 1)))
+    assert isinstance(outcome, FailedHand) and outcome.line == 1, outcome

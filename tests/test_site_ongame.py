@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
+
 from hhtool.model import ActionKind, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -306,3 +308,25 @@ def test_seated_player_who_takes_no_part_is_sitting_out() -> None:
     ]
     assert any("napping" in note and "sitting out" in note for note in hand.notes)
     assert conserved(hand)
+
+
+@pytest.mark.parametrize(
+    ("stakes", "expected"),
+    [
+        ("$0.25 / $0.50, ante: $0.05", (25, 50, 5, "USD")),  # spaces around the slash
+        ("€0.25/€0.50, ante: €0.05", (25, 50, 5, "EUR")),
+        ("£1,000/£2,000, ante: £100", (100000, 200000, 10000, "GBP")),
+        ("$0.25/$0.50 USD, ante: $0.05", (25, 50, 5, "USD")),
+    ],
+)
+def test_table_stakes_read_tolerantly(stakes: str, expected: tuple[int, int, int, str]) -> None:
+    text = WRONG_RAISE_TEXT.replace("$0.25/$0.50, ante: $0.05", stakes, 1)
+    hand = only_hand(site_helpers.parse_text(PARSER, text))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.ante, hand.stakes.currency) == expected
+
+
+def test_start_time_without_seconds_and_a_letter_in_the_stakes() -> None:
+    hand = parse_one(WRONG_RAISE_TEXT.replace("20:33:38 GMT", "20:33 GMT", 1))
+    assert hand.started_at == datetime(2010, 8, 28, 20, 33)
+    outcome = one_outcome(parse_text(WRONG_RAISE_TEXT.replace("ante: $0.05", "ante: $0.O5", 1)))
+    assert isinstance(outcome, FailedHand) and outcome.line == 3, outcome

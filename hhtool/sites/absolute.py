@@ -38,6 +38,7 @@ from hhtool.sites.base import (
     tokens_in_order,
 )
 from hhtool.sites.common_lines import (
+    CURRENCY_OF_SYMBOL,
     HandFacts,
     community_card,
     pot_number,
@@ -50,8 +51,9 @@ _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
     r"Stage #(?P<hand_id>C?\d+):\s+(?:Tourney ID (?P<tournament>\d+)\s+)?(?P<game>.+?)\s+"
     r"(?P<limit>Normal|No Limit|Pot Limit|Limit|NORMAL|NO LIMIT|POT LIMIT|LIMIT)\s+"
-    r"(?P<stakes>[$€]?\d[\d.,]*(?:/[$€]?\d[\d.,]*)?)(?:, (?P<ante>[$€]?\d[\d.,]*) ante)?\s+(?:\([^)]*\)\s+)?-\s+"
-    r"(?P<when>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})(?:\.\d+)?(?:\s+\((?P<tz>[A-Z]+)\))?"
+    r"(?P<stakes>[$€£]?\d(?:[\d.,]*\d)?(?: ?/ ?[$€£]?\d(?:[\d.,]*\d)?)?)(?: [A-Z]{3})?"
+    r"(?:, (?P<ante>[$€£]?\d(?:[\d.,]*\d)?) ante)?\s+(?:\([^)]*\)\s+)?-\s+"
+    r"(?P<when>\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:\s+\((?P<tz>[A-Z]+)\))?"
 )
 _STUD8 = re.compile(r"^(?:Limit )?Seven Card Hi/?Lo\b", re.I)
 _HIDDEN = ("H",)
@@ -105,8 +107,10 @@ class AbsoluteParser(SiteParser):
         tree = grammar.parse(raw.text)
         header = _header(raw.lines[0])
         hand_id, label, _ = self.game_of(raw)
-        tournament = header["tournament"] is not None or not any(s in (header["stakes"] or "") for s in "$€")
-        currency, unit = ("CHIPS", 1) if tournament else ("EUR" if "€" in (header["stakes"] or "") else "USD", 100)
+        stated = header["stakes"] or ""
+        symbol = next((s for s in "$€£" if s in stated), None)
+        tournament = header["tournament"] is not None or symbol is None
+        currency, unit = ("CHIPS", 1) if tournament or symbol is None else (CURRENCY_OF_SYMBOL[symbol], 100)
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id or "")
         state = _AbsoluteState()
         for token in tokens_in_order(tree):
@@ -114,7 +118,7 @@ class AbsoluteParser(SiteParser):
         mark_idle_seats(builder)
         _label_halves(builder, state)
 
-        amounts = [builder.money(part) for part in (header["stakes"] or "").split("/")]
+        amounts = [builder.money(part, raw.first_line) for part in stated.split("/")]
         small_bet, big_bet = (amounts[0], amounts[1]) if len(amounts) == 2 else (None, None)
         stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
             builder,
@@ -123,11 +127,11 @@ class AbsoluteParser(SiteParser):
             currency=currency,
             structure=structure_named(header["limit"] or ""),  # "Normal" is fixed limit
             is_tournament=tournament,
-            ante=builder.money(header["ante"]) if header["ante"] else None,
+            ante=builder.money(header["ante"], raw.first_line) if header["ante"] else None,
         )  # Absolute does not print the table size
         return builder.build(
             stakes,
-            started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S"]),
+            started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
             timezone=header["tz"],
             tournament_id=header["tournament"],
             game_label=label,

@@ -55,10 +55,13 @@ _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
 _TABLE_GAME = re.compile(
     r"\((?P<limit>NO_LIMIT|POT_LIMIT|LIMIT|No Limit|Pot Limit|Limit) (?P<game>[A-Z_]+) "
-    r"(?P<small>[$€]?\d[\d.,]*)/(?P<big>[$€]?\d[\d.,]*)(?:, ante: (?P<ante>[$€]?\d[\d.,]*))?(?:, (?P<money>[^)]*))?\)"
+    r"(?P<small>[$€£]?\d(?:[\d.,]*\d)?) ?/ ?(?P<big>[$€£]?\d(?:[\d.,]*\d)?)(?: [A-Z]{3})?"
+    r"(?:, ante: (?P<ante>[$€£]?\d(?:[\d.,]*\d)?))?(?:, (?P<money>(?!ante)[^)]*))?\)"
 )
 _TABLE_PREFIX = re.compile(r"Table: (?:\[SPEED\] )?")
-_START_TIME = re.compile(r"\w{3} (?P<month>\w{3}) (?P<day>\d{1,2}) (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<tz>\S+) (?P<year>\d{4})")
+_START_TIME = re.compile(
+    r"\w{3} (?P<month>\w{3}) (?P<day>\d{1,2}) (?P<time>\d{1,2}:\d{2}(?::\d{2})?) (?P<tz>\S+) (?P<year>\d{4})"
+)
 _WINNER = re.compile(r"(.+?) \(([$€]?\d[\d.,]*)(?: (High|Low))?\)(?:, |$)")
 _TOURNAMENT_ID = re.compile(r"\(TOURNAMENT:(?: \"[^\"]*\",)? ([-A-Z\d]+)")
 # a call of a raise is looked for up to the next increase or the end of the street
@@ -108,18 +111,19 @@ class OnGameParser(SiteParser):
         grammar = load_grammar("ongame")
         tree = grammar.parse(raw.text)
         hand_id, label, _ = self.game_of(raw)
-        table_line = next(line for line in raw.lines if line.startswith("Table: "))
+        table_index = next(index for index, line in enumerate(raw.lines) if line.startswith("Table: "))
+        table_line, table_file_line = raw.lines[table_index], raw.first_line + table_index
         game = _TABLE_GAME.search(table_line)
         assert game is not None and hand_id is not None  # game_of checked both
         tournament = "(TOURNAMENT:" in raw.lines[0]
         money = (game["money"] or "").strip().lower()
-        symbol = next((s for s in "$€" if s in game["small"] + game["big"]), "")
+        symbol = next((s for s in "$€£" if s in game["small"] + game["big"]), "")
         if tournament:
             currency, unit = "CHIPS", 1
         elif money == "play money":
             currency, unit = "PLAY", 100
         else:
-            symbol = symbol or next((s for s in "$€" if s in raw.text), "$")
+            symbol = symbol or next((s for s in "$€£" if s in raw.text), "$")
             currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id)
         state = _OnGameState(symbol=symbol)
@@ -134,19 +138,19 @@ class OnGameParser(SiteParser):
         self._check_nets(builder, state)
         stakes = stakes_from_forced_bets(  # ante/small/big bet from the table line; the bring-in as posted
             builder,
-            small_bet=builder.money(game["small"]),
-            big_bet=builder.money(game["big"]),
+            small_bet=builder.money(game["small"], table_file_line),
+            big_bet=builder.money(game["big"], table_file_line),
             currency=currency,
             structure=structure_named(game["limit"].replace("_", " ")),
             is_tournament=tournament,
             table_size=state.table_size,
-            ante=builder.money(game["ante"]) if game["ante"] else None,
+            ante=builder.money(game["ante"], table_file_line) if game["ante"] else None,
         )
         started = _START_TIME.search(raw.lines[1]) if len(raw.lines) > 1 else None
         when = None
         if started is not None:
             when = parse_datetime(f"{started['year']} {started['month']} {started['day']} {started['time']}",
-                                  ["%Y %b %d %H:%M:%S"])
+                                  ["%Y %b %d %H:%M:%S", "%Y %b %d %H:%M"])
         tournament_id = _TOURNAMENT_ID.search(raw.lines[0])
         state.table_name = _TABLE_PREFIX.sub("", table_line).split(" [", 1)[0]
         state.hero = state.hero or (state.user if state.user in {s.player for s in builder.seats} else None)
