@@ -372,3 +372,8 @@ def test_sample_histories_parse() -> None:
     fold_out = next(h for h in hands if h.uncalled)
     assert [(a.amount, a.half) for a in fold_out.awards] == [(250, Half.HIGH)]
     assert [(s.status, len(s.cards)) for s in fold_out.showdown] == [(ShowStatus.NOT_SHOWN, 3)]
+
+
+def test_level_stakes_and_time_read_tolerantly() -> None:
+    hand = parse_one(OLD_FORMAT.replace("Level 1 (0/0) - 2012-06-17 22:21:03", "Level 1 (0 / 0) - 2012-06-17 22:21", 1))
+    assert hand.started_at == datetime(2012, 6, 17, 22, 21)

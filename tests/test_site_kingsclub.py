@@ -3,6 +3,8 @@ file (skipped without ../shared) and the hand-written sample histories."""
 
 from __future__ import annotations
 
+import pytest
+
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -290,3 +292,21 @@ def test_sample_histories_parse_and_conserve() -> None:
     hands = sample_hands(PARSER)
     assert all(conserved(hand) and hand.notes == () for hand in hands), [hand.hand_id for hand in hands]
     assert len(hands) >= 3
+
+
+@pytest.mark.parametrize(
+    ("stakes", "expected"),
+    [("40 / 80", (4000, 8000)), ("$40/$80", (4000, 8000)), ("1,000/2,000", (100000, 200000))],
+)
+def test_header_stakes_read_tolerantly(stakes: str, expected: tuple[int, int]) -> None:
+    hand = _hand(ALL_IN.replace(" - 40/80", f" - {stakes}", 1))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet) == expected
+
+
+def test_date_without_seconds_and_a_letter_in_the_stakes() -> None:
+    from datetime import datetime
+
+    hand = _hand(ALL_IN.replace("2022-03-04 19:13:39", "2022-03-04 19:13", 1))
+    assert hand.started_at == datetime(2022, 3, 4, 19, 13)
+    outcomes = parse_text(PARSER, ALL_IN.replace(" - 40/80", " - 40/8O", 1))
+    assert [type(outcome).__name__ for outcome in outcomes] == ["FailedHand"], outcomes

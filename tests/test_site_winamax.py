@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+import pytest
+
 from hhtool.model import ActionKind, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
@@ -293,3 +295,16 @@ def test_tournament_header_chips_and_id() -> None:
     assert (hand.stakes.ante, hand.stakes.bring_in, hand.stakes.small_bet, hand.stakes.big_bet) == (10, 20, 40, 80)
     assert hand.tournament_id == "987654" and hand.stakes.table_size == 8
     assert conserved(hand)
+
+
+@pytest.mark.parametrize("stakes", ["5€ / 25€ / 50€", "5 € / 25 € / 50 €", "5€/25€/50€"])
+def test_header_stakes_read_tolerantly(stakes: str) -> None:
+    hand = parse_one(FOLD_ON_SEVENTH.replace("(5€/25€/50€)", f"({stakes})", 1))
+    assert (hand.stakes.ante, hand.stakes.small_bet, hand.stakes.big_bet) == (500, 2500, 5000)
+
+
+def test_header_time_without_seconds_and_a_letter_in_the_stakes() -> None:
+    hand = parse_one(FOLD_ON_SEVENTH.replace("2016/11/16 12:40:00 UTC", "2016/11/16 12:40 UTC", 1))
+    assert hand.started_at == datetime(2016, 11, 16, 12, 40)
+    outcomes = site_helpers.parse_text(PARSER, FOLD_ON_SEVENTH.replace("(5€/25€/50€)", "(5€/2S€/50€)", 1))
+    assert [type(outcome).__name__ for outcome in outcomes] == ["FailedHand"], outcomes

@@ -36,8 +36,9 @@ _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
 _GAME = re.compile(r"\b(7CARD HiLo|7CARD_HL|7CARD|HOLDEM|OMAHA HiLo|OMAHA_HL|OMAHA|[A-Z0-9_]+(?: HiLo)?)(?:ZonePoker)?\b")
 _LIMIT = re.compile(r"\b(Fixed Limit|No Limit|Pot Limit)\b")
 _TOURNAMENT = re.compile(r"\bTournament #(?:M-)?(\d+)")
-_LEVEL_STAKES = re.compile(r"Level \d+ \(?([$]?)([\d.,]+)/[$]?([\d.,]+)")
-_WHEN = re.compile(r" - (\d{4}-\d{2}-\d{2}[ -]\d{1,2}:\d{2}:\d{2})")
+_LEVEL_STAKES = re.compile(r"Level \d+ \(?([$]?)(\d(?:[\d.,]*\d)?) ?/ ?[$]?(\d(?:[\d.,]*\d)?)")
+_TIME_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d-%H:%M")
+_WHEN = re.compile(r" - (\d{4}-\d{1,2}-\d{1,2}[ -]\d{1,2}:\d{2}(?::\d{2})?)")
 _STUD8_GAMES = {"7CARD HiLo", "7CARD_HL"}
 _SUMMARY_HI = re.compile(r"\bHI ([$]?\d[\d.,]*)")
 _SUMMARY_LO = re.compile(r"\bLOW? ([$]?\d[\d.,]*)")
@@ -122,7 +123,7 @@ class BovadaParser(SiteParser):
         when = _WHEN.search(header)
         table = _TABLE.search(header)
         state.table_name = table.group(1).rstrip(",") if table else None
-        started_at = parse_datetime(when.group(1), ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S"]) if when else None
+        started_at = parse_datetime(when.group(1), _TIME_FORMATS) if when else None
         return builder.build(
             stakes,
             started_at=started_at,

@@ -37,8 +37,9 @@ from hhtool.sites.common_lines import (
 )
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
-_HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - ([\d.,]+)/([\d.,]+)$")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}:\d{2}$")
+# read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
+_HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - \$?(\d(?:[\d.,]*\d)?) ?/ ?\$?(\d(?:[\d.,]*\d)?)$")
+_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(?::\d{2})?$")
 _TOURNAMENT_TABLE = re.compile(r"T(\d+) \[\d+\]")
 _STUD8_GAME = "Seven Card Stud Hi-Lo"
 _ACTIONS = {"BRINGS_IN", "BETS", "RAISES", "CALLS", "CHECKS", "FOLDS"}
@@ -88,8 +89,8 @@ class KingsClubParser(SiteParser):
             builder.label_awards_whole()  # a pot nobody contested is not split
         stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
             builder,
-            small_bet=builder.money(header.group(4)),
-            big_bet=builder.money(header.group(5)),
+            small_bet=builder.money(header.group(4), raw.first_line),
+            big_bet=builder.money(header.group(5), raw.first_line),
             currency="CHIPS" if tournament else "USD",
             structure=structure_named(header.group(2)),
             is_tournament=tournament is not None,
@@ -97,7 +98,7 @@ class KingsClubParser(SiteParser):
         )
         return builder.build(
             stakes,
-            started_at=parse_datetime(state.started_at or "", ["%Y-%m-%d %H:%M:%S"]),
+            started_at=parse_datetime(state.started_at or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
             tournament_id=tournament.group(1) if tournament else None,
             game_label=f"{header.group(2)} {header.group(3)}",
             **state.hand_fields(),

@@ -53,7 +53,7 @@ _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
     r"Winamax Poker - (?P<kind>CashGame|Go Fast \"[^\"]*\"|Tournament \"(?P<tournament>[^\"]*)\"[^\n]*?) - "
     r"HandId: #(?P<hand_id>[\d-]+) - (?P<game>.+?) (?P<limit>fixed limit|pot limit|no limit) "
-    r"\((?P<stakes>[^)]*)\) - (?P<when>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2})(?: (?P<tz>[A-Z]+))?"
+    r"\((?P<stakes>[^)]*)\) - (?P<when>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?: (?P<tz>[A-Z]+))?"
 )
 _STUD8 = re.compile(r"^(?:7-?card stud hi/?lo|7stud ?(?:hi/?lo|8))$", re.I)
 _TOURNAMENT_TABLE = re.compile(r"\((\d+)\)#\d+")
@@ -116,7 +116,7 @@ class WinamaxParser(SiteParser):
         tournament_id = _TOURNAMENT_TABLE.search(state.table_name or "") if tournament else None
         return builder.build(
             stakes,
-            started_at=parse_datetime(header["when"], ["%Y/%m/%d %H:%M:%S"]),
+            started_at=parse_datetime(header["when"], ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]),
             timezone=header["tz"],
             tournament_id=tournament_id.group(1) if tournament_id else None,
             game_label=f"{header['game']} {header['limit']}",
@@ -125,7 +125,7 @@ class WinamaxParser(SiteParser):
 
     @staticmethod
     def _stakes(text: str, limit: str, b: HandBuilder, state: _WinamaxState, currency: str, tournament: bool) -> Stakes:
-        parts = [b.money(part) for part in text.split("/")]
+        parts = [b.money(part, b.raw.first_line) for part in text.split("/")]
         if len(parts) == 3:
             header_ante, small_bet, big_bet = parts
         elif len(parts) == 2:
