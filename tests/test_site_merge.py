@@ -10,7 +10,7 @@ import pytest
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
 from hhtool.reader import read_file
 from hhtool.sites import detect
-from hhtool.sites.merge import PARSER
+from hhtool.sites.merge import PARSER, UNCALLED_INSIDE_AWARDS_NOTE
 from tests import site_helpers
 from tests.site_helpers import SAMPLES, corpus_outcomes, corpus_path, kinds, parse_lines, sample_hands
 
@@ -263,6 +263,23 @@ def test_uncalled_pseudo_winner_is_a_return_not_an_award() -> None:
     contributed = sum(hand.contributed_by(p) for p in hand.players)
     assert contributed == 156 and hand.rake is None
     assert any("= 6 implied" in note for note in hand.notes)
+
+
+def test_older_export_award_includes_the_uncalled_bet() -> None:
+    """Older Merge exports have no uncalled pseudo-winner: the winner's amount holds the unmatched bet.
+    The amounts stay as stated, no return is invented, and the hand says which accounting it uses; the
+    newer export (a pseudo-winner) and a hand whose award does not hold the bet get no such note."""
+    older = FOLDED.replace('<winner amount="1.50" uncalled="false"', '<winner amount="2.00" uncalled="false"').replace(
+        '\t\t<winner amount="0.50" uncalled="true" potnumber="2" player="5" pottype="n"/>\n', "")
+    hand = only_hand(file_lines(game(older)))
+    assert hand.uncalled == () and [(a.player, a.amount) for a in hand.awards] == [("Bo", 200)]
+    assert any(note.startswith(UNCALLED_INSIDE_AWARDS_NOTE) and "the 0.50 nobody matched (Bo, 5th street)" in note
+               for note in hand.notes), hand.notes
+    newer = only_hand(file_lines(game(FOLDED)))
+    assert not any(note.startswith(UNCALLED_INSIDE_AWARDS_NOTE) for note in newer.notes)
+    kept = FOLDED.replace('\t\t<winner amount="0.50" uncalled="true" potnumber="2" player="5" pottype="n"/>\n', "")
+    short = only_hand(file_lines(game(kept)))  # the bet neither returned nor awarded: no older-export reading
+    assert short.uncalled == () and not any(note.startswith(UNCALLED_INSIDE_AWARDS_NOTE) for note in short.notes)
 
 
 # ---------------------------------------------------------------- all-in, side pots, halves

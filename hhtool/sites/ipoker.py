@@ -53,7 +53,7 @@ from hhtool.sites.xmlsupport import (
 
 _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")
-_GAMETYPE = re.compile(r"^(?P<game>.*?)\s+(?P<limit>NL|PL|FL|L)\s+(?P<small>\S+)/(?P<big>\S+)$")
+_GAMETYPE = re.compile(r"^(?P<game>.*?)\s+(?P<limit>NL|PL|FL|L)\s+(?P<small>\S+?)\s*/\s*(?P<big>\S+)$")
 _STUD8 = re.compile(r"7 Card Stud Hi[- /]?Lo", re.I)
 _SYMBOL_ORDER = "€$£"  # the order amounts are searched for a currency symbol
 _COMMA_DECIMAL = re.compile(r"\d*,\d{1,2}")

@@ -22,6 +22,8 @@ Quirks kept here:
   Pot numbers of real winners are renumbered 0, 1, … in order (the pseudo-winner takes
   a number too).
 * ``dealtin="false"`` is a seat sitting out; ``players dealer="N"`` is the dealer seat.
+* Older exports print no pseudo-winner: the winner's amount includes the returned uncalled
+  bet. Such a hand keeps the stated amounts and gets a note (:data:`UNCALLED_INSIDE_AWARDS_NOTE`).
 * No rake is printed: ``rake`` stays None (unknown) and a note gives the implied
   amount, contributions − returns − awards.
 """
@@ -35,7 +37,15 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, parse_datetime, parse_money
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    format_amount,
+    parse_datetime,
+    parse_money,
+    uncalled_excess,
+)
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
 from hhtool.sites.xmlsupport import (
     LocatedTree,
@@ -49,10 +59,12 @@ from hhtool.sites.xmlsupport import (
 )
 
 _DESCRIPTION = re.compile(r"<description\b")
+#: how a hand says it is of the older export whose awards include the returned uncalled bet
+UNCALLED_INSIDE_AWARDS_NOTE = "older Merge export without an uncalled-bet pseudo-winner"
 _GAME_ID_LINE = re.compile(r'<game id="\d+-\d+" starttime=')
 _STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Half Pot Limit|Limit)\s*(?:Level \d+ Blinds\s*)?"
-    r"\(?(?P<small>[$€£]?[\d.,]+)/(?P<big>[$€£]?[\d.,]+)\)?"
+    r"\(?(?P<small>[$€£]?\d(?:[\d.,]*\d)?) ?/ ?(?P<big>[$€£]?\d(?:[\d.,]*\d)?)\)?"
 )
 _STUD8_CODES = {"43", "45"}
 _TOURNAMENT_CODES = {"45"}
@@ -173,6 +185,7 @@ class MergeParser(SiteParser):
         )
         contributed = sum(action.amount for action in builder.actions) - sum(ret.amount for ret in builder.uncalled)
         awarded = sum(award.amount for award in builder.awards)
+        self._note_uncalled_inside_awards(builder, contributed, awarded)
         builder.note(f"no rake printed (rake left unknown): contributions {contributed} - awards {awarded} "
                      f"= {contributed - awarded} implied")
         data = game.get("data", "").split("|")
@@ -186,6 +199,19 @@ class MergeParser(SiteParser):
             dealer_seat=dealer_seat,
             community_card=state.community_card,
         )
+
+    @staticmethod
+    def _note_uncalled_inside_awards(b: HandBuilder, contributed: int, awarded: int) -> None:
+        """Older Merge exports print no ``uncalled="true"`` pseudo-winner: the winner's amount holds the bet
+        nobody matched. Told (and noted, as the site's accounting rule) when the awards exceed what the pot
+        held without that bet, which no rake can explain; the amounts stay as the site stated them."""
+        excess = None if b.uncalled else uncalled_excess(b.actions)
+        if excess is None:
+            return
+        player, amount, street = excess
+        if awarded > contributed - amount and any(award.player == player for award in b.awards):
+            b.note(f"{UNCALLED_INSIDE_AWARDS_NOTE}: the {format_amount(amount, b.unit)} nobody matched "
+                   f"({player}, {street.label} street) is inside the awarded amounts, recorded as stated")
 
     # ------------------------------------------------------------ players
 
