@@ -345,3 +345,9 @@ def test_corpus_session() -> None:
     river = [(a.player, a.kind, a.amount) for a in by_id["5710056302"].actions if a.street is Street.SEVENTH]
     assert river == [("Hero", ActionKind.BET, 10), ("Player0", ActionKind.RAISE, 11), ("Hero", ActionKind.CALL, 1)]
     assert by_id["5710054735"].actions[2].kind is ActionKind.COMPLETE  # bring-in player opens for the full bet
+
+
+def test_gametype_stakes_with_spaces_around_the_slash() -> None:
+    hand = only_hand(session(game("100", FOLD_OUT), gametype="7 Card Stud Hi-Lo L €0.05 / €0.10", currency="EUR"))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet) == (5, 10)
+

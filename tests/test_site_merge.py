@@ -440,3 +440,12 @@ def test_corpus_horse_halves_and_uncalled() -> None:
     assert [(a.player, a.amount, a.half) for a in first.awards] == [("Player3", 230, Half.HIGH), ("Player3", 229, Half.LOW)]
     assert [(u.player, u.amount) for u in folded.uncalled] == [("Player0", 25)]
     assert [(a.player, a.half) for a in split.awards] == [("Player1", Half.HIGH), ("Hero", Half.LOW)]
+
+
+def test_description_stakes_read_tolerantly() -> None:
+    for stakes in ("Limit $0.25 / $0.50", "Limit $0.25/$0.50", "Limit ($0.25 / $0.50)"):
+        hand = only_hand(file_lines(game(FOLDED), stakes=stakes))
+        assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == (25, 50, "USD"), stakes
+    hand = only_hand(file_lines(game(FOLDED), stakes="Limit €1,000/€2,000"))
+    assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == (100000, 200000, "EUR")
+
