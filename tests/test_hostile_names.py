@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.model import Hand
+from hhtool.model import FailedHand, Hand
 from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from tests.site_helpers import SAMPLES, parse_lines
@@ -167,3 +167,16 @@ def test_hostile_names_import_through_the_cli(tmp_path: Path) -> None:
     seated = CliRunner().invoke(app, ["sql", "--db", str(tmp_path / "h.duckdb"), "--format", "csv", query])
     assert seated.exit_code == 0, seated.output
     assert seated.output.split() == ["n", "2"], seated.output
+
+
+@pytest.mark.parametrize("site", ["merge", "ipoker"])
+def test_a_name_the_xml_cannot_carry_fails_each_hand_clearly(site: str) -> None:
+    """A name written into an attribute or element without XML escaping (a quote, a '<') cannot be
+    read back: every hand holding it fails with the reason instead of being stored under another name."""
+    path = next((SAMPLES / site).glob("*.xml"))
+    lines = list(read_file(path).lines)
+    text = "\n".join(lines).replace('"Hero"', '"He"ro"').replace(">Hero<", ">He<ro<")
+    parser = detect(text.split("\n"))
+    assert parser is not None
+    outcomes = parse_lines(parser, text.split("\n"), str(path))
+    assert outcomes and all(isinstance(outcome, FailedHand) and "malformed XML" in outcome.reason for outcome in outcomes)
