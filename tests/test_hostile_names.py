@@ -34,6 +34,8 @@ HOSTILE_NAMES = [
     "Jösé 李 ♠: raises",
     "Seat 9: Hero",
     "Uncalled bet",
+    "Al mucked [Ah Kd]",
+    "z did not show and won $5",
 ]
 
 #: sites whose players cannot choose their names (Bovada's tables are anonymous: "Seat+3")

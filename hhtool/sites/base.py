@@ -443,6 +443,17 @@ def check_number_ranges(b: HandBuilder, stakes: Stakes, fields: dict[str, object
         raise HandParseError(first, f"the hand moves {moved} units in all, more than the store holds ({MAX_AMOUNT})")
 
 
+def summary_rest(text: str, seat: str | None, player: str) -> str:
+    """What a summary line ``Seat N: player …`` says after the player's name, so that a name holding
+    the words searched for (" mucked [Ah]") is never read as them; the whole line if it is not so.
+
+    >>> summary_rest("Seat 2: x mucked [Ah] mucked [2c 3c]", "2", "x mucked [Ah]")
+    ' mucked [2c 3c]'
+    """
+    prefix = f"Seat {seat}: {player}"
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
 def raw_hash(raw: RawHand) -> str:
     return hashlib.sha256(raw.text.encode("utf-8")).hexdigest()
 

@@ -19,7 +19,16 @@ from dataclasses import dataclass, field, replace
 from lark import Token
 
 from hhtool.model import Half, Hand, RawHand, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    summary_rest,
+    tokens_in_order,
+)
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     HandFacts,
@@ -205,7 +214,8 @@ class FullTiltParser(SiteParser):
     @staticmethod
     def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
         player = fields[1] or ""
-        mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", text)
+        rest = summary_rest(text, fields[0], player)
+        mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", rest)
         if mucked is not None:
             b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from lark import Token
 
 from hhtool.model import Card, Half, Hand, RawHand, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    SiteParser,
+    load_grammar,
+    parse_cards,
+    parse_datetime,
+    summary_rest,
+    tokens_in_order,
+)
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     HandFacts,
@@ -162,7 +171,7 @@ class PokerStarsParser(SiteParser):
     @staticmethod
     def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
         player = fields[1] or ""
-        mucked = re.search(r" mucked \[([^\]]*)\]", text)
+        mucked = re.search(r" mucked \[([^\]]*)\]", summary_rest(text, fields[0], player))
         if mucked is not None:
             b.reveal_mucked(player, parse_cards(mucked.group(1)), line=line)
 
