@@ -413,34 +413,29 @@ def check_number_ranges(b: HandBuilder, stakes: Stakes, fields: dict[str, object
     (or the chips a hand moves in all) of 2^63 units or more, a seat, table size, dealer seat or pot
     number above 2^31 - 1. Such a hand fails on its own instead of the whole import failing at store time."""
     first = b.raw.first_line
-
-    def count(value: object, what: str, line: int) -> None:
-        if isinstance(value, int) and not 0 <= value <= MAX_COUNT:
-            raise HandParseError(line or first, f"{what} {value} is out of range (at most {MAX_COUNT})")
-
-    def amount(value: object, what: str, line: int) -> None:
-        if isinstance(value, int) and not -MAX_AMOUNT <= value <= MAX_AMOUNT:
-            raise HandParseError(line or first, f"{what} {value} is out of range (at most {MAX_AMOUNT} units)")
-
-    for seat in b.seats:
-        count(seat.seat, "seat number", seat.line)
-        amount(seat.stack, f"stack of {seat.player!r}", seat.line)
-    count(stakes.table_size, "table size", first)
-    count(fields.get("dealer_seat"), "dealer seat", first)
-    for name in ("ante", "bring_in", "small_bet", "big_bet"):
-        amount(getattr(stakes, name), name.replace("_", " "), first)
-    for name in ("total_pot", "rake", "fees"):
-        amount(fields.get(name), name.replace("_", " "), first)
-    moved = 0
-    for entry in (*b.actions, *b.uncalled, *b.awards):
-        amount(entry.amount, "amount", entry.line)
-        moved += abs(entry.amount)
-    for action in b.actions:
-        amount(action.to_amount, "amount", action.line)
-    for award in b.awards:
-        count(award.pot, "pot number", award.line)
+    # every street total and return is bounded by the chips moved, so one sum covers the amounts
+    moved = sum([abs(entry.amount) for entry in b.actions]) + sum([abs(entry.amount) for entry in b.uncalled]) + sum(
+        [abs(entry.amount) for entry in b.awards])
     if moved > MAX_AMOUNT:
         raise HandParseError(first, f"the hand moves {moved} units in all, more than the store holds ({MAX_AMOUNT})")
+    for seat in b.seats:
+        if not 0 <= seat.seat <= MAX_COUNT:
+            raise HandParseError(seat.line or first, f"seat number {seat.seat} is out of range (at most {MAX_COUNT})")
+        if seat.stack is not None and not -MAX_AMOUNT <= seat.stack <= MAX_AMOUNT:
+            raise HandParseError(seat.line or first,
+                                 f"stack of {seat.player!r} {seat.stack} is out of range (at most {MAX_AMOUNT} units)")
+    for award in b.awards:
+        if award.pot is not None and not 0 <= award.pot <= MAX_COUNT:
+            raise HandParseError(award.line or first, f"pot number {award.pot} is out of range (at most {MAX_COUNT})")
+    counts = {"table size": stakes.table_size, "dealer seat": fields.get("dealer_seat")}
+    amounts = {"ante": stakes.ante, "bring in": stakes.bring_in, "small bet": stakes.small_bet, "big bet": stakes.big_bet,
+               "total pot": fields.get("total_pot"), "rake": fields.get("rake"), "fees": fields.get("fees")}
+    for what, value in counts.items():
+        if isinstance(value, int) and not 0 <= value <= MAX_COUNT:
+            raise HandParseError(first, f"{what} {value} is out of range (at most {MAX_COUNT})")
+    for what, value in amounts.items():
+        if isinstance(value, int) and not -MAX_AMOUNT <= value <= MAX_AMOUNT:
+            raise HandParseError(first, f"{what} {value} is out of range (at most {MAX_AMOUNT} units)")
 
 
 def summary_rest(text: str, seat: str | None, player: str) -> str:

@@ -154,12 +154,11 @@ def _names_longest(groups: tuple[str | None, ...], line: str, names: list[str]) 
     return True  # no seated name in the line: nothing to resolve
 
 
-def _read_line(candidates: list[Candidate], line: str, names: list[str],
-               ignore: frozenset[str]) -> tuple[str, tuple[str | None, ...]] | None:
-    """The terminal and groups of a line: the plain match when it names the longest seated name the
-    line holds (or the line holds none), else the reading :func:`match_naming_seated` resolves,
-    falling back to the plain match; None when nothing matches."""
-    found = first_match(candidates, line)
+def _read_line(candidates: list[Candidate], line: str, names: list[str], ignore: frozenset[str],
+               found: tuple[str, re.Match[str]] | None) -> tuple[str, tuple[str | None, ...]] | None:
+    """The terminal and groups of a line, given its plain match ``found``: that match when it names the
+    longest seated name the line holds (or the line holds none), else the reading
+    :func:`match_naming_seated` resolves, falling back to the plain match; None when nothing matches."""
     plain = None if found is None else (found[0], found[1].groups())
     if not names or (plain is not None and plain[0] not in ignore and _names_longest(plain[1], line, names)):
         return plain
@@ -210,11 +209,15 @@ class LineParser:
             if not line:
                 continue
             candidates = by_state.get(stack[-1]) or self._candidates(stack[-1])
-            found = _read_line(candidates, line, names, ignore)
-            if found is None:
-                raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
-                                           allowed={candidate[0] for candidate in candidates})
-            name, groups = found
+            matched = first_match(candidates, line)  # the plain reading, which is nearly always the one
+            if matched is not None and not names:
+                name, groups = matched[0], matched[1].groups()
+            else:
+                found = _read_line(candidates, line, names, ignore, matched)
+                if found is None:
+                    raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
+                                               allowed={candidate[0] for candidate in candidates})
+                name, groups = found
             if name in ignore:
                 continue
             if name == "SEAT":
