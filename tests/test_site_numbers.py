@@ -107,3 +107,11 @@ def test_the_largest_numbers_the_store_holds_are_stored(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["import", "--db", str(tmp_path / "s.duckdb"), str(path)])
     assert result.exit_code == 0, result.output
     assert "1 stored" in result.output, result.output
+
+
+def test_digits_of_other_scripts_are_not_numbers() -> None:
+    """Line patterns are ASCII: 'Seat ٣' is not seat 3 (int() would have read it so)."""
+    hand = _stars_hands()[0]
+    outcomes = parse_lines(detect(hand.split("\n")), hand.replace("Seat 1: ", "Seat \u0663: ").split("\n"))  # type: ignore[arg-type]
+    assert [type(outcome).__name__ for outcome in outcomes] == ["FailedHand"], outcomes
+    assert [type(outcome).__name__ for outcome in parse_lines(detect(hand.split("\n")), hand.split("\n"))] == ["Hand"]  # type: ignore[arg-type]

@@ -50,7 +50,7 @@ _HEADER = re.compile(
     r"(?P<game>.+?) - (?P<when>\d{1,2}:\d{2}.*)$"
 )
 _TABLE = re.compile(r"^(?:Table |Match )?(?P<name>.+?)(?: \((?P<attributes>[^)]*)\))?$")
-_MAX_SEATS = re.compile(r"(\d+) max")
+_MAX_SEATS = re.compile(r"(\d+) max", re.ASCII)  # ASCII: int() would read other scripts' digits
 # times with or without seconds; the ET time may follow the local one in brackets
 _ET_TIME = re.compile(r"\[(\d{1,2}:\d{2}(?::\d{2})?) (ET) - (\d{4}/\d{1,2}/\d{1,2})\]")
 _LOCAL_TIME = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4}) - (\d{4}/\d{1,2}/\d{1,2})")

@@ -46,11 +46,12 @@ from hhtool.sites.common_lines import (
 )
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
-_GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$")
+_GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
 _ACR_HEADER = re.compile(
     r"(?:Game )?Hand #(\d+) - (?:.*?Tournament #(\d+) - )?(.+?) ?\((Fixed Limit|Pot Limit|No Limit)\) ?- "
     r"(?:Level \S+ )?\(?(\$?)([\d.,]*\d) ?/ ?\$?([\d.,]*\d)(?:,? Ante \$?([\d.,]*\d))?\)? ?- "
-    r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?: ([A-Z]{2,5}))?$"
+    r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?: ([A-Z]{2,5}))?$",
+    re.ASCII,  # int() and the date would read other scripts' digits
 )
 _HAND_START = re.compile(r"Game started at: |(?:Game )?Hand #\d+ - ")
 _OLD_STUD8 = "Seven Cards Stud HiLow"
