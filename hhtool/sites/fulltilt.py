@@ -29,6 +29,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -153,10 +154,12 @@ class FullTiltParser(SiteParser):
         elif kind == "TOTAL_POT":
             state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
             state.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
+            # "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
+            state.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=False)
         elif kind == "BOARD":
             state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
         elif kind == "SUMMARY_SEAT":
-            self._summary_seat(token.value, fields, b, line)
+            self._summary_seat(token.value, fields, b, state, line)
         else:
             record_common_line(b, kind, fields, line)
 
@@ -172,6 +175,8 @@ class FullTiltParser(SiteParser):
             else:
                 raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
             return
+        if second is not None:  # the first bracket repeats the cards dealt to the player before
+            state.restatements.append(restated_cards(player, b.street, fields[1] or "", line))
         new_cards = parse_cards(second) if second is not None else first
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
@@ -201,10 +206,13 @@ class FullTiltParser(SiteParser):
             b.awards[index] = type(award)(award.player, award.amount, 1, award.half, award.line)
 
     @staticmethod
-    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
-        player = fields[1] or ""
+    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
+        found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+        player = found[0] if found is not None else fields[1] or ""
+        if found is not None:
+            state.restatements.extend(summary_restatements(found[1], player, b, line))
         mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", text)
-        if mucked is not None:
+        if mucked is not None and not any(s.player == player and s.status is ShowStatus.SHOWN for s in b.showdown):
             b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 
 
