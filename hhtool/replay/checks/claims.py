@@ -199,8 +199,11 @@ def _descriptions(hand: Hand) -> Iterator[Finding]:
     for fact in hand.restatements:
         if fact.fact in (Restated.SHOWED, Restated.MUCKED) and fact.text:
             described.append((fact.player, fact.cards, fact.text, None, fact.line))
+    community = (hand.community_card,) if hand.community_card is not None else ()
     for player, cards, high_text, low_text, line in described:
         known = tuple(card for card in cards if card is not None)
+        if community and len(cards) == 6 and community[0] not in known:
+            known += community  # the 7th-street card shared by everyone when the deck ran short
         if len(known) != len(cards) or not 5 <= len(known) <= 7 or len(set(known)) != len(known):
             continue  # hidden, incomplete or repeated cards (Bovada lists ten): nothing exact to evaluate
         outcome = description_conflict(known, high_text, low_text)
