@@ -235,3 +235,45 @@ def test_a_re_replay_from_the_store_gives_the_import_findings(tmp_path: Path) ->
     assert stored["200"].stated_pots == stars(RAKED_SIDE_POT).stated_pots
     offset = stored["77"].source.first_line - 1  # the hand is the second of the file
     assert stored["77"].restatements == tuple(replace(r, line=r.line + offset) for r in stars(altered).restatements)
+
+
+# ---------------------------------------------------------------- other sites
+
+
+def winamax(text: str) -> Hand:
+    return site_helpers.only_hand(site_helpers.parse_text(parser_for("winamax"), text, newline="\r\n"))
+
+
+def acr(text: str) -> Hand:
+    return site_helpers.only_hand(site_helpers.parse_text(parser_for("winning"), text))
+
+
+def test_winamax_hidden_cards_in_the_cumulative_list_and_won_per_half() -> None:
+    from tests.test_site_winamax import FOLD_ON_SEVENTH
+
+    hand = winamax(FOLD_ON_SEVENTH)
+    assert clean(hand) and len([r for r in hand.restatements if r.fact is Restated.CARDS]) == 8
+    altered = winamax(FOLD_ON_SEVENTH.replace("Dealt to Zoé B [X X 4c 9d] [Kh]", "Dealt to Zoé B [X X 4c 9h] [Kh]"))
+    assert any("Zoé B's earlier cards as [?? ?? 4c 9h]" in m for m in findings(altered))
+    # "won 129€" is printed once per half: the two lines together restate the two collect lines
+    more = winamax(FOLD_ON_SEVENTH[: FOLD_ON_SEVENTH.rindex("won 129€")] + "won 130€")
+    assert any("says Zoé B won €259.00" in m and "pay him €258.00" in m for m in findings(more))
+
+
+def test_acr_pots_stated_at_the_showdown() -> None:
+    from tests.test_site_winning import ACR
+
+    # that handwritten hand calls Ann's A-3-4-5-6 "a straight" (on both lines): the description check
+    # finds it; with the true description the hand states nothing twice differently
+    assert len([m for m in findings(acr(ACR)) if "as 'a straight, Six high" in m or "as 'HI - a straight" in m]) == 2
+    legal = ACR.replace("a straight, Six high [6s 5d 4c 3c Ah]", "a high card, Ace high [Ah Jh 9d 6s 5d]")
+    hand = acr(legal)
+    assert [(p.pot, p.amount, p.after_rake) for p in hand.stated_pots] == [(0, 137, True), (1, 50, True)]
+    assert not findings(hand) and not findings(hand, "POT_TOTAL")
+    showdown_side = legal.index("Side pot(1) $0.50")
+    altered = acr(legal[:showdown_side] + "Side pot(1) $0.51" + legal[showdown_side + len("Side pot(1) $0.50"):])
+    assert findings(altered, "POT_TOTAL") and any("side pot 1 as $0.51" in m for m in findings(altered))
+    won = acr(legal.replace("and won $0.93", "and won $0.95"))
+    assert any("says Ann won $0.95" in m for m in findings(won))
+    cards = acr(legal.replace("Dealt to Ben [2s 7h] [8c]", "Dealt to Ben [2s 7d] [8c]"))
+    assert any("Ben's earlier cards as [2s 7d]" in m for m in findings(cards))

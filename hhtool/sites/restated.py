@@ -32,7 +32,8 @@ _FOLDED_ON = re.compile(r"folded on (?:the )?(\w+)(?: (?:street|st\.?))?", re.I)
 _FOLDED = re.compile(r"(?:folded\b|didn't bet \(folded\))", re.I)
 _SHOWED = re.compile(r"showed \[([^\]]*)\]", re.I)
 _MUCKED = re.compile(r"\bmucked(?: \[([^\]]*)\])?(?: - (.+))?", re.I)
-_WON = re.compile(r"\b(?:won|collected) \(([^()\s]+)\)", re.I)
+# "won ($0.37)", "collected ($x)" (PokerStars, Full Tilt), "won 114€" (Winamax)
+_WON = re.compile(r"\b(?:won|collected) (?:\(([^()\s]+)\)|([$€£]?\d[\d.,]*)€?(?=\s|$))", re.I)
 _LOST = re.compile(r"\band lost\b", re.I)
 _WITH = re.compile(r"\bwith (.+)$", re.I)
 
@@ -92,7 +93,7 @@ def summary_restatements(tail: str, player: str, b: HandBuilder, line: int) -> l
             cards: tuple[Card | None, ...] = parse_cards(mucked.group(1)) if mucked.group(1) is not None else ()
             found.append(Restatement(Restated.MUCKED, player, cards=cards,
                                      text=(mucked.group(2) or "").strip() or None, line=line))
-    won = _WON.findall(tail)
+    won = [bracketed or bare for bracketed, bare in _WON.findall(tail)]
     if won:
         found.append(Restatement(Restated.WON, player, amount=sum(b.money(a, line) for a in won), line=line))
     elif _LOST.search(tail) or tail.lower().startswith("lost"):

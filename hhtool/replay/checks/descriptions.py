@@ -41,7 +41,7 @@ from hhtool.replay.evaluator import (
 _RANK_WORDS = {
     "ace": 14, "aces": 14, "king": 13, "kings": 13, "queen": 12, "queens": 12, "jack": 11, "jacks": 11,
     "ten": 10, "tens": 10, "nine": 9, "nines": 9, "eight": 8, "eights": 8, "seven": 7, "sevens": 7,
-    "six": 6, "sixes": 6, "five": 5, "fives": 5, "four": 4, "fours": 4, "three": 3, "threes": 3,
+    "six": 6, "sixes": 6, "sixs": 6, "five": 5, "fives": 5, "four": 4, "fours": 4, "three": 3, "threes": 3,
     "two": 2, "twos": 2, "deuce": 2, "deuces": 2,
     "a": 14, "k": 13, "q": 12, "j": 11, "t": 10, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4,
     "3": 3, "2": 2,
@@ -71,7 +71,8 @@ def read_high(text: str) -> tuple[int, tuple[int, ...]] | None:
     >>> read_high("HI: two pair, Eights and Threes"), read_high("King Nine high"), read_high("FULL_HOUSE EIGHT, FOUR")
     ((2, (8, 3)), (0, (13, 9)), (6, (8, 4)))
     """
-    lowered = " " + text.lower().replace("_", " ") + " "
+    # the best five some sites list after the words ("[Qh 9h 8s 7s 5s]", ACR) are not part of them
+    lowered = " " + re.sub(r"\[[^\]]*\]", " ", text).lower().replace("_", " ") + " "
     lowered = re.sub(r"^\s*(?:hi|high)\s*[:-]\s*", " ", lowered)
     for pattern, category in _CATEGORIES:
         found = pattern.search(lowered)
