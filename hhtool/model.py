@@ -270,6 +270,8 @@ class Restated(StrEnum):
     MUCKED = "mucked"  # summary: "mucked [..]" or "mucked" (cards when printed)
     WON = "won"  # summary: "won ($0.37)" / "collected ($x)" (amount: every pot and half together)
     LOST = "lost"  # summary: "showed [..] and lost": collected nothing
+    NET = "net"  # summary: the player's result, collected less put in ("+329", "net: -$0.05")
+    STACK_AFTER = "stack_after"  # summary: the player's chips after the hand ("(2,054.59)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
 CODE = "RESTATED"
+_SEAT_LINE_FACTS = frozenset({Restated.FOLDED, Restated.SHOWED, Restated.MUCKED, Restated.WON, Restated.LOST})
 _SHOWN = ShowStatus.SHOWN
 
 
@@ -97,13 +98,16 @@ def _summary(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     for fact in hand.restatements:
         if fact.fact is Restated.CARDS:
             continue
-        summarised.add(fact.player)
+        if fact.fact in _SEAT_LINE_FACTS:  # a summary seat line that would say what he won
+            summarised.add(fact.player)
         if fact.fact is Restated.FOLDED:
             yield from _folded(hand, state, fact)
         elif fact.fact in (Restated.SHOWED, Restated.MUCKED):
             yield from _shown(hand, fact)
         elif fact.fact in (Restated.WON, Restated.LOST):
             won.setdefault(fact.player, []).append(fact)
+        elif fact.fact in (Restated.NET, Restated.STACK_AFTER):
+            yield from _result(hand, fact)
     for player, facts in won.items():
         stated = sum(fact.amount or 0 for fact in facts)
         paid = hand.collected_by(player)
@@ -114,10 +118,28 @@ def _summary(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     for player in summarised - won.keys():
         paid = hand.collected_by(player)
         if paid > 0:
-            line = min(fact.line for fact in hand.restatements if fact.player == player and fact.fact is not Restated.CARDS)
+            line = min(fact.line for fact in hand.restatements if fact.player == player and fact.fact in _SEAT_LINE_FACTS)
             yield violation(hand, CODE, None, player, money(hand, paid), "nothing",
                             f"the summary (line {line}) does not say {player} won anything; the collect lines "
                             f"({_lines_of(hand, player)}) pay him {money(hand, paid)}", line)
+
+
+def _result(hand: Hand, fact: Restatement) -> Iterator[Finding]:
+    """A summary's net result or chips after the hand against the actions and collect lines."""
+    player = fact.player
+    net = hand.net_won(player)
+    if fact.fact is Restated.NET:
+        expected, what = net, "a net result of"
+    else:
+        stack = next((seat.stack for seat in hand.seats if seat.player == player), None)
+        if stack is None:
+            return  # no starting stack printed: nothing to add the result to
+        expected, what = stack + net, "chips after the hand of"
+    stated = fact.amount or 0
+    if stated != expected:
+        yield violation(hand, CODE, None, player, money(hand, expected), money(hand, stated),
+                        f"the summary (line {fact.line}) states {what} {money(hand, stated)} for {player}; his actions "
+                        f"and collect lines ({_lines_of(hand, player)}) make {money(hand, expected)}", fact.line)
 
 
 def _lines_of(hand: Hand, player: str) -> str:
