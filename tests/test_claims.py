@@ -277,3 +277,40 @@ def test_acr_pots_stated_at_the_showdown() -> None:
     assert any("says Ann won $0.95" in m for m in findings(won))
     cards = acr(legal.replace("Dealt to Ben [2s 7h] [8c]", "Dealt to Ben [2s 7d] [8c]"))
     assert any("Ben's earlier cards as [2s 7d]" in m for m in findings(cards))
+
+
+def test_bovada_summary_amounts() -> None:
+    from tests.test_site_bovada import SPLIT
+
+    def bovada(text: str) -> Hand:
+        return site_helpers.only_hand(site_helpers.parse_text(parser_for("bovada"), text))
+
+    assert not findings(bovada(SPLIT))
+    altered = bovada(SPLIT.replace("LO $20.87 [", "LO $20.97 ["))
+    assert any("says Seat+2 won $20.97" in m and "pay him $20.87" in m for m in findings(altered))
+    folded = bovada(SPLIT.replace("Seat+1:  Folded on the 4TH STREET", "Seat+1:  Folded on the 5TH STREET"))
+    assert any("Seat+1 folded on 5th street" in m for m in findings(folded))
+
+
+def test_absolute_summary_fold_street_and_total() -> None:
+    from tests.test_site_absolute import SCOOP
+
+    def absolute(text: str) -> Hand:
+        return site_helpers.only_hand(site_helpers.parse_text(parser_for("absolute"), text))
+
+    def not_descriptions(hand: Hand) -> list[str]:  # SCOOP calls a wheel "One pair, aces": a finding of its own
+        return [m for m in findings(hand) if "describes" not in m]
+
+    assert not not_descriptions(absolute(SCOOP))
+    folded = absolute(SCOOP.replace("Hero (dealer) Folded on the 3rd STREET", "Hero (dealer) Folded on the 4TH STREET"))
+    assert any("Hero folded on 4th street" in m for m in not_descriptions(folded))
+    total = absolute(SCOOP.replace("won Total ($6.95)", "won Total ($6.59)"))
+    assert any("says shorty won $6.59" in m for m in not_descriptions(total))
+
+
+def test_old_winning_summary_net_result() -> None:
+    from tests.test_site_winning import OLD
+
+    assert not findings(acr(OLD))
+    altered = acr(OLD.replace("Bets: 5.05. Collects: 0. Loses: 5.05.", "Bets: 5.05. Collects: 0. Loses: 5.50."))
+    assert any("net result of -$5.50 for Cleo" in m for m in findings(altered))

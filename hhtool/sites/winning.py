@@ -23,7 +23,19 @@ from datetime import datetime
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, StatedPot, Street, Structure
+from hhtool.model import (
+    ActionKind,
+    Card,
+    Half,
+    Hand,
+    RawHand,
+    Restated,
+    Restatement,
+    ShowStatus,
+    StatedPot,
+    Street,
+    Structure,
+)
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -205,9 +217,12 @@ class WinningParser(SiteParser):
 
     @staticmethod
     def _summary_player(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
-        _star, player, description, cards, low, mucks, bets, collects = fields
+        _star, player, description, cards, low, mucks, bets, collects, wins_or_loses, result = fields
         player = player or ""
         amount = b.money(collects, line)
+        # "Wins: 0.02" / "Loses: 0.15" restates his net result
+        net = b.money(result, line) * (-1 if wins_or_loses == "Loses" else 1)
+        state.restatements.append(Restatement(Restated.NET, player, amount=net, line=line))
         if amount:
             b.award(player, amount, None if state.any_all_in else 0, Half.UNKNOWN, line)
         already_shown = any(shown.player == player for shown in b.showdown)
