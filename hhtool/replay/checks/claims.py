@@ -18,14 +18,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from hhtool.model import Card, Hand, Restated, Restatement, ShowStatus, Street, cards_text
+from hhtool.model import ActionKind, Card, Deal, Hand, Restated, Restatement, ShowStatus, Street, cards_text
 from hhtool.replay.checks.common import Finding, money, street_name, violation
-from hhtool.replay.checks.descriptions import description_conflict
+from hhtool.replay.checks.descriptions import description_conflict, read_description
 from hhtool.replay.engine import ReplayState
+from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
 CODE = "RESTATED"
+_CARDS = Restated.CARDS  # a module constant: reading it through the enum class is slower
 _SEAT_LINE_FACTS = frozenset({Restated.FOLDED, Restated.SHOWED, Restated.MUCKED, Restated.WON, Restated.LOST})
 _SHOWN = ShowStatus.SHOWN
 
@@ -36,7 +38,7 @@ def check_claims(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
         yield from _card_lists(hand)
         yield from _summary(hand, state)
     yield from _pot_collects(hand)
-    yield from _descriptions(hand)
+    yield from _descriptions(hand, state)
 
 
 def _stated_pots(hand: Hand, state: ReplayState) -> Iterator[Finding]:
@@ -47,11 +49,12 @@ def _stated_pots(hand: Hand, state: ReplayState) -> Iterator[Finding]:
 # ---------------------------------------------------------------- cumulative card lists
 
 
-def _dealt_before(hand: Hand, player: str, street: Street) -> tuple[list[Card | None], list[int]]:
+def _dealt_before(deals: Sequence[Deal], street: Street) -> tuple[list[Card | None], list[int]]:
+    """One player's cards dealt before ``street`` (down before up on each deal) and their lines."""
     cards: list[Card | None] = []
     lines: list[int] = []
-    for deal in hand.deals:
-        if deal.player == player and deal.street < street:
+    for deal in deals:
+        if deal.street < street:
             cards.extend(deal.down)
             cards.extend(deal.up)
             lines.append(deal.line)
@@ -69,6 +72,8 @@ def repeats(restated: Sequence[Card | None], before: Sequence[Card | None]) -> b
     >>> repeats([a], [None, None, c]), repeats([c, a], [None, None, c]), repeats([None, a, c], [None, b, c])
     (False, False, False)
     """
+    if tuple(restated) == tuple(before):  # the usual case, decided by identity of the shared Card values
+        return True
     if len(restated) == len(before):
         return all(x is None or y is None or x == y for x, y in zip(restated, before, strict=True))
     known = [card for card in before if card is not None]
@@ -76,10 +81,22 @@ def repeats(restated: Sequence[Card | None], before: Sequence[Card | None]) -> b
 
 
 def _card_lists(hand: Hand) -> Iterator[Finding]:
+    deals_of: dict[str, list[Deal]] = {}
+    # (player, street) -> the cards known to have been dealt to him before that street, in order: the
+    # usual restatement, compared by the identity of the shared Card values before anything slower
+    known_before: dict[tuple[str, Street], tuple[Card | None, ...]] = {}
+    for deal in hand.deals:
+        dealt = deals_of.setdefault(deal.player, [])
+        key = (deal.player, deal.street)
+        if key not in known_before:
+            known_before[key] = tuple([card for d in dealt for card in (*d.down, *d.up) if card is not None])
+        dealt.append(deal)
     for fact in hand.restatements:
-        if fact.fact is not Restated.CARDS or fact.street is None:
+        if fact.fact is not _CARDS or fact.street is None:
             continue
-        before, lines = _dealt_before(hand, fact.player, fact.street)
+        if fact.cards == known_before.get((fact.player, fact.street)):
+            continue
+        before, lines = _dealt_before(deals_of.get(fact.player, ()), fact.street)
         if repeats(fact.cards, before):
             continue
         where = ", ".join(str(line) for line in lines) or "none"
@@ -149,13 +166,13 @@ def _lines_of(hand: Hand, player: str) -> str:
 
 def _folded(hand: Hand, state: ReplayState, fact: Restatement) -> Iterator[Finding]:
     player = fact.player
-    fold_lines = [a.line for a in hand.actions if a.player == player and a.kind.value == "fold"]
     folded_on = state.folded.get(player)
     if folded_on is None:
         yield violation(hand, CODE, fact.street, player, "no fold", "folded",
                         f"the summary (line {fact.line}) says {player} folded; no line of the play shows him fold",
                         fact.line)
     elif fact.street is not None and fact.street != folded_on:
+        fold_lines = [a.line for a in hand.actions if a.player == player and a.kind is ActionKind.FOLD]
         yield violation(hand, CODE, fact.street, player, street_name(folded_on), street_name(fact.street),
                         f"the summary (line {fact.line}) says {player} folded on {street_name(fact.street)}; "
                         f"line {fold_lines[0] if fold_lines else '?'} has him fold on {street_name(folded_on)}",
@@ -182,6 +199,8 @@ def _shown(hand: Hand, fact: Restatement) -> Iterator[Finding]:
 
 def _same_cards(a: Sequence[Card | None], b: Sequence[Card | None]) -> bool:
     """The same cards, in any order (a hidden card on either side is no disagreement)."""
+    if tuple(a) == tuple(b):
+        return True
     known_a = Counter(card for card in a if card is not None)
     known_b = Counter(card for card in b if card is not None)
     if len(a) == len(b) and None not in a and None not in b:
@@ -213,7 +232,7 @@ def _pot_collects(hand: Hand) -> Iterator[Finding]:
 # ---------------------------------------------------------------- hand descriptions
 
 
-def _descriptions(hand: Hand) -> Iterator[Finding]:
+def _descriptions(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     described: list[tuple[str, tuple[Card | None, ...], str | None, str | None, int]] = []
     for shown in hand.showdown:
         if shown.high_text or shown.low_text:
@@ -221,14 +240,38 @@ def _descriptions(hand: Hand) -> Iterator[Finding]:
     for fact in hand.restatements:
         if fact.fact in (Restated.SHOWED, Restated.MUCKED) and fact.text:
             described.append((fact.player, fact.cards, fact.text, None, fact.line))
+    if not described:
+        return
     community = (hand.community_card,) if hand.community_card is not None else ()
+    # the settlement has evaluated every contender's known cards: reuse that where the cards are the same
+    settled = {shown.player: (shown.high, shown.low) for shown in state.settlement.hands if shown.high is not None}
+    checked: list[tuple[str, tuple[Card | None, ...], tuple[object, ...]]] = []
     for player, cards, high_text, low_text, line in described:
-        known = tuple(card for card in cards if card is not None)
-        if community and len(cards) == 6 and community[0] not in known:
+        if not all(cards):  # (a Card is always true, so this finds a hidden card without comparing any)
+            continue  # a hidden card: nothing exact to evaluate
+        said = read_description(high_text, low_text)
+        said_key = (said[1], said[3])
+        if any(p == player and c == cards and k == said_key for p, c, k in checked):
+            continue  # the summary repeats the show line's words for the same cards: judged once
+        checked.append((player, cards, said_key))
+        known: tuple[Card, ...] = cards  # type: ignore[assignment]  # no None left
+        if community and len(known) == 6 and community[0] not in known:
             known += community  # the 7th-street card shared by everyone when the deck ran short
-        if len(known) != len(cards) or not 5 <= len(known) <= 7 or len(set(known)) != len(known):
-            continue  # hidden, incomplete or repeated cards (Bovada lists ten): nothing exact to evaluate
-        outcome = description_conflict(known, high_text, low_text)
+        if not 5 <= len(known) <= 7:
+            continue  # incomplete, or more than a player holds (Bovada lists ten): nothing exact to evaluate
+        hole = state.hole_cards.get(player)
+        best: tuple[HighHand, LowHand | None]
+        # the same cards: Card values are shared (Card.parse), so their identities are compared, not hashed;
+        # cards built apart only cost an evaluation
+        if player in settled and hole is not None and sorted(map(id, hole)) == sorted(map(id, known)):
+            high, low = settled[player]
+            assert high is not None
+            best = (high, low)
+        elif len(set(known)) != len(known):
+            continue  # a card shown twice: the CARDS check reports it
+        else:
+            best = (best_high(known), best_low(known))
+        outcome = description_conflict(known, high_text, low_text, best)
         if outcome is None:
             continue
         kind, said, expected = outcome

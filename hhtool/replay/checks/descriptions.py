@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from hhtool.model import Card
 from hhtool.replay.evaluator import (
@@ -34,6 +35,8 @@ from hhtool.replay.evaluator import (
     STRAIGHT_FLUSH,
     TRIPS,
     TWO_PAIR,
+    HighHand,
+    LowHand,
     best_high,
     best_low,
 )
@@ -65,6 +68,7 @@ _LOW_RANKS = re.compile(r"\b(10|[1-9tjqka])\b", re.I)
 _NO_LOW = re.compile(r"\bno\b", re.I)
 
 
+@lru_cache(maxsize=4096)  # descriptions repeat from hand to hand ("two pair, Kings and Tens")
 def read_high(text: str) -> tuple[int, tuple[int, ...]] | None:
     """(category, ranks named in order) of a high description; None when no category is named.
 
@@ -108,35 +112,55 @@ def _high_agrees(category: int, ranks: tuple[int, ...], said: tuple[int, tuple[i
     return tuple(named) == order[:len(named)]
 
 
-def description_conflict(cards: Sequence[Card], high_text: str | None, low_text: str | None) -> tuple[str, str, str] | None:
+def description_conflict(cards: Sequence[Card], high_text: str | None, low_text: str | None,
+                         best: tuple[HighHand, LowHand | None] | None = None) -> tuple[str, str, str] | None:
     """None when the descriptions agree with the cards (or say nothing); ``("conflict", said, what the
     cards make)`` or ``("unreadable", said, "")`` otherwise. A low given inside the high text after
-    ``LO:`` / ``; low`` is read as the low."""
+    ``LO:`` / ``; low`` is read as the low. ``best``: the cards' best high and low, when already known."""
+    high_text, said_high, low_text, said_low = read_description(high_text, low_text)
+    if high_text:
+        if said_high is None:
+            return "unreadable", high_text, ""
+        high = best[0] if best is not None else best_high(cards)
+        if not _high_agrees(high.value >> 20, high.ranks, said_high):
+            return "conflict", high_text, high.describe()
+    if low_text:
+        if said_low == "unreadable":
+            return "unreadable", low_text, ""
+        low = best[1] if best is not None else best_low(cards)
+        if said_low == "no low":
+            return None if low is None else ("conflict", low_text, f"a low of {low.describe()}")
+        if low is None:
+            return "conflict", low_text, "no qualifying low"
+        assert isinstance(said_low, tuple)
+        # five ranks (listed in any order, Winning's old export repeats one) or the top ranks only
+        # (Winamax: "High card : 7")
+        if said_low != low.ranks[:len(said_low)]:
+            return "conflict", low_text, f"a low of {low.describe()}"
+    return None
+
+
+@lru_cache(maxsize=4096)  # the same words come back hand after hand
+def read_description(high_text: str | None, low_text: str | None) -> tuple[
+        str | None, tuple[int, tuple[int, ...]] | None, str | None, tuple[int, ...] | str | None]:
+    """(high text, what it says, low text, what it says) of a site's descriptions: the high as
+    :func:`read_high` reads it (None: unreadable); the low as its ranks highest first, ``"no low"`` or
+    ``"unreadable"``."""
     if high_text and low_text is None:
         parts = _LOW_SPLIT.split(high_text, maxsplit=1)
         if len(parts) == 2 and parts[0].strip():
             high_text, low_text = parts[0].strip(" ;|,"), parts[1]
         elif len(parts) == 2:
             high_text, low_text = None, parts[1]
-    high = best_high(cards)
-    if high_text:
-        said = read_high(high_text)
-        if said is None:
-            return "unreadable", high_text, ""
-        if not _high_agrees(high.value >> 20, high.ranks, said):
-            return "conflict", high_text, high.describe()
+    said_high = read_high(high_text) if high_text else None
+    said_low: tuple[int, ...] | str | None = None
     if low_text:
-        low = best_low(cards)
         tokens = [1 if token.lower() in ("a", "1") else _RANK_WORDS[token.lower()] for token in _LOW_RANKS.findall(low_text)]
-        if not tokens and _NO_LOW.search(low_text):
-            return None if low is None else ("conflict", low_text, f"a low of {low.describe()}")
         named = tuple(sorted(set(tokens), reverse=True))
-        if len(named) > 5 or not named or (len(named) < 5 and len(tokens) != len(named)):
-            return "unreadable", low_text, ""
-        if low is None:
-            return "conflict", low_text, "no qualifying low"
-        # five ranks (listed in any order, Winning's old export repeats one) or the top ranks only
-        # (Winamax: "High card : 7")
-        if named != low.ranks[:len(named)] if len(named) < 5 else named != low.ranks:
-            return "conflict", low_text, f"a low of {low.describe()}"
-    return None
+        if not tokens and _NO_LOW.search(low_text):
+            said_low = "no low"
+        elif len(named) > 5 or not named or (len(named) < 5 and len(tokens) != len(named)):
+            said_low = "unreadable"
+        else:
+            said_low = named
+    return high_text, said_high, low_text, said_low
