@@ -103,7 +103,7 @@ def test_an_altered_cumulative_card_list_is_found_with_both_lines() -> None:
     fifth = next(d.line for d in altered.deals if d.player == "u.pressure" and d.street == 5)
     earlier = [str(d.line) for d in altered.deals if d.player == "u.pressure" and d.street < 5]
     assert f"line {fifth} repeats u.pressure's earlier cards as [Td 3c]" in message
-    assert f"(line {', '.join(earlier)}) dealt [?? ?? Td 2c]" in message
+    assert f"(lines {', '.join(earlier)}) dealt [?? ?? Td 2c]" in message
 
 
 def test_the_heros_cumulative_list_includes_his_down_cards() -> None:

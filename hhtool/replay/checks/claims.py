@@ -99,11 +99,12 @@ def _card_lists(hand: Hand) -> Iterator[Finding]:
         before, lines = _dealt_before(deals_of.get(fact.player, ()), fact.street)
         if repeats(fact.cards, before):
             continue
-        where = ", ".join(str(line) for line in lines) or "none"
+        dealt = f"the deal lines before it ({line_list(lines)}) dealt [{cards_text(tuple(before))}]" if lines \
+            else "no cards were dealt to him before"
         yield violation(hand, CODE, fact.street, fact.player, cards_text(tuple(before)) or "no cards",
                         cards_text(fact.cards),
-                        f"line {fact.line} repeats {fact.player}'s earlier cards as [{cards_text(fact.cards)}]; "
-                        f"the deal lines before it (line {where}) dealt [{cards_text(tuple(before))}]", fact.line)
+                        f"line {fact.line} repeats {fact.player}'s earlier cards as [{cards_text(fact.cards)}]; {dealt}",
+                        fact.line)
 
 
 # ---------------------------------------------------------------- summary seat lines
@@ -159,9 +160,14 @@ def _result(hand: Hand, fact: Restatement) -> Iterator[Finding]:
                         f"and collect lines ({_lines_of(hand, player)}) make {money(hand, expected)}", fact.line)
 
 
+def line_list(lines: Sequence[int]) -> str:
+    """``line 9`` or ``lines 9, 12``."""
+    return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(line) for line in lines)
+
+
 def _lines_of(hand: Hand, player: str) -> str:
-    lines = [str(award.line) for award in hand.awards if award.player == player]
-    return "line " + ", ".join(lines) if lines else "no collect line"
+    lines = [award.line for award in hand.awards if award.player == player]
+    return line_list(lines) if lines else "no collect line"
 
 
 def _folded(hand: Hand, state: ReplayState, fact: Restatement) -> Iterator[Finding]:
@@ -223,10 +229,10 @@ def _pot_collects(hand: Hand) -> Iterator[Finding]:
         if total == pot.amount:
             continue
         name = "main pot" if pot.pot == 0 else f"side pot {pot.pot}"
-        lines = ", ".join(str(award.line) for award in paid) or "none"
+        paying = f"its collect lines ({line_list([award.line for award in paid])}) pay" if paid else "no collect line pays"
         yield violation(hand, CODE, None, None, money(hand, pot.amount), money(hand, total),
-                        f"line {pot.line} states the {name} as {money(hand, pot.amount)}; its collect lines "
-                        f"(line {lines}) pay {money(hand, total)}", pot.line)
+                        f"line {pot.line} states the {name} as {money(hand, pot.amount)}; {paying} {money(hand, total)}",
+                        pot.line)
 
 
 # ---------------------------------------------------------------- hand descriptions
