@@ -314,3 +314,20 @@ def test_old_winning_summary_net_result() -> None:
     assert not findings(acr(OLD))
     altered = acr(OLD.replace("Bets: 5.05. Collects: 0. Loses: 5.05.", "Bets: 5.05. Collects: 0. Loses: 5.50."))
     assert any("net result of -$5.50 for Cleo" in m for m in findings(altered))
+
+
+def test_a_phh_export_keeps_the_claims_and_their_findings() -> None:
+    from hhtool.phh import hand_to_phh
+
+    altered = stars(RAKED_SIDE_POT.replace("Dealt to Big [Kd Kh] [7s]", "Dealt to Big [Kd Kc] [7s]")
+                    .replace("Seat 2: Shorty showed", "Seat 2: Shorty mucked"))
+    exported = site_helpers.only_hand(site_helpers.parse_text(parser_for("phh"), hand_to_phh(altered)))
+    assert [(p.pot, p.amount, p.after_rake) for p in exported.stated_pots] == [(p.pot, p.amount, p.after_rake)
+                                                                             for p in altered.stated_pots]
+    assert [replace(r, line=0) for r in exported.restatements] == [replace(r, line=0) for r in altered.restatements]
+
+    def found(hand: Hand) -> list[tuple[str, str | None, int | None]]:
+        profile = profile_for_site(hand.origin_site or hand.site)
+        return sorted((v.code, v.player, v.street) for v in replay(hand, profile).violations)
+
+    assert found(exported) == found(altered) and len(found(altered)) == 2
