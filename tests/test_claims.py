@@ -331,3 +331,13 @@ def test_a_phh_export_keeps_the_claims_and_their_findings() -> None:
         return sorted((v.code, v.player, v.street) for v in replay(hand, profile).violations)
 
     assert found(exported) == found(altered) and len(found(altered)) == 2
+
+
+def test_an_unreadable_restatement_is_noted_and_the_hand_kept() -> None:
+    garbled = stars(SPLIT_HAND.replace("Dealt to u.pressure [Td 2c] [Ah]", "Dealt to u.pressure [Td 2x] [Ah]")
+                    .replace("and won ($0.37)", "and won ($0.3.7)"))
+    assert any("repeated cards [Td 2x] cannot be read" in note for note in garbled.notes)
+    assert any("amount for gashpor cannot be read" in note for note in garbled.notes)
+    assert not findings(garbled)  # the first statements stand; nothing readable disagrees
+    result = replay(garbled, profile_for_site("pokerstars"))
+    assert any(u.check == "RESTATED" and "amount for gashpor cannot be read" in u.reason for u in result.unverifiable)

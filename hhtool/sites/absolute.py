@@ -212,8 +212,13 @@ class AbsoluteParser(SiteParser):
             state.restatements.append(Restatement(Restated.WON, player, amount=b.money(total.group(1), line), line=line))
         described = _DESCRIBED.search(rest)
         if described is not None:  # "with One pair, aces [3d 5d 6s Ah 8c Jc As - P:As,B:Ah,...]"
-            state.restatements.append(Restatement(Restated.SHOWED, player, cards=parse_cards(described.group(2), _HIDDEN),
-                                                  text=described.group(1), line=line))
+            try:
+                cards = parse_cards(described.group(2), _HIDDEN)
+            except ValueError:  # a restatement that cannot be read: the show line stands
+                b.note(f"line {line}: the summary's cards for {player} cannot be read")
+            else:
+                state.restatements.append(Restatement(Restated.SHOWED, player, cards=cards, text=described.group(1),
+                                                      line=line))
         if total or high or low:
             state.results[player] = _SummaryResult(
                 b.money(total.group(1), line) if total else None,

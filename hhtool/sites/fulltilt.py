@@ -165,8 +165,9 @@ class FullTiltParser(SiteParser):
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
-        player, first, second = fields[0] or "", parse_cards(fields[1] or ""), fields[2]
+        player, second = fields[0] or "", fields[2]
         if b.street is Street.THIRD:
+            first = parse_cards(fields[1] or "")
             if second is not None and len(first) == 2:  # the hero sees his own two down cards
                 state.hero = player
                 b.deal(player, first, parse_cards(second), line)
@@ -175,9 +176,9 @@ class FullTiltParser(SiteParser):
             else:
                 raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
             return
-        if second is not None:  # the first bracket repeats the cards dealt to the player before
-            state.restatements.append(restated_cards(player, b.street, fields[1] or "", line))
-        new_cards = parse_cards(second) if second is not None else first
+        if second is not None:  # "[old cards] [new card]": the first bracket repeats the cards dealt before
+            state.restatements.extend(restated_cards(b, player, fields[1] or "", line))
+        new_cards = parse_cards(second if second is not None else fields[1] or "")
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
         b.deal_up_or_down(player, new_cards, line)

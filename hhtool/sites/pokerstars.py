@@ -147,7 +147,13 @@ class PokerStarsParser(SiteParser):
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
-        player, first, second = fields[0] or "", parse_cards(fields[1] or ""), fields[2]
+        player, second = fields[0] or "", fields[2]
+        if second is not None and b.street is not Street.THIRD:
+            # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
+            state.restatements.extend(restated_cards(b, player, fields[1] or "", line))
+            b.deal_up_or_down(player, parse_cards(second), line)
+            return
+        first = parse_cards(fields[1] or "")
         if b.street is Street.THIRD and second is None:
             if len(first) == 3:  # the hero sees his own two down cards
                 state.hero = player
@@ -157,8 +163,6 @@ class PokerStarsParser(SiteParser):
             else:
                 raise HandParseError(line, f"3rd-street deal of {len(first)} cards")
             return
-        if second is not None:  # the first bracket repeats the cards dealt to the player before
-            state.restatements.append(restated_cards(player, b.street, fields[1] or "", line))
         b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
 
     @staticmethod

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from hhtool.model import Card, Restated, Restatement, StatedPot, Street
-from hhtool.sites.base import HandBuilder, parse_cards
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
 
 _POT_PART = re.compile(r"(Main|Side) pot(?:[- ]#?(\d+)|\((\d+)\))? ([^\s|]+?)\.?(?= |$)", re.I)
 # position tags some sites print between the name and the verb: "(button) (small blind) collected"
@@ -53,9 +53,16 @@ def stated_pots(text: str, b: HandBuilder, line: int, *, after_rake: bool) -> li
     return pots
 
 
-def restated_cards(player: str, street: Street, old_cards: str, line: int) -> Restatement:
-    """A later deal line's first bracket: the cards it says were dealt to the player before."""
-    return Restatement(Restated.CARDS, player, street, cards=parse_cards(old_cards), line=line)
+def restated_cards(b: HandBuilder, player: str, old_cards: str, line: int) -> list[Restatement]:
+    """A later deal line's first bracket: the cards it says were dealt to the player before (on the
+    builder's street). A bracket that cannot be read is noted, not a reason to lose the hand: the
+    cards are taken from the lines that dealt them."""
+    try:
+        cards = parse_cards(old_cards)
+    except ValueError:
+        b.note(f"line {line}: the repeated cards [{old_cards[:60]}] cannot be read")
+        return []
+    return [Restatement(Restated.CARDS, player, b.street, cards=cards, line=line)]
 
 
 def summary_player(text: str, seat_number: int, seats: Sequence[tuple[int, str]]) -> tuple[str, str] | None:
@@ -84,18 +91,25 @@ def summary_restatements(tail: str, player: str, b: HandBuilder, line: int) -> l
         return found
     showed = _SHOWED.match(tail)
     described = _WITH.search(tail)
-    if showed is not None:
-        text = described.group(1).strip() if described else None
-        found.append(Restatement(Restated.SHOWED, player, cards=parse_cards(showed.group(1)), text=text, line=line))
-    else:
-        mucked = _MUCKED.search(tail)
-        if mucked is not None:
-            cards: tuple[Card | None, ...] = parse_cards(mucked.group(1)) if mucked.group(1) is not None else ()
-            found.append(Restatement(Restated.MUCKED, player, cards=cards,
-                                     text=(mucked.group(2) or "").strip() or None, line=line))
+    try:
+        if showed is not None:
+            text = described.group(1).strip() if described else None
+            found.append(Restatement(Restated.SHOWED, player, cards=parse_cards(showed.group(1)), text=text, line=line))
+        else:
+            mucked = _MUCKED.search(tail)
+            if mucked is not None:
+                cards: tuple[Card | None, ...] = parse_cards(mucked.group(1)) if mucked.group(1) is not None else ()
+                found.append(Restatement(Restated.MUCKED, player, cards=cards,
+                                         text=(mucked.group(2) or "").strip() or None, line=line))
+    except ValueError:
+        b.note(f"line {line}: the summary's cards for {player} cannot be read")
     won = [bracketed or bare for bracketed, bare in _WON.findall(tail)]
     if won:
-        found.append(Restatement(Restated.WON, player, amount=sum(b.money(a, line) for a in won), line=line))
+        try:
+            found.append(Restatement(Restated.WON, player, amount=sum(b.money(a, line) for a in won), line=line))
+        except HandParseError:  # recorded without an amount: the check says it cannot be compared
+            b.note(f"line {line}: the summary's amount for {player} cannot be read")
+            found.append(Restatement(Restated.WON, player, amount=None, line=line))
     elif _LOST.search(tail) or tail.lower().startswith("lost"):
         found.append(Restatement(Restated.LOST, player, amount=0, line=line))
     return found

@@ -214,8 +214,8 @@ class WinamaxParser(SiteParser):
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _WinamaxState, line: int) -> None:
         player, first_text, second_text = fields[0] or "", fields[1] or "", fields[2]
-        first = parse_cards(first_text)
         if b.street is Street.THIRD:
+            first = parse_cards(first_text)
             if second_text is None and len(first) == 3:
                 down, up = first[:2], first[2:]
             elif second_text is not None and len(first) == 2:
@@ -229,7 +229,7 @@ class WinamaxParser(SiteParser):
         if second_text is None:
             raise HandParseError(line, f"winamax: {b.street.label}-street deal without a new card")
         # the first bracket repeats the cards dealt to the player before (X for a hidden one)
-        state.restatements.append(restated_cards(player, b.street, first_text, line))
+        state.restatements.extend(restated_cards(b, player, first_text, line))
         b.deal_up_or_down(player, parse_cards(second_text), line)
 
     @staticmethod

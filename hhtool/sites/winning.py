@@ -337,7 +337,7 @@ class WinningParser(SiteParser):
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
         if second is not None:  # the first bracket repeats the cards dealt to the player before
-            state.restatements.append(restated_cards(player, b.street, first, line))
+            state.restatements.extend(restated_cards(b, player, first, line))
         b.deal_up_or_down(player, new_cards, line)
 
     @staticmethod

@@ -127,6 +127,10 @@ def _summary(hand: Hand, state: ReplayState) -> Iterator[Finding]:
         elif fact.fact in (Restated.NET, Restated.STACK_AFTER):
             yield from _result(hand, fact)
     for player, facts in won.items():
+        unread = [fact for fact in facts if fact.fact is Restated.WON and fact.amount is None]
+        if unread:
+            yield Unverifiable(CODE, f"line {unread[0].line}: the summary's amount for {player} cannot be read")
+            continue
         stated = sum(fact.amount or 0 for fact in facts)
         paid = hand.collected_by(player)
         if stated != paid:
