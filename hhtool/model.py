@@ -249,6 +249,49 @@ class Award:
 
 
 @dataclass(frozen=True, slots=True)
+class StatedPot:
+    """One pot's amount as the site's summary states it (``Main pot $0.41. Side pot $0.18.``).
+
+    ``pot`` is 0 for the main pot, N for side pot N; ``after_rake`` says whether the site states
+    what the pot held once the rake was taken (PokerStars) or before (Full Tilt, OnGame)."""
+
+    pot: int
+    amount: int
+    after_rake: bool
+    line: int = 0
+
+
+class Restated(StrEnum):
+    """Kinds of fact a history states a second time (checked against the first statement)."""
+
+    CARDS = "cards"  # a later deal line repeats the cards dealt before: "Dealt to X [5c 8d] [Qs]"
+    FOLDED = "folded"  # summary: "folded on the 4th Street" (street)
+    SHOWED = "showed"  # summary: "showed [..]" (cards; text = the description it repeats)
+    MUCKED = "mucked"  # summary: "mucked [..]" or "mucked" (cards when printed)
+    WON = "won"  # summary: "won ($0.37)" / "collected ($x)" (amount: every pot and half together)
+    LOST = "lost"  # summary: "showed [..] and lost": collected nothing
+    NET = "net"  # summary: the player's result, collected less put in ("+329", "net: -$0.05")
+    STACK_AFTER = "stack_after"  # summary: the player's chips after the hand ("(2,054.59)")
+
+
+@dataclass(frozen=True, slots=True)
+class Restatement:
+    """A fact the history states again (mostly in its summary), as it states it there.
+
+    ``street`` is the street of a CARDS restatement (the deal line that repeats the earlier cards)
+    or the street a FOLDED line names; ``cards`` are the repeated cards in the order printed
+    (``None`` for a hidden one); ``text`` the site's hand description, where it repeats one."""
+
+    fact: Restated
+    player: str
+    street: Street | None = None
+    amount: int | None = None
+    cards: tuple[Card | None, ...] = ()
+    text: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Hand:
     site: str
     hand_id: str
@@ -272,6 +315,8 @@ class Hand:
     dealer_seat: int | None = None  # the seat the site calls dealer/button, if any
     community_card: Card | None = None  # 7th-street card shared when the deck runs out
     origin_site: str | None = None  # for a converted history (PHH written by hhtool): the site that dealt it
+    stated_pots: tuple[StatedPot, ...] = ()  # per-pot amounts the summary states, main pot first
+    restatements: tuple[Restatement, ...] = ()  # facts the history states twice (second statements)
     notes: tuple[str, ...] = field(default_factory=tuple)  # ambiguities the parser recorded
 
     @property

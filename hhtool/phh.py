@@ -42,7 +42,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hhtool.model import Action, ActionKind, Card, Hand, Seat, ShowStatus, Street, Structure
+from hhtool.model import Action, ActionKind, Card, Hand, Restatement, Seat, ShowStatus, Street, Structure
 
 VARIANT = "F7S/8"
 #: prefix of hhtool's user-defined fields (PHH: user fields start with an underscore)
@@ -410,9 +410,25 @@ def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[
                        "cards": cards_notation(s.cards) if s.cards else None, "high": s.high_text, "low": s.low_text}
                       for s in hand.showdown]),
         ("awards", [{"player": a.player, "amount": a.amount, "pot": a.pot, "half": a.half.value} for a in hand.awards]),
+        # what the site stated twice, so that a re-import is checked as the original was
+        ("stated_pots", [{"pot": p.pot, "amount": p.amount, "after_rake": p.after_rake} for p in hand.stated_pots]),
+        ("restatements", [_restatement(r) for r in hand.restatements]),
     ]
     user += [(name, value) for name, value in lists if value]
     return [(USER_PREFIX + name, value) for name, value in user]
+
+
+def _restatement(fact: Restatement) -> dict[str, object]:
+    entry: dict[str, object] = {"fact": fact.fact.value, "player": fact.player}
+    if fact.street is not None:
+        entry["street"] = int(fact.street)
+    if fact.amount is not None:
+        entry["amount"] = fact.amount
+    if fact.cards:
+        entry["cards"] = cards_notation(fact.cards)
+    if fact.text is not None:
+        entry["text"] = fact.text
+    return entry
 
 
 # ---------------------------------------------------------------- text

@@ -75,9 +75,11 @@ def test_rules_profile_replays_stored_hands_again(tmp_path: Path) -> None:
 
 
 def test_rules_from_a_toml_file_change_the_verdict(tmp_path: Path) -> None:
-    # $0.01 rake from the main pot leaves $17.99: the site gives the odd cent to the high half (Big)
-    hand = ALLIN_SIDE_POT.replace("Rake $0", "Rake $0.01").replace(
-        "Bigger collected $9 from main pot", "Bigger collected $8.99 from main pot")
+    # $0.01 rake from the main pot leaves $17.99 (as the summary states): the site gives the odd cent to
+    # the high half (Big)
+    hand = ALLIN_SIDE_POT.replace("Rake $0", "Rake $0.01").replace("Main pot $18.", "Main pot $17.99.").replace(
+        "Bigger collected $9 from main pot", "Bigger collected $8.99 from main pot").replace(
+        "won ($24) with HI: a pair", "won ($23.99) with HI: a pair")
     path = write(tmp_path, hand)
     for odd_unit, expected_exit in (("high", 0), ("low", 1)):
         toml = tmp_path / f"odd-{odd_unit}.toml"

@@ -80,6 +80,8 @@ def _renamed_back(hand: Hand, back: dict[str, str], like: Hand) -> Hand:
         uncalled=tuple(replace(entry, player=name(entry.player)) for entry in hand.uncalled),
         showdown=tuple(replace(shown, player=name(shown.player)) for shown in hand.showdown),
         awards=tuple(replace(award, player=name(award.player)) for award in hand.awards),
+        restatements=tuple(replace(fact, player=name(fact.player))
+                           for fact in hand.restatements),
         hero=None if hand.hero is None else name(hand.hero),
         notes=tuple(in_note(note) for note in hand.notes),
     )

@@ -88,7 +88,8 @@ def normalized(hand: Hand) -> Hand:
     return replace(
         hand, site="", hand_id="", origin_site=None, source=None, seats=no_line(hand.seats), actions=(*antes, *betting),  # type: ignore[arg-type]
         deals=tuple(sorted(no_line(hand.deals), key=lambda d: (d.street, d.player))), uncalled=no_line(hand.uncalled),
-        showdown=no_line(hand.showdown), awards=no_line(hand.awards),
+        showdown=no_line(hand.showdown), awards=no_line(hand.awards), stated_pots=no_line(hand.stated_pots),
+        restatements=no_line(hand.restatements),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import pytest
 
@@ -180,12 +181,22 @@ def test_unknown_line_fails_naming_site_line_and_text() -> None:
     failed_at(one_outcome(parse_text(text)), "absolute", 23, "shorty - Winks")
 
 
-def test_contradicting_holding_fails() -> None:
+def test_contradicting_holding_is_a_restated_finding() -> None:
+    # the repeated holding is the site's second statement of the cards: the hand is read with the
+    # cards as first dealt, and the audit reports the disagreement with both lines
     fourth_street = "Hero - Pocket [Kd Qd 10s]\nshorty - Pocket [H H 2h 10h]\n"
     text = SCOOP.replace(fourth_street, fourth_street.replace("Qd", "Qc"))
     assert text != SCOOP
-    (outcome,) = parse_text(text)
-    assert isinstance(outcome, FailedHand) and outcome.line == 20 and "contradicts" in outcome.reason
+    hand = only_hand(parse_text(text))
+    first = next(deal.line for deal in hand.deals if deal.player == "Hero")
+    from hhtool.replay import profile_for_site, replay
+
+    def repeats(hand: Hand) -> list[Any]:  # (SCOOP's "One pair, aces" for a wheel is a RESTATED finding of its own)
+        return [v for v in replay(hand, profile_for_site("absolute")).violations if "repeats" in v.message]
+
+    (restated,) = repeats(hand)
+    assert restated.code == "RESTATED" and restated.line == 20 and f"(line {first}) dealt [Kd Qd Ts]" in restated.message
+    assert not repeats(only_hand(parse_text(SCOOP)))
 
 
 def test_truncated_hand_and_blank_lines_between_hands() -> None:

@@ -148,10 +148,15 @@ def test_unmatched_bet_is_returned_and_confirmed_by_the_summary() -> None:
     assert sum(hand.contributed_by(p) for p in hand.players) == hand.collected_by("Hero") + 100
 
 
-def test_summary_net_disagreement_becomes_a_note() -> None:
+def test_summary_net_disagreement_is_a_restated_finding() -> None:
+    from hhtool.replay import profile_for_site, replay
+
     hand = _hand(SHIFTED.replace("Seat 6: Hero (1,693.19) +309", "Seat 6: Hero (1,753.19) +369"))
-    assert len(hand.notes) == 2 and "Hero" in hand.notes[0] and "369" in hand.notes[0]
-    assert "Rake 100" in hand.notes[1] and "imply -5900" in hand.notes[1]  # the nets now add up to +59
+    assert len(hand.notes) == 1 and "Rake 100" in hand.notes[0] and "imply -5900" in hand.notes[0]  # the nets add up to +59
+    restated = [v.message for v in replay(hand, profile_for_site("kingsclub")).violations if v.code == "RESTATED"]
+    assert len(restated) == 2 and all("for Hero" in m for m in restated)  # the net result and the chips after the hand
+    assert any("net result of $369.00" in m and "make $309.00" in m for m in restated)
+    assert not [v for v in replay(_hand(SHIFTED), profile_for_site("kingsclub")).violations if v.code == "RESTATED"]
 
 
 def test_rake_line_left_out_is_taken_from_the_net_results() -> None:

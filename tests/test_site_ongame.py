@@ -242,12 +242,20 @@ def test_tournament_chips_and_stated_raise_kept_when_nobody_calls() -> None:
     assert hand.rake is None and conserved(hand)
 
 
-def test_summary_net_disagreement_is_noted() -> None:
+def test_summary_net_disagreement_is_a_restated_finding() -> None:
+    from hhtool.replay import profile_for_site, replay
+
+    def restated(hand: Hand) -> list[str]:
+        return [v.message for v in replay(hand, profile_for_site("ongame")).violations if v.code == "RESTATED"]
+
     text = WRONG_RAISE_TEXT.replace("Seat 6: Zed ($4.83), net: -$0.17", "Seat 6: Zed ($4.83), net: -$0.20")
-    hand = parse_one(text)
-    assert [note for note in hand.notes if "net" in note] == [
-        "line 55: the summary gives Zed a net of -$0.20, the actions give -$0.17"
+    assert restated(parse_one(text)) == [
+        "the summary (line 55) states a net result of -$0.20 for Zed; his actions and collect lines (no collect line) "
+        "make -$0.17"
     ]
+    assert restated(parse_one(WRONG_RAISE_TEXT)) == []
+    stack = WRONG_RAISE_TEXT.replace("Seat 6: Zed ($4.83), net: -$0.17", "Seat 6: Zed ($4.80), net: -$0.17")
+    assert [m for m in restated(parse_one(stack)) if "chips after the hand of $4.80" in m]
 
 
 def test_unknown_line_fails_naming_site_line_and_text() -> None:

@@ -73,7 +73,8 @@ def explain_hand(hand: Hand, state: ReplayState, profile: RuleProfile, result: R
         out.append(f"  {player}: {money(contributions[player])}{back} — {status}")
     settlement = state.settlement
     rake_words = "as the site states" if settlement.deduction_source == "stated" else "implied by the site's payouts"
-    out.append(f"Rake and fees: {money(settlement.deduction)} ({rake_words}), shared between the pots.")
+    out.append(f"Rake and fees: {money(settlement.deduction)} ({rake_words}), shared between the pots "
+               f"{settlement.rake_split or 'by the profile'}.")
     out.append("")
     mucked = {s.player for s in hand.showdown if s.status is ShowStatus.MUCKED}
     hands = {h.player: h for h in result.hands}

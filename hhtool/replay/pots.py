@@ -28,6 +28,21 @@ class Settlement:
     unverifiable: tuple[str, ...]  # why some pot could not be decided
     deduction: int  # rake + fees taken from the pots
     deduction_source: str  # "stated" or "implied" (from the site's own awards)
+    # how the deduction was shared: "as the site states each pot" or "by the profile's <rule> rule"
+    rake_split: str = ""
+    # where the site's stated per-pot amounts do not fit its total or the contributions: the
+    # profile's rake rule was used instead, and the POT_TOTAL check reports each of these
+    stated_pot_problems: tuple[StatedPotProblem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StatedPotProblem:
+    """A stated per-pot amount that the rest of the hand contradicts."""
+
+    expected: str
+    actual: str
+    message: str
+    line: int
 
 
 def build_pots(
@@ -196,7 +211,11 @@ def settle(
     hands = evaluate(cards, contenders if len(contenders) > 1 else ())
     hand_has_low = any(h.low is not None for h in hands.values())
     context = _Context(hand, profile, order, hands, cards, hand_has_low, min(deduction, total))
-    pots, awards, reasons = context.settle(build_pots(contributions, live, order, all_in), contenders)
+    raw_pots = build_pots(contributions, live, order, all_in)
+    stated_shares, problems = stated_rake_shares(hand, raw_pots, deduction, profile)
+    pots, awards, reasons = context.settle(raw_pots, contenders, stated_shares)
+    rake_split = ("as the site states each pot" if stated_shares is not None
+                  else f"by the profile's {profile.rake_allocation} rule")
     if profile.pots_formed_at == "showdown" and not reasons and len(contenders) > 1:
         # PokerKit forms the pots only from the hands that win something: losing hands are killed
         # first (a hand with no low does not "win" the low half it would share when no low qualifies)
@@ -205,7 +224,64 @@ def settle(
         alive = tuple(p for p in live if p in winners)
         if alive != contenders or alive != tuple(live):  # every live hand wins something: the same pots again
             pots, awards, reasons = context.settle(build_pots(contributions, alive, order, all_in), alive)
-    return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source)
+    return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source,
+                      rake_split, tuple(problems))
+
+
+def stated_rake_shares(
+    hand: Hand, raw_pots: Sequence[tuple[int, tuple[str, ...]]], deduction: int, profile: RuleProfile,
+) -> tuple[list[int] | None, list[StatedPotProblem]]:
+    """The rake each pot paid, as the site's stated per-pot amounts after rake say (a pot's chips less
+    what the site says it held), with the problems that keep those amounts from being used: they do
+    not add up with the rake to the stated total, name other pots than the contributions make, or
+    leave a pot more than its chips or less than its chips minus the whole rake. None (use the
+    profile's rake rule) when the site states no per-pot amounts, states them before rake (they then
+    only have to match the pots' chips), or they are inconsistent."""
+    stated = hand.stated_pots
+    if not stated:
+        return None, []
+    problems: list[StatedPotProblem] = []
+    line = stated[0].line
+    after_rake = stated[0].after_rake
+    stakes = hand.stakes
+    amounts = [pot.amount for pot in stated]
+    listing = ", ".join(f"{_pot_name(pot.pot)} {format_money(pot.amount, stakes)}" for pot in stated)
+    if hand.total_pot is not None:
+        taken = (hand.rake or 0) + hand.fees if after_rake else 0
+        if sum(amounts) + taken != hand.total_pot:
+            plus = f" + rake {format_money(taken, stakes)}" if after_rake else ""
+            problems.append(StatedPotProblem(
+                format_money(hand.total_pot, stakes), format_money(sum(amounts) + taken, stakes),
+                f"the stated pots ({listing}){plus} make {format_money(sum(amounts) + taken, stakes)}, "
+                f"not the stated total pot of {format_money(hand.total_pot, stakes)}", line))
+    indexes = [pot.pot for pot in stated]
+    if indexes != list(range(len(raw_pots))):
+        if profile.pots_formed_at == "all_in":  # a profile that forms pots otherwise expects other pots
+            made = ", ".join(f"{_pot_name(i)} {format_money(amount, stakes)}" for i, (amount, _) in enumerate(raw_pots))
+            problems.append(StatedPotProblem(
+                f"{len(raw_pots)} pot(s)", f"{len(stated)} pot(s)",
+                f"the site states {listing}; the contributions make {made or 'no pot'}", line))
+        return None, problems
+    shares: list[int] = []
+    for pot, (amount, _eligible) in zip(stated, raw_pots, strict=True):
+        chips = format_money(amount, stakes)
+        if not after_rake:
+            if pot.amount != amount:
+                said = format_money(pot.amount, stakes)
+                problems.append(StatedPotProblem(chips, said, f"the site states the {_pot_name(pot.pot)} as {said}; "
+                                                 f"{chips} went into it", pot.line))
+            continue
+        rake_share = amount - pot.amount
+        if not 0 <= rake_share <= deduction:
+            least = format_money(max(0, amount - deduction), stakes)
+            problems.append(StatedPotProblem(
+                f"{least}..{chips}", format_money(pot.amount, stakes),
+                f"the site states the {_pot_name(pot.pot)} as {format_money(pot.amount, stakes)} after rake; its chips "
+                f"({chips}) less at most the rake ({format_money(deduction, stakes)}) allow {least} to {chips}", pot.line))
+        shares.append(rake_share)
+    if problems or not after_rake:
+        return None, problems
+    return shares, problems
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass is slower to build, and this one lives for one call
@@ -219,9 +295,14 @@ class _Context:
     deduction: int
 
     def settle(
-        self, raw_pots: list[tuple[int, tuple[str, ...]]], contenders: Sequence[str],
+        self, raw_pots: list[tuple[int, tuple[str, ...]]], contenders: Sequence[str], stated_shares: list[int] | None = None,
     ) -> tuple[list[PotResult], dict[str, int], list[str]]:
-        shares_of_rake = allocate(self.deduction, [amount for amount, _ in raw_pots], self.profile.rake_allocation)
+        """Split each pot; its rake is what the site's stated amounts imply (``stated_shares``) or,
+        where the site states none, the profile's allocation."""
+        if stated_shares is not None and len(stated_shares) == len(raw_pots):
+            shares_of_rake = stated_shares
+        else:
+            shares_of_rake = allocate(self.deduction, [amount for amount, _ in raw_pots], self.profile.rake_allocation)
         pots: list[PotResult] = []
         awards: dict[str, int] = {}
         reasons: list[str] = []

@@ -34,6 +34,7 @@ CODES: dict[str, str] = {
     "UNCALLED_BET": "R10 uncalled bet returned",
     "POT_AWARD": "R12–R14 pot award per player",
     "SHOWDOWN": "R13/R16 showdown winner",
+    "RESTATED": "a fact the history states twice (cards, summary, amounts, hand descriptions) stated differently",
 }
 
 

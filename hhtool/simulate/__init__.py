@@ -156,10 +156,11 @@ def simulate_to_file(
                 stats.features.update(features(simulated))
                 fault = simulated.fault
                 if fault is not None and sidecar is not None:
-                    entry = {"code": fault.code, "street": fault.street, "player": fault.player, "detail": fault.detail}
+                    entry = {"code": fault.code, "street": fault.street, "player": fault.player, "detail": fault.detail,
+                             "kind": fault.kind or fault.code}
                     separator = "\n" if not stats.faults else ",\n"
                     sidecar.write(f"{separator}{json.dumps(simulated.hand.hand_id)}: {json.dumps(entry)}")
-                    stats.faults[fault.code] += 1
+                    stats.faults[fault.kind or fault.code] += 1
             if sidecar is not None:
                 sidecar.write("\n}\n")
     finally:

@@ -107,6 +107,7 @@ class InjectedFault:
     street: int | None
     player: str | None
     detail: str
+    kind: str = ""  # the fault kind when several break the same code ("RESTATED:cards"); "" = the code
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,14 @@ Per code, what changes and what the sidecar names:
   total pot and the collections stay as the rules have them). Street of the return, its receiver.
 ``POT_AWARD`` (edited) — one collect line is one unit too high (so the awards exceed the pot less
   rake by one unit). Hand level: street null, player = the one who collected too much.
+``RESTATED:cards`` (edited) — a later deal line's first bracket (the cards dealt to the player
+  before, as the writer repeats them) has one card replaced by a card dealt to nobody. Street of that
+  deal line, its player. Not expressible where a format repeats no earlier cards (PHH).
+``RESTATED:won`` (edited) — a winner's summary seat line says he won one unit more than his collect
+  lines pay. Hand level: street null, the winner.
+``POT_TOTAL:side_pot`` (edited) — the summary states the first side pot one unit higher than it held,
+  so the stated pots no longer add up to the total pot (and no longer match that pot's collect lines,
+  a RESTATED companion where the site states pots after rake). Hand level: street and player null.
 ``SHOWDOWN`` (edited) — in a pot contested at showdown, the high (or whole-pot) share of the single
   best high hand is paid to another shown player of that pot with a worse high hand who wins
   nothing else. Hand level: street null, player = the player paid with the worse hand.
@@ -49,14 +57,29 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from hhtool.model import Action, ActionKind, Award, Card, Half, Hand, Seat, ShowStatus, Street
+from hhtool.model import (
+    Action,
+    ActionKind,
+    Award,
+    Card,
+    Half,
+    Hand,
+    Restated,
+    Restatement,
+    Seat,
+    ShowStatus,
+    StatedPot,
+    Street,
+    cards_text,
+)
 from hhtool.replay.evaluator import best_high
 from hhtool.simulate.dealer import Dealer, InjectedFault, PlayFault, SimulatedHand
 
 FAULT_CODES: tuple[str, ...] = (
     "BRING_IN_PLAYER", "BRING_IN_AMOUNT", "ACTION_ORDER", "ILLEGAL_ACTION", "BET_SIZE", "RAISE_CAP", "STACK",
     "ROUND_INCOMPLETE", "CARDS", "POT_TOTAL", "UNCALLED_BET", "POT_AWARD", "SHOWDOWN",
-)  # fmt: skip
+    "RESTATED:cards", "RESTATED:won", "POT_TOTAL:side_pot",
+)  # fmt: skip  (fault kinds: the code each breaks, ":variant" where several break one code)
 MAX_ATTEMPTS = 60  # fresh deals tried before giving up on a fault for one hand
 
 _PLAYED_STREETS: dict[str, tuple[int, ...]] = {
@@ -85,9 +108,9 @@ def faulty_hand(dealer: Dealer, index: int, code: str, rng: random.Random) -> Si
 
 
 def _with(simulated: SimulatedHand, code: str, street: int | None, player: str | None, detail: str,
-          **changes: object) -> SimulatedHand:
+          kind: str = "", **changes: object) -> SimulatedHand:
     hand = replace(simulated.hand, **changes)  # type: ignore[arg-type]
-    return replace(simulated, hand=hand, fault=InjectedFault(code, street, player, detail))
+    return replace(simulated, hand=hand, fault=InjectedFault(code, street, player, detail, kind))
 
 
 def _betting(simulated: SimulatedHand, street: Street) -> list[int]:
@@ -254,6 +277,71 @@ def _showdown(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | N
     return None
 
 
+def repeated_cards(hand: Hand) -> dict[tuple[str, Street], tuple[Card | None, ...]]:
+    """The first bracket a writer prints on each later deal line: the cards dealt to the player
+    before, as the viewer saw them (the hero all of his, the others their upcards); an opponent's
+    face-down 7th card gets no line. A CARDS restatement of the hand (a fault) replaces it."""
+    repeated: dict[tuple[str, Street], tuple[Card | None, ...]] = {}
+    seen: dict[str, list[Card | None]] = {}
+    for deal in hand.deals:
+        is_hero = deal.player == hand.hero
+        so_far = seen.setdefault(deal.player, [])
+        new = (*deal.down, *deal.up) if is_hero else deal.up
+        if deal.street is not Street.THIRD and new:
+            repeated[(deal.player, deal.street)] = tuple(so_far)
+        so_far.extend(new)
+    for fact in hand.restatements:
+        if fact.fact is Restated.CARDS and fact.street is not None:
+            repeated[(fact.player, fact.street)] = fact.cards
+    return repeated
+
+
+def restated_won(hand: Hand) -> dict[str, int]:
+    """What a WON restatement of the hand (a fault) makes the summary say a player won."""
+    return {fact.player: fact.amount or 0 for fact in hand.restatements if fact.fact is Restated.WON}
+
+
+def _restated_cards(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None:
+    hand = simulated.hand
+    dealt = {card for deal in hand.deals for card in (*deal.down, *deal.up) if card is not None}
+    if hand.community_card is not None:
+        dealt.add(hand.community_card)
+    unused = [Card(rank, suit) for rank in range(2, 15) for suit in "cdhs" if Card(rank, suit) not in dealt]
+    candidates = [(key, cards) for key, cards in repeated_cards(hand).items() if any(c is not None for c in cards)]
+    if not candidates or not unused:
+        return None
+    (player, street), cards = rng.choice(candidates)
+    position = rng.choice([i for i, card in enumerate(cards) if card is not None])
+    altered = list(cards)
+    altered[position] = rng.choice(unused)
+    fact = Restatement(Restated.CARDS, player, street, cards=tuple(altered))
+    return _with(simulated, "RESTATED", int(street), player,
+                 f"the {street.label}-street deal line repeats {cards_text(cards)} as {cards_text(tuple(altered))}",
+                 "RESTATED:cards", restatements=(*hand.restatements, fact))
+
+
+def _restated_won(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None:
+    hand = simulated.hand
+    winners = sorted({award.player for award in hand.awards if award.amount > 0})
+    if not winners:
+        return None
+    player = rng.choice(winners)
+    said = hand.collected_by(player) + 1
+    fact = Restatement(Restated.WON, player, amount=said)
+    return _with(simulated, "RESTATED", None, player, f"the summary says {player} won {said}, one unit more than paid",
+                 "RESTATED:won", restatements=(*hand.restatements, fact))
+
+
+def _side_pot(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None:
+    amounts = list(simulated.pot_amounts)
+    if len(amounts) < 2:
+        return None
+    amounts[1] += 1
+    stated = tuple(StatedPot(index, amount, True) for index, amount in enumerate(amounts))
+    return _with(simulated, "POT_TOTAL", None, None, f"side pot 1 stated as {amounts[1]}, one unit more than it held",
+                 "POT_TOTAL:side_pot", stated_pots=stated)
+
+
 _EDITS: dict[str, Callable[[SimulatedHand, random.Random], SimulatedHand | None]] = {
     "ACTION_ORDER": _action_order,
     "ROUND_INCOMPLETE": _round_incomplete,
@@ -263,4 +351,7 @@ _EDITS: dict[str, Callable[[SimulatedHand, random.Random], SimulatedHand | None]
     "UNCALLED_BET": _uncalled_bet,
     "POT_AWARD": _pot_award,
     "SHOWDOWN": _showdown,
+    "RESTATED:cards": _restated_cards,
+    "RESTATED:won": _restated_won,
+    "POT_TOTAL:side_pot": _side_pot,
 }

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import Award, Card, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import Award, Card, Half, Hand, RawHand, Restated, Restatement, ShowStatus, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -46,6 +46,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import summary_restatements
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -60,6 +61,7 @@ _HIDDEN = ("H",)
 _WON_TOTAL = re.compile(r"\b(?:won|collected) Total \(([$€]?\d[\d.,]*)\)")
 _HIGH_WON = re.compile(r"\bHI:\(([$€]?\d[\d.,]*)\)")
 _LOW_WON = re.compile(r"\bLO:\(([$€]?\d[\d.,]*)\)")
+_DESCRIBED = re.compile(r"\bwith (.+?) \[([^\]\-]+?) - ")
 _SEAT_TAGS = re.compile(r"^(?: \((?:dealer|small blind|big blind)\))*")
 
 
@@ -183,12 +185,13 @@ class AbsoluteParser(SiteParser):
         """Turn a cumulative holding into this street's deal: the cards beyond the last holding."""
         holding = parse_cards(text, _HIDDEN)
         before = state.holdings.get(player, ())
-        for old, new in zip(before, holding, strict=False):
-            if old is not None and new is not None and old != new:
-                raise HandParseError(line, f"absolute: {player}'s holding {text!r} contradicts the cards dealt before")
         if len(holding) < len(before):
             raise HandParseError(line, f"absolute: {player}'s holding {text!r} has fewer cards than before")
-        state.holdings[player] = tuple(new or old for old, new in zip(before, holding, strict=False)) + holding[len(before):]
+        if before and b.street is not Street.THIRD:
+            # the holding repeats the cards dealt before: a claim the RESTATED check compares with them
+            state.restatements.append(Restatement(Restated.CARDS, player, b.street, cards=holding[:len(before)], line=line))
+        # the first statement of a card stands; a hidden one the repeat reveals is learnt
+        state.holdings[player] = tuple(old or new for old, new in zip(before, holding, strict=False)) + holding[len(before):]
         new_cards = holding[len(before):]
         if not new_cards:  # a folded hero keeps being shown his cards: nothing is dealt
             return
@@ -208,6 +211,18 @@ class AbsoluteParser(SiteParser):
             raise HandParseError(line, f"absolute: summary seat {seat_no} does not name its player: {text[:120]!r}")
         rest = _SEAT_TAGS.sub("", text[len(player):], count=1)
         total, high, low = _WON_TOTAL.search(rest), _HIGH_WON.search(rest), _LOW_WON.search(rest)
+        state.restatements.extend(summary_restatements(rest.strip(), player, b, line))  # "Folded on the 5TH STREET"
+        if total is not None:
+            state.restatements.append(Restatement(Restated.WON, player, amount=b.money(total.group(1), line), line=line))
+        described = _DESCRIBED.search(rest)
+        if described is not None:  # "with One pair, aces [3d 5d 6s Ah 8c Jc As - P:As,B:Ah,...]"
+            try:
+                cards = parse_cards(described.group(2), _HIDDEN)
+            except ValueError:  # a restatement that cannot be read: the show line stands
+                b.note(f"line {line}: the summary's cards for {player} cannot be read")
+            else:
+                state.restatements.append(Restatement(Restated.SHOWED, player, cards=cards, text=described.group(1),
+                                                      line=line))
         if total or high or low:
             state.results[player] = _SummaryResult(
                 b.money(total.group(1), line) if total else None,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from lark import Token
 
-from hhtool.model import ActionKind, Award, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import ActionKind, Award, Half, Hand, RawHand, Restated, Restatement, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     HandFacts,
@@ -30,6 +30,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import summary_restatements
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -205,6 +206,9 @@ class BovadaParser(SiteParser):
             labels.append((Half.WHOLE, b.money(plain.group(1), line)))
         if labels:
             state.summary_halves[player] = labels
+            # what the summary says he won, both halves and every pot together, restated
+            state.restatements.append(Restatement(Restated.WON, player, amount=sum(amount for _, amount in labels), line=line))
+        state.restatements.extend(summary_restatements(body.strip(), player, b, line))  # "Folded on the RIVER"
 
     @staticmethod
     def _label_halves(b: HandBuilder, state: _BovadaState) -> None:

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, RawHand, ShowStatus, Stakes, Street, Structure
+from hhtool.model import ActionKind, Card, RawHand, Restatement, ShowStatus, Stakes, StatedPot, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, LineGrammar, derive_stakes_from_forced_bets, parse_cards
 
 #: ISO code of a currency symbol in the amounts
@@ -200,11 +200,14 @@ class HandFacts:
     total_pot: int | None = None  # before rake, as the model defines it
     rake: int | None = None
     community_card: Card | None = None
+    stated_pots: list[StatedPot] = field(default_factory=list)  # per-pot amounts of the summary
+    restatements: list[Restatement] = field(default_factory=list)  # facts stated a second time
 
     def hand_fields(self) -> dict[str, Any]:
         """Keyword arguments for :meth:`HandBuilder.build`."""
         return {"table_name": self.table_name, "dealer_seat": self.dealer_seat, "hero": self.hero,
-                "total_pot": self.total_pot, "rake": self.rake, "community_card": self.community_card}
+                "total_pot": self.total_pot, "rake": self.rake, "community_card": self.community_card,
+                "stated_pots": tuple(self.stated_pots), "restatements": tuple(self.restatements)}
 
 
 def header_match(raw: RawHand, pattern: re.Pattern[str], what: str, width: int = 120) -> re.Match[str]:

@@ -38,6 +38,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -164,17 +165,20 @@ class FullTiltParser(SiteParser):
         elif kind == "TOTAL_POT":
             state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
             state.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
+            # "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
+            state.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=False)
         elif kind == "BOARD":
             state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
         elif kind == "SUMMARY_SEAT":
-            self._summary_seat(token.value, fields, b, line)
+            self._summary_seat(token.value, fields, b, state, line)
         else:
             record_common_line(b, kind, fields, line)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
-        player, first, second = fields[0] or "", parse_cards(fields[1] or ""), fields[2]
+        player, second = fields[0] or "", fields[2]
         if b.street is Street.THIRD:
+            first = parse_cards(fields[1] or "")
             if second is not None and len(first) == 2:  # the hero sees his own two down cards
                 state.hero = player
                 b.deal(player, first, parse_cards(second), line)
@@ -183,7 +187,9 @@ class FullTiltParser(SiteParser):
             else:
                 raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
             return
-        new_cards = parse_cards(second) if second is not None else first
+        if second is not None:  # "[old cards] [new card]": the first bracket repeats the cards dealt before
+            state.restatements.extend(restated_cards(b, player, fields[1] or "", line))
+        new_cards = parse_cards(second if second is not None else fields[1] or "")
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
         b.deal_up_or_down(player, new_cards, line)
@@ -212,11 +218,15 @@ class FullTiltParser(SiteParser):
             b.awards[index] = type(award)(award.player, award.amount, 1, award.half, award.line)
 
     @staticmethod
-    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
-        player = fields[1] or ""
+    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
+        found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+        player = found[0] if found is not None else fields[1] or ""
+        if found is not None:
+            state.restatements.extend(summary_restatements(found[1], player, b, line))
+        # read after the name, so that a name holding " mucked [..]" is not taken for cards
         rest = summary_rest(text, fields[0], player)
         mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", rest)
-        if mucked is not None:
+        if mucked is not None and not any(s.player == player and s.status is ShowStatus.SHOWN for s in b.showdown):
             b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 
 

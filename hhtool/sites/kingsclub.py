@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, Street
+from hhtool.model import ActionKind, Half, Hand, RawHand, Restated, Restatement, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     HandFacts,
@@ -124,7 +124,11 @@ class KingsClubParser(SiteParser):
         elif kind in _ACTIONS:  # amounts are street totals, not the common lines' chips added
             self._action(kind, fields, b, state, line)
         elif kind == "SUMMARY_SEAT":
-            state.summary_net[fields[1] or ""] = (b.money(fields[3], line), line)
+            player, net = fields[1] or "", b.money(fields[3], line)
+            state.summary_net[player] = (net, line)
+            # "Seat 1: Player0 (2,054.59) +329": chips after the hand and the net result, restated
+            state.restatements.append(Restatement(Restated.NET, player, amount=net, line=line))
+            state.restatements.append(Restatement(Restated.STACK_AFTER, player, amount=b.money(fields[2], line), line=line))
         elif kind == "RAKE":
             state.rake = b.money(fields[0], line)
         elif kind == "WINS":
@@ -195,7 +199,7 @@ class KingsClubParser(SiteParser):
     @staticmethod
     def _settle_unmatched_bets(b: HandBuilder, state: _KingsState) -> None:
         """Return the part of each street's top bet nobody matched (KingsClub prints no line
-        for it), and check every player's contribution against the summary's net result."""
+        for it); the summary's net results are restatements the RESTATED check compares."""
         stated_returns = {(ret.street, ret.player) for ret in b.uncalled}
         for street in Street:
             totals: dict[str, int] = {}
@@ -212,15 +216,9 @@ class KingsClubParser(SiteParser):
             if top > second and (street, top_player) not in stated_returns:
                 b.return_uncalled(top_player, top - second, last_line[top_player], street)
         contributed = _contributions(b)
-        for player, (net, line) in state.summary_net.items():
+        for player, (_net, line) in state.summary_net.items():
             if player not in contributed:
                 raise HandParseError(line, f"summary names {player!r}, who is not seated in this hand")
-            collected = sum(award.amount for award in b.awards if award.player == player)
-            if collected - contributed[player] != net:
-                b.note(
-                    f"summary line {line}: net {net} for {player} but the actions and wins give "
-                    f"{collected - contributed[player]}"
-                )
 
 
     @staticmethod

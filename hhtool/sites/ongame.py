@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import ActionKind, Half, Hand, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -193,10 +193,15 @@ class OnGameParser(SiteParser):
         elif kind == "RAKE":
             state.rake = b.money(fields[0], line)
         elif kind == "SUMMARY_SEAT":
-            _seat, player, _stack, sign, net, cards, description = fields
+            _seat, player, stack_after, sign, net, cards, description = fields
             state.summary_lines[player or ""] = line
             if net is not None:
                 state.nets[player or ""] = (-b.money(net, line) if sign == "-" else b.money(net, line), line)
+                # "Seat 1: Hero ($27.47), net: +$2.47": chips after the hand and the result, restated
+                state.restatements.append(Restatement(Restated.NET, player or "", amount=state.nets[player or ""][0],
+                                                      line=line))
+                state.restatements.append(Restatement(Restated.STACK_AFTER, player or "", amount=b.money(stack_after, line),
+                                                      line=line))
             if cards is not None:
                 state.summary_cards[player or ""] = (cards, description, line)
         elif kind == "END_MARKER":
@@ -219,6 +224,7 @@ class OnGameParser(SiteParser):
         pot_name, side_no, amount, winners_text = fields
         pot = pot_number(pot_name, side_no)
         state.total_pot = (state.total_pot or 0) + b.money(amount, line)
+        state.stated_pots.append(StatedPot(pot, b.money(amount, line), False, line))  # before rake: "$5.14 won by ($4.89)"
         state.pot_lines.append(line)
         winners = _winners(winners_text or "")
         if not winners or ", ".join(f"{n} ({a}{' ' + t if t else ''})" for n, a, t in winners) != winners_text:
@@ -267,17 +273,11 @@ class OnGameParser(SiteParser):
 
     @staticmethod
     def _check_nets(b: HandBuilder, state: _OnGameState) -> None:
-        for player, (net, line) in state.nets.items():
+        """Every net result names a seated player; the net itself is a restatement the RESTATED check
+        compares with the actions and awards."""
+        for player, (_net, line) in state.nets.items():
             if not any(seat.player == player for seat in b.seats):
                 raise HandParseError(line, f"ongame: summary names {player!r}, who is not seated")
-            put_in = sum(a.amount for a in b.actions if a.player == player)
-            returned = sum(r.amount for r in b.uncalled if r.player == player)
-            won = sum(a.amount for a in b.awards if a.player == player)
-            if won - (put_in - returned) != net:
-                b.note(
-                    f"line {line}: the summary gives {player} a net of {_printed(net, b, state)}, "
-                    f"the actions give {_printed(won - put_in + returned, b, state)}"
-                )
 
 
 def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _OnGameState,

@@ -53,10 +53,13 @@ from hhtool.model import (
     Half,
     Hand,
     RawHand,
+    Restated,
+    Restatement,
     Seat,
     ShownHand,
     ShowStatus,
     Stakes,
+    StatedPot,
     Street,
     UncalledReturn,
 )
@@ -481,6 +484,19 @@ class _Reader:
             b.awards.append(Award(str(entry["player"]), int(entry["amount"]), None if pot is None else int(pot),
                                   Half(entry.get("half", "unknown")), self.line("_hhtool_awards")))
 
+    def _restated(self) -> dict[str, Any]:
+        """An hhtool export: the per-pot amounts and the facts the site stated twice."""
+        pots_line, facts_line = self.line("_hhtool_stated_pots"), self.line("_hhtool_restatements")
+        pots = tuple(StatedPot(int(p["pot"]), int(p["amount"]), bool(p["after_rake"]), pots_line)
+                     for p in self.user("stated_pots", []))
+        facts = tuple(
+            Restatement(Restated(str(r["fact"])), str(r["player"]), None if r.get("street") is None else Street(int(r["street"])),
+                        None if r.get("amount") is None else int(r["amount"]),
+                        parse_phh_cards(str(r["cards"]), facts_line) if r.get("cards") else (),
+                        None if r.get("text") is None else str(r["text"]), facts_line)
+            for r in self.user("restatements", []))
+        return {"stated_pots": pots, "restatements": facts}
+
     def _stakes(self, antes: list[int]) -> Stakes:
         given = self.user("stakes")
         seat_count = self.fields.get("seat_count")
@@ -512,7 +528,7 @@ class _Reader:
                 tournament_id=user("tournament_id"), hero=user("hero"), game_label=user("game_label", ""),
                 total_pot=user("total_pot"), rake=user("rake"), fees=int(user("fees", 0)),
                 dealer_seat=user("dealer_seat"), community_card=Card.parse(community) if community else None,
-                origin_site=user("site"),
+                origin_site=user("site"), **self._restated(),
             )
         else:
             fields["game_label"] = STUD8_VARIANT

@@ -12,17 +12,8 @@ from dataclasses import dataclass
 
 from lark import Token
 
-from hhtool.model import Card, Half, Hand, RawHand, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    summary_rest,
-    tokens_in_order,
-)
+from hhtool.model import Card, Half, Hand, RawHand, Restated, ShowStatus, Street
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     HandFacts,
@@ -33,6 +24,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -147,16 +139,24 @@ class PokerStarsParser(SiteParser):
             state.showdown = True
         elif kind == "TOTAL_POT":
             state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
+            # "Main pot $0.41. Side pot $0.18." is what each pot held after the rake
+            state.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=True)
         elif kind == "BOARD":
             state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
         elif kind == "SUMMARY_SEAT":
-            self._summary_seat(token.value, fields, b, line)
+            self._summary_seat(token.value, fields, b, state, line)
         elif kind == "SUMMARY_MARKER":
             self._label_halves(b, state)
 
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
-        player, first, second = fields[0] or "", parse_cards(fields[1] or ""), fields[2]
+        player, second = fields[0] or "", fields[2]
+        if second is not None and b.street is not Street.THIRD:
+            # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
+            state.restatements.extend(restated_cards(b, player, fields[1] or "", line))
+            b.deal_up_or_down(player, parse_cards(second), line)
+            return
+        first = parse_cards(fields[1] or "")
         if b.street is Street.THIRD and second is None:
             if len(first) == 3:  # the hero sees his own two down cards
                 state.hero = player
@@ -169,11 +169,17 @@ class PokerStarsParser(SiteParser):
         b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
 
     @staticmethod
-    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
-        player = fields[1] or ""
-        mucked = re.search(r" mucked \[([^\]]*)\]", summary_rest(text, fields[0], player))
-        if mucked is not None:
-            b.reveal_mucked(player, parse_cards(mucked.group(1)), line=line)
+    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
+        found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+        player, tail = found if found is not None else (fields[1] or "", text.split(f"{fields[1]} ", 1)[-1])
+        restated = summary_restatements(tail, player, b, line)
+        state.restatements.extend(restated)
+        for fact in restated:
+            shown = [s for s in b.showdown if s.player == player]
+            # mucked cards are revealed only here; a hand the showdown says was shown keeps that
+            # statement, so that the claims check can set the two side by side
+            if fact.fact is Restated.MUCKED and fact.cards and not any(s.status is ShowStatus.SHOWN for s in shown):
+                b.reveal_mucked(player, fact.cards, line=line)
 
     @staticmethod
     def _label_halves(b: HandBuilder, state: _StarsState) -> None:

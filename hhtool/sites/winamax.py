@@ -48,6 +48,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -171,6 +172,11 @@ class WinamaxParser(SiteParser):
             b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), half_of, line)
         elif kind == "SHOWS":
             self._shows(fields, b, line)
+        elif kind == "SUMMARY_SEAT":
+            # "won 114€" is printed once per half, "showed [..] and lost with HI : .." / "and won .. with LO : .."
+            found = summary_player(token.value, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+            if found is not None:
+                state.restatements.extend(summary_restatements(found[1], found[0], b, line))
         elif kind == "TOTAL_POT":
             state.collected_total = b.money(fields[0], line)
             state.rake = b.money(fields[1], line) if fields[1] is not None else 0
@@ -208,8 +214,8 @@ class WinamaxParser(SiteParser):
     @staticmethod
     def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _WinamaxState, line: int) -> None:
         player, first_text, second_text = fields[0] or "", fields[1] or "", fields[2]
-        first = parse_cards(first_text)
         if b.street is Street.THIRD:
+            first = parse_cards(first_text)
             if second_text is None and len(first) == 3:
                 down, up = first[:2], first[2:]
             elif second_text is not None and len(first) == 2:
@@ -222,6 +228,8 @@ class WinamaxParser(SiteParser):
             return
         if second_text is None:
             raise HandParseError(line, f"winamax: {b.street.label}-street deal without a new card")
+        # the first bracket repeats the cards dealt to the player before (X for a hidden one)
+        state.restatements.extend(restated_cards(b, player, first_text, line))
         b.deal_up_or_down(player, parse_cards(second_text), line)
 
     @staticmethod

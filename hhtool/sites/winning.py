@@ -23,7 +23,19 @@ from datetime import datetime
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
+from hhtool.model import (
+    ActionKind,
+    Card,
+    Half,
+    Hand,
+    RawHand,
+    Restated,
+    Restatement,
+    ShowStatus,
+    StatedPot,
+    Street,
+    Structure,
+)
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -44,6 +56,7 @@ from hhtool.sites.common_lines import (
     stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
@@ -84,6 +97,7 @@ class _WinningState(HandFacts):
     # new format
     play_money: bool = False
     summary_wins: list[tuple[str, int, int]] = field(default_factory=list)  # (player, amount, line)
+    at_showdown: bool = False  # past the SHOW DOWN marker: pot lines state the pots' final amounts
 
 
 class WinningParser(SiteParser):
@@ -205,9 +219,12 @@ class WinningParser(SiteParser):
 
     @staticmethod
     def _summary_player(fields: tuple[str | None, ...], b: HandBuilder, state: _WinningState, line: int) -> None:
-        _star, player, description, cards, low, mucks, bets, collects = fields
+        _star, player, description, cards, low, mucks, bets, collects, wins_or_loses, result = fields
         player = player or ""
         amount = b.money(collects, line)
+        # "Wins: 0.02" / "Loses: 0.15" restates his net result
+        net = b.money(result, line) * (-1 if wins_or_loses == "Loses" else 1)
+        state.restatements.append(Restatement(Restated.NET, player, amount=net, line=line))
         if amount:
             b.award(player, amount, None if state.any_all_in else 0, Half.UNKNOWN, line)
         already_shown = any(shown.player == player for shown in b.showdown)
@@ -293,8 +310,17 @@ class WinningParser(SiteParser):
             b.award(player, b.money(fields[1], line), pot_number(fields[2], fields[3]), Half.UNKNOWN, line)
         elif kind == "TOTAL_POT":
             self._stated_pot(fields, b, state, line)
+        elif kind == "SHOWDOWN_MARKER":
+            state.at_showdown = True
+        elif kind == "POT_STATUS":
+            if state.at_showdown:  # each pot after rake and fee, as the showdown settles it
+                pot = int(fields[1]) if fields[1] else 0
+                state.stated_pots.append(StatedPot(pot, b.money(fields[2], line), True, line))
         elif kind == "SUMMARY_SEAT":
             self._summary_seat_acr(fields, b, state, line)
+            found = summary_player(token.value, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+            if found is not None:
+                state.restatements.extend(summary_restatements(found[1], found[0], b, line))
         else:
             record_common_line(b, kind, fields, line)
 
@@ -313,6 +339,8 @@ class WinningParser(SiteParser):
         new_cards = parse_cards(second if second is not None else first)
         if len(new_cards) != 1:
             raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
+        if second is not None:  # the first bracket repeats the cards dealt to the player before
+            state.restatements.extend(restated_cards(b, player, first, line))
         b.deal_up_or_down(player, new_cards, line)
 
     @staticmethod

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from hhtool.model import (
@@ -15,11 +16,14 @@ from hhtool.model import (
     Deal,
     Half,
     Hand,
+    Restated,
+    Restatement,
     Seat,
     ShownHand,
     ShowStatus,
     Source,
     Stakes,
+    StatedPot,
     Street,
     Structure,
     UncalledReturn,
@@ -31,7 +35,7 @@ LOAD_CHUNK = 5000
 
 
 def _card(text: str | None) -> Card | None:
-    return Card.parse(text) if text else None
+    return Card.parse(text) if text and text != "??" else None  # "??": a card the history hides (cards_text)
 
 
 def _group(rows: list[tuple[Any, ...]]) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
@@ -67,13 +71,25 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
         returns = rows("returns", "street, player, amount, line", "seq")
         showdown = rows("showdown", "player, status, cards, high_text, low_text, line", "seq")
         awards = rows("awards", "player, amount, pot, half, line", "seq")
+        stated = rows("stated_pots", "pot, amount, after_rake, line", "seq")
+        restated = rows("restatements", "fact, player, street, amount, cards, text, line", "seq")
         columns = [d[0] for d in store.con.execute("SELECT * FROM hands LIMIT 0").description]
     finally:
         store.con.unregister("wanted_hands")
     for key in keys:
         key = (key[0], key[1])
         record = dict(zip(columns, hands[key][0], strict=True))
-        yield _hand(record, seats[key], cards[key], actions[key], returns[key], showdown[key], awards[key])
+        hand = _hand(record, seats[key], cards[key], actions[key], returns[key], showdown[key], awards[key])
+        if key in stated or key in restated:
+            hand = replace(hand, stated_pots=tuple(StatedPot(p[0], p[1], p[2], p[3]) for p in stated.get(key, ())),
+                           restatements=tuple(_restatement(r) for r in restated.get(key, ())))
+        yield hand
+
+
+def _restatement(row: tuple[Any, ...]) -> Restatement:
+    fact, player, street, amount, cards, text, line = row
+    return Restatement(Restated(fact), player, None if street is None else Street(street), amount,
+                       tuple(_card(c) for c in cards.split(" ")) if cards else (), text, line)
 
 
 def _hand(h: dict[str, Any], seats: list[tuple[Any, ...]], cards: list[tuple[Any, ...]], actions: list[tuple[Any, ...]],

@@ -144,12 +144,36 @@ CREATE TABLE rule_awards (
 );
 """
 
+# What the site states and then states again: per-pot amounts of the summary, and the facts a
+# history repeats (cumulative card lists, summary seat lines), so a re-replay from the store checks
+# them as the import did.
+STATED_FACTS = """
+CREATE TABLE stated_pots (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL,
+    pot INTEGER NOT NULL,               -- 0 main, N side pot N
+    amount BIGINT NOT NULL,
+    after_rake BOOLEAN NOT NULL,        -- the amount once the rake was taken (PokerStars) or before (Full Tilt)
+    line INTEGER NOT NULL
+);
+
+CREATE TABLE restatements (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL,
+    fact VARCHAR NOT NULL,              -- cards | folded | showed | mucked | won | lost
+    player VARCHAR NOT NULL,
+    street INTEGER,                     -- the deal line's street (cards) or the street folded on
+    amount BIGINT,                      -- won: every pot and half together
+    cards VARCHAR,                      -- as restated, '??' for a hidden card; NULL when none
+    text VARCHAR,                       -- the hand description the line repeats
+    line INTEGER NOT NULL
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
-MIGRATIONS: list[str] = [SCHEMA_V1]
+MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS]
 CURRENT_VERSION = len(MIGRATIONS)
 
 #: child tables holding per-hand rows, keyed by (site, hand_id)
-HAND_TABLES = ("seats", "cards", "actions", "returns", "showdown", "awards", "results")
+HAND_TABLES = ("seats", "cards", "actions", "returns", "showdown", "awards", "results", "stated_pots", "restatements")
 REPLAY_TABLES = ("violations", "unverifiable", "rule_awards")
 
 

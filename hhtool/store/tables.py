@@ -34,6 +34,8 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     showdown: list[tuple[Any, ...]] = []
     awards: list[tuple[Any, ...]] = []
     results: list[tuple[Any, ...]] = []
+    stated_pots: list[tuple[Any, ...]] = []
+    restatements: list[tuple[Any, ...]] = []
     for hand, replay, profile in items:
         site, hand_id = hand.site, hand.hand_id
         stakes = hand.stakes
@@ -64,6 +66,10 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
                          s.high_text, s.low_text, s.line) for seq, s in enumerate(hand.showdown))
         awards.extend((site, hand_id, seq, a.player, a.amount, a.pot, a.half.value, a.line)
                       for seq, a in enumerate(hand.awards))
+        stated_pots.extend((site, hand_id, seq, p.pot, p.amount, p.after_rake, p.line) for seq, p in enumerate(hand.stated_pots))
+        restatements.extend((site, hand_id, seq, r.fact.value, r.player, None if r.street is None else int(r.street), r.amount,
+                             cards_text(r.cards) if r.cards else None, r.text, r.line)
+                            for seq, r in enumerate(hand.restatements))
         put_in: dict[str, int] = defaultdict(int)  # default: a name outside the seats must not break the import
         for action in hand.actions:
             put_in[action.player] += action.amount
@@ -83,6 +89,8 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
         "showdown": _from_rows(showdown, _SHOWDOWN_COLUMNS),
         "awards": _from_rows(awards, _AWARD_COLUMNS),
         "results": _from_rows(results, _RESULT_COLUMNS),
+        "stated_pots": _from_rows(stated_pots, _STATED_POT_COLUMNS),
+        "restatements": _from_rows(restatements, _RESTATEMENT_COLUMNS),
     }
 
 
@@ -156,6 +164,9 @@ _ACTION_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "kind": _S, "a
 _RETURN_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "amount": _L, "line": _I}
 _SHOWDOWN_COLUMNS = {**_KEY, "seq": _I, "player": _S, "status": _S, "cards": _S, "high_text": _S, "low_text": _S, "line": _I}
 _AWARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "amount": _L, "pot": _I, "half": _S, "line": _I}
+_STATED_POT_COLUMNS = {**_KEY, "seq": _I, "pot": _I, "amount": _L, "after_rake": _B, "line": _I}
+_RESTATEMENT_COLUMNS = {**_KEY, "seq": _I, "fact": _S, "player": _S, "street": _I, "amount": _L, "cards": _S, "text": _S,
+                        "line": _I}
 _RESULT_COLUMNS = {**_KEY, "player": _S, "contributed": _L, "collected": _L, "net": _L}
 _VIOLATION_COLUMNS = {**_KEY, "profile": _S, "code": _S, "street": _I, "player": _S, "expected": _S, "actual": _S,
                       "message": _S, "file": _S, "line": _I}

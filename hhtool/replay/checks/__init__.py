@@ -7,6 +7,7 @@ from hhtool.replay.checks.antes import check_antes
 from hhtool.replay.checks.betting import check_actions, check_sizes
 from hhtool.replay.checks.bring_in import check_bring_in_amount, check_bring_in_player
 from hhtool.replay.checks.cards import check_cards
+from hhtool.replay.checks.claims import check_claims
 from hhtool.replay.checks.common import Check, Finding
 from hhtool.replay.checks.order import check_order
 from hhtool.replay.checks.raise_cap import check_raise_cap
@@ -31,6 +32,7 @@ CHECKS: tuple[Check, ...] = (
     check_pot_award,
     check_showdown,
     check_totals,
+    check_claims,
 )
 
 __all__ = ["CHECKS", "Check", "Finding", "award_table"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from hhtool.model import Action, ActionKind, Award, Card, Half, Hand, ShownHand, ShowStatus, Street, cards_text
 from hhtool.replay.evaluator import best_high, best_low
 from hhtool.simulate.dealer import SimulatedHand
+from hhtool.simulate.faults import repeated_cards, restated_won
 from hhtool.simulate.writers.pokerstars import Money, money
 
 _MARKERS = {street: f"*** {street.label.upper()} STREET ***" for street in Street}
@@ -100,21 +101,19 @@ class FullTiltWriter:
         """3rd street: the hero's two down cards and upcard, the others' upcard; later, the cards so
         far (the hero's all, the others' upcards) then the new card; others' 7th card is not shown."""
         lines: dict[Street, list[str]] = {street: [] for street in Street}
-        so_far: dict[str, list[Card | None]] = {}
+        repeated = repeated_cards(hand)
         for deal in hand.deals:
             is_hero = deal.player == hand.hero
-            seen = so_far.setdefault(deal.player, [])
             if deal.street is Street.THIRD:
                 if is_hero:
                     lines[deal.street].append(f"Dealt to {deal.player} [{_cards(deal.down)}] [{_cards(deal.up)}]")
                 else:
                     lines[deal.street].append(f"Dealt to {deal.player} [{_cards(deal.up)}]")
-                seen.extend((*deal.down, *deal.up) if is_hero else deal.up)
                 continue
             new = (*deal.down, *deal.up) if is_hero else deal.up
             if new:
-                lines[deal.street].append(f"Dealt to {deal.player} [{_cards(seen)}] [{_cards(new)}]")
-            seen.extend(new)
+                before = repeated[(deal.player, deal.street)]
+                lines[deal.street].append(f"Dealt to {deal.player} [{_cards(before)}] [{_cards(new)}]")
         return lines
 
     @staticmethod
@@ -165,7 +164,7 @@ class FullTiltWriter:
     def _total_line(simulated: SimulatedHand, fmt: Money) -> str:
         """Full Tilt states each pot before the rake (the rake comes out of the main pot)."""
         hand = simulated.hand
-        pots = list(simulated.pot_amounts)
+        pots = [pot.amount for pot in hand.stated_pots] or list(simulated.pot_amounts)  # a fault may state others
         total = f"Total pot {fmt(hand.total_pot or 0)}"
         if len(pots) > 1:
             rakes = list(simulated.pot_rakes) or [hand.rake or 0] + [0] * (len(pots) - 1)
@@ -179,12 +178,13 @@ class FullTiltWriter:
     def _summary_seats(hand: Hand, fmt: Money) -> list[str]:
         shows = {s.player: s for s in hand.showdown}
         community = (hand.community_card,) if hand.community_card is not None else ()
+        said_won = restated_won(hand)
         lines = []
         for seat in hand.seats:
             name = seat.player
             head = f"Seat {seat.seat}: {name}"
             fold = next((a for a in hand.actions if a.player == name and a.kind is ActionKind.FOLD), None)
-            won = hand.collected_by(name)
+            won = said_won.get(name, hand.collected_by(name))
             shown = shows.get(name)
             if fold is not None:
                 lines.append(f"{head} folded on {fold.street.label} St.")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street, cards_text
 from hhtool.simulate.dealer import MAX_BETS, SimulatedHand
+from hhtool.simulate.faults import repeated_cards, restated_won
 
 Money = Callable[[int], str]
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
@@ -97,7 +98,7 @@ class PokerStarsWriter:
             out.extend(self._collect_lines(simulated, m))
             out.extend(f"{s.player}: doesn't show hand " for s in hand.showdown if s.status is ShowStatus.NOT_SHOWN)
         out.append("*** SUMMARY ***")
-        pots = simulated.pot_amounts
+        pots = [pot.amount for pot in hand.stated_pots] or simulated.pot_amounts  # a fault may state other amounts
         if len(pots) > 1:
             parts = [f"Main pot {m(pots[0])}."] + [f"Side pot-{i} {m(amount)}." for i, amount in enumerate(pots[1:], 1)]
             out.append(f"Total pot {m(hand.total_pot or 0)} {' '.join(parts)} | Rake {m(hand.rake or 0)} ")
@@ -117,17 +118,15 @@ class PokerStarsWriter:
         """The "Dealt to" lines of every street: the hero sees his whole hand, the others' upcards
         only; from 4th street on, the cards so far in one bracket and the new card in another."""
         lines: dict[Street, list[str]] = {street: [] for street in Street}
-        so_far: dict[str, list[Card | None]] = {}
+        repeated = repeated_cards(hand)
         for deal in hand.deals:
             street = deal.street
             is_hero = deal.player == hand.hero
-            seen = so_far.setdefault(deal.player, [])
             new = (*deal.down, *deal.up) if is_hero else deal.up
             if street is Street.THIRD:
                 lines[street].append(f"Dealt to {deal.player} [{_cards(new)}]")
             elif street is not Street.SEVENTH or is_hero:  # an opponent's 7th-street card is not printed
-                lines[street].append(f"Dealt to {deal.player} [{_cards(seen)}] [{_cards(new)}]")
-            seen.extend(new)
+                lines[street].append(f"Dealt to {deal.player} [{_cards(repeated[(deal.player, street)])}] [{_cards(new)}]")
         return lines
 
     @staticmethod
@@ -174,12 +173,13 @@ class PokerStarsWriter:
     @staticmethod
     def _summary_seats(hand: Hand, fmt: Money) -> list[str]:
         shows = {s.player: s for s in hand.showdown}
+        said_won = restated_won(hand)
         lines = []
         for seat in hand.seats:
             name = seat.player
             head = f"Seat {seat.seat}: {name}"
             fold = next((a for a in hand.actions if a.player == name and a.kind is ActionKind.FOLD), None)
-            won = hand.collected_by(name)
+            won = said_won.get(name, hand.collected_by(name))
             shown = shows.get(name)
             if fold is not None:
                 put_in_third = any(a.player == name and a.street is Street.THIRD and a.amount
