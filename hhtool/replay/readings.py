@@ -105,8 +105,8 @@ def _reason(
     for key, label in followed:
         rule = rules[key]
         own = rule.reading_of(profile)
-        own_text = f"'{own.label}' ({own.source})" if own else "the profile's own values"
+        own_text = f"'{own.label}' ({own.source})" if own else "its own values"
         other = readings[(key, label)]
-        parts.append(f"{rule.what}: under {profile.name}'s reading {own_text} the rules say so, but the history "
-                     f"follows '{other.label}' ({other.source}), and {rule.why_open}")
-    return f"line {dropped.line}: {dropped.message} — only under one reading of an unsettled rule; " + "; ".join(parts)
+        parts.append(f"{rule.what}: {profile.name}'s reading {own_text}; the history follows '{other.label}' "
+                     f"({other.source}); unsettled online: {rule.why_open}")
+    return f"{dropped.message} (line {dropped.line}) holds only under one reading of " + "; and of ".join(parts)
