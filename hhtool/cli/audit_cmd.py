@@ -112,6 +112,18 @@ def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | Non
         out.print(explain(hand, profile_for(hand, fixed)), highlight=False, markup=False)
 
 
+def list_profiles() -> None:
+    """Every built-in profile with one line on where it comes from (``--rules list``)."""
+    from hhtool.replay import profile_catalog
+
+    catalog = profile_catalog()
+    width = max(len(name) for name, _ in catalog)
+    for name, source in catalog:
+        out.print(f"{name:<{width}}  {source}", highlight=False, markup=False)
+    out.print("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).",
+              highlight=False, markup=False)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("audit")
     def audit_command(
@@ -121,7 +133,8 @@ def register(app: typer.Typer) -> None:
         site: str | None = typer.Option(None, "--site", help="Only this site."),
         code: str | None = typer.Option(None, "--code", help="Only this violation code, e.g. POT_AWARD."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
-        rules: str | None = typer.Option(None, "--rules", help="Replay under this profile (name or TOML file)."),
+        rules: str | None = typer.Option(
+            None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
         output_format: AuditFormat = typer.Option(AuditFormat.table, "--format", help="table, jsonl or csv."),
@@ -130,6 +143,9 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when no violation is reported, 1 when some are, 2 on errors.
         """
+        if rules == "list":
+            list_profiles()
+            raise typer.Exit(EXIT_OK)
         check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
         with open_store(db) as store:
