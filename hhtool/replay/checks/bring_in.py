@@ -133,6 +133,10 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
         why = f"{designated}'s hidden upcard is lower than every upcard shown"
     else:
         why = f"{designated} shows the lowest upcard {upcard}"
+        tied = [p for p in state.dealt_in if p != designated
+                and any(c is not None and c.rank == upcard.rank for c in state.upcards.get(p, {}).get(THIRD, ()))]
+        if tied and profile.bringin_tie == "position":
+            why += f" (tied in rank with {names_of(tied)}; the tie goes to the player nearest the dealer's left)"
         if reason is None and any(c is None for p in state.dealt_in for c in state.upcards.get(p, {}).get(THIRD, (None,))):
             why += ", lower than any hidden upcard could be"
     if expected != designated:
