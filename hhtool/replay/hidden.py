@@ -55,6 +55,16 @@ def _known_cards(hand: Hand | None, state: ReplayState) -> tuple[frozenset[Card]
 def hidden_pool(hand: Hand | None, state: ReplayState, player: str) -> tuple[Card, ...]:
     """The cards one of ``player``'s hidden cards may be. Without ``hand`` (the showdown), only the
     deals and the replay's known hands are used: a larger pool, never a wrong one."""
+    pools = state.memo.get("hidden.pools")
+    if not isinstance(pools, dict) or pools.get(None) is not hand:
+        pools = state.memo["hidden.pools"] = {None: hand}  # one pool per player and replay: every street asks again
+    pool = pools.get(player)
+    if pool is None:
+        pool = pools[player] = _pool(hand, state, player)
+    return pool  # type: ignore[no-any-return]
+
+
+def _pool(hand: Hand | None, state: ReplayState, player: str) -> tuple[Card, ...]:
     seen, shown = _known_cards(hand, state)
     dealt = {card for dealt in state.upcards.get(player, {}).values() for card in dealt if card is not None}
     dealt.update(card for card in state.downcards.get(player, ()) if card is not None)

@@ -98,8 +98,8 @@ def _find_opener(
         if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
             if any_live or player in active:
                 known = [card for card in cards if card is not None]
-                missing = needed - len([card for card in known if card != community or not add_common])
-                hidden.append((position, player, known, max(missing, 0)))
+                dealt_known = [c for on, dealt in (dealt_by_street or {}).items() if on <= through for c in dealt if c]
+                hidden.append((position, player, known, max(needed - len(dealt_known), 0)))
             continue
         boards[player] = cards
         if not any_live and player not in active:
@@ -136,8 +136,8 @@ def _open_with_hidden(
     for position, player, known, missing in hidden:
         available = rank_counts(hidden_pool(hand, state, player))
         known_ranks = [card.rank for card in known]
-        if best_key is None:
-            may_be_best.append(player)
+        if best_key is None or sum(available.values()) < missing:
+            may_be_best.append(player)  # nothing shown to beat, or no cards left to fill his board: anything goes
             continue
         target, tie_wins = best_key[0], (by_suit or (0, -position) > best_key[1])
         tie_loses = by_suit or (0, -position) < best_key[1]
