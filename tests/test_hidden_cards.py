@@ -5,12 +5,15 @@ whole players the same way (no deal lines)."""
 
 from __future__ import annotations
 
+import random
+from itertools import combinations_with_replacement
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.replay import PROFILES, ReplayResult, Verdict, replay
+from hhtool.replay.hidden import rank_multisets
 from tests.replay_helpers import build_hand, edit
 from tests.test_site_partypoker import parse_one
 
@@ -195,3 +198,15 @@ def test_several_hidden_upcards_at_once() -> None:
     wrong = edit(script, "C check\nD check\nA check\nB check", "B check\nC check\nD check\nA check")
     violations, _ = findings(replay(build_hand(wrong), DEFAULT), "ACTION_ORDER")
     assert [v.split(",")[0] for v in violations] == ["B acted first on 4th street"]
+
+
+def test_rank_multisets_are_every_allowed_hand_once_in_either_order() -> None:
+    rng = random.Random(5)
+    for _ in range(100):
+        available = {rank: rng.randint(0, 4) for rank in range(2, 15)}
+        for size in range(5):
+            expected = sorted(c for c in combinations_with_replacement(sorted(r for r in available if available[r]), size)
+                              if all(c.count(r) <= available[r] for r in c))
+            for descending in (True, False):
+                found = [tuple(sorted(c)) for c in rank_multisets(available, size, descending)]
+                assert sorted(found) == expected and len(set(found)) == len(found)

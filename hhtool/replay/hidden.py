@@ -13,6 +13,7 @@ when every such value gives the same answer.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import combinations, combinations_with_replacement
 
 from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus
 from hhtool.replay.engine import ReplayState
@@ -21,12 +22,14 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for sui
 _SHOWN = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
-def _known_cards(hand: Hand | None, state: ReplayState) -> tuple[frozenset[Card], dict[str, frozenset[Card]]]:
-    """(every card seen anywhere in the hand, each player's shown cards)."""
+def _known_cards(
+    hand: Hand | None, state: ReplayState,
+) -> tuple[frozenset[Card], dict[str, frozenset[Card]], tuple[Card, ...]]:
+    """(every card seen anywhere in the hand, each player's shown cards, the cards seen nowhere)."""
     memo_key = "hidden.seen"
     cached = state.memo.get(memo_key)
     if isinstance(cached, tuple) and cached[0] is hand:
-        return cached[1], cached[2]
+        return cached[1], cached[2], cached[3]
     seen: set[Card] = set()
     for by_street in state.upcards.values():
         for dealt in by_street.values():
@@ -47,34 +50,49 @@ def _known_cards(hand: Hand | None, state: ReplayState) -> tuple[frozenset[Card]
             if full:
                 shown[player] = frozenset(full)
                 seen.update(full)
-    result = frozenset(seen), shown
-    state.memo[memo_key] = (hand, *result)
-    return result
+    unseen = tuple([card for card in DECK if card not in seen])
+    state.memo[memo_key] = (hand, frozenset(seen), shown, unseen)
+    return frozenset(seen), shown, unseen
 
 
 def hidden_pool(hand: Hand | None, state: ReplayState, player: str) -> tuple[Card, ...]:
     """The cards one of ``player``'s hidden cards may be. Without ``hand`` (the showdown), only the
     deals and the replay's known hands are used: a larger pool, never a wrong one."""
-    pools = state.memo.get("hidden.pools")
-    if not isinstance(pools, dict) or pools.get(None) is not hand:
-        pools = state.memo["hidden.pools"] = {None: hand}  # one pool per player and replay: every street asks again
-    pool = pools.get(player)
-    if pool is None:
-        pool = pools[player] = _pool(hand, state, player)
-    return pool  # type: ignore[no-any-return]
+    return _pool_and_ranks(hand, state, player)[0]
+
+
+def hidden_ranks(hand: Hand | None, state: ReplayState, player: str) -> dict[int, int]:
+    """rank -> how many cards of that rank ``player``'s hidden cards may be (see hidden_pool).
+    Players who share a pool (the cards seen nowhere) get the same dict, so a search on it can be shared."""
+    return _pool_and_ranks(hand, state, player)[1]
+
+
+def _pool_and_ranks(hand: Hand | None, state: ReplayState, player: str) -> tuple[tuple[Card, ...], dict[int, int]]:
+    cached = state.memo.get("hidden.pools")
+    if not (isinstance(cached, tuple) and cached[0] is hand):
+        cached = state.memo["hidden.pools"] = (hand, {})  # one pool per player and replay: every street asks again
+    pools: dict[str, tuple[tuple[Card, ...], dict[int, int]]] = cached[1]
+    found = pools.get(player)
+    if found is None:
+        pool = _pool(hand, state, player)
+        shared = next((counts for other, counts in pools.values() if other is pool), None)
+        found = pools[player] = (pool, shared if shared is not None else rank_counts(pool))
+    return found
 
 
 def _pool(hand: Hand | None, state: ReplayState, player: str) -> tuple[Card, ...]:
-    seen, shown = _known_cards(hand, state)
+    seen, shown, unseen = _known_cards(hand, state)
+    own_shown = shown.get(player, frozenset())
+    if not own_shown:
+        return unseen  # the usual case, shared by every hidden player of the hand
     dealt = {card for dealt in state.upcards.get(player, {}).values() for card in dealt if card is not None}
     dealt.update(card for card in state.downcards.get(player, ()) if card is not None)
-    own_shown = shown.get(player, frozenset())
     community = hand.community_card if hand is not None else None
     extra = own_shown - dealt - ({community} if community is not None else set())
     needed = 6 if community is not None else 7
     if len(own_shown - ({community} if community is not None else set())) >= needed:
         return tuple(sorted(extra, key=lambda c: (c.rank, c.suit)))  # his whole hand is known: the hidden cards are in it
-    return tuple(card for card in DECK if card not in seen or card in extra)
+    return tuple(card for card in DECK if card not in seen or card in extra) if extra else unseen
 
 
 def names_of(players: list[str] | tuple[str, ...]) -> str:
@@ -92,20 +110,12 @@ def rank_counts(pool: tuple[Card, ...]) -> dict[int, int]:
 def rank_multisets(available: Mapping[int, int], size: int, descending: bool) -> Iterator[tuple[int, ...]]:
     """Every multiset of ``size`` ranks the available cards allow (rank -> how many), each once.
     ``descending``: the strongest first (highest ranks, the most of each); else the weakest first
-    (lowest ranks, one of each), so a search for a board that beats, or loses to, another stops early."""
+    (distinct low ranks, then the rest), so a search for a board that beats, or loses to, another
+    stops early."""
     ranks = sorted((rank for rank, count in available.items() if count > 0), reverse=descending)
-
-    def build(index: int, left: int) -> Iterator[tuple[int, ...]]:
-        if left == 0:
-            yield ()
-            return
-        if index == len(ranks):
-            return
-        rank = ranks[index]
-        most = min(available[rank], left)
-        counts = range(most, -1, -1) if descending else [n for n in (1, 0, 2, 3, 4) if n <= most]
-        for taken in counts:
-            for rest in build(index + 1, left - taken):
-                yield (rank,) * taken + rest
-
-    return build(0, size)
+    if not descending:
+        yield from combinations(ranks, size)  # no rank twice: every one is available
+    for combo in combinations_with_replacement(ranks, size):
+        repeated = len(set(combo)) < size
+        if (repeated or descending) and all(combo.count(rank) <= available[rank] for rank in set(combo)):
+            yield combo

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
 from hhtool.replay.engine import SEVENTH, SIXTH, THIRD, ReplayState, Round, clockwise_from
-from hhtool.replay.hidden import hidden_pool, names_of, rank_counts, rank_multisets
+from hhtool.replay.hidden import hidden_ranks, names_of, rank_multisets
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
@@ -133,27 +133,33 @@ def _open_with_hidden(
     by_suit = profile.opener_tie == "suit"
     may_be_best: list[str] = []
     shown_stays = best_key is not None
+    # (board ranks, hidden count, pool, whether a tie counts, beat or lose) -> answer: players whose
+    # boards are hidden alike (PartyPoker: every opponent, nothing shown) share one search
+    answers: dict[tuple[tuple[int, ...], int, int, bool, bool], bool] = {}
     for position, player, known, missing in hidden:
-        available = rank_counts(hidden_pool(hand, state, player))
-        known_ranks = [card.rank for card in known]
+        available = hidden_ranks(hand, state, player)
+        known_ranks = tuple(sorted([card.rank for card in known]))
         if best_key is None or sum(available.values()) < missing:
             may_be_best.append(player)  # nothing shown to beat, or no cards left to fill his board: anything goes
             continue
-        target, tie_wins = best_key[0], (by_suit or (0, -position) > best_key[1])
+        target = best_key[0]
+        tie_wins = by_suit or (0, -position) > best_key[1]
         tie_loses = by_suit or (0, -position) < best_key[1]
-
-        def strength_with(extra: tuple[int, ...], ranks: list[int] = known_ranks) -> tuple[int, tuple[int, ...]]:
-            key = tuple(sorted([*ranks, *extra]))
-            found = _STRENGTH_OF_RANKS.get(key)
-            if found is None:
-                found = _STRENGTH_OF_RANKS[key] = _rank_strength(key)
-            return found
-
-        if any(s > target or (s == target and tie_wins)
-               for s in map(strength_with, rank_multisets(available, missing, descending=True))):
+        beat_key = (known_ranks, missing, id(available), tie_wins, True)
+        if beat_key not in answers:
+            answers[beat_key] = any(
+                s > target or (s == target and tie_wins)
+                for s in _strengths(known_ranks, rank_multisets(available, missing, descending=True)))
+        if answers[beat_key]:
             may_be_best.append(player)
-        if not any(s < target or (s == target and tie_loses)
-                   for s in map(strength_with, rank_multisets(available, missing, descending=False))):
+        if not shown_stays:
+            continue  # some hidden board already beats it whatever: no need to ask whether this one can lose
+        lose_key = (known_ranks, missing, id(available), tie_loses, False)
+        if lose_key not in answers:
+            answers[lose_key] = any(
+                s < target or (s == target and tie_loses)
+                for s in _strengths(known_ranks, rank_multisets(available, missing, descending=False)))
+        if not answers[lose_key]:
             shown_stays = False  # whatever his hidden cards, he beats the best shown board
     candidates = ([best] if best is not None and shown_stays else []) + may_be_best
     active = rnd.active_at_start
@@ -177,6 +183,18 @@ def _open_with_hidden(
     whose = f"{may_be_best[0]}'s upcards" if len(may_be_best) == 1 else f"the upcards of {names_of(may_be_best)}"
     return tuple(openers), None, boards, (f"{whose} on {street} are not all printed, and a value of them could beat "
                                           f"{best}'s {' '.join(map(str, boards[best]))}")
+
+
+def _strengths(
+    known: tuple[int, ...], extras: Iterator[tuple[int, ...]],
+) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """The strength of the board ``known`` + each of ``extras`` (rank tuples), lazily."""
+    for extra in extras:
+        key = tuple(sorted(known + extra))
+        found = _STRENGTH_OF_RANKS.get(key)
+        if found is None:
+            found = _STRENGTH_OF_RANKS[key] = _rank_strength(key)
+        yield found
 
 
 def _rank_strength(ranks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
