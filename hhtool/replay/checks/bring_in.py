@@ -33,8 +33,8 @@ def bring_in_candidates(
     state: ReplayState, profile: RuleProfile, hand: Hand | None = None,
 ) -> tuple[tuple[str, ...], str | None]:
     """(every player who may have to bring in, given what the history hides; why it is not one
-    player, or None). A hidden upcard is any card not seen elsewhere in the hand (R3 §4 of issue
-    18): it matters only when it could be below the lowest shown upcard. ``hand`` supplies the
+    player, or None). A hidden upcard is any card not seen elsewhere in the hand (issue 18 §4):
+    it matters only when it could be below the lowest shown upcard. ``hand`` supplies the
     showdown cards (a player who showed his hand has his hidden upcard among them)."""
     known: list[tuple[tuple[int, int], str]] = []
     hidden: list[tuple[int, str]] = []
@@ -53,8 +53,8 @@ def bring_in_candidates(
     if not known and not hidden:
         return (), "no 3rd-street upcards"
     lowest = min(known) if known else None
-    if not hidden:
-        return (lowest[1],), None  # type: ignore[index]  # known is not empty here
+    if not hidden and lowest is not None:
+        return (lowest[1],), None
     below: list[str] = []  # hidden upcards that could be the lowest
     lowest_stays = lowest is not None
     for position, player in hidden:
