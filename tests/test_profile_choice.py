@@ -86,3 +86,12 @@ def test_profile_for_names_who_chose() -> None:
     site_choice = profile_for(hand)
     assert (site_choice.name, site_choice.explicit) == ("phh", False)  # no recorded practice: rulebook defaults
     assert profile_for(hand, "robert").explicit and profile_for(hand, PROFILES["wsop"]).name == "wsop"
+
+
+def test_an_unknown_profile_is_a_usage_error_in_show_and_audit(tmp_path: Path) -> None:
+    db = exported(tmp_path, CLEAN, "winning")
+    for args in (["show", "winning:77", "--db", db, "--rules", "nosuch"],
+                 ["audit", "--db", db, "--explain", "winning:77", "--rules", "nosuch"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "no profile named 'nosuch'" in result.output and "Traceback" not in result.output

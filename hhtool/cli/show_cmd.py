@@ -28,8 +28,11 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Show a hand street by street: cards, actions with the pot, showdown, site and rules awards, violations."""
+        from hhtool.cli.import_cmd import check_rules
         from hhtool.replay import profile_for, replay
         from hhtool.reports.show import describe_hand, render_text
+
+        check_rules(rules)  # a wrong --rules is a usage error (exit 2), before the store is opened
 
         where, params = "h.hand_id = ?", [hand_id]
         if site:
