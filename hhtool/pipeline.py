@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hhtool.model import Hand
-from hhtool.replay import ReplayResult, Verdict, load_profile, profile_for_site, replay
+from hhtool.replay import ReplayResult, Verdict, load_profile, profile_for, replay
 from hhtool.replay.result import Unverifiable
 
 Replayer = Callable[[Hand], tuple[ReplayResult, str]]
@@ -14,15 +14,14 @@ Replayer = Callable[[Hand], tuple[ReplayResult, str]]
 def make_replayer(rules: str | None) -> Replayer:
     """A function replaying each hand under ``rules`` (a profile name or TOML file), or under
     the hand's site profile when ``rules`` is None."""
-    fixed = load_profile(rules) if rules else None
+    fixed = load_profile(rules) if rules else None  # read a TOML file once, not per hand
 
     def replay_hand(hand: Hand) -> tuple[ReplayResult, str]:
-        # a converted history is judged by the practice of the site that dealt it
-        profile = fixed or profile_for_site(hand.origin_site or hand.site)
+        chosen = profile_for(hand, fixed)
         try:
-            return replay(hand, profile), profile.name
+            return replay(hand, chosen), chosen.name
         except Exception as error:  # a fault in one hand's replay must not stop the import
             reason = f"internal error while replaying ({type(error).__name__}: {error}); please report this hand"
-            return ReplayResult(Verdict.UNVERIFIABLE, (), (Unverifiable("REPLAY", reason),), (), ()), profile.name
+            return ReplayResult(Verdict.UNVERIFIABLE, (), (Unverifiable("REPLAY", reason),), (), ()), chosen.name
 
     return replay_hand

@@ -21,13 +21,15 @@ def test_opponents_upcards_not_printed() -> None:
     script = CLEAN
     for old, new in (("B [Ah 3h] 5s", "B [Ah 3h] ??"), ("B 4d", "B ??"), ("B 6c", "B ??"), ("B 8s", "B ??")):
         script = edit(script, old, new)
-    script = edit(script, "show B", "show B [Ah 3h 5s 4d 6c 8s 9s]")
-    result = run(script)
-    assert result.violations == ()
-    assert result.verdict is Verdict.UNVERIFIABLE
-    assert set(reasons(result)) == {"BRING_IN_PLAYER", "ACTION_ORDER"}
-    assert "B's 3rd-street upcard is not printed" in reasons(result)["BRING_IN_PLAYER"]
-    assert {(a.player, a.rules_amount) for a in result.awards} == {("C", 45), ("B", 44)}  # the shown hand still decides
+    # B's hidden upcards cannot be below A's 2c, and they are among the cards he shows, none of which
+    # pairs: neither the bring-in nor an opener depends on them (issue 18 §4)
+    shown = run(edit(script, "show B", "show B [Ah 3h 5s 4d 6c 8s 9s]"))
+    assert shown.verdict is Verdict.OK, shown.unverifiable
+    # without his showdown they could pair, and beat C's pair of jacks from 5th street on
+    unshown = run(edit(edit(script, "show B", "muck B"), "collect B 44", "collect C 44"))
+    assert unshown.violations == () and set(reasons(unshown)) == {"ACTION_ORDER"}
+    assert "B's upcards on 4th street are not all printed, and a value of them could beat C's Jc Jd" in \
+        reasons(unshown)["ACTION_ORDER"]
 
 
 def test_hidden_upcards_do_not_hide_a_wrong_turn_order() -> None:

@@ -28,7 +28,7 @@ class AuditFormat(StrEnum):
 
 def rereplay(store: Store, rules: str, where: str, params: list[Any]) -> str:
     """Replay stored hands under another profile and store its findings beside the others."""
-    from hhtool.replay import load_profile, replay
+    from hhtool.replay import load_profile, profile_for, replay
 
     try:
         profile = load_profile(rules)
@@ -37,7 +37,8 @@ def rereplay(store: Store, rules: str, where: str, params: list[Any]) -> str:
         raise typer.Exit(EXIT_ERROR) from error
     batch: list[tuple[Any, Any, str]] = []
     for hand in load_hands(store, where, params):
-        batch.append((hand, replay(hand, profile), profile.name))
+        chosen = profile_for(hand, profile)
+        batch.append((hand, replay(hand, chosen), chosen.name))
         if len(batch) >= 2000:
             store.replace_replay(batch)
             batch = []
@@ -99,16 +100,28 @@ def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> 
 
 
 def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None) -> None:
-    from hhtool.replay import explain, load_profile, profile_for_site
+    from hhtool.replay import explain, load_profile, profile_for
 
     where, params = hand_filter(site, hand_id, None)
     hands = list(load_hands(store, where, params))
     if not hands:
         err.print(f"[red]error:[/red] no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
         raise typer.Exit(EXIT_ERROR)
+    fixed = load_profile(rules) if rules else None
     for hand in hands:
-        profile = load_profile(rules) if rules else profile_for_site(hand.site)
-        out.print(explain(hand, profile), highlight=False, markup=False)
+        out.print(explain(hand, profile_for(hand, fixed)), highlight=False, markup=False)
+
+
+def list_profiles() -> None:
+    """Every built-in profile with one line on where it comes from (``--rules list``)."""
+    from hhtool.replay import profile_catalog
+
+    catalog = profile_catalog()
+    width = max(len(name) for name, _ in catalog)
+    for name, source in catalog:
+        out.print(f"{name:<{width}}  {source}", highlight=False, markup=False)
+    out.print("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).",
+              highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -120,7 +133,8 @@ def register(app: typer.Typer) -> None:
         site: str | None = typer.Option(None, "--site", help="Only this site."),
         code: str | None = typer.Option(None, "--code", help="Only this violation code, e.g. POT_AWARD."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
-        rules: str | None = typer.Option(None, "--rules", help="Replay under this profile (name or TOML file)."),
+        rules: str | None = typer.Option(
+            None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
         output_format: AuditFormat = typer.Option(AuditFormat.table, "--format", help="table, jsonl or csv."),
@@ -129,6 +143,9 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when no violation is reported, 1 when some are, 2 on errors.
         """
+        if rules == "list":
+            list_profiles()
+            raise typer.Exit(EXIT_OK)
         check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
         with open_store(db) as store:

@@ -28,8 +28,11 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Show a hand street by street: cards, actions with the pot, showdown, site and rules awards, violations."""
-        from hhtool.replay import load_profile, profile_for_site, replay
+        from hhtool.cli.import_cmd import check_rules
+        from hhtool.replay import profile_for, replay
         from hhtool.reports.show import describe_hand, render_text
+
+        check_rules(rules)  # a wrong --rules is a usage error (exit 2), before the store is opened
 
         where, params = "h.hand_id = ?", [hand_id]
         if site:
@@ -43,7 +46,7 @@ def register(app: typer.Typer) -> None:
             err.print(f"[red]error:[/red] hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site")
             raise typer.Exit(EXIT_ERROR)
         hand = hands[0]
-        result = replay(hand, load_profile(rules) if rules else profile_for_site(hand.site))
+        result = replay(hand, profile_for(hand, rules))
         described = describe_hand(hand, result, hide_hole)
         if output_format is ShowFormat.json:
             sys.stdout.write(json.dumps(described, indent=2) + "\n")

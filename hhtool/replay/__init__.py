@@ -5,6 +5,11 @@ runs every rule check (:mod:`.checks`) and returns a :class:`ReplayResult`: the 
 violation with its source line, the checks the history did not allow to run and why, and the
 rules' award beside the site's. ``explain(hand, profile)`` is the dispute view in plain words.
 This package imports only :mod:`hhtool.model` and its own modules.
+
+The profile is chosen by :func:`~.profiles.profile_for`: a profile passed in (a
+:class:`RuleProfile`, a name or TOML path) is the user's explicit choice, whose readings are the
+rules; none means the site's own profile, under which a finding that holds only under one reading
+of an unsettled rule is unverifiable, not a violation (:mod:`.readings`).
 """
 
 from __future__ import annotations
@@ -13,7 +18,16 @@ from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
 from hhtool.replay.engine import ReplayState, walk
 from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
-from hhtool.replay.profiles import PROFILES, RuleProfile, load_profile, profile_for_site
+from hhtool.replay.profiles import (
+    PROFILES,
+    ChosenProfile,
+    RuleProfile,
+    load_profile,
+    profile_catalog,
+    profile_for,
+    profile_for_site,
+)
+from hhtool.replay.readings import judge_unsettled
 from hhtool.replay.result import (
     CODES,
     PlayerAward,
@@ -27,11 +41,22 @@ from hhtool.replay.result import (
 )
 
 
-def replay(hand: Hand, profile: RuleProfile | None = None) -> ReplayResult:
-    """Replay one hand under ``profile`` (default: the site's built-in profile)."""
-    profile = profile or profile_for_site(hand.site)
+def replay(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> ReplayResult:
+    """Replay one hand under ``profile`` (default: the site's built-in profile, see :func:`profile_for`)."""
+    return _judged(hand, _chosen(hand, profile))[1]
+
+
+def _chosen(hand: Hand, profile: RuleProfile | ChosenProfile | str | None) -> ChosenProfile:
+    return profile if isinstance(profile, ChosenProfile) else profile_for(hand, profile)
+
+
+def _judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult]:
+    profile = chosen.profile
     state = walk(hand, profile)
-    return result_of(hand, state, profile)
+    result = result_of(hand, state, profile)
+    if result.violations and not chosen.explicit:
+        result = judge_unsettled(profile, result, lambda other: result_of(hand, walk(hand, other), other))
+    return state, result
 
 
 def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayResult:
@@ -50,19 +75,20 @@ def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayRes
     return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands)
 
 
-def explain(hand: Hand, profile: RuleProfile | None = None) -> str:
+def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> str:
     """The dispute view: every pot, who could win it, each hand, the split and the rules' award
     beside the site's, in plain words."""
     from hhtool.replay.dispute import explain_hand  # a module not named "explain": importing it must not shadow explain()
 
-    profile = profile or profile_for_site(hand.site)
-    state = walk(hand, profile)
-    return explain_hand(hand, state, profile, result_of(hand, state, profile))
+    chosen = _chosen(hand, profile)
+    state, result = _judged(hand, chosen)
+    return explain_hand(hand, state, chosen.profile, result)
 
 
 __all__ = [
     "CODES",
     "PROFILES",
+    "ChosenProfile",
     "HighHand",
     "LowHand",
     "PlayerAward",
@@ -77,6 +103,8 @@ __all__ = [
     "best_low",
     "explain",
     "load_profile",
+    "profile_catalog",
+    "profile_for",
     "profile_for_site",
     "replay",
 ]

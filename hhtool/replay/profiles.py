@@ -3,8 +3,16 @@
 a hand. The replay engine knows a site only through its profile.
 
 Built-ins: one per site whose practice the rules document records, and the rulebooks ``robert``
-(Robert's Rules, cash game), ``wsop`` (2024 WSOP live action) and ``pokerkit`` (PokerKit's
-behaviour). A TOML file may define a profile too; ``base`` names the profile it starts from.
+(Robert's Rules, cash game), ``wsop`` (2024 WSOP live action), ``pokerkit`` (PokerKit's
+behaviour), ``888poker`` (the 888poker rules page, S000) and ``spanish`` (alias ``romanian``: the
+Spanish/Romanian rules text, S003/S004). A TOML file may define a profile too; ``base`` names the
+profile it starts from.
+
+Which profile judges a hand is decided in one place, :func:`profile_for`: the one the user named
+(explicitly chosen: its readings are the rules), else the profile of the site that dealt the hand
+(``origin_site`` for a converted history). Under a site profile the parameters the rules document
+leaves unsettled online (:data:`UNSETTLED`, minus what the site's own hands establish, recorded per
+profile in ``established``) do not decide a violation on their own.
 
 >>> PROFILES["wsop"].max_raises, PROFILES["pokerstars"].max_raises
 (4, 3)
@@ -12,6 +20,8 @@ behaviour). A TOML file may define a profile too; ``base`` names the profile it 
 True
 >>> load_profile("pokerkit").reopen_threshold
 'full'
+>>> [rule.key for rule in PROFILES["fulltilt"].unsettled_rules()][-1], load_profile("romanian").name
+('odd_unit_tied_half', 'spanish')
 """
 
 from __future__ import annotations
@@ -21,6 +31,8 @@ import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+
+from hhtool.model import Hand
 
 # Allowed values of every text parameter; checked when a profile is made.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -107,6 +119,13 @@ class RuleProfile:
     # Site practice (reporting only): Winamax puts the returned uncalled bet inside its collected
     # amounts and prints no return line.
     uncalled_in_awards: bool = False
+    # R4, rulebooks only: the bring-in as a fixed fraction (numerator, denominator) of the small bet,
+    # e.g. (1, 2) for 888poker's "half the small bet"; None: b is a table parameter (0 < b < S).
+    bring_in_fraction: tuple[int, int] | None = None
+    # Where the profile comes from, in one line (``hhtool audit --rules list``).
+    source: str = ""
+    # Keys of UNSETTLED that this site's own hands establish, with the evidence: (key, evidence).
+    established: tuple[tuple[str, str], ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
@@ -118,6 +137,13 @@ class RuleProfile:
             raise ValueError(f"profile {self.name!r}: max_raises must be >= 0 or absent")
         if self.unit < 1:
             raise ValueError(f"profile {self.name!r}: unit must be >= 1")
+        if self.bring_in_fraction is not None:
+            numerator, denominator = self.bring_in_fraction
+            if not 0 < numerator < denominator:
+                raise ValueError(f"profile {self.name!r}: bring_in_fraction must be a fraction between 0 and 1")
+        unknown = sorted({key for key, _ in self.established} - UNSETTLED.keys())
+        if unknown:
+            raise ValueError(f"profile {self.name!r}: established names no unsettled rule: {', '.join(unknown)}")
         if (self.cap_applies_when == "multiway") != (self.heads_up_uncap != "never"):
             raise ValueError(
                 f"profile {self.name!r}: cap_applies_when = 'multiway' goes with heads_up_uncap 'round_start' or "
@@ -126,44 +152,156 @@ class RuleProfile:
 
     def describe(self) -> str:
         """One line per parameter, for ``hhtool`` output and reports."""
-        return "\n".join(f"{f.name} = {getattr(self, f.name)!r}" for f in fields(self) if f.name != "notes")
+        return "\n".join(f"{f.name} = {getattr(self, f.name)!r}" for f in fields(self) if f.name not in _NOT_RULES)
+
+    def unsettled_rules(self) -> tuple[Unsettled, ...]:
+        """The rules whose reading this profile's site does not establish (in UNSETTLED order)."""
+        settled = {key for key, _ in self.established}
+        return tuple(rule for key, rule in UNSETTLED.items() if key not in settled)
+
+
+_NOT_RULES = frozenset(("notes", "source", "established"))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One documented way to play an unsettled rule: the parameter values it sets and who follows it."""
+
+    label: str
+    values: tuple[tuple[str, str], ...]
+    source: str
+
+    def applies_to(self, profile: RuleProfile) -> bool:
+        return all(getattr(profile, name) == value for name, value in self.values)
+
+
+@dataclass(frozen=True, slots=True)
+class Unsettled:
+    """A rule the rules document leaves open online: its documented readings and why it is open."""
+
+    key: str  # the main parameter
+    what: str  # the rule in words
+    readings: tuple[Reading, ...]
+    why_open: str  # the document's evidence (or lack of it)
+
+    def reading_of(self, profile: RuleProfile) -> Reading | None:
+        """The reading the profile follows; None when its values match none of them (a custom mix)."""
+        return next((reading for reading in self.readings if reading.applies_to(profile)), None)
+
+    def alternatives(self, profile: RuleProfile) -> tuple[Reading, ...]:
+        own = self.reading_of(profile)
+        return tuple(reading for reading in self.readings if reading is not own)
+
+
+def _reading(label: str, source: str, **values: str) -> Reading:
+    return Reading(label, tuple(values.items()), source)
+
+
+#: The rules whose online practice stud8-rules.md marks as unverified, with every reading it documents.
+UNSETTLED: dict[str, Unsettled] = {
+    rule.key: rule
+    for rule in (
+        Unsettled("opener_tie", "who opens when two boards tie (R7)", (
+            _reading("position", "RR Stud #1, WSOP-LA 215/240, PokerKit, S003/S004, Planet Poker", opener_tie="position"),
+            _reading("suit", "a regional variant: the suit of the highest card", opener_tie="suit"),
+        ), "no exact tie was found in any hand history"),
+        Unsettled("allin_opener", "who opens when the best board is all-in (R7)", (
+            _reading("next active clockwise", "WSOP-LA 240, PokerKit", allin_opener="next_active"),
+            _reading("best active board", "the alternative reading of R7", allin_opener="best_active"),
+        ), "no hand history distinguishes the two readings"),
+        Unsettled("common_card_opener", "whether the 7th-street common card counts for the opener (R7, R17)", (
+            _reading("common card included", "RR Stud #15", common_card_opener="include"),
+            _reading("6th-street board", "R7: on 7th street the best 6th-street board opens", common_card_opener="exclude"),
+        ), "no hand with a common card exists in the corpus"),
+        Unsettled("exposed_7th_opener", "who opens 7th street when a 7th card is dealt face up (R7)", (
+            _reading("6th-street board", "WSOP-LA 230", exposed_7th_opener="sixth_street"),
+            _reading("all upcards", "RR Stud #17", exposed_7th_opener="all_upcards"),
+        ), "online 7th-street cards are dealt down; no hand history shows an exposed one"),
+        Unsettled("reopen_threshold", "which short all-in reopens the betting and where the next raise goes (R11)", (
+            _reading("half-bet rule", "RR Betting #5, WSOP-LA 129, Poker TDA", reopen_threshold="half",
+                     reopen_reference="bet_size", short_allin_counts_to_cap="threshold",
+                     raise_after_short_allin="complete_to_full"),
+            _reading("full-raise rule", "PokerKit", reopen_threshold="full", reopen_reference="largest_increase",
+                     short_allin_counts_to_cap="always", raise_after_short_allin="over_all_in"),
+        ), "no hand history shows which all-ins reopened the betting (KC-RAZZ #3537921 fits neither reading)"),
+        Unsettled("rake_allocation", "how one stated rake is shared between main and side pots (R15)", (
+            _reading("in proportion to the pots", "PokerStars (STARS-SALM), PokerKit per pot",
+                     rake_allocation="proportional"),
+            _reading("all from the main pot", "Full Tilt, Winning (observed)", rake_allocation="main_pot"),
+        ), "no hand history of this site shows how its rake is shared over several pots"),
+        Unsettled("odd_unit_tied_half", "who gets the odd unit inside a tied half (R14)", (
+            _reading("highest card by suit of the winning five", "WSOP-LA 149/244, WSOP-TR 73",
+                     odd_unit_tied_half="best_card_suit"),
+            _reading("highest (high) / lowest (low) card by suit of all cards", "RR Ties #5, Stud/8 #10",
+                     odd_unit_tied_half="rr_suit"),
+            _reading("first in position order", "PokerKit", odd_unit_tied_half="position"),
+        ), "online practice is unobserved; no tied half occurs in the corpus"),
+    )
+}
 
 
 DEFAULT = RuleProfile()
 
 _SITE_NOTE = "site practice as recorded in stud8-rules.md; unobserved parameters keep the rulebook defaults"
 
+
+def _site(name: str, source: str, **changes: Any) -> RuleProfile:
+    return replace(DEFAULT, name=name, source=source, notes=(_SITE_NOTE,), **changes)
+
+
+_STARS_RAKE = ("rake_allocation", "STARS-SALM #60974484959: each pot reduced in proportion ($0.44 -> $0.42, $0.64 -> $0.61), R15")
+
 PROFILES: dict[str, RuleProfile] = {
-    "default": DEFAULT,
+    "default": replace(DEFAULT, source="the rules document's defaults (RR, WSOP-LA, observed online practice)"),
     # Observed: 3 raises, capped heads-up, odd unit to high, no double bet on 4th (R6, R8, R14).
-    "pokerstars": replace(DEFAULT, name="pokerstars", notes=(_SITE_NOTE,)),
+    "pokerstars": _site("pokerstars", "PokerStars practice observed in its hand histories", established=(_STARS_RAKE,)),
     # Full Tilt takes the whole rake from the main pot (corpus hand #29705138396: main $85.10 less
     # the $3 rake split $41.05/$41.05, side pot $10 unraked $5/$5).
-    "fulltilt": replace(DEFAULT, name="fulltilt", rake_allocation="main_pot", notes=(_SITE_NOTE,)),
-    "bovada": replace(DEFAULT, name="bovada", notes=(_SITE_NOTE,)),
+    "fulltilt": _site("fulltilt", "Full Tilt practice observed in its hand histories", rake_allocation="main_pot",
+                      established=(("rake_allocation", "corpus hand #29705138396: the $3 rake all from the main pot, "
+                                                       "the $10 side pot unraked"),)),
+    "bovada": _site("bovada", "Bovada practice observed in its hand histories"),
     # iPoker prints only per-player bet/win totals; "win" includes the returned uncalled bet
     # (corpus hand 5710077134: bring-in uncalled, win €0.04 = both antes + the €0.02 bring-in).
-    "ipoker": replace(DEFAULT, name="ipoker", uncalled_in_awards=True, notes=(_SITE_NOTE,)),
-    "merge": replace(DEFAULT, name="merge", notes=(_SITE_NOTE,)),
-    "ongame": replace(DEFAULT, name="ongame", notes=(_SITE_NOTE,)),
-    "absolute": replace(DEFAULT, name="absolute", notes=(_SITE_NOTE,)),
-    "kingsclub": replace(DEFAULT, name="kingsclub", notes=(_SITE_NOTE,)),
-    "everleaf": replace(DEFAULT, name="everleaf", notes=(_SITE_NOTE,)),
+    "ipoker": _site("ipoker", "iPoker practice observed in its hand histories", uncalled_in_awards=True),
+    "merge": _site("merge", "Merge practice observed in its hand histories"),
+    "ongame": _site("ongame", "OnGame practice observed in its hand histories"),
+    "absolute": _site("absolute", "Absolute practice observed in its hand histories"),
+    "kingsclub": _site("kingsclub", "KingsClub practice observed in its hand histories"),
+    "everleaf": _site("everleaf", "Everleaf: no recorded practice beyond the format (rulebook defaults)"),
     # R10 / R19: no return line; the unmatched bet is inside the collected amounts.
-    "winamax": replace(DEFAULT, name="winamax", uncalled_in_awards=True, notes=(_SITE_NOTE,)),
+    "winamax": _site("winamax", "Winamax practice observed in its hand histories", uncalled_in_awards=True),
     # R14: the one Winning split gave the odd cent to the low half. The rake comes from the main pot
     # (ACR hand #1903647457, poker-apprentice/hand-history-parser acr.ts: "Side pot(1) $0.60 | Rake
     # $0.00", main pot $8.36 after its $0.10 split $4.18 / $4.18).
-    "winning": replace(DEFAULT, name="winning", odd_unit_hi_lo="low", rake_allocation="main_pot", notes=(_SITE_NOTE,)),
+    "winning": _site("winning", "Winning (ACR) practice observed in its hand histories", odd_unit_hi_lo="low",
+                     rake_allocation="main_pot",
+                     established=(("rake_allocation", "ACR hand #1903647457: side pot $0.60 unraked, the $0.10 rake "
+                                                      "from the main pot"),)),
     # The PartyPoker format has no uncalled-bet line: "wins" includes the unmatched bet (hh-formats §3).
-    "partypoker": replace(DEFAULT, name="partypoker", uncalled_in_awards=True, notes=(_SITE_NOTE,)),
+    "partypoker": _site("partypoker", "PartyPoker practice observed in its hand histories", uncalled_in_awards=True),
     # Robert's Rules (cash): uncapped heads-up at any time; odd units by suit over all cards.
     "robert": replace(
         DEFAULT, name="robert", cap_applies_when="multiway", heads_up_uncap="any_time", odd_unit_tied_half="rr_suit",
+        source="Robert's Rules of Poker (home-game edition), cash game",
     ),
     # 2024 WSOP live action: four raises, uncapped when a round starts heads-up, burns.
     "wsop": replace(
         DEFAULT, name="wsop", max_raises=4, cap_applies_when="multiway", heads_up_uncap="round_start", deck_burns=True,
+        source="2024 WSOP Live Action Rules",
+    ),
+    # S000, the 888poker Stud Hi/Lo page: the 4th-street double bet on an open pair (R6), the bring-in
+    # half the small bet (R4), one bet and three raises (R8). Nothing else is stated: defaults.
+    "888poker": replace(
+        DEFAULT, name="888poker", fourth_street_double_bet=True, max_raises=3, bring_in_fraction=(1, 2),
+        source="the 888poker Stud Hi/Lo rules page (S000)",
+    ),
+    # S003/S004, the Spanish and Romanian rules text: bring-in ties to the player closest to the
+    # dealer's left (R3), the 4th-street double bet (R6), three raises (R8), opener ties by position
+    # (R7). Its bring-in amount contradicts itself (b = S, then b = S/2), so none is asserted.
+    "spanish": replace(
+        DEFAULT, name="spanish", bringin_tie="position", fourth_street_double_bet=True, max_raises=3,
+        opener_tie="position", source="the Spanish / Romanian Stud Hi-Lo rules text (S003/S004)",
     ),
     # PokerKit: full-raise reopening, every short all-in counts to the cap, raise over the all-in,
     # tied-half remainder to the first player in position, low half decided hand-wide, pots formed
@@ -180,8 +318,12 @@ PROFILES: dict[str, RuleProfile] = {
         low_half_exists="hand",
         pots_formed_at="showdown",
         short_bring_in="all_in",
+        source="PokerKit's behaviour (uoftcprg/pokerkit)",
     ),
 }
+
+# Other names of built-in profiles.
+PROFILE_ALIASES = {"romanian": "spanish", "888": "888poker"}
 
 # Sites whose parser name differs from the profile name.
 _SITE_ALIASES = {"stars": "pokerstars", "ftp": "fulltilt", "party": "partypoker", "wpn": "winning", "acr": "winning"}
@@ -197,13 +339,57 @@ def profile_for_site(site: str) -> RuleProfile:
     return replace(DEFAULT, name=key, notes=("no recorded site practice: rulebook defaults",))
 
 
+@dataclass(frozen=True, slots=True)
+class ChosenProfile:
+    """The profile that judges a hand and whether the user chose it (``--rules``): an explicit
+    profile's readings are the rules; a site profile's unsettled readings decide no violation alone."""
+
+    profile: RuleProfile
+    explicit: bool
+
+    @property
+    def name(self) -> str:
+        return self.profile.name
+
+
+def profile_for(hand: Hand, rules: str | RuleProfile | None = None) -> ChosenProfile:
+    """The one rule for choosing the profile of a hand: ``rules`` (a name, a TOML file or a loaded
+    profile) when the user gave one, else the profile of the site that dealt the hand (a history
+    converted by hhtool, e.g. PHH, carries that site as ``origin_site``).
+
+    >>> from hhtool.model import Hand, Source, Stakes
+    >>> hand = Hand("phh", "fulltilt:1", Source("f.phh", 1, 9, ""), Stakes(1, 2, 4, 8, "USD"), (), (), origin_site="fulltilt")
+    >>> site_choice, user_choice = profile_for(hand), profile_for(hand, "robert")
+    >>> (site_choice.name, site_choice.explicit), (user_choice.name, user_choice.explicit)
+    (('fulltilt', False), ('robert', True))
+    """
+    if isinstance(rules, RuleProfile):
+        return ChosenProfile(rules, True)
+    if rules:
+        return ChosenProfile(load_profile(rules), True)
+    return ChosenProfile(profile_for_site(hand.origin_site or hand.site), False)
+
+
+def profile_catalog() -> list[tuple[str, str]]:
+    """(name, where it comes from) for every built-in profile, aliases named beside their profile."""
+    aliases: dict[str, list[str]] = {}
+    for alias, target in PROFILE_ALIASES.items():
+        aliases.setdefault(target, []).append(alias)
+    rows = []
+    for name, profile in PROFILES.items():
+        also = f" (also: {', '.join(sorted(aliases[name]))})" if name in aliases else ""
+        rows.append((name, profile.source + also))
+    return rows
+
+
 def profile_from_mapping(data: dict[str, Any], name: str = "custom") -> RuleProfile:
     """A profile from a dict as read from TOML: optional ``base`` (a built-in name), then overrides."""
     values = dict(data)
     base_name = values.pop("base", "default")
+    base_name = PROFILE_ALIASES.get(base_name, base_name)
     if base_name not in PROFILES:
         raise ValueError(f"unknown base profile {base_name!r}; known: {', '.join(sorted(PROFILES))}")
-    known = {f.name: f for f in dataclasses.fields(RuleProfile)}
+    known = {f.name: f for f in dataclasses.fields(RuleProfile) if f.name != "established"}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise ValueError(f"unknown profile parameter(s): {', '.join(unknown)}")
@@ -214,6 +400,9 @@ def profile_from_mapping(data: dict[str, Any], name: str = "custom") -> RuleProf
         _check_type(key, value)
     if "notes" in values:
         values["notes"] = tuple(values["notes"])
+    if values.get("bring_in_fraction") is not None:
+        values["bring_in_fraction"] = tuple(values["bring_in_fraction"])
+    values.setdefault("source", f"TOML file, based on {base_name!r}")
     return replace(PROFILES[base_name], **values)
 
 
@@ -227,6 +416,12 @@ def _check_type(key: str, value: object) -> None:
         raise ValueError(f"unit must be an integer, not {value!r}")
     if key == "max_raises" and value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise ValueError(f"max_raises must be an integer or \"none\", not {value!r}")
+    if key == "bring_in_fraction" and not (
+        isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise ValueError(f"bring_in_fraction must be two integers [numerator, denominator], not {value!r}")
+    if key == "source" and not isinstance(value, str):
+        raise ValueError(f"source must be a string, not {value!r}")
 
 
 def load_profile(name_or_toml_path: str) -> RuleProfile:
@@ -234,8 +429,9 @@ def load_profile(name_or_toml_path: str) -> RuleProfile:
 
     ``max_raises = "none"`` in TOML means no cap.
     """
-    if name_or_toml_path in PROFILES:
-        return PROFILES[name_or_toml_path]
+    name = PROFILE_ALIASES.get(name_or_toml_path, name_or_toml_path)
+    if name in PROFILES:
+        return PROFILES[name]
     path = Path(name_or_toml_path)
     if not path.is_file():
         raise ValueError(f"no profile named {name_or_toml_path!r} and no such file; built-ins: {', '.join(sorted(PROFILES))}")

@@ -12,6 +12,7 @@ from hhtool.replay.checks.common import Check, Finding
 from hhtool.replay.checks.order import check_order
 from hhtool.replay.checks.raise_cap import check_raise_cap
 from hhtool.replay.checks.rounds import check_rounds
+from hhtool.replay.checks.rulebook import check_bring_in_fraction
 from hhtool.replay.checks.showdown import award_table, check_pot_award, check_showdown
 from hhtool.replay.checks.stack import check_stacks
 from hhtool.replay.checks.totals import check_totals
@@ -21,6 +22,7 @@ CHECKS: tuple[Check, ...] = (
     check_antes,
     check_bring_in_player,
     check_bring_in_amount,
+    check_bring_in_fraction,
     check_actions,
     check_sizes,
     check_raise_cap,

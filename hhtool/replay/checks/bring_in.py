@@ -1,4 +1,5 @@
-"""R3 who brings in (lowest upcard, ace high, suits c<d<h<s) and R4 how much (the table's
+"""R3 who brings in (lowest upcard, ace high, suits c<d<h<s; a hidden upcard matters only when
+it could be lower than the lowest shown one) and R4 how much (the table's
 bring-in, less only when it is the player's whole stack; opening for the small bet is checked as a
 completion by the bet-size check)."""
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, Street
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.engine import THIRD, ReplayState, clockwise_from
+from hhtool.replay.hidden import hidden_pool, names_of
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
@@ -27,23 +29,71 @@ def _bring_in_key(card: Card, position: int, profile: RuleProfile) -> tuple[int,
     return (rank, suit_key if profile.bringin_tie == "suit" else position)
 
 
-def designated_bring_in(state: ReplayState, profile: RuleProfile) -> tuple[str | None, str | None]:
-    """(the player who must bring in, None) or (None, why it cannot be told)."""
-    best: tuple[tuple[int, int], str] | None = None
+def bring_in_candidates(
+    state: ReplayState, profile: RuleProfile, hand: Hand | None = None,
+) -> tuple[tuple[str, ...], str | None]:
+    """(every player who may have to bring in, given what the history hides; why it is not one
+    player, or None). A hidden upcard is any card not seen elsewhere in the hand (issue 18 §4):
+    it matters only when it could be below the lowest shown upcard. ``hand`` supplies the
+    showdown cards (a player who showed his hand has his hidden upcard among them)."""
+    known: list[tuple[tuple[int, int], str]] = []
+    hidden: list[tuple[int, str]] = []
     dealt_in, upcards = state.dealt_in, state.upcards
     for position, player in enumerate(state.order):
         if player not in dealt_in:
             continue
         by_street = upcards.get(player)
         up = by_street.get(THIRD, ()) if by_street else ()
-        if len(up) != 1 or up[0] is None:
-            return None, f"{player}'s 3rd-street upcard is not printed"
-        candidate = (_bring_in_key(up[0], position, profile), player)
-        if best is None or candidate < best:  # the smallest, as min() would take it
-            best = candidate
-    if best is None:
-        return None, "no 3rd-street upcards"
-    return best[1], None
+        if len(up) > 1:
+            return (), f"{player} has {len(up)} 3rd-street upcards"
+        if up and up[0] is not None:
+            known.append((_bring_in_key(up[0], position, profile), player))
+        else:
+            hidden.append((position, player))
+    if not known and not hidden:
+        return (), "no 3rd-street upcards"
+    lowest = min(known) if known else None
+    if not hidden and lowest is not None:
+        return (lowest[1],), None
+    below: list[str] = []  # hidden upcards that could be the lowest
+    lowest_stays = lowest is not None
+    for position, player in hidden:
+        keys = [_bring_in_key(card, position, profile) for card in hidden_pool(hand, state, player)]
+        if not keys:
+            return (), f"{player}'s 3rd-street upcard is not printed and no card is left for it"
+        if lowest is None or min(keys) < lowest[0]:
+            below.append(player)
+        if lowest is not None and max(keys) < lowest[0]:
+            lowest_stays = False  # every card he could hold is lower: the shown lowest cannot bring in
+    candidates = ([lowest[1]] if lowest is not None and lowest_stays else []) + below
+    if len(candidates) == 1:
+        return tuple(candidates), None
+    ordered = tuple(p for p in state.order if p in candidates)
+    if lowest is None:
+        return ordered, "no 3rd-street upcard is printed"
+    lowest_card = upcards[lowest[1]][THIRD][0]
+    whose = f"{below[0]}'s 3rd-street upcard is" if len(below) == 1 else f"the 3rd-street upcards of {names_of(below)} are"
+    return ordered, f"{whose} not printed and could be lower than {lowest[1]}'s {lowest_card}"
+
+
+def designated_bring_in(
+    state: ReplayState, profile: RuleProfile, hand: Hand | None = None,
+) -> tuple[str | None, str | None]:
+    """(the player who must bring in, None) or (None, why it cannot be told)."""
+    candidates, reason = _candidates(state, profile, hand)
+    return (candidates[0], None) if len(candidates) == 1 and reason is None else (None, reason)
+
+
+def _candidates(state: ReplayState, profile: RuleProfile, hand: Hand | None) -> tuple[tuple[str, ...], str | None]:
+    """bring_in_candidates, once per replay: the bring-in check runs first with the hand (its
+    showdown narrows hidden cards); the legality check, which has no hand to pass, reuses it."""
+    cached = state.memo.get("bring_in.candidates")
+    if isinstance(cached, tuple) and cached[0] is profile and (hand is None or cached[1] is hand):
+        return cached[2], cached[3]
+    candidates, reason = bring_in_candidates(state, profile, hand)
+    if hand is not None:
+        state.memo["bring_in.candidates"] = (profile, hand, candidates, reason)
+    return candidates, reason
 
 
 def first_to_act(state: ReplayState, designated: str) -> str | None:
@@ -59,19 +109,39 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
     third = state.round_of(THIRD)
     if third is None or not third.steps:
         return
-    designated, reason = designated_bring_in(state, profile)
-    if designated is None:
+    candidates, reason = _candidates(state, profile, hand)
+    first = third.steps[0]
+    if not candidates:
         yield Unverifiable("BRING_IN_PLAYER", reason or "bring-in player unknown")
         return
-    expected = first_to_act(state, designated)
-    first = third.steps[0]
-    if expected is None or first.player == expected:
+    openers = {candidate: first_to_act(state, candidate) for candidate in candidates}
+    if first.player in openers.values():
+        if len(set(openers.values())) > 1:
+            yield Unverifiable("BRING_IN_PLAYER", reason or "bring-in player unknown")
+        return  # the right player, or one who may be (a hidden card could be the lowest)
+    if None in openers.values():
+        return  # nobody could act (everyone all-in from the ante): the actions say otherwise elsewhere
+    if len(candidates) > 1:
+        expected = " or ".join(sorted({p for p in openers.values() if p}))
+        yield violation(hand, "BRING_IN_PLAYER", Street.THIRD, first.player, expected, first.player,
+                        f"{first.player} opened 3rd street, but {expected} must: {reason}", first.action.line)
         return
+    designated = candidates[0]
+    expected = openers[designated]
     upcard = state.upcards[designated][Street.THIRD][0]
-    why = f"{designated} shows the lowest upcard {upcard}"
+    if upcard is None:  # the one hidden upcard that must be the lowest (every card left is lower)
+        why = f"{designated}'s hidden upcard is lower than every upcard shown"
+    else:
+        why = f"{designated} shows the lowest upcard {upcard}"
+        tied = [p for p in state.dealt_in if p != designated
+                and any(c is not None and c.rank == upcard.rank for c in state.upcards.get(p, {}).get(THIRD, ()))]
+        if tied and profile.bringin_tie == "position":
+            why += f" (tied in rank with {names_of(tied)}; the tie goes to the player nearest the dealer's left)"
+        if reason is None and any(c is None for p in state.dealt_in for c in state.upcards.get(p, {}).get(THIRD, (None,))):
+            why += ", lower than any hidden upcard could be"
     if expected != designated:
         why += f" but is all-in from the ante, so {expected} acts first"
-    yield violation(hand, "BRING_IN_PLAYER", Street.THIRD, first.player, expected, first.player,
+    yield violation(hand, "BRING_IN_PLAYER", Street.THIRD, first.player, expected or "", first.player,
                     f"{first.player} opened 3rd street, but {why}", first.action.line)
 
 

@@ -1,5 +1,6 @@
 """R7 who opens 4th–7th street (best exposed board; all-in best board passes to the next active
-player) and clockwise turn order within every round (all-in and folded players skipped).
+player; a hidden upcard matters only when some value of it changes the opener) and clockwise turn
+order within every round (all-in and folded players skipped).
 The 3rd-street opener is the bring-in check's business."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
 from hhtool.replay.engine import SEVENTH, SIXTH, THIRD, ReplayState, Round, clockwise_from
+from hhtool.replay.hidden import hidden_ranks, names_of, rank_multisets
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
@@ -58,8 +60,10 @@ def _strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
 
 def _find_opener(
     hand: Hand, state: ReplayState, rnd: Round, profile: RuleProfile,
-) -> tuple[str | None, str | None, dict[str, list[Card]], str]:
-    """(opener, the best board's player, the boards, "") or (None, None, {}, why the opener cannot be told)."""
+) -> tuple[tuple[str, ...], str | None, dict[str, list[Card]], str]:
+    """(who may open, the best board's player, the boards, why): one opener when the history
+    decides it (``why`` is "" when the boards are all shown; the best board's player is then
+    known), several when hidden upcards leave it open, none when nobody can act."""
     street = rnd.street
     needed = min(int(street), 6) - 2
     community = hand.community_card
@@ -72,6 +76,7 @@ def _find_opener(
     live, active = rnd.live_at_start, rnd.active_at_start
     upcards, strengths = state.upcards, _STRENGTH_OF_RANKS
     boards: dict[str, list[Card]] = {}
+    hidden: list[tuple[int, str, list[Card], int]] = []  # (position, player, known board cards, hidden upcards)
     best: str | None = None
     best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
     for position, player in enumerate(live):
@@ -91,7 +96,11 @@ def _find_opener(
         except AttributeError:  # a hidden (None) upcard
             ranks = ()
         if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
-            return None, None, {}, f"{player}'s upcards on {street_name(street)} are not all printed"
+            if any_live or player in active:
+                known = [card for card in cards if card is not None]
+                dealt_known = [c for on, dealt in (dealt_by_street or {}).items() if on <= through for c in dealt if c]
+                hidden.append((position, player, known, max(needed - len(dealt_known), 0)))
+            continue
         boards[player] = cards
         if not any_live and player not in active:
             continue
@@ -101,17 +110,105 @@ def _find_opener(
         key = (strength, max([(c.rank, _SUIT_INDEX[c.suit]) for c in cards])) if by_suit else (strength, (0, -position))
         if best_key is None or key > best_key:  # the first of equal keys wins, as max() does
             best, best_key = player, key
+    if hidden:
+        return _open_with_hidden(hand, state, rnd, profile, boards, hidden, best, best_key)
     if best is None:
-        return None, None, {}, "nobody can act"
+        return (), None, {}, "nobody can act"
     if best in active:
-        return best, best, boards, ""
+        return (best,), best, boards, ""
     following = next((p for p in clockwise_from(state.order, best) if p in active), None)
-    return following, best, boards, ""
+    return ((following,) if following else ()), best, boards, ""
 
 
-def _opener_reason(best: str, opener: str | None, boards: dict[str, list[Card]]) -> str:
+def _open_with_hidden(
+    hand: Hand, state: ReplayState, rnd: Round, profile: RuleProfile, boards: dict[str, list[Card]],
+    hidden: list[tuple[int, str, list[Card], int]], best: str | None,
+    best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None,
+) -> tuple[tuple[str, ...], str | None, dict[str, list[Card]], str]:
+    """The opener when some boards are partly hidden (§4 of issue 18): a hidden board may be the
+    best when some value of its hidden upcards (cards seen nowhere else) beats the best shown
+    board, and the best shown board stays best only when every hidden board can also lose to it.
+    Boards compare by ranks, so each hidden board is tried over the rank multisets its unseen cards
+    allow. Suits (the ``suit`` tie rule) are not enumerated: an equal board may go either way."""
+    by_suit = profile.opener_tie == "suit"
+    may_be_best: list[str] = []
+    shown_stays = best_key is not None
+    # (board ranks, hidden count, pool, whether a tie counts, beat or lose) -> answer: players whose
+    # boards are hidden alike (PartyPoker: every opponent, nothing shown) share one search
+    answers: dict[tuple[tuple[int, ...], int, int, bool, bool], bool] = {}
+    for position, player, known, missing in hidden:
+        available = hidden_ranks(hand, state, player)
+        known_ranks = tuple(sorted([card.rank for card in known]))
+        if best_key is None or sum(available.values()) < missing:
+            may_be_best.append(player)  # nothing shown to beat, or no cards left to fill his board: anything goes
+            continue
+        target = best_key[0]
+        tie_wins = by_suit or (0, -position) > best_key[1]
+        tie_loses = by_suit or (0, -position) < best_key[1]
+        beat_key = (known_ranks, missing, id(available), tie_wins, True)
+        if beat_key not in answers:
+            answers[beat_key] = any(
+                s > target or (s == target and tie_wins)
+                for s in _strengths(known_ranks, rank_multisets(available, missing, descending=True)))
+        if answers[beat_key]:
+            may_be_best.append(player)
+        if not shown_stays:
+            continue  # some hidden board already beats it whatever: no need to ask whether this one can lose
+        lose_key = (known_ranks, missing, id(available), tie_loses, False)
+        if lose_key not in answers:
+            answers[lose_key] = any(
+                s < target or (s == target and tie_loses)
+                for s in _strengths(known_ranks, rank_multisets(available, missing, descending=False)))
+        if not answers[lose_key]:
+            shown_stays = False  # whatever his hidden cards, he beats the best shown board
+    candidates = ([best] if best is not None and shown_stays else []) + may_be_best
+    active = rnd.active_at_start
+    openers: list[str] = []
+    for candidate in candidates:
+        opener = candidate if candidate in active else next((p for p in clockwise_from(state.order, candidate)
+                                                               if p in active), None)
+        if opener is not None and opener not in openers:
+            openers.append(opener)
+    street = street_name(rnd.street)
+    hidden_names = [player for _, player, _, _ in hidden]
+    if len(openers) == 1:
+        if candidates == [best]:
+            return tuple(openers), best, boards, f"no value of the hidden upcards of {names_of(hidden_names)} beats it"
+        if len(candidates) == 1:
+            return tuple(openers), None, boards, (f"{candidates[0]}'s board on {street} beats the others whatever "
+                                                  "the hidden upcards")
+        return tuple(openers), None, boards, f"whichever of {names_of(candidates)} shows the best board, {openers[0]} opens"
+    if best is None:
+        return tuple(openers), None, boards, f"the upcards of {names_of(hidden_names)} on {street} are not all printed"
+    whose = f"{may_be_best[0]}'s upcards" if len(may_be_best) == 1 else f"the upcards of {names_of(may_be_best)}"
+    return tuple(openers), None, boards, (f"{whose} on {street} are not all printed, and a value of them could beat "
+                                          f"{best}'s {' '.join(map(str, boards[best]))}")
+
+
+def _strengths(
+    known: tuple[int, ...], extras: Iterator[tuple[int, ...]],
+) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """The strength of the board ``known`` + each of ``extras`` (rank tuples), lazily."""
+    for extra in extras:
+        key = tuple(sorted(known + extra))
+        found = _STRENGTH_OF_RANKS.get(key)
+        if found is None:
+            found = _STRENGTH_OF_RANKS[key] = _rank_strength(key)
+        yield found
+
+
+def _rank_strength(ranks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """board_strength of a board given only by its ranks (suits do not count, R7)."""
+    return board_strength([Card(rank, "c") for rank in ranks])
+
+
+def _opener_reason(best: str | None, opener: str | None, boards: dict[str, list[Card]], note: str = "") -> str:
+    if best is None:
+        return f"{opener} opens: {note}" if note else f"{opener} opens"
     strength = _strength(boards[best])
     why = f"{best} shows the best board ({_CATEGORY_NAMES[strength[0]]}: {' '.join(map(str, boards[best]))})"
+    if note:
+        why += f"; {note}"
     if opener == best:
         return why
     return f"{why} but is all-in, so the next active player opens"
@@ -119,10 +216,10 @@ def _opener_reason(best: str, opener: str | None, boards: dict[str, list[Card]])
 
 def expected_opener(hand: Hand, state: ReplayState, rnd: Round, profile: RuleProfile) -> tuple[str | None, str]:
     """(opener, why) or (None, why it cannot be told)."""
-    opener, best, boards, reason = _find_opener(hand, state, rnd, profile)
-    if best is None:
-        return None, reason
-    return opener, _opener_reason(best, opener, boards)
+    openers, best, boards, reason = _find_opener(hand, state, rnd, profile)
+    if len(openers) != 1:
+        return None, reason or "nobody can act"
+    return openers[0], _opener_reason(best, openers[0], boards, reason)
 
 
 def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
@@ -132,15 +229,23 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
             continue
         first = rnd.steps[0]
         if rnd.street is not THIRD and first.player in first.active_before:
-            opener, best, boards, reason = _find_opener(hand, state, rnd, profile)
-            if opener is None:
+            openers, best, boards, reason = _find_opener(hand, state, rnd, profile)
+            if first.player in openers and len(openers) > 1:
+                if not unverifiable_reported:  # he may be right: a hidden upcard decides
+                    unverifiable_reported = True
+                    yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {reason}")
+            elif not openers:
                 if not unverifiable_reported:
                     unverifiable_reported = True
-                    why = reason if best is None else _opener_reason(best, opener, boards)
-                    yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {why}")
-            elif opener != first.player:
-                why = _opener_reason(best or opener, opener, boards)
-                yield violation(hand, "ACTION_ORDER", rnd.street, first.player, opener, first.player,
+                    yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {reason}")
+            elif first.player not in openers:
+                if len(openers) == 1:
+                    why = _opener_reason(best, openers[0], boards, reason)
+                    expected = openers[0]
+                else:
+                    expected = " or ".join(openers)
+                    why = f"{expected} must open ({reason})"
+                yield violation(hand, "ACTION_ORDER", rnd.street, first.player, expected, first.player,
                                 f"{first.player} acted first on {street_name(rnd.street)}, but {why}", first.action.line)
         for step in rnd.steps[1:]:
             if step.player not in step.active_before:
