@@ -449,3 +449,24 @@ def test_description_stakes_read_tolerantly() -> None:
     hand = only_hand(file_lines(game(FOLDED), stakes="Limit €1,000/€2,000"))
     assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency) == (100000, 200000, "EUR")
 
+
+
+def test_older_export_replays_clean_and_a_missing_bet_is_still_misawarded() -> None:
+    """The Merge profile reads a winner's amount as holding the unmatched bet only where the hand prints no
+    return: the older export replays without UNCALLED_BET or POT_AWARD, the newer one judges its return as a
+    return, and a hand that neither returns nor pays the bet is not passed: Merge states no rake, so the
+    missing bet shows as an implied rake of $0.56 (not the $0.06 of the other two) and stays unverifiable."""
+    from hhtool.replay import replay
+
+    older = FOLDED.replace('<winner amount="1.50" uncalled="false"', '<winner amount="2.00" uncalled="false"').replace(
+        '\t\t<winner amount="0.50" uncalled="true" potnumber="2" player="5" pottype="n"/>\n', "")
+    newer = FOLDED
+    unpaid = FOLDED.replace('\t\t<winner amount="0.50" uncalled="true" potnumber="2" player="5" pottype="n"/>\n', "")
+    results = {name: replay(only_hand(file_lines(game(text))))
+               for name, text in (("older", older), ("newer", newer), ("unpaid", unpaid))}
+    for name in ("older", "newer"):
+        assert not set(results[name].codes) & {"UNCALLED_BET", "POT_AWARD", "POT_TOTAL"}, results[name]
+        assert [(a.rules_amount, a.site_amount) for a in results[name].awards] in ([(150, 150)], [(200, 200)])
+    reasons = {u.check: u.reason for u in results["unpaid"].unverifiable}
+    assert "implied $0.56" in reasons["POT_TOTAL"], reasons
+    assert "implied $0.06" in {u.check: u.reason for u in results["older"].unverifiable}["POT_TOTAL"]

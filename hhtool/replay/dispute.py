@@ -86,7 +86,7 @@ def explain_hand(hand: Hand, state: ReplayState, profile: RuleProfile, result: R
         for row in result.awards:
             difference = "" if row.difference == 0 else f"  ← site paid {money(row.difference)}"
             out.append(f"  {row.player}: {money(row.rules_amount)} / {money(row.site_amount)}{difference}")
-        if profile.uncalled_in_awards and any(state.returns.values()):
+        if profile.uncalled_in_awards and not hand.uncalled and any(state.returns.values()):
             out.append("  (the site reports returned uncalled bets inside its awards; the rules column includes them)")
     else:
         out.append("Award per player: not computable (see below); the site paid:")

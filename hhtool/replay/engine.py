@@ -515,7 +515,8 @@ class _Walker:
             rounds.append(self.walk_round(street, indexed, deals))
         contributions = {p: self.spent[p] - self.returns[p] for p in self.dealt_in}
         hole_cards = self.hole_cards(self._live if len(self._live) > 1 else ())
-        in_awards = self.returned_total if self.profile.uncalled_in_awards else 0
+        # a site reporting returns inside its awards does so only where it prints no return line
+        in_awards = self.returned_total if self.profile.uncalled_in_awards and not self.hand.uncalled else 0
         all_in = frozenset(self.all_in)
         settlement = settle(self.hand, self.profile, self.order, contributions, self._live, hole_cards, in_awards, all_in)
         return ReplayState(

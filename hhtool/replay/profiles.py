@@ -117,7 +117,8 @@ class RuleProfile:
     # R15: how a stated total rake is shared between main and side pots.
     rake_allocation: str = "proportional"
     # Site practice (reporting only): Winamax puts the returned uncalled bet inside its collected
-    # amounts and prints no return line.
+    # amounts and prints no return line. Applies to a hand only where it prints no return line
+    # (older and newer Merge exports differ in this).
     uncalled_in_awards: bool = False
     # R4, rulebooks only: the bring-in as a fixed fraction (numerator, denominator) of the small bet,
     # e.g. (1, 2) for 888poker's "half the small bet"; None: b is a table parameter (0 < b < S).
@@ -264,7 +265,9 @@ PROFILES: dict[str, RuleProfile] = {
     # iPoker prints only per-player bet/win totals; "win" includes the returned uncalled bet
     # (corpus hand 5710077134: bring-in uncalled, win €0.04 = both antes + the €0.02 bring-in).
     "ipoker": _site("ipoker", "iPoker practice observed in its hand histories", uncalled_in_awards=True),
-    "merge": _site("merge", "Merge practice observed in its hand histories"),
+    # Older Merge exports print no uncalled-bet pseudo-winner: the winner's amount holds the bet nobody
+    # matched (newer ones print the return, which then is judged as a return).
+    "merge": _site("merge", "Merge practice observed in its hand histories", uncalled_in_awards=True),
     "ongame": _site("ongame", "OnGame practice observed in its hand histories"),
     "absolute": _site("absolute", "Absolute practice observed in its hand histories"),
     "kingsclub": _site("kingsclub", "KingsClub practice observed in its hand histories"),

@@ -33,7 +33,7 @@ def _award_table(hand: Hand, state: ReplayState, profile: RuleProfile) -> tuple[
     if awards is None:
         return None
     rules = dict(awards)
-    if profile.uncalled_in_awards:
+    if profile.uncalled_in_awards and not hand.uncalled:
         for player, amount in state.returns.items():
             if amount:
                 rules[player] = rules.get(player, 0) + amount
