@@ -1,6 +1,7 @@
 """The command line: a thin face over the importer, the replay engine, the store and the reports.
 
 Each command lives in its own ``*_cmd.py`` module exposing ``register(app)``; nothing imports the CLI.
+Every command runs under :class:`hhtool.cli.common.GuardedGroup`, where failures become exit codes.
 """
 
 from __future__ import annotations
@@ -11,10 +12,13 @@ import pkgutil
 import typer
 
 from hhtool import __version__
+from hhtool.cli.common import EXIT_CODES_HELP, GuardedGroup
 
 app = typer.Typer(
     name="hhtool",
     help="Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.",
+    epilog=EXIT_CODES_HELP,
+    cls=GuardedGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
