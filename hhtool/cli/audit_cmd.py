@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
         """
         check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
-        with open_store(db) as store:
+        with open_store(db, read_only=not files and not rules) as store:  # audit without PATH or --rules reads
             if files:
                 report = run_import(store, files, None, rules, jobs=1)
                 if output_format is AuditFormat.table:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
+import threading
 import traceback
 from dataclasses import dataclass
 from typing import Any
@@ -124,7 +126,7 @@ def stderr_is_terminal() -> bool:
 def failure(error: BaseException) -> tuple[int, str]:
     """The exit code and one-line message for an error no command handled itself."""
     path = _opened.path or "the database"
-    if isinstance(error, KeyboardInterrupt):
+    if isinstance(error, KeyboardInterrupt) or _duckdb_saw_ctrl_c(error):
         return EXIT_INTERRUPTED, "interrupted"
     if isinstance(error, SettingError):
         return EXIT_USAGE, str(error)
@@ -156,6 +158,11 @@ def failure(error: BaseException) -> tuple[int, str]:
     return EXIT_INTERNAL, f"internal error: {type(error).__name__}: {error}"
 
 
+def _duckdb_saw_ctrl_c(error: BaseException) -> bool:
+    """DuckDB turns a Ctrl-C during a query into this RuntimeError rather than a KeyboardInterrupt."""
+    return type(error) is RuntimeError and str(error) == "Query interrupted"
+
+
 def _disk_full(message: str) -> bool:
     return any(words in message for words in ("No space left", "File too large", "Disk quota", "out of disk"))
 
@@ -181,11 +188,10 @@ def report_failure(error: BaseException) -> int:
     if stored is not None:
         message += (f"; {stored:,} hands were stored before that, each one whole: "
                     "run the same command again to resume (stored hands and files are skipped)")
-    if code == EXIT_INTERNAL:
-        if os.environ.get(DEBUG_ENV):
-            traceback.print_exception(error, file=sys.stderr)
-        else:
-            message += f" (a bug in hhtool; {DEBUG_ENV}=1 shows where)"
+    if os.environ.get(DEBUG_ENV):  # for whoever investigates: where it came from, above the one line
+        traceback.print_exception(error, file=sys.stderr)
+    elif code == EXIT_INTERNAL:
+        message += f" (a bug in hhtool; {DEBUG_ENV}=1 shows where)"
     if code == EXIT_INTERRUPTED:
         err.print(message, markup=False, highlight=False)
     else:
@@ -200,6 +206,8 @@ class GuardedGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         _opened.path, _opened.writer, _opened.hands_before = None, None, None
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is a KeyboardInterrupt from here on
         try:
             return super().invoke(ctx)
         except (Exception, KeyboardInterrupt) as error:  # the one place where errors end

@@ -7,6 +7,7 @@ storing a hand that is already there is a duplicate, never a second copy.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
@@ -158,13 +159,9 @@ class Store:
         self.con = self._connect(path, read_only, lock_timeout_from_env() if lock_timeout is None else lock_timeout,
                                  on_wait, config or {})
         try:
-            if read_only:
-                self._check_schema()
-            else:
-                migrate(self.con)
-        except SchemaTooNew as error:
-            self.con.close()
-            raise SchemaTooNew(f"database {path}: {error}; use a newer hhtool") from None
+            if not in_memory:
+                self._check_length()
+            self._check_schema(read_only)
         except BaseException:
             self.con.close()
             raise
@@ -188,13 +185,34 @@ class Store:
                     told = True
                 time.sleep(0.2)
 
-    def _check_schema(self) -> None:
+    def _check_length(self) -> None:
+        """A file cut short (a copy interrupted, a disk that filled) opens, and fails only on the
+        first read past its end, possibly in the middle of a report or an import: compare its length
+        with the blocks its header says it has, once, at open. (Skipped while a write-ahead log is
+        pending: its blocks are not in the file yet.)"""
+        file = Path(self.path).expanduser()
+        if Path(f"{file}.wal").exists():
+            return
+        rows = self.con.execute("PRAGMA database_size").fetchall()
+        if not rows:
+            return
+        block_size, total_blocks = int(rows[0][2]), int(rows[0][3])
+        length = file.stat().st_size
+        if length < block_size * total_blocks:
+            raise StoreDamaged(f"database {self.path} is truncated: the file has {length:,} bytes, but its "
+                               f"{total_blocks} blocks need {block_size * total_blocks:,}")
+
+    def _check_schema(self, read_only: bool) -> None:
+        """Every command checks the version: a newer one is refused; a writer migrates an older one."""
         version = current_version(self.con)
-        if version == 0:
-            raise StoreError(f"{self.path} is a DuckDB database but not an hhtool store (it has no schema_version)")
         if version > CURRENT_VERSION:
-            raise SchemaTooNew(f"it has schema version {version}, newer than this hhtool understands ({CURRENT_VERSION})")
-        if version < CURRENT_VERSION:
+            raise SchemaTooNew(f"database {self.path} has schema version {version}, newer than this hhtool "
+                               f"understands ({CURRENT_VERSION}): use a newer hhtool")
+        if not read_only:
+            migrate(self.con)
+        elif version == 0:
+            raise StoreError(f"{self.path} is a DuckDB database but not an hhtool store (it has no schema_version)")
+        elif version < CURRENT_VERSION:
             raise SchemaTooOld(f"database {self.path} has schema version {version}, older than this hhtool's "
                                f"{CURRENT_VERSION}")
 
@@ -258,6 +276,12 @@ class Store:
 
     # ------------------------------------------------------------ writing
 
+    def rollback(self) -> None:
+        """Undo the open transaction, if any. A COMMIT that failed (a full disk) has already ended
+        it; a second error here would hide the first, which is the one to report."""
+        with contextlib.suppress(duckdb.Error):
+            self.run("ROLLBACK")
+
     def write_tables(self, tables: dict[str, pa.Table]) -> None:
         """Insert rows into several tables in one transaction (all of them or none)."""
         self.run("BEGIN TRANSACTION")
@@ -266,8 +290,8 @@ class Store:
                 if table.num_rows:
                     self._insert(name, table)
             self.run("COMMIT")
-        except Exception:
-            self.run("ROLLBACK")
+        except BaseException:
+            self.rollback()
             raise
 
     def _insert(self, name: str, table: pa.Table) -> None:
@@ -299,8 +323,8 @@ class Store:
                 if name in REPLAY_TABLES and table.num_rows:
                     self._insert(name, table)
             self.run("COMMIT")
-        except Exception:
-            self.run("ROLLBACK")
+        except BaseException:
+            self.rollback()
             raise
 
 

@@ -4,7 +4,7 @@ tables and views, no files, no other databases, no extensions, bounded in memory
 The connection is opened read-only with external access off from its first moment (so ATTACH of
 a file, COPY, EXPORT, read_csv/read_text/glob and Python replacement scans are refused by DuckDB),
 and the configuration is locked, so that no statement can undo any of it. DuckDB has no statement
-timeout: a timer interrupts the connection instead. The statement check below only gives the
+timeout: the waiting thread interrupts the connection at the deadline instead. The statement check below only gives the
 refusals a clear message; the confinement does not depend on it.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from typing import Any
 
 import duckdb
@@ -98,21 +99,49 @@ def open_confined(path: str, memory_limit: str = DEFAULT_MEMORY, threads: int = 
 def run_query(store: Store, sql: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int | None = None) -> pl.DataFrame:
     """Check and run one query on a confined store; stop it after ``timeout`` seconds, and refuse
     a result larger than ``max_bytes`` (default: the connection's memory limit) instead of
-    holding it all."""
+    holding it all.
+
+    The query runs in a thread while this one waits: a thread inside DuckDB never returns to
+    Python, so a Ctrl-C (and the deadline) is seen here, which interrupts DuckDB and waits for it."""
     con = store.con
     check_statement(con, sql)
     limit = max_bytes if max_bytes is not None else _memory_limit(con)
-    expired = threading.Event()
+    outcome: dict[str, Any] = {}
+    done = threading.Event()  # (not Thread.join: a Ctrl-C inside join leaves the thread looking finished)
 
-    def stop() -> None:
-        expired.set()
-        con.interrupt()
+    def work() -> None:
+        try:
+            outcome["table"] = _fetch(con, sql, limit)
+        except BaseException as error:  # handed to the waiting thread, which judges it
+            outcome["error"] = error
+        finally:
+            done.set()
 
-    timer = threading.Timer(timeout, stop)
-    timer.daemon = True
-    timer.start()
+    deadline = time.monotonic() + timeout
+    threading.Thread(target=work, name="hhtool-sql", daemon=True).start()
     try:
-        reader = con.sql(sql).to_arrow_reader(_BATCH_ROWS)
+        while not done.wait(min(max(deadline - time.monotonic(), 0.0), 0.1)):
+            if time.monotonic() >= deadline:
+                con.interrupt()
+                done.wait()
+                if "table" in outcome:  # it finished as the deadline came
+                    break
+                raise QueryFailed(f"the query ran longer than {timeout:g} s and was stopped (--timeout SECONDS)")
+    except KeyboardInterrupt:
+        con.interrupt()
+        done.wait()
+        raise
+    if "error" in outcome:
+        _judge(outcome["error"], con)
+    result = pl.from_arrow(outcome["table"])
+    assert isinstance(result, pl.DataFrame)
+    return result
+
+
+def _fetch(con: duckdb.DuckDBPyConnection, sql: str, limit: int) -> pa.Table:
+    relation = con.sql(sql)
+    reader = relation.to_arrow_reader(_BATCH_ROWS)
+    try:
         batches, size = [], 0
         for batch in _batches(reader):
             size += batch.nbytes
@@ -120,29 +149,31 @@ def run_query(store: Store, sql: str, timeout: float = DEFAULT_TIMEOUT, max_byte
                 raise QueryFailed(f"the result is larger than {_mib(limit)}: add a LIMIT, or aggregate "
                                   "(or raise --memory)")
             batches.append(batch)
-        table = pa.Table.from_batches(batches, schema=reader.schema)
-    except duckdb.InterruptException:
-        if expired.is_set():
-            raise QueryFailed(f"the query ran longer than {timeout:g} s and was stopped (--timeout SECONDS)") from None
+        return pa.Table.from_batches(batches, schema=reader.schema)
+    finally:  # an unfinished result keeps DuckDB's connection busy (it could not even be closed)
+        reader.close()
+        relation.close()
+
+
+def _judge(error: BaseException, con: duckdb.DuckDBPyConnection) -> None:
+    """Raise the error of a query as what it says of the statement: refused, or failed (and
+    anything else, such as a damaged store, as it is)."""
+    if isinstance(error, duckdb.InterruptException):  # an interrupt that was neither the deadline nor Ctrl-C
         raise KeyboardInterrupt from None
-    except (duckdb.PermissionException, duckdb.InvalidInputException) as error:
+    if isinstance(error, duckdb.PermissionException | duckdb.InvalidInputException):
         message = duckdb_message(error)
         if isinstance(error, duckdb.InvalidInputException) and "configuration has been locked" not in message \
                 and "read-only mode" not in message:
             raise QueryFailed(message) from None
         raise QueryRefused(f"hhtool sql reads only the store's own tables and views; it cannot read or write "
                            f"files, other databases, settings or extensions ({message})") from None
-    except duckdb.OutOfMemoryException:
+    if isinstance(error, duckdb.OutOfMemoryException):
         raise QueryFailed(f"the query needs more memory than its limit of {_mib(_memory_limit(con))} "
                           "(raise --memory, or aggregate)") from None
-    except (duckdb.ProgrammingError, duckdb.DataError, duckdb.NotSupportedError, duckdb.ConstraintException,
-            duckdb.TransactionException, duckdb.SequenceException) as error:
+    if isinstance(error, duckdb.ProgrammingError | duckdb.DataError | duckdb.NotSupportedError
+                  | duckdb.ConstraintException | duckdb.TransactionException | duckdb.SequenceException):
         raise QueryFailed(duckdb_message(error)) from None
-    finally:
-        timer.cancel()
-    result = pl.from_arrow(table)
-    assert isinstance(result, pl.DataFrame)
-    return result
+    raise error
 
 
 def _batches(reader: pa.RecordBatchReader) -> Any:
