@@ -254,3 +254,9 @@ def test_run_query_returns_the_same_frame_as_an_unconfined_connection(stores: di
     finally:
         con.close()
     assert confined.equals(plain) and confined.height == 122
+
+
+def test_the_table_shows_values_and_names_as_they_are_not_as_markup(stores: dict[str, Path]) -> None:
+    code, stdout, stderr = sql(stores["store"], "SELECT '[red]Bob[/red] [bold]' AS \"who[x]\"")
+    assert code == 0, stderr
+    assert "[red]Bob[/red] [bold]" in stdout and "who[x]" in stdout

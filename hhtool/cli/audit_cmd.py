@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Re-verify bring-in, action order, bet sizes, caps, all-ins, pots and hi/lo splits.
 
-        Exit code 0 when no violation is reported, 1 when some are, 2 on errors.
+        Exit code 0 when no violation is reported, 1 when some are, 2 on usage errors, 3 when the store fails.
         """
         check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
