@@ -327,3 +327,37 @@ def test_damage_found_in_the_middle_of_a_read_is_exit_3_too() -> None:
     assert code == EXIT_STORE and message.startswith("disk full")
     assert failure(duckdb.BinderException("Binder Error: no such column"))[0] == EXIT_INTERNAL
     assert failure(RuntimeError("Query interrupted"))[0] == EXIT_INTERRUPTED
+
+
+def test_a_reader_upgrades_an_older_schema_or_says_why_it_cannot(store: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store written by an older hhtool (here: this schema, while the code knows one migration more)."""
+    import hhtool.store
+    import hhtool.store.schema
+
+    older = tmp_path / "older.duckdb"
+    older.write_bytes(store.read_bytes())
+    locked = tmp_path / "older-locked.duckdb"
+    locked.write_bytes(store.read_bytes())
+    newer = CURRENT_VERSION + 1
+    monkeypatch.setattr(hhtool.store.schema, "MIGRATIONS", [*hhtool.store.schema.MIGRATIONS,
+                                                            "CREATE TABLE added_later (x INTEGER)"])
+    monkeypatch.setattr(hhtool.store.schema, "CURRENT_VERSION", newer)
+    monkeypatch.setattr(hhtool.store, "CURRENT_VERSION", newer)
+    code, stdout, stderr = invoke(READERS["sql"], older, tmp_path)
+    assert code == 0, stderr
+    con = duckdb.connect(str(older), read_only=True)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchall()[0][0] == newer
+    assert con.execute("SELECT count(*) FROM added_later").fetchall()[0][0] == 0
+    con.close()
+    holder = subprocess.Popen([sys.executable, "-c", f"import duckdb, time; c = duckdb.connect({str(locked)!r}, "
+                               "read_only=True); print('held', flush=True); time.sleep(60)"], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        code, stdout, stderr = invoke(READERS["stats"], locked, tmp_path, env={"HHTOOL_LOCK_TIMEOUT": "0.5"})
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == EXIT_STORE, (stdout, stderr)
+    assert "older schema and could not be upgraded" in stderr and "Traceback" not in stderr
