@@ -361,3 +361,11 @@ def test_a_reader_upgrades_an_older_schema_or_says_why_it_cannot(store: Path, tm
         holder.wait()
     assert code == EXIT_STORE, (stdout, stderr)
     assert "older schema and could not be upgraded" in stderr and "Traceback" not in stderr
+
+
+def test_a_database_that_cannot_be_created_is_exit_3(tmp_path: Path) -> None:
+    (tmp_path / "a_file").write_text("not a folder")
+    db = tmp_path / "a_file" / "x.duckdb"
+    code, stdout, stderr = invoke(WRITERS["import"], db, tmp_path)
+    assert code == EXIT_STORE, (stdout, stderr)
+    one_line(stderr, f"cannot create database {db}", "is a file, not a folder")

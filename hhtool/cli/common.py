@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,7 +85,7 @@ def open_store(db: str | None, read_only: bool = False, config: dict[str, Any] |
     return store
 
 
-def _tell_waiting(path: str, read_only: bool) -> Any:
+def _tell_waiting(path: str, read_only: bool) -> Callable[[str], None]:
     def tell(holder: str) -> None:
         what = "read" if read_only else "write"
         err.print(f"database {path} is in use by another process{holder}; waiting to {what} it…", highlight=False)

@@ -25,8 +25,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run one read-only query on the store's tables and views and print the result.
 
-        The query cannot read or write files or other databases, change settings or load extensions,
-        and is stopped after --timeout seconds or past --memory. Exit code 2 for a refused or failed query.
+        It cannot read or write files or other databases, change settings or load extensions.
+
+        It is stopped after --timeout seconds, or past --memory. Exit code 2 for a refused or failed query.
+
+        A query that starts with a comment ("-- …") goes after a lone --: hhtool sql -- "-- …".
         """
         try:
             config = confinement(memory)

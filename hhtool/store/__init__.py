@@ -155,7 +155,13 @@ class Store:
         if read_only and not Path(path).expanduser().exists():
             raise StoreMissing(path)
         if not read_only and not in_memory:
-            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(path).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:
+                raise StoreError(f"cannot create database {path}: part of {folder} is a file, not a folder") from None
+            except OSError as error:
+                raise StoreError(f"cannot create database {path}: {error.strerror or error}") from None
         self.con = self._connect(path, read_only, lock_timeout_from_env() if lock_timeout is None else lock_timeout,
                                  on_wait, config or {})
         try:
