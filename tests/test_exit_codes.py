@@ -369,3 +369,16 @@ def test_a_database_that_cannot_be_created_is_exit_3(tmp_path: Path) -> None:
     code, stdout, stderr = invoke(WRITERS["import"], db, tmp_path)
     assert code == EXIT_STORE, (stdout, stderr)
     one_line(stderr, f"cannot create database {db}", "is a file, not a folder")
+
+
+def test_an_output_file_that_cannot_be_written_is_exit_3(store: Path, tmp_path: Path) -> None:
+    (tmp_path / "a_file").write_text("not a folder")
+    blocked = tmp_path / "a_file" / "out"
+    for args in (["export", str(blocked)], ["export", "--format", "phh", "--out", str(blocked)],
+                 ["sql", "SELECT 1", "--format", "parquet", "--out", str(blocked)],
+                 ["graph", "--out", f"{blocked}.html", "--player", "Hero"]):
+        code, stdout, stderr = invoke(args, store, tmp_path)
+        assert code == EXIT_STORE, (args, stdout, stderr)
+        assert "Traceback" not in stderr and "cannot" in stderr and str(tmp_path / "a_file") in stderr
+    result = runner.invoke(app, ["simulate", "--hands", "2", "--out", str(blocked / "s.txt")])
+    assert result.exit_code == EXIT_STORE and "cannot write" in result.stderr
