@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -61,7 +62,9 @@ def process_pool(jobs: int, total_bytes: int) -> Iterator[Any]:
 def exit_with(importer_pid: int, interval: float = 1.0) -> None:
     """Pool initializer: end this worker when the importing process is gone. A killed importer
     (SIGKILL, the OOM killer) runs no clean-up, and its workers would otherwise wait on their task
-    queue for ever."""
+    queue for ever. Ctrl-C (SIGINT to the whole process group) is the importer's to handle: it stops
+    the pool and says what was stored; a worker would only print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while _alive(importer_pid):

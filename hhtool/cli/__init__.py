@@ -1,20 +1,41 @@
 """The command line: a thin face over the importer, the replay engine, the store and the reports.
 
 Each command lives in its own ``*_cmd.py`` module exposing ``register(app)``; nothing imports the CLI.
+Every command runs under :class:`hhtool.cli.common.GuardedGroup`, where failures become exit codes.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import os
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
 
-import typer
 
-from hhtool import __version__
+def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:
+    sys.stderr.write("interrupted\n")
+    os._exit(130)
+
+
+# A Ctrl-C while the libraries load (a second or so) would print a traceback from whichever import it
+# hit: until a command starts (GuardedGroup restores Python's handler), it just ends the program.
+if Path(sys.argv[0]).name == "hhtool" or sys.argv[0].endswith(os.path.join("hhtool", "__main__.py")):
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import importlib  # noqa: E402 - after the handler above, which must come first
+import pkgutil  # noqa: E402
+
+import typer  # noqa: E402
+
+from hhtool import __version__  # noqa: E402
+from hhtool.cli.common import EXIT_CODES_HELP, GuardedGroup  # noqa: E402
 
 app = typer.Typer(
     name="hhtool",
     help="Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.",
+    epilog=EXIT_CODES_HELP,
+    cls=GuardedGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

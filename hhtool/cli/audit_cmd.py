@@ -141,14 +141,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Re-verify bring-in, action order, bet sizes, caps, all-ins, pots and hi/lo splits.
 
-        Exit code 0 when no violation is reported, 1 when some are, 2 on errors.
+        Exit code 0 when no violation is reported, 1 when some are, 2 on usage errors, 3 when the store fails.
         """
         if rules == "list":
             list_profiles()
             raise typer.Exit(EXIT_OK)
         check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
-        with open_store(db) as store:
+        with open_store(db, read_only=not files and not rules) as store:  # audit without PATH or --rules reads
             if files:
                 report = run_import(store, files, None, rules, jobs=1)
                 if output_format is AuditFormat.table:

@@ -1,35 +1,225 @@
-"""Options and output helpers shared by the commands."""
+"""Options and output helpers shared by the commands, and the one place where a failure becomes an
+exit code and a one-line message (:class:`GuardedGroup`, used by the app for every command)."""
 
 from __future__ import annotations
 
+import errno
+import os
+import signal
 import sys
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+import duckdb
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer.core import TyperGroup
 
-from hhtool.store import Store, StoreLocked, resolve_db_path
+from hhtool.store import (
+    SchemaTooNew,
+    SchemaTooOld,
+    SettingError,
+    Store,
+    StoreError,
+    duckdb_message,
+    is_damage,
+    memory_size,
+    resolve_db_path,
+)
 
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB or ./hhtool.duckdb; ':memory:' keeps nothing).")
 
 #: exit codes, shared by every command
-EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # some hands failed (import), violations reported (audit)
+EXIT_USAGE = 2  # a wrong option, argument, $HHTOOL_* value or SQL statement
+EXIT_ERROR = EXIT_USAGE  # the name the commands give their usage errors
+EXIT_STORE = 3  # the store (or another file hhtool had to read or write) could not be read or written
+EXIT_INTERNAL = 4  # a bug in hhtool
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 ok; 1 some hands failed (import) or violations were reported (audit); 2 usage error "
+    "(a bad option, $HHTOOL_* value or SQL statement); 3 the store, or a file hhtool had to write, could not be "
+    "read or written (disk full, damaged database, newer schema, locked by another process); 4 internal error; "
+    "130 interrupted (what was stored stays stored: run the same command again to resume)."
+)
+DEBUG_ENV = "HHTOOL_DEBUG"
+IMPORT_MEMORY_ENV = "HHTOOL_IMPORT_MEMORY"
 
 # Tables piped to a file or another program get room instead of an 80-column wrap.
 out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
 
 
-def open_store(db: str | None, read_only: bool = False) -> Store:
+@dataclass
+class _Opened:
+    """What this command opened, so that a failure can say which file and what was stored."""
+
+    path: str | None = None
+    writer: Store | None = None
+    hands_before: int | None = None
+
+
+_opened = _Opened()
+
+
+def open_store(db: str | None, read_only: bool = False, config: dict[str, Any] | None = None) -> Store:
+    """The store at --db / $HHTOOL_DB, for reading or writing. Every failure to open it is raised
+    (StoreError, SettingError, …) and turned into its message and exit code by :class:`GuardedGroup`."""
     path = resolve_db_path(db)
+    _opened.path = path
+    if not read_only:
+        _check_import_memory()
     try:
-        return Store(path, read_only=read_only)
-    except StoreLocked as error:
-        err.print(f"[red]error:[/red] {error}")
-        raise typer.Exit(EXIT_ERROR) from error
-    except Exception as error:  # a bad path or a file that is not a DuckDB database
-        err.print(f"[red]error:[/red] cannot open database {path}: {error}")
-        raise typer.Exit(EXIT_ERROR) from error
+        store = Store(path, read_only=read_only, on_wait=_tell_waiting(path, read_only), config=config)
+    except SchemaTooOld:
+        _upgrade(path)
+        store = Store(path, read_only=read_only, on_wait=_tell_waiting(path, read_only), config=config)
+    if not read_only and path != ":memory:":
+        _opened.writer, _opened.hands_before = store, _count_hands(store)
+    return store
+
+
+def _tell_waiting(path: str, read_only: bool) -> Callable[[str], None]:
+    def tell(holder: str) -> None:
+        what = "read" if read_only else "write"
+        err.print(f"database {path} is in use by another process{holder}; waiting to {what} it…", highlight=False)
+    return tell
+
+
+def _upgrade(path: str) -> None:
+    """A reader found an older schema: migrate it (briefly as a writer), or say why it cannot."""
+    try:
+        Store(path, lock_timeout=1.0).close()
+    except (StoreError, OSError, duckdb.Error) as error:
+        raise StoreError(f"database {path} has an older schema and could not be upgraded to read it "
+                         f"({error}); run `hhtool import` on it once") from None
+
+
+def _check_import_memory() -> None:
+    text = os.environ.get(IMPORT_MEMORY_ENV)
+    if text is not None:
+        try:
+            memory_size(text)
+        except ValueError as error:
+            raise SettingError(f"${IMPORT_MEMORY_ENV}: {error}") from None
+
+
+def _count_hands(store: Store) -> int | None:
+    try:
+        return int(store.run("SELECT count(*) FROM hands")[0][0])
+    except (duckdb.Error, IndexError):
+        return None
 
 
 def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
+
+
+# ------------------------------------------------------------------ failures -> exit codes
+
+
+def failure(error: BaseException) -> tuple[int, str]:
+    """The exit code and one-line message for an error no command handled itself."""
+    path = _opened.path or "the database"
+    if isinstance(error, KeyboardInterrupt) or _duckdb_saw_ctrl_c(error):
+        return EXIT_INTERRUPTED, "interrupted"
+    if isinstance(error, SettingError):
+        return EXIT_USAGE, str(error)
+    if isinstance(error, StoreError | SchemaTooNew):
+        return EXIT_STORE, str(error)
+    if isinstance(error, duckdb.InterruptException):
+        return EXIT_INTERRUPTED, "interrupted"
+    if isinstance(error, duckdb.OutOfMemoryException):
+        return EXIT_STORE, (f"out of memory working on database {path} ({duckdb_message(error)}); "
+                            f"raise ${IMPORT_MEMORY_ENV} or free memory")
+    if isinstance(error, duckdb.ProgrammingError):  # our own SQL is wrong: a bug, not the store's fault
+        return EXIT_INTERNAL, f"internal error: {duckdb_message(error)}"
+    if isinstance(error, duckdb.Error):
+        message = duckdb_message(error)
+        if _disk_full(message):
+            return EXIT_STORE, f"disk full (or file size limit) writing database {path}: {message}"
+        if is_damage(message):
+            return EXIT_STORE, f"database {path} is damaged or truncated: {message}"
+        verb = "read" if _opened.writer is None else "read or written"
+        return EXIT_STORE, f"database {path} could not be {verb}: {message}"
+    if isinstance(error, MemoryError):
+        return EXIT_STORE, "out of memory"
+    if isinstance(error, OSError):
+        where = f" {error.filename}" if error.filename else ""
+        reason = error.strerror or str(error)
+        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            return EXIT_STORE, f"disk full (or file size limit) writing{where}: {reason}"
+        return EXIT_STORE, f"cannot read or write{where}: {reason}"
+    return EXIT_INTERNAL, f"internal error: {type(error).__name__}: {error}"
+
+
+def _duckdb_saw_ctrl_c(error: BaseException) -> bool:
+    """DuckDB turns a Ctrl-C during a query into this RuntimeError rather than a KeyboardInterrupt."""
+    return type(error) is RuntimeError and str(error) == "Query interrupted"
+
+
+def _disk_full(message: str) -> bool:
+    return any(words in message for words in ("No space left", "File too large", "Disk quota", "out of disk"))
+
+
+def _stored_since_open() -> int | None:
+    """Hands stored by this command before it stopped (None: it wrote nothing, or it cannot be told)."""
+    if _opened.writer is None or _opened.hands_before is None or _opened.path is None:
+        return None
+    counted = _count_hands(_opened.writer)  # the connection may still be open
+    if counted is None:
+        try:
+            with Store(_opened.path, read_only=True, lock_timeout=0) as store:
+                counted = _count_hands(store)
+        except (StoreError, SchemaTooNew, OSError, duckdb.Error):
+            return None
+    return None if counted is None else counted - _opened.hands_before
+
+
+def report_failure(error: BaseException) -> int:
+    """Print the one line for ``error`` (and what a writer had stored); return the exit code."""
+    code, message = failure(error)
+    stored = _stored_since_open()
+    if stored is not None:
+        message += (f"; {stored:,} hands were stored before that, each one whole: "
+                    "run the same command again to resume (stored hands and files are skipped)")
+    if os.environ.get(DEBUG_ENV):  # for whoever investigates: where it came from, above the one line
+        traceback.print_exception(error, file=sys.stderr)
+    elif code == EXIT_INTERNAL:
+        message += f" (a bug in hhtool; {DEBUG_ENV}=1 shows where)"
+    if code == EXIT_INTERRUPTED:
+        err.print(message, markup=False, highlight=False)
+    else:
+        err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    return code
+
+
+class GuardedGroup(TyperGroup):
+    """Runs a command so that nothing but its own output and one line reach the user: an error no
+    command handled (a full disk, a damaged database, a bad $HHTOOL_* value, Ctrl-C) ends with the
+    message and exit code :func:`failure` gives it, never a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:
+        _opened.path, _opened.writer, _opened.hands_before = None, None, None
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is a KeyboardInterrupt from here on
+        try:
+            return super().invoke(ctx)
+        except (Exception, KeyboardInterrupt) as error:  # the one place where errors end
+            if _is_cli_control(error):
+                raise
+            code = report_failure(error)
+            raise typer.Exit(code) from None
+        finally:
+            _opened.writer = None
+
+
+def _is_cli_control(error: BaseException) -> bool:
+    """Exit, Abort and usage errors of Typer (and the Click it carries): they already say what happened."""
+    return isinstance(error, typer.Exit | typer.Abort) or type(error).__module__.split(".")[0] in ("typer", "click")

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store, out
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_STORE, err, open_store, out
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
 
 EXPORTED_TABLES = ("files", "hands", *HAND_TABLES, *REPLAY_TABLES, "import_errors", "skipped_hands")
@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
                 counts = export_parquet(store, out_dir, EXPORTED_TABLES)
             except OSError as error:
                 err.print(f"[red]error:[/red] cannot write {out_dir}: {error}")
-                raise typer.Exit(EXIT_ERROR) from error
+                raise typer.Exit(EXIT_STORE) from error
         out.print(", ".join(f"{name} {rows}" for name, rows in counts.items()), highlight=False)
 
 
@@ -126,7 +126,7 @@ def _export_phh(out_dir: str | None, target: str | None, site: str | None, hand:
             written, refused = export_phh(store, Path(target), where, params, user_fields=not plain)
         except OSError as error:
             err.print(f"[red]error:[/red] cannot write {target}: {error}")
-            raise typer.Exit(EXIT_ERROR) from error
+            raise typer.Exit(EXIT_STORE) from error
     for reason in refused:
         err.print(f"[yellow]not exported:[/yellow] {reason}", highlight=False)
     out.print(f"{written} hands written to {target}" + (f"; {len(refused)} not expressible in PHH" if refused else ""),

@@ -208,7 +208,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
-        Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors.
+        Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors,
+        3 when the store cannot be read or written, 130 on Ctrl-C (a re-run resumes).
         """
         check_rules(rules)
         if watch_mode:

@@ -9,6 +9,7 @@ from enum import StrEnum
 import polars as pl
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from hhtool.cli.common import EXIT_ERROR, err, out
 
@@ -33,10 +34,10 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat, out_file: str |
         text = json.dumps(frame.to_dicts(), default=str, indent=2) + "\n"
     else:
         table = Table(show_lines=False)
-        for name in frame.columns:
-            table.add_column(name, overflow="fold")
+        for name in frame.columns:  # Text, not markup: a player named "[red]x" is shown as named
+            table.add_column(Text(name), overflow="fold")
         for row in frame.iter_rows():
-            table.add_row(*("" if value is None else str(value) for value in row))
+            table.add_row(*(Text("" if value is None else str(value)) for value in row))
         if out_file:
             with open(out_file, "w", encoding="utf-8") as handle:
                 from rich.console import Console

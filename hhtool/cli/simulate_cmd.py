@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from hhtool.cli.common import EXIT_ERROR, err, out
+from hhtool.cli.common import EXIT_ERROR, EXIT_STORE, err, out
 
 
 def _players(text: str) -> tuple[int, int]:
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
             stats = simulate_to_file(out_file, config, POLICIES[policy](), hands, faults)
         except OSError as error:
             err.print(f"[red]error:[/red] cannot write {out_file}: {error}")
-            raise typer.Exit(EXIT_ERROR) from error
+            raise typer.Exit(EXIT_STORE) from error
         shown = ", ".join(f"{name} {count}" for name, count in sorted(stats.features.items()))
         out.print(f"wrote {stats.hands} hands to {out_file} ({shown})")
         if faults is not None:

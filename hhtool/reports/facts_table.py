@@ -132,7 +132,7 @@ def _transaction(store: Store, statements: list[tuple[str, list[Any]]]) -> None:
             store.run(sql, params)
         store.run("COMMIT")
     except Exception:
-        store.run("ROLLBACK")
+        store.rollback()  # (a failed COMMIT already ended it: keep its error, not the rollback's)
         raise
 
 

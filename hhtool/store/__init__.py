@@ -7,10 +7,12 @@ storing a hand that is already there is a duplicate, never a second copy.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,56 +21,211 @@ import polars as pl
 import pyarrow as pa
 
 from hhtool.model import Hand
-from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES, migrate
+from hhtool.store.schema import CURRENT_VERSION, HAND_TABLES, REPLAY_TABLES, SchemaTooNew, current_version, migrate
 from hhtool.store.tables import replay_rows
 
 DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
 LOCK_TIMEOUT_ENV = "HHTOOL_LOCK_TIMEOUT"
 DEFAULT_LOCK_TIMEOUT = 30.0
-_MEMORY_SIZE = re.compile(r"\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
+_MEMORY_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
+_MEMORY_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+                 "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+# DuckDB's words for another process holding the file (checked once the path is cut out of the
+# message, so that a path which itself contains "lock" is not taken for a lock conflict)
+_LOCK_CONFLICT = re.compile(r'Could not set lock on file "": Conflicting lock is held in (?P<holder>.*?)(?:\. See also|$)',
+                            re.DOTALL)
+# DuckDB's words for a file that is not (or no longer) a whole database
+_DAMAGED = ("not a valid DuckDB database", "Could not read enough bytes", "checksum", "Corrupt", "corrupt")
+
+
+class SettingError(ValueError):
+    """An $HHTOOL_* variable (or --db) holds a value that cannot be used."""
+
+
+class StoreError(RuntimeError):
+    """The store could not be opened, read or written. The message is one line naming the file."""
+
+
+class StoreMissing(StoreError):
+    """A reader was pointed at a database file that does not exist."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"no database at {path} yet: run `hhtool import PATH` first")
+        self.path = path
+
+
+class StoreDamaged(StoreError):
+    """The file is not a DuckDB database, or a truncated or corrupted one."""
+
+
+class StoreLocked(StoreError):
+    """Another process holds the database (for writing, or for reading while this one wants to write)."""
+
+    def __init__(self, path: str, waited: float, read_only: bool, holder: str) -> None:
+        outcome = "could not read it" if read_only else "nothing was written"
+        super().__init__(f"database {path} is in use by another process{holder} and stayed locked for {waited:g} s; "
+                         f"{outcome} (wait longer with {LOCK_TIMEOUT_ENV}=SECONDS)")
+        self.path, self.waited, self.read_only, self.holder = path, waited, read_only, holder
+
+
+class SchemaTooOld(StoreError):
+    """A reader found a store written by an older hhtool: it must be migrated before it can be read."""
 
 
 def resolve_db_path(option: str | None) -> str:
-    """--db wins, then $HHTOOL_DB, then hhtool.duckdb in the current directory."""
-    return option or os.environ.get(DB_ENV) or DEFAULT_DB
+    """--db wins, then $HHTOOL_DB (unless empty), then hhtool.duckdb in the current directory."""
+    source, path = ("--db", option) if option else (f"${DB_ENV}", os.environ.get(DB_ENV, "").strip())
+    if not path:
+        return DEFAULT_DB
+    if path != ":memory:" and Path(path).expanduser().is_dir():
+        raise SettingError(f"{source} {path} is a folder; name a database file, e.g. {Path(path) / DEFAULT_DB}")
+    return path
 
 
-class StoreLocked(RuntimeError):
-    """Another process holds the database for writing."""
+def lock_timeout_from_env() -> float:
+    """Seconds to wait for a database another process holds: $HHTOOL_LOCK_TIMEOUT, default 30."""
+    text = os.environ.get(LOCK_TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_LOCK_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise SettingError(f"${LOCK_TIMEOUT_ENV} must be a number of seconds (0 or more), not {text!r}")
+    return seconds
+
+
+def memory_size(text: str) -> int:
+    """Bytes in a DuckDB memory size such as ``512MiB`` or ``2GB``."""
+    match = _MEMORY_SIZE.fullmatch(text.strip())
+    if not match:
+        raise SettingError(f"not a memory size: {text!r} (e.g. 512MiB, 2GB)")
+    return int(float(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()])
+
+
+def is_lock_conflict(error: BaseException, path: str) -> str | None:
+    """The holder DuckDB names (e.g. `` (PID 123 …)``) when ``error`` says another process holds
+    ``path``; None for any other error. The path is cut out first: it may contain any word."""
+    text = str(error)
+    expanded = os.path.expanduser(path)
+    for spelling in sorted({os.path.realpath(expanded), os.path.abspath(expanded), expanded, path}, key=len, reverse=True):
+        text = text.replace(f'"{spelling}"', '""')
+    match = _LOCK_CONFLICT.search(text)
+    if match is None:
+        return None
+    holder = match.group("holder").strip()
+    pid = re.search(r"\(PID (\d+)\)", holder)
+    return f" (PID {pid.group(1)})" if pid else ""
+
+
+def duckdb_message(error: BaseException) -> str:
+    """DuckDB's message on one line: its first line, and a "Did you mean" hint when it gives one."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if not lines:
+        return type(error).__name__
+    hint = next((line for line in lines[1:] if line.startswith("Did you mean")), None)
+    return lines[0] + (f" {hint}" if hint else "")
+
+
+def is_damage(message: str) -> bool:
+    """Whether DuckDB's message says the file is not a whole database (truncated, corrupted, not one)."""
+    return any(word in message for word in _DAMAGED)
+
+
+def _open_error(error: duckdb.Error, path: str) -> StoreError:
+    message = duckdb_message(error).removeprefix("IO Error: ")
+    if is_damage(message):
+        return StoreDamaged(f"database {path} is damaged or not a DuckDB database ({message})")
+    return StoreError(f"cannot open database {path}: {message}")
 
 
 class Store:
-    def __init__(self, path: str, read_only: bool = False, lock_timeout: float | None = None) -> None:
-        """Open (and migrate) the store. When another process holds the file, wait up to
-        ``lock_timeout`` seconds (default $HHTOOL_LOCK_TIMEOUT or 30) before giving up clearly."""
+    def __init__(self, path: str, read_only: bool = False, lock_timeout: float | None = None,
+                 on_wait: Callable[[str], None] | None = None, config: dict[str, Any] | None = None) -> None:
+        """Open the store: a writer migrates it to the current schema, a reader checks that it is
+        an hhtool store of exactly this schema. When another process holds the file, wait up to
+        ``lock_timeout`` seconds (default $HHTOOL_LOCK_TIMEOUT or 30), telling ``on_wait`` once
+        (with the holder), before giving up with :class:`StoreLocked`. ``config`` is passed to
+        DuckDB at connection (e.g. the confinement of :mod:`hhtool.store.confined`)."""
         self.path = path
-        if path != ":memory:":
-            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        if lock_timeout is None:
-            lock_timeout = float(os.environ.get(LOCK_TIMEOUT_ENV, DEFAULT_LOCK_TIMEOUT))
+        in_memory = path == ":memory:"
+        read_only = read_only and not in_memory
+        if read_only and not Path(path).expanduser().exists():
+            raise StoreMissing(path)
+        if not read_only and not in_memory:
+            folder = Path(path).expanduser().parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:
+                raise StoreError(f"cannot create database {path}: part of {folder} is a file, not a folder") from None
+            except OSError as error:
+                raise StoreError(f"cannot create database {path}: {error.strerror or error}") from None
+        self.con = self._connect(path, read_only, lock_timeout_from_env() if lock_timeout is None else lock_timeout,
+                                 on_wait, config or {})
+        try:
+            if not in_memory:
+                self._check_length()
+            self._check_schema(read_only)
+        except BaseException:
+            self.con.close()
+            raise
+
+    @staticmethod
+    def _connect(path: str, read_only: bool, lock_timeout: float, on_wait: Callable[[str], None] | None,
+                 config: dict[str, Any]) -> duckdb.DuckDBPyConnection:
         deadline = time.monotonic() + lock_timeout
+        told = False
         while True:
             try:
-                self.con = duckdb.connect(path, read_only=read_only and path != ":memory:")
-                break
-            except duckdb.IOException as error:
-                if "lock" not in str(error).lower():
-                    raise
+                return duckdb.connect(path, read_only=read_only, config=config)
+            except duckdb.Error as error:
+                holder = is_lock_conflict(error, path)
+                if holder is None:
+                    raise _open_error(error, path) from error
                 if time.monotonic() >= deadline:
-                    raise StoreLocked(
-                        f"database {path} is in use by another process and stayed locked for {lock_timeout:g} s; "
-                        f"nothing was written. ({error})"
-                    ) from error
+                    raise StoreLocked(path, lock_timeout, read_only, holder) from None
+                if on_wait is not None and not told:
+                    on_wait(holder)
+                    told = True
                 time.sleep(0.2)
-        if not read_only or path == ":memory:":
+
+    def _check_length(self) -> None:
+        """A file cut short (a copy interrupted, a disk that filled) opens, and fails only on the
+        first read past its end, possibly in the middle of a report or an import: compare its length
+        with the blocks its header says it has, once, at open. (Skipped while a write-ahead log is
+        pending: its blocks are not in the file yet.)"""
+        file = Path(self.path).expanduser()
+        if Path(f"{file}.wal").exists():
+            return
+        rows = self.con.execute("PRAGMA database_size").fetchall()
+        if not rows:
+            return
+        block_size, total_blocks = int(rows[0][2]), int(rows[0][3])
+        length = file.stat().st_size
+        if length < block_size * total_blocks:
+            raise StoreDamaged(f"database {self.path} is truncated: the file has {length:,} bytes, but its "
+                               f"{total_blocks} blocks need {block_size * total_blocks:,}")
+
+    def _check_schema(self, read_only: bool) -> None:
+        """Every command checks the version: a newer one is refused; a writer migrates an older one."""
+        version = current_version(self.con)
+        if version > CURRENT_VERSION:
+            raise SchemaTooNew(f"database {self.path} has schema version {version}, newer than this hhtool "
+                               f"understands ({CURRENT_VERSION}): use a newer hhtool")
+        if not read_only:
             migrate(self.con)
+        elif version == 0:
+            raise StoreError(f"{self.path} is a DuckDB database but not an hhtool store (it has no schema_version)")
+        elif version < CURRENT_VERSION:
+            raise SchemaTooOld(f"database {self.path} has schema version {version}, older than this hhtool's "
+                               f"{CURRENT_VERSION}")
 
     def limit_memory(self, limit: str) -> None:
         """Cap DuckDB's buffer pool (e.g. ``512MiB``): by default it may grow to 80 % of the
         machine's memory, and an import's inserts and facts refresh would keep it filled."""
-        if not _MEMORY_SIZE.fullmatch(limit.strip()):
-            raise ValueError(f"not a memory size: {limit!r} (e.g. 512MiB, 2GB)")
+        memory_size(limit)
         self.run(f"SET memory_limit = '{limit.strip()}'")
 
     def close(self) -> None:
@@ -125,6 +282,12 @@ class Store:
 
     # ------------------------------------------------------------ writing
 
+    def rollback(self) -> None:
+        """Undo the open transaction, if any. A COMMIT that failed (a full disk) has already ended
+        it; a second error here would hide the first, which is the one to report."""
+        with contextlib.suppress(duckdb.Error):
+            self.run("ROLLBACK")
+
     def write_tables(self, tables: dict[str, pa.Table]) -> None:
         """Insert rows into several tables in one transaction (all of them or none)."""
         self.run("BEGIN TRANSACTION")
@@ -133,8 +296,8 @@ class Store:
                 if table.num_rows:
                     self._insert(name, table)
             self.run("COMMIT")
-        except Exception:
-            self.run("ROLLBACK")
+        except BaseException:
+            self.rollback()
             raise
 
     def _insert(self, name: str, table: pa.Table) -> None:
@@ -166,9 +329,11 @@ class Store:
                 if name in REPLAY_TABLES and table.num_rows:
                     self._insert(name, table)
             self.run("COMMIT")
-        except Exception:
-            self.run("ROLLBACK")
+        except BaseException:
+            self.rollback()
             raise
 
 
-__all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "Store", "StoreLocked", "resolve_db_path"]
+__all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "SchemaTooNew", "SchemaTooOld", "SettingError", "Store",
+           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "duckdb_message", "is_damage", "lock_timeout_from_env",
+           "memory_size", "resolve_db_path"]
