@@ -15,6 +15,7 @@ from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err
 from hhtool.cli.export_cmd import hand_filter
 from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
 from hhtool.store import Store
+from hhtool.store.context import judge_table_context
 from hhtool.store.load import load_hands
 
 VIOLATION_KEYS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
@@ -142,6 +143,8 @@ def register(app: typer.Typer) -> None:
             where, params = hand_filter(site, hand, None)
             # Under --rules every matching stored hand is replayed again, duplicates of earlier imports included.
             profile = rereplay(store, rules, where, params) if rules else None
+            if profile:  # the forced bets of those hands against their tables' other hands, under that profile
+                judge_table_context(store, where, params, profile)
             rows = violations(store, where, params, code, player, profile)
             counts = verdict_counts(store, where, params, profile)
         print_violations(rows, output_format)

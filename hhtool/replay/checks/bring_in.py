@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, Street
+from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, StakeSource, Street, Structure
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.engine import THIRD, ReplayState, clockwise_from
 from hhtool.replay.profiles import RuleProfile
@@ -75,9 +75,21 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
                     f"{first.player} opened 3rd street, but {why}", first.action.line)
 
 
+#: the finding of a hand whose bring-in the history does not state, until the table context judges it
+BRING_IN_BY_CONTEXT = ("the site does not state the bring-in: the post is judged against the other hands at the "
+                       "table")
+
+
 def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    """R4 against a bring-in the history states, or the other hands at the table agree on (source
+    ``context``, set by the store). In no-limit and pot-limit games the small bet is the minimum
+    bet, and the bring-in must be below it as below a fixed-limit small bet. A bring-in taken from
+    the hand's own post is not judged here (see :data:`BRING_IN_BY_CONTEXT`)."""
     third = state.round_of(THIRD)
     if third is None or not third.steps or third.steps[0].action.kind is not _BRING_IN:
+        return
+    if hand.stakes.bring_in_source is StakeSource.POSTED:
+        yield Unverifiable("BRING_IN_AMOUNT", BRING_IN_BY_CONTEXT)
         return
     step = third.steps[0]
     bring_in, small = hand.stakes.bring_in, hand.stakes.small_bet
@@ -86,12 +98,15 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
         return
     amount = step.action.amount
     if small is not None and bring_in >= small:
+        below = "the small bet" if hand.stakes.structure is Structure.FIXED_LIMIT else "the minimum bet"
         yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
-                        money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below the small bet",
-                        step.action.line)
+                        money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below {below} "
+                        f"{money(hand, small)}", step.action.line)
     elif amount == bring_in or (amount < bring_in and step.all_in_after):
         return
     else:
         yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, money(hand, bring_in), money(hand, amount),
-                        f"{step.player} brought in for {money(hand, amount)}; the bring-in is {money(hand, bring_in)}",
+                        f"{step.player} brought in for {money(hand, amount)}; the bring-in is {money(hand, bring_in)}"
+                        + (" (as the other hands at the table post it)"
+                           if hand.stakes.bring_in_source is StakeSource.CONTEXT else ""),
                         step.action.line)
