@@ -196,14 +196,14 @@ class Stakes:
 
     @property
     def provenance(self) -> str:
-        """Where each value came from, in words.
+        """Where each value came from, in a few words.
 
         >>> Stakes(1, 2, 4, 8, "USD", bring_in_source=StakeSource.CONTEXT).provenance
-        'ante from the header, bring-in from the table context, bets from the header'
+        'ante: header, bring-in: table context, bets: header'
         """
-        words = {StakeSource.HEADER: "the header", StakeSource.POSTED: "this hand's posts",
-                 StakeSource.CONTEXT: "the table context", StakeSource.INFERRED: "inferred from the betting"}
-        return ", ".join(f"{name} {'' if source is StakeSource.INFERRED else 'from '}{words[source]}" for name, source in
+        words = {StakeSource.HEADER: "header", StakeSource.POSTED: "own post", StakeSource.CONTEXT: "table context",
+                 StakeSource.INFERRED: "inferred"}
+        return ", ".join(f"{name}: {words[source]}" for name, source in
                          (("ante", self.ante_source), ("bring-in", self.bring_in_source), ("bets", self.bets_source)))
 
 

@@ -6,7 +6,8 @@ judge a post against itself. This pass learns each table's forced bets from the 
 the same table and stakes, and judges every hand against what the *other* hands show:
 
 * a table is (site, table name, small bet, big bet, currency, structure) for cash games and
-  (site, tournament id, small bet, big bet, currency, structure) in tournaments: one level;
+  (site, tournament id, small bet, big bet, currency, structure) in tournaments: one level; the
+  site of a converted history (a PHH file hhtool wrote) is the site that dealt it;
 * each hand votes once per forced bet: the amount of its bring-in when not all-in, and the most
   frequent of its antes that are not all-in (0 when it posts no ante at all); a hand whose posts
   are all all-in does not vote;
@@ -42,7 +43,7 @@ CONTEXT_CHECKS = ("ANTE", "BRING_IN_AMOUNT")
 
 #: the table a hand was dealt at: NULL when the history names neither table nor tournament
 _TABLE_KEY = """CASE WHEN (CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END) IS NULL THEN NULL
-    ELSE concat_ws('|', h.site, h.is_tournament::VARCHAR, CASE WHEN h.is_tournament THEN h.tournament_id
+    ELSE concat_ws('|', coalesce(h.origin_site, h.site), h.is_tournament::VARCHAR, CASE WHEN h.is_tournament THEN h.tournament_id
                    ELSE h.table_name END, coalesce(h.small_bet::VARCHAR, '?'), coalesce(h.big_bet::VARCHAR, '?'),
                    h.currency, h.structure) END"""
 
@@ -77,8 +78,8 @@ class _Table:
         return f"table '{self.name}' ({bets})"
 
 
-_HAND_COLUMNS = ("site, hand_id, file, table_name, tournament_id, is_tournament, small_bet, big_bet, currency, unit, "
-                 "structure, rules_profile, verdict, ante_source, bring_in_source")
+_HAND_COLUMNS = ("site, hand_id, origin_site, file, table_name, tournament_id, is_tournament, small_bet, big_bet, "
+                 "currency, unit, structure, rules_profile, verdict, ante_source, bring_in_source")
 #: what a finding needs to name the table: the columns of _Table, in order
 _TABLE_FIELDS = "table_name, tournament_id, is_tournament, small_bet, big_bet, currency, unit, structure"
 

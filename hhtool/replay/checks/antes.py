@@ -16,7 +16,7 @@ from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
 #: the finding of a hand whose ante the history does not state, until the table context judges it
-ANTE_BY_CONTEXT = "the site does not state the ante: the posts are judged against the other hands at the table"
+ANTE_BY_CONTEXT = "the site does not state the ante and no table context is known for this hand"
 
 
 def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:

@@ -76,8 +76,7 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
 
 
 #: the finding of a hand whose bring-in the history does not state, until the table context judges it
-BRING_IN_BY_CONTEXT = ("the site does not state the bring-in: the post is judged against the other hands at the "
-                       "table")
+BRING_IN_BY_CONTEXT = "the site does not state the bring-in and no table context is known for this hand"
 
 
 def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
