@@ -162,3 +162,34 @@ def test_tournament_context_is_the_tournament_and_level_across_tables(tmp_path: 
     assert result.exit_code == 0, result.output
     assert verdicts(db) == {"1": "ok", "2": "ok", "3": "violation", "4": "unverifiable"}
     assert findings(db, "3")[0] == ["Bob brought in for 7; 2 other hands at tournament 99 at 20/40 brought in for 5"]
+
+
+def test_a_bring_in_not_below_the_small_bet_is_caught_even_alone(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.duckdb")
+    result = runner.invoke(app, ["import", write(tmp_path, "a.txt", stars_hand(1, bring_in=4)), "--db", db])
+    assert result.exit_code == 0, result.output
+    violations, unverifiable = findings(db, "1")
+    assert violations == ["Bob brought in for $0.04, not below the small bet $0.04"]
+    assert not [u for u in unverifiable if u.startswith("BRING_IN_AMOUNT")]
+
+
+def test_migration_splits_the_old_stakes_source(tmp_path: Path) -> None:
+    import duckdb
+
+    from hhtool.store.schema import MIGRATIONS
+
+    path = str(tmp_path / "old.duckdb")
+    con = duckdb.connect(path)
+    con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TIMESTAMP NOT NULL)")
+    con.execute(MIGRATIONS[0])
+    con.execute("INSERT INTO schema_version VALUES (1, current_timestamp)")
+    row = ("s', '1', 'f', 1, 2, 'x', NULL, NULL, 't', NULL, 'g', 'fixed_limit', false, 'USD', 100, 1, 2, 4, 8, "
+           "'{source}', NULL, 3, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL")
+    con.execute(f"INSERT INTO hands VALUES ('{row.format(source='forced_bets')})")
+    con.execute(f"INSERT INTO hands VALUES ('{row.format(source='header').replace('1', '2', 1)})")
+    con.close()
+    with Store(path) as store:
+        rows = store.run("SELECT hand_id, ante_source, bring_in_source, bets_source FROM hands ORDER BY hand_id")
+        columns = {d[0] for d in store.con.execute("SELECT * FROM hands LIMIT 0").description}
+    assert rows == [("1", "posted", "posted", "header"), ("2", "header", "header", "header")]
+    assert "stakes_source" not in columns

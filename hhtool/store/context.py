@@ -179,6 +179,7 @@ def _findings(store: Store) -> _Findings:
     run = store.run
     violations: list[tuple[Any, ...]] = []
     unverifiable: list[tuple[Any, ...]] = []
+    not_below: set[tuple[str, str, str]] = set()
     # the other hands' votes at tables where they do not agree, for the words of a finding
     tallies: dict[tuple[str, str], Counter[int]] = defaultdict(Counter)
     for tkey, kind, vote, n in run("SELECT tkey, kind, vote, count(*) FROM ctx_votes WHERE tkey IN "
@@ -225,6 +226,10 @@ def _findings(store: Store) -> _Findings:
         else:
             row = (money(top), money(amount), f"{player} anted {money(amount)}{how}; {hands} anted {money(top)}")
         violations.append((site, hand_id, profile, code, 3, player, *row, file, line))
+        if problem == "not_below":
+            not_below.add((site, hand_id, profile))
+    # a bring-in that is no bring-in at all is the finding, whatever the table's amount
+    unverifiable = [row for row in unverifiable if row[3] != "BRING_IN_AMOUNT" or row[:3] not in not_below]
     return _Findings(violations, unverifiable)
 
 

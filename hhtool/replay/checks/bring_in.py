@@ -87,19 +87,25 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
     third = state.round_of(THIRD)
     if third is None or not third.steps or third.steps[0].action.kind is not _BRING_IN:
         return
-    if hand.stakes.bring_in_source is StakeSource.POSTED:
-        yield Unverifiable("BRING_IN_AMOUNT", BRING_IN_BY_CONTEXT)
-        return
     step = third.steps[0]
     bring_in, small = hand.stakes.bring_in, hand.stakes.small_bet
+    if hand.stakes.bring_in_source is StakeSource.POSTED:
+        # the post cannot prove its own amount, but the stated small (minimum) bet bounds it
+        amount = step.action.amount
+        if small is not None and amount >= small and not step.all_in_after:
+            yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
+                            money(hand, amount), f"{step.player} brought in for {money(hand, amount)}, not below the "
+                            f"{_minimum_bet(hand)} {money(hand, small)}", step.action.line)
+        else:
+            yield Unverifiable("BRING_IN_AMOUNT", BRING_IN_BY_CONTEXT)
+        return
     if bring_in is None:
         yield Unverifiable("BRING_IN_AMOUNT", "the table's bring-in amount is not stated")
         return
     amount = step.action.amount
     if small is not None and bring_in >= small:
-        below = "the small bet" if hand.stakes.structure is Structure.FIXED_LIMIT else "the minimum bet"
         yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
-                        money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below {below} "
+                        money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below the {_minimum_bet(hand)} "
                         f"{money(hand, small)}", step.action.line)
     elif amount == bring_in or (amount < bring_in and step.all_in_after):
         return
@@ -109,3 +115,8 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
                         + (" (as the other hands at the table post it)"
                            if hand.stakes.bring_in_source is StakeSource.CONTEXT else ""),
                         step.action.line)
+
+
+def _minimum_bet(hand: Hand) -> str:
+    """What the bring-in must stay below: the small bet, or in no-limit and pot-limit the minimum bet."""
+    return "small bet" if hand.stakes.structure is Structure.FIXED_LIMIT else "minimum bet"
