@@ -233,39 +233,42 @@ def _findings(store: Store) -> _Findings:
     return _Findings(violations, unverifiable)
 
 
+_C_FIELDS = ", ".join("c." + name for name in _TABLE_FIELDS.split(", "))
+
 #: posts that break the table's forced bets, problem one of wrong, not_below, twice, missing. A
 #: short all-in post is legal; more than the table's value never is.
 _WRONG_POSTS = f"""
 WITH context AS (SELECT * FROM ctx_verdicts WHERE status = 'context'),
 wrong AS (
     SELECT c.site, c.hand_id, c.profile, c.file, p.kind, p.player, p.amount, p.line, p.all_in, c.top, c.others_top,
-           'wrong' AS problem, {', '.join('c.' + f for f in _TABLE_FIELDS.split(', '))}
+           'wrong' AS problem, {_C_FIELDS}
     FROM context c JOIN ctx_posts p ON p.site = c.site AND p.hand_id = c.hand_id AND p.kind = c.kind
     WHERE ((NOT p.all_in AND p.amount <> c.top) OR p.amount > c.top)
       AND NOT (p.kind = 'bring_in' AND NOT p.all_in AND c.small_bet IS NOT NULL AND p.amount >= c.small_bet)
 ),
 not_below AS (
     SELECT c.site, c.hand_id, c.profile, c.file, p.kind, p.player, p.amount, p.line, p.all_in, NULL, NULL,
-           'not_below', {', '.join('c.' + f for f in _TABLE_FIELDS.split(', '))}
+           'not_below', {_C_FIELDS}
     FROM ctx_verdicts c JOIN ctx_posts p ON p.site = c.site AND p.hand_id = c.hand_id AND p.kind = 'bring_in'
     WHERE c.kind = 'bring_in' AND NOT p.all_in AND c.small_bet IS NOT NULL AND p.amount >= c.small_bet
 ),
 twice AS (
-    SELECT c.site, c.hand_id, c.profile, c.file, 'ante', p.player, NULL, max(p.line), false, NULL, NULL, 'twice',
-           {', '.join('c.' + f for f in _TABLE_FIELDS.split(', '))}
-    FROM ctx_verdicts c JOIN ctx_posts p ON p.site = c.site AND p.hand_id = c.hand_id AND p.kind = 'ante'
-    WHERE c.kind = 'ante' GROUP BY ALL HAVING count(*) > 1
+    SELECT c.site, c.hand_id, c.profile, c.file, 'ante', p.player, NULL, p.line, false, NULL, NULL, 'twice',
+           {_C_FIELDS}
+    FROM (SELECT site, hand_id, player, max(line) AS line FROM ctx_posts WHERE kind = 'ante'
+          GROUP BY site, hand_id, player HAVING count(*) > 1) p
+    JOIN ctx_verdicts c ON c.site = p.site AND c.hand_id = p.hand_id AND c.kind = 'ante'
 ),
-missing AS (  -- dealt in (a card or an action) without an ante where the table has one
-    SELECT c.site, c.hand_id, c.profile, c.file, 'ante', d.player, NULL, min(d.line), false, c.top, c.others_top,
-           'missing', {', '.join('c.' + f for f in _TABLE_FIELDS.split(', '))}
-    FROM context c JOIN (SELECT site, hand_id, player, line FROM cards
-                         UNION ALL SELECT site, hand_id, player, line FROM actions WHERE kind <> 'ante') d
-         ON d.site = c.site AND d.hand_id = c.hand_id
+missing AS (  -- seated, not sitting out, dealt in (a 3rd-street card or action), no ante where the table has one
+    SELECT c.site, c.hand_id, c.profile, c.file, 'ante', s.player, NULL, s.line, false, c.top, c.others_top,
+           'missing', {_C_FIELDS}
+    FROM context c JOIN seats s ON s.site = c.site AND s.hand_id = c.hand_id AND NOT s.sitting_out
     ANTI JOIN (SELECT site, hand_id, player FROM ctx_posts WHERE kind = 'ante') p
-         ON p.site = d.site AND p.hand_id = d.hand_id AND p.player = d.player
+         ON p.site = s.site AND p.hand_id = s.hand_id AND p.player = s.player
+    SEMI JOIN (SELECT site, hand_id, player FROM cards WHERE street = 3
+               UNION ALL SELECT site, hand_id, player FROM actions WHERE street = 3 AND kind <> 'ante') d
+         ON d.site = s.site AND d.hand_id = s.hand_id AND d.player = s.player
     WHERE c.kind = 'ante' AND c.top > 0
-    GROUP BY ALL
 )
 SELECT * FROM wrong UNION ALL SELECT * FROM not_below UNION ALL SELECT * FROM twice UNION ALL SELECT * FROM missing
 """
