@@ -136,9 +136,11 @@ def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
 
 def test_other_tables_and_stakes_are_not_context(tmp_path: Path) -> None:
     db = str(tmp_path / "o.duckdb")
-    hands = [stars_hand(1), stars_hand(2, table="Other"), stars_hand(3, bets=(10, 20), bring_in=3)]
+    hands = [stars_hand(1), stars_hand(2, table="Other"), stars_hand(3, bets=(10, 20), bring_in=3),
+             stars_hand(4, table="Sabik VII\"|x'; --", bring_in=3)]
     runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
-    assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable", "3": "unverifiable"}
+    assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable", "3": "unverifiable", "4": "unverifiable"}
+    assert "no other hand at table 'Sabik VII\"|x'; --' ($0.04/$0.08)" in findings(db, "4")[1][0]
 
 
 def test_wrong_and_missing_antes(tmp_path: Path) -> None:

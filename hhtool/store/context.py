@@ -41,11 +41,13 @@ from hhtool.store.tables import replay_table_of
 #: the checks this pass owns for hands whose value the history does not state
 CONTEXT_CHECKS = ("ANTE", "BRING_IN_AMOUNT")
 
-#: the table a hand was dealt at: NULL when the history names neither table nor tournament
+#: the table a hand was dealt at (JSON, so that no table name can pass for another table's key): NULL
+#: when the history names neither table nor tournament
 _TABLE_KEY = """CASE WHEN (CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END) IS NULL THEN NULL
-    ELSE concat_ws('|', coalesce(h.origin_site, h.site), h.is_tournament::VARCHAR, CASE WHEN h.is_tournament THEN h.tournament_id
-                   ELSE h.table_name END, coalesce(h.small_bet::VARCHAR, '?'), coalesce(h.big_bet::VARCHAR, '?'),
-                   h.currency, h.structure) END"""
+    ELSE to_json(struct_pack(site := coalesce(h.origin_site, h.site), tournament := h.is_tournament,
+                             place := CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END,
+                             small := h.small_bet, big := h.big_bet, currency := h.currency,
+                             structure := h.structure))::VARCHAR END"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +117,8 @@ def judge_table_context(store: Store, touched: str, params: list[Any] | None = N
             SELECT site, hand_id, tkey, file, {_TABLE_FIELDS}, coalesce(?, rules_profile) AS profile,
                    ante_source <> 'header' AS judge_ante, bring_in_source <> 'header' AS judge_bring_in
             FROM ctx_scope
-            WHERE verdict IS NOT NULL AND (ante_source <> 'header' OR bring_in_source <> 'header')
-              AND {'chosen' if profile is not None else 'TRUE'}""", [profile])
+            WHERE (ante_source <> 'header' OR bring_in_source <> 'header')
+              AND {'chosen' if profile is not None else 'verdict IS NOT NULL'}""", [profile])
     judged = int(run("SELECT count(*) FROM ctx_judged")[0][0])
     if judged:
         _judge(store)
