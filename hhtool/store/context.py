@@ -38,9 +38,6 @@ from hhtool.replay.result import format_money
 from hhtool.store import Store
 from hhtool.store.tables import replay_table_of
 
-#: the checks this pass owns for hands whose value the history does not state
-CONTEXT_CHECKS = ("ANTE", "BRING_IN_AMOUNT")
-
 #: the table a hand was dealt at (JSON, so that no table name can pass for another table's key): NULL
 #: when the history names neither table nor tournament
 _TABLE_KEY = """CASE WHEN (CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END) IS NULL THEN NULL
@@ -105,7 +102,14 @@ def judge_table_context(store: Store, touched: str, params: list[Any] | None = N
     With ``profile`` None every replayed hand at those tables is judged under its own profile
     (after an import); with a profile, only the chosen hands, under it (``audit --rules``).
     Returns the number of hands judged."""
-    params = list(params or [])
+    try:
+        return _judge_tables(store, touched, list(params or []), profile)
+    finally:
+        for name in ("ctx_hands", "ctx_touched", "ctx_scope", "ctx_judged", "ctx_posts", "ctx_votes", "ctx_verdicts"):
+            store.run(f"DROP TABLE IF EXISTS {name}")
+
+
+def _judge_tables(store: Store, touched: str, params: list[Any], profile: str | None) -> int:
     run = store.run
     run(f"CREATE OR REPLACE TEMP TABLE ctx_hands AS SELECT {_HAND_COLUMNS}, {_TABLE_KEY} AS tkey, "
         f"({touched}) AS chosen FROM hands h", params)
@@ -122,8 +126,6 @@ def judge_table_context(store: Store, touched: str, params: list[Any] | None = N
     judged = int(run("SELECT count(*) FROM ctx_judged")[0][0])
     if judged:
         _judge(store)
-    for name in ("ctx_hands", "ctx_touched", "ctx_scope", "ctx_judged", "ctx_posts", "ctx_votes", "ctx_verdicts"):
-        run(f"DROP TABLE IF EXISTS {name}")
     return judged
 
 
@@ -317,4 +319,4 @@ def _store_findings(store: Store, findings: _Findings) -> None:
         raise
 
 
-__all__ = ["CONTEXT_CHECKS", "import_mark", "judge_imported_since", "judge_table_context"]
+__all__ = ["import_mark", "judge_imported_since", "judge_table_context"]
