@@ -212,3 +212,17 @@ def test_the_corpus_audits_without_violations_and_its_tables_give_context(tmp_pa
         (left,) = store.run("""SELECT count(*) FROM unverifiable u JOIN hands h USING (site, hand_id)
                                WHERE u.check_code = 'BRING_IN_AMOUNT' AND h.bring_in_source = 'context'""")[0]
     assert judged >= 30 and left == 0  # 32 corpus hands share a table with others
+
+
+def test_audit_judges_a_store_from_before_the_table_context_once(tmp_path: Path) -> None:
+    db = str(tmp_path / "old.duckdb")
+    hands = [stars_hand(n) for n in range(1, 5)] + [stars_hand(5, bring_in=3)]
+    runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
+    with Store(db) as store:  # what a version-1 store holds after the migration: posts judged against themselves
+        store.run("DELETE FROM violations")
+        store.run("DELETE FROM unverifiable")
+        store.run("UPDATE hands SET verdict = 'ok', ante_source = 'posted', bring_in_source = 'posted'")
+    result = runner.invoke(app, ["audit", "--db", db, "--format", "jsonl"])
+    assert result.exit_code == 1, result.output
+    assert [json.loads(line)["hand_id"] for line in result.output.splitlines()] == ["5"]
+    assert verdicts(db) == {"1": "ok", "2": "ok", "3": "ok", "4": "ok", "5": "violation"}

@@ -15,7 +15,7 @@ from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err
 from hhtool.cli.export_cmd import hand_filter
 from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
 from hhtool.store import Store
-from hhtool.store.context import judge_table_context
+from hhtool.store.context import judge_never_judged, judge_table_context
 from hhtool.store.load import load_hands
 
 VIOLATION_KEYS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
@@ -140,6 +140,7 @@ def register(app: typer.Typer) -> None:
             if explain_id:
                 explain_hands(store, explain_id, site, rules)
                 raise typer.Exit(EXIT_OK)
+            judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
             where, params = hand_filter(site, hand, None)
             # Under --rules every matching stored hand is replayed again, duplicates of earlier imports included.
             profile = rereplay(store, rules, where, params) if rules else None

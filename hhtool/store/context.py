@@ -94,6 +94,26 @@ def judge_imported_since(store: Store, mark: Any) -> int:
         store, "h.file IN (SELECT path FROM files WHERE imported_at >= ?)", [mark])
 
 
+#: hands whose forced bets no table-context pass has judged yet (a store from before it existed): a
+#: posted value the pass always leaves with a finding or turns into ``context``
+_NEVER_JUDGED = """h.verdict IS NOT NULL AND (
+    (h.ante_source = 'posted' AND NOT EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site
+        AND u.hand_id = h.hand_id AND u.profile = h.rules_profile AND u.check_code = 'ANTE'))
+    OR (h.bring_in_source = 'posted' AND EXISTS (SELECT 1 FROM actions a WHERE a.site = h.site
+        AND a.hand_id = h.hand_id AND a.kind = 'bring_in') AND NOT EXISTS (
+        SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id AND u.profile = h.rules_profile
+        AND u.check_code = 'BRING_IN_AMOUNT') AND NOT EXISTS (
+        SELECT 1 FROM violations v WHERE v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
+        AND v.code = 'BRING_IN_AMOUNT')))"""
+
+
+def judge_never_judged(store: Store) -> int:
+    """Judge the tables of hands stored before the table-context pass existed (``audit`` runs it)."""
+    if not store.run(f"SELECT EXISTS (SELECT 1 FROM hands h WHERE {_NEVER_JUDGED})")[0][0]:
+        return 0
+    return judge_table_context(store, _NEVER_JUDGED)
+
+
 def judge_table_context(store: Store, touched: str, params: list[Any] | None = None,
                         profile: str | None = None) -> int:
     """Judge the forced bets of hands against their tables' other hands, and store the findings.
@@ -319,4 +339,4 @@ def _store_findings(store: Store, findings: _Findings) -> None:
         raise
 
 
-__all__ = ["import_mark", "judge_imported_since", "judge_table_context"]
+__all__ = ["import_mark", "judge_imported_since", "judge_never_judged", "judge_table_context"]
