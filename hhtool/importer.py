@@ -26,6 +26,7 @@ from hhtool.sites import detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
+from hhtool.store.context import import_mark, judge_imported_since
 
 #: hands parsed, replayed and tabulated together (one task for a worker)
 BATCH_HANDS = 2000
@@ -199,6 +200,7 @@ class Importer:
     def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
         """Import ``sources`` in order; ``on_file`` hears of each file once it is stored."""
         report = ImportReport()
+        mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
             try:
@@ -221,6 +223,8 @@ class Importer:
                 chunk = following
         while pending:
             self._finish(*pending.popleft(), on_file)
+        if self.replay:
+            judge_imported_since(self.store, mark)  # forced bets against the tables' other hands
         return report
 
     def _writer(self) -> FileWriter:

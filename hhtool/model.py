@@ -164,9 +164,22 @@ class Source:
     sha256: str
 
 
+class StakeSource(StrEnum):
+    """Where a stakes value came from."""
+
+    HEADER = "header"  # the history states it (header, table line, game description)
+    POSTED = "posted"  # taken from this hand's own forced bets: a claim to judge, not a fact
+    CONTEXT = "context"  # what the other hands at the same table and stakes agree on
+    INFERRED = "inferred"  # worked out from the hand's forced bets and betting (bet sizes not stated)
+
+
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """Table stakes. ``None`` means the history does not say and it could not be derived."""
+    """Table stakes. ``None`` means the history does not say and it could not be derived.
+
+    In no-limit and pot-limit games ``small_bet`` is the minimum bet (the smallest opening bet
+    and raise) and ``big_bet`` is None unless the site states one. Each ``*_source`` says where
+    the value came from; ``bets_source`` covers ``small_bet`` and ``big_bet``."""
 
     ante: int | None
     bring_in: int | None
@@ -177,7 +190,21 @@ class Stakes:
     structure: Structure = Structure.FIXED_LIMIT
     is_tournament: bool = False
     table_size: int | None = None
-    source: str = "header"  # "header" or "forced_bets": where the amounts were read
+    ante_source: StakeSource = StakeSource.HEADER
+    bring_in_source: StakeSource = StakeSource.HEADER
+    bets_source: StakeSource = StakeSource.HEADER
+
+    @property
+    def provenance(self) -> str:
+        """Where each value came from, in a few words.
+
+        >>> Stakes(1, 2, 4, 8, "USD", bring_in_source=StakeSource.CONTEXT).provenance
+        'ante: header, bring-in: table context, bets: header'
+        """
+        words = {StakeSource.HEADER: "header", StakeSource.POSTED: "own post", StakeSource.CONTEXT: "table context",
+                 StakeSource.INFERRED: "inferred"}
+        return ", ".join(f"{name}: {words[source]}" for name, source in
+                         (("ante", self.ante_source), ("bring-in", self.bring_in_source), ("bets", self.bets_source)))
 
 
 @dataclass(frozen=True, slots=True)

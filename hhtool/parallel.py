@@ -37,6 +37,7 @@ from hhtool.reader import decode_bytes
 from hhtool.sites import detect, parser_for
 from hhtool.sources import Source, SourceError
 from hhtool.store import Store
+from hhtool.store.context import import_mark, judge_imported_since
 from hhtool.store.tables import failure_rows
 
 #: a process pool pays its start-up only when there is this much to read
@@ -162,6 +163,7 @@ def cluster_import(store: Store, sources: Sequence[Source], address: str, out_di
 def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str) -> ImportReport:
     """Store the partitions the tasks wrote, in the order of the files, as a local import would."""
     report = ImportReport()
+    mark = import_mark(store)  # the tables of the files stored from here on are judged again at the end
     for summary in summaries:
         if "unreadable" in summary:
             report.unreadable.append(summary["unreadable"])
@@ -182,6 +184,7 @@ def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str) -> I
         if not summary["chunks"]:
             store.write_tables({"files": _file_row(summary, file_report, resume_line)})
         report.files.append(file_report)
+    judge_imported_since(store, mark)  # forced bets against the tables' other hands
     return report
 
 

@@ -382,7 +382,8 @@ def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[
         ("hand_id", f"{hand.site}:{hand.hand_id}"),
         ("stakes", {"ante": stakes.ante, "bring_in": stakes.bring_in, "small_bet": stakes.small_bet,
                     "big_bet": stakes.big_bet, "currency": stakes.currency, "unit": stakes.unit,
-                    "tournament": stakes.is_tournament, "source": stakes.source}),
+                    "tournament": stakes.is_tournament, "ante_source": stakes.ante_source.value,
+                    "bring_in_source": stakes.bring_in_source.value, "bets_source": stakes.bets_source.value}),
     ]
     if unknown:
         user.append(("unknown_stakes", unknown))  # the PHH numbers for these were filled in

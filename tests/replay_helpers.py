@@ -53,6 +53,9 @@ from hhtool.model import (
     Structure,
     UncalledReturn,
 )
+from hhtool.replay import Unverifiable
+from hhtool.replay.checks.antes import ANTE_BY_CONTEXT
+from hhtool.replay.checks.bring_in import BRING_IN_BY_CONTEXT
 
 _STREETS = {"3rd": Street.THIRD, "4th": Street.FOURTH, "5th": Street.FIFTH, "6th": Street.SIXTH, "7th": Street.SEVENTH}
 _KINDS = {
@@ -332,3 +335,13 @@ collect A 30
 collect B 9
 rake 0
 """
+
+
+#: what a hand replayed on its own (no store, so no table context) leaves to the store's table-context
+#: pass: the ante and bring-in the site does not state (tests/test_table_context.py judges those)
+TABLE_CONTEXT_PLACEHOLDERS = {("ANTE", ANTE_BY_CONTEXT), ("BRING_IN_AMOUNT", BRING_IN_BY_CONTEXT)}
+
+
+def beyond_table_context(unverifiable: tuple[Unverifiable, ...]) -> list[Unverifiable]:
+    """The unverifiable checks of a hand replayed alone, less those the table-context pass decides."""
+    return [u for u in unverifiable if (u.check, u.reason) not in TABLE_CONTEXT_PLACEHOLDERS]

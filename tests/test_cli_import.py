@@ -128,9 +128,11 @@ def test_a_replay_fault_on_one_hand_does_not_stop_the_import(tmp_path: Path, mon
     try:
         verdicts = dict(con.execute("SELECT hand_id, verdict FROM hands").fetchall())
         reason = con.execute("SELECT reason FROM unverifiable WHERE check_code = 'REPLAY'").fetchall()[0][0]
+        alone = {row[0] for row in con.execute("SELECT check_code FROM unverifiable WHERE hand_id = '35874576282'").fetchall()}
     finally:
         con.close()
-    assert verdicts == {"35874576282": "ok", "200": "unverifiable"}
+    assert verdicts == {"35874576282": "unverifiable", "200": "unverifiable"}
+    assert alone == {"ANTE", "BRING_IN_AMOUNT"}  # alone at its table: no context for the forced bets
     assert "simulated engine fault" in reason
 
 

@@ -32,7 +32,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.model import ActionKind, Hand, ShowStatus, SkippedHand
+from hhtool.model import ActionKind, Hand, ShowStatus, SkippedHand, StakeSource
 from hhtool.phh import PhhExportError, hand_to_phh, hands_to_phhs, phh_fields
 from hhtool.reader import read_file
 from hhtool.sites import detect
@@ -78,15 +78,19 @@ def read_phh(text: str, name: str = "t.phhs") -> list[Hand | object]:
 
 
 def normalized(hand: Hand) -> Hand:
-    """Without what a PHH round trip cannot keep: origin, lines, and the printing order of antes
-    and of a street's deals."""
+    """Without what a PHH round trip cannot keep: origin, lines, the printing order of antes
+    and of a street's deals, and the table context (a property of the store the hand is in:
+    which other hands of its table it holds)."""
     def no_line(items: tuple) -> tuple:  # type: ignore[type-arg]
         return tuple(replace(item, line=0) for item in items)
 
     antes = sorted(no_line(tuple(a for a in hand.actions if a.kind is ActionKind.ANTE)), key=lambda a: a.player)
     betting = no_line(tuple(a for a in hand.actions if a.kind is not ActionKind.ANTE))
+    stakes = replace(hand.stakes, **{name: StakeSource.POSTED if getattr(hand.stakes, name) is StakeSource.CONTEXT
+                                     else getattr(hand.stakes, name) for name in ("ante_source", "bring_in_source")})
     return replace(
-        hand, site="", hand_id="", origin_site=None, source=None, seats=no_line(hand.seats), actions=(*antes, *betting),  # type: ignore[arg-type]
+        hand, site="", hand_id="", stakes=stakes,
+        origin_site=None, source=None, seats=no_line(hand.seats), actions=(*antes, *betting),  # type: ignore[arg-type]
         deals=tuple(sorted(no_line(hand.deals), key=lambda d: (d.street, d.player))), uncalled=no_line(hand.uncalled),
         showdown=no_line(hand.showdown), awards=no_line(hand.awards), stated_pots=no_line(hand.stated_pots),
         restatements=no_line(hand.restatements),

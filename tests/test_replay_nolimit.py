@@ -63,3 +63,43 @@ def test_pot_limit_maximum() -> None:
     script = edit(edit(script, "collect C 93", "collect C 317"), "total 93", "total 317")
     found = [(v.code, v.player, v.expected, v.actual) for v in run(script).violations]
     assert found == [("BET_SIZE", "B", "at most $0.41", "$0.42")]
+
+
+def test_no_limit_bring_in_must_be_below_the_minimum_bet() -> None:
+    # the bring-in is a forced bet smaller than the minimum bet (the stakes' small bet), as in limit
+    script = edit(edit(NO_LIMIT, "bring=2", "bring=4"), "A bring 2", "A bring 4")
+    found = [(v.code, v.expected, v.message) for v in run(script).violations if v.code == "BRING_IN_AMOUNT"]
+    assert found == [("BRING_IN_AMOUNT", "less than $0.04", "a bring-in of $0.04 is not below the minimum bet $0.04")]
+    below = edit(edit(NO_LIMIT, "bring=2", "bring=3"), "A bring 2", "A bring 3")
+    assert not [v for v in run(below).violations if v.code == "BRING_IN_AMOUNT"]
+
+
+def test_no_limit_first_bet_over_the_bring_in_is_a_full_bet_and_sets_the_minimum_raise() -> None:
+    # no completion in big-bet poker: B's 4 over the bring-in is a bet of 4, so C must raise by at least 4
+    script = edit(edit(edit(NO_LIMIT, "C raise 12", "C raise 7"), "B raise 20", "B raise 15"), "C raise 28", "C raise 23")
+    script = edit(edit(script, "B raise 36", "B raise 31"), "C raise 44", "C raise 39")
+    script = edit(edit(script, "collect C 93", "collect C 83"), "total 93", "total 83")
+    found = [(v.code, v.player, v.expected, v.actual) for v in run(script).violations]
+    assert found == [("BET_SIZE", "C", "at least $0.08", "$0.07")]
+
+
+def test_no_limit_without_a_stated_minimum_bet() -> None:
+    script = edit(NO_LIMIT, "small=4 big=8", "small=? big=?")
+    result = run(script)
+    assert not result.violations
+    assert [u.reason for u in result.unverifiable if u.check == "BET_SIZE"] == ["the minimum bet of the table is not stated"]
+    # raises are still judged against the round's last full raise
+    short = edit(edit(edit(script, "B raise 36", "B raise 30"), "C raise 44", "C raise 38"), "collect C 93", "collect C 81")
+    short = edit(short, "total 93", "total 81")
+    assert [(v.code, v.player, v.expected) for v in run(short).violations] == [("BET_SIZE", "B", "at least $0.36")]
+
+
+def test_pot_limit_first_bet_over_the_bring_in_is_capped_by_the_pot() -> None:
+    pot_limit = edit(NO_LIMIT, "structure=no_limit", "structure=pot_limit")
+    # B faces the bring-in of 2 with 5 in the pot (3 antes + 2): at most 2 + 5 + 2 = 9
+    script = edit(edit(pot_limit, "B complete 4", "B complete 10"), "C raise 12", "C raise 20")
+    script = edit(edit(script, "B raise 20", "B raise 30"), "C raise 28", "C raise 40")
+    script = edit(edit(script, "B raise 36", "B raise 50"), "C raise 44", "C raise 60")
+    script = edit(edit(script, "collect C 93", "collect C 125"), "total 93", "total 125")
+    found = [(v.code, v.player, v.expected, v.actual) for v in run(script).violations]
+    assert found == [("BET_SIZE", "B", "at most $0.09", "$0.10")]

@@ -37,7 +37,9 @@ def test_streets_pot_after_each_action_and_awards(tmp_path: Path) -> None:
     assert {a["player"]: (a["site"], a["rules"]) for a in shown["awards"]} == {"Big": (2400, 2400), "Bigger": (2400, 2400)}
     bigger = next(s for s in shown["showdown"] if s["player"] == "Bigger")
     assert bigger["low"] == "6,5,4,3,A" and bigger["high"] == "a pair of Aces"
-    assert shown["verdict"] == "ok"
+    # alone at its table, the hand's own posts are all there is to its ante and bring-in
+    assert shown["verdict"] == "unverifiable"
+    assert {u["check"] for u in shown["unverifiable"]} == {"ANTE", "BRING_IN_AMOUNT"}
 
 
 def test_hide_hole_hides_only_opponents_down_cards(tmp_path: Path) -> None:

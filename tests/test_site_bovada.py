@@ -220,7 +220,8 @@ def test_header_and_stakes_read_from_the_posts_and_first_bets() -> None:
     assert hand.started_at == datetime(2014, 5, 2, 20, 12, 31)
     stakes = hand.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (25, 50, 200, 400)
-    assert (stakes.currency, stakes.unit, stakes.structure, stakes.source) == ("USD", 100, Structure.FIXED_LIMIT, "forced_bets")
+    assert (stakes.currency, stakes.unit, stakes.structure) == ("USD", 100, Structure.FIXED_LIMIT)
+    assert stakes.bring_in_source == "posted"
     assert any("prints no stakes" in note for note in hand.notes)
     fold_out = parse_one(FOLD_OUT)
     assert (fold_out.stakes.small_bet, fold_out.stakes.big_bet) == (200, None)  # no big-street bet to read

@@ -191,7 +191,7 @@ def test_header_stakes_table_and_time() -> None:
     stakes = hand.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (25, 50, 200, 400)
     assert (stakes.currency, stakes.unit, stakes.structure, stakes.table_size) == ("USD", 100, Structure.FIXED_LIMIT, 6)
-    assert stakes.source == "forced_bets" and not stakes.is_tournament
+    assert stakes.bring_in_source == "posted" and not stakes.is_tournament
     assert hand.table_name == "Bramble" and hand.game_label == "Limit Stud H/L"
     assert hand.started_at == datetime(2011, 5, 14, 15, 6, 47) and hand.timezone == "ET"
     assert hand.dealer_seat is None  # FTP deals from the lowest seat; no button in stud

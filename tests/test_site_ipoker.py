@@ -105,7 +105,7 @@ def test_header_stakes_currency_contradiction_and_dealer() -> None:
     assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.ante) == (5, 10, 1)
     assert hand.stakes.currency == "EUR" and hand.stakes.unit == 100
     assert hand.stakes.structure is Structure.FIXED_LIMIT
-    assert hand.stakes.source == "forced_bets"
+    assert hand.stakes.bring_in_source == "posted"
     assert any("<currency> says USD" in note for note in hand.notes)
     assert hand.dealer_seat == 1 and hand.position_order == ("Hero", "Villain")
     assert hand.hero == "Hero" and hand.table_name == "Testville, 42"

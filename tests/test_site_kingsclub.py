@@ -84,7 +84,7 @@ def test_header_stakes_and_seats() -> None:
     assert hand.game_label == "Limit Seven Card Stud Hi-Lo"
     stakes = hand.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (1000, 1000, 4000, 8000)
-    assert stakes.source == "forced_bets" and stakes.currency == "USD" and stakes.unit == 100
+    assert stakes.bring_in_source == "posted" and stakes.currency == "USD" and stakes.unit == 100
     assert stakes.structure is Structure.FIXED_LIMIT and not stakes.is_tournament
     assert hand.table_name == "8 Game Mix"
     assert hand.started_at is not None and hand.started_at.year == 2021 and hand.started_at.hour == 10

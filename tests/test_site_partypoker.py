@@ -153,7 +153,7 @@ def test_header_stakes_button_and_time() -> None:
     stakes = hand.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (100, 300, 1000, 2000)
     assert (stakes.currency, stakes.unit, stakes.structure, stakes.table_size) == ("USD", 100, Structure.FIXED_LIMIT, 8)
-    assert stakes.source == "forced_bets" and not stakes.is_tournament
+    assert stakes.bring_in_source == "posted" and not stakes.is_tournament
     assert hand.dealer_seat == 0 and hand.position_order == ("Hero", "Villain")  # seats listed out of order
     assert hand.table_name == "Table 125524" and hand.game_label == "7 Card Stud Hi-Lo"
     assert hand.started_at == datetime(2012, 2, 27, 9, 51, 26) and hand.timezone == "EST"

@@ -99,7 +99,7 @@ def test_old_header_stakes_seats_and_sitting_out() -> None:
     assert hand.started_at == datetime(2017, 3, 4, 9, 5, 1)
     stakes = hand.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (15, 40, 100, 200)
-    assert stakes.source == "forced_bets" and stakes.currency == "USD" and stakes.structure is Structure.FIXED_LIMIT
+    assert stakes.bring_in_source == "posted" and stakes.currency == "USD" and stakes.structure is Structure.FIXED_LIMIT
     assert [(s.seat, s.player, s.stack, s.sitting_out) for s in hand.seats] == [
         (1, "Ada Byron", 2000, False), (3, "Bert", 215, False), (6, "Cleo", 505, False), (8, "Dora", 900, True),
     ]
@@ -277,7 +277,7 @@ def test_acr_header_and_stakes() -> None:
     assert hand.table_name == "Orinda" and hand.hero == "Ann"
     stakes = hand.stakes
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.currency) == (2, 5, 10, 20, "USD")
-    assert not stakes.is_tournament and stakes.source == "forced_bets"
+    assert not stakes.is_tournament and stakes.bring_in_source == "posted"
 
 
 def test_acr_completion_raise_to_and_all_in() -> None:

@@ -14,7 +14,8 @@ from rich.table import Table
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
 from hhtool.cli.export_cmd import hand_filter
 from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
-from hhtool.store import Store
+from hhtool.store import Store, StoreError
+from hhtool.store.context import has_never_judged, judge_never_judged, judge_table_context
 from hhtool.store.load import load_hands
 
 VIOLATION_KEYS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
@@ -112,6 +113,21 @@ def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | Non
         out.print(explain(hand, profile_for(hand, fixed)), highlight=False, markup=False)
 
 
+def judge_old_store_once(db: str | None) -> None:
+    """A store from before the table-context pass gets its forced bets judged once, briefly as a
+    writer, so that a reading audit reports the current judgement; where it cannot be written the
+    audit goes on with what is stored and says so."""
+    with open_store(db, read_only=True) as store:
+        if not has_never_judged(store):
+            return
+    try:
+        with open_store(db) as store:
+            judge_never_judged(store)
+    except StoreError as error:
+        err.print(f"warning: the forced bets of hands imported by an older hhtool are not judged yet ({error})",
+                  highlight=False, markup=False)
+
+
 def list_profiles() -> None:
     """Every built-in profile with one line on where it comes from (``--rules list``)."""
     from hhtool.replay import profile_catalog
@@ -148,7 +164,10 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(EXIT_OK)
         check_rules(rules)
         files = resolve_import_paths(paths, None) if paths else None
-        with open_store(db, read_only=not files and not rules) as store:  # audit without PATH or --rules reads
+        reading = not files and not rules  # audit without PATH or --rules only reads
+        if reading and not explain_id:
+            judge_old_store_once(db)
+        with open_store(db, read_only=reading) as store:
             if files:
                 report = run_import(store, files, None, rules, jobs=1)
                 if output_format is AuditFormat.table:
@@ -156,9 +175,13 @@ def register(app: typer.Typer) -> None:
             if explain_id:
                 explain_hands(store, explain_id, site, rules)
                 raise typer.Exit(EXIT_OK)
+            if not reading:
+                judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
             where, params = hand_filter(site, hand, None)
             # Under --rules every matching stored hand is replayed again, duplicates of earlier imports included.
             profile = rereplay(store, rules, where, params) if rules else None
+            if profile:  # the forced bets of those hands against their tables' other hands, under that profile
+                judge_table_context(store, where, params, profile)
             rows = violations(store, where, params, code, player, profile)
             counts = verdict_counts(store, where, params, profile)
         print_violations(rows, output_format)

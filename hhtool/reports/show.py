@@ -92,7 +92,7 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
         "started_at": hand.started_at.isoformat(sep=" ") if hand.started_at else None, "timezone": hand.timezone,
         "table": hand.table_name, "currency": hand.stakes.currency, "unit": hand.stakes.unit,
         "stakes": {"ante": hand.stakes.ante, "bring_in": hand.stakes.bring_in, "small_bet": hand.stakes.small_bet,
-                   "big_bet": hand.stakes.big_bet},
+                   "big_bet": hand.stakes.big_bet, "sources": hand.stakes.provenance},
         "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack, "sitting_out": s.sitting_out,
                    "hero": s.player == hand.hero} for s in hand.seats],
         "antes": [{"player": a.player, "amount": a.amount} for a in antes],
@@ -120,7 +120,7 @@ def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
     lines = [Text(f"{described['site']} hand #{described['hand_id']} — {described['game']}", style="bold")]
     stakes = described["stakes"]
     lines.append(Text(f"{money(stakes['small_bet'])}/{money(stakes['big_bet'])}, ante {money(stakes['ante'])}, "
-                      f"bring-in {money(stakes['bring_in'])} · {described['table'] or ''} · "
+                      f"bring-in {money(stakes['bring_in'])} ({stakes['sources']}) · {described['table'] or ''} · "
                       f"{described['started_at'] or ''} {described['timezone'] or ''}"))
     for seat in described["seats"]:
         note = " (hero)" if seat["hero"] else ""

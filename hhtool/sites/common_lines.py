@@ -23,8 +23,15 @@ from typing import Any
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, RawHand, Restatement, ShowStatus, Stakes, StatedPot, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, LineGrammar, derive_stakes_from_forced_bets, parse_cards
+from hhtool.model import ActionKind, Card, RawHand, Restatement, ShowStatus, Stakes, StakeSource, StatedPot, Street, Structure
+from hhtool.sites.base import (
+    HandBuilder,
+    HandParseError,
+    LineGrammar,
+    derive_stakes_from_forced_bets,
+    infer_bets_from_betting,
+    parse_cards,
+)
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -167,12 +174,21 @@ def pot_number(name: str | None, side_number: str | None) -> int:
 def stakes_from_forced_bets(b: HandBuilder, *, small_bet: int | None, big_bet: int | None, currency: str,
                             structure: Structure, is_tournament: bool, table_size: int | None = None,
                             ante: int | None = None) -> Stakes:
-    """Stakes for a site whose header gives the bets but not every forced bet: the bring-in, and the
-    ante unless the header's ``ante`` is given, as the hand posts them (``source="forced_bets"``).
-    A hand where nobody posts a bring-in gets a note that its amount is unknown."""
+    """Stakes for a site whose header gives the bets but not every forced bet. The bring-in, and
+    the ante unless the header's ``ante`` is given, are taken as the hand posts them (source
+    ``posted``: the table context judges them, not the hand). A fixed-limit header that states
+    neither bet (some tournament exports say only "Limit") gets them inferred from the betting
+    (source ``inferred``, ``None`` where ambiguous, with a note why). A hand where nobody posts a
+    bring-in gets a note that its amount is unknown."""
     posted_ante, bring_in = derive_stakes_from_forced_bets(b.actions)
     if bring_in is None:
         b.note("no bring-in was posted: the bring-in amount is unknown")
+    bets_source = StakeSource.HEADER
+    if small_bet is None and big_bet is None and structure is Structure.FIXED_LIMIT:
+        inferred = infer_bets_from_betting(b.actions, bring_in, b.unit)
+        small_bet, big_bet, bets_source = inferred.small_bet, inferred.big_bet, StakeSource.INFERRED
+        b.note("the header states no bets: small/big bet inferred from the betting"
+               + (f" ({'; '.join(inferred.problems)})" if inferred.problems else ""))
     return Stakes(
         ante=posted_ante if ante is None else ante,
         bring_in=bring_in,
@@ -183,7 +199,9 @@ def stakes_from_forced_bets(b: HandBuilder, *, small_bet: int | None, big_bet: i
         structure=structure,
         is_tournament=is_tournament,
         table_size=table_size,
-        source="forced_bets",
+        ante_source=StakeSource.POSTED if ante is None else StakeSource.HEADER,
+        bring_in_source=StakeSource.POSTED,
+        bets_source=bets_source,
     )
 
 

@@ -59,6 +59,7 @@ from hhtool.model import (
     ShownHand,
     ShowStatus,
     Stakes,
+    StakeSource,
     StatedPot,
     Street,
     UncalledReturn,
@@ -507,10 +508,10 @@ class _Reader:
             return Stakes(value("ante"), value("bring_in"), value("small_bet"), value("big_bet"),
                           str(given.get("currency", "CHIPS")), int(given.get("unit", 1)),
                           is_tournament=bool(given.get("tournament", False)), table_size=table_size,
-                          source=str(given.get("source", "header")))
+                          **_sources(given))
         currency = self.fields.get("currency")
         return Stakes(max(antes, default=0), self.money("bring_in"), self.money("small_bet"), self.money("big_bet"),
-                      str(currency) if currency else "CHIPS", self.unit, table_size=table_size, source="header")
+                      str(currency) if currency else "CHIPS", self.unit, table_size=table_size)
 
     def _hand_fields(self, seat_numbers: list[Any]) -> dict[str, Any]:
         f, user = self.fields, self.user
@@ -558,3 +559,15 @@ def _started_at(fields: dict[str, Any]) -> datetime | None:
 
 
 PARSER = PhhParser()
+
+
+def _sources(given: dict[str, Any]) -> dict[str, StakeSource]:
+    """Where each stakes value came from, as hhtool's PHH writer recorded it (``ante_source``…);
+    a file written before those keys existed said ``"source": "forced_bets"`` for ante and
+    bring-in taken from the posts."""
+    old = StakeSource.POSTED if given.get("source") == "forced_bets" else StakeSource.HEADER
+    sources: dict[str, StakeSource] = {}
+    for name, fallback in (("ante_source", old), ("bring_in_source", old), ("bets_source", StakeSource.HEADER)):
+        value = given.get(name)
+        sources[name] = StakeSource(value) if value in StakeSource._value2member_map_ else fallback
+    return sources

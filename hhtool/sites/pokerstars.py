@@ -73,12 +73,13 @@ class PokerStarsParser(SiteParser):
         tree = grammar.parse(raw.text)
         header = raw.lines[0]
         stakes_match = _STAKES.search(header)
-        if stakes_match is None:
-            raise HandParseError(raw.first_line, f"no stakes in header: {header[:160]!r}")
         tournament = _TOURNAMENT.search(header)
-        symbol = stakes_match.group(1)[0] if not stakes_match.group(1)[0].isdigit() else ""
+        if stakes_match is None and tournament is None:
+            raise HandParseError(raw.first_line, f"no stakes in header: {header[:160]!r}")
+        # a tournament header may state only "Limit": the bets are then inferred from the betting
+        symbol = stakes_match.group(1)[0] if stakes_match and not stakes_match.group(1)[0].isdigit() else ""
         play_money = "(Play Money)" in raw.lines[1]
-        if tournament or play_money or not (symbol or stakes_match.group(3)):
+        if tournament or play_money or stakes_match is None or not (symbol or stakes_match.group(3)):
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         else:
             currency, unit = (stakes_match.group(3) or CURRENCY_OF_SYMBOL[symbol]), 100
@@ -91,8 +92,8 @@ class PokerStarsParser(SiteParser):
         label = _game_label(header)
         stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
             builder,
-            small_bet=builder.money(stakes_match.group(1), raw.first_line),
-            big_bet=builder.money(stakes_match.group(2), raw.first_line),
+            small_bet=builder.money(stakes_match.group(1), raw.first_line) if stakes_match else None,
+            big_bet=builder.money(stakes_match.group(2), raw.first_line) if stakes_match else None,
             currency=currency,
             structure=structure_named(label),
             is_tournament=tournament is not None,

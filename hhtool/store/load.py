@@ -23,6 +23,7 @@ from hhtool.model import (
     ShowStatus,
     Source,
     Stakes,
+    StakeSource,
     StatedPot,
     Street,
     Structure,
@@ -97,7 +98,8 @@ def _hand(h: dict[str, Any], seats: list[tuple[Any, ...]], cards: list[tuple[Any
     stakes = Stakes(
         ante=h["ante"], bring_in=h["bring_in"], small_bet=h["small_bet"], big_bet=h["big_bet"], currency=h["currency"],
         unit=h["unit"], structure=Structure(h["structure"]), is_tournament=h["is_tournament"],
-        table_size=h["table_size"], source=h["stakes_source"],
+        table_size=h["table_size"], ante_source=StakeSource(h["ante_source"]),
+        bring_in_source=StakeSource(h["bring_in_source"]), bets_source=StakeSource(h["bets_source"]),
     )
     return Hand(
         site=h["site"],

@@ -46,7 +46,7 @@ CREATE TABLE hands (
     bring_in       BIGINT,
     small_bet      BIGINT,
     big_bet        BIGINT,
-    stakes_source  VARCHAR NOT NULL,    -- header | forced_bets
+    stakes_source  VARCHAR NOT NULL,    -- header | forced_bets (replaced in version 2)
     table_size     INTEGER,
     players        INTEGER NOT NULL,
     hero           VARCHAR,
@@ -168,8 +168,18 @@ CREATE TABLE restatements (
 );
 """
 
+#: where each stakes value of a hand came from (header | posted | context | inferred), instead of
+#: one stakes_source for all of them; the old 'forced_bets' meant ante and bring-in as posted
+STAKES_SOURCES = """
+ALTER TABLE hands ADD COLUMN ante_source VARCHAR NOT NULL DEFAULT 'header';
+ALTER TABLE hands ADD COLUMN bring_in_source VARCHAR NOT NULL DEFAULT 'header';
+ALTER TABLE hands ADD COLUMN bets_source VARCHAR NOT NULL DEFAULT 'header';
+UPDATE hands SET ante_source = 'posted', bring_in_source = 'posted' WHERE stakes_source = 'forced_bets';
+ALTER TABLE hands DROP COLUMN stakes_source;
+"""
+
 #: migrations[i] brings the schema to version i + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS]
+MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES]
 CURRENT_VERSION = len(MIGRATIONS)
 
 #: child tables holding per-hand rows, keyed by (site, hand_id)

@@ -43,10 +43,11 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             site, hand_id, hand.source.file, hand.source.first_line, hand.source.last_line, hand.source.sha256,
             hand.started_at, hand.timezone, hand.table_name, hand.tournament_id, hand.game_label,
             stakes.structure.value, stakes.is_tournament, stakes.currency, stakes.unit, stakes.ante,
-            stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.source, stakes.table_size,
+            stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.table_size,
             len(hand.seats), hand.hero, hand.dealer_seat, hand.total_pot, hand.rake, hand.fees,
             str(hand.community_card) if hand.community_card else None, hand.origin_site, list(hand.notes),
             replay.verdict.value if replay is not None else None, profile if replay is not None else None,
+            stakes.ante_source.value, stakes.bring_in_source.value, stakes.bets_source.value,
         ))
         order = {player: index for index, player in enumerate(hand.position_order)}
         seats.extend((site, hand_id, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line)
@@ -122,6 +123,11 @@ def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.T
     }
 
 
+def replay_table_of(name: str, rows: list[tuple[Any, ...]]) -> pa.Table:
+    """Rows of ``violations`` or ``unverifiable`` (in their column order) as a typed table."""
+    return _from_rows(rows, _VIOLATION_COLUMNS if name == "violations" else _UNVERIFIABLE_COLUMNS)
+
+
 def failure_rows(failures: Sequence[FailedHand]) -> pa.Table:
     from hashlib import sha256
 
@@ -153,9 +159,10 @@ _KEY = {"site": _S, "hand_id": _S}
 _HAND_COLUMNS: dict[str, pa.DataType] = {
     **_KEY, "file": _S, "first_line": _I, "last_line": _I, "raw_sha256": _S, "started_at": pa.timestamp("us"),
     "timezone": _S, "table_name": _S, "tournament_id": _S, "game_label": _S, "structure": _S, "is_tournament": _B,
-    "currency": _S, "unit": _I, "ante": _L, "bring_in": _L, "small_bet": _L, "big_bet": _L, "stakes_source": _S,
+    "currency": _S, "unit": _I, "ante": _L, "bring_in": _L, "small_bet": _L, "big_bet": _L,
     "table_size": _I, "players": _I, "hero": _S, "dealer_seat": _I, "total_pot": _L, "rake": _L, "fees": _L,
     "community_card": _S, "origin_site": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
+    "ante_source": _S, "bring_in_source": _S, "bets_source": _S,
 }
 _SEAT_COLUMNS = {**_KEY, "seq": _I, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
 _CARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hhtool.model import ActionKind, Hand, Street, Structure
+from hhtool.model import ActionKind, Hand, StakeSource, Street, Structure
 from hhtool.replay.checks.bring_in import designated_bring_in, first_to_act
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.engine import THIRD, ReplayState, Round, Step
@@ -93,6 +93,8 @@ def _targets(hand: Hand, rnd: Round, step: Step, profile: RuleProfile) -> tuple[
     small, big, increment = hand.stakes.small_bet, hand.stakes.big_bet, rnd.increment
     if small is None or increment is None:
         return None
+    if rnd.double_bet_allowed and big is None:
+        return None  # the double bet of an open pair is the big bet, which is not known
     if rnd.street is THIRD and not step.opened_before:
         return (small,)  # while only the bring-in is in, the one increase is the completion to S
     base = step.full_level_before if profile.raise_after_short_allin == "complete_to_full" else step.level_before
@@ -142,9 +144,14 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                         yield found
                 elif not reported_unknown:
                     reported_unknown = True
-                    yield Unverifiable("BET_SIZE", "the small or big bet of the table is not stated")
+                    yield Unverifiable("BET_SIZE", _unknown_bets(hand))
             else:
-                yield from _open_size(hand, rnd, step)
+                for found in _open_size(hand, rnd, step):
+                    if isinstance(found, Violation):
+                        yield found
+                    elif not reported_unknown:
+                        reported_unknown = True
+                        yield found
 
 
 def _call_size(hand: Hand, rnd: Round, step: Step) -> Violation | None:
@@ -177,16 +184,36 @@ def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) ->
                      step.action.line)
 
 
-def _open_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Violation]:
-    """No-limit / pot-limit: at least the minimum bet (the small bet) and a raise at least as big
-    as the last full one; pot limit also caps the total at call + pot."""
-    small = hand.stakes.small_bet or 0
+def _unknown_bets(hand: Hand) -> str:
+    """Why the fixed bet sizes cannot be judged: not stated, or inferred only ambiguously."""
+    if hand.stakes.bets_source is StakeSource.INFERRED:
+        why = next((note for note in hand.notes if note.startswith(_INFERRED_NOTE)), "")
+        return "the header states no small or big bet and the betting does not settle them" + why[len(_INFERRED_NOTE):]
+    return "the small or big bet of the table is not stated"
+
+
+#: how the shared stakes code begins its note on bets inferred from the betting
+_INFERRED_NOTE = "the header states no bets: small/big bet inferred from the betting"
+
+
+def _open_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Finding]:
+    """No-limit / pot-limit (Robert's Rules, big-bet section): every bet is at least the minimum
+    bet (the stakes' small bet) and every raise at least the last full bet or raise of the round,
+    unless all-in; there is no completion, so the first bet over the bring-in is a full bet of at
+    least the minimum. Pot limit also caps the total at the bet to call plus the pot after the call.
+    Without a stated minimum bet an opening bet cannot be judged; a raise still can, against the
+    round's last full increase."""
+    small = hand.stakes.small_bet
     to = step.to
-    if rnd.street is Street.THIRD and not step.opened_before:
+    opening = (rnd.street is Street.THIRD and not step.opened_before) or step.level_before == 0
+    if small is None and (opening or not step.last_increment_before):
+        yield Unverifiable("BET_SIZE", "the minimum bet of the table is not stated")
+        minimum = None
+    elif opening:
         minimum = small
     else:
-        minimum = step.level_before + max(step.last_increment_before, small)
-    if to < minimum and not step.all_in_after:
+        minimum = step.level_before + max(step.last_increment_before, small or 0)
+    if minimum is not None and to < minimum and not step.all_in_after:
         yield violation(hand, "BET_SIZE", rnd.street, step.player, f"at least {money(hand, minimum)}", money(hand, to),
                         f"{step.player} goes to {money(hand, to)} on {street_name(rnd.street)}, below the minimum "
                         f"{money(hand, minimum)}", step.action.line)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, Street
+from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, StakeSource, Street, Structure
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.engine import THIRD, ReplayState, clockwise_from
 from hhtool.replay.hidden import hidden_pool, names_of
@@ -145,23 +145,48 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
                     f"{first.player} opened 3rd street, but {why}", first.action.line)
 
 
+#: the finding of a hand whose bring-in the history does not state, until the table context judges it
+BRING_IN_BY_CONTEXT = "the site does not state the bring-in and no table context is known for this hand"
+
+
 def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    """R4 against a bring-in the history states, or the other hands at the table agree on (source
+    ``context``, set by the store). In no-limit and pot-limit games the small bet is the minimum
+    bet, and the bring-in must be below it as below a fixed-limit small bet. A bring-in taken from
+    the hand's own post is not judged here (see :data:`BRING_IN_BY_CONTEXT`)."""
     third = state.round_of(THIRD)
     if third is None or not third.steps or third.steps[0].action.kind is not _BRING_IN:
         return
     step = third.steps[0]
     bring_in, small = hand.stakes.bring_in, hand.stakes.small_bet
+    if hand.stakes.bring_in_source is StakeSource.POSTED:
+        # the post cannot prove its own amount, but the stated small (minimum) bet bounds it
+        amount = step.action.amount
+        if small is not None and amount >= small and not step.all_in_after:
+            yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
+                            money(hand, amount), f"{step.player} brought in for {money(hand, amount)}, not below the "
+                            f"{_minimum_bet(hand)} {money(hand, small)}", step.action.line)
+        else:
+            yield Unverifiable("BRING_IN_AMOUNT", BRING_IN_BY_CONTEXT)
+        return
     if bring_in is None:
         yield Unverifiable("BRING_IN_AMOUNT", "the table's bring-in amount is not stated")
         return
     amount = step.action.amount
     if small is not None and bring_in >= small:
         yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
-                        money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below the small bet",
-                        step.action.line)
+                        money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below the {_minimum_bet(hand)} "
+                        f"{money(hand, small)}", step.action.line)
     elif amount == bring_in or (amount < bring_in and step.all_in_after):
         return
     else:
         yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, money(hand, bring_in), money(hand, amount),
-                        f"{step.player} brought in for {money(hand, amount)}; the bring-in is {money(hand, bring_in)}",
+                        f"{step.player} brought in for {money(hand, amount)}; the bring-in is {money(hand, bring_in)}"
+                        + (" (as the other hands at the table post it)"
+                           if hand.stakes.bring_in_source is StakeSource.CONTEXT else ""),
                         step.action.line)
+
+
+def _minimum_bet(hand: Hand) -> str:
+    """What the bring-in must stay below: the small bet, or in no-limit and pot-limit the minimum bet."""
+    return "small bet" if hand.stakes.structure is Structure.FIXED_LIMIT else "minimum bet"
