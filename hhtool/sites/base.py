@@ -21,6 +21,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from hhtool.model import (
+    CUT_LINE_MARK,
     Action,
     ActionKind,
     Award,
@@ -454,6 +455,9 @@ class SiteParser:
     """Base of every site module. Subclasses set ``name`` and override what differs."""
 
     name: str = ""
+    #: whether this site's own :meth:`split` reads its lines once, in order, so that a file can be
+    #: streamed through it (the default split does; it needs no flag)
+    split_streams: bool = False
     #: regex matching the first line of a hand (text formats)
     hand_start: re.Pattern[str] | None = None
 
@@ -516,6 +520,11 @@ class SiteParser:
     def parse(self, raw: RawHand) -> ParseOutcome:
         """Parse one hand; never raises for bad input."""
         hand_id: str | None = None
+        if CUT_LINE_MARK in raw.text:  # the reader cut an over-long line: the hand cannot be read as written
+            cut = next(index for index, line in enumerate(raw.lines) if CUT_LINE_MARK in line)
+            line = raw.lines[cut]
+            return FailedHand(self.name, None, raw.first_line + cut,
+                              f"{self.name}: {line[line.index(CUT_LINE_MARK) + len(CUT_LINE_MARK):]}", raw)
         try:
             hand_id, game, is_stud8 = self.game_of(raw)
             if not is_stud8:

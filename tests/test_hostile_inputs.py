@@ -1,0 +1,201 @@
+"""Hostile inputs, each a generated file beside good histories, imported with the real command.
+
+One run of ``hhtool import`` over a folder holding every sample history plus: a 400 MB line inside
+a hand, file names that are not UTF-8, a folder 2,000 levels deep, a FIFO, ``/dev/zero`` (named and
+linked), symbolic-link loops, a file opening with thousands of blank lines, a UTF-8 file with one
+stray byte, archives. Every good hand must be stored (compared with an import of the same good
+text without the hostile parts), every bad input reported with its reason, exit code 1, no
+traceback, in bounded time.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.conftest import SAMPLES
+
+#: the over-long line of the issue (400 MB); $HHTOOL_TEST_LONG_LINE_MB makes it smaller on a slow machine
+LONG_LINE_BYTES = int(os.environ.get("HHTOOL_TEST_LONG_LINE_MB", "400")) << 20
+DEPTH = 2000
+TABLE_LINE = "Table '' 8-max"  # the line made long, less its table name
+STARS = SAMPLES / "pokerstars" / "simulated-seed1.txt"
+NAMES_HAND = """PokerStars Hand #9100000001:  7 Card Stud Hi/Lo Limit ($0.04/$0.08 USD) - 2026/11/29 10:22:38 ET
+Table 'Alcyone IV' 8-max
+Seat 4: Jösé ($1.39 in chips)
+Seat 8: Zoë ($1.01 in chips)
+Jösé: posts the ante $0.01
+Zoë: posts the ante $0.01
+*** 3rd STREET ***
+Dealt to Jösé [As Td Jh]
+Dealt to Zoë [2s]
+Zoë: brings in for $0.02
+Jösé: folds
+Uncalled bet ($0.02) returned to Zoë
+Zoë collected $0.02 from pot
+*** SUMMARY ***
+Total pot $0.02 | Rake $0
+Seat 4: Jösé folded on the 3rd Street
+Seat 8: Zoë collected ($0.02)
+"""
+
+
+def _renumbered(text: str, prefix: str) -> str:
+    """The same hands with new ids, so that they are not duplicates of the sample's."""
+    return re.sub(r"Hand #(\d+)", lambda match: f"Hand #{prefix}{match.group(1)}", text)
+
+
+def _hands(text: str) -> list[str]:
+    return [part for part in re.split(r"\n(?=PokerStars Hand #)", text) if part.strip()]
+
+
+def _deep_folder(root: Path, depth: int, leaf: str, text: str) -> None:
+    """``depth`` nested folders (made through folder descriptors: the path is longer than PATH_MAX)."""
+    root.mkdir()
+    descriptor = os.open(root, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=descriptor)
+            inner = os.open("d", os.O_RDONLY, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = inner
+        with open(os.open(leaf, os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=descriptor), "w", encoding="utf-8") as out:
+            out.write(text)
+    finally:
+        os.close(descriptor)
+
+
+def _remove_deep_folder(root: Path) -> None:
+    """Remove what _deep_folder made without recursion (shutil.rmtree recurses once per level)."""
+    if not root.exists():
+        return
+    descriptor, depth = os.open(root, os.O_RDONLY), 0
+    while "d" in os.listdir(descriptor):
+        inner = os.open("d", os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        descriptor, depth = inner, depth + 1
+    for name in os.listdir(descriptor):
+        os.unlink(name, dir_fd=descriptor)
+    while depth:
+        parent = os.open("..", os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        descriptor, depth = parent, depth - 1
+        os.rmdir("d", dir_fd=descriptor)
+    os.close(descriptor)
+    root.rmdir()
+
+
+def _write_with_long_line(path: Path, hands: list[str], damaged: int, size: int) -> None:
+    """The hands, with the table line of hand ``damaged`` ``size`` bytes long (written a MiB at a time)."""
+    with path.open("wb") as out:
+        for index, hand in enumerate(hands):
+            if index != damaged:
+                out.write(hand.encode() + b"\n")
+                continue
+            head, _, tail = hand.partition("\nTable '")
+            out.write((head + "\nTable '").encode())
+            left = size
+            while left > 0:
+                out.write(b"x" * min(left, 1 << 20))
+                left -= 1 << 20
+            out.write(("'" + tail.partition("'")[2]).encode() + b"\n")
+
+
+def _import(db: Path, *paths: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "1000"}  # no wrapping: the reasons are matched whole
+    return subprocess.run([sys.executable, "-m", "hhtool", "import", "--db", str(db), "--jobs", "1", *paths],
+                          capture_output=True, text=True, timeout=900, env=env, errors="backslashreplace")
+
+
+def _stored(db: Path) -> set[tuple[str, str]]:
+    with duckdb.connect(str(db), read_only=True) as connection:
+        return set(connection.execute("SELECT site, hand_id FROM hands").fetchall())
+
+
+@pytest.fixture
+def folders(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
+    """(hostile folder, reference folder holding the same good text, id of the hand given a long line)."""
+    hostile, reference = tmp_path / "hostile", tmp_path / "reference"
+    shutil.copytree(SAMPLES, hostile / "samples")
+    shutil.copytree(SAMPLES, reference / "samples")
+    hands = _hands(_renumbered(STARS.read_text(encoding="utf-8"), "7"))
+    damaged = 3
+    damaged_id = re.match(r"PokerStars Hand #(\d+)", hands[damaged]).group(1)  # type: ignore[union-attr]
+    _write_with_long_line(hostile / "long-line.txt", hands, damaged, LONG_LINE_BYTES)
+    _write_with_long_line(reference / "long-line.txt", hands, damaged, 12)
+    # a history whose name is not UTF-8, and a note (not a history) whose name is not either
+    renamed = _renumbered(STARS.read_text(encoding="utf-8"), "6")
+    for folder in (hostile, reference):
+        (folder / os.fsdecode(b"caf\xe9-stars.txt")).write_text(renamed, encoding="utf-8")
+    (hostile / os.fsdecode(b"caf\xe9-notes.txt")).write_text("my notes on the session\n", encoding="utf-8")
+    # a history opening with 5,000 blank lines
+    blank = _renumbered(STARS.read_text(encoding="utf-8"), "5")
+    (hostile / "blank-start.txt").write_text("\n" * 5000 + blank, encoding="utf-8")
+    (reference / "blank-start.txt").write_text(blank, encoding="utf-8")
+    # accented names in UTF-8, and one stray byte (in the table name of a second hand)
+    second = NAMES_HAND.replace("#9100000001", "#9100000002")
+    (hostile / "names.txt").write_bytes(NAMES_HAND.encode() + b"\n" + second.encode().replace(b"IV'", b"IV\xff'"))
+    (reference / "names.txt").write_bytes(NAMES_HAND.encode() + b"\n" + second.encode())
+    # archives, read member by member
+    archived = _renumbered(STARS.read_text(encoding="utf-8"), "4")
+    for folder in (hostile, reference):
+        with gzip.open(folder / "stars.txt.gz", "wt", encoding="utf-8") as out:
+            out.write(archived)
+        with zipfile.ZipFile(folder / "two.zip", "w") as archive:
+            archive.writestr("a.txt", _renumbered(archived, "3"))
+            archive.writestr("b.xml", (SAMPLES / "merge" / "7-StudHL-USD-0.25-0.50-sample.xml").read_text(encoding="utf-8"))
+    # special files, links that loop, a folder too deep to search
+    os.mkfifo(hostile / "pipe.txt")
+    (hostile / "zero.txt").symlink_to("/dev/zero")
+    (hostile / "loop.txt").symlink_to(hostile / "loop.txt")
+    (hostile / "samples" / "up").symlink_to(hostile, target_is_directory=True)
+    _deep_folder(hostile / "deep", DEPTH, "bottom.txt", _renumbered(STARS.read_text(encoding="utf-8"), "2"))
+    yield hostile, reference, damaged_id
+    _remove_deep_folder(hostile / "deep")
+
+
+def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tmp_path: Path) -> None:
+    hostile, reference, damaged_id = folders
+    expected_run = _import(tmp_path / "reference.duckdb", str(reference))
+    assert expected_run.returncode == 0, expected_run.stdout + expected_run.stderr
+    expected = _stored(tmp_path / "reference.duckdb")
+
+    run = _import(tmp_path / "hostile.duckdb", str(hostile), "/dev/zero")
+    output = run.stdout + run.stderr
+    assert "Traceback" not in output
+    assert run.returncode == 1, output  # some hands/files failed; every other hand stored
+    assert _stored(tmp_path / "hostile.duckdb") == expected - {("pokerstars", damaged_id)}
+    reasons = [
+        "pipe.txt: a FIFO (named pipe), not a regular file; skipped without reading",
+        "/dev/zero: a character device, not a regular file; skipped without reading",
+        "zero.txt: a character device, not a regular file; skipped without reading",
+        "loop.txt: cannot open:",
+        "more than 64 folder levels below",
+        "line bound; it was not read",
+        "caf\\xe9-notes.txt:1: no supported site recognised",
+    ]
+    for reason in reasons:
+        assert reason in output, reason
+    long_line = next(line for line in output.splitlines() if "line bound" in line)
+    assert "long-line.txt:" in long_line and "over the 1,048,576-byte line bound" in long_line
+    assert f"is {LONG_LINE_BYTES + len(TABLE_LINE):,} bytes long, over the" in long_line
+    with duckdb.connect(str(tmp_path / "hostile.duckdb"), read_only=True) as connection:
+        players = {row[0] for row in connection.execute(
+            "SELECT player FROM seats WHERE site = 'pokerstars' AND hand_id LIKE '910000000_'").fetchall()}
+        paths = {row[0] for row in connection.execute("SELECT path FROM files").fetchall()}
+        tables = {row[0] for row in connection.execute("SELECT file FROM hands WHERE hand_id = '9100000002'").fetchall()}
+    assert players == {"Jösé", "Zoë"}  # one stray byte does not turn the file into cp1252 mojibake
+    assert any(path.endswith("caf\\xe9-stars.txt") for path in paths)  # stored as reported, escaped
+    assert tables == {str((hostile / "names.txt").resolve())}
+    stray_line = NAMES_HAND.count("\n") + 3  # the second hand's table line
+    assert f"names.txt:0: decoding: 1 byte that is not UTF-8 was replaced by U+FFFD (line {stray_line}: 1)" in output
