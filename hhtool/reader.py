@@ -69,6 +69,9 @@ class Utf8Evidence:
     _tail: bytes = field(default=b"", repr=False)  # last bytes of the previous block
 
     def add(self, block: bytes, final: bool = False) -> None:
+        if block.isascii() and not self._decoder.getstate()[0]:  # the common case, at C speed
+            self._tail = (self._tail + block)[-2:]
+            return
         text = self._decoder.decode(block, final)
         non_ascii_chars = len(text) - (len(block) - len(block.translate(None, _ASCII)))
         # a U+FFFD written in the file is well-formed; count those ending in this block
@@ -170,10 +173,10 @@ class LineReader:
     After iteration ``lines`` is the number of lines, ``bad_bytes`` the (line, ill-formed bytes
     replaced) of a UTF-8 file and ``cut_lines`` the (line, length in bytes) of the lines cut."""
 
-    def __init__(self, stream: BinaryIO, encoding: Encoding, block: int = _BLOCK,
+    def __init__(self, stream: BinaryIO, encoding: Encoding, block: int | None = None,
                  max_line_bytes: int = MAX_LINE_BYTES) -> None:
         self.encoding = encoding
-        self.block = max(block, 1)
+        self.block = max(block or _BLOCK, 1)
         self.max_line_bytes = max_line_bytes
         self.lines = 0
         self.bad_bytes: list[tuple[int, int]] = []
@@ -256,7 +259,7 @@ class LineReader:
                 text = chunk.decode(self._codec, errors=self._errors)
             except UnicodeDecodeError:
                 text = self._decode_noting(chunk, first)
-            parts = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            parts = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
             if first == 1 and parts[0].startswith("\ufeff"):
                 parts[0] = parts[0][1:]
             lines = [part.rstrip() for part in parts]
@@ -270,10 +273,11 @@ class LineReader:
         """The slow way, line by line, for a chunk holding a line over the bound."""
         parts = _LINE_BREAK.split(chunk)
         last = parts.pop()  # b"" after the final line break, else the file's last line
-        if final and last:
+        unbroken = final and bool(last)  # the file ends without a line break
+        if unbroken:
             parts.append(last)
         lines: list[str] = []
-        for part in parts:
+        for index, part in enumerate(parts):
             if len(part) > self.max_line_bytes:
                 lines.append(self._cut_line(part[: 4 * CUT_LINE_KEPT], len(part)))
                 continue
@@ -282,8 +286,8 @@ class LineReader:
             except UnicodeDecodeError:
                 text = self._decode_noting(part, self.lines + 1)
             text = (text[1:] if self.lines == 0 and text.startswith("\ufeff") else text).rstrip()
-            if part is last and not text:
-                break
+            if unbroken and index == len(parts) - 1 and not text:
+                break  # like a blank last line without a line break: not a line
             self.lines += 1
             lines.append(text)
         return lines
@@ -397,7 +401,7 @@ def read_head(stream: BinaryIO, encoding: Encoding) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def stream_line_batches(stream: BinaryIO, encoding: Encoding, chars: int = _BLOCK) -> Iterator[list[str]]:
+def stream_line_batches(stream: BinaryIO, encoding: Encoding, chars: int | None = None) -> Iterator[list[str]]:
     """The file's lines, right-stripped, in lists of about ``chars`` bytes (universal newlines:
     CRLF, LF and CR all end a line, exactly as :func:`decode_bytes` reads them)."""
     yield from LineReader(stream, encoding, block=chars)

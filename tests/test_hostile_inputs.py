@@ -199,3 +199,43 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
     assert tables == {str((hostile / "names.txt").resolve())}
     stray_line = NAMES_HAND.count("\n") + 3  # the second hand's table line
     assert f"names.txt:0: decoding: 1 byte that is not UTF-8 was replaced by U+FFFD (line {stray_line}: 1)" in output
+
+
+def _import_in_process(sources: list, monkeypatch: pytest.MonkeyPatch, stream_from: int) -> tuple:  # type: ignore[type-arg]
+    from hhtool import importer
+    from hhtool.store import Store
+
+    monkeypatch.setattr(importer, "STREAM_MIN_BYTES", stream_from)
+    with Store(":memory:") as store:
+        report = importer.Importer(store, replay=False).run(sources)
+        hands = store.run("SELECT site, hand_id, file, first_line, last_line, raw_sha256 FROM hands ORDER BY ALL")
+        errors = store.run("SELECT file, first_line, last_line, line, reason FROM import_errors ORDER BY ALL")
+        files = store.run("SELECT path, sha256, size, site, encoding, lines, hands_found, failed FROM files ORDER BY ALL")
+    return report.as_json(), hands, errors, files
+
+
+def test_streamed_reading_equals_whole_reading_for_every_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sample (XML sites, text sites, PHH), an unrecognised file, a file opening with blank lines,
+    a long line and a stray byte: read as a stream a block at a time, exactly as when read whole."""
+    from hhtool import reader
+    from hhtool.sources import collect_sources
+
+    folder = tmp_path / "inputs"
+    shutil.copytree(SAMPLES, folder)
+    (folder / "blank-start.txt").write_text("\n \n" * 3000 + _renumbered(STARS.read_text(encoding="utf-8"), "5"))
+    (folder / "unknown.txt").write_text("not a history\n" * 20_000)
+    hands = _hands(_renumbered(STARS.read_text(encoding="utf-8"), "7"))
+    _write_with_long_line(folder / "long-line.txt", hands, 2, 3 << 20)
+    (folder / "names.txt").write_bytes(NAMES_HAND.encode().replace(b"IV'", b"IV\xff'"))
+    with gzip.open(folder / "stars.txt.gz", "wt", encoding="utf-8") as out:
+        out.write(_renumbered(STARS.read_text(encoding="utf-8"), "4"))
+    sources = collect_sources([str(folder)]).sources
+    monkeypatch.setattr(reader, "_BLOCK", 4096)  # small blocks: lines and tags are cut at many places
+    whole = _import_in_process(sources, monkeypatch, 1 << 40)  # archives are streamed whatever their size
+    streamed = _import_in_process(sources, monkeypatch, 0)
+    assert streamed == whole
+    report, stored, errors, files = whole
+    assert len(stored) == sum(file["stored"] for file in report["files"]) > 500
+    assert {file["site"] for file in report["files"]} >= {"ipoker", "merge", "pokerstars", "phh", None}
+    assert any("blank-start.txt" in path and site == "pokerstars" for path, _, _, site, *_ in files)
+    assert any("over the 1,048,576-byte line bound" in reason for *_, reason in errors)

@@ -184,7 +184,7 @@ class _Window:
 
     def drop_before(self, index: int) -> None:
         if index - self.first > 256:
-            del self.lines[: index - self.first]
+            self.lines = self.lines[index - self.first:]
             self.first = index
 
 
@@ -231,9 +231,10 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
     outside_chars = 0
     open_at: tuple[int, int] | None = None
     index = -1
+    held = window.lines
     for index, line in enumerate(lines):
-        window.lines.append(line)
-        for match in _GAME_TAG.finditer(line):
+        held.append(line)
+        for match in _GAME_TAG.finditer(line) if "game" in line else ():
             here, after = (index, match.start()), (index, match.end())
             if open_at is None:
                 yield from outside(outside_from, here)
@@ -252,7 +253,9 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
             if outside_chars > MAX_OUTSIDE_CHARS:
                 yield from outside(outside_from, (index, len(line)))
                 outside_from, outside_chars = (index + 1, 0), 0
-        window.drop_before((open_at or outside_from)[0])
+        if len(held) > 512:
+            window.drop_before((open_at or outside_from)[0])
+            held = window.lines
     end = (index, len(window.lines[-1])) if window.lines else (0, 0)
     if open_at is not None:
         yield chunk(open_at[0], window.between(open_at, end))
