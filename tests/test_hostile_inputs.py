@@ -160,6 +160,10 @@ def folders(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
     (hostile / "loop.txt").symlink_to(hostile / "loop.txt")
     (hostile / "samples" / "up").symlink_to(hostile, target_is_directory=True)
     _deep_folder(hostile / "deep", DEPTH, "bottom.txt", _renumbered(STARS.read_text(encoding="utf-8"), "2"))
+    # names and first lines that are rich markup: shown as they are, never interpreted
+    (hostile / "[bold]x.txt").write_text("[/red] not a history\n", encoding="utf-8")
+    (hostile / "[").mkdir()
+    (hostile / "[" / "red].txt").write_text("junk\n", encoding="utf-8")
     yield hostile, reference, damaged_id
     _remove_deep_folder(hostile / "deep")
 
@@ -170,7 +174,7 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
     assert expected_run.returncode == 0, expected_run.stdout + expected_run.stderr
     expected = _stored(tmp_path / "reference.duckdb")
 
-    run = _import(tmp_path / "hostile.duckdb", str(hostile), "/dev/zero")
+    run = _import(tmp_path / "hostile.duckdb", str(hostile), "/dev/zero", str(hostile / "deep" / "**" / "*.txt"))
     output = run.stdout + run.stderr
     assert "Traceback" not in output
     assert run.returncode == 1, output  # some hands/files failed; every other hand stored
@@ -183,6 +187,9 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
         "more than 64 folder levels below",
         "line bound; it was not read",
         "caf\\xe9-notes.txt:1: no supported site recognised",
+        "[bold]x.txt:1: no supported site recognised this file's format (first line: '[/red] not a history')",
+        "[/red].txt:1: no supported site recognised",
+        "*.txt: cannot expand the pattern: maximum recursion depth exceeded",  # glob's ** 2,000 levels down
     ]
     for reason in reasons:
         assert reason in output, reason
@@ -239,3 +246,66 @@ def test_streamed_reading_equals_whole_reading_for_every_format(tmp_path: Path, 
     assert {file["site"] for file in report["files"]} >= {"ipoker", "merge", "pokerstars", "phh", None}
     assert any("blank-start.txt" in path and site == "pokerstars" for path, _, _, site, *_ in files)
     assert any("over the 1,048,576-byte line bound" in reason for *_, reason in errors)
+
+
+def test_a_file_swapped_for_a_fifo_after_listing_is_refused_without_waiting(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The type is checked again on what was opened (without blocking): a FIFO never blocks the import."""
+    import threading
+
+    from hhtool import sources
+
+    fifo = tmp_path / "swapped.txt"
+    os.mkfifo(fifo)
+    real_not_regular = sources.not_regular
+    looks = iter([None])  # the look before opening sees a regular file, as if it was swapped just after
+    monkeypatch.setattr(sources, "not_regular", lambda mode: next(looks, real_not_regular(mode)))
+    source = sources.Source(fifo)
+    outcome: list[BaseException | bytes] = []
+    worker = threading.Thread(target=lambda: outcome.append(_read_or_error(source)), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "reading a FIFO blocked"
+    assert isinstance(outcome[0], sources.SourceError) and "a FIFO (named pipe)" in str(outcome[0])
+
+
+def _read_or_error(source: object) -> BaseException | bytes:
+    try:
+        return source.read()  # type: ignore[attr-defined,no-any-return]
+    except Exception as error:
+        return error
+
+
+def test_watch_skips_special_files_and_reads_the_rest(tmp_path: Path) -> None:
+    import threading
+
+    from hhtool.importer import Importer
+    from hhtool.store import Store
+    from hhtool.watch import watch
+
+    (tmp_path / "good.txt").write_text(NAMES_HAND, encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe.txt")
+    (tmp_path / "zero.txt").symlink_to("/dev/zero")
+    reports: list = []  # type: ignore[type-arg]
+    problems: list[str] = []
+    with Store(":memory:") as store:
+        watch(Importer(store, replay=False), [str(tmp_path)], 0.01, threading.Event(), reports.append, problems.append,
+              max_passes=2)
+    assert [(report.stored, report.failed) for report in reports] == [(1, 0)]
+    assert sorted(problem.rsplit("/", 1)[1] for problem in problems) == [
+        "pipe.txt: a FIFO (named pipe), not a regular file; skipped without reading",
+        "zero.txt: a character device, not a regular file; skipped without reading"]
+
+
+def test_an_over_long_line_in_an_xml_session_header_fails_its_games_with_that_reason() -> None:
+    from hhtool.reader import decode_bytes
+    from hhtool.sites import parser_for
+
+    sample = (SAMPLES / "ipoker" / "7-StudHL-EUR-0.05-0.10-sample-session.xml").read_bytes()
+    long_name = sample.replace(b"<tablename>", b"<tablename>" + b"x" * (2 << 20), 1)
+    decoded = decode_bytes(long_name)
+    parser = parser_for("ipoker")
+    outcomes = [parser.parse(raw) for raw in parser.split(decoded.lines, "s.xml")]
+    assert outcomes and all("over the 1,048,576-byte line bound" in getattr(o, "reason", "") for o in outcomes)
+    line = next(number for number, text in enumerate(sample.decode("cp1252").splitlines(), 1) if "<tablename>" in text)
+    assert {o.line for o in outcomes} == {line}  # type: ignore[union-attr]

@@ -520,11 +520,9 @@ class SiteParser:
     def parse(self, raw: RawHand) -> ParseOutcome:
         """Parse one hand; never raises for bad input."""
         hand_id: str | None = None
-        if CUT_LINE_MARK in raw.text:  # the reader cut an over-long line: the hand cannot be read as written
-            cut = next(index for index, line in enumerate(raw.lines) if CUT_LINE_MARK in line)
-            line = raw.lines[cut]
-            return FailedHand(self.name, None, raw.first_line + cut,
-                              f"{self.name}: {line[line.index(CUT_LINE_MARK) + len(CUT_LINE_MARK):]}", raw)
+        cut = _cut_line(raw)
+        if cut is not None:  # the reader cut an over-long line: the hand cannot be read as written
+            return FailedHand(self.name, None, cut[0], f"{self.name}: {cut[1]}", raw)
         try:
             hand_id, game, is_stud8 = self.game_of(raw)
             if not is_stud8:
@@ -540,6 +538,17 @@ class SiteParser:
         except Exception as error:  # a fault in this parser must cost one hand, not the import
             return FailedHand(self.name, hand_id, raw.first_line,
                               f"{self.name}: internal error ({type(error).__name__}: {error}); please report this hand", raw)
+
+
+def _cut_line(raw: RawHand) -> tuple[int, str] | None:
+    """(file line, why) of a line of the hand, or of the file header it needs, that the reader cut."""
+    if CUT_LINE_MARK not in raw.text and not any(CUT_LINE_MARK in line for line in raw.header):
+        return None
+    for first, lines in ((raw.header_line, raw.header), (raw.first_line, raw.lines)):
+        for index, line in enumerate(lines):
+            if CUT_LINE_MARK in line:
+                return first + index, line[line.index(CUT_LINE_MARK) + len(CUT_LINE_MARK):]
+    return None
 
 
 def parse_datetime(text: str, formats: Sequence[str]) -> datetime | None:
