@@ -2,7 +2,8 @@
 
 One run of ``hhtool import`` over a folder holding every sample history plus: a 400 MB line inside
 a hand, file names that are not UTF-8, a folder 2,000 levels deep, a FIFO, ``/dev/zero`` (named and
-linked), symbolic-link loops, a file opening with thousands of blank lines, a UTF-8 file with one
+linked), a socket, symbolic-link loops, names and first lines that are rich markup, a ``**`` pattern
+over the deep folder, a file opening with thousands of blank lines, a UTF-8 file with one
 stray byte, archives. Every good hand must be stored (compared with an import of the same good
 text without the hostile parts), every bad input reported with its reason, exit code 1, no
 traceback, in bounded time.
@@ -14,6 +15,7 @@ import gzip
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import zipfile
@@ -156,6 +158,8 @@ def folders(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
             archive.writestr("b.xml", (SAMPLES / "merge" / "7-StudHL-USD-0.25-0.50-sample.xml").read_text(encoding="utf-8"))
     # special files, links that loop, a folder too deep to search
     os.mkfifo(hostile / "pipe.txt")
+    listening = socket.socket(socket.AF_UNIX)
+    listening.bind(str(hostile / "sock.txt"))
     (hostile / "zero.txt").symlink_to("/dev/zero")
     (hostile / "loop.txt").symlink_to(hostile / "loop.txt")
     (hostile / "samples" / "up").symlink_to(hostile, target_is_directory=True)
@@ -165,6 +169,7 @@ def folders(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
     (hostile / "[").mkdir()
     (hostile / "[" / "red].txt").write_text("junk\n", encoding="utf-8")
     yield hostile, reference, damaged_id
+    listening.close()
     _remove_deep_folder(hostile / "deep")
 
 
@@ -181,6 +186,7 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
     assert _stored(tmp_path / "hostile.duckdb") == expected - {("pokerstars", damaged_id)}
     reasons = [
         "pipe.txt: a FIFO (named pipe), not a regular file; skipped without reading",
+        "sock.txt: a socket, not a regular file; skipped without reading",
         "/dev/zero: a character device, not a regular file; skipped without reading",
         "zero.txt: a character device, not a regular file; skipped without reading",
         "loop.txt: cannot open:",
