@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from hhtool.chunks import ChunkResult, LineBlock, failure_chunk, process_chunk
-from hhtool.model import FailedHand, RawHand
+from hhtool.model import CUT_LINE_MARK, FailedHand, RawHand
 from hhtool.reader import DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.sites import detect, parser_for
 from hhtool.sites.base import SiteParser
@@ -34,6 +34,8 @@ BATCH_HANDS = 2000
 WRITE_HANDS = 10_000
 #: files at least this big are read as a stream (twice: digest, then lines) instead of whole
 STREAM_MIN_BYTES = 32 << 20
+#: lines held at most while waiting for the next hand start (real blocks hold about 80,000)
+MAX_BLOCK_LINES = 1_000_000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
 
@@ -402,6 +404,12 @@ def _line_blocks(pieces: Iterable[Sequence[str]], parser: SiteParser, file: str,
             del pending[:cut]
             offset += cut
             starts = [start - cut for start in starts[BATCH_HANDS:]]
+        if len(pending) - (starts[-1] if starts else 0) > MAX_BLOCK_LINES:  # a hand that never ends: cut it here
+            pending[-1] += f"{CUT_LINE_MARK}more than {MAX_BLOCK_LINES:,} lines without a hand start; the text was cut here"
+            if offset + len(pending) >= start_line:
+                yield LineBlock(file, offset, tuple(pending), start_line)
+            offset += len(pending)
+            pending, starts = [], []
     if pending:
         yield LineBlock(file, offset, tuple(pending), start_line)
 

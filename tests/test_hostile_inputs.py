@@ -315,3 +315,31 @@ def test_an_over_long_line_in_an_xml_session_header_fails_its_games_with_that_re
     assert outcomes and all("over the 1,048,576-byte line bound" in getattr(o, "reason", "") for o in outcomes)
     line = next(number for number, text in enumerate(sample.decode("cp1252").splitlines(), 1) if "<tablename>" in text)
     assert {o.line for o in outcomes} == {line}  # type: ignore[union-attr]
+
+
+def test_a_hand_that_never_ends_is_cut_so_that_memory_stays_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recognised file whose hand goes on for ever (text sites: lines without a hand start; XML: a
+    <game> that never closes) is cut at a bound, reported with the reason, and the next hand is stored."""
+    from hhtool import importer
+    from hhtool.sites import xmlsupport
+    from hhtool.sources import collect_sources
+    from hhtool.store import Store
+
+    monkeypatch.setattr(importer, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(importer, "MAX_BLOCK_LINES", 500)
+    monkeypatch.setattr(xmlsupport, "MAX_GAME_CHARS", 20_000)
+    hands = _hands(_renumbered(STARS.read_text(encoding="utf-8"), "7"))
+    (tmp_path / "endless.txt").write_text(hands[0] + "\n" + hands[1] + "junk line\n" * 100_000 + "\n" + hands[2],
+                                          encoding="utf-8")
+    session = (SAMPLES / "ipoker" / "7-StudHL-EUR-0.05-0.10-sample-session.xml").read_text(encoding="cp1252")
+    first_game = session.index("<game ")
+    endless_game = session[:first_game] + '<game gamecode="1">\n' + "<x/>\n" * 10_000 + session[first_game:]
+    (tmp_path / "endless.xml").write_text(endless_game, encoding="cp1252")
+    with Store(":memory:") as store:
+        report = importer.Importer(store, replay=False).run(collect_sources([str(tmp_path)]).sources)
+    by_name = {Path(file.path).name: file for file in report.files}
+    text, xml = by_name["endless.txt"], by_name["endless.xml"]
+    assert text.stored == 2 and any("more than 500 lines without a hand start" in f.reason for f in text.failures)
+    # hand 1 and the endless text after it fail, cut in pieces (a block of lines at a time), none swallowed
+    assert text.failed == text.hands_found - 2 >= 3 and text.balanced()
+    assert xml.stored == 3 and any("longer than 20,000 characters; cut here" in f.reason for f in xml.failures)

@@ -30,11 +30,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
 
-from hhtool.model import Action, ActionKind, RawHand, Street
+from hhtool.model import CUT_LINE_MARK, Action, ActionKind, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError
 
 SYNTHETIC_ROOT = "hhtool-fragments"
@@ -163,6 +164,8 @@ def require_closed_game(raw: RawHand) -> None:
 
 #: text outside any game kept at most, in characters, before it is reported as it stands
 MAX_OUTSIDE_CHARS = 8 << 20
+#: a <game> element longer than this (real ones are a few KB) is cut and fails with the reason
+MAX_GAME_CHARS = 16 << 20
 
 
 class _Window:
@@ -230,6 +233,7 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
     outside_from = (0, 0)  # where the text outside any game begins
     outside_chars = 0
     open_at: tuple[int, int] | None = None
+    open_chars = 0  # characters of the open game so far
     index = -1
     held = window.lines
     for index, line in enumerate(lines):
@@ -241,14 +245,21 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
             if match.group().startswith("<game"):
                 if open_at is not None:  # the previous game never closed
                     yield chunk(open_at[0], window.between(open_at, here))
-                open_at = here
+                open_at, open_chars = here, -match.start()
             elif open_at is None:  # a closing tag with no game open
                 yield chunk(index, window.between(here, after))
                 outside_from, outside_chars = after, 0
             else:
                 yield chunk(open_at[0], window.between(open_at, after))
                 open_at, outside_from, outside_chars = None, after, 0
-        if open_at is None:
+        if open_at is not None:
+            open_chars += len(line) + 1
+            if open_chars > MAX_GAME_CHARS and open_at[0] < index:
+                cut = chunk(open_at[0], window.between(open_at, (index, len(line))))
+                reason = f"{CUT_LINE_MARK}the <game> element is longer than {MAX_GAME_CHARS:,} characters; cut here"
+                yield replace(cut, lines=(*cut.lines[:-1], cut.lines[-1] + reason))
+                open_at, outside_from, outside_chars = None, (index + 1, 0), 0
+        else:
             outside_chars += len(line) + 1
             if outside_chars > MAX_OUTSIDE_CHARS:
                 yield from outside(outside_from, (index, len(line)))
