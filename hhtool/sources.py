@@ -19,6 +19,7 @@ from __future__ import annotations
 import glob
 import gzip
 import os
+import re
 import stat
 import zipfile
 import zlib
@@ -255,13 +256,63 @@ class Collected:
     problems: list[str]  # paths that could not be opened or listed (reported as failures)
 
 
+_MAGIC = re.compile(r"[*?[]")
+
+
+def _pattern_regex(pattern: str) -> re.Pattern[str]:
+    """A glob pattern as a regex over whole paths: ``*`` and ``?`` stay within a folder name,
+    ``**`` as a whole name spans any number of folders (none included), ``[...]`` is a class.
+
+    >>> bool(_pattern_regex("a/**/*.txt").match("a/b/c/d.txt")), bool(_pattern_regex("a/*.txt").match("a/b/d.txt"))
+    (True, False)
+    """
+    names = pattern.split("/")
+    regex = ""
+    for index, name in enumerate(names):
+        last = index == len(names) - 1
+        if name == "**":
+            regex += ".*" if last else "(?:[^/]*/)*"
+            continue
+        position = 0
+        while position < len(name):
+            char = name[position]
+            closing = name.find("]", position + 2) if char == "[" else -1
+            if char == "*":
+                regex += "[^/]*"
+            elif char == "?":
+                regex += "[^/]"
+            elif closing > 0:
+                body = name[position + 1:closing]
+                regex += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+                position = closing
+            else:
+                regex += re.escape(char)
+            position += 1
+        regex += "" if last else "/"
+    return re.compile(regex + r"\Z", re.DOTALL)
+
+
 def _glob(argument: str, problems: list[str]) -> list[Path]:
-    try:
-        matches = sorted(glob.glob(argument, recursive=True))
-    except (OSError, RecursionError) as error:  # ``**`` over a very deep tree
-        problems.append(f"{display_name(argument)}: cannot expand the pattern: {_error_text(error)}")
+    """Hand-history files matching a glob pattern. A ``**`` pattern is expanded by walking its
+    fixed leading folder like a named folder (iteratively, links not followed, depth bounded)."""
+    if "**" not in argument:
+        try:
+            matches = sorted(glob.glob(argument))
+        except OSError as error:
+            problems.append(f"{display_name(argument)}: cannot expand the pattern: {_error_text(error)}")
+            return []
+        return [Path(match) for match in matches if Path(match).suffix.lower() in HAND_HISTORY_SUFFIXES]
+    pattern = os.path.normpath(os.path.expanduser(argument))  # as the walk's paths are spelled
+    names = pattern.split("/")
+    fixed = next(index for index, name in enumerate(names) if _MAGIC.search(name))
+    root = "/".join(names[:fixed]) or ("/" if pattern.startswith("/") else ".")
+    if not os.path.isdir(root):
         return []
-    return [Path(match) for match in matches if Path(match).suffix.lower() in HAND_HISTORY_SUFFIXES]
+    regex = _pattern_regex(pattern)
+    # like glob, wildcards do not match hidden names (unless the pattern spells a leading dot)
+    hidden_ok = any(name.startswith(".") and name not in (".", "..") for name in names[fixed:])
+    return [path for path in _walk(Path(root), problems) if regex.match(str(path))
+            and (hidden_ok or not any(part.startswith(".") for part in path.relative_to(root).parts))]
 
 
 def collect_sources(arguments: Iterable[str]) -> Collected:

@@ -195,10 +195,11 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
         "caf\\xe9-notes.txt:1: no supported site recognised",
         "[bold]x.txt:1: no supported site recognised this file's format (first line: '[/red] not a history')",
         "[/red].txt:1: no supported site recognised",
-        "*.txt: cannot expand the pattern: maximum recursion depth exceeded",  # glob's ** 2,000 levels down
+        "**/*.txt: no such file, or no hand-history files in it",  # ** walks 64 levels down, no deeper
     ]
     for reason in reasons:
         assert reason in output, reason
+    assert output.count("more than 64 folder levels below") == 2 and "recursion" not in output
     long_line = next(line for line in output.splitlines() if "line bound" in line)
     assert "long-line.txt:" in long_line and "over the 1,048,576-byte line bound" in long_line
     assert f"is {LONG_LINE_BYTES + len(TABLE_LINE):,} bytes long, over the" in long_line
@@ -343,3 +344,22 @@ def test_a_hand_that_never_ends_is_cut_so_that_memory_stays_bounded(tmp_path: Pa
     # hand 1 and the endless text after it fail, cut in pieces (a block of lines at a time), none swallowed
     assert text.failed == text.hands_found - 2 >= 3 and text.balanced()
     assert xml.stored == 3 and any("longer than 20,000 characters; cut here" in f.reason for f in xml.failures)
+
+
+@pytest.mark.parametrize("pattern", ["**/*.txt", "t/**/*.txt", "t/*/*.txt", "t/**", "t/a?/**/*.xml", "t/[ab]*/**/*.txt",
+                                     "t/[!a]*/*.txt", "./t/**/*.gz", "t/**/deep/*.txt"])
+def test_a_recursive_pattern_finds_what_glob_finds_without_recursing(pattern: str, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import glob
+
+    from hhtool.sources import HAND_HISTORY_SUFFIXES, collect_sources
+
+    for name in ["t/a.txt", "t/ab/b.txt", "t/ab/c/deep/d.txt", "t/ab/c/e.xml", "t/b1/f.txt", "t/b1/g.gz", "t/x/h.txt",
+                 "t/x/deep/i.txt", "t/a1/j.xml", "t/a1/k/l.xml", "t/notes.md", "t/.hidden/m.txt", "t/x/.n.txt"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    expected = {Path(match).resolve() for match in glob.glob(pattern, recursive=True)
+                if Path(match).is_file() and Path(match).suffix in HAND_HISTORY_SUFFIXES}
+    assert expected  # each pattern matches something
+    assert {source.fs_path for source in collect_sources([pattern]).sources} == expected
