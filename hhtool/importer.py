@@ -20,8 +20,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from hhtool.chunks import ChunkResult, LineBlock, failure_chunk, process_chunk
-from hhtool.model import FailedHand, RawHand
-from hhtool.reader import DecodedFile, decode_bytes, scan_stream, stream_line_batches
+from hhtool.model import CUT_LINE_MARK, FailedHand, RawHand
+from hhtool.reader import DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.sites import detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
@@ -35,6 +35,8 @@ BATCH_HANDS = 2000
 WRITE_HANDS = 10_000
 #: files at least this big are read as a stream (twice: digest, then lines) instead of whole
 STREAM_MIN_BYTES = 32 << 20
+#: lines held at most while waiting for the next hand start (real blocks hold about 80,000)
+MAX_BLOCK_LINES = 1_000_000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
 
@@ -235,7 +237,8 @@ class Importer:
 
     def _start(self, source: Readable) -> _FileJob:
         opener = getattr(source, "open_binary", None)
-        if opener is not None and source.size() >= STREAM_MIN_BYTES:  # type: ignore[attr-defined]
+        # an archive's size on disk says nothing of what it expands to: always streamed
+        if opener is not None and (source.size() >= STREAM_MIN_BYTES or getattr(source, "compressed", False)):  # type: ignore[attr-defined]
             job = self._start_streaming(source.name, opener)
             if job is not None:
                 return job
@@ -276,8 +279,8 @@ class Importer:
         return _FileJob(report, row, _batched(raws), start_line, self._writer())
 
     def _start_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> _FileJob | None:
-        """A big file read twice as a stream (digest and encoding, then lines), never whole:
-        memory stays flat whatever its size. None when its format needs the whole file."""
+        """A file read as a stream (digest and encoding, then lines), never whole: memory stays
+        flat whatever its size. None when its site's splitter needs the whole file."""
         previous = self.store.last_import_of(name)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
@@ -285,19 +288,38 @@ class Importer:
         if known is not None:
             return known
         parser = parser_for(self.site) if self.site else detect(scanned.head_lines)
-        if parser is None or not parser.splits_at_hand_starts:
+        if parser is not None and not parser.splits_at_hand_starts and not parser.split_streams:
             return None
-        report = FileReport(name, parser.name, scanned.encoding.label, status=status)
-        row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": parser.name,
-                               "encoding": scanned.encoding.label, "lines": 0}
+        report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=status)
+        row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size,
+                               "site": report.site, "encoding": scanned.encoding.label, "lines": 0}
 
-        def blocks() -> Iterator[LineBlock]:
+        def lines_read(reader: LineReader) -> None:
+            row["lines"] = reader.lines
+            problems = [*reader.problems, *([describe_bad_bytes(reader.bad_bytes)] if reader.bad_bytes else [])]
+            report.failures.extend(Failure(0, f"decoding: {problem}") for problem in problems)
+
+        if parser is None:
             with opener() as stream:
-                counted = _Counted(stream_line_batches(stream, scanned.encoding))
-                yield from _line_blocks(counted, parser, name, start_line)
-                row["lines"] = counted.count
+                reader = LineReader(stream, scanned.encoding)
+                decoded = DecodedFile(scanned.encoding.label, _first_characters(reader, MAX_UNKNOWN_RAW + 1))
+                lines_read(reader)
+            job = _FileJob(report, row, [], start_line, self._writer())
+            if decoded.lines:
+                self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
+            return job
 
-        return _FileJob(report, row, blocks(), start_line, self._writer())
+        def chunks() -> Iterator[LineBlock | list[RawHand]]:
+            with opener() as stream:
+                reader = LineReader(stream, scanned.encoding)
+                if parser.splits_at_hand_starts:
+                    yield from _line_blocks(reader, parser, name, start_line)
+                else:
+                    lines = (line for batch in reader for line in batch)
+                    yield from _batched(raw for raw in parser.split(lines, name) if raw.first_line >= start_line)
+                lines_read(reader)
+
+        return _FileJob(report, row, chunks(), start_line, self._writer())
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
         args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last, is_last)
@@ -357,16 +379,16 @@ class _InMemory:
         return io.BytesIO(self.data)
 
 
-class _Counted:
-    """Passes batches of lines through, counting the lines."""
-
-    def __init__(self, batches: Iterator[list[str]]) -> None:
-        self._batches, self.count = batches, 0
-
-    def __iter__(self) -> Iterator[list[str]]:
-        for batch in self._batches:
-            self.count += len(batch)
-            yield batch
+def _first_characters(reader: LineReader, limit: int) -> tuple[str, ...]:
+    """The lines holding a stream's first ``limit`` characters; the rest is read and counted only."""
+    kept: list[str] = []
+    size = 0
+    for batch in reader:
+        for line in batch:
+            if size < limit:
+                kept.append(line[: limit - size])
+                size += len(line) + 1
+    return tuple(kept)
 
 
 def _line_blocks(pieces: Iterable[Sequence[str]], parser: SiteParser, file: str, start_line: int) -> Iterator[LineBlock]:
@@ -386,6 +408,12 @@ def _line_blocks(pieces: Iterable[Sequence[str]], parser: SiteParser, file: str,
             del pending[:cut]
             offset += cut
             starts = [start - cut for start in starts[BATCH_HANDS:]]
+        if len(pending) - (starts[-1] if starts else 0) > MAX_BLOCK_LINES:  # a hand that never ends: cut it here
+            pending[-1] += f"{CUT_LINE_MARK}more than {MAX_BLOCK_LINES:,} lines without a hand start; the text was cut here"
+            if offset + len(pending) >= start_line:
+                yield LineBlock(file, offset, tuple(pending), start_line)
+            offset += len(pending)
+            pending, starts = [], []
     if pending:
         yield LineBlock(file, offset, tuple(pending), start_line)
 

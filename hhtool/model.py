@@ -423,3 +423,7 @@ class FailedHand:
 
 
 ParseOutcome = Hand | SkippedHand | FailedHand
+
+#: put by the reader after the kept start of a line longer than its bound, followed by why; a hand
+#: holding such a line fails with that reason (a private-use character: no site writes it)
+CUT_LINE_MARK = "\ue000 hhtool: "

@@ -1,8 +1,17 @@
 """Where hand histories come from: files, folders, glob patterns and archives (.zip, .gz).
 
-Folders are walked without following symbolic links (no loops); a path named twice is read
-once; archives are read with limits on expanded size and member count, so a hostile archive
-is reported instead of filling memory.
+Every input is looked at before it is opened, so that one bad input costs only itself:
+
+* only regular files are read: a FIFO, a device (``/dev/zero``), a socket is skipped with a
+  reason without being opened (and a file swapped for one after listing is refused on opening);
+* folders are walked iteratively, without following symbolic links (no loops), at most
+  :data:`MAX_FOLDER_DEPTH` levels deep; a dangling or looping link is reported;
+* a file name that is not valid UTF-8 is named with its bytes escaped (``caf\\xe9.txt``), the
+  same way in reports and in the store;
+* archives are read member by member as streams, within limits on expanded size and member
+  count, so a hostile archive is reported instead of filling memory.
+
+A path named twice is read once.
 """
 
 from __future__ import annotations
@@ -10,11 +19,14 @@ from __future__ import annotations
 import glob
 import gzip
 import os
+import re
+import stat
 import zipfile
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import IO, Any, BinaryIO, Protocol, cast
 
 #: file endings looked at when a folder is imported (named files are always read)
 HAND_HISTORY_SUFFIXES = {".txt", ".xml", ".log", ".hh", ".phh", ".phhs", ".htm", ".html", ".gz", ".zip"}
@@ -22,7 +34,10 @@ HAND_HISTORY_SUFFIXES = {".txt", ".xml", ".log", ".hh", ".phh", ".phhs", ".htm",
 MAX_EXPANDED_BYTES = 1 << 30
 MAX_ZIP_TOTAL_BYTES = 4 << 30
 MAX_ZIP_MEMBERS = 10_000
+#: folders deeper than this below a named folder are not searched (and said so)
+MAX_FOLDER_DEPTH = 64
 _CHUNK = 1 << 20
+_READ_ERRORS = (OSError, zipfile.BadZipFile, EOFError, zlib.error, RuntimeError, ValueError)
 
 
 class Readable(Protocol):
@@ -38,6 +53,94 @@ class SourceError(Exception):
     """A source that cannot be read; the reason names it."""
 
 
+def display_name(path: Path | str) -> str:
+    """A path as text that can be printed and stored: bytes that are not UTF-8 become ``\\xNN``.
+
+    >>> display_name(Path(os.fsdecode(b"caf\\xe9.txt")))
+    'caf\\\\xe9.txt'
+    """
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+
+
+def not_regular(mode: int) -> str | None:
+    """What a file of this mode is, when it is not a regular file (which alone is read)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+
+
+def _error_text(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+
+
+def _open_regular(path: Path, name: str) -> BinaryIO:
+    """Open a regular file for reading; anything else is refused without reading from it (the
+    open does not wait for a FIFO's writer, and the type is checked on what was opened)."""
+    try:
+        kind = not_regular(path.stat().st_mode)
+        if kind is not None:
+            raise SourceError(f"{name}: {kind}, not a regular file; skipped without reading")
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise SourceError(f"{name}: cannot read: {_error_text(error)}") from error
+    try:
+        kind = not_regular(os.fstat(descriptor).st_mode)
+        if kind is not None:
+            raise SourceError(f"{name}: {kind}, not a regular file; skipped without reading")
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
+class _Bounded:
+    """A decompressing stream that refuses to expand past ``limit`` (a declared size can lie) and
+    reports any fault of the archive as a SourceError naming it."""
+
+    def __init__(self, stream: IO[bytes], name: str, limit: int, owners: tuple[Any, ...] = ()) -> None:
+        self._stream, self._name, self._limit, self._owners = stream, name, limit, owners
+        self._read = 0
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            data = self._stream.read(size if size is not None and size >= 0 else _CHUNK)
+        except _READ_ERRORS as error:
+            raise SourceError(f"{self._name}: cannot read: {_error_text(error)}") from error
+        self._read += len(data)
+        if self._read > self._limit:
+            raise SourceError(f"{self._name}: expands beyond {self._limit} bytes; refused")
+        return data
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if (offset, whence) != (0, 0):
+            raise ValueError("an archived stream can only go back to its start")
+        try:
+            self._stream.seek(0)
+        except _READ_ERRORS as error:
+            raise SourceError(f"{self._name}: cannot read: {_error_text(error)}") from error
+        self._read = 0
+        return 0
+
+    def close(self) -> None:
+        self._stream.close()
+        for owner in self._owners:
+            owner.close()
+
+    def __enter__(self) -> _Bounded:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     """One hand-history file: on disk, inside a zip (``member``), or gzip-compressed."""
@@ -47,7 +150,13 @@ class Source:
 
     @property
     def name(self) -> str:
-        return f"{self.fs_path}!{self.member}" if self.member is not None else str(self.fs_path)
+        path = display_name(self.fs_path)
+        return f"{path}!{self.member}" if self.member is not None else path
+
+    @property
+    def compressed(self) -> bool:
+        """A zip member or a gzip file: its size on disk says nothing of what it expands to."""
+        return self.member is not None or self.fs_path.suffix.lower() == ".gz"
 
     def size(self) -> int:
         """Bytes on disk (compressed size for archives); 0 when it cannot be told."""
@@ -57,71 +166,86 @@ class Source:
             return 0
 
     def open_binary(self) -> BinaryIO:
-        """The file as a stream (plain files only: archives are read whole, within their limits)."""
-        if self.member is not None or self.fs_path.suffix.lower() == ".gz":
-            raise SourceError(f"{self.name}: archives are not streamed")
+        """The file's (expanded) bytes as a stream, which can go back to its start."""
+        if self.member is not None:
+            return self._open_member()
+        raw = _open_regular(self.fs_path, self.name)
+        if self.fs_path.suffix.lower() != ".gz":
+            return raw
+        gz = gzip.GzipFile(fileobj=raw, mode="rb")
+        return cast(BinaryIO, _Bounded(cast(IO[bytes], gz), self.name, MAX_EXPANDED_BYTES, (raw,)))
+
+    def _open_member(self) -> BinaryIO:
+        assert self.member is not None
+        raw = _open_regular(self.fs_path, display_name(self.fs_path))
         try:
-            return self.fs_path.open("rb")
-        except OSError as error:
-            raise SourceError(f"{self.name}: cannot read: {error.strerror or error}") from error
+            archive = zipfile.ZipFile(raw)
+            info = archive.getinfo(self.member)
+            if info.file_size > MAX_EXPANDED_BYTES:
+                raise SourceError(f"{self.name}: declares {info.file_size} bytes expanded; refused")
+            member = archive.open(info)
+        except SourceError:
+            raw.close()
+            raise
+        except (*_READ_ERRORS, KeyError) as error:
+            raw.close()
+            raise SourceError(f"{self.name}: cannot read: {_error_text(error)}") from error
+        return cast(BinaryIO, _Bounded(cast(IO[bytes], member), self.name, MAX_EXPANDED_BYTES, (archive, raw)))
 
     def read(self) -> bytes:
-        try:
-            if self.member is not None:
-                return _read_zip_member(self.fs_path, self.member)
-            if self.fs_path.suffix.lower() == ".gz":
-                return _read_gzip(self.fs_path)
-            return self.fs_path.read_bytes()
-        except SourceError:
-            raise
-        except (OSError, zipfile.BadZipFile, EOFError, RuntimeError) as error:
-            raise SourceError(f"{self.name}: cannot read: {getattr(error, 'strerror', None) or error}") from error
-
-
-def _read_limited(stream: BinaryIO, name: str) -> bytes:
-    """Read a decompressing stream, refusing to expand past the limit (a declared size can lie)."""
-    parts: list[bytes] = []
-    size = 0
-    while chunk := stream.read(_CHUNK):
-        size += len(chunk)
-        if size > MAX_EXPANDED_BYTES:
-            raise SourceError(f"{name}: expands beyond {MAX_EXPANDED_BYTES} bytes; refused")
-        parts.append(chunk)
-    return b"".join(parts)
-
-
-def _read_gzip(path: Path) -> bytes:
-    with gzip.open(path, "rb") as stream:
-        return _read_limited(stream, str(path))
-
-
-def _read_zip_member(path: Path, member: str) -> bytes:
-    with zipfile.ZipFile(path) as archive:
-        info = archive.getinfo(member)
-        if info.file_size > MAX_EXPANDED_BYTES:
-            raise SourceError(f"{path}!{member}: declares {info.file_size} bytes expanded; refused")
-        with archive.open(info) as stream:
-            return _read_limited(stream, f"{path}!{member}")
+        """The whole file (expanded), within the archive limits."""
+        with self.open_binary() as stream:
+            parts: list[bytes] = []
+            try:
+                while chunk := stream.read(_CHUNK):
+                    parts.append(chunk)
+            except SourceError:
+                raise
+            except _READ_ERRORS as error:
+                raise SourceError(f"{self.name}: cannot read: {_error_text(error)}") from error
+        return b"".join(parts)
 
 
 def _zip_members(path: Path) -> list[Source]:
-    with zipfile.ZipFile(path) as archive:
+    with _open_regular(path, display_name(path)) as raw, zipfile.ZipFile(raw) as archive:
         infos = [info for info in archive.infolist() if not info.is_dir()]
+    name = display_name(path)
     if len(infos) > MAX_ZIP_MEMBERS:
-        raise SourceError(f"{path}: {len(infos)} files in the archive, more than the {MAX_ZIP_MEMBERS} allowed; refused")
+        raise SourceError(f"{name}: {len(infos)} files in the archive, more than the {MAX_ZIP_MEMBERS} allowed; refused")
     if sum(info.file_size for info in infos) > MAX_ZIP_TOTAL_BYTES:
-        raise SourceError(f"{path}: expands beyond {MAX_ZIP_TOTAL_BYTES} bytes in all; refused")
+        raise SourceError(f"{name}: expands beyond {MAX_ZIP_TOTAL_BYTES} bytes in all; refused")
     return [Source(path, info.filename) for info in infos]
 
 
-def _walk(folder: Path) -> list[Path]:
+def _walk(folder: Path, problems: list[str]) -> list[Path]:
+    """The hand-history files under ``folder`` in sorted, depth-first order, without following
+    links to folders and without recursion; what could not be searched goes to ``problems``."""
     found: list[Path] = []
-    for root, dirs, files in os.walk(folder, followlinks=False):
-        dirs.sort()
-        for name in sorted(files):
-            candidate = Path(root) / name
-            if candidate.suffix.lower() in HAND_HISTORY_SUFFIXES:
-                found.append(candidate)
+    stack: list[tuple[Path, int]] = [(folder, 0)]
+    while stack:
+        current, depth = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+        except OSError as error:
+            problems.append(f"{display_name(current)}: cannot list the folder: {_error_text(error)}")
+            continue
+        folders: list[Path] = []
+        for entry in listed:
+            path = Path(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(path)
+                    continue
+            except OSError:
+                pass
+            if path.suffix.lower() in HAND_HISTORY_SUFFIXES:
+                found.append(path)
+        if folders and depth >= MAX_FOLDER_DEPTH:
+            problems.append(f"{display_name(current)}: more than {MAX_FOLDER_DEPTH} folder levels below "
+                            f"{display_name(folder)}; its {len(folders)} sub-folders were not searched")
+            continue
+        stack.extend((sub, depth + 1) for sub in reversed(folders))
     return found
 
 
@@ -132,6 +256,65 @@ class Collected:
     problems: list[str]  # paths that could not be opened or listed (reported as failures)
 
 
+_MAGIC = re.compile(r"[*?[]")
+
+
+def _pattern_regex(pattern: str) -> re.Pattern[str]:
+    """A glob pattern as a regex over whole paths: ``*`` and ``?`` stay within a folder name,
+    ``**`` as a whole name spans any number of folders (none included), ``[...]`` is a class.
+
+    >>> bool(_pattern_regex("a/**/*.txt").match("a/b/c/d.txt")), bool(_pattern_regex("a/*.txt").match("a/b/d.txt"))
+    (True, False)
+    """
+    names = pattern.split("/")
+    regex = ""
+    for index, name in enumerate(names):
+        last = index == len(names) - 1
+        if name == "**":
+            regex += ".*" if last else "(?:[^/]*/)*"
+            continue
+        position = 0
+        while position < len(name):
+            char = name[position]
+            closing = name.find("]", position + 2) if char == "[" else -1
+            if char == "*":
+                regex += "[^/]*"
+            elif char == "?":
+                regex += "[^/]"
+            elif closing > 0:
+                body = name[position + 1:closing]
+                regex += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+                position = closing
+            else:
+                regex += re.escape(char)
+            position += 1
+        regex += "" if last else "/"
+    return re.compile(regex + r"\Z", re.DOTALL)
+
+
+def _glob(argument: str, problems: list[str]) -> list[Path]:
+    """Hand-history files matching a glob pattern. A ``**`` pattern is expanded by walking its
+    fixed leading folder like a named folder (iteratively, links not followed, depth bounded)."""
+    if "**" not in argument:
+        try:
+            matches = sorted(glob.glob(argument))
+        except OSError as error:
+            problems.append(f"{display_name(argument)}: cannot expand the pattern: {_error_text(error)}")
+            return []
+        return [Path(match) for match in matches if Path(match).suffix.lower() in HAND_HISTORY_SUFFIXES]
+    pattern = os.path.normpath(os.path.expanduser(argument))  # as the walk's paths are spelled
+    names = pattern.split("/")
+    fixed = next(index for index, name in enumerate(names) if _MAGIC.search(name))
+    root = "/".join(names[:fixed]) or ("/" if pattern.startswith("/") else ".")
+    if not os.path.isdir(root):
+        return []
+    regex = _pattern_regex(pattern)
+    # like glob, wildcards do not match hidden names (unless the pattern spells a leading dot)
+    hidden_ok = any(name.startswith(".") and name not in (".", "..") for name in names[fixed:])
+    return [path for path in _walk(Path(root), problems) if regex.match(str(path))
+            and (hidden_ok or not any(part.startswith(".") for part in path.relative_to(root).parts))]
+
+
 def collect_sources(arguments: Iterable[str]) -> Collected:
     """Expand files, folders (recursively) and glob patterns into sources, each once."""
     seen: dict[Path, None] = {}
@@ -140,19 +323,24 @@ def collect_sources(arguments: Iterable[str]) -> Collected:
     for argument in arguments:
         path = Path(argument).expanduser()
         if path.is_dir():
-            candidates = _walk(path)
+            candidates = _walk(path, problems)
         elif path.exists() or path.is_symlink():
             candidates = [path]
         else:
-            globbed = [Path(match) for match in sorted(glob.glob(argument, recursive=True))]
-            candidates = [p for p in globbed if p.is_file() and p.suffix.lower() in HAND_HISTORY_SUFFIXES]
+            candidates = _glob(argument, problems)
         if not candidates:
-            unmatched.append(argument)
+            unmatched.append(display_name(argument))
         for candidate in candidates:
             try:
-                seen.setdefault(candidate.resolve(strict=True), None)
+                resolved = candidate.resolve(strict=True)
+                kind = not_regular(resolved.stat().st_mode)
             except (OSError, RuntimeError) as error:  # a symlink loop or a dangling link
-                problems.append(f"{candidate}: cannot open: {getattr(error, 'strerror', None) or error}")
+                problems.append(f"{display_name(candidate)}: cannot open: {_error_text(error)}")
+                continue
+            if kind is not None:
+                problems.append(f"{display_name(candidate)}: {kind}, not a regular file; skipped without reading")
+                continue
+            seen.setdefault(resolved, None)
     sources: list[Source] = []
     for path in seen:
         if path.suffix.lower() == ".zip":
@@ -161,7 +349,7 @@ def collect_sources(arguments: Iterable[str]) -> Collected:
             except SourceError as error:
                 problems.append(str(error))
             except (OSError, zipfile.BadZipFile) as error:
-                problems.append(f"{path}: not a readable zip archive: {error}")
+                problems.append(f"{display_name(path)}: not a readable zip archive: {error}")
         else:
             sources.append(Source(path))
     return Collected(sources, unmatched, problems)

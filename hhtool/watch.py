@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from hhtool.importer import FileReport, Importer
-from hhtool.sources import SourceError, collect_sources
+from hhtool.sources import collect_sources
 
 
 def watch(importer: Importer, arguments: Sequence[str], interval: float, stop: threading.Event,
@@ -35,13 +35,14 @@ def watch(importer: Importer, arguments: Sequence[str], interval: float, stop: t
             signature = (status.st_size, status.st_mtime_ns)
             if seen.get(source.name) == signature:
                 continue
-            try:
-                data = source.read()
-            except SourceError as error:
-                on_problem(str(error))
+            imported = importer.run([source])  # streamed like any import: memory stays flat
+            for problem in imported.unreadable:
+                on_problem(problem)
+            if imported.unreadable:
                 continue
             seen[source.name] = signature
-            on_file(importer.import_file(source.name, data))
+            for report in imported.files:
+                on_file(report)
         passes += 1
         if max_passes is None or passes < max_passes:
             stop.wait(interval)

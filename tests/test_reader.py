@@ -80,3 +80,153 @@ def test_streaming_reads_exactly_what_whole_file_decoding_reads(lines: list[str]
     prefix = len(data) // 2
     expected = hashlib.sha256(data[:prefix]).hexdigest() if prefix > 0 else None
     assert scan_stream(io.BytesIO(data), prefix_size=prefix, chunk=chunk).prefix_sha256 == expected
+
+
+# ---------------------------------------------------------------- encoding from the whole file
+
+from hhtool.model import CUT_LINE_MARK  # noqa: E402
+from hhtool.reader import MAX_LINE_BYTES, LineReader, choose_encoding  # noqa: E402
+
+NAMES = "Seat 1: Jösé ($1 in chips)\nSeat 2: Zoë ($2 in chips)\nJösé: bets $1\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding", "lines", "bad_bytes"),
+    [
+        # valid UTF-8 but for one stray byte: stays UTF-8, that byte alone replaced and located
+        (NAMES.encode() + b"stray \xff byte\n", "utf-8",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "stray \ufffd byte"), ((4, 1),)),
+        # a truncated sequence at the very end is one bad byte of the last line
+        (NAMES.encode() + b"end \xc3", "utf-8",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "end \ufffd"), ((4, 1),)),
+        # a BOM'd UTF-8 file with a bad byte keeps its BOM reading
+        (b"\xef\xbb\xbf" + NAMES.encode() + b"\x80\x80\n", "utf-8-sig",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "\ufffd\ufffd"), ((4, 2),)),
+        # every non-ASCII byte ill-formed: cp1252, nothing replaced
+        (NAMES.encode("cp1252") + "10€\n".encode("cp1252"), "cp1252",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "10€"), ()),
+        # cp1252 that happens to hold one well-formed pair (Ã©) among many ill-formed bytes: cp1252
+        ("Ã© é è ê ë\n".encode("cp1252"), "cp1252", ("Ã© é è ê ë",), ()),
+        # genuine U+FFFD in a UTF-8 file is well-formed, not a bad byte
+        ("a \ufffd b é\n".encode(), "utf-8", ("a \ufffd b é",), ()),
+        # a tie (one good character, one bad byte): cp1252 keeps every byte
+        (b"\xc3\xa9 \xe9\n", "cp1252", ("Ã© é",), ()),
+    ],
+)
+def test_encoding_is_decided_by_the_whole_files_evidence(data: bytes, encoding: str, lines: tuple[str, ...],
+                                                         bad_bytes: tuple[tuple[int, int], ...]) -> None:
+    import io
+
+    decoded = decode_bytes(data)
+    assert (decoded.encoding, decoded.lines, decoded.bad_bytes) == (encoding, lines, bad_bytes)
+    assert bool(bad_bytes) == any("not UTF-8" in problem for problem in decoded.problems)
+    scanned = scan_stream(io.BytesIO(data), chunk=3)  # the streamed reading decides the same, a few bytes at a time
+    assert scanned.encoding.label == encoding
+    reader = LineReader(io.BytesIO(data), scanned.encoding, block=2)
+    assert tuple(line for batch in reader for line in batch) == lines
+    assert tuple(reader.bad_bytes) == bad_bytes
+
+
+_CLEAN = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_CLEAN, st.integers(0, 3)), min_size=1, max_size=12), st.integers(1, 9))
+def test_stray_bytes_in_utf8_are_replaced_one_for_one_and_located(rows: list[tuple[str, int]], block: int) -> None:
+    """Each line gets ``count`` stray 0xFF bytes (never UTF-8) at its end; while well-formed non-ASCII
+    text outweighs them the file stays UTF-8, and exactly those bytes are replaced, on their lines."""
+    import io
+
+    data = b"".join(text.encode() + b"\xff" * count + b"\n" for text, count in rows)
+    decoded = decode_bytes(data)
+    valid = sum(1 for text, _ in rows for char in text if ord(char) > 127)
+    stray = sum(count for _, count in rows)
+    expected_lines = tuple((text + "\ufffd" * count).rstrip() for text, count in rows)
+    if stray and valid <= stray:
+        assert decoded.encoding == "cp1252"
+        return
+    assert decoded.encoding == "utf-8"
+    assert decoded.lines == expected_lines
+    assert decoded.bad_bytes == tuple((number, count) for number, (_, count) in enumerate(rows, 1) if count)
+    reader = LineReader(io.BytesIO(data), choose_encoding(data, True), block=block)
+    assert tuple(line for batch in reader for line in batch) == expected_lines
+
+
+# ---------------------------------------------------------------- the bound on a line
+
+
+def _reference_lines(data: bytes, bound: int) -> list[str]:
+    """What the reader must give, worked out on the whole text: universal newlines, right-stripped,
+    lines over the bound replaced by their start and the cut mark."""
+    import re
+
+    parts = re.split(rb"\r\n|\r|\n", data)
+    if parts and parts[-1].rstrip() == b"":
+        parts.pop()
+    out = []
+    for number, part in enumerate(parts, 1):
+        if len(part) > bound:
+            out.append(f"{part[:800].decode('utf-8', 'ignore')[:200]}{CUT_LINE_MARK}line {number} is {len(part):,} bytes"
+                       f" long, over the {bound:,}-byte line bound; it was not read")
+        else:
+            out.append(part.decode("utf-8").rstrip())
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "é", " ", "Seat 1: x"]), st.integers(0, 40)), max_size=12),
+       st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=12, max_size=12), st.integers(1, 17), st.integers(4, 30))
+def test_long_lines_are_cut_wherever_the_blocks_fall(rows: list[tuple[str, int]], breaks: list[str], block: int,
+                                                     bound: int) -> None:
+    import io
+
+    data = "".join(text * count + breaks[index] for index, (text, count) in enumerate(rows)).encode()
+    reader = LineReader(io.BytesIO(data), choose_encoding(data, True), block=block, max_line_bytes=bound)
+    assert [line for batch in reader for line in batch] == _reference_lines(data, bound)
+    assert reader.lines == len(_reference_lines(data, bound))
+    assert [number for number, _ in reader.cut_lines] == [n for n, line in enumerate(_reference_lines(data, bound), 1)
+                                                          if CUT_LINE_MARK in line]
+
+
+def test_a_huge_line_is_read_in_linear_time_without_being_held() -> None:
+    """64 MiB on one line, between two short ones: read a block at a time, cut, its neighbours intact."""
+    import time
+
+    class Endless(io.RawIOBase):  # bytes made on demand, so the test holds no 64 MiB either
+        def __init__(self) -> None:
+            self.left = 64 << 20
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+            size = min(len(buffer), self.left)
+            buffer[:size] = b"x" * size
+            self.left -= size
+            return size
+
+    stream = io.BufferedReader(Endless())
+    parts = [io.BytesIO(b"before\r\n"), stream, io.BytesIO(b"\r\nafter\n")]
+
+    class Chained(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def read(self, size: int = -1) -> bytes:
+            while parts:
+                data = parts[0].read(size)
+                if data:
+                    return data
+                parts.pop(0)
+            return b""
+
+    started = time.perf_counter()
+    reader = LineReader(Chained(), choose_encoding(b"", True))  # type: ignore[arg-type]
+    lines = [line for batch in reader for line in batch]
+    assert time.perf_counter() - started < 30
+    assert lines[0] == "before" and lines[2] == "after" and len(lines) == 3
+    assert lines[1].startswith("x" * 200 + CUT_LINE_MARK) and f"is {64 << 20:,} bytes long" in lines[1]
+    assert reader.cut_lines == [(2, 64 << 20)] and MAX_LINE_BYTES == 1 << 20
+
+
+import io  # noqa: E402

@@ -189,14 +189,14 @@ def test_symlink_loops_dangling_links_and_unreadable_files_are_reported_not_fata
     collected = collect_sources([str(tmp_path), str(tmp_path / "good.txt")])  # the same file twice
     assert [s.fs_path.name for s in collected.sources] == ["good.txt"]
     assert len(collected.problems) == 2
-    original = Path.read_bytes
+    original = os.open
 
-    def unreadable(self: Path) -> bytes:
-        if self.name == "good.txt":
+    def unreadable(path: Path, flags: int, *args: int) -> int:
+        if Path(path).name == "good.txt":
             raise PermissionError(13, "Permission denied")
-        return original(self)
+        return original(path, flags, *args)
 
-    monkeypatch.setattr(Path, "read_bytes", unreadable)
+    monkeypatch.setattr(os, "open", unreadable)
     with Store(":memory:") as store:
         report = Importer(store).run(collected.sources)
     assert report.unreadable == [f"{(tmp_path / 'good.txt').resolve()}: cannot read: Permission denied"]

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
@@ -42,7 +43,7 @@ def check_rules(rules: str | None) -> None:
     try:
         load_profile(rules)
     except (ValueError, TypeError, OSError) as error:
-        err.print(f"[red]error:[/red] rule profile {rules!r}: {error}")
+        err.print(f"[red]error:[/red] rule profile {escape(repr(rules))}: {escape(str(error))}")
         raise typer.Exit(EXIT_ERROR) from error
 
 
@@ -52,11 +53,11 @@ def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
     from hhtool.sources import collect_sources
 
     if site and site.lower() not in site_names():
-        err.print(f"[red]error:[/red] unknown site {site!r}; known sites: {', '.join(site_names())}")
+        err.print(f"[red]error:[/red] unknown site {escape(repr(site))}; known sites: {', '.join(site_names())}")
         raise typer.Exit(EXIT_ERROR)
     collected = collect_sources(paths)
     for argument in collected.unmatched:
-        err.print(f"[yellow]warning:[/yellow] {argument}: no such file, or no hand-history files in it")
+        err.print(f"[yellow]warning:[/yellow] {escape(argument)}: no such file, or no hand-history files in it")
     if not collected.sources and not collected.problems:
         err.print("[red]error:[/red] nothing to import")
         raise typer.Exit(EXIT_ERROR)
@@ -150,10 +151,11 @@ def print_text_summary(report: ImportReport) -> None:
     for file_report in report.files:
         for failure in file_report.failures:
             if shown < SHOWN_FAILURES:
-                out.print(f"  [red]failed[/red] {file_report.path}:{failure.line}: {failure.reason}", highlight=False)
+                out.print(f"  [red]failed[/red] {escape(file_report.path)}:{failure.line}: {escape(failure.reason)}",
+                          highlight=False)
             shown += 1
     for problem in report.unreadable:
-        out.print(f"  [red]unreadable[/red] {problem}", highlight=False)
+        out.print(f"  [red]unreadable[/red] {escape(problem)}", highlight=False)
     if shown > SHOWN_FAILURES:
         out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
     if failed:
@@ -172,17 +174,17 @@ def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | N
         for name in ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete"):
             setattr(totals, name, getattr(totals, name) + getattr(report, name))
         if report.hands_found:
-            out.print(f"{report.path}: {report.stored} stored, {report.duplicates} duplicates, "
+            out.print(f"{escape(report.path)}: {report.stored} stored, {report.duplicates} duplicates, "
                       f"{report.skipped} skipped, {report.failed} failed", highlight=False)
         for failure in report.failures:
-            out.print(f"  [red]failed[/red] {report.path}:{failure.line}: {failure.reason}", highlight=False)
+            out.print(f"  [red]failed[/red] {escape(report.path)}:{failure.line}: {escape(failure.reason)}", highlight=False)
 
     with open_store(db) as store:
         # watching: new hands arrive a few at a time, and stats should show them at once
         importer = Importer(store, rules=rules, site=site, on_written=FactsAlongside(store, every=1))
-        err.print(f"watching {', '.join(paths)} every {interval:g} s; Ctrl-C stops")
+        err.print(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops")
         try:
-            watch(importer, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {problem}"))
+            watch(importer, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"))
         except KeyboardInterrupt:
             stop.set()
     out.print(f"stopped: {totals.hands_found} hands found = {totals.stored} stored + {totals.duplicates} duplicates"

@@ -9,6 +9,7 @@ import importlib
 import pkgutil
 from collections.abc import Sequence
 from functools import cache
+from itertools import islice
 
 from hhtool.sites.base import SiteParser
 
@@ -40,8 +41,9 @@ def parser_for(name: str) -> SiteParser:
 
 
 def detect(lines: Sequence[str]) -> SiteParser | None:
-    """The site whose format these lines are in, judged from the content alone."""
-    head = [line for line in lines[:400] if line.strip()][:40]
+    """The site whose format these lines are in, judged from the content alone: from the first
+    40 lines that are not blank, however many blank lines come first."""
+    head = list(islice((line for line in lines if line.strip()), 40))
     for parser in all_parsers():
         if parser.sniff(head):
             return parser

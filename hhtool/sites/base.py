@@ -20,6 +20,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from hhtool.model import (
+    CUT_LINE_MARK,
     Action,
     ActionKind,
     Award,
@@ -597,6 +598,9 @@ class SiteParser:
     """Base of every site module. Subclasses set ``name`` and override what differs."""
 
     name: str = ""
+    #: whether this site's own :meth:`split` reads its lines once, in order, so that a file can be
+    #: streamed through it (the default split does; it needs no flag)
+    split_streams: bool = False
     #: regex matching the first line of a hand (text formats)
     hand_start: re.Pattern[str] | None = None
 
@@ -659,6 +663,9 @@ class SiteParser:
     def parse(self, raw: RawHand) -> ParseOutcome:
         """Parse one hand; never raises for bad input."""
         hand_id: str | None = None
+        cut = _cut_line(raw)
+        if cut is not None:  # the reader cut an over-long line: the hand cannot be read as written
+            return FailedHand(self.name, None, cut[0], f"{self.name}: {cut[1]}", raw)
         try:
             hand_id, game, is_stud8 = self.game_of(raw)
             if not is_stud8:
@@ -674,3 +681,15 @@ class SiteParser:
         except Exception as error:  # a fault in this parser must cost one hand, not the import
             return FailedHand(self.name, hand_id, raw.first_line,
                               f"{self.name}: internal error ({type(error).__name__}: {error}); please report this hand", raw)
+
+
+def _cut_line(raw: RawHand) -> tuple[int, str] | None:
+    """(file line, why) of a line of the hand, or of the file header it needs, that the reader cut."""
+    if CUT_LINE_MARK not in raw.text and not any(CUT_LINE_MARK in line for line in raw.header):
+        return None
+    for first, lines in ((raw.header_line, raw.header), (raw.first_line, raw.lines)):
+        for index, line in enumerate(lines):
+            if CUT_LINE_MARK in line:
+                return first + index, line[line.index(CUT_LINE_MARK) + len(CUT_LINE_MARK):]
+    return None
+

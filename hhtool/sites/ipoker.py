@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -160,7 +160,9 @@ class IPokerParser(SiteParser):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
-    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
+    split_streams = True
+
+    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
         yield from split_games(lines, file, _SESSION_START, _SESSION_END)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from functools import lru_cache
 
@@ -126,7 +126,9 @@ class MergeParser(SiteParser):
             return True
         return any(_GAME_ID_LINE.search(line) for line in head[:3])
 
-    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
+    split_streams = True
+
+    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
         yield from split_games(lines, file, _DESCRIPTION)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from lark import Token
@@ -91,23 +91,32 @@ class PartyPokerParser(SiteParser):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_preamble_id(line) is not None for line in head[:5])
 
-    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
+    split_streams = True
+
+    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
         """A hand starts at the first of its preamble lines ("Game #N starts.", "#Game No : N",
-        "***** Hand History for Game N *****"); exports differ in which of them they keep."""
-        start: int | None = None
+        "***** Hand History for Game N *****"); exports differ in which of them they keep.
+        Reads the lines once, holding one hand (a file can be streamed through it)."""
+        hand: list[str] = []
+        first = 0
         body_seen = False
         for index, line in enumerate(lines):
             if _preamble_id(line) is not None:
-                if start is None or body_seen:
-                    if start is not None:
-                        yield self._raw(lines, start, index, file)
-                    start, body_seen = index, False
+                if not hand or body_seen:
+                    if hand:
+                        yield self._raw(hand, 0, len(hand), file, first)
+                    hand, first, body_seen = [line], index, False
+                else:
+                    hand.append(line)
             elif line.strip():
-                if start is None:
-                    start = index  # text before the first hand is reported, not dropped
+                if not hand:
+                    first = index  # text before the first hand is reported, not dropped
+                hand.append(line)
                 body_seen = True
-        if start is not None:
-            yield self._raw(lines, start, len(lines), file)
+            elif hand:
+                hand.append(line)
+        if hand:
+            yield self._raw(hand, 0, len(hand), file, first)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         hand_id = next((found for found in map(_preamble_id, raw.lines) if found), None)

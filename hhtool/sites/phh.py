@@ -38,7 +38,7 @@ import hashlib
 import re
 import tomllib
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, time
 from decimal import Decimal
 from functools import lru_cache
@@ -115,24 +115,30 @@ class PhhParser(SiteParser):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_VARIANT_KEY.match(line) for line in head) and any(_PHH_KEY.match(line) for line in head)
 
-    def split(self, lines: Sequence[str], file: str) -> Iterator[RawHand]:
+    split_streams = True
+
+    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
         """A ``.phhs`` is cut at its table headers (``[1]``, ``[2]``, …); a sub-table of a section
         (``[1.extra]``) or a user-defined table (``[_extra]``) stays with what it follows. A file
-        without headers is one hand; text before the first header is its own (failing) hand."""
-        start: int | None = None
+        without headers is one hand; text before the first header is its own (failing) hand.
+        Reads the lines once, holding one hand (a file can be streamed through it)."""
+        hand: list[str] = []
+        first = 0
+        started = False
         key: str | None = None
         for index, line in enumerate(lines):
             if _is_section(line):
                 top = _top_key(line)
-                if top.startswith("_") or top == key:
-                    continue
-                if start is not None:
-                    yield self._raw(lines, start, index, file)
-                start, key = index, top
-            elif start is None and _significant(line):
-                start = index
-        if start is not None:
-            yield self._raw(lines, start, len(lines), file)
+                if not (top.startswith("_") or top == key):
+                    if started:
+                        yield self._raw(hand, 0, len(hand), file, first)
+                    hand, first, started, key = [], index, True, top
+            elif not started and _significant(line):
+                hand, first, started = [], index, True
+            if started:
+                hand.append(line)
+        if started:
+            yield self._raw(hand, 0, len(hand), file, first)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         key, fields = _document(raw)

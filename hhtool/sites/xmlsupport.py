@@ -27,15 +27,15 @@ hhtool.sites.base.HandParseError: line 1: XML declares a DTD or entity, which is
 
 from __future__ import annotations
 
-import bisect
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
 
-from hhtool.model import Action, ActionKind, RawHand, Street
+from hhtool.model import CUT_LINE_MARK, Action, ActionKind, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError
 
 SYNTHETIC_ROOT = "hhtool-fragments"
@@ -162,71 +162,113 @@ def require_closed_game(raw: RawHand) -> None:
         raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)")
 
 
-def split_games(lines: Sequence[str], file: str, header_start: re.Pattern[str],
+#: text outside any game kept at most, in characters, before it is reported as it stands
+MAX_OUTSIDE_CHARS = 8 << 20
+#: a <game> element longer than this (real ones are a few KB) is cut and fails with the reason
+MAX_GAME_CHARS = 16 << 20
+
+
+class _Window:
+    """The lines of a file from the first one still needed, addressed by (file index, column)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.first = 0  # file index of lines[0]
+
+    def between(self, start: tuple[int, int], stop: tuple[int, int]) -> str:
+        if start >= stop:
+            return ""
+        (start_index, start_col), (stop_index, stop_col) = start, stop
+        lines, first = self.lines, self.first
+        if start_index == stop_index:
+            return lines[start_index - first][start_col:stop_col]
+        middle = lines[start_index - first + 1: stop_index - first]
+        return "\n".join([lines[start_index - first][start_col:], *middle, lines[stop_index - first][:stop_col]])
+
+    def drop_before(self, index: int) -> None:
+        if index - self.first > 256:
+            self.lines = self.lines[index - self.first:]
+            self.first = index
+
+
+def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
                 ignorable: re.Pattern[str] | None = None) -> Iterator[RawHand]:
-    """One RawHand per ``<game>`` element, in file order.
+    """One RawHand per ``<game>`` element, in file order, reading the lines once (a file can be
+    streamed through it: only the game being cut and the text since the last one are held).
 
     ``header_start`` finds where a file header begins in text outside the games (a new
     header between games replaces the old one); ``ignorable`` removes expected markup
     outside the games (the closing ``</session>``). Any other text outside the games,
     a stray ``</game>`` or a game left open (truncated file, or a new ``<game>`` before
-    the end tag) is still yielded, so that parsing reports it instead of losing it.
+    the end tag) is still yielded, so that parsing reports it instead of losing it; text
+    outside the games longer than MAX_OUTSIDE_CHARS is reported in pieces of that size.
 
     Each hand's ``header`` is the text of the header in force (split into lines) and
     ``header_line`` the file line where it starts; before any header, ``()`` and line 1,
     the start of the file where it was looked for.
     """
-    text = "\n".join(lines)
-    line_starts = [0]
-    for line in lines[:-1]:
-        line_starts.append(line_starts[-1] + len(line) + 1)
-
-    def line_index(offset: int) -> int:
-        return bisect.bisect_right(line_starts, offset) - 1
-
-    def chunk(start: int, stop: int) -> RawHand:
-        body = text[start:stop]
-        stripped = body.lstrip()
-        start += len(body) - len(stripped)
-        return RawHand(file, line_index(start) + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
-
+    window = _Window()
     header: tuple[str, ...] = ()
     header_line = 1
-    outside_from = 0  # where the text outside any game begins
-    open_at: int | None = None
-    for match in _GAME_TAG.finditer(text):
-        if open_at is None:
-            outside = yield from _outside(text, outside_from, match.start(), header_start, ignorable, chunk)
-            if outside is not None:
-                header, header_line = tuple(outside[0].split("\n")), line_index(outside[1]) + 1
-        if match.group().startswith("<game"):
-            if open_at is not None:  # the previous game never closed
-                yield chunk(open_at, match.start())
-            open_at = match.start()
-        elif open_at is None:  # a closing tag with no game open
-            yield chunk(match.start(), match.end())
-            outside_from = match.end()
+
+    def chunk(first_index: int, body: str) -> RawHand:
+        stripped = body.lstrip()
+        first_index += body[: len(body) - len(stripped)].count("\n")
+        return RawHand(file, first_index + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
+
+    def outside(start: tuple[int, int], stop: tuple[int, int]) -> Iterator[RawHand]:
+        """Text between games: reports what is neither blank, ignorable nor a header; a header
+        found in it becomes the one in force."""
+        nonlocal header, header_line
+        segment = window.between(start, stop)
+        header_match = header_start.search(segment)
+        before = segment[: header_match.start()] if header_match else segment
+        leftover = ignorable.sub("", before) if ignorable else before
+        if _DECLARATION.sub("", leftover).strip():
+            yield chunk(start[0], before)
+        if header_match is not None:
+            header = tuple(segment[header_match.start():].rstrip().split("\n"))
+            header_line = start[0] + segment[: header_match.start()].count("\n") + 1
+
+    outside_from = (0, 0)  # where the text outside any game begins
+    outside_chars = 0
+    open_at: tuple[int, int] | None = None
+    open_chars = 0  # characters of the open game so far
+    index = -1
+    held = window.lines
+    for index, line in enumerate(lines):
+        held.append(line)
+        for match in _GAME_TAG.finditer(line) if "game" in line else ():
+            here, after = (index, match.start()), (index, match.end())
+            if open_at is None:
+                yield from outside(outside_from, here)
+            if match.group().startswith("<game"):
+                if open_at is not None:  # the previous game never closed
+                    yield chunk(open_at[0], window.between(open_at, here))
+                open_at, open_chars = here, -match.start()
+            elif open_at is None:  # a closing tag with no game open
+                yield chunk(index, window.between(here, after))
+                outside_from, outside_chars = after, 0
+            else:
+                yield chunk(open_at[0], window.between(open_at, after))
+                open_at, outside_from, outside_chars = None, after, 0
+        if open_at is not None:
+            open_chars += len(line) + 1
+            if open_chars > MAX_GAME_CHARS and open_at[0] < index:
+                cut = chunk(open_at[0], window.between(open_at, (index, len(line))))
+                reason = f"{CUT_LINE_MARK}the <game> element is longer than {MAX_GAME_CHARS:,} characters; cut here"
+                yield replace(cut, lines=(*cut.lines[:-1], cut.lines[-1] + reason))
+                open_at, outside_from, outside_chars = None, (index + 1, 0), 0
         else:
-            yield chunk(open_at, match.end())
-            open_at, outside_from = None, match.end()
+            outside_chars += len(line) + 1
+            if outside_chars > MAX_OUTSIDE_CHARS:
+                yield from outside(outside_from, (index, len(line)))
+                outside_from, outside_chars = (index + 1, 0), 0
+        if len(held) > 512:
+            window.drop_before((open_at or outside_from)[0])
+            held = window.lines
+    end = (index, len(window.lines[-1])) if window.lines else (0, 0)
     if open_at is not None:
-        yield chunk(open_at, len(text))
+        yield chunk(open_at[0], window.between(open_at, end))
     else:
-        yield from _outside(text, outside_from, len(text), header_start, ignorable, chunk)
-
-
-def _outside(text: str, start: int, stop: int, header_start: re.Pattern[str], ignorable: re.Pattern[str] | None,
-             chunk: Callable[[int, int], RawHand]) -> Generator[RawHand, None, tuple[str, int] | None]:
-    """Handle text between games: returns (header text, offset) when it holds a header;
-    yields a chunk for anything else that is not blank or ignorable."""
-    segment = text[start:stop]
-    header_match = header_start.search(segment)
-    before = segment[: header_match.start()] if header_match else segment
-    leftover = ignorable.sub("", before) if ignorable else before
-    leftover = _DECLARATION.sub("", leftover)
-    if leftover.strip():
-        offset = start + len(before) - len(before.lstrip())
-        yield chunk(offset, start + len(before))
-    if header_match is None:
-        return None
-    return segment[header_match.start():].rstrip(), start + header_match.start()
+        yield from outside(outside_from, end)
