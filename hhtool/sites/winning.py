@@ -23,7 +23,7 @@ from datetime import datetime
 
 from lark import Token
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
+from hhtool.model import ActionKind, Card, FailureKind, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -335,7 +335,8 @@ class WinningParser(SiteParser):
     @staticmethod
     def _finish(b: HandBuilder, state: _WinningState) -> None:
         if not b.awards:
-            raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot")
+            raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot",
+                                 FailureKind.ENDS_EARLY)
         if len({seat.player for seat in b.seats if not seat.sitting_out} - state.folded) == 1:
             b.label_awards_whole()  # a pot nobody contested is not split
 
