@@ -34,6 +34,7 @@ CODES: dict[str, str] = {
     "UNCALLED_BET": "R10 uncalled bet returned",
     "POT_AWARD": "R12–R14 pot award per player",
     "SHOWDOWN": "R13/R16 showdown winner",
+    "CONFLICTING_COPY": "another copy of this hand (same site and hand id) holds a different history",
 }
 
 
