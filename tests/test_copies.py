@@ -125,7 +125,8 @@ def test_two_players_own_histories_of_one_hand_are_not_a_conflict() -> None:
     parser = parser_for("pokerstars")
     mine = SPLIT_HAND
     theirs = SPLIT_HAND.replace("Dealt to Hero [7c 3s 5h]", "Dealt to Hero [5h]").replace(
-        "Dealt to Hero [7c 3s 5h] [Qc]", "Dealt to Hero [5h] [Qc]").replace("Dealt to gashpor [4h]", "Dealt to gashpor [2d 5c 4h]")
+        "Dealt to Hero [7c 3s 5h] [Qc]", "Dealt to Hero [5h] [Qc]")
+    theirs = theirs.replace("Dealt to gashpor [4h]", "Dealt to gashpor [2d 5c 4h]")
     theirs = theirs.replace("Dealt to gashpor [4h] [8d]", "Dealt to gashpor [2d 5c 4h] [8d]")
     a, b = (parser.parse(next(iter(parser.split(text.splitlines(), "f")))) for text in (mine, theirs))
     assert a.hero == "Hero"  # type: ignore[union-attr]
