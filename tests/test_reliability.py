@@ -24,6 +24,11 @@ from hhtool.watch import watch
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 
 HHTOOL = [sys.executable, "-m", "hhtool"]
+#: hhtool writing a file in many transactions (300 hands each), so that an interruption falls inside a file
+HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
+                       "from hhtool.store import Store\nwrite = Store.write_tables\n"
+                       "def told(self, *a, **k):\n    write(self, *a, **k)\n    print('written', flush=True)\n"
+                       "Store.write_tables = told\nfrom hhtool.cli import app\napp()"]
 
 
 def numbered_hands(count: int, start: int = 1) -> str:
@@ -156,22 +161,40 @@ def test_two_imports_at_once_store_each_hand_once(tmp_path: Path) -> None:
                               stderr=subprocess.PIPE, text=True)
     assert first.wait(timeout=120) == 0 and second.wait(timeout=120) == 0, (first.stderr, second.stderr)
     assert table_digest(db)[0][0] == 450
+    one_by_one = str(tmp_path / "one.duckdb")  # every table as importing the two files in some order
+    assert run_hhtool("import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--db", one_by_one).returncode == 0
+    other_order = str(tmp_path / "other.duckdb")
+    assert run_hhtool("import", str(tmp_path / "b.txt"), str(tmp_path / "a.txt"), "--db", other_order).returncode == 0
+    assert tables_of(db) in (tables_of(one_by_one), tables_of(other_order))
 
 
 # ------------------------------------------------------------------ crash safety
 
 
+def history_with_every_outcome(count: int) -> str:
+    """Numbered hands with a failed hand, a repeat, an edited copy and a stray line among them (in
+    the middle, so that an interrupted import has stored some), and a truncated last hand."""
+    half = count // 2
+    broken = SPLIT_HAND.replace("35874576282", "1").replace("Hero: folds", "Hero: teleports")
+    edited = SPLIT_HAND.replace("35874576282", str(900002)).replace("won ($0.37)", "won ($0.38)")
+    return "\n\n\n".join([numbered_hands(half), broken, numbered_hands(1, 5), edited + "\n\na note left in the file",
+                            numbered_hands(count - half, half + 1), SPLIT_HAND.replace("35874576282", "2")[:900]])
+
+
 def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_completes(tmp_path: Path) -> None:
     history = tmp_path / "big.txt"
-    history.write_text(numbered_hands(4000))
+    history.write_text(history_with_every_outcome(4000))
     reference = str(tmp_path / "reference.duckdb")
-    assert run_hhtool("import", str(history), "--db", reference).returncode == 0
+    assert run_hhtool("import", str(history), "--db", reference).returncode == 1
     db = str(tmp_path / "killed.duckdb")
     rng = random.Random(7)
     for _ in range(3):
-        process = subprocess.Popen([*HHTOOL, "import", str(history), "--db", db], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.8, 3.0))
+        process = subprocess.Popen([*HHTOOL_SMALL_WRITES, "import", "-j", "1", str(history), "--db", db],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert process.stdout is not None
+        for _ in range(rng.randint(1, 5)):  # killed after some transactions, inside the file
+            process.stdout.readline()
+        time.sleep(rng.uniform(0, 0.3))
         process.send_signal(signal.SIGKILL)
         process.wait()
         if not Path(db).exists():
@@ -180,13 +203,32 @@ def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_complete
         try:
             hands = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
             assert con.execute("SELECT count(*) FROM results").fetchall()[0][0] == 3 * hands
-            assert con.execute("SELECT count(*) FROM actions").fetchall()[0][0] == 17 * hands
+            assert con.execute("SELECT count(*) FROM actions").fetchall()[0][0] == 20 * hands
             orphans = "SELECT count(*) FROM actions a ANTI JOIN hands h ON a.site = h.site AND a.hand_id = h.hand_id"
             assert con.execute(orphans).fetchall()[0][0] == 0
         finally:
             con.close()
-    assert run_hhtool("import", str(history), "--db", db).returncode == 0
-    assert table_digest(db) == table_digest(reference)
+    assert run_hhtool("import", str(history), "--db", db).returncode == 1  # the broken hand and the stray line
+    assert tables_of(db) == tables_of(reference)  # every table, import errors and files included
+
+
+def test_a_full_disk_interrupts_and_a_rerun_gives_the_tables_of_an_uninterrupted_import(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text(history_with_every_outcome(1200))
+    for index in (1, 2):
+        (folder / f"b{index}.txt").write_text(numbered_hands(1200, 2000 * index))
+    reference = str(tmp_path / "reference.duckdb")
+    run_hhtool("import", str(folder), "--db", reference)
+    db = str(tmp_path / "full.duckdb")
+    # the shell's file-size limit makes a write fail, as a full disk would (no root needed): after the first file
+    full = subprocess.run(["bash", "-c", 'ulimit -f 6000; exec "$@"', "hhtool", *HHTOOL_SMALL_WRITES, "import", "-j", "1",
+                           str(folder), "--db", db], capture_output=True, text=True, timeout=300, check=False)
+    interrupted = tables_of(db)
+    assert full.returncode != 0 and 0 < len(interrupted["hands"]) < 3600, full.stderr[-500:]
+    assert len(interrupted["hands"]) % 1200 != 0  # it stopped inside a file
+    assert run_hhtool("import", str(folder), "--db", db).returncode == 1
+    assert tables_of(db) == tables_of(reference)
 
 
 # ------------------------------------------------------------------ hostile input
