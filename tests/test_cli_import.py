@@ -196,3 +196,27 @@ def test_a_file_read_with_a_wrong_site_is_read_again_without_it(tmp_path: Path) 
     finally:
         con.close()
     assert "not read again" in runner.invoke(app, ["import", str(path), "--db", db]).output
+
+
+def every_table_of(db: str) -> dict[str, list[tuple[object, ...]]]:
+    from tests.test_reliability import tables_of
+
+    return tables_of(db)
+
+
+def test_a_grown_file_gives_the_tables_of_one_import_of_the_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"
+    whole = SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT + "\n"
+    steps = [SPLIT_HAND + "\n\n" + BROKEN + "\n",  # the last hand failed
+             SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT[:400],  # a truncated hand begun
+             whole]  # and completed
+    db = str(tmp_path / "grown.duckdb")
+    for text in steps:
+        path.write_text(text)
+        result = runner.invoke(app, ["import", str(path), "--db", db, "--format", "json"])
+        assert json.loads(result.output)["files"][0]["status"] in ("parsed", "grown")
+    once = str(tmp_path / "once.duckdb")
+    assert runner.invoke(app, ["import", str(path), "--db", once]).exit_code == 1
+    grown, reference = every_table_of(db), every_table_of(once)
+    assert grown["import_errors"] == reference["import_errors"] and len(reference["import_errors"]) == 1
+    assert grown == reference
