@@ -43,19 +43,28 @@ def stored_copies(store: Store, probes: Sequence[tuple[str, str, str]]) -> dict[
         return {}
     table = pa.table({"probe": [p[0] for p in probes], "isite": [p[1] for p in probes], "iid": [p[2] for p in probes]})
     store.con.register("probe_copies", table)
-    try:
-        rows = store.run(
-            """SELECT p.probe, h.site, h.hand_id, h.file, h.first_line, h.last_line, h.raw_sha256, 0 AS rank
-               FROM hands h JOIN probe_copies p ON h.hand_id = p.iid AND h.site = p.isite
-               UNION ALL
-               SELECT p.probe, h.site, h.hand_id, h.file, h.first_line, h.last_line, h.raw_sha256, 1 AS rank
-               FROM (SELECT * FROM hands WHERE origin_site IS NOT NULL) h
-               JOIN probe_copies p ON h.origin_site = p.isite AND h.hand_id = p.isite || ':' || p.iid
-               ORDER BY rank DESC""")
+    try:  # first which hands are there (cheap: two columns), then where they lie, only for those
+        matched = store.run("SELECT p.probe, h.site, h.hand_id FROM hands h JOIN probe_copies p ON h.hand_id = p.iid "
+                            "WHERE h.site = p.isite")
+        if store.run("SELECT 1 FROM hands WHERE origin_site IS NOT NULL LIMIT 1"):  # converted copies: few, if any
+            matched = store.run(
+                """SELECT p.probe, h.site, h.hand_id FROM (SELECT * FROM hands WHERE origin_site IS NOT NULL) h
+                   JOIN probe_copies p ON h.hand_id = p.isite || ':' || p.iid WHERE h.origin_site = p.isite""") + matched
     finally:
         store.con.unregister("probe_copies")
+    if not matched:
+        return {}
+    keys = pa.table({"probe": [m[0] for m in matched], "site": [m[1] for m in matched], "hand_id": [m[2] for m in matched],
+                     "rank": list(range(len(matched)))})
+    store.con.register("matched_copies", keys)
+    try:
+        rows = store.run("""SELECT m.probe, h.site, h.hand_id, h.file, h.first_line, h.last_line, h.raw_sha256
+                            FROM hands h JOIN matched_copies m ON h.hand_id = m.hand_id AND h.site = m.site
+                            ORDER BY m.rank""")
+    finally:
+        store.con.unregister("matched_copies")
     found: dict[str, StoredCopy] = {}
-    for probe, site, hand_id, file, first_line, last_line, sha256, _ in rows:  # the own key wins: it comes last
+    for probe, site, hand_id, file, first_line, last_line, sha256 in rows:  # the own key wins: it comes last
         found[probe] = StoredCopy(site, hand_id, file, int(first_line), int(last_line), sha256)
     return found
 
