@@ -22,7 +22,7 @@ import difflib
 import unicodedata
 from collections.abc import Sequence
 
-from hhtool.model import Hand, cards_text
+from hhtool.model import ActionKind, Hand, cards_text
 
 #: changed lines quoted in a diff summary at most
 DIFF_LINES = 6
@@ -59,12 +59,17 @@ def content_lines(hand: Hand) -> list[str]:
              f"pot {hand.total_pot} rake {hand.rake} fees {hand.fees} community {hand.community_card or '-'}"]
     lines += [f"seat {s.seat} {s.player} stack {s.stack}{' sitting out' if s.sitting_out else ''}"
               for s in sorted(hand.seats, key=lambda seat: seat.seat)]
-    lines += [f"deal {int(d.street)} {d.player} down [{cards_text(d.down)}] up [{cards_text(d.up)}]" for d in hand.deals]
-    lines += [f"action {int(a.street)} {a.player} {a.kind.value} {a.amount} to {a.to_amount}{' all-in' if a.all_in else ''}"
-              for a in hand.actions]
-    lines += [f"return {int(r.street)} {r.player} {r.amount}" for r in hand.uncalled]
-    lines += [f"show {s.player} {s.status.value} [{cards_text(s.cards)}]" for s in hand.showdown]
-    lines += [f"award {a.player} {a.amount} pot {a.pot} {a.half.value}" for a in hand.awards]
+    # who is dealt first on a street, and the order of antes, showdown and collect lines, are the
+    # format's presentation (a PHH file lists them otherwise); the order of the other actions is the history
+    lines += sorted(f"deal {int(d.street)} {d.player} down [{cards_text(d.down)}] up [{cards_text(d.up)}]"
+                    for d in hand.deals)
+    actions = [f"action {int(a.street)} {a.player} {a.kind.value} {a.amount} to {a.to_amount}{' all-in' if a.all_in else ''}"
+               for a in hand.actions]
+    antes = sum(1 for a in hand.actions if a.kind is ActionKind.ANTE)
+    lines += sorted(actions[:antes]) + actions[antes:]  # antes come first, posted together: their order is no fact
+    lines += sorted(f"return {int(r.street)} {r.player} {r.amount}" for r in hand.uncalled)
+    lines += sorted(f"show {s.player} {s.status.value} [{cards_text(s.cards)}]" for s in hand.showdown)
+    lines += sorted(f"award {a.player} {a.amount} pot {a.pot} {a.half.value}" for a in hand.awards)
     return lines
 
 
