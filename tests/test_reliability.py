@@ -129,6 +129,23 @@ def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     assert table_digest(db)[0][0] == 1
 
 
+def test_watch_reports_a_truncated_last_hand_that_never_completes_when_it_stops(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + "\n".join(ALLIN_SIDE_POT.splitlines()[:10]) + "\n")
+    (tmp_path / "b.txt").write_text(SPLIT_HAND.replace("35874576282", "77") + "\n\nleft here by an editor\n")
+    db = str(tmp_path / "t.duckdb")
+    process = subprocess.Popen([*HHTOOL, "import", "--watch", str(tmp_path), "--interval", "0.1", "--db", db],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    assert "watching" in process.stderr.readline()
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in stderr, stderr
+    assert "stopped: 4 hands found = 2 stored + 0 duplicates + 0 skipped + 1 failed + 1 incomplete" in stdout
+    assert "incomplete" in stdout.split("stopped:")[1] and "a.txt:" in stdout.split("stopped:")[1]
+    assert "failed" in stdout and "left here by an editor" in stdout  # the stray line, on its pass
+
+
 # ------------------------------------------------------------------ concurrency
 
 
