@@ -117,7 +117,8 @@ def diff_summary(first: Sequence[str], second: Sequence[str], what: str = "lines
     total = changed + added + removed
     if not total:
         return f"no {what} differ"
-    return f"{total} {what} differ ({', '.join(parts)}): " + "; ".join(quotes)
+    counted = f"1 {what.removesuffix('s')} differs" if total == 1 else f"{total} {what} differ"
+    return f"{counted} ({', '.join(parts)}): " + "; ".join(quotes)
 
 
 def compare_copies(first: Hand | None, first_text: str | None, second: Hand, second_text: str) -> tuple[str, str] | None:

@@ -47,7 +47,7 @@ def test_an_edited_copy_in_another_file_is_a_conflict_reported_everywhere(tmp_pa
     [conflict] = summary["files"][1]["conflicts"]
     assert conflict["hand_id"] == "35874576282" and conflict["kind"] == "text"
     assert conflict["first"].endswith("a.txt:1-52") and conflict["second"].endswith("b.txt:1-52")
-    assert "1 lines differ (1 changed)" in conflict["diff"] and "won ($0.38)" in conflict["diff"]
+    assert "1 line differs (1 changed)" in conflict["diff"] and "won ($0.38)" in conflict["diff"]
     stored = rows(db, "SELECT first_sha256 <> second_sha256, first_text IS NOT NULL, second_text FROM copy_conflicts")
     assert stored == [(True, True, EDITED.rstrip("\n"))]
     assert rows(db, "SELECT file FROM hands WHERE hand_id = '35874576282'") == [(str(tmp_path / "a.txt"),)]  # first kept
@@ -114,7 +114,7 @@ def test_a_phh_re_export_is_the_same_hand_and_an_edited_one_a_conflict(tmp_path:
     summary = import_json(str(edited), "--db", str(db))
     assert summary["totals"]["stored"] == 0 and summary["totals"]["conflicts"] == 1
     [conflict] = summary["files"][0]["conflicts"]
-    assert (conflict["site"], conflict["kind"]) == ("pokerstars", "content") and "facts differ" in conflict["diff"]
+    assert (conflict["site"], conflict["kind"]) == ("pokerstars", "content") and "differ" in conflict["diff"] and "action" in conflict["diff"]
     fresh = tmp_path / "fresh.duckdb"  # the other way round: the PHH copy first, the site's text after
     import_json(str(out), "--db", str(fresh))
     summary = import_json(str(tmp_path / "a.txt"), "--db", str(fresh))
