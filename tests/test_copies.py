@@ -114,7 +114,8 @@ def test_a_phh_re_export_is_the_same_hand_and_an_edited_one_a_conflict(tmp_path:
     summary = import_json(str(edited), "--db", str(db))
     assert summary["totals"]["stored"] == 0 and summary["totals"]["conflicts"] == 1
     [conflict] = summary["files"][0]["conflicts"]
-    assert (conflict["site"], conflict["kind"]) == ("pokerstars", "content") and "differ" in conflict["diff"] and "action" in conflict["diff"]
+    assert (conflict["site"], conflict["kind"]) == ("pokerstars", "content")
+    assert "differ" in conflict["diff"] and "action" in conflict["diff"]
     fresh = tmp_path / "fresh.duckdb"  # the other way round: the PHH copy first, the site's text after
     import_json(str(out), "--db", str(fresh))
     summary = import_json(str(tmp_path / "a.txt"), "--db", str(fresh))
