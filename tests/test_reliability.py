@@ -76,7 +76,8 @@ def assert_same_tables(got: dict[str, list[tuple[object, ...]]], want: dict[str,
     for name in want:
         extra = [row for row in got[name] if row not in want[name]]
         missing = [row for row in want[name] if row not in got[name]]
-        assert got[name] == want[name], f"{name}: {len(got[name])} rows for {len(want[name])}; extra {extra[:2]}; missing {missing[:2]}"
+        assert got[name] == want[name], (f"{name}: {len(got[name])} rows for {len(want[name])}; "
+                                         f"extra {extra[:2]}; missing {missing[:2]}")
 
 
 def tables_of(db: str) -> dict[str, list[tuple[object, ...]]]:
