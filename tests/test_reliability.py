@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -74,10 +75,10 @@ def assert_same_tables(got: dict[str, list[tuple[object, ...]]], want: dict[str,
     """Table by table, naming the rows that differ."""
     assert sorted(got) == sorted(want)
     for name in want:
-        extra = [row for row in got[name] if row not in want[name]]
-        missing = [row for row in want[name] if row not in got[name]]
-        assert got[name] == want[name], (f"{name}: {len(got[name])} rows for {len(want[name])}; "
-                                         f"extra {extra[:2]}; missing {missing[:2]}")
+        if got[name] != want[name]:
+            extra, missing = Counter(got[name]) - Counter(want[name]), Counter(want[name]) - Counter(got[name])
+            pytest.fail(f"{name}: {len(got[name])} rows for {len(want[name])}; extra {list(extra)[:2]}; "
+                        f"missing {list(missing)[:2]}")
 
 
 def tables_of(db: str) -> dict[str, list[tuple[object, ...]]]:
