@@ -6,13 +6,13 @@ importing process, in a process pool (``--jobs``) or on a Dask cluster (``--dask
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 import pyarrow as pa
 
-from hhtool.model import FailedHand, Hand, RawHand, SkippedHand
+from hhtool.model import FailedHand, FailureKind, Hand, ParseOutcome, RawHand, SkippedHand
 from hhtool.sites import parser_for
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
@@ -32,6 +32,23 @@ class LineBlock:
         return [raw for raw in parser.split(self.lines, self.file, self.offset) if raw.first_line >= start_line]
 
 
+#: what an item of a file was counted as (``FileReport`` field names), for the files row's tail
+HAND = "hand"  # a hand to store: stored or a duplicate, decided against the store
+
+
+@dataclass(frozen=True, slots=True)
+class CopyAt:
+    """Where one copy of a hand lies: the second copy of a hand already kept (a duplicate)."""
+
+    site: str
+    hand_id: str
+    file: str
+    first_line: int
+    last_line: int
+    sha256: str
+    origin_site: str | None = None
+
+
 @dataclass
 class ChunkResult:
     site: str | None
@@ -40,10 +57,13 @@ class ChunkResult:
     found: int = 0
     duplicates: int = 0  # the same hand twice within this chunk
     skipped: int = 0
-    failures: list[tuple[int, str]] = field(default_factory=list)
-    incomplete: list[tuple[int, str]] = field(default_factory=list)  # a truncated last hand of the file
+    failures: list[tuple[int, str, str]] = field(default_factory=list)  # (line, reason, FailureKind value)
+    incomplete: list[tuple[int, str, str]] = field(default_factory=list)  # a truncated last hand of the file
     last_first_line: int = 0  # first line of the last hand of the chunk (where a grown file resumes)
-    deferred: bool = False  # the last hand was left for the next pass (watch mode)
+    origins: dict[str, str] = field(default_factory=dict)  # hand id -> origin site, for converted hands
+    repeats: list[CopyAt] = field(default_factory=list)  # second copies of a hand within this chunk
+    # how the items from last_first_line on were counted (HAND: by hand id, decided against the store)
+    tail: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 @cache
@@ -55,48 +75,96 @@ def _replayer(rules: str | None, enabled: bool) -> Any:
     return make_replayer(rules)
 
 
-def _may_be_half_written(outcome: FailedHand) -> bool:
-    """A failed last hand that ends early, or fails on its very last line (a line being written)."""
-    return "ends early" in outcome.reason or outcome.line >= outcome.raw.last_line
+def _stray_text(parser: Any, failed: FailedHand, at_file_end: bool) -> tuple[Hand, FailedHand] | None:
+    """A complete hand followed by lines that belong to no hand (a note, a footer, an editor's
+    leftover): the hand, and the stray lines as their own failure. Between hands the stray text must
+    follow a blank line; at the end of the file any lines the hand does not read are stray."""
+    raw = failed.raw
+    cut = failed.line - raw.first_line  # index in raw.lines of the line the parser stopped at
+    if failed.kind is not FailureKind.UNREADABLE or not 0 < cut < len(raw.lines):
+        return None
+    if not at_file_end and raw.lines[cut - 1].strip():
+        return None
+    keep = cut
+    while keep > 0 and not raw.lines[keep - 1].strip():
+        keep -= 1
+    if keep == 0:
+        return None
+    hand = parser.parse(RawHand(raw.file, raw.first_line, raw.lines[:keep], raw.header, raw.header_line))
+    if not isinstance(hand, Hand):
+        return None
+    stray = RawHand(raw.file, failed.line, raw.lines[cut:])
+    reason = (f"{failed.site}: {len(stray.lines)} stray line(s) after the complete hand {hand.hand_id} "
+              f"(lines {raw.first_line}-{raw.first_line + keep - 1}), not part of any hand: "
+              f"{failed.reason.removeprefix(f'{failed.site}: ')}")
+    note = f"lines {stray.first_line}-{stray.last_line} after this hand belong to no hand (kept in import_errors)"
+    return replace(hand, notes=(*hand.notes, note)), FailedHand(failed.site, None, failed.line, reason, stray,
+                                                                 FailureKind.STRAY_TEXT)
+
+
+def _cut_off(outcome: FailedHand, ends_mid_line: bool) -> bool:
+    """Whether the file's last item stops because the file was cut off: a hand that ends early, or
+    whose very last line fails in a file that ends inside a line (the writer stopped there)."""
+    return outcome.kind is FailureKind.ENDS_EARLY or (ends_mid_line and outcome.line >= outcome.raw.last_line)
 
 
 def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None = None, replay: bool = True,
-                  defer_half_written_last: bool = False, ends_file: bool = False) -> ChunkResult:
+                  ends_file: bool = False, ends_mid_line: bool = False) -> ChunkResult:
     """Parse, replay and tabulate ``hands`` (split already, or a block of lines to split). When the
-    chunk ``ends_file``, a last hand that stops early is *incomplete* (a client stopped writing),
-    kept raw but not counted as failed; in watch mode (``defer_half_written_last``) it is left out
-    for the next pass instead."""
+    chunk ``ends_file``, a last hand cut off (it ends early, or inside its last line when the file
+    ``ends_mid_line``) is *incomplete* (a client stopped writing), kept raw but not counted as failed."""
     parser = parser_for(site)
     replayer = _replayer(rules, replay)
     raws = hands.hands(parser) if isinstance(hands, LineBlock) else hands
-    outcomes = [parser.parse(raw) for raw in raws]
+    outcomes: list[ParseOutcome] = []
+    for index, raw in enumerate(raws):
+        outcome = parser.parse(raw)
+        if isinstance(outcome, FailedHand):
+            split = _stray_text(parser, outcome, ends_file and index == len(raws) - 1)
+            if split is not None:
+                outcomes.extend(split)
+                continue
+        outcomes.append(outcome)
     result = ChunkResult(site, [], {})
+    truncated_last = None  # a file cut off while being written
     if outcomes:
+        last_hand = next(outcome for outcome in reversed(outcomes) if not _is_stray(outcome))
+        result.last_first_line = last_hand.source.first_line if isinstance(last_hand, Hand) else last_hand.raw.first_line
         last = outcomes[-1]
-        result.last_first_line = last.source.first_line if isinstance(last, Hand) else last.raw.first_line
-        if defer_half_written_last and isinstance(last, FailedHand) and _may_be_half_written(last):
-            outcomes.pop()
-            result.deferred = True
-    truncated_last = None  # a file cut off while being written: its last hand ends early or mid-line
-    if ends_file and outcomes and isinstance(outcomes[-1], FailedHand) and _may_be_half_written(outcomes[-1]):
-        truncated_last = outcomes[-1]
+        if ends_file and isinstance(last, FailedHand) and (_cut_off(last, ends_mid_line)
+                                                          or (ends_mid_line and last.kind is FailureKind.STRAY_TEXT)):
+            truncated_last = last
     stored: dict[str, tuple[Hand, Any, str | None]] = {}
     failures: list[FailedHand] = []
     skipped: list[SkippedHand] = []
+    tail_from = result.last_first_line
     for outcome in outcomes:
         result.found += 1
+        first_line = outcome.source.first_line if isinstance(outcome, Hand) else outcome.raw.first_line
+        counted: tuple[str, str | None]
         if isinstance(outcome, Hand):
             if outcome.hand_id in stored:
                 result.duplicates += 1
-                continue
-            replayed, profile = replayer(outcome) if replayer else (None, None)
-            stored[outcome.hand_id] = (outcome, replayed, profile)
+                source = outcome.source
+                result.repeats.append(CopyAt(outcome.site, outcome.hand_id, source.file, source.first_line,
+                                             source.last_line, source.sha256, outcome.origin_site))
+                counted = ("duplicates", None)
+            else:
+                replayed, profile = replayer(outcome) if replayer else (None, None)
+                stored[outcome.hand_id] = (outcome, replayed, profile)
+                if outcome.origin_site:
+                    result.origins[outcome.hand_id] = outcome.origin_site
+                counted = (HAND, outcome.hand_id)
         elif isinstance(outcome, SkippedHand):
             skipped.append(outcome)
+            counted = ("skipped", None)
         else:
             failures.append(outcome)
             target = result.incomplete if outcome is truncated_last else result.failures
-            target.append((outcome.line, outcome.reason))
+            target.append((outcome.line, outcome.reason, outcome.kind.value))
+            counted = ("incomplete" if outcome is truncated_last else "failed", None)
+        if first_line >= tail_from:
+            result.tail.append(counted)
     result.skipped = len(skipped)
     items = list(stored.values())
     result.hand_ids = list(stored)
@@ -109,7 +177,12 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     return result
 
 
+def _is_stray(outcome: ParseOutcome) -> bool:
+    return isinstance(outcome, FailedHand) and outcome.kind is FailureKind.STRAY_TEXT
+
+
 def failure_chunk(failure: FailedHand) -> ChunkResult:
     """A chunk holding one failure found before parsing (e.g. a file no site recognises)."""
     return ChunkResult(failure.site, [], {"import_errors": failure_rows([failure])}, found=1,
-                       failures=[(failure.line, failure.reason)], last_first_line=failure.raw.first_line)
+                       failures=[(failure.line, failure.reason, failure.kind.value)],
+                       last_first_line=failure.raw.first_line, tail=[("failed", None)])

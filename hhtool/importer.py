@@ -19,14 +19,17 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhtool.chunks import ChunkResult, LineBlock, failure_chunk, process_chunk
-from hhtool.model import CUT_LINE_MARK, FailedHand, RawHand
+from hhtool.chunks import HAND, ChunkResult, CopyAt, LineBlock, failure_chunk, process_chunk
+from hhtool.copies import identity
+from hhtool.copy_check import Conflict, CopyChecker
+from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
 from hhtool.reader import DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.sites import detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
 from hhtool.store.context import import_mark, judge_imported_since
+from hhtool.store.copies import NEW_ONLY, StoredCopy, conflict_table, stored_copies
 
 #: hands parsed, replayed and tabulated together (one task for a worker)
 BATCH_HANDS = 2000
@@ -48,38 +51,52 @@ Submit = Callable[..., Any]
 class Failure:
     line: int
     reason: str
+    kind: str = FailureKind.UNREADABLE.value
+
+
+#: the counts of a file's accounting, in the order the summary gives them
+COUNTS = ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete")
 
 
 @dataclass
 class FileReport:
+    """One file's accounting in this import. ``totals`` is the whole file's (its ``files`` row):
+    the same as this import's unless the file grew and only its new part was read."""
+
     path: str
     site: str | None = None
     encoding: str | None = None
     hands_found: int = 0
     stored: int = 0
-    duplicates: int = 0
+    duplicates: int = 0  # already stored from another file or place; conflicting copies included
     skipped: int = 0
     failed: int = 0
     incomplete: int = 0  # a truncated last hand: kept raw in import_errors, not counted as failed
+    already_stored: int = 0  # of the duplicates: stored by an earlier, interrupted or shorter, read of this file
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
     status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand)
+    reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
+    totals: dict[str, int] = field(default_factory=dict)
 
     def balanced(self) -> bool:
         return self.hands_found == self.stored + self.duplicates + self.skipped + self.failed + self.incomplete
+
+    def file_totals(self) -> dict[str, int]:
+        return self.totals or {name: getattr(self, name) for name in COUNTS}
 
     def as_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "site": self.site,
-            "hands_found": self.hands_found,
-            "stored": self.stored,
-            "duplicates": self.duplicates,
-            "skipped": self.skipped,
-            "failed": self.failed,
-            "incomplete": self.incomplete,
-            "failures": [{"line": f.line, "reason": f.reason} for f in self.failures],
-            "incomplete_hands": [{"line": f.line, "reason": f.reason} for f in self.incomplete_hands],
+            "status": self.status,
+            "reading": self.reading,
+            **{name: getattr(self, name) for name in COUNTS},
+            "already_stored": self.already_stored,
+            "failures": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.failures],
+            "incomplete_hands": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.incomplete_hands],
+            "conflicts": [conflict.as_json() for conflict in self.conflicts],
         }
 
 
@@ -95,11 +112,15 @@ class ImportReport:
     def failed(self) -> int:
         return self.total("failed") + len(self.unreadable)
 
+    @property
+    def conflicts(self) -> list[Conflict]:
+        return [conflict for report in self.files for conflict in report.conflicts]
+
     def as_json(self) -> dict[str, Any]:
-        totals = {name: self.total(name) for name in ("hands_found", "stored", "duplicates", "skipped", "failed",
-                                                      "incomplete")}
+        totals = {name: self.total(name) for name in COUNTS}
         totals["files"] = len(self.files)
         totals["unreadable"] = len(self.unreadable)
+        totals["conflicts"] = len(self.conflicts)
         return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
 
 
@@ -110,65 +131,113 @@ def unknown_format_failure(name: str, decoded: DecodedFile) -> FailedHand:
     reason = f"no supported site recognised this file's format (first line: {first[:120]!r})"
     if len(text) > MAX_UNKNOWN_RAW:
         reason += f"; raw text cut to {MAX_UNKNOWN_RAW} characters"
-    return FailedHand(None, None, 1, reason, raw)
+    return FailedHand(None, None, 1, reason, raw, FailureKind.UNKNOWN_FORMAT)
+
+
+def ends_mid_line(tail: bytes) -> bool:
+    """Whether a file whose last bytes are ``tail`` stops inside a line (no final line break;
+    NUL bytes are ignored, so UTF-16 text counts too)."""
+    stripped = tail.rstrip(b"\x00")
+    return bool(stripped) and stripped[-1:] not in (b"\n", b"\r")
 
 
 class FileWriter:
     """Writes one file's chunks, grouped up to WRITE_HANDS hands per transaction; the file's last
     chunk goes with its ``files`` row, so a files row always means the whole file is stored."""
 
-    def __init__(self, store: Store, on_written: Callable[[int], None] | None = None) -> None:
+    def __init__(self, store: Store, on_written: Callable[[int], None] | None = None,
+                 first: Sequence[tuple[str, Sequence[Any]]] = ()) -> None:
         self.store = store
         self.on_written = on_written  # hears how many hands each transaction stored
+        self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
+        self.checker = CopyChecker(store)
+        self.candidates: list[CopyAt] = []  # second copies of stored hands whose text differs: checked at the end
         self._tables: dict[str, list[pa.Table]] = {}
-        self._ids: dict[str, set[str]] = {}  # hands accounted as stored but not written yet, by site
+        self._pending: set[tuple[str, str]] = set()  # identities accounted as stored but not written yet
         self._hands = 0
 
-    def known(self, site: str, hand_ids: list[str]) -> set[str]:
-        """The hands of ``hand_ids`` already stored, or about to be."""
-        pending = self._ids.get(site)
-        known = self.store.known_hand_ids(site, hand_ids)
-        return known | pending.intersection(hand_ids) if pending else known
+    def copies_of(self, site: str, hand_ids: list[str], origins: dict[str, str]) -> dict[str, StoredCopy]:
+        """The stored copy of each of ``hand_ids`` already stored (or about to be: written first)."""
+        probes = [(hand_id, *identity(site, hand_id, origins.get(hand_id))) for hand_id in hand_ids]
+        if self._pending and any((isite, iid) in self._pending for _, isite, iid in probes):
+            self.flush()
+        return stored_copies(self.store, probes)
 
-    def add(self, site: str | None, new_ids: list[str], tables: dict[str, pa.Table], last: bool) -> None:
+    def add(self, site: str | None, new_ids: list[str], tables: dict[str, pa.Table], last: bool,
+            origins: dict[str, str] | None = None) -> None:
         for name, table in tables.items():
             if table.num_rows:
                 self._tables.setdefault(name, []).append(table)
         if site:
-            self._ids.setdefault(site, set()).update(new_ids)
+            self._pending.update(identity(site, hand_id, (origins or {}).get(hand_id)) for hand_id in new_ids)
         self._hands += len(new_ids)
         if last or self._hands >= WRITE_HANDS:
             self.flush()
 
     def flush(self) -> None:
         hands = self._hands
-        if self._tables:
-            self.store.write_tables({name: pa.concat_tables(parts) for name, parts in self._tables.items()})
-        self._tables, self._ids, self._hands = {}, {}, 0
+        if self._tables or self.first:
+            self.store.write_tables({name: pa.concat_tables(parts) for name, parts in self._tables.items()},
+                                    new_only=NEW_ONLY, first=self.first)
+        self._tables, self._pending, self._hands, self.first = {}, set(), 0, []
         if hands and self.on_written:
             self.on_written(hands)
 
 
+def _locations(table: pa.Table, hand_ids: set[str]) -> dict[str, tuple[str, int, int, str]]:
+    """(file, first line, last line, raw sha256) of some hands of a chunk's ``hands`` table."""
+    chosen = table.filter(pc.is_in(table["hand_id"], value_set=pa.array(sorted(hand_ids), pa.string())))
+    columns = [chosen[name].to_pylist() for name in ("hand_id", "file", "first_line", "last_line", "raw_sha256")]
+    return {hand_id: (file, first, last, sha) for hand_id, file, first, last, sha in zip(*columns, strict=True)}
+
+
 def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
-                 extra: Callable[[], dict[str, pa.Table]] | None = None) -> None:
+                 extra: Callable[[dict[str, int], list[str]], dict[str, pa.Table]] | None = None) -> None:
     """Account a chunk's hands in the file's report and hand them, less those already stored, to
-    the writer; ``extra`` (the file row, made after the counts are final) marks the file's last chunk."""
-    known = writer.known(result.site, result.hand_ids) if result.site and result.hand_ids else set()
+    the writer; ``extra`` (the file row, made once the counts are final, from the file's counts
+    and how its tail was counted) marks the file's last chunk."""
+    known = writer.copies_of(result.site, result.hand_ids, result.origins) if result.site and result.hand_ids else {}
     tables = result.tables
+    own: set[str] = set()  # stored before from this very place of this file: an interrupted or shorter read
     if known:
         drop = pa.array(sorted(known), pa.string())
         tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=drop)))
                   if name not in ("import_errors", "skipped_hands") else table for name, table in tables.items()}
+        for hand_id, (file, first, last, sha) in _locations(result.tables["hands"], set(known)).items():
+            stored = known[hand_id]
+            if (stored.file, stored.first_line) == (file, first):
+                own.add(hand_id)
+            if stored.sha256 != sha or stored.site != result.site:
+                assert result.site is not None
+                writer.candidates.append(CopyAt(result.site, hand_id, file, first, last, sha,
+                                                result.origins.get(hand_id)))
+    writer.candidates.extend(copy for copy in result.repeats)
     report.hands_found += result.found
     report.stored += len(result.hand_ids) - len(known)
     report.duplicates += result.duplicates + len(known)
+    report.already_stored += len(own)
     report.skipped += result.skipped
     report.failed += len(result.failures)
-    report.failures.extend(Failure(line, reason) for line, reason in result.failures)
+    report.failures.extend(Failure(*failure) for failure in result.failures)
     report.incomplete += len(result.incomplete)
-    report.incomplete_hands.extend(Failure(line, reason) for line, reason in result.incomplete)
+    report.incomplete_hands.extend(Failure(*failure) for failure in result.incomplete)
     new_ids = [hand_id for hand_id in result.hand_ids if hand_id not in known]
-    writer.add(result.site, new_ids, {**tables, **(extra() if extra else {})}, last=extra is not None)
+    if extra is None:
+        writer.add(result.site, new_ids, tables, last=False, origins=result.origins)
+        return
+    tail = [("duplicates" if hand_id in known and hand_id not in own else "stored") if kind == HAND else kind
+            for kind, hand_id in result.tail]
+    conflicts: dict[str, pa.Table] = {}
+    if writer.candidates:  # compare with everything of this file stored first
+        writer.add(result.site, new_ids, tables, last=True, origins=result.origins)
+        tables, new_ids = {}, []
+        rows, report.conflicts = writer.checker.resolve(writer.candidates)
+        writer.checker.forget()
+        conflicts = {"copy_conflicts": conflict_table(rows)}
+    counts = {name: getattr(report, name) for name in COUNTS}
+    counts["stored"] += report.already_stored
+    counts["duplicates"] -= report.already_stored
+    writer.add(result.site, new_ids, {**tables, **conflicts, **extra(counts, tail)}, last=True, origins=result.origins)
 
 
 @dataclass
@@ -180,6 +249,19 @@ class _FileJob:
     chunks: Iterable[list[RawHand] | LineBlock]
     resume_line: int
     writer: FileWriter
+    prefix: dict[str, int] = field(default_factory=dict)  # a grown file: the counts of the part not read again
+    ends_mid_line: bool = False
+    tail: list[str] = field(default_factory=list)  # how the items of a file with no chunk to parse were counted
+
+
+@dataclass
+class _Resume:
+    """Where to start reading a file, and what its earlier import leaves to this one."""
+
+    start_line: int = 1
+    status: str = "parsed"
+    prefix: dict[str, int] = field(default_factory=dict)
+    first: list[tuple[str, list[Any]]] = field(default_factory=list)
 
 
 class Importer:
@@ -187,17 +269,19 @@ class Importer:
     replay elsewhere; results are written here, in order, one transaction per chunk."""
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
-                 defer_incomplete_last_hand: bool = False, submit: Submit | None = None,
-                 in_flight: int = 4, on_written: Callable[[int], None] | None = None) -> None:
+                 submit: Submit | None = None, in_flight: int = 4,
+                 on_written: Callable[[int], None] | None = None) -> None:
         self.store = store
         self.replay = replay
         self.rules = rules
         self.site = site
-        # Watch mode: a client may still be writing the last hand; leave it for the next pass.
-        self.defer_incomplete_last_hand = defer_incomplete_last_hand
         self.submit = submit
         self.in_flight = in_flight if submit else 0
         self.on_written = on_written  # hears how many hands each transaction stored (e.g. to refresh facts)
+
+    @property
+    def reading(self) -> str:
+        return "forced" if self.site else "detected"
 
     def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
         """Import ``sources`` in order; ``on_file`` hears of each file once it is stored."""
@@ -229,8 +313,8 @@ class Importer:
             judge_imported_since(self.store, mark)  # forced bets against the tables' other hands
         return report
 
-    def _writer(self) -> FileWriter:
-        return FileWriter(self.store, self.on_written)
+    def _writer(self, resume: _Resume | None = None) -> FileWriter:
+        return FileWriter(self.store, self.on_written, resume.first if resume else ())
 
     def import_file(self, name: str | os.PathLike[str], data: bytes) -> FileReport:
         return self.run([_InMemory(str(name), data)]).files[0]
@@ -245,38 +329,52 @@ class Importer:
         return self._start_whole(source.name, source.read())
 
     def _known(self, name: str, digest: str, size: int, prefix_digest: Callable[[int], str | None],
-               ) -> tuple[_FileJob | None, int, str]:
-        """(the job if the bytes were imported before, the line to resume from, the status)."""
+               ) -> tuple[_FileJob | None, _Resume]:
+        """(the job if these bytes were imported before and read the same way, where to resume)."""
         known = self.store.file_by_content(digest)
-        if known is not None and known["site"] == (self.site or known["site"]):
-            return _FileJob(self._unchanged(name, known), {}, [], 0, self._writer()), 1, "unchanged"
+        if known is not None and (known["site"] == self.site if self.site else known["reading"] == "detected"):
+            return _FileJob(self._unchanged(name, known), {}, [], 0, self._writer()), _Resume(status="unchanged")
+        if known is not None and known["path"] == name:  # the same bytes read another way: read them again
+            return None, _Resume(status="reread", first=[
+                *(_drop_rows_of(name, 1)), ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, digest])])
         previous = self.store.last_import_of(name)
-        if previous is not None and size > previous["size"] and prefix_digest(previous["size"]) == previous["sha256"]:
-            return None, previous["resume_line"], "grown"
-        return None, 1, "parsed"
+        if (previous is not None and size > previous["size"] and prefix_digest(previous["size"]) == previous["sha256"]
+                and (previous["site"] == self.site if self.site else previous["reading"] == "detected")):
+            prefix = {name: previous[name] for name in COUNTS}
+            for counted in previous["tail"]:  # the items from the resume line on are read again
+                prefix[counted] -= 1
+                prefix["hands_found"] -= 1
+            start = int(previous["resume_line"])
+            return None, _Resume(start, "grown", prefix, [
+                *(_drop_rows_of(name, start)),
+                ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, previous["sha256"]])])
+        return None, _Resume()
 
     def _start_whole(self, name: str, data: bytes) -> _FileJob:
         digest = hashlib.sha256(data).hexdigest()
-        known, start_line, status = self._known(name, digest, len(data),
-                                                lambda size: hashlib.sha256(data[:size]).hexdigest())
+        known, resume = self._known(name, digest, len(data), lambda size: hashlib.sha256(data[:size]).hexdigest())
         if known is not None:
             return known
         decoded = decode_bytes(data)
         parser = parser_for(self.site) if self.site else detect(decoded.lines)
-        report = FileReport(name, parser.name if parser else None, decoded.encoding, status=status)
+        report = FileReport(name, parser.name if parser else None, decoded.encoding, status=resume.status,
+                            reading=self.reading)
         report.failures.extend(Failure(0, f"decoding: {problem}") for problem in decoded.problems)
         row = {"path": name, "sha256": digest, "size": len(data), "site": report.site, "encoding": decoded.encoding,
-               "lines": len(decoded.lines)}
+               "lines": len(decoded.lines), "reading": self.reading}
+        writer = self._writer(resume)
+        writer.checker.provide(name, decoded.lines)
+        start_line = resume.start_line
         if parser is None:
-            job = _FileJob(report, row, [], start_line, self._writer())
+            job = _FileJob(report, row, [], start_line, writer, resume.prefix)
             if decoded.lines:
                 self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
             return job
         if parser.splits_at_hand_starts:  # cut into blocks of lines; the workers split them
-            return _FileJob(report, row, _line_blocks([decoded.lines], parser, name, start_line), start_line,
-                            self._writer())
-        raws = (raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
-        return _FileJob(report, row, _batched(raws), start_line, self._writer())
+            chunks: Iterable[list[RawHand] | LineBlock] = _line_blocks([decoded.lines], parser, name, start_line)
+        else:
+            chunks = _batched(raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
+        return _FileJob(report, row, chunks, start_line, writer, resume.prefix, ends_mid_line(data[-4:]))
 
     def _start_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> _FileJob | None:
         """A file read as a stream (digest and encoding, then lines), never whole: memory stays
@@ -284,15 +382,17 @@ class Importer:
         previous = self.store.last_import_of(name)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
-        known, start_line, status = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
+        known, resume = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
         if known is not None:
             return known
         parser = parser_for(self.site) if self.site else detect(scanned.head_lines)
         if parser is not None and not parser.splits_at_hand_starts and not parser.split_streams:
             return None
-        report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=status)
-        row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size,
-                               "site": report.site, "encoding": scanned.encoding.label, "lines": 0}
+        report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=resume.status,
+                            reading=self.reading)
+        row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": report.site,
+                               "encoding": scanned.encoding.label, "lines": 0, "reading": self.reading}
+        start_line = resume.start_line
 
         def lines_read(reader: LineReader) -> None:
             row["lines"] = reader.lines
@@ -304,7 +404,7 @@ class Importer:
                 reader = LineReader(stream, scanned.encoding)
                 decoded = DecodedFile(scanned.encoding.label, _first_characters(reader, MAX_UNKNOWN_RAW + 1))
                 lines_read(reader)
-            job = _FileJob(report, row, [], start_line, self._writer())
+            job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix)
             if decoded.lines:
                 self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
             return job
@@ -319,10 +419,10 @@ class Importer:
                     yield from _batched(raw for raw in parser.split(lines, name) if raw.first_line >= start_line)
                 lines_read(reader)
 
-        return _FileJob(report, row, chunks(), start_line, self._writer())
+        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener))
 
-    def _dispatch(self, job: _FileJob, chunk: list[RawHand], is_last: bool) -> Any:
-        args = (job.report.site, chunk, self.rules, self.replay, self.defer_incomplete_last_hand and is_last, is_last)
+    def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool) -> Any:
+        args = (job.report.site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line)
         if self.submit is None:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)
@@ -335,31 +435,60 @@ class Importer:
             on_file(job.report)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
-        if result.found or result.deferred:
+        if result.found:
             job.resume_line = result.last_first_line
-        store_result(job.writer, job.report, result, (lambda: {"files": self._file_row(job)}) if file_row else None)
+        if not file_row:
+            job.tail = [kind for kind, _ in result.tail if kind != HAND]
+        store_result(job.writer, job.report, result,
+                     (lambda counts, tail: {"files": self._file_row(job, counts, tail)}) if file_row else None)
 
-    def _file_row(self, job: _FileJob) -> pa.Table:
-        report = job.report
-        row = {**job.row, "hands_found": report.hands_found, "stored": report.stored, "duplicates": report.duplicates,
-               "skipped": report.skipped, "failed": report.failed, "incomplete": report.incomplete,
-               "resume_line": job.resume_line}
-        return pa.Table.from_pylist([row])
+    def _file_row(self, job: _FileJob, counts: dict[str, int], tail: list[str]) -> pa.Table:
+        totals = {name: counts[name] + job.prefix.get(name, 0) for name in COUNTS}
+        job.report.totals = totals
+        return pa.Table.from_pylist([{**job.row, **totals, "resume_line": job.resume_line, "tail": tail}],
+                                    schema=_files_schema(job.row))
 
     def _write_file_row(self, job: _FileJob) -> None:
         if job.row:  # unchanged files are not imported again, so they get no new row
-            job.writer.add(None, [], {"files": self._file_row(job)}, last=True)
+            counts = {name: getattr(job.report, name) for name in COUNTS}
+            job.writer.add(None, [], {"files": self._file_row(job, counts, job.tail)}, last=True)
 
     def _unchanged(self, name: str, known: dict[str, Any]) -> FileReport:
         """A file whose bytes were imported before: nothing to parse, every hand is known."""
-        report = FileReport(name, known["site"], known["encoding"], status="unchanged")
+        report = FileReport(name, known["site"], known["encoding"], status="unchanged", reading=known["reading"])
         report.hands_found = known["hands_found"]
         report.skipped, report.failed, report.incomplete = known["skipped"], known["failed"], known["incomplete"]
         report.duplicates = report.hands_found - report.skipped - report.failed - report.incomplete
-        errors = [Failure(line, reason) for line, reason in self.store.errors_of(known["path"])]
-        report.failures = errors[: report.failed] if not report.incomplete else errors[:-1]
-        report.incomplete_hands = errors[-1:] if report.incomplete else []
+        report.totals = {name: known[name] for name in COUNTS}
+        errors = [Failure(int(line), str(reason), str(kind)) for line, reason, kind in self.store.run(
+            "SELECT line, reason, kind FROM import_errors WHERE file = ? ORDER BY first_line, line", [known["path"]])]
+        cut = len(errors) - report.incomplete  # only the file's last item can be incomplete
+        report.failures, report.incomplete_hands = errors[:cut], errors[cut:]
         return report
+
+
+def _drop_rows_of(path: str, start_line: int) -> list[tuple[str, list[Any]]]:
+    """Statements removing what an earlier import of ``path`` stored about its lines from
+    ``start_line`` on, which this import reads again (its hands stay: a stored hand never changes)."""
+    return [("DELETE FROM import_errors WHERE file = ? AND first_line >= ?", [path, start_line]),
+            ("DELETE FROM skipped_hands WHERE file = ? AND first_line >= ?", [path, start_line]),
+            ("DELETE FROM copy_conflicts WHERE second_file = ? AND second_first_line >= ?", [path, start_line])]
+
+
+def _files_schema(row: dict[str, Any]) -> pa.Schema:
+    types = {"size": pa.int64(), "lines": pa.int64(), "resume_line": pa.int64(), "tail": pa.list_(pa.string())}
+    names = [*row, *COUNTS, "resume_line", "tail"]
+    return pa.schema([(name, types.get(name, pa.int64() if name in COUNTS else pa.string())) for name in names])
+
+
+def _last_bytes(opener: Callable[[], BinaryIO]) -> bool:
+    """Whether a file read as a stream ends inside a line (see :func:`ends_mid_line`)."""
+    try:
+        with opener() as stream:
+            stream.seek(-4, os.SEEK_END)
+            return ends_mid_line(stream.read())
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)

@@ -411,6 +411,15 @@ class SkippedHand:
     raw: RawHand
 
 
+class FailureKind(StrEnum):
+    """Why a run of a file's lines was not stored as a hand, as a value (not words to search)."""
+
+    UNREADABLE = "unreadable"  # the text is not what the site's format allows
+    ENDS_EARLY = "ends_early"  # the hand stops before it is complete (a truncated hand)
+    STRAY_TEXT = "stray_text"  # lines after a complete hand that belong to no hand (a note, a footer)
+    UNKNOWN_FORMAT = "unknown_format"  # no site recognised the file
+
+
 @dataclass(frozen=True, slots=True)
 class FailedHand:
     """A hand that could not be read. Kept with its raw text so nothing is lost."""
@@ -420,6 +429,7 @@ class FailedHand:
     line: int  # the file line the parser stopped at
     reason: str
     raw: RawHand
+    kind: FailureKind = FailureKind.UNREADABLE
 
 
 ParseOutcome = Hand | SkippedHand | FailedHand

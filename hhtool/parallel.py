@@ -17,19 +17,22 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from hhtool.chunks import ChunkResult, process_chunk
+from hhtool.chunks import ChunkResult, CopyAt, failure_chunk, process_chunk
 from hhtool.importer import (
     BATCH_HANDS,
+    COUNTS,
     Failure,
     FileReport,
     FileWriter,
     ImportReport,
+    ends_mid_line,
     store_result,
     unknown_format_failure,
 )
@@ -108,19 +111,23 @@ def import_file_to_parquet(source: Source, out_dir: str, site: str | None, rules
         if decoded.lines:
             failure = unknown_format_failure(source.name, decoded)
             part = _write_tables(out_dir, digest, 0, {"import_errors": failure_rows([failure])})
-            summary["chunks"].append({"part": part, "hand_ids": [], "found": 1, "duplicates": 0, "skipped": 0,
-                                      "failures": [(failure.line, failure.reason)], "incomplete": [],
-                                      "last_first_line": 1})
+            summary["chunks"].append(_chunk_summary(part, failure_chunk(failure)))
         return summary
     raws = list(parser.split(decoded.lines, source.name))
+    cut_inside_line = ends_mid_line(data[-4:])
     for index in range(0, len(raws), BATCH_HANDS):
-        result = process_chunk(parser.name, raws[index:index + BATCH_HANDS], rules, ends_file=index + BATCH_HANDS >= len(raws))
+        last = index + BATCH_HANDS >= len(raws)
+        result = process_chunk(parser.name, raws[index:index + BATCH_HANDS], rules, True, last, last and cut_inside_line)
         part = _write_tables(out_dir, digest, index // BATCH_HANDS, result.tables)
-        summary["chunks"].append({"part": part, "hand_ids": result.hand_ids, "found": result.found,
-                                  "duplicates": result.duplicates, "skipped": result.skipped,
-                                  "failures": result.failures, "incomplete": result.incomplete,
-                                  "last_first_line": result.last_first_line})
+        summary["chunks"].append(_chunk_summary(part, result))
     return summary
+
+
+def _chunk_summary(part: str, result: ChunkResult) -> dict[str, Any]:
+    return {"part": part, "hand_ids": result.hand_ids, "found": result.found, "duplicates": result.duplicates,
+            "skipped": result.skipped, "failures": result.failures, "incomplete": result.incomplete,
+            "last_first_line": result.last_first_line, "origins": result.origins,
+            "repeats": [astuple(copy) for copy in result.repeats], "tail": result.tail}
 
 
 def _write_tables(out_dir: str, digest: str, index: int, tables: dict[str, pa.Table]) -> str:
@@ -157,44 +164,53 @@ def cluster_import(store: Store, sources: Sequence[Source], address: str, out_di
         client.close()
         if cluster is not None:
             cluster.close()
-    return ingest(store, summaries, out_dir)
+    return ingest(store, summaries, out_dir, site)
 
 
-def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str) -> ImportReport:
+def ingest(store: Store, summaries: Sequence[dict[str, Any]], out_dir: str, site: str | None = None) -> ImportReport:
     """Store the partitions the tasks wrote, in the order of the files, as a local import would."""
     report = ImportReport()
     mark = import_mark(store)  # the tables of the files stored from here on are judged again at the end
+    reading = "forced" if site else "detected"
     for summary in summaries:
         if "unreadable" in summary:
             report.unreadable.append(summary["unreadable"])
             continue
-        file_report = FileReport(summary["name"], summary["site"], summary["encoding"])
+        file_report = FileReport(summary["name"], summary["site"], summary["encoding"], reading=reading)
         file_report.failures.extend(Failure(0, f"decoding: {problem}") for problem in summary["problems"])
         resume_line = 1
-        writer = FileWriter(store)
+        # every file is read whole here: an earlier row for the same bytes is replaced, not repeated
+        writer = FileWriter(store, first=[("DELETE FROM files WHERE path = ? AND sha256 = ?",
+                                           [summary["name"], summary["sha256"]])])
         for chunk in summary["chunks"]:
             result = ChunkResult(summary["site"], chunk["hand_ids"], _read_part(out_dir, chunk["part"]), chunk["found"],
                                  chunk["duplicates"], chunk["skipped"], [tuple(f) for f in chunk["failures"]],
-                                 [tuple(f) for f in chunk["incomplete"]])
+                                 [tuple(f) for f in chunk["incomplete"]], origins=dict(chunk["origins"]),
+                                 repeats=[CopyAt(*copy) for copy in chunk["repeats"]],
+                                 tail=[tuple(item) for item in chunk["tail"]])  # type: ignore[misc]
             resume_line = chunk["last_first_line"] or resume_line
             last = chunk is summary["chunks"][-1]
             store_result(writer, file_report, result,
-                         (lambda s=summary, r=file_report, line=resume_line: {"files": _file_row(s, r, line)})
-                         if last else None)
+                         (lambda counts, tail, s=summary, r=file_report, line=resume_line:
+                          {"files": _file_row(s, r, counts, tail, line, reading)}) if last else None)
         if not summary["chunks"]:
-            store.write_tables({"files": _file_row(summary, file_report, resume_line)})
+            counts = {name: getattr(file_report, name) for name in COUNTS}
+            writer.add(None, [], {"files": _file_row(summary, file_report, counts, [], resume_line, reading)}, last=True)
         report.files.append(file_report)
     judge_imported_since(store, mark)  # forced bets against the tables' other hands
     return report
 
 
-def _file_row(summary: dict[str, Any], report: FileReport, resume_line: int) -> pa.Table:
+def _file_row(summary: dict[str, Any], report: FileReport, counts: dict[str, int], tail: list[str], resume_line: int,
+              reading: str) -> pa.Table:
+    report.totals = dict(counts)
     return pa.Table.from_pylist([{
         "path": summary["name"], "sha256": summary["sha256"], "size": summary["size"], "site": summary["site"],
-        "encoding": summary["encoding"], "hands_found": report.hands_found, "stored": report.stored,
-        "duplicates": report.duplicates, "skipped": report.skipped, "failed": report.failed,
-        "incomplete": report.incomplete, "lines": summary["lines"], "resume_line": resume_line,
-    }])
+        "encoding": summary["encoding"], **counts, "lines": summary["lines"], "resume_line": resume_line,
+        "reading": reading, "tail": tail,
+    }], schema=pa.schema([("path", pa.string()), ("sha256", pa.string()), ("size", pa.int64()), ("site", pa.string()),
+                          ("encoding", pa.string()), *((name, pa.int64()) for name in COUNTS), ("lines", pa.int64()),
+                          ("resume_line", pa.int64()), ("reading", pa.string()), ("tail", pa.list_(pa.string()))]))
 
 
 def export_parquet(store: Store, out_dir: str, tables: Sequence[str]) -> dict[str, int]:

@@ -1,7 +1,9 @@
 """Watch mode: import new and growing files while a poker client writes them.
 
 Polls the paths; a file whose size or modification time changed is imported again (the
-importer skips the part it already has). A half-written last hand is left for the next pass.
+importer skips the part it already has). Every pass accounts for every hand exactly as
+``hhtool import`` does: a half-written last hand is *incomplete* (kept raw in import_errors) until
+the file grows, when it is read again and its incomplete row replaced by what it became.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ def watch(importer: Importer, arguments: Sequence[str], interval: float, stop: t
           on_file: Callable[[FileReport], None], on_problem: Callable[[str], None],
           max_passes: int | None = None) -> int:
     """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes made."""
-    importer.defer_incomplete_last_hand = True
     seen: dict[str, tuple[int, int]] = {}
     reported: set[str] = set()
     passes = 0

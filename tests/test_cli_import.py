@@ -17,8 +17,8 @@ from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 from tests.test_store import BROKEN
 
 runner = CliRunner()
-JSON_FILE_KEYS = {"path", "site", "hands_found", "stored", "duplicates", "skipped", "failed", "failures", "incomplete",
-                  "incomplete_hands"}
+JSON_FILE_KEYS = {"path", "site", "status", "reading", "hands_found", "stored", "duplicates", "already_stored",
+                  "skipped", "failed", "failures", "incomplete", "incomplete_hands", "conflicts"}
 
 
 def hands_in(db: Path) -> int:
@@ -46,7 +46,7 @@ def test_failures_exit_1_and_json_lists_them_with_lines(tmp_path: Path) -> None:
     summary = json.loads(result.output)
     assert summary["totals"] == {
         "hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "incomplete": 0, "files": 1,
-        "unreadable": 0,
+        "unreadable": 0, "conflicts": 0,
     }
     [file_report] = summary["files"]
     assert set(file_report) == JSON_FILE_KEYS
@@ -143,3 +143,82 @@ def test_a_last_hand_cut_mid_line_is_incomplete_too(tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", str(path), "--db", ":memory:", "--format", "json"])
     [report] = json.loads(result.output)["files"]
     assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
+
+
+def test_a_stray_line_after_a_complete_last_hand_is_reported_and_the_hand_stored(tmp_path: Path) -> None:
+    path = tmp_path / "s.txt"
+    path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n*** exported by my tracker ***\n")
+    db = tmp_path / "s.duckdb"
+    result = runner.invoke(app, ["import", str(path), "--db", str(db), "--format", "json"])
+    assert result.exit_code == 1  # a line of the file was not read: said, never swallowed
+    [report] = json.loads(result.output)["files"]
+    assert (report["stored"], report["failed"], report["incomplete"], report["hands_found"]) == (2, 1, 0, 3)
+    [stray] = report["failures"]
+    assert stray["kind"] == "stray_text" and stray["line"] == 107 and "exported by my tracker" in stray["reason"]
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT first_line, raw_text, kind FROM import_errors").fetchall() == [
+            (107, "*** exported by my tracker ***", "stray_text")]
+        assert con.execute("SELECT last_line FROM hands WHERE hand_id = '200'").fetchall() == [(104,)]
+    finally:
+        con.close()
+    clean = tmp_path / "c.txt"  # the legal counterpart: the same hands, nothing after them
+    clean.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
+    assert runner.invoke(app, ["import", str(clean), "--db", ":memory:"]).exit_code == 0
+
+
+def test_stray_text_between_hands_and_cut_inside_a_line_at_the_end(tmp_path: Path) -> None:
+    between = tmp_path / "b.txt"
+    between.write_text(SPLIT_HAND + "\n\nnote: this table was fishy\n\n" + ALLIN_SIDE_POT + "\n")
+    [report] = json.loads(runner.invoke(app, ["import", str(between), "--db", ":memory:", "--format", "json"]).output)["files"]
+    assert (report["stored"], report["failed"]) == (2, 1) and report["failures"][0]["kind"] == "stray_text"
+    cut = tmp_path / "cut.txt"  # the next hand's first line cut off while being written: incomplete, exit 0
+    cut.write_text(SPLIT_HAND + "\n\nPokerSta")
+    result = runner.invoke(app, ["import", str(cut), "--db", ":memory:", "--format", "json"])
+    [report] = json.loads(result.output)["files"]
+    assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
+
+
+def test_a_file_read_with_a_wrong_site_is_read_again_without_it(tmp_path: Path) -> None:
+    path = tmp_path / "w.txt"
+    path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
+    db = str(tmp_path / "w.duckdb")
+    wrong = json.loads(runner.invoke(app, ["import", str(path), "--db", db, "--site", "fulltilt", "--format", "json"]).output)
+    assert wrong["totals"]["stored"] == 0 and wrong["totals"]["failed"] >= 1
+    again = runner.invoke(app, ["import", str(path), "--db", db, "--site", "fulltilt"])
+    assert "not read again" in again.output and "--site SITE" in again.output  # the same reading: known
+    right = runner.invoke(app, ["import", str(path), "--db", db, "--format", "json"])
+    assert right.exit_code == 0, right.output
+    [report] = json.loads(right.output)["files"]
+    assert (report["status"], report["reading"], report["stored"], report["failed"]) == ("reread", "detected", 2, 0)
+    con = duckdb.connect(db, read_only=True)
+    try:  # the wrong reading's rows are replaced by the right one's
+        assert con.execute("SELECT count(*) FROM import_errors").fetchall() == [(0,)]
+        assert con.execute("SELECT site, reading, stored, failed FROM files").fetchall() == [("pokerstars", "detected", 2, 0)]
+    finally:
+        con.close()
+    assert "not read again" in runner.invoke(app, ["import", str(path), "--db", db]).output
+
+
+def every_table_of(db: str) -> dict[str, list[tuple[object, ...]]]:
+    from tests.test_reliability import tables_of
+
+    return tables_of(db)
+
+
+def test_a_grown_file_gives_the_tables_of_one_import_of_the_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.txt"
+    whole = SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT + "\n"
+    steps = [SPLIT_HAND + "\n\n" + BROKEN + "\n",  # the last hand failed
+             SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT[:400],  # a truncated hand begun
+             whole]  # and completed
+    db = str(tmp_path / "grown.duckdb")
+    for text in steps:
+        path.write_text(text)
+        result = runner.invoke(app, ["import", str(path), "--db", db, "--format", "json"])
+        assert json.loads(result.output)["files"][0]["status"] in ("parsed", "grown")
+    once = str(tmp_path / "once.duckdb")
+    assert runner.invoke(app, ["import", str(path), "--db", once]).exit_code == 1
+    grown, reference = every_table_of(db), every_table_of(once)
+    assert grown["import_errors"] == reference["import_errors"] and len(reference["import_errors"]) == 1
+    assert grown == reference

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import zipfile
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -24,6 +25,11 @@ from hhtool.watch import watch
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 
 HHTOOL = [sys.executable, "-m", "hhtool"]
+#: hhtool writing a file in many transactions (300 hands each), so that an interruption falls inside a file
+HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
+                       "from hhtool.store import Store\nwrite = Store.write_tables\n"
+                       "def told(self, *a, **k):\n    write(self, *a, **k)\n    print('written', flush=True)\n"
+                       "Store.write_tables = told\nfrom hhtool.cli import app\napp()"]
 
 
 def numbered_hands(count: int, start: int = 1) -> str:
@@ -50,10 +56,43 @@ def table_digest(db: str) -> tuple[object, ...]:
         con.close()
 
 
+def every_table(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, sorted, timestamps of the import left out."""
+    names = [row[0] for row in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
+    rows = {}
+    for name in sorted(names):
+        if name == "schema_version":
+            continue
+        columns = [row[0] for row in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+            [name]).fetchall() if row[0] not in ("imported_at", "applied_at")]
+        listed = ", ".join(f'"{column}"' for column in columns)
+        rows[name] = sorted(con.execute(f'SELECT {listed} FROM "{name}"').fetchall(), key=repr)
+    return rows
+
+
+def assert_same_tables(got: dict[str, list[tuple[object, ...]]], want: dict[str, list[tuple[object, ...]]]) -> None:
+    """Table by table, naming the rows that differ."""
+    assert sorted(got) == sorted(want)
+    for name in want:
+        if got[name] != want[name]:
+            extra, missing = Counter(got[name]) - Counter(want[name]), Counter(want[name]) - Counter(got[name])
+            pytest.fail(f"{name}: {len(got[name])} rows for {len(want[name])}; extra {list(extra)[:2]}; "
+                        f"missing {list(missing)[:2]}")
+
+
+def tables_of(db: str) -> dict[str, list[tuple[object, ...]]]:
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return every_table(con)
+    finally:
+        con.close()
+
+
 # ------------------------------------------------------------------ watch mode
 
 
-def test_watch_waits_for_a_half_written_hand_and_imports_growing_files(tmp_path: Path) -> None:
+def test_watch_accounts_for_a_half_written_hand_on_every_pass_like_import(tmp_path: Path) -> None:
     folder = tmp_path / "live"
     folder.mkdir()
     history = folder / "table.txt"
@@ -64,16 +103,25 @@ def test_watch_waits_for_a_half_written_hand_and_imports_growing_files(tmp_path:
         importer = Importer(store)
         stop = threading.Event()
         watch(importer, [str(folder)], 0.01, stop, reports.append, pytest.fail, max_passes=1)
-        assert (reports[-1].hands_found, reports[-1].failed) == (0, 0)  # neither stored nor failed: it waits
+        assert reports[-1].file_totals() == {"hands_found": 1, "stored": 0, "duplicates": 0, "skipped": 0, "failed": 0,
+                                             "incomplete": 1}  # counted, kept raw, not a failure
+        assert store.run("SELECT kind FROM import_errors") == [("ends_early",)]
         history.write_text("".join(lines) + "\n\n" + ALLIN_SIDE_POT[:200])  # first done, second begun
         time.sleep(0.01)
         watch(importer, [str(folder)], 0.01, stop, reports.append, pytest.fail, max_passes=1)
-        assert (reports[-1].stored, reports[-1].failed) == (1, 0)
+        assert reports[-1].status == "grown" and reports[-1].balanced()
+        assert reports[-1].file_totals() == {"hands_found": 2, "stored": 1, "duplicates": 0, "skipped": 0, "failed": 0,
+                                             "incomplete": 1}
+        assert store.run("SELECT first_line FROM import_errors") == [(55,)]  # the first hand's row is gone
         history.write_text("".join(lines) + "\n\n" + ALLIN_SIDE_POT)
         watch(importer, [str(folder)], 0.01, stop, reports.append, pytest.fail, max_passes=1)
-        assert (reports[-1].status, reports[-1].stored, reports[-1].duplicates) == ("grown", 1, 0)
-        assert store.run("SELECT count(*) FROM hands")[0][0] == 2
-        assert store.run("SELECT count(*) FROM import_errors")[0][0] == 0
+        assert (reports[-1].status, reports[-1].stored) == ("grown", 1)
+        assert reports[-1].file_totals() == {"hands_found": 2, "stored": 2, "duplicates": 0, "skipped": 0, "failed": 0,
+                                             "incomplete": 0}
+        watched = every_table(store.con)
+    with Store(":memory:") as store:  # the same tables as one import of the finished file
+        Importer(store).import_file(str(history), history.read_bytes())
+        assert every_table(store.con) == watched
 
 
 def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
@@ -90,6 +138,23 @@ def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
     assert "stopped: 1 hands found = 1 stored" in stdout
     assert table_digest(db)[0][0] == 1
+
+
+def test_watch_reports_a_truncated_last_hand_that_never_completes_when_it_stops(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + "\n".join(ALLIN_SIDE_POT.splitlines()[:10]) + "\n")
+    (tmp_path / "b.txt").write_text(SPLIT_HAND.replace("35874576282", "77") + "\n\nleft here by an editor\n")
+    db = str(tmp_path / "t.duckdb")
+    process = subprocess.Popen([*HHTOOL, "import", "--watch", str(tmp_path), "--interval", "0.1", "--db", db],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    assert "watching" in process.stderr.readline()
+    time.sleep(2)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in stderr, stderr
+    assert "stopped: 4 hands found = 2 stored + 0 duplicates + 0 skipped + 1 failed + 1 incomplete" in stdout
+    assert "incomplete" in stdout.split("stopped:")[1] and "a.txt:" in stdout.split("stopped:")[1]
+    assert "failed" in stdout and "left here by an editor" in stdout  # the stray line, on its pass
 
 
 # ------------------------------------------------------------------ concurrency
@@ -125,22 +190,40 @@ def test_two_imports_at_once_store_each_hand_once(tmp_path: Path) -> None:
                               stderr=subprocess.PIPE, text=True)
     assert first.wait(timeout=120) == 0 and second.wait(timeout=120) == 0, (first.stderr, second.stderr)
     assert table_digest(db)[0][0] == 450
+    one_by_one = str(tmp_path / "one.duckdb")  # every table as importing the two files in some order
+    assert run_hhtool("import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "--db", one_by_one).returncode == 0
+    other_order = str(tmp_path / "other.duckdb")
+    assert run_hhtool("import", str(tmp_path / "b.txt"), str(tmp_path / "a.txt"), "--db", other_order).returncode == 0
+    assert tables_of(db) in (tables_of(one_by_one), tables_of(other_order))
 
 
 # ------------------------------------------------------------------ crash safety
 
 
+def history_with_every_outcome(count: int) -> str:
+    """Numbered hands with a failed hand, a repeat, an edited copy and a stray line among them (in
+    the middle, so that an interrupted import has stored some), and a truncated last hand."""
+    half = count // 2
+    broken = SPLIT_HAND.replace("35874576282", "1").replace("Hero: folds", "Hero: teleports")
+    edited = SPLIT_HAND.replace("35874576282", str(900002)).replace("won ($0.37)", "won ($0.38)")
+    return "\n\n\n".join([numbered_hands(half), broken, numbered_hands(1, 5), edited + "\n\na note left in the file",
+                            numbered_hands(count - half, half + 1), SPLIT_HAND.replace("35874576282", "2")[:900]])
+
+
 def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_completes(tmp_path: Path) -> None:
     history = tmp_path / "big.txt"
-    history.write_text(numbered_hands(4000))
+    history.write_text(history_with_every_outcome(4000))
     reference = str(tmp_path / "reference.duckdb")
-    assert run_hhtool("import", str(history), "--db", reference).returncode == 0
+    assert run_hhtool("import", str(history), "--db", reference).returncode == 1
     db = str(tmp_path / "killed.duckdb")
     rng = random.Random(7)
     for _ in range(3):
-        process = subprocess.Popen([*HHTOOL, "import", str(history), "--db", db], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.8, 3.0))
+        process = subprocess.Popen([*HHTOOL_SMALL_WRITES, "import", "-j", "1", str(history), "--db", db],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert process.stdout is not None
+        for _ in range(rng.randint(1, 5)):  # killed after some transactions, inside the file
+            process.stdout.readline()
+        time.sleep(rng.uniform(0, 0.3))
         process.send_signal(signal.SIGKILL)
         process.wait()
         if not Path(db).exists():
@@ -149,13 +232,32 @@ def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_complete
         try:
             hands = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
             assert con.execute("SELECT count(*) FROM results").fetchall()[0][0] == 3 * hands
-            assert con.execute("SELECT count(*) FROM actions").fetchall()[0][0] == 17 * hands
+            assert con.execute("SELECT count(*) FROM actions").fetchall()[0][0] == 20 * hands
             orphans = "SELECT count(*) FROM actions a ANTI JOIN hands h ON a.site = h.site AND a.hand_id = h.hand_id"
             assert con.execute(orphans).fetchall()[0][0] == 0
         finally:
             con.close()
-    assert run_hhtool("import", str(history), "--db", db).returncode == 0
-    assert table_digest(db) == table_digest(reference)
+    assert run_hhtool("import", str(history), "--db", db).returncode == 1  # the broken hand and the stray line
+    assert_same_tables(tables_of(db), tables_of(reference))  # every table, import errors and files included
+
+
+def test_a_full_disk_interrupts_and_a_rerun_gives_the_tables_of_an_uninterrupted_import(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text(history_with_every_outcome(1200))
+    for index in (1, 2):
+        (folder / f"b{index}.txt").write_text(numbered_hands(1200, 2000 * index))
+    reference = str(tmp_path / "reference.duckdb")
+    run_hhtool("import", str(folder), "--db", reference)
+    db = str(tmp_path / "full.duckdb")
+    # the shell's file-size limit makes a write fail, as a full disk would (no root needed): after the first file
+    full = subprocess.run(["bash", "-c", 'ulimit -f 6000; exec "$@"', "hhtool", *HHTOOL_SMALL_WRITES, "import", "-j", "1",
+                           str(folder), "--db", db], capture_output=True, text=True, timeout=300, check=False)
+    interrupted = tables_of(db)
+    assert full.returncode != 0 and 0 < len(interrupted["hands"]) < 3600, full.stderr[-500:]
+    assert len(interrupted["hands"]) % 1200 != 0  # it stopped inside a file
+    assert run_hhtool("import", str(folder), "--db", db).returncode == 1
+    assert_same_tables(tables_of(db), tables_of(reference))
 
 
 # ------------------------------------------------------------------ hostile input

@@ -82,10 +82,10 @@ def test_a_batch_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with Store(":memory:") as store:
         original = Store._insert
 
-        def failing_insert(self: Store, name: str, table: object) -> None:
+        def failing_insert(self: Store, name: str, table: object, *key: object) -> None:
             if name == "awards":
                 raise duckdb.IOException("disk full (simulated)")
-            original(self, name, table)  # type: ignore[arg-type]
+            original(self, name, table, *key)  # type: ignore[arg-type]
 
         monkeypatch.setattr(Store, "_insert", failing_insert)
         with pytest.raises(duckdb.IOException):
@@ -106,9 +106,9 @@ def test_batches_split_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         with Store(":memory:") as store:
             original = store.write_tables
 
-            def counting_write(tables: dict, original=original, writes=writes) -> None:  # type: ignore[no-untyped-def, type-arg]
+            def counting_write(tables: dict, original=original, writes=writes, **options) -> None:  # type: ignore[no-untyped-def, type-arg]
                 writes.append(tables["hands"].num_rows if "hands" in tables else 0)
-                original(tables)
+                original(tables, **options)
 
             store.write_tables = counting_write  # type: ignore[method-assign]
             report = Importer(store).import_file(path, path.read_bytes())

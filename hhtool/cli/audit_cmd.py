@@ -48,13 +48,18 @@ def rereplay(store: Store, rules: str, where: str, params: list[Any]) -> str:
     return profile.name
 
 
+#: a hand with a conflicting copy is a violation whatever its replay says: the copy judged may be the edited one
+CONFLICTED = "EXISTS (SELECT 1 FROM copy_conflicts c WHERE c.site = h.site AND c.hand_id = h.hand_id)"
+
+
 def verdict_counts(store: Store, where: str, params: list[Any], profile: str | None) -> dict[str, int]:
     if profile is None:
-        rows = store.run(f"SELECT coalesce(h.verdict, 'not replayed'), count(*) FROM hands h WHERE {where} GROUP BY 1", params)
+        rows = store.run(f"""SELECT CASE WHEN {CONFLICTED} THEN 'violation' ELSE coalesce(h.verdict, 'not replayed') END,
+                                    count(*) FROM hands h WHERE {where} GROUP BY 1""", params)
         return {str(verdict): int(n) for verdict, n in rows}
     rows = store.run(
-        f"""SELECT CASE WHEN EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site AND v.hand_id = h.hand_id
-                                     AND v.profile = ?) THEN 'violation'
+        f"""SELECT CASE WHEN {CONFLICTED} OR EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site
+                                     AND v.hand_id = h.hand_id AND v.profile = ?) THEN 'violation'
                         WHEN EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
                                      AND u.profile = ?) THEN 'unverifiable'
                         ELSE 'ok' END, count(*)
@@ -66,19 +71,30 @@ def verdict_counts(store: Store, where: str, params: list[Any], profile: str | N
 
 def violations(store: Store, where: str, params: list[Any], code: str | None, player: str | None,
                profile: str | None) -> list[dict[str, Any]]:
+    """The violations of the matching hands under the profile, with each conflicting copy as a
+    CONFLICTING_COPY finding (expected: the kept copy, actual: the other one)."""
     profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
-    sql = f"""SELECT v.site, v.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line
-              FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id
-              WHERE {profile_condition} AND {where}"""
+    replayed = f"""SELECT v.site, v.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
+                          v.line, h.started_at
+                   FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id
+                   WHERE {profile_condition} AND {where}"""
     values: list[Any] = ([] if profile is None else [profile]) + params
     if code:
-        sql += " AND v.code = ?"
+        replayed += " AND v.code = ?"
         values.append(code.upper())
     if player:
-        sql += " AND v.player = ?"
+        replayed += " AND v.player = ?"
         values.append(player)
-    sql += " ORDER BY h.started_at NULLS LAST, v.site, v.hand_id, v.line"
-    return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values)]
+    copies = f"""SELECT c.site, c.hand_id, 'CONFLICTING_COPY', NULL, NULL, c.first_file || ':' || c.first_first_line,
+                        c.second_file || ':' || c.second_first_line,
+                        'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
+                        c.second_first_line, h.started_at
+                 FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id WHERE {where}"""
+    if (code and code.upper() != "CONFLICTING_COPY") or player:
+        copies += " AND FALSE"  # a conflict is about the whole hand, not one player's action
+    sql = f"""SELECT site, hand_id, code, street, player, expected, actual, message, file, line
+              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line"""
+    return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values + params)]
 
 
 def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> None:
@@ -111,6 +127,7 @@ def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | Non
     fixed = load_profile(rules) if rules else None
     for hand in hands:
         out.print(explain(hand, profile_for(hand, fixed)), highlight=False, markup=False)
+        explain_conflicts(store, hand.site, hand.hand_id)
 
 
 def judge_old_store_once(db: str | None) -> None:
@@ -138,6 +155,23 @@ def list_profiles() -> None:
         out.print(f"{name:<{width}}  {source}", highlight=False, markup=False)
     out.print("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).",
               highlight=False, markup=False)
+
+
+def explain_conflicts(store: Store, site: str, hand_id: str) -> None:
+    """The copies of the hand that differ from the stored one: where each lies and what differs."""
+    from hhtool.store.copies import conflicts_of
+
+    conflicts = conflicts_of(store, "h.site = ? AND h.hand_id = ?", [site, hand_id])
+    if not conflicts:
+        return
+    lines = [f"CONFLICTING_COPY: {len(conflicts)} other copies of this hand differ from the one stored"]
+    for c in conflicts:
+        lines.append(f"  stored copy: {c['first_file']} lines {c['first_first_line']}-{c['first_last_line']} "
+                     f"(sha256 {c['first_sha256'][:16]})")
+        lines.append(f"  other copy:  {c['second_file']} lines {c['second_first_line']}-{c['second_last_line']} "
+                     f"(sha256 {c['second_sha256'][:16]}, {c['second_site']} hand {c['second_hand_id']})")
+        lines.append(f"  differs by {c['kind']}: {c['diff']}")
+    out.print("\n".join(lines), highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:

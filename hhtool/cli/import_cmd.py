@@ -142,9 +142,11 @@ def print_text_summary(report: ImportReport) -> None:
     found, stored, dup = report.total("hands_found"), report.total("stored"), report.total("duplicates")
     skipped, failed = report.total("skipped"), report.failed
     incomplete = report.total("incomplete")
+    conflicts = report.conflicts
     out.print(
         f"{len(report.files)} files: {found} hands found = {stored} stored + {dup} duplicates"
-        f" + {skipped} skipped (other games) + {report.total('failed')} failed"
+        + (f" ({len(conflicts)} conflicting copies)" if conflicts else "")
+        + f" + {skipped} skipped (other games) + {report.total('failed')} failed"
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")
     )
     shown = 0
@@ -154,30 +156,49 @@ def print_text_summary(report: ImportReport) -> None:
                 out.print(f"  [red]failed[/red] {escape(file_report.path)}:{failure.line}: {escape(failure.reason)}",
                           highlight=False)
             shown += 1
+    for file_report in report.files:
+        for hand in file_report.incomplete_hands:
+            out.print(f"  [yellow]incomplete[/yellow] {escape(file_report.path)}:{hand.line}: {escape(hand.reason)}",
+                      highlight=False)
+    for conflict in conflicts[:SHOWN_FAILURES]:
+        out.print(f"  [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: "
+                  f"{escape(conflict.second)} differs from the stored copy {escape(conflict.first)} "
+                  f"({escape(conflict.diff[:300])}); `hhtool audit --explain "
+                  f"{escape(conflict.hand_id)}` shows both", highlight=False)
+    if len(conflicts) > SHOWN_FAILURES:
+        out.print(f"  … and {len(conflicts) - SHOWN_FAILURES} more conflicting copies (`hhtool audit --code CONFLICTING_COPY`)")
     for problem in report.unreadable:
         out.print(f"  [red]unreadable[/red] {escape(problem)}", highlight=False)
     if shown > SHOWN_FAILURES:
         out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
+    unchanged = [r for r in report.files if r.status == "unchanged"]
+    if unchanged:
+        out.print(f"{len(unchanged)} files were imported before and read the same way: not read again. To read a file "
+                  "again another way, import it with --site SITE (or without --site, to detect the site).")
     if failed:
         out.print(f"[red]{failed} failed[/red]; every other hand was stored.")
 
 
 def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | None, interval: float) -> None:
+    from hhtool.importer import COUNTS, Importer
     from hhtool.watch import watch
 
     stop = threading.Event()
-    from hhtool.importer import FileReport, Importer
-
-    totals = FileReport("all files")
+    latest: dict[str, FileReport] = {}  # each file's accounting after its latest pass
 
     def on_file(report: FileReport) -> None:
-        for name in ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete"):
-            setattr(totals, name, getattr(totals, name) + getattr(report, name))
-        if report.hands_found:
-            out.print(f"{escape(report.path)}: {report.stored} stored, {report.duplicates} duplicates, "
-                      f"{report.skipped} skipped, {report.failed} failed", highlight=False)
+        latest[report.path] = report
+        totals = report.file_totals()
+        if report.status != "unchanged":
+            out.print(f"{escape(report.path)}: {totals['hands_found']} hands found = {totals['stored']} stored + "
+                      f"{totals['duplicates']} duplicates + {totals['skipped']} skipped + {totals['failed']} failed"
+                      f" + {totals['incomplete']} incomplete", highlight=False)
         for failure in report.failures:
             out.print(f"  [red]failed[/red] {escape(report.path)}:{failure.line}: {escape(failure.reason)}", highlight=False)
+        for conflict in report.conflicts:
+            out.print(f"  [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: "
+                      f"{escape(conflict.second)} "
+                      f"differs from {escape(conflict.first)}", highlight=False)
 
     with open_store(db) as store:
         # watching: new hands arrive a few at a time, and stats should show them at once
@@ -187,8 +208,14 @@ def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | N
             watch(importer, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"))
         except KeyboardInterrupt:
             stop.set()
-    out.print(f"stopped: {totals.hands_found} hands found = {totals.stored} stored + {totals.duplicates} duplicates"
-              f" + {totals.skipped} skipped + {totals.failed} failed")
+    sums = {name: sum(report.file_totals()[name] for report in latest.values()) for name in COUNTS}
+    out.print(f"stopped: {sums['hands_found']} hands found = {sums['stored']} stored + {sums['duplicates']} duplicates"
+              f" + {sums['skipped']} skipped + {sums['failed']} failed + {sums['incomplete']} incomplete")
+    for report in latest.values():  # a hand still cut off when the watch ends never completed
+        for hand in report.incomplete_hands:
+            out.print(f"  [yellow]incomplete[/yellow] {escape(report.path)}:{hand.line}: {escape(hand.reason)} "
+                      "(kept in import_errors)",
+                      highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -35,6 +35,7 @@ CODES: dict[str, str] = {
     "POT_AWARD": "R12–R14 pot award per player",
     "SHOWDOWN": "R13/R16 showdown winner",
     "RESTATED": "a fact the history states twice (cards, summary, amounts, hand descriptions) stated differently",
+    "CONFLICTING_COPY": "another copy of this hand (same site and hand id) holds a different history",
 }
 
 

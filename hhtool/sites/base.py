@@ -27,6 +27,7 @@ from hhtool.model import (
     Card,
     Deal,
     FailedHand,
+    FailureKind,
     Half,
     Hand,
     ParseOutcome,
@@ -47,10 +48,11 @@ from hhtool.sites.lines import LINE_FLAGS, LineParser, LineToken
 class HandParseError(Exception):
     """A hand's text is not what the site's format allows. ``line`` is 1-based in the file."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(self, line: int, reason: str, kind: FailureKind = FailureKind.UNREADABLE) -> None:
         super().__init__(f"line {line}: {reason}")
         self.line = line
         self.reason = reason
+        self.kind = kind
 
 
 # ---------------------------------------------------------------- grammars
@@ -119,15 +121,20 @@ def tokens_in_order(parsed: Iterable[LineToken] | Tree[Token]) -> Iterator[Any]:
             stack.extend(reversed(node.children))
 
 
+def lark_error_ends_early(error: UnexpectedInput) -> bool:
+    """Whether a Lark error says the text stopped before the hand was complete."""
+    relative = getattr(error, "line", None) or 1
+    return (isinstance(error, UnexpectedEOF) or relative < 1
+            or (isinstance(error, UnexpectedToken) and error.token.type == "$END"))
+
+
 def describe_lark_error(error: UnexpectedInput, raw: RawHand) -> tuple[int, str]:
     """File line and a readable reason for a Lark error on a hand's text."""
     relative = getattr(error, "line", None) or 1
-    if isinstance(error, UnexpectedEOF) or relative < 1:
+    if lark_error_ends_early(error):
         return raw.last_line, "hand ends early (truncated or incomplete hand)"
     line_no = raw.first_line + relative - 1
     text = raw.lines[relative - 1] if relative - 1 < len(raw.lines) else ""
-    if isinstance(error, UnexpectedToken) and error.token.type == "$END":
-        return raw.last_line, "hand ends early (truncated or incomplete hand)"
     expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
     where = "line not understood" if isinstance(error, UnexpectedCharacters) else "line out of place"
     hint = f" (expected one of: {', '.join(expected[:8])})" if expected else ""
@@ -672,10 +679,11 @@ class SiteParser:
                 return SkippedHand(self.name, hand_id, game, raw)
             return self.parse_stud8(raw)
         except HandParseError as error:
-            return FailedHand(self.name, hand_id, error.line, f"{self.name}: {error.reason}", raw)
+            return FailedHand(self.name, hand_id, error.line, f"{self.name}: {error.reason}", raw, error.kind)
         except UnexpectedInput as error:
             line, reason = describe_lark_error(error, raw)
-            return FailedHand(self.name, hand_id, line, f"{self.name}: {reason}", raw)
+            kind = FailureKind.ENDS_EARLY if lark_error_ends_early(error) else FailureKind.UNREADABLE
+            return FailedHand(self.name, hand_id, line, f"{self.name}: {reason}", raw, kind)
         except (ValueError, KeyError, IndexError) as error:
             return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(error).__name__}: {error}", raw)
         except Exception as error:  # a fault in this parser must cost one hand, not the import

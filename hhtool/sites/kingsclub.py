@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from lark import Token
 
-from hhtool.model import ActionKind, Half, Hand, RawHand, Restated, Restatement, Street
+from hhtool.model import ActionKind, FailureKind, Half, Hand, RawHand, Restated, Restatement, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
 from hhtool.sites.common_lines import (
     HandFacts,
@@ -191,9 +191,11 @@ class KingsClubParser(SiteParser):
         seated = [seat.player for seat in b.seats]
         missing = [player for player in seated if player not in state.summary_net]
         if missing:
-            raise HandParseError(last, f"hand ends early (truncated or incomplete hand): no summary line for {missing[0]!r}")
+            raise HandParseError(last, f"hand ends early (truncated or incomplete hand): no summary line for {missing[0]!r}",
+                                 FailureKind.ENDS_EARLY)
         if not b.awards:
-            raise HandParseError(last, "hand ends early (truncated or incomplete hand): nobody wins the pot")
+            raise HandParseError(last, "hand ends early (truncated or incomplete hand): nobody wins the pot",
+                                 FailureKind.ENDS_EARLY)
         state.streets.check_dealt()
 
     @staticmethod

@@ -26,6 +26,7 @@ from lark import Token
 from hhtool.model import (
     ActionKind,
     Card,
+    FailureKind,
     Half,
     Hand,
     RawHand,
@@ -367,7 +368,8 @@ class WinningParser(SiteParser):
     @staticmethod
     def _finish(b: HandBuilder, state: _WinningState) -> None:
         if not b.awards:
-            raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot")
+            raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot",
+                                 FailureKind.ENDS_EARLY)
         if len({seat.player for seat in b.seats if not seat.sitting_out} - state.folded) == 1:
             b.label_awards_whole()  # a pot nobody contested is not split
 

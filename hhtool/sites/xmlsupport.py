@@ -35,7 +35,7 @@ from dataclasses import replace
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
 
-from hhtool.model import CUT_LINE_MARK, Action, ActionKind, RawHand, Street
+from hhtool.model import CUT_LINE_MARK, Action, ActionKind, FailureKind, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError
 
 SYNTHETIC_ROOT = "hhtool-fragments"
@@ -159,7 +159,7 @@ def game_start_tag(raw: RawHand) -> str:
 def require_closed_game(raw: RawHand) -> None:
     """A hand whose ``<game>`` element never closes is incomplete (a truncated file)."""
     if not _GAME_CLOSED.search(raw.text):
-        raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)")
+        raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)", FailureKind.ENDS_EARLY)
 
 
 #: text outside any game kept at most, in characters, before it is reported as it stands

@@ -288,23 +288,32 @@ class Store:
         with contextlib.suppress(duckdb.Error):
             self.run("ROLLBACK")
 
-    def write_tables(self, tables: dict[str, pa.Table]) -> None:
-        """Insert rows into several tables in one transaction (all of them or none)."""
+    def write_tables(self, tables: dict[str, pa.Table], new_only: dict[str, tuple[str, ...]] | None = None,
+                     first: Sequence[tuple[str, Sequence[Any]]] = ()) -> None:
+        """Insert rows into several tables in one transaction (all of them or none). ``new_only``
+        names, per table, the columns that identify a row: rows already there are not inserted
+        again (a re-run after an interrupted import). ``first``: statements run before, in it."""
         self.run("BEGIN TRANSACTION")
         try:
+            for sql, params in first:
+                self.run(sql, params)
             for name, table in tables.items():
                 if table.num_rows:
-                    self._insert(name, table)
+                    self._insert(name, table, (new_only or {}).get(name, ()))
             self.run("COMMIT")
         except BaseException:
             self.rollback()
             raise
 
-    def _insert(self, name: str, table: pa.Table) -> None:
+    def _insert(self, name: str, table: pa.Table, key: tuple[str, ...] = ()) -> None:
         view = f"incoming_{name}"
         self.con.register(view, table)
         try:
-            self.run(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
+            sql = f"INSERT INTO {name} BY NAME SELECT * FROM {view}"
+            if key:
+                match = " AND ".join(f"t.{column} IS NOT DISTINCT FROM {view}.{column}" for column in key)
+                sql += f" WHERE NOT EXISTS (SELECT 1 FROM {name} t WHERE {match})"
+            self.run(sql)
         finally:
             self.con.unregister(view)
 

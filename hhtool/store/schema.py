@@ -178,8 +178,29 @@ UPDATE hands SET ante_source = 'posted', bring_in_source = 'posted' WHERE stakes
 ALTER TABLE hands DROP COLUMN stakes_source;
 """
 
+
+MIGRATION_COPIES = """
+ALTER TABLE files ADD COLUMN reading VARCHAR NOT NULL DEFAULT 'detected';  -- site 'detected' or 'forced' (--site)
+ALTER TABLE files ADD COLUMN tail VARCHAR[] NOT NULL DEFAULT [];  -- how the items from resume_line on were counted
+-- why: unreadable | ends_early | stray_text | unknown_format
+ALTER TABLE import_errors ADD COLUMN kind VARCHAR NOT NULL DEFAULT 'unreadable';
+
+CREATE TABLE copy_conflicts (            -- a second copy of a stored hand whose content differs
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL,  -- the stored (first) copy, which is kept
+    first_file VARCHAR NOT NULL, first_first_line INTEGER NOT NULL, first_last_line INTEGER NOT NULL,
+    first_sha256 VARCHAR NOT NULL,
+    second_site VARCHAR NOT NULL, second_hand_id VARCHAR NOT NULL,
+    second_file VARCHAR NOT NULL, second_first_line INTEGER NOT NULL, second_last_line INTEGER NOT NULL,
+    second_sha256 VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,              -- text | content | grown (the first copy was read while its file was written)
+    diff VARCHAR NOT NULL,              -- line-level diff summary
+    first_text VARCHAR,                 -- NULL when the first copy's file no longer holds it
+    second_text VARCHAR NOT NULL
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES]
+MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES]
 CURRENT_VERSION = len(MIGRATIONS)
 
 #: child tables holding per-hand rows, keyed by (site, hand_id)

@@ -135,7 +135,8 @@ def failure_rows(failures: Sequence[FailedHand]) -> pa.Table:
     for failure in failures:
         raw_text = failure.raw.text
         _append(columns, (failure.raw.file, failure.raw.first_line, failure.raw.last_line, failure.line, failure.site,
-                          failure.hand_id, failure.reason, raw_text, sha256(raw_text.encode("utf-8", "replace")).hexdigest()))
+                          failure.hand_id, failure.reason, raw_text, sha256(raw_text.encode("utf-8", "replace")).hexdigest(),
+                          failure.kind.value))
     return _typed(columns, _ERROR_COLUMNS)
 
 
@@ -180,5 +181,5 @@ _VIOLATION_COLUMNS = {**_KEY, "profile": _S, "code": _S, "street": _I, "player":
 _UNVERIFIABLE_COLUMNS = {**_KEY, "profile": _S, "check_code": _S, "reason": _S}
 _RULE_AWARD_COLUMNS = {**_KEY, "profile": _S, "player": _S, "rules_amount": _L, "site_amount": _L}
 _ERROR_COLUMNS = {"file": _S, "first_line": _I, "last_line": _I, "line": _I, "site": _S, "hand_id": _S, "reason": _S,
-                  "raw_text": _S, "raw_sha256": _S}
+                  "raw_text": _S, "raw_sha256": _S, "kind": _S}
 _SKIPPED_COLUMNS = {"file": _S, "first_line": _I, "site": _S, "hand_id": _S, "game": _S}

@@ -1,0 +1,82 @@
+"""Finding the stored copy of a hand, under its own key or its origin's (a converted PHH hand)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+if TYPE_CHECKING:
+    from hhtool.store import Store
+
+#: per table, the columns that identify a row: a re-run of an interrupted import does not add it again
+NEW_ONLY: dict[str, tuple[str, ...]] = {
+    "import_errors": ("file", "first_line", "line", "raw_sha256", "reason"),
+    "skipped_hands": ("file", "first_line", "hand_id", "game"),
+    "copy_conflicts": ("site", "hand_id", "second_file", "second_first_line", "second_sha256"),
+}
+
+_S, _I = pa.string(), pa.int32()
+CONFLICT_COLUMNS: dict[str, pa.DataType] = {
+    "site": _S, "hand_id": _S, "first_file": _S, "first_first_line": _I, "first_last_line": _I, "first_sha256": _S,
+    "second_site": _S, "second_hand_id": _S, "second_file": _S, "second_first_line": _I, "second_last_line": _I,
+    "second_sha256": _S, "kind": _S, "diff": _S, "first_text": _S, "second_text": _S,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredCopy:
+    site: str
+    hand_id: str
+    file: str
+    first_line: int
+    last_line: int
+    sha256: str
+
+
+def stored_copies(store: Store, probes: Sequence[tuple[str, str, str]]) -> dict[str, StoredCopy]:
+    """For (hand id as imported, site dealt, hand id dealt) probes, the stored copy of each hand
+    already there: stored under that key, or as a converted hand naming it as its origin."""
+    if not probes:
+        return {}
+    table = pa.table({"probe": [p[0] for p in probes], "isite": [p[1] for p in probes], "iid": [p[2] for p in probes]})
+    store.con.register("probe_copies", table)
+    try:  # first which hands are there (cheap: two columns), then where they lie, only for those
+        matched = store.run("SELECT p.probe, h.site, h.hand_id FROM hands h JOIN probe_copies p ON h.hand_id = p.iid "
+                            "WHERE h.site = p.isite")
+        if store.run("SELECT 1 FROM hands WHERE origin_site IS NOT NULL LIMIT 1"):  # converted copies: few, if any
+            matched = store.run(
+                """SELECT p.probe, h.site, h.hand_id FROM (SELECT * FROM hands WHERE origin_site IS NOT NULL) h
+                   JOIN probe_copies p ON h.hand_id = p.isite || ':' || p.iid WHERE h.origin_site = p.isite""") + matched
+    finally:
+        store.con.unregister("probe_copies")
+    if not matched:
+        return {}
+    keys = pa.table({"probe": [m[0] for m in matched], "site": [m[1] for m in matched], "hand_id": [m[2] for m in matched],
+                     "rank": list(range(len(matched)))})
+    store.con.register("matched_copies", keys)
+    try:
+        rows = store.run("""SELECT m.probe, h.site, h.hand_id, h.file, h.first_line, h.last_line, h.raw_sha256
+                            FROM hands h JOIN matched_copies m ON h.hand_id = m.hand_id AND h.site = m.site
+                            ORDER BY m.rank""")
+    finally:
+        store.con.unregister("matched_copies")
+    found: dict[str, StoredCopy] = {}
+    for probe, site, hand_id, file, first_line, last_line, sha256 in rows:  # the own key wins: it comes last
+        found[probe] = StoredCopy(site, hand_id, file, int(first_line), int(last_line), sha256)
+    return found
+
+
+def conflict_table(rows: list[dict[str, Any]]) -> pa.Table:
+    return pa.table({name: pa.array([row[name] for row in rows], kind) for name, kind in CONFLICT_COLUMNS.items()})
+
+
+def conflicts_of(store: Store, where: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    """Stored conflicts of the hands matching a condition on ``hands h``."""
+    cursor = store.con.execute(
+        f"""SELECT c.* FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id
+            WHERE {where} ORDER BY c.site, c.hand_id, c.second_file, c.second_first_line""", list(params))
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
