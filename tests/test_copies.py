@@ -58,7 +58,8 @@ def test_an_edited_copy_in_another_file_is_a_conflict_reported_everywhere(tmp_pa
     [finding] = [json.loads(line) for line in audit.output.splitlines()]
     assert finding["code"] == "CONFLICTING_COPY" and finding["file"] == str(tmp_path / "b.txt")
     table = runner.invoke(app, ["audit", "--db", str(db)])
-    assert "1 violation" in table.output and "1 ok" in table.output  # the conflicted hand is not ok
+    # the conflicted hand is a violation; the other, alone at its table, leaves its forced bets unverifiable
+    assert "1 violation" in table.output and "1 unverifiable" in table.output
     explained = runner.invoke(app, ["audit", "--db", str(db), "--explain", "35874576282"])
     assert "CONFLICTING_COPY: 1 other copies" in explained.output and "b.txt lines 1-52" in explained.output
     assert "won ($0.38)" in explained.output
