@@ -21,7 +21,7 @@ from pathlib import Path
 
 from hhtool.model import Half, ShowStatus, Street
 from hhtool.simulate.dealer import Dealer, SimulatedHand, TableConfig
-from hhtool.simulate.faults import FAULT_CODES, faulty_hand
+from hhtool.simulate.faults import FAULT_CODES, TABLE_CONTEXT_KINDS, faulty_hand
 from hhtool.simulate.policy import POLICIES, Policy
 from hhtool.simulate.writers import writer_for
 
@@ -114,20 +114,53 @@ def generate_hands(
 ) -> Iterator[SimulatedHand]:
     """``count`` hands, lazily. A share ``fault_rate`` of them carries one fault; the codes are
     taken in turn from ``fault_codes`` so every kind appears; a hand whose deals never allow the
-    fault in its turn stays clean."""
+    fault in its turn stays clean. A fault judged only against the table's other hands (a wrong
+    bring-in below the small bet, a wrong ante) is dealt only while the hands before it that post
+    the table's value outnumber, by two, those that do not: each one then has a table context
+    that convicts it (a strict majority of the other hands); its turn passes to the next kind."""
     dealer = Dealer(config, policy)
     turn = 0
+    tally = _ForcedBetVotes()
     for index in range(count):
+        simulated = None
         if fault_rate > 0:
             rng = random.Random(f"hhtool-faults:{config.seed}:{index}")
             if rng.random() < fault_rate:
                 code = fault_codes[turn % len(fault_codes)]
+                for _ in range(len(fault_codes)):
+                    if tally.allows(code):
+                        break
+                    turn += 1
+                    code = fault_codes[turn % len(fault_codes)]
                 turn += 1
-                faulty = faulty_hand(dealer, index, code, rng)
-                if faulty is not None:
-                    yield faulty
-                    continue
-        yield dealer.play(index)
+                if tally.allows(code):
+                    simulated = faulty_hand(dealer, index, code, rng)
+        if simulated is None:
+            simulated = dealer.play(index)
+        tally.add(simulated, config)
+        yield simulated
+
+
+@dataclass
+class _ForcedBetVotes:
+    """How the hands so far vote on the table's bring-in and ante (as hhtool/store/context.py
+    counts them): a hand that posts the table's value agrees; a faulty post disagrees."""
+
+    agree: Counter[str] = field(default_factory=Counter)
+    disagree: Counter[str] = field(default_factory=Counter)
+
+    def allows(self, kind: str) -> bool:
+        bet = {"BRING_IN_AMOUNT:table": "bring_in", "ANTE": "ante"}.get(kind)
+        return bet is None or self.agree[bet] > self.disagree[bet] + 1
+
+    def add(self, simulated: SimulatedHand, config: TableConfig) -> None:
+        kind = simulated.fault.kind or simulated.fault.code if simulated.fault is not None else ""
+        for bet, amount in (("bring_in", config.bring_in), ("ante", config.ante)):
+            posts = [a for a in simulated.hand.actions if a.kind.value == bet and not a.all_in]
+            if kind in TABLE_CONTEXT_KINDS and (bet == "ante") == (kind == "ANTE"):
+                self.disagree[bet] += 1
+            elif posts and all(a.amount == amount for a in posts):
+                self.agree[bet] += 1
 
 
 @dataclass

@@ -123,7 +123,7 @@ class SimulatedHand:
 class PlayFault:
     """A fault the dealer commits while playing (the rest are applied afterwards, in faults.py)."""
 
-    code: str  # BRING_IN_PLAYER, BRING_IN_AMOUNT, ILLEGAL_ACTION, BET_SIZE or RAISE_CAP
+    code: str  # the fault kind: BRING_IN_PLAYER, BRING_IN_AMOUNT(:table), ANTE, ILLEGAL_ACTION, BET_SIZE or RAISE_CAP
     street: int = 3
     injected: InjectedFault | None = None
 
@@ -269,16 +269,18 @@ class _HandPlay:
 
     def _antes_and_third_street(self) -> None:
         config = self.config
+        fault = self.fault
+        off_ante = self._off_ante(fault) if fault is not None and fault.code == "ANTE" else None
         for player in self.players:
             if config.ante:
-                self._record(Street.THIRD, player, ActionKind.ANTE, min(config.ante, player.stack))
+                ante = off_ante[1] if off_ante is not None and player is off_ante[0] else config.ante
+                self._record(Street.THIRD, player, ActionKind.ANTE, min(ante, player.stack))
         for player in self.players:
             player.down = [self.deck.pop(), self.deck.pop()]
             player.up = [self.deck.pop()]
             self.deals.append(Deal(Street.THIRD, player.name, tuple(player.down), tuple(player.up)))
         ranked = sorted(self.players, key=lambda p: p.up[0].bring_in_key)
         bringer = ranked[0]
-        fault = self.fault
         if fault is not None and fault.code == "BRING_IN_PLAYER":
             bringer = ranked[1]  # the second-lowest upcard posts instead
             fault.injected = InjectedFault("BRING_IN_PLAYER", 3, bringer.name,
@@ -288,7 +290,7 @@ class _HandPlay:
         self.opener = bringer
         situation = self._situation(bringer, round_, is_bring_in=True)
         move = self.policy.decide(situation, bringer.style, self.rng)
-        if fault is not None and fault.code in ("BRING_IN_PLAYER", "BRING_IN_AMOUNT"):
+        if fault is not None and fault.code in ("BRING_IN_PLAYER", "BRING_IN_AMOUNT", "BRING_IN_AMOUNT:table"):
             move = Move.BRING_IN
         if move is Move.RAISE and bringer.stack > config.small_bet:
             self._record(Street.THIRD, bringer, ActionKind.COMPLETE, config.small_bet)
@@ -301,11 +303,39 @@ class _HandPlay:
                 round_.raises_closed = True
                 fault.injected = InjectedFault("BRING_IN_AMOUNT", 3, bringer.name,
                                                f"brings in for {amount}, more than the small bet {config.small_bet}")
+            elif fault is not None and fault.code == "BRING_IN_AMOUNT:table":
+                amount = self._off_bring_in(fault, bringer)
             self._record(Street.THIRD, bringer, ActionKind.BRING_IN, min(amount, bringer.stack))
             round_.current_bet = bringer.street_put
         round_.pending = {p.name for p in self.players if p.active and p is not bringer}
         round_.play(self._next_index(bringer))
         self._return_uncalled(Street.THIRD)
+
+    def _off_ante(self, fault: PlayFault) -> tuple[_Player, int] | None:
+        """ANTE fault: one player, not put all-in by it, antes one unit more (or, where the ante is
+        over one unit, less) than the table; the other players and hands post the table's ante."""
+        ante = self.config.ante
+        candidates = [p for p in self.players if p.stack > ante + 1]
+        if not ante or not candidates:
+            return None
+        player = self.rng.choice(candidates)
+        amount = self.rng.choice([ante + 1, ante - 1] if ante > 1 else [ante + 1])
+        fault.injected = InjectedFault("ANTE", 3, player.name, f"antes {amount} where the table's ante is {ante}", "ANTE")
+        return player, amount
+
+    def _off_bring_in(self, fault: PlayFault, bringer: _Player) -> int:
+        """BRING_IN_AMOUNT:table fault: the bring-in is one unit over or under the table's, still
+        below the small bet and not all-in: wrong only against the other hands at the table."""
+        config = self.config
+        options = [amount for amount in (config.bring_in + 1, config.bring_in - 1)
+                   if 0 < amount < config.small_bet and amount < bringer.stack]
+        if not options:
+            return config.bring_in  # not possible in this deal: the hand stays clean and is dealt again
+        amount = self.rng.choice(options)
+        fault.injected = InjectedFault("BRING_IN_AMOUNT", 3, bringer.name,
+                                       f"brings in for {amount} where the table's bring-in is {config.bring_in}",
+                                       "BRING_IN_AMOUNT:table")
+        return amount
 
     def _next_index(self, player: _Player) -> int:
         return (self.players.index(player) + 1) % len(self.players)
@@ -364,7 +394,7 @@ class _HandPlay:
     def _finish(self) -> SimulatedHand:
         config = self.config
         live = self._live()
-        pots = build_pots([(p.name, p.total_put, not p.folded) for p in self.players])
+        pots = build_pots([(p.name, p.total_put, not p.folded, p.all_in) for p in self.players])
         total = sum(p.total_put for p in self.players)
         rake = min(config.rake_cap, total * config.rake_basis_points // 10_000)
         rakes = allocate_rake([amount for amount, _ in pots], rake, config.rake_allocation)

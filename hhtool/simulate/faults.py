@@ -13,6 +13,14 @@ Per code, what changes and what the sidecar names:
 ``BRING_IN_AMOUNT`` (played) — the right player brings in for S + b (more than the small bet; the
   PokerStars header carries no bring-in, so only a bring-in of S or more is detectable in a single
   hand). Nobody raises on 3rd street afterwards; calls are for that amount. Street 3, the poster.
+``BRING_IN_AMOUNT:table`` (played) — the right player brings in for one unit more or less than the
+  table's bring-in b, still below the small bet and not all-in. The hand alone cannot show it where
+  the site does not state the bring-in: the other hands of the file, at the same table, do (a table
+  context, see :data:`TABLE_CONTEXT_KINDS`). Street 3, the poster.
+``ANTE`` (played) — one player, not all-in, antes one unit more (or, with an ante over one unit,
+  less) than the table's ante; everyone else, in this hand and the others, posts the table's ante.
+  Judged against the header where it states the ante (Full Tilt, PHH), else against the table
+  context. Street 3, that player.
 ``ACTION_ORDER`` (edited) — the last two actions of a betting round, both checks or calls by two
   players, are swapped: the second player acts before the first, who then acts last as the only one
   still due. Street of the round, player = the one who acted early.
@@ -78,13 +86,18 @@ from hhtool.simulate.dealer import Dealer, InjectedFault, PlayFault, SimulatedHa
 FAULT_CODES: tuple[str, ...] = (
     "BRING_IN_PLAYER", "BRING_IN_AMOUNT", "ACTION_ORDER", "ILLEGAL_ACTION", "BET_SIZE", "RAISE_CAP", "STACK",
     "ROUND_INCOMPLETE", "CARDS", "POT_TOTAL", "UNCALLED_BET", "POT_AWARD", "SHOWDOWN",
-    "RESTATED:cards", "RESTATED:won", "POT_TOTAL:side_pot",
+    "RESTATED:cards", "RESTATED:won", "POT_TOTAL:side_pot", "BRING_IN_AMOUNT:table", "ANTE",
 )  # fmt: skip  (fault kinds: the code each breaks, ":variant" where several break one code)
+#: kinds that change a hand's vote on the table's forced bets (see hhtool/store/context.py): caught
+#: only where most other hands at the table post the table's value
+TABLE_CONTEXT_KINDS = frozenset(("BRING_IN_AMOUNT", "BRING_IN_AMOUNT:table", "ANTE"))
 MAX_ATTEMPTS = 60  # fresh deals tried before giving up on a fault for one hand
 
 _PLAYED_STREETS: dict[str, tuple[int, ...]] = {
     "BRING_IN_PLAYER": (3,),
     "BRING_IN_AMOUNT": (3,),
+    "BRING_IN_AMOUNT:table": (3,),
+    "ANTE": (3,),
     "ILLEGAL_ACTION": (4, 5, 6, 7),
     "BET_SIZE": (4, 5, 6, 7),
     "RAISE_CAP": (3, 4, 5, 6, 7),

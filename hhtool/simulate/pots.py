@@ -12,24 +12,28 @@ from hhtool.model import Award, Card, Half
 from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 
 
-def build_pots(contributions: list[tuple[str, int, bool]]) -> list[tuple[int, tuple[str, ...]]]:
-    """Main and side pots from (player, total put in after returns, still live), in position order.
+def build_pots(contributions: list[tuple[str, int, bool, bool]]) -> list[tuple[int, tuple[str, ...]]]:
+    """Main and side pots from (player, total put in after returns, still live, all-in), in position order.
 
-    Levels are the contributions of live players below the top one; folded players' chips stay in
-    the pots but make nobody eligible; adjacent pots with the same eligible players merge.
+    Each all-in level of a live player below the top live contribution closes a pot; a live player
+    who is not all-in is eligible for every pot (one who anted a unit more than the others makes no
+    level of his own); folded players' chips stay in the pots but make nobody eligible; adjacent pots
+    with the same eligible players merge.
 
-    >>> build_pots([("A", 10, True), ("B", 30, True), ("C", 30, True), ("D", 5, False)])
+    >>> build_pots([("A", 10, True, True), ("B", 30, True, False), ("C", 30, True, False), ("D", 5, False, False)])
     [(35, ('A', 'B', 'C')), (40, ('B', 'C'))]
+    >>> build_pots([("A", 31, True, False), ("B", 30, True, False)])
+    [(61, ('A', 'B'))]
     """
-    levels = sorted({amount for _, amount, live in contributions if live})
+    top = max(put for _, put, live, _ in contributions if live)
+    levels = sorted({put for _, put, live, all_in in contributions if live and all_in and put < top} | {top})
     pots: list[tuple[int, tuple[str, ...]]] = []
     below = 0
-    for index, level in enumerate(levels):
-        top = index == len(levels) - 1
-        amount = sum(min(put, level) - min(put, below) for _, put, _ in contributions)
-        if top:  # chips above the last live level (folded players' overcalls cannot exist: returned)
-            amount += sum(max(0, put - level) for _, put, _ in contributions)
-        eligible = tuple(name for name, put, live in contributions if live and put >= level)
+    for level in levels:
+        amount = sum(min(put, level) - min(put, below) for _, put, _, _ in contributions)
+        if level == top:  # chips above the last live level (folded players' overcalls cannot exist: returned)
+            amount += sum(max(0, put - level) for _, put, _, _ in contributions)
+        eligible = tuple(name for name, put, live, all_in in contributions if live and (put >= level or not all_in))
         if pots and pots[-1][1] == eligible:
             pots[-1] = (pots[-1][0] + amount, eligible)
         elif amount:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from lark import Token
 
-from hhtool.model import Half, Hand, RawHand, ShowStatus, Street
+from hhtool.model import Half, Hand, RawHand, ShowStatus, StakeSource, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -126,8 +126,11 @@ class FullTiltParser(SiteParser):
             is_tournament=tournament_id is not None,
             table_size=table_size,
         )
-        # the ante is the header's: a header without one leaves it unknown, whatever was posted
-        stakes = replace(stakes, ante=builder.money(match.group("ante"), raw.first_line) if match.group("ante") else None)
+        # the ante is the header's (a statement the replay judges, not the table context); a header
+        # without one leaves it unknown, whatever was posted
+        stated_ante = builder.money(match.group("ante"), raw.first_line) if match.group("ante") else None
+        stakes = replace(stakes, ante=stated_ante,
+                         ante_source=StakeSource.HEADER if stated_ante is not None else stakes.ante_source)
         when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
         started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]) if when else None
         return builder.build(

@@ -15,23 +15,29 @@ from hhtool.replay.hidden import hidden_ranks, names_of, rank_multisets
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
-_CATEGORY_NAMES = ("high card", "one pair", "two pair", "three of a kind", "four of a kind")
+_CATEGORY_NAMES = ("high card", "one pair", "two pair", "three of a kind", "full house", "four of a kind")
 
 
 def board_strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
-    """R7 order of an exposed board: quads > trips > two pair > pair > high card, ace high,
-    straights and flushes ignored; ranks by group then from the highest down.
+    """R7 order of an exposed board: quads > full house > trips > two pair > pair > high card, ace
+    high, straights and flushes ignored; ranks by group then from the highest down. A full house
+    needs five cards: only a 7th-street board with the common card (R17) has them, and there trips
+    with a pair are a full house, as in any poker ranking, not trips with a pair of kickers.
 
     >>> from hhtool.replay.evaluator import cards
     >>> board_strength(cards("Ac 6c")) > board_strength(cards("9d 3d"))
     True
     >>> board_strength(cards("2c 2d 3h")) > board_strength(cards("As Kd Qh"))
     True
+    >>> board_strength(cards("2c 2d 4h 2s 4c")) > board_strength(cards("Ah 6d 4s 4d 4c"))
+    True
     """
     counts = Counter(card.rank for card in cards)
     groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
     sizes = [size for _, size in groups]
     if sizes[:1] == [4]:
+        category = 5
+    elif sizes[:2] == [3, 2]:
         category = 4
     elif sizes[:1] == [3]:
         category = 3
