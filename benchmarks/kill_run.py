@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.test_reliability import (  # noqa: E402  (after the path is set)
+from tests.test_reliability import (
     HHTOOL_SMALL_WRITES,
     history_with_every_outcome,
     run_hhtool,
