@@ -28,10 +28,9 @@ from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
-    derive_stakes_from_forced_bets,
-    infer_bets_from_betting,
     parse_cards,
 )
+from hhtool.sites.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
