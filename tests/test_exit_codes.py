@@ -24,7 +24,7 @@ from hhtool.store.schema import CURRENT_VERSION
 runner = CliRunner()
 HHTOOL = [sys.executable, "-m", "hhtool"]
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "pokerstars"
-A_HAND_ID = "35874576282"  # in sample_histories/pokerstars
+A_HAND_ID = "900000000001"  # in sample_histories/pokerstars
 
 #: every command that reads the store, as a user would run it (the --db option is added)
 READERS: dict[str, list[str]] = {
