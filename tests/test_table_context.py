@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
@@ -225,4 +226,21 @@ def test_audit_judges_a_store_from_before_the_table_context_once(tmp_path: Path)
     result = runner.invoke(app, ["audit", "--db", db, "--format", "jsonl"])
     assert result.exit_code == 1, result.output
     assert [json.loads(line)["hand_id"] for line in result.output.splitlines()] == ["5"]
+    assert verdicts(db) == {"1": "ok", "2": "ok", "3": "ok", "4": "ok", "5": "violation"}
+
+
+def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import killed after its writes but before its table-context pass leaves the replay's
+    placeholders; the re-run finds the file already stored, and still judges those hands."""
+    import hhtool.importer
+
+    db = str(tmp_path / "d.duckdb")
+    path = write(tmp_path, "a.txt", *[stars_hand(n) for n in range(1, 5)], stars_hand(5, bring_in=3))
+    with monkeypatch.context() as patched:  # as if killed just before the pass
+        patched.setattr(hhtool.importer, "judge_imported_since", lambda store, mark: 0)
+        runner.invoke(app, ["import", path, "--db", db])
+    assert set(verdicts(db).values()) == {"unverifiable"}  # placeholders only
+    result = runner.invoke(app, ["import", path, "--db", db])
+    assert result.exit_code == 0, result.output
     assert verdicts(db) == {"1": "ok", "2": "ok", "3": "ok", "4": "ok", "5": "violation"}

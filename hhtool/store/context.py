@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hhtool.model import Stakes, Structure
+from hhtool.replay.checks.antes import ANTE_BY_CONTEXT
+from hhtool.replay.checks.bring_in import BRING_IN_BY_CONTEXT
 from hhtool.replay.result import format_money
 from hhtool.store import Store
 from hhtool.store.tables import replay_table_of
@@ -88,10 +90,19 @@ def import_mark(store: Store) -> Any:
     return store.run("SELECT current_timestamp::TIMESTAMP")[0][0]
 
 
+#: hands stored with the replay's placeholder still in place: an import killed (or stopped by a full
+#: disk) after writing them but before its table-context pass; the next import judges them
+_AWAITING_CONTEXT = """EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
+    AND u.profile = h.rules_profile AND ((u.check_code = 'ANTE' AND u.reason = ?)
+                                         OR (u.check_code = 'BRING_IN_AMOUNT' AND u.reason = ?)))"""
+
+
 def judge_imported_since(store: Store, mark: Any) -> int:
-    """After an import: re-judge every table that a file imported since ``mark`` has hands at."""
+    """After an import: re-judge every table that a file imported since ``mark`` has hands at, and
+    the tables of hands an interrupted earlier import left unjudged."""
     return judge_table_context(
-        store, "h.file IN (SELECT path FROM files WHERE imported_at >= ?)", [mark])
+        store, f"(h.file IN (SELECT path FROM files WHERE imported_at >= ?) OR {_AWAITING_CONTEXT})",
+        [mark, ANTE_BY_CONTEXT, BRING_IN_BY_CONTEXT])
 
 
 #: hands whose forced bets no table-context pass has judged yet (a store from before it existed): a
