@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from hhtool.model import FailedHand, FailureKind, Hand, ParseOutcome, RawHand, SkippedHand
 from hhtool.sites import parser_for
+from hhtool.store.copies import CopyAt
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
 
@@ -34,19 +35,6 @@ class LineBlock:
 
 #: what an item of a file was counted as (``FileReport`` field names), for the files row's tail
 HAND = "hand"  # a hand to store: stored or a duplicate, decided against the store
-
-
-@dataclass(frozen=True, slots=True)
-class CopyAt:
-    """Where one copy of a hand lies: the second copy of a hand already kept (a duplicate)."""
-
-    site: str
-    hand_id: str
-    file: str
-    first_line: int
-    last_line: int
-    sha256: str
-    origin_site: str | None = None
 
 
 @dataclass

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hhtool.chunks import CopyAt
 from hhtool.copies import compare_copies, identity
 from hhtool.model import Hand, RawHand
 from hhtool.reader import decode_bytes
 from hhtool.sites import parser_for
 from hhtool.store import Store
-from hhtool.store.copies import StoredCopy, stored_copies
+from hhtool.store.copies import CopyAt, stored_copies
 from hhtool.store.load import load_hands
 
 
@@ -112,7 +111,7 @@ class CopyChecker:
                                       f"{copy.file}:{copy.first_line}-{copy.last_line}", kind, diff))
         return rows, conflicts
 
-    def _compare(self, stored: StoredCopy, copy: CopyAt) -> tuple[str, str, str | None, str] | None:
+    def _compare(self, stored: CopyAt, copy: CopyAt) -> tuple[str, str, str | None, str] | None:
         second_text = self._text_at(copy.file, copy.first_line, copy.last_line)
         second = self._hand_at(copy)
         if second is None or second_text is None:

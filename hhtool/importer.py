@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhtool.chunks import HAND, ChunkResult, CopyAt, LineBlock, failure_chunk, process_chunk
+from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_chunk
 from hhtool.copies import identity
 from hhtool.copy_check import Conflict, CopyChecker
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
@@ -29,7 +29,7 @@ from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
 from hhtool.store.context import import_mark, judge_imported_since
-from hhtool.store.copies import NEW_ONLY, StoredCopy, conflict_table, stored_copies
+from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 
 #: hands parsed, replayed and tabulated together (one task for a worker)
 BATCH_HANDS = 2000
@@ -156,7 +156,7 @@ class FileWriter:
         self._pending: set[tuple[str, str]] = set()  # identities accounted as stored but not written yet
         self._hands = 0
 
-    def copies_of(self, site: str, hand_ids: list[str], origins: dict[str, str]) -> dict[str, StoredCopy]:
+    def copies_of(self, site: str, hand_ids: list[str], origins: dict[str, str]) -> dict[str, CopyAt]:
         """The stored copy of each of ``hand_ids`` already stored (or about to be: written first)."""
         probes = [(hand_id, *identity(site, hand_id, origins.get(hand_id))) for hand_id in hand_ids]
         if self._pending and any((isite, iid) in self._pending for _, isite, iid in probes):

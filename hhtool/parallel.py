@@ -24,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from hhtool.chunks import ChunkResult, CopyAt, failure_chunk, process_chunk
+from hhtool.chunks import ChunkResult, failure_chunk, process_chunk
 from hhtool.importer import (
     BATCH_HANDS,
     COUNTS,
@@ -41,6 +41,7 @@ from hhtool.sites import detect, parser_for
 from hhtool.sources import Source, SourceError
 from hhtool.store import Store
 from hhtool.store.context import import_mark, judge_imported_since
+from hhtool.store.copies import CopyAt
 from hhtool.store.tables import failure_rows
 
 #: a process pool pays its start-up only when there is this much to read

@@ -27,16 +27,20 @@ CONFLICT_COLUMNS: dict[str, pa.DataType] = {
 
 
 @dataclass(frozen=True, slots=True)
-class StoredCopy:
+class CopyAt:
+    """Where one copy of a hand lies: the stored copy, or a second copy of a hand already kept (a
+    duplicate; ``origin_site`` for a converted history)."""
+
     site: str
     hand_id: str
     file: str
     first_line: int
     last_line: int
     sha256: str
+    origin_site: str | None = None
 
 
-def stored_copies(store: Store, probes: Sequence[tuple[str, str, str]]) -> dict[str, StoredCopy]:
+def stored_copies(store: Store, probes: Sequence[tuple[str, str, str]]) -> dict[str, CopyAt]:
     """For (hand id as imported, site dealt, hand id dealt) probes, the stored copy of each hand
     already there: stored under that key, or as a converted hand naming it as its origin."""
     if not probes:
@@ -63,9 +67,9 @@ def stored_copies(store: Store, probes: Sequence[tuple[str, str, str]]) -> dict[
                             ORDER BY m.rank""")
     finally:
         store.con.unregister("matched_copies")
-    found: dict[str, StoredCopy] = {}
+    found: dict[str, CopyAt] = {}
     for probe, site, hand_id, file, first_line, last_line, sha256 in rows:  # the own key wins: it comes last
-        found[probe] = StoredCopy(site, hand_id, file, int(first_line), int(last_line), sha256)
+        found[probe] = CopyAt(site, hand_id, file, int(first_line), int(last_line), sha256)
     return found
 
 
