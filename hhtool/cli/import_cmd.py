@@ -14,7 +14,17 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out, stderr_is_terminal
+from hhtool.cli.common import (
+    DB_OPTION,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    IMPORT_MEMORY_ENV,
+    err,
+    open_store,
+    out,
+    stderr_is_terminal,
+)
 
 # The pipeline (Lark grammars, the replay engine, the process pool) is imported where it is used,
 # so that other commands (stats, sql, show) do not pay for loading it at start-up.
@@ -24,8 +34,8 @@ if TYPE_CHECKING:
     from hhtool.store import Store
 
 SHOWN_FAILURES = 5
-#: DuckDB's buffer pool during an import (its default, 80 % of the machine, lets RSS grow with the store)
-IMPORT_MEMORY_ENV = "HHTOOL_IMPORT_MEMORY"
+#: DuckDB's buffer pool during an import (its default, 80 % of the machine, lets RSS grow with the store);
+#: $HHTOOL_IMPORT_MEMORY (common.IMPORT_MEMORY_ENV) overrides it
 DEFAULT_IMPORT_MEMORY = "512MiB"
 
 
