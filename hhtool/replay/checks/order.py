@@ -220,14 +220,6 @@ def _opener_reason(best: str | None, opener: str | None, boards: dict[str, list[
     return f"{why} but is all-in, so the next active player opens"
 
 
-def expected_opener(hand: Hand, state: ReplayState, rnd: Round, profile: RuleProfile) -> tuple[str | None, str]:
-    """(opener, why) or (None, why it cannot be told)."""
-    openers, best, boards, reason = _find_opener(hand, state, rnd, profile)
-    if len(openers) != 1:
-        return None, reason or "nobody can act"
-    return openers[0], _opener_reason(best, openers[0], boards, reason)
-
-
 def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     unverifiable_reported = False
     for rnd in state.rounds:
@@ -236,11 +228,8 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
         first = rnd.steps[0]
         if rnd.street is not THIRD and first.player in first.active_before:
             openers, best, boards, reason = _find_opener(hand, state, rnd, profile)
-            if first.player in openers and len(openers) > 1:
-                if not unverifiable_reported:  # he may be right: a hidden upcard decides
-                    unverifiable_reported = True
-                    yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {reason}")
-            elif not openers:
+            # nobody can be named, or he may be right and a hidden upcard decides
+            if not openers or (first.player in openers and len(openers) > 1):
                 if not unverifiable_reported:
                     unverifiable_reported = True
                     yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {reason}")
