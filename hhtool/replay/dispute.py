@@ -60,7 +60,8 @@ def explain_hand(hand: Hand, state: ReplayState, profile: RuleProfile, result: R
     out = [
         f"Hand {hand.site} #{hand.hand_id} — {hand.game_label or 'Stud Hi/Lo'}",
         f"Stakes: {money(stakes.small_bet)}/{money(stakes.big_bet)}, ante {money(stakes.ante)}, "
-        f"bring-in {money(stakes.bring_in)} ({stakes.provenance})",
+        f"bring-in {money(stakes.bring_in)}",
+        f"  where from: {stakes.provenance}",  # its own line: 80 columns
         f"Rules profile: {profile.name}. Verdict: {result.verdict.value}.",
         "",
         "Chips put in (after returned uncalled bets):",
