@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.model import ActionKind
+from hhtool.money import format_money
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, winnings_series
-from hhtool.reports.stats import format_money
 from hhtool.store import Store
 from tests.stats_hands import ALL_HANDS
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND

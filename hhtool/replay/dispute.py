@@ -5,9 +5,10 @@ odd chips went, the rake share, and the rules' award beside the site's."""
 from __future__ import annotations
 
 from hhtool.model import Hand, ShowStatus
+from hhtool.money import format_money
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
-from hhtool.replay.result import PotResult, ReplayResult, ShowdownHand, format_money
+from hhtool.replay.result import PotResult, ReplayResult, ShowdownHand
 
 
 def _cards(hand_cards: tuple[object, ...]) -> str:
@@ -30,11 +31,11 @@ def _describe_player(player: str, hands: dict[str, ShowdownHand], mucked: set[st
 
 
 def _shares(hand: Hand, shares: tuple[tuple[str, int], ...]) -> str:
-    return ", ".join(f"{player} {format_money(amount, hand.stakes)}" for player, amount in shares)
+    return ", ".join(f"{player} {format_money(amount, hand.stakes.unit, hand.stakes.currency)}" for player, amount in shares)
 
 
 def _pot_lines(hand: Hand, pot: PotResult, hands: dict[str, ShowdownHand], mucked: set[str]) -> list[str]:
-    money = lambda amount: format_money(amount, hand.stakes)  # noqa: E731
+    money = lambda amount: format_money(amount, hand.stakes.unit, hand.stakes.currency)  # noqa: E731
     lines = [f"{pot.name.capitalize()}: {money(pot.amount)}"
              + (f", rake and fees {money(pot.rake_share)}, {money(pot.net)} to award" if pot.rake_share else "")]
     lines.append(f"  Eligible: {', '.join(pot.eligible) or 'nobody'}")
@@ -56,7 +57,10 @@ def _pot_lines(hand: Hand, pot: PotResult, hands: dict[str, ShowdownHand], mucke
 
 def explain_hand(hand: Hand, state: ReplayState, profile: RuleProfile, result: ReplayResult) -> str:
     stakes = hand.stakes
-    money = lambda amount: format_money(amount, stakes) if amount is not None else "not stated"  # noqa: E731
+
+    def money(amount: int | None) -> str:
+        return "not stated" if amount is None else format_money(amount, stakes.unit, stakes.currency)
+
     out = [
         f"Hand {hand.site} #{hand.hand_id} — {hand.game_label or 'Stud Hi/Lo'}",
         f"Stakes: {money(stakes.small_bet)}/{money(stakes.big_bet)}, ante {money(stakes.ante)}, "

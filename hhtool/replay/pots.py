@@ -13,9 +13,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes
+from hhtool.money import format_money
 from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.replay.profiles import RuleProfile
-from hhtool.replay.result import PotResult, ShowdownHand, format_money
+from hhtool.replay.result import PotResult, ShowdownHand
 
 _MUCKED = ShowStatus.MUCKED  # a module constant: reading it through the enum class is slower
 
@@ -243,41 +244,43 @@ def stated_rake_shares(
     problems: list[StatedPotProblem] = []
     line = stated[0].line
     after_rake = stated[0].after_rake
-    stakes = hand.stakes
+    unit, currency = hand.stakes.unit, hand.stakes.currency
     amounts = [pot.amount for pot in stated]
-    listing = ", ".join(f"{_pot_name(pot.pot)} {format_money(pot.amount, stakes)}" for pot in stated)
+    listing = ", ".join(f"{_pot_name(pot.pot)} {format_money(pot.amount, unit, currency)}" for pot in stated)
     if hand.total_pot is not None:
         taken = (hand.rake or 0) + hand.fees if after_rake else 0
         if sum(amounts) + taken != hand.total_pot:
-            plus = f" + rake {format_money(taken, stakes)}" if after_rake else ""
+            plus = f" + rake {format_money(taken, unit, currency)}" if after_rake else ""
+            stated_total = format_money(hand.total_pot, unit, currency)
+            summed = format_money(sum(amounts) + taken, unit, currency)
             problems.append(StatedPotProblem(
-                format_money(hand.total_pot, stakes), format_money(sum(amounts) + taken, stakes),
-                f"the stated pots ({listing}){plus} make {format_money(sum(amounts) + taken, stakes)}, "
-                f"not the stated total pot of {format_money(hand.total_pot, stakes)}", line))
+                stated_total, summed, f"the stated pots ({listing}){plus} make {summed}, not the stated total pot of "
+                f"{stated_total}", line))
     indexes = [pot.pot for pot in stated]
     if indexes != list(range(len(raw_pots))):
         if profile.pots_formed_at == "all_in":  # a profile that forms pots otherwise expects other pots
-            made = ", ".join(f"{_pot_name(i)} {format_money(amount, stakes)}" for i, (amount, _) in enumerate(raw_pots))
+            made = ", ".join(f"{_pot_name(i)} {format_money(amount, unit, currency)}" for i, (amount, _) in enumerate(raw_pots))
             problems.append(StatedPotProblem(
                 f"{len(raw_pots)} pot(s)", f"{len(stated)} pot(s)",
                 f"the site states {listing}; the contributions make {made or 'no pot'}", line))
         return None, problems
     shares: list[int] = []
     for pot, (amount, _eligible) in zip(stated, raw_pots, strict=True):
-        chips = format_money(amount, stakes)
+        chips = format_money(amount, unit, currency)
         if not after_rake:
             if pot.amount != amount:
-                said = format_money(pot.amount, stakes)
+                said = format_money(pot.amount, unit, currency)
                 problems.append(StatedPotProblem(chips, said, f"the site states the {_pot_name(pot.pot)} as {said}; "
                                                  f"{chips} went into it", pot.line))
             continue
         rake_share = amount - pot.amount
         if not 0 <= rake_share <= deduction:
-            least = format_money(max(0, amount - deduction), stakes)
+            least = format_money(max(0, amount - deduction), unit, currency)
+            said = format_money(pot.amount, unit, currency)
             problems.append(StatedPotProblem(
-                f"{least}..{chips}", format_money(pot.amount, stakes),
-                f"the site states the {_pot_name(pot.pot)} as {format_money(pot.amount, stakes)} after rake; its chips "
-                f"({chips}) less at most the rake ({format_money(deduction, stakes)}) allow {least} to {chips}", pot.line))
+                f"{least}..{chips}", said, f"the site states the {_pot_name(pot.pot)} as {said} after rake; its chips "
+                f"({chips}) less at most the rake ({format_money(deduction, unit, currency)}) allow {least} to {chips}",
+                pot.line))
         shares.append(rake_share)
     if problems or not after_rake:
         return None, problems
@@ -371,7 +374,7 @@ def _split_pot(
         high_amount, low_amount = split_halves(net, profile)
         if high_amount != low_amount:
             bigger = "high" if high_amount > low_amount else "low"
-            odd = format_money(abs(high_amount - low_amount), stakes)
+            odd = format_money(abs(high_amount - low_amount), stakes.unit, stakes.currency)
             notes.append(f"odd {odd} between the halves goes to the {bigger} half")
     else:
         high_amount, low_amount = net, 0
@@ -391,5 +394,6 @@ def _split_pot(
 def _note_odd(notes: list[str], half: str, shares: list[tuple[str, int]], reason: str, stakes: Stakes) -> None:
     if len(shares) > 1 and len({amount for _, amount in shares}) > 1:
         smallest = min(amount for _, amount in shares)
-        extra = [f"{player} (+{format_money(amount - smallest, stakes)})" for player, amount in shares if amount > smallest]
+        extra = [f"{player} (+{format_money(amount - smallest, stakes.unit, stakes.currency)})"
+                 for player, amount in shares if amount > smallest]
         notes.append(f"tied {half} half: odd units to {', '.join(extra)} — {reason}")

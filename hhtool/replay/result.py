@@ -1,22 +1,12 @@
 """What a replay returns: the verdict, every violation with its source line, the checks that could
-not run and why, the rules' award beside the site's, and the pots for the dispute view.
-
->>> from hhtool.model import Stakes
->>> format_money(37, Stakes(1, 2, 4, 8, "USD")), format_money(-1250, Stakes(5, 10, 20, 40, "EUR"))
-('$0.37', '-€12.50')
->>> format_money(400, Stakes(5, 10, 20, 40, "CHIPS", unit=1))
-'400'
-"""
+not run and why, the rules' award beside the site's, and the pots for the dispute view."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from hhtool.model import Stakes
 from hhtool.replay.evaluator import HighHand, LowHand
-
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CAD": "C$"}
 
 #: Every violation code, with the rule it enforces.
 CODES: dict[str, str] = {
@@ -134,15 +124,3 @@ def verdict_of(violations: tuple[Violation, ...], unverifiable: tuple[Unverifiab
         return Verdict.UNVERIFIABLE
     return Verdict.OK
 
-
-def format_money(amount: int, stakes: Stakes) -> str:
-    """An amount as a person reads it: ``$0.08``, ``€12.50``, ``400`` (chips)."""
-    sign = "-" if amount < 0 else ""
-    value = abs(amount)
-    if stakes.unit == 1:
-        return f"{sign}{value}"
-    digits = len(str(stakes.unit)) - 1
-    symbol = _SYMBOLS.get(stakes.currency, "")
-    whole, fraction = divmod(value, stakes.unit)
-    text = f"{whole}.{fraction:0{digits}d}"
-    return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {stakes.currency}"

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import polars as pl
 
+from hhtool.money import format_money
 from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.stats import format_money
 from hhtool.store import Store
 
 WIDTH, HEIGHT = 960, 440  # SVG user units

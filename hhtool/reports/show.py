@@ -13,9 +13,9 @@ from typing import Any
 from rich.text import Text
 
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
+from hhtool.money import format_money
 from hhtool.replay import ReplayResult
 from hhtool.replay.evaluator import best_high, best_low
-from hhtool.replay.result import format_money
 
 SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
 _VERBS = {
@@ -31,7 +31,7 @@ def _card(card: Card | None, hidden: bool = False) -> str:
 
 def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = False) -> dict[str, Any]:
     """Everything the replayer shows, as plain data (money in smallest units)."""
-    money = lambda amount: format_money(amount, hand.stakes)  # noqa: E731 - a local shorthand
+    money = lambda amount: format_money(amount, hand.stakes.unit, hand.stakes.currency)  # noqa: E731 - a local shorthand
     violations_by_line: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for violation in result.violations if result else ():
         violations_by_line[violation.line].append(
@@ -116,7 +116,9 @@ def _cards_text(cards: list[str]) -> Text:
 
 def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
     """The description as coloured terminal lines."""
-    money = lambda amount: format_money(amount, hand.stakes) if amount is not None else "?"  # noqa: E731
+    def money(amount: int | None) -> str:
+        return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
+
     lines = [Text(f"{described['site']} hand #{described['hand_id']} — {described['game']}", style="bold")]
     stakes = described["stakes"]
     lines.append(Text(f"{money(stakes['small_bet'])}/{money(stakes['big_bet'])}, ante {money(stakes['ante'])}, "

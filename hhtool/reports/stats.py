@@ -7,8 +7,6 @@ smallest units beside ``currency`` and ``unit``. ``docs/stats.md`` defines each 
 
 >>> [stat.key for stat in RATES][:3]
 ['vpip', 'raise_3rd', 'complete_first_in']
->>> format_money(-1234, 100), format_money(560, 1)
-('-12.34', '560')
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ from enum import StrEnum
 
 import polars as pl
 
+from hhtool.money import format_money
 from hhtool.reports.facts import ALL_STREETS, LATER_STREETS
 from hhtool.reports.facts_table import summed_facts
 from hhtool.reports.filters import HandFilter
@@ -72,15 +71,6 @@ def output_keys(by: Breakdown | None = None) -> list[str]:
     for rate in RATES:
         keys += [rate.key, f"{rate.key}_count", f"{rate.key}_opportunities"]
     return [*keys, *COUNT_KEYS]
-
-
-def format_money(amount: int, unit: int) -> str:
-    """Smallest units as currency units, exactly (no float)."""
-    sign = "-" if amount < 0 else ""
-    if unit <= 1:
-        return f"{sign}{abs(amount)}"
-    whole, fraction = divmod(abs(amount), unit)
-    return f"{sign}{whole}.{fraction:0{len(str(unit)) - 1}d}"
 
 
 def _rate(count: str, opportunities: str) -> pl.Expr:

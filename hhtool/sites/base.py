@@ -498,21 +498,6 @@ def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None
     return (top_player, top - second, last) if top > second else None
 
 
-def format_amount(amount: int, unit: int, symbol: str = "", symbol_first: bool = False) -> str:
-    """Money for notes, the way the site prints it: the symbol after the amount (Winamax) or,
-    with ``symbol_first``, before it and after the sign (OnGame).
-
-    >>> format_amount(2890, 100, "€"), format_amount(-610, 100, "€"), format_amount(75, 1)
-    ('28.90€', '-6.10€', '75')
-    >>> format_amount(137, 100, "$", True), format_amount(-100, 100, "$", True), format_amount(1500, 1, "", True)
-    ('$1.37', '-$1', '1500')
-    """
-    sign = "-" if amount < 0 else ""
-    whole, cents = divmod(abs(amount), unit)
-    number = f"{whole}" if unit == 1 or cents == 0 else f"{whole}.{cents:0{len(str(unit)) - 1}d}"
-    return f"{sign}{symbol}{number}" if symbol_first else f"{sign}{number}{symbol}"
-
-
 # ---------------------------------------------------------------- the site interface
 
 

@@ -37,11 +37,11 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
+from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
-    format_amount,
     parse_datetime,
     parse_money,
     uncalled_excess,
@@ -212,7 +212,7 @@ class MergeParser(SiteParser):
             return
         player, amount, street = excess
         if awarded > contributed - amount and any(award.player == player for award in b.awards):
-            b.note(f"{UNCALLED_INSIDE_AWARDS_NOTE}: the {format_amount(amount, b.unit)} nobody matched "
+            b.note(f"{UNCALLED_INSIDE_AWARDS_NOTE}: the {site_amount(amount, b.unit)} nobody matched "
                    f"({player}, {street.label} street) is inside the awarded amounts, recorded as stated")
 
     # ------------------------------------------------------------ players

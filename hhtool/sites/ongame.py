@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from lark import Token
 
 from hhtool.model import ActionKind, Half, Hand, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
+from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
-    format_amount,
     load_grammar,
     mark_idle_seats,
     parse_cards,
@@ -88,7 +88,7 @@ class _OnGameState(HandFacts):
 
 def _printed(amount: int, b: HandBuilder, state: _OnGameState) -> str:
     """An amount for a note, as OnGame prints it: ``$1.37``, ``-$1``, ``1500`` (chips)."""
-    return format_amount(amount, b.unit, state.symbol, symbol_first=True)
+    return site_amount(amount, b.unit, state.symbol, symbol_first=True)
 
 
 class OnGameParser(SiteParser):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hhtool.model import Action, ActionKind
-from hhtool.sites.base import format_amount
+from hhtool.money import site_amount
 
 
 def derive_stakes_from_forced_bets(actions: Sequence[Action]) -> tuple[int | None, int | None]:
@@ -72,7 +72,7 @@ def infer_bets_from_betting(actions: Sequence[Action], bring_in: int | None, uni
         if len(values) == 1:
             return values[0]
         if values:
-            amounts = ", ".join(format_amount(value, unit) for value in values)
+            amounts = ", ".join(site_amount(value, unit) for value in values)
             problems.append(f"the {what} is ambiguous: the betting shows increments of {amounts}")
         return None
 
@@ -81,17 +81,17 @@ def infer_bets_from_betting(actions: Sequence[Action], bring_in: int | None, uni
     if small is None and big is not None and big % 2 == 0 and not small_seen:
         small = big // 2  # fixed-limit stud's big bet is twice the small bet
     if small is not None and big is not None and big != 2 * small:
-        problems.append(f"the betting's small bet {format_amount(small, unit)} and big bet "
-                        f"{format_amount(big, unit)} are not in the fixed-limit ratio 1:2")
+        problems.append(f"the betting's small bet {site_amount(small, unit)} and big bet "
+                        f"{site_amount(big, unit)} are not in the fixed-limit ratio 1:2")
         small = big = None
     odd_fourth = sorted({size for size in fourth_seen if small is None or size not in (small, 2 * small)})
     if odd_fourth:  # 4th street bets the small bet, or the big bet as the double bet on an open pair
-        amounts = ", ".join(format_amount(size, unit) for size in odd_fourth)
+        amounts = ", ".join(site_amount(size, unit) for size in odd_fourth)
         problems.append(f"4th-street increments of {amounts} do not settle the small bet")
         small = big = None
     if small is not None and bring_in is not None and bring_in >= small:
-        problems.append(f"the bring-in {format_amount(bring_in, unit)} is not below the betting's small bet "
-                        f"{format_amount(small, unit)}")
+        problems.append(f"the bring-in {site_amount(bring_in, unit)} is not below the betting's small bet "
+                        f"{site_amount(small, unit)}")
         small = big = None
     if not problems:
         problems += [f"the betting shows no {what}" for what, value in

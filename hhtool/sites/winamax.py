@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from lark import Token
 
 from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street
+from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     LineGrammar,
     SiteParser,
-    format_amount,
     load_grammar,
     mark_idle_seats,
     parse_cards,
@@ -104,15 +104,15 @@ class WinamaxParser(SiteParser):
         if excess is not None:
             player, amount, street = excess
             builder.note(
-                f"Winamax prints no uncalled-bet line: the {format_amount(amount, unit, state.symbol)} that nobody "
+                f"Winamax prints no uncalled-bet line: the {site_amount(amount, unit, state.symbol)} that nobody "
                 f"matched ({player}, {street.label} street) is inside the collected amounts, recorded as printed"
             )
         stakes = self._stakes(header["stakes"], header["limit"], builder, state, currency, tournament)
         if state.collected_total is not None:
             state.total_pot = state.collected_total + (state.rake or 0)
             builder.note(
-                f"Winamax 'Total pot {format_amount(state.collected_total, unit, state.symbol)}' is net of rake; "
-                f"total_pot is stored before rake ({format_amount(state.total_pot, unit, state.symbol)})"
+                f"Winamax 'Total pot {site_amount(state.collected_total, unit, state.symbol)}' is net of rake; "
+                f"total_pot is stored before rake ({site_amount(state.total_pot, unit, state.symbol)})"
             )
         tournament_id = _TOURNAMENT_TABLE.search(state.table_name or "") if tournament else None
         return builder.build(
@@ -197,17 +197,17 @@ class WinamaxParser(SiteParser):
         unit, symbol = b.unit, state.symbol
         if called is None:
             b.note(
-                f"line {line}: Winamax's 'to {format_amount(stated_to, unit, symbol)}' leaves out {player}'s "
-                f"{format_amount(bring_in, unit, symbol)} bring-in; recorded as a raise to "
-                f"{format_amount(with_bring_in, unit, symbol)} (no call confirms it)"
+                f"line {line}: Winamax's 'to {site_amount(stated_to, unit, symbol)}' leaves out {player}'s "
+                f"{site_amount(bring_in, unit, symbol)} bring-in; recorded as a raise to "
+                f"{site_amount(with_bring_in, unit, symbol)} (no call confirms it)"
             )
             return with_bring_in
         if called != stated_to:
             reading = "the stated amount plus the bring-in" if called == with_bring_in else "neither reading"
             b.note(
-                f"line {line}: {player} 'raises to {format_amount(stated_to, unit, symbol)}' after posting the "
-                f"{format_amount(bring_in, unit, symbol)} bring-in; the next call matches "
-                f"{format_amount(called, unit, symbol)} ({reading}), recorded as the raise total"
+                f"line {line}: {player} 'raises to {site_amount(stated_to, unit, symbol)}' after posting the "
+                f"{site_amount(bring_in, unit, symbol)} bring-in; the next call matches "
+                f"{site_amount(called, unit, symbol)} ({reading}), recorded as the raise total"
             )
         return called
 

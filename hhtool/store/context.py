@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hhtool.model import Stakes, Structure
+from hhtool.money import format_money
 from hhtool.replay.checks.antes import ANTE_BY_CONTEXT
 from hhtool.replay.checks.bring_in import BRING_IN_BY_CONTEXT
-from hhtool.replay.result import format_money
 from hhtool.store import Store
 from hhtool.store.tables import replay_table_of
 
@@ -69,7 +69,7 @@ class _Table:
                       Structure(structure))
 
     def money(self, amount: int) -> str:
-        return format_money(amount, self.stakes)
+        return format_money(amount, self.stakes.unit, self.stakes.currency)
 
     @property
     def words(self) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from hhtool.model import Hand, Street
+from hhtool.money import format_money
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
-from hhtool.replay.result import Unverifiable, Violation, format_money
+from hhtool.replay.result import Unverifiable, Violation
 
 Finding = Violation | Unverifiable
 Check = Callable[[Hand, ReplayState, RuleProfile], Iterable[Finding]]
@@ -33,7 +34,8 @@ def violation(
 
 
 def money(hand: Hand, amount: int) -> str:
-    return format_money(amount, hand.stakes)
+    """The checks' shorthand: an amount in the hand's currency."""
+    return format_money(amount, hand.stakes.unit, hand.stakes.currency)
 
 
 def street_name(street: Street | int) -> str:

@@ -24,7 +24,7 @@ from hhtool.model import Action, ActionKind, Award, Card, Half, Hand, ShownHand,
 from hhtool.replay.evaluator import best_high, best_low
 from hhtool.simulate.dealer import SimulatedHand
 from hhtool.simulate.faults import repeated_cards, restated_won
-from hhtool.simulate.writers.pokerstars import Money, money
+from hhtool.simulate.writers.pokerstars import Money, amounts_as_printed
 
 _MARKERS = {street: f"*** {street.label.upper()} STREET ***" for street in Street}
 
@@ -47,9 +47,7 @@ class FullTiltWriter:
     def lines(self, simulated: SimulatedHand) -> list[str]:
         hand = simulated.hand
         stakes = hand.stakes
-
-        def m(amount: int) -> str:
-            return money(amount, stakes.unit, stakes.currency)
+        m = amounts_as_printed(stakes)
 
         when = hand.started_at
         stamp = f"{when.hour}:{when:%M:%S} {hand.timezone or 'ET'} - {when:%Y/%m/%d}" if when else "0:00:00 ET - 2026/01/01"

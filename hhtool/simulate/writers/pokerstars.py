@@ -5,7 +5,8 @@ The writer prints what the :class:`~hhtool.model.Hand` says, right or wrong: fau
 the model come out as the text a faulty site would have written. Lines that PokerStars ends with
 a blank (seat lines, checks, folds, mucks, the total pot line) keep that blank.
 
->>> money(4, 100, "USD"), money(100, 100, "USD"), money(5112564, 100, "USD"), money(40, 1, "CHIPS")
+>>> dollars, chips = amounts_as_printed(Stakes(1, 2, 4, 8, "USD")), amounts_as_printed(Stakes(1, 2, 4, 8, "CHIPS", 1))
+>>> dollars(4), dollars(100), dollars(5112564), chips(40)
 ('$0.04', '$1', '$51125.64', '40')
 """
 
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street, cards_text
+from hhtool.model import ActionKind, Card, Hand, ShowStatus, Stakes, Street, cards_text
+from hhtool.money import currency_symbol, site_amount
 from hhtool.simulate.dealer import MAX_BETS, SimulatedHand
 from hhtool.simulate.faults import repeated_cards, restated_won
 
 Money = Callable[[int], str]
-_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 _MARKERS = {
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4th STREET ***",
@@ -29,13 +30,11 @@ _MARKERS = {
 _FOLDED_ON = {3: "3rd Street", 4: "4th Street", 5: "5th Street", 6: "6th Street", 7: "River"}
 
 
-def money(amount: int, unit: int, currency: str) -> str:
-    """PokerStars amounts: ``$0.04``, whole amounts without decimals (``$1``), chips bare."""
-    if unit == 1:
-        return str(amount)
-    whole, cents = divmod(amount, unit)
-    body = str(whole) if cents == 0 else f"{whole}.{cents:0{len(str(unit)) - 1}d}"
-    return _SYMBOLS.get(currency, "") + body
+def amounts_as_printed(stakes: Stakes) -> Money:
+    """Amounts as PokerStars (and Full Tilt) print them: ``$0.04``, whole amounts without decimals
+    (``$1``), chips bare."""
+    symbol = "" if stakes.unit == 1 else currency_symbol(stakes.currency)
+    return lambda amount: site_amount(amount, stakes.unit, symbol, symbol_first=True)
 
 
 def _cards(cards: tuple[Card | None, ...] | list[Card]) -> str:
@@ -53,9 +52,7 @@ class PokerStarsWriter:
         hand = simulated.hand
         stakes = hand.stakes
         unit, currency = stakes.unit, stakes.currency
-
-        def m(amount: int) -> str:
-            return money(amount, unit, currency)
+        m = amounts_as_printed(stakes)
 
         out: list[str] = []
         when = hand.started_at
