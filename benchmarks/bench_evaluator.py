@@ -1,4 +1,4 @@
-"""Throughput of hhtool.replay.evaluator on random seven-card hands (one core, pure Python).
+"""Throughput of hhtool.evaluation on random seven-card hands (one core, pure Python).
 
 Usage: /work/venv/bin/python benchmarks/bench_evaluator.py [--hands 50000] [--repeats 7] [--seed 1]
 
@@ -15,8 +15,8 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
+from hhtool.evaluation import best_high, best_low, high_value, low_value
 from hhtool.model import Card
-from hhtool.replay.evaluator import best_high, best_low, high_value, low_value
 
 DECK = tuple(Card(rank, suit) for rank in range(2, 15) for suit in "cdhs")
 

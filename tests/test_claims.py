@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.evaluation import cards
 from hhtool.model import Hand, Restated, StatedPot
 from hhtool.replay import Verdict, profile_for_site, replay
 from hhtool.replay.checks.descriptions import description_conflict, read_high
-from hhtool.replay.evaluator import cards
 from hhtool.sites import parser_for
 from tests import site_helpers
 from tests.replay_helpers import beyond_table_context

@@ -1,4 +1,4 @@
-"""Tests for hhtool.replay.evaluator: ranking rules, wording, and cross-checks against a brute-force
+"""Tests for hhtool.evaluation: ranking rules, wording, and cross-checks against a brute-force
 reference (every five-card subset, ranked directly) and, when installed, PokerKit."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from hhtool.evaluation import CATEGORIES, HighHand, LowHand, best_high, best_low, cards, high_value, low_value
 from hhtool.model import Card
-from hhtool.replay.evaluator import CATEGORIES, HighHand, LowHand, best_high, best_low, cards, high_value, low_value
 
 DECK = tuple(Card(rank, suit) for rank in range(2, 15) for suit in "cdhs")
 

@@ -16,9 +16,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from hhtool.evaluation import best_high, best_low
 from hhtool.model import ActionKind, Card, FailedHand, Hand, RawHand, ShowStatus, SkippedHand, Street
 from hhtool.reader import read_file
-from hhtool.replay.evaluator import best_high, best_low
 from hhtool.simulate import (
     FAULT_CODES,
     Dealer,

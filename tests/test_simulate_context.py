@@ -28,10 +28,10 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.evaluation import cards
 from hhtool.model import ActionKind, Hand, Street
 from hhtool.replay import replay
 from hhtool.replay.checks.order import board_strength
-from hhtool.replay.evaluator import cards
 from hhtool.simulate import FAULT_CODES, Dealer, TableConfig, generate_hands, sidecar_path
 from hhtool.simulate.faults import TABLE_CONTEXT_KINDS, faulty_hand
 from hhtool.simulate.policy import CallDownPolicy, SimplePolicy

@@ -17,7 +17,6 @@ from __future__ import annotations
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
 from hhtool.replay.engine import ReplayState, walk
-from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.replay.profiles import (
     PROFILES,
     ChosenProfile,
@@ -89,8 +88,6 @@ __all__ = [
     "CODES",
     "PROFILES",
     "ChosenProfile",
-    "HighHand",
-    "LowHand",
     "PlayerAward",
     "PotResult",
     "ReplayResult",
@@ -99,8 +96,6 @@ __all__ = [
     "Unverifiable",
     "Verdict",
     "Violation",
-    "best_high",
-    "best_low",
     "explain",
     "load_profile",
     "profile_catalog",

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from hhtool.evaluation import HighHand, LowHand, best_high, best_low
 from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes
 from hhtool.money import format_money
-from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import PotResult, ShowdownHand
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from hhtool.replay.evaluator import HighHand, LowHand
+from hhtool.evaluation import HighHand, LowHand
 
 #: Every violation code, with the rule it enforces.
 CODES: dict[str, str] = {

@@ -30,8 +30,8 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
+from hhtool.evaluation import high_value, low_value
 from hhtool.model import Card
-from hhtool.replay.evaluator import high_value, low_value
 from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
 

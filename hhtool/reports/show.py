@@ -12,10 +12,10 @@ from typing import Any
 
 from rich.text import Text
 
+from hhtool.evaluation import best_high, best_low
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
 from hhtool.money import format_money
 from hhtool.replay import ReplayResult
-from hhtool.replay.evaluator import best_high, best_low
 
 SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
 _VERBS = {

@@ -65,6 +65,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
+from hhtool.evaluation import best_high
 from hhtool.model import (
     Action,
     ActionKind,
@@ -80,7 +81,6 @@ from hhtool.model import (
     Street,
     cards_text,
 )
-from hhtool.replay.evaluator import best_high
 from hhtool.simulate.dealer import Dealer, InjectedFault, PlayFault, SimulatedHand
 
 FAULT_CODES: tuple[str, ...] = (

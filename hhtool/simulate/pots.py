@@ -8,8 +8,8 @@ evaluator), so that the round trip simulate -> import -> audit compares two impl
 
 from __future__ import annotations
 
+from hhtool.evaluation import HighHand, LowHand, best_high, best_low
 from hhtool.model import Award, Card, Half
-from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 
 
 def build_pots(contributions: list[tuple[str, int, bool, bool]]) -> list[tuple[int, tuple[str, ...]]]:

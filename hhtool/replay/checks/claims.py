@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from hhtool.evaluation import HighHand, LowHand, best_high, best_low
 from hhtool.model import ActionKind, Card, Deal, Hand, Restated, Restatement, ShowStatus, Street, cards_text
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.checks.descriptions import description_conflict, read_description
 from hhtool.replay.engine import ReplayState
-from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 

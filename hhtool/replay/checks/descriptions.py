@@ -4,7 +4,7 @@ best hands the cards make. Tolerant of wording (case, articles, plurals, undersc
 "X high"), strict on content: the category, and every rank the description names, in the order
 the category gives them significance.
 
->>> from hhtool.replay.evaluator import cards
+>>> from hhtool.evaluation import cards
 >>> seven = cards("4h 3d 5d Qd Jd 9d 6h")
 >>> description_conflict(seven, "a flush, Queen high", None) is None
 True
@@ -24,8 +24,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from hhtool.model import Card
-from hhtool.replay.evaluator import (
+from hhtool.evaluation import (
     FLUSH,
     FULL_HOUSE,
     HIGH_CARD,
@@ -40,6 +39,7 @@ from hhtool.replay.evaluator import (
     best_high,
     best_low,
 )
+from hhtool.model import Card
 
 _RANK_WORDS = {
     "ace": 14, "aces": 14, "king": 13, "kings": 13, "queen": 12, "queens": 12, "jack": 11, "jacks": 11,

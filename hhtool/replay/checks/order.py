@@ -24,7 +24,7 @@ def board_strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
     needs five cards: only a 7th-street board with the common card (R17) has them, and there trips
     with a pair are a full house, as in any poker ranking, not trips with a pair of kickers.
 
-    >>> from hhtool.replay.evaluator import cards
+    >>> from hhtool.evaluation import cards
     >>> board_strength(cards("Ac 6c")) > board_strength(cards("9d 3d"))
     True
     >>> board_strength(cards("2c 2d 3h")) > board_strength(cards("As Kd Qh"))

@@ -20,8 +20,8 @@ only); the deck-exhaustion card is printed only as the summary's "Board: [card]"
 
 from __future__ import annotations
 
+from hhtool.evaluation import best_high, best_low
 from hhtool.model import Action, ActionKind, Award, Card, Half, Hand, ShownHand, ShowStatus, Street, cards_text
-from hhtool.replay.evaluator import best_high, best_low
 from hhtool.simulate.dealer import SimulatedHand
 from hhtool.simulate.faults import repeated_cards, restated_won
 from hhtool.simulate.writers.pokerstars import Money, amounts_as_printed
