@@ -12,7 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from hhtool.model import FailedHand, FailureKind, Hand, ParseOutcome, RawHand, SkippedHand
+from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
 from hhtool.sites import parser_for
 from hhtool.store.copies import CopyAt
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
@@ -85,7 +85,8 @@ def _stray_text(parser: Any, failed: FailedHand, at_file_end: bool) -> tuple[Han
     reason = (f"{failed.site}: {len(stray.lines)} stray line(s) after the complete hand {hand.hand_id} "
               f"(lines {raw.first_line}-{raw.first_line + keep - 1}), not part of any hand: "
               f"{failed.reason.removeprefix(f'{failed.site}: ')}")
-    note = f"lines {stray.first_line}-{stray.last_line} after this hand belong to no hand (kept in import_errors)"
+    note = Note(f"the {len(stray.lines)} line(s) from here on, after this hand, belong to no hand (kept in import_errors)",
+                stray.first_line)
     return replace(hand, notes=(*hand.notes, note)), FailedHand(failed.site, None, failed.line, reason, stray,
                                                                  FailureKind.STRAY_TEXT)
 

@@ -319,6 +319,15 @@ class Restatement:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """Something the parser recorded about a hand (an ambiguity, the reading it chose), with the file
+    line it is about; ``line`` is None when it is about the hand as a whole."""
+
+    text: str
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Hand:
     site: str
     hand_id: str
@@ -344,7 +353,7 @@ class Hand:
     origin_site: str | None = None  # for a converted history (PHH written by hhtool): the site that dealt it
     stated_pots: tuple[StatedPot, ...] = ()  # per-pot amounts the summary states, main pot first
     restatements: tuple[Restatement, ...] = ()  # facts the history states twice (second statements)
-    notes: tuple[str, ...] = field(default_factory=tuple)  # ambiguities the parser recorded
+    notes: tuple[Note, ...] = field(default_factory=tuple)  # ambiguities the parser recorded
 
     @property
     def players(self) -> tuple[str, ...]:

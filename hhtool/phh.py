@@ -400,7 +400,7 @@ def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[
     user += [(name, value) for name, value in optional if value is not None]
     sitting_out = [seat.player for seat in writer.table.players if seat.sitting_out]
     lists: list[tuple[str, list[object]]] = [
-        ("notes", list(hand.notes)),
+        ("notes", [note.text for note in hand.notes]),  # the lines are the original file's, not this one's
         ("sitting_out", list(sitting_out)),
         ("idle_seats", [{"seat": s.seat, "player": s.player, "stack": s.stack, "sitting_out": s.sitting_out}
                         for s in writer.idle]),

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from hhtool.model import Hand
 from hhtool.replay import ReplayResult, Verdict, load_profile, profile_for, replay
+from hhtool.replay.codes import Code
 from hhtool.replay.result import Unverifiable
 
 Replayer = Callable[[Hand], tuple[ReplayResult, str]]
@@ -22,6 +23,6 @@ def make_replayer(rules: str | None) -> Replayer:
             return replay(hand, chosen), chosen.name
         except Exception as error:  # a fault in one hand's replay must not stop the import
             reason = f"internal error while replaying ({type(error).__name__}: {error}); please report this hand"
-            return ReplayResult(Verdict.UNVERIFIABLE, (), (Unverifiable("REPLAY", reason),), (), ()), chosen.name
+            return ReplayResult(Verdict.UNVERIFIABLE, (), (Unverifiable(Code.REPLAY, reason),), (), ()), chosen.name
 
     return replay_hand

@@ -15,6 +15,7 @@ from hhtool.evaluation import cards
 from hhtool.model import Hand, Restated, StatedPot
 from hhtool.replay import Verdict, profile_for_site, replay
 from hhtool.replay.checks.descriptions import description_conflict, read_high
+from hhtool.replay.codes import Code
 from hhtool.sites import parser_for
 from tests import site_helpers
 from tests.replay_helpers import beyond_table_context
@@ -335,10 +336,18 @@ def test_a_phh_export_keeps_the_claims_and_their_findings() -> None:
 
 
 def test_an_unreadable_restatement_is_noted_and_the_hand_kept() -> None:
-    garbled = stars(SPLIT_HAND.replace("Dealt to u.pressure [Td 2c] [Ah]", "Dealt to u.pressure [Td 2x] [Ah]")
-                    .replace("and won ($0.37)", "and won ($0.3.7)"))
-    assert any("repeated cards [Td 2x] cannot be read" in note for note in garbled.notes)
-    assert any("amount for gashpor cannot be read" in note for note in garbled.notes)
+    text = (SPLIT_HAND.replace("Dealt to u.pressure [Td 2c] [Ah]", "Dealt to u.pressure [Td 2x] [Ah]")
+            .replace("and won ($0.37)", "and won ($0.3.7)"))
+    garbled = stars(text)
+
+    def line_of(fragment: str) -> int:
+        return next(number for number, line in enumerate(text.splitlines(), garbled.source.first_line) if fragment in line)
+
+    # the note's line is a field (the file line of the unreadable text), not words inside it
+    notes = {note.text: note.line for note in garbled.notes}
+    assert notes["the repeated cards [Td 2x] cannot be read"] == line_of("[Td 2x]")
+    assert notes["the summary's amount for gashpor cannot be read"] == line_of("$0.3.7")
     assert not findings(garbled)  # the first statements stand; nothing readable disagrees
     result = replay(garbled, profile_for_site("pokerstars"))
-    assert any(u.check == "RESTATED" and "amount for gashpor cannot be read" in u.reason for u in result.unverifiable)
+    unread = [u for u in result.unverifiable if u.check is Code.RESTATED]
+    assert [(u.reason, u.line) for u in unread] == [("the summary's amount for gashpor cannot be read", line_of("$0.3.7"))]

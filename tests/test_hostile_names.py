@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.model import FailedHand, Hand
+from hhtool.model import FailedHand, Hand, Note
 from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from tests.site_helpers import SAMPLES, parse_lines
@@ -66,10 +66,11 @@ def _renamed_back(hand: Hand, back: dict[str, str], like: Hand) -> Hand:
     def name(player: str) -> str:
         return back.get(player, player)
 
-    def in_note(note: str) -> str:
+    def in_note(note: Note) -> Note:
+        text = note.text
         for hostile in sorted(back, key=len, reverse=True):
-            note = note.replace(hostile, back[hostile])
-        return note
+            text = text.replace(hostile, back[hostile])
+        return replace(note, text=text)
 
     return replace(
         hand,

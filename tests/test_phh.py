@@ -93,7 +93,7 @@ def normalized(hand: Hand) -> Hand:
         origin_site=None, source=None, seats=no_line(hand.seats), actions=(*antes, *betting),  # type: ignore[arg-type]
         deals=tuple(sorted(no_line(hand.deals), key=lambda d: (d.street, d.player))), uncalled=no_line(hand.uncalled),
         showdown=no_line(hand.showdown), awards=no_line(hand.awards), stated_pots=no_line(hand.stated_pots),
-        restatements=no_line(hand.restatements),
+        restatements=no_line(hand.restatements), notes=tuple(replace(note, line=None) for note in hand.notes),
     )
 
 
@@ -363,7 +363,7 @@ currency = 'USD'
     assert [(a.kind, a.amount) for a in hand.actions[2:]] == \
            [(ActionKind.BRING_IN, 50), (ActionKind.COMPLETE, 200), (ActionKind.FOLD, 0)]
     assert [(r.player, r.amount) for r in hand.uncalled] == [("p2", 150)]
-    assert hand.net_won("p2") == 75 and any("1/100" in note for note in hand.notes)
+    assert hand.net_won("p2") == 75 and any("1/100" in note.text for note in hand.notes)
 
 
 def test_hand_ids_come_from_the_hand_field_and_the_hand_text() -> None:

@@ -163,7 +163,7 @@ def test_halves_that_do_not_match_are_noted_and_left_unknown() -> None:
     assert text != SCOOP
     hand = parse_one(text)
     assert [(a.amount, a.half) for a in hand.awards] == [(695, Half.UNKNOWN)]
-    assert any("cannot be matched" in note for note in hand.notes)
+    assert any("cannot be matched" in note.text for note in hand.notes)
 
 
 def test_printed_return_and_uncontested_high_label() -> None:

@@ -222,7 +222,7 @@ def test_header_and_stakes_read_from_the_posts_and_first_bets() -> None:
     assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (25, 50, 200, 400)
     assert (stakes.currency, stakes.unit, stakes.structure) == ("USD", 100, Structure.FIXED_LIMIT)
     assert stakes.bring_in_source == "posted"
-    assert any("prints no stakes" in note for note in hand.notes)
+    assert any("prints no stakes" in note.text for note in hand.notes)
     fold_out = parse_one(FOLD_OUT)
     assert (fold_out.stakes.small_bet, fold_out.stakes.big_bet) == (200, None)  # no big-street bet to read
 
@@ -246,7 +246,7 @@ def test_completion_raise_to_and_call_increment() -> None:
         ("Seat+4", ActionKind.CALL, 400, 600),  # "Calls $4": chips added
         ("Seat+1", ActionKind.CALL, 200, 600),
     ]
-    assert any("raise adds 750 but goes from 50 to 600" in note for note in hand.notes)
+    assert any("raise adds 750 but goes from 50 to 600" in note.text for note in hand.notes)
     fourth = [(a.kind, a.to_amount) for a in hand.actions if a.street is Street.FOURTH]
     assert fourth == [(ActionKind.BET, 200), (ActionKind.CALL, 200), (ActionKind.RAISE, 400),
                       (ActionKind.FOLD, 200), (ActionKind.CALL, 400)]

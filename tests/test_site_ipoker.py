@@ -106,7 +106,7 @@ def test_header_stakes_currency_contradiction_and_dealer() -> None:
     assert hand.stakes.currency == "EUR" and hand.stakes.unit == 100
     assert hand.stakes.structure is Structure.FIXED_LIMIT
     assert hand.stakes.bring_in_source == "posted"
-    assert any("<currency> says USD" in note for note in hand.notes)
+    assert any("<currency> says USD" in note.text for note in hand.notes)
     assert hand.dealer_seat == 1 and hand.position_order == ("Hero", "Villain")
     assert hand.hero == "Hero" and hand.table_name == "Testville, 42"
     assert hand.game_label == "7 Card Stud Hi-Lo L"
@@ -116,7 +116,7 @@ def test_header_stakes_currency_contradiction_and_dealer() -> None:
 
 def test_no_contradiction_note_when_currency_agrees() -> None:
     lines = session(game("100", FOLD_OUT, vbet="€0.06", hwin="€0.17", hbet="€0.11"), currency="EUR")
-    assert not any("<currency>" in note for note in only_hand(lines).notes)
+    assert not any("<currency>" in note.text for note in only_hand(lines).notes)
 
 
 def test_completion_without_bring_in_and_actions_sorted_by_number() -> None:
@@ -126,7 +126,7 @@ def test_completion_without_bring_in_and_actions_sorted_by_number() -> None:
     fourth = [(a.player, a.kind) for a in hand.actions if a.street is Street.FOURTH]
     assert fourth == [("Hero", ActionKind.BET), ("Villain", ActionKind.FOLD)]
     assert hand.stakes.bring_in is None
-    assert any("no bring-in was posted" in note for note in hand.notes)
+    assert any("no bring-in was posted" in note.text for note in hand.notes)
 
 
 def test_suit_first_cards_tens_and_hidden_cards() -> None:
@@ -140,15 +140,15 @@ def test_suit_first_cards_tens_and_hidden_cards() -> None:
 def test_awards_are_win_totals_with_unknown_pot_and_half() -> None:
     hand = only_hand(fold_out_lines())
     assert [(a.player, a.amount, a.pot, a.half) for a in hand.awards] == [("Hero", 17, None, Half.UNKNOWN)]
-    assert any("which half" in note for note in hand.notes)
+    assert any("which half" in note.text for note in hand.notes)
     assert hand.uncalled == ()  # the uncalled 4th-street bet is inside the win total, as the site says
     assert hand.rake is None  # not printed; the note gives what the totals imply
-    assert any("total bet 17 - total won 17 = 0 implied" in note for note in hand.notes)
+    assert any("total bet 17 - total won 17 = 0 implied" in note.text for note in hand.notes)
 
 
 def test_bet_total_mismatch_is_noted() -> None:
     lines = session(game("100", FOLD_OUT, vbet="€0.07", hwin="€0.17", hbet="€0.11"))
-    assert any("Villain's actions add up to 6 but the site's bet total is 7" in note for note in only_hand(lines).notes)
+    assert any("Villain's actions add up to 6 but the site's bet total is 7" in note.text for note in only_hand(lines).notes)
 
 
 # ---------------------------------------------------------------- raises and all-ins
@@ -193,12 +193,12 @@ def test_all_in_over_a_bet_is_a_raise_and_is_checked_against_the_stack() -> None
     assert river == [("Hero", ActionKind.BET, 10, 10, False), ("Villain", ActionKind.RAISE, 62, 62, True),
                      ("Hero", ActionKind.CALL, 52, 62, False)]
     assert hand.contributed_by("Villain") == 100  # his whole stack
-    assert not any("does not match" in note for note in hand.notes)
+    assert not any("does not match" in note.text for note in hand.notes)
 
 
 def test_all_in_amount_that_does_not_empty_the_stack_is_noted() -> None:
     hand = raises_hand(villain_river="€0.60")
-    assert any("all-in by Villain for 60 does not match the 62 left" in note for note in hand.notes)
+    assert any("all-in by Villain for 60 does not match the 62 left" in note.text for note in hand.notes)
 
 
 def test_all_in_for_less_than_the_bet_is_a_call() -> None:
@@ -229,7 +229,7 @@ def test_no_action_code_is_ignored_and_sitting_out_fold_is_noted() -> None:
                             '<action no="5" player="Hero"')
     hand = only_hand(session(game("100", rounds, vbet="€0.06", hwin="€0.17", hbet="€0.11")))
     assert [a.kind for a in hand.actions if a.street is Street.FOURTH] == [ActionKind.BET, ActionKind.FOLD]
-    assert any("folded while sitting out" in note for note in hand.notes)
+    assert any("folded while sitting out" in note.text for note in hand.notes)
 
 
 def test_other_games_are_skipped() -> None:
@@ -318,7 +318,7 @@ def check_against_site_totals(outcomes: list[ParseOutcome], lines: list[str]) ->
         implied_rake = sum(bet for _, _, bet in totals.values()) - sum(win for _, win, _ in totals.values())
         assert 0 <= implied_rake <= 5 and hand.rake is None
         assert sum(hand.contributed_by(p) for p in hand.players) == sum(a.amount for a in hand.awards) + implied_rake
-        assert any(f"= {implied_rake} implied" in note for note in hand.notes)
+        assert any(f"= {implied_rake} implied" in note.text for note in hand.notes)
     return hands
 
 

@@ -152,7 +152,8 @@ def test_summary_net_disagreement_is_a_restated_finding() -> None:
     from hhtool.replay import profile_for_site, replay
 
     hand = _hand(SHIFTED.replace("Seat 6: Hero (1,693.19) +309", "Seat 6: Hero (1,753.19) +369"))
-    assert len(hand.notes) == 1 and "Rake 100" in hand.notes[0] and "imply -5900" in hand.notes[0]  # the nets add up to +59
+    # the nets add up to +59
+    assert len(hand.notes) == 1 and "Rake 100" in hand.notes[0].text and "imply -5900" in hand.notes[0].text
     restated = [v.message for v in replay(hand, profile_for_site("kingsclub")).violations if v.code == "RESTATED"]
     assert len(restated) == 2 and all("for Hero" in m for m in restated)  # the net result and the chips after the hand
     assert any("net result of $369.00" in m and "make $309.00" in m for m in restated)
@@ -161,7 +162,7 @@ def test_summary_net_disagreement_is_a_restated_finding() -> None:
 
 def test_rake_line_left_out_is_taken_from_the_net_results() -> None:
     hand = _hand(SHIFTED.replace("Rake 1\n", ""))
-    assert hand.rake == 100 and len(hand.notes) == 1 and "no Rake line" in hand.notes[0]
+    assert hand.rake == 100 and len(hand.notes) == 1 and "no Rake line" in hand.notes[0].text
     no_rake = SHIFTED.replace("Rake 1\n", "").replace("(1,693.19) +309", "(1,694.19) +310").replace("(599)", "(600)")
     hand = _hand(no_rake)
     assert hand.rake == 0 and hand.notes == ()

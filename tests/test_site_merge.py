@@ -243,7 +243,7 @@ def test_old_format_raise_is_chips_added() -> None:
     old_raise = [a for a in old.actions if a.kind is ActionKind.RAISE][-1]
     new_raise = [a for a in new.actions if a.kind is ActionKind.RAISE][-1]
     assert (old_raise.amount, old_raise.to_amount) == (50, 75) and (new_raise.amount, new_raise.to_amount) == (25, 50)
-    assert any("format before 2010-09-08" in note for note in old.notes)
+    assert any("format before 2010-09-08" in note.text for note in old.notes)
 
 
 def test_cumulative_hidden_cards_become_new_deals_only() -> None:
@@ -262,7 +262,7 @@ def test_uncalled_pseudo_winner_is_a_return_not_an_award() -> None:
     assert [(s.player, s.status) for s in hand.showdown] == [("Bo", ShowStatus.NOT_SHOWN)]
     contributed = sum(hand.contributed_by(p) for p in hand.players)
     assert contributed == 156 and hand.rake is None
-    assert any("= 6 implied" in note for note in hand.notes)
+    assert any("= 6 implied" in note.text for note in hand.notes)
 
 
 def test_older_export_award_includes_the_uncalled_bet() -> None:
@@ -273,13 +273,13 @@ def test_older_export_award_includes_the_uncalled_bet() -> None:
         '\t\t<winner amount="0.50" uncalled="true" potnumber="2" player="5" pottype="n"/>\n', "")
     hand = only_hand(file_lines(game(older)))
     assert hand.uncalled == () and [(a.player, a.amount) for a in hand.awards] == [("Bo", 200)]
-    assert any(note.startswith(UNCALLED_INSIDE_AWARDS_NOTE) and "the 0.50 nobody matched (Bo, 5th street)" in note
+    assert any(note.text.startswith(UNCALLED_INSIDE_AWARDS_NOTE) and "the 0.50 nobody matched (Bo, 5th street)" in note.text
                for note in hand.notes), hand.notes
     newer = only_hand(file_lines(game(FOLDED)))
-    assert not any(note.startswith(UNCALLED_INSIDE_AWARDS_NOTE) for note in newer.notes)
+    assert not any(note.text.startswith(UNCALLED_INSIDE_AWARDS_NOTE) for note in newer.notes)
     kept = FOLDED.replace('\t\t<winner amount="0.50" uncalled="true" potnumber="2" player="5" pottype="n"/>\n', "")
     short = only_hand(file_lines(game(kept)))  # the bet neither returned nor awarded: no older-export reading
-    assert short.uncalled == () and not any(note.startswith(UNCALLED_INSIDE_AWARDS_NOTE) for note in short.notes)
+    assert short.uncalled == () and not any(note.text.startswith(UNCALLED_INSIDE_AWARDS_NOTE) for note in short.notes)
 
 
 # ---------------------------------------------------------------- all-in, side pots, halves
@@ -305,7 +305,7 @@ def test_all_in_for_less_than_the_bet_is_a_short_call() -> None:
     hand = only_hand(lines)
     ann = next(a for a in hand.actions if a.player == "Ann" and a.street is Street.FOURTH)
     assert (ann.kind, ann.amount, ann.to_amount, ann.all_in) == (ActionKind.CALL, 20, 20, True)
-    assert not any("does not match" in note for note in hand.notes)
+    assert not any("does not match" in note.text for note in hand.notes)
 
 
 def test_all_in_amount_given_as_street_total_is_recognised_by_the_stack() -> None:
@@ -322,7 +322,7 @@ def test_all_in_amount_given_as_street_total_is_recognised_by_the_stack() -> Non
     ann = [a for a in hand.actions if a.player == "Ann" and a.street is Street.FOURTH][-1]
     assert (ann.kind, ann.amount, ann.to_amount, ann.all_in) == (ActionKind.RAISE, 48, 73, True)
     assert hand.contributed_by("Ann") == 100
-    assert not any("does not match" in note for note in hand.notes)
+    assert not any("does not match" in note.text for note in hand.notes)
 
 
 # ---------------------------------------------------------------- games, noise, failures
@@ -402,7 +402,7 @@ def check_balances(hands: list[Hand]) -> None:
             previous[seat.player] = seat.stack - hand.contributed_by(seat.player) + hand.collected_by(seat.player)
         implied = sum(hand.contributed_by(p) for p in hand.players) - sum(a.amount for a in hand.awards)
         assert 0 <= implied <= 20 and hand.rake is None
-        assert any(f"= {implied} implied" in note for note in hand.notes)
+        assert any(f"= {implied} implied" in note.text for note in hand.notes)
 
 
 def test_sample_file_parses_with_zero_failures() -> None:

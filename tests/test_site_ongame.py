@@ -180,7 +180,7 @@ def test_wrong_raise_text_is_recorded_as_the_chips_prove() -> None:
     hand = parse_one(WRONG_RAISE_TEXT)
     raise_action = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
     assert (raise_action.street, raise_action.amount, raise_action.to_amount) == (Street.FIFTH, 100, 100)
-    assert any(f"line {raise_action.line}" in note and "$1.37" in note for note in hand.notes)
+    assert any(note.line == raise_action.line and "$1.37" in note.text for note in hand.notes)
     assert hand.contributed_by("Hero") == 155  # = -net in the summary
 
 
@@ -188,11 +188,11 @@ def test_uncalled_bet_derived_from_the_pot_total() -> None:
     hand = parse_one(WRONG_RAISE_TEXT)
     assert [(r.player, r.amount, r.street) for r in hand.uncalled] == [("anna maria", 50, Street.SEVENTH)]
     assert hand.uncalled[0].line == 47
-    assert any("no uncalled-bet line" in note for note in hand.notes)
+    assert any("no uncalled-bet line" in note.text for note in hand.notes)
     assert hand.total_pot == 327 and hand.rake == 16
     assert [(a.player, a.amount, a.half) for a in hand.awards] == [("anna maria", 311, Half.WHOLE)]
     assert conserved(hand)
-    assert not any("net" in note for note in hand.notes)  # the summary nets agree
+    assert not any("net" in note.text for note in hand.notes)  # the summary nets agree
 
 
 def test_completion_bring_in_and_hidden_cards() -> None:
@@ -214,7 +214,7 @@ def test_big_bring_in_side_pot_halves_and_all_in() -> None:
     hand = parse_one(SIDE_POT_HALVES)
     first = next(a for a in hand.actions if a.kind is not ActionKind.ANTE)
     assert (first.player, first.kind, first.to_amount) == ("shorty", ActionKind.COMPLETE, 25)
-    assert hand.stakes.bring_in is None and any("bring-in amount is unknown" in n for n in hand.notes)
+    assert hand.stakes.bring_in is None and any("bring-in amount is unknown" in n.text for n in hand.notes)
     big_lou_raise = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
     assert (big_lou_raise.amount, big_lou_raise.to_amount) == (50, 50)
     short_call = next(a for a in hand.actions if a.all_in)
@@ -237,7 +237,7 @@ def test_tournament_chips_and_stated_raise_kept_when_nobody_calls() -> None:
     assert hand.tournament_id == "T-3333"
     completion = next(a for a in hand.actions if a.kind is ActionKind.COMPLETE)
     assert completion.to_amount == 120  # nobody calls: the stated "to" is kept, with a note
-    assert any("no call confirms" in note for note in hand.notes)
+    assert any("no call confirms" in note.text for note in hand.notes)
     assert [(r.player, r.amount) for r in hand.uncalled] == [("Hero", 90)]
     assert hand.rake is None and conserved(hand)
 
@@ -293,7 +293,7 @@ def test_corpus_file_counts_and_conservation() -> None:
         assert conserved(hand)
         returned = sum(r.amount for r in hand.uncalled)
         assert hand.total_pot == sum(a.amount for a in hand.actions) - returned
-        assert not any("net" in note for note in hand.notes)
+        assert not any("net" in note.text for note in hand.notes)
     hand = hands[0]
     raise_action = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
     assert (raise_action.to_amount, raise_action.amount) == (100, 100)  # not $1.37
@@ -304,7 +304,7 @@ def test_sample_histories_parse() -> None:
     assert len(hands) >= 3
     for hand in hands:
         assert conserved(hand)
-        assert not any("net" in note or "but the summary" in note for note in hand.notes)
+        assert not any("net" in note.text or "but the summary" in note.text for note in hand.notes)
     assert any(len({a.pot for a in hand.awards}) > 1 for hand in hands)  # a side pot
 
 
@@ -314,7 +314,7 @@ def test_seated_player_who_takes_no_part_is_sitting_out() -> None:
     assert [(s.player, s.sitting_out) for s in hand.seats] == [
         ("Hero", False), ("anna maria", False), ("Zed", False), ("napping", True),
     ]
-    assert any("napping" in note and "sitting out" in note for note in hand.notes)
+    assert any("napping" in note.text and "sitting out" in note.text for note in hand.notes)
     assert conserved(hand)
 
 

@@ -239,7 +239,7 @@ def test_fold_out_has_no_uncalled_line_and_the_win_includes_it() -> None:
     assert hand.uncalled == ()
     assert [(a.player, a.amount, a.half) for a in hand.awards] == [("Villain", 1600, Half.WHOLE)]
     assert implied_rake(hand) == 0
-    assert any("uncalled" in note for note in hand.notes)
+    assert any("uncalled" in note.text for note in hand.notes)
 
 
 def test_noise_and_chat_are_not_actions() -> None:

@@ -181,7 +181,7 @@ def test_uncalled_bet_stays_in_the_collects_with_a_note() -> None:
     hand = parse_one(FOLD_ON_SEVENTH)
     assert hand.uncalled == ()
     assert [(a.amount, a.half) for a in hand.awards] == [(12900, Half.HIGH), (12900, Half.LOW)]
-    assert any("uncalled" in note and "50€" in note for note in hand.notes)
+    assert any("uncalled" in note.text and "50€" in note.text for note in hand.notes)
     assert hand.rake == 200 and hand.total_pot == 26000  # 258€ printed is after rake
     assert conserved(hand)
 
@@ -206,7 +206,7 @@ def test_bring_in_players_raise_total_includes_his_bring_in() -> None:
     reraise = by_line[17]
     assert (reraise.kind, reraise.to_amount, reraise.amount) == (ActionKind.RAISE, 3250, 2250)
     assert by_line[18].to_amount == 3250  # the call of 7.50€ confirms the level
-    assert any("line 17" in note and "32.50€" in note for note in hand.notes)
+    assert any(note.line == 17 and "32.50€" in note.text for note in hand.notes)
     assert hand.seat_of("Mireille").stack == hand.contributed_by("Mireille")  # all the chips went in
     assert conserved(hand)
     shown = {s.player: s for s in hand.showdown}

@@ -157,7 +157,7 @@ def test_old_uncalled_summary_awards_pot_rake_and_jackpot_fee() -> None:
 
 def test_old_summary_bets_disagreement_becomes_a_note() -> None:
     hand = _hand(OLD.replace("Bets: 5.05. Collects: 0. Loses: 5.05.", "Bets: 5.60. Collects: 0. Loses: 5.60."))
-    assert len(hand.notes) == 1 and "Cleo" in hand.notes[0] and "Bets 5.60" in hand.notes[0]
+    assert len(hand.notes) == 1 and "Cleo" in hand.notes[0].text and "Bets 5.60" in hand.notes[0].text
 
 
 def test_old_unknown_line_and_truncated_hand() -> None:

@@ -75,7 +75,7 @@ def test_stated_stakes_are_not_inferred() -> None:
     text = tourney(4).replace(" - Level I - ", " - Level I (20/40) - ")
     hand = parse(text)
     assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.bets_source) == (20, 40, StakeSource.HEADER)
-    assert not any("inferred" in note for note in hand.notes)
+    assert not any("inferred" in note.text for note in hand.notes)
 
 
 def test_a_cash_header_without_stakes_is_still_an_error() -> None:

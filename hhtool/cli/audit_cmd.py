@@ -14,6 +14,7 @@ from rich.table import Table
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
 from hhtool.cli.export_cmd import hand_filter
 from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
+from hhtool.replay.codes import Code
 from hhtool.store import Store, StoreError
 from hhtool.store.context import has_never_judged, judge_never_judged, judge_table_context
 from hhtool.store.load import load_hands
@@ -69,7 +70,7 @@ def verdict_counts(store: Store, where: str, params: list[Any], profile: str | N
     return {str(verdict): int(n) for verdict, n in rows}
 
 
-def violations(store: Store, where: str, params: list[Any], code: str | None, player: str | None,
+def violations(store: Store, where: str, params: list[Any], code: Code | None, player: str | None,
                profile: str | None) -> list[dict[str, Any]]:
     """The violations of the matching hands under the profile, with each conflicting copy as a
     CONFLICTING_COPY finding (expected: the kept copy, actual: the other one)."""
@@ -81,16 +82,16 @@ def violations(store: Store, where: str, params: list[Any], code: str | None, pl
     values: list[Any] = ([] if profile is None else [profile]) + params
     if code:
         replayed += " AND v.code = ?"
-        values.append(code.upper())
+        values.append(code.value)
     if player:
         replayed += " AND v.player = ?"
         values.append(player)
-    copies = f"""SELECT c.site, c.hand_id, 'CONFLICTING_COPY', NULL, NULL, c.first_file || ':' || c.first_first_line,
+    copies = f"""SELECT c.site, c.hand_id, '{Code.CONFLICTING_COPY}', NULL, NULL, c.first_file || ':' || c.first_first_line,
                         c.second_file || ':' || c.second_first_line,
                         'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
                         c.second_first_line, h.started_at
                  FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id WHERE {where}"""
-    if (code and code.upper() != "CONFLICTING_COPY") or player:
+    if (code and code is not Code.CONFLICTING_COPY) or player:
         copies += " AND FALSE"  # a conflict is about the whole hand, not one player's action
     sql = f"""SELECT site, hand_id, code, street, player, expected, actual, message, file, line
               FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line"""
@@ -181,7 +182,7 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
         hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
         site: str | None = typer.Option(None, "--site", help="Only this site."),
-        code: str | None = typer.Option(None, "--code", help="Only this violation code, e.g. POT_AWARD."),
+        code: Code | None = typer.Option(None, "--code", case_sensitive=False, help="Only this violation code."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
         rules: str | None = typer.Option(
             None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),

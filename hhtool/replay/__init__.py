@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState, walk
 from hhtool.replay.profiles import (
     PROFILES,
@@ -28,7 +29,6 @@ from hhtool.replay.profiles import (
 )
 from hhtool.replay.readings import judge_unsettled
 from hhtool.replay.result import (
-    CODES,
     PlayerAward,
     PotResult,
     ReplayResult,
@@ -85,9 +85,9 @@ def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None
 
 
 __all__ = [
-    "CODES",
     "PROFILES",
     "ChosenProfile",
+    "Code",
     "PlayerAward",
     "PotResult",
     "ReplayResult",

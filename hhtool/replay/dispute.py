@@ -106,5 +106,5 @@ def explain_hand(hand: Hand, state: ReplayState, profile: RuleProfile, result: R
     if result.unverifiable:
         out.append("")
         out.append("Could not be checked:")
-        out += [f"  {u.check}: {u.reason}" for u in result.unverifiable]
+        out += [f"  {'' if u.line is None else f'line {u.line} '}{u.check}: {u.reason}" for u in result.unverifiable]
     return "\n".join(out)

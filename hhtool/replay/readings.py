@@ -91,7 +91,7 @@ def judge_unsettled(
     for dropped in base.violations:
         if _key(dropped) in certain:
             continue
-        finding = Unverifiable(dropped.code, _reason(dropped, profile, followed, by_key, readings))
+        finding = Unverifiable(dropped.code, _reason(dropped, profile, followed, by_key, readings), dropped.line)
         if finding not in unverifiable:
             unverifiable.append(finding)
     return replace(base, verdict=verdict_of(kept, tuple(unverifiable)), violations=kept, unverifiable=tuple(unverifiable))
@@ -109,4 +109,4 @@ def _reason(
         other = readings[(key, label)]
         parts.append(f"{rule.what}: {profile.name}'s reading {own_text}; the history follows '{other.label}' "
                      f"({other.source}); unsettled online: {rule.why_open}")
-    return f"{dropped.message} (line {dropped.line}) holds only under one reading of " + "; and of ".join(parts)
+    return f"{dropped.message} holds only under one reading of " + "; and of ".join(parts)

@@ -7,26 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hhtool.evaluation import HighHand, LowHand
-
-#: Every violation code, with the rule it enforces.
-CODES: dict[str, str] = {
-    "ANTE": "R2 antes",
-    "BRING_IN_PLAYER": "R3 bring-in player",
-    "BRING_IN_AMOUNT": "R4 bring-in amount",
-    "ACTION_ORDER": "R7 opener and clockwise turn order",
-    "ILLEGAL_ACTION": "R5/R9/R11 action not allowed in that situation",
-    "BET_SIZE": "R5/R6/R11 bet, raise or call of the wrong size",
-    "RAISE_CAP": "R8 raise cap",
-    "STACK": "chips put in beyond the stack, or all-in with chips left",
-    "ROUND_INCOMPLETE": "R9 betting round ended before everyone acted and matched",
-    "CARDS": "R1/R17 cards dealt or shown",
-    "POT_TOTAL": "R15 money conservation and stated total pot",
-    "UNCALLED_BET": "R10 uncalled bet returned",
-    "POT_AWARD": "R12–R14 pot award per player",
-    "SHOWDOWN": "R13/R16 showdown winner",
-    "RESTATED": "a fact the history states twice (cards, summary, amounts, hand descriptions) stated differently",
-    "CONFLICTING_COPY": "another copy of this hand (same site and hand id) holds a different history",
-}
+from hhtool.replay.codes import Code
 
 
 class Verdict(StrEnum):
@@ -39,7 +20,7 @@ class Verdict(StrEnum):
 class Violation:
     site: str
     hand_id: str
-    code: str
+    code: Code
     street: int | None  # 3..7; None for hand-level findings
     player: str | None
     expected: str
@@ -51,8 +32,13 @@ class Violation:
 
 @dataclass(frozen=True, slots=True)
 class Unverifiable:
-    check: str
+    """A check that could not decide, and why. ``line`` is the file line of the cause (the bring-in,
+    the unreadable summary line), like :attr:`Violation.line`; ``None`` when the cause is the whole
+    hand (a stake the history never states)."""
+
+    check: Code
     reason: str
+    line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

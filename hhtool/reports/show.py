@@ -100,7 +100,7 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
         "total_pot": hand.total_pot, "rake": hand.rake,
         "verdict": result.verdict.value if result else None,
         "other_violations": hand_level,
-        "unverifiable": [{"check": u.check, "reason": u.reason} for u in result.unverifiable] if result else [],
+        "unverifiable": [{"check": u.check, "reason": u.reason, "line": u.line} for u in result.unverifiable] if result else [],
     }
 
 
@@ -160,5 +160,6 @@ def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
     for violation in described["other_violations"]:
         lines.append(Text(f"  ⚠ {violation['code']}: {violation['message']}", style="bold red"))
     for item in described["unverifiable"]:
-        lines.append(Text(f"  unverifiable {item['check']}: {item['reason']}", style="yellow"))
+        where = "" if item["line"] is None else f" (line {item['line']})"
+        lines.append(Text(f"  unverifiable {item['check']}{where}: {item['reason']}", style="yellow"))
     return lines

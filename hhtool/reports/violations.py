@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from hhtool.replay.codes import Code
 from hhtool.store import Store
 
 BREAKDOWNS = ("code", "site", "player", "date", "hand")
@@ -26,9 +27,9 @@ _AT_STAKE = """
 """
 
 
-def _filters(code: str | None, site: str | None, player: str | None, hand: str | None) -> tuple[str, list[Any]]:
+def _filters(code: Code | None, site: str | None, player: str | None, hand: str | None) -> tuple[str, list[Any]]:
     conditions, params = ["TRUE"], []
-    for column, value in (("v.code", code.upper() if code else None), ("v.site", site), ("v.player", player),
+    for column, value in (("v.code", code.value if code else None), ("v.site", site), ("v.player", player),
                           ("v.hand_id", hand)):
         if value:
             conditions.append(f"{column} = ?")
@@ -36,7 +37,7 @@ def _filters(code: str | None, site: str | None, player: str | None, hand: str |
     return " AND ".join(conditions), params
 
 
-def violation_summary(store: Store, by: str, code: str | None = None, site: str | None = None,
+def violation_summary(store: Store, by: str, code: Code | None = None, site: str | None = None,
                       player: str | None = None, hand: str | None = None, limit: int | None = None) -> pl.DataFrame:
     """One breakdown of the violations: counts per code, site, player, date, or the worst hands."""
     where, params = _filters(code, site, player, hand)

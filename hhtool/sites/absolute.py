@@ -219,7 +219,7 @@ class AbsoluteParser(SiteParser):
             try:
                 cards = parse_cards(described.group(2), _HIDDEN)
             except ValueError:  # a restatement that cannot be read: the show line stands
-                b.note(f"line {line}: the summary's cards for {player} cannot be read")
+                b.note(f"the summary's cards for {player} cannot be read", line)
             else:
                 state.restatements.append(Restatement(Restated.SHOWED, player, cards=cards, text=described.group(1),
                                                       line=line))
@@ -245,7 +245,7 @@ def _label_halves(b: HandBuilder, state: _AbsoluteState) -> None:
             labelled += awards
             continue
         if result.total is not None and result.total != collected:
-            b.note(f"line {result.line}: the summary's total for {player} differs from the collect lines")
+            b.note(f"the summary's total for {player} differs from the collect lines", result.line)
         if result.high is not None and result.low is not None and len(awards) == 1 and result.high + result.low == collected:
             only = awards[0]
             labelled += [Award(player, result.high, only.pot, Half.HIGH, only.line),
@@ -255,7 +255,7 @@ def _label_halves(b: HandBuilder, state: _AbsoluteState) -> None:
         elif result.low is not None and result.high is None and result.low == collected:
             labelled += [Award(a.player, a.amount, a.pot, Half.LOW, a.line) for a in awards]
         else:
-            b.note(f"line {result.line}: the summary's halves for {player} cannot be matched to the collect lines")
+            b.note(f"the summary's halves for {player} cannot be matched to the collect lines", result.line)
             labelled += awards
     labelled.sort(key=lambda award: award.line)  # stable: back in the order of the collect lines
     b.awards[:] = labelled

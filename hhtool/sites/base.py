@@ -30,6 +30,7 @@ from hhtool.model import (
     FailureKind,
     Half,
     Hand,
+    Note,
     ParseOutcome,
     RawHand,
     Seat,
@@ -242,7 +243,7 @@ class HandBuilder:
     uncalled: list[UncalledReturn] = field(default_factory=list)
     showdown: list[ShownHand] = field(default_factory=list)
     awards: list[Award] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     street: Street = Street.THIRD
     _street_totals: dict[str, int] = field(default_factory=dict)
     _seated: set[str] = field(default_factory=set)
@@ -370,8 +371,8 @@ class HandBuilder:
         self.awards[:] = [award if only_unlabelled and award.half is not Half.UNKNOWN else replace(award, half=Half.WHOLE)
                           for award in self.awards]
 
-    def note(self, text: str) -> None:
-        self.notes.append(text)
+    def note(self, text: str, line: int | None = None) -> None:
+        self.notes.append(Note(text, line))
 
     def mark_sitting_out(self, player: str) -> None:
         """Record that a seated player sat this hand out."""

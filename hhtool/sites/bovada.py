@@ -153,7 +153,7 @@ class BovadaParser(SiteParser):
             else:
                 to = b.money(fields[2], line)
                 if b.put_in(player) + first != to:
-                    b.note(f"line {line}: raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept")
+                    b.note(f"raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept", line)
             b.increase(player, to=to, all_in=kind == "ALL_IN_RAISE", line=line)
         elif kind == "ALL_IN":
             b.act_all_in(fields[0] or "", b.money(fields[1], line), line)

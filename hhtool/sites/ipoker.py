@@ -349,7 +349,7 @@ class IPokerParser(SiteParser):
         if kind in ("0", "9"):
             b.act(player, ActionKind.FOLD, line=line)
             if kind == "9":
-                b.note(f"line {line}: {player} folded while sitting out")
+                b.note(f"{player} folded while sitting out", line)
         elif kind == "4":
             b.act(player, ActionKind.CHECK, line=line)
         elif kind == "3":
@@ -378,7 +378,7 @@ class IPokerParser(SiteParser):
         for name, (_, line, win, bet) in players.items():
             put_in = sum(action.amount for action in b.actions if action.player == name)
             if put_in != bet:
-                b.note(f"line {line}: {name}'s actions add up to {put_in} but the site's bet total is {bet}")
+                b.note(f"{name}'s actions add up to {put_in} but the site's bet total is {bet}", line)
             if win > 0:
                 b.award(name, win, pot=None, half=Half.UNKNOWN, line=line)
         if b.awards:

@@ -285,7 +285,7 @@ class MergeParser(SiteParser):
         elif kind == "RAISE":
             assert amount is not None
             if state.started_at is not None and state.started_at < _OLD_RAISE_FORMAT_UNTIL:
-                b.note(f"line {line}: RAISE read as chips added (format before 2010-09-08)")
+                b.note("RAISE read as chips added (format before 2010-09-08)", line)
                 b.increase(player, added=amount, all_in=amount == left, line=line)
             else:
                 b.increase(player, to=amount, all_in=amount - b.put_in(player) == left, line=line)
@@ -311,7 +311,7 @@ class MergeParser(SiteParser):
         folded = any(action.player == player and action.kind is ActionKind.FOLD for action in b.actions)
         if in_hand and not folded:
             b.act(player, ActionKind.FOLD, line=line)
-            b.note(f"line {line}: {player} sat out during the hand (recorded as a fold)")
+            b.note(f"{player} sat out during the hand (recorded as a fold)", line)
 
     def _cards(self, cards: ElementTree.Element, line: int, street: Street | None, b: HandBuilder, state: _MergeState) -> None:
         kind = attribute(cards, "type", line)

@@ -297,15 +297,15 @@ def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: Hand
     if called is not None:
         if called != stated:
             how = "the first amount" if called == first else "neither amount"
-            b.note(f"line {line}: site printed {printed}; the next call reaches "
-                   f"{_printed(called, b, state)} ({how}), recorded as the raise total")
+            b.note(f"site printed {printed}; the next call reaches "
+                   f"{_printed(called, b, state)} ({how}), recorded as the raise total", line)
         return called
     if stated is None:
-        b.note(f"line {line}: site printed {printed} with no 'to' and nobody calls it; read as a raise to "
-               f"{_printed(first, b, state)}")
+        b.note(f"site printed {printed} with no 'to' and nobody calls it; read as a raise to "
+               f"{_printed(first, b, state)}", line)
         return first
     if stated != first:
-        b.note(f"line {line}: site printed {printed}; no call confirms either amount, the stated 'to' is kept")
+        b.note(f"site printed {printed}; no call confirms either amount, the stated 'to' is kept", line)
     return stated
 
 

@@ -52,6 +52,7 @@ from hhtool.model import (
     Deal,
     Half,
     Hand,
+    Note,
     RawHand,
     Restated,
     Restatement,
@@ -197,7 +198,7 @@ class _Reader:
         self.fields = fields
         self.ours = "_hhtool_site" in fields  # written by hhtool: its user fields are the site's word
         self.key_lines = self._key_lines()
-        self.notes: list[str] = []
+        self.notes: list[Note] = []
         self.scale, self.unit = self._units()
         self.b = HandBuilder("phh", raw, unit=self.unit, hand_id=hand_id)
 
@@ -237,7 +238,7 @@ class _Reader:
         if places and "currency" in self.fields:
             places = max(places, 2)
         if places:
-            self.notes.append(f"PHH amounts have decimals: stored in units of 1/{10 ** places}")
+            self.notes.append(Note(f"PHH amounts have decimals: stored in units of 1/{10 ** places}"))
         return 10 ** places, 10 ** places
 
     def amount(self, value: Any, line: int, *, allow_unknown: bool = False) -> int | None:
@@ -464,13 +465,13 @@ class _Reader:
             ends = [self.amount(value, self.line("finishing_stacks"), allow_unknown=True) for value in finishing]
             if None in ends:
                 collected = []
-                self.notes.append("finishing stacks are not all known: no awards")
+                self.notes.append(Note("finishing stacks are not all known: no awards"))
             else:
                 collected = [end - stack + self.put_in[name]  # type: ignore[operator]
                              for end, stack, name in zip(ends, self.stacks, self.names, strict=True)]
         else:
             collected = []
-            self.notes.append("PHH gives neither winnings nor finishing stacks: no awards")
+            self.notes.append(Note("PHH gives neither winnings nor finishing stacks: no awards"))
         for name, amount in zip(self.names, collected, strict=False):
             if amount:
                 self.b.award(name, amount, None, Half.UNKNOWN, self.line("winnings" if winnings is not None else
@@ -528,7 +529,7 @@ class _Reader:
             "timezone": str(zone) if zone else None,
             "table_name": None if table is None else str(table),
         }
-        self.b.notes.extend(str(note) for note in user("notes", [])) if self.ours else self.b.notes.extend(self.notes)
+        self.b.notes.extend(Note(str(note)) for note in user("notes", [])) if self.ours else self.b.notes.extend(self.notes)
         if self.ours:
             community = user("community_card")
             fields.update(

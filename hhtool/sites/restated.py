@@ -60,7 +60,7 @@ def restated_cards(b: HandBuilder, player: str, old_cards: str, line: int) -> li
     try:
         cards = parse_cards(old_cards)
     except ValueError:
-        b.note(f"line {line}: the repeated cards [{old_cards[:60]}] cannot be read")
+        b.note(f"the repeated cards [{old_cards[:60]}] cannot be read", line)
         return []
     return [Restatement(Restated.CARDS, player, b.street, cards=cards, line=line)]
 
@@ -102,13 +102,13 @@ def summary_restatements(tail: str, player: str, b: HandBuilder, line: int) -> l
                 found.append(Restatement(Restated.MUCKED, player, cards=cards,
                                          text=(mucked.group(2) or "").strip() or None, line=line))
     except ValueError:
-        b.note(f"line {line}: the summary's cards for {player} cannot be read")
+        b.note(f"the summary's cards for {player} cannot be read", line)
     won = [bracketed or bare for bracketed, bare in _WON.findall(tail)]
     if won:
         try:
             found.append(Restatement(Restated.WON, player, amount=sum(b.money(a, line) for a in won), line=line))
         except HandParseError:  # recorded without an amount: the check says it cannot be compared
-            b.note(f"line {line}: the summary's amount for {player} cannot be read")
+            b.note(f"the summary's amount for {player} cannot be read", line)
             found.append(Restatement(Restated.WON, player, amount=None, line=line))
     elif _LOST.search(tail) or tail.lower().startswith("lost"):
         found.append(Restatement(Restated.LOST, player, amount=0, line=line))

@@ -197,17 +197,19 @@ class WinamaxParser(SiteParser):
         unit, symbol = b.unit, state.symbol
         if called is None:
             b.note(
-                f"line {line}: Winamax's 'to {site_amount(stated_to, unit, symbol)}' leaves out {player}'s "
+                f"Winamax's 'to {site_amount(stated_to, unit, symbol)}' leaves out {player}'s "
                 f"{site_amount(bring_in, unit, symbol)} bring-in; recorded as a raise to "
-                f"{site_amount(with_bring_in, unit, symbol)} (no call confirms it)"
+                f"{site_amount(with_bring_in, unit, symbol)} (no call confirms it)",
+                line,
             )
             return with_bring_in
         if called != stated_to:
             reading = "the stated amount plus the bring-in" if called == with_bring_in else "neither reading"
             b.note(
-                f"line {line}: {player} 'raises to {site_amount(stated_to, unit, symbol)}' after posting the "
+                f"{player} 'raises to {site_amount(stated_to, unit, symbol)}' after posting the "
                 f"{site_amount(bring_in, unit, symbol)} bring-in; the next call matches "
-                f"{site_amount(called, unit, symbol)} ({reading}), recorded as the raise total"
+                f"{site_amount(called, unit, symbol)} ({reading}), recorded as the raise total",
+                line,
             )
         return called
 

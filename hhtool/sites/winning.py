@@ -239,7 +239,7 @@ class WinningParser(SiteParser):
             r.amount for r in b.uncalled if r.player == player
         )
         if b.money(bets, line) != put_in:
-            b.note(f"summary line {line}: Bets {bets} for {player} but the actions put in {put_in}")
+            b.note(f"the summary's Bets {bets} for {player} but the actions put in {put_in}", line)
 
     # ------------------------------------------------------------ newer "Hand #" export
 
@@ -303,7 +303,7 @@ class WinningParser(SiteParser):
             action = b.increase(player, to=b.money(fields[2], line), all_in=all_in, line=line)
             if action.amount != b.money(fields[1], line):
                 already = action.to_amount - action.amount
-                b.note(f"line {line}: raise of {fields[1]} to {fields[2]} but {player} had {already} in")
+                b.note(f"raise of {fields[1]} to {fields[2]} but {player} had {already} in", line)
         elif kind == "FOLDS":
             b.act(player, ActionKind.FOLD, line=line)
             state.folded.add(player)

@@ -129,7 +129,7 @@ def record_all_in(builder: HandBuilder, player: str, amount: int, remaining: int
     else:
         added = amount
     if added != remaining:
-        builder.note(f"line {line}: all-in by {player} for {amount} does not match the {remaining} left in the stack")
+        builder.note(f"all-in by {player} for {amount} does not match the {remaining} left in the stack", line)
     to = before + added
     highest = builder.highest_bet()
     if to <= highest:

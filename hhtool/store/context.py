@@ -37,6 +37,7 @@ from hhtool.model import Stakes, Structure
 from hhtool.money import format_money
 from hhtool.replay.checks.antes import ANTE_BY_CONTEXT
 from hhtool.replay.checks.bring_in import BRING_IN_BY_CONTEXT
+from hhtool.replay.codes import Code
 from hhtool.store import Store
 from hhtool.store.tables import replay_table_of
 
@@ -92,9 +93,9 @@ def import_mark(store: Store) -> Any:
 
 #: hands stored with the replay's placeholder still in place: an import killed (or stopped by a full
 #: disk) after writing them but before its table-context pass; the next import judges them
-_AWAITING_CONTEXT = """EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
-    AND u.profile = h.rules_profile AND ((u.check_code = 'ANTE' AND u.reason = ?)
-                                         OR (u.check_code = 'BRING_IN_AMOUNT' AND u.reason = ?)))"""
+_AWAITING_CONTEXT = f"""EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
+    AND u.profile = h.rules_profile AND ((u.check_code = '{Code.ANTE}' AND u.reason = ?)
+                                         OR (u.check_code = '{Code.BRING_IN_AMOUNT}' AND u.reason = ?)))"""
 
 
 def judge_imported_since(store: Store, mark: Any) -> int:
@@ -107,15 +108,15 @@ def judge_imported_since(store: Store, mark: Any) -> int:
 
 #: hands whose forced bets no table-context pass has judged yet (a store from before it existed): a
 #: posted value the pass always leaves with a finding or turns into ``context``
-_NEVER_JUDGED = """h.verdict IS NOT NULL AND (
+_NEVER_JUDGED = f"""h.verdict IS NOT NULL AND (
     (h.ante_source = 'posted' AND NOT EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site
-        AND u.hand_id = h.hand_id AND u.profile = h.rules_profile AND u.check_code = 'ANTE'))
+        AND u.hand_id = h.hand_id AND u.profile = h.rules_profile AND u.check_code = '{Code.ANTE}'))
     OR (h.bring_in_source = 'posted' AND EXISTS (SELECT 1 FROM actions a WHERE a.site = h.site
         AND a.hand_id = h.hand_id AND a.kind = 'bring_in') AND NOT EXISTS (
         SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id AND u.profile = h.rules_profile
-        AND u.check_code = 'BRING_IN_AMOUNT') AND NOT EXISTS (
+        AND u.check_code = '{Code.BRING_IN_AMOUNT}') AND NOT EXISTS (
         SELECT 1 FROM violations v WHERE v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
-        AND v.code = 'BRING_IN_AMOUNT')))"""
+        AND v.code = '{Code.BRING_IN_AMOUNT}')))"""
 
 
 def has_never_judged(store: Store) -> bool:
@@ -244,12 +245,12 @@ def _findings(store: Store) -> _Findings:
                                sorted(others.items(), key=lambda item: (-item[1], item[0])) if n > 0)
             reason = (f"the site does not state the {what} and the other hands at {table.words} "
                       f"do not agree on it: {counts}")
-        unverifiable.append((site, hand_id, profile, "ANTE" if kind == "ante" else "BRING_IN_AMOUNT", reason))
+        unverifiable.append((site, hand_id, profile, Code.ANTE if kind == "ante" else Code.BRING_IN_AMOUNT, reason, None))
     for site, hand_id, profile, file, kind, player, amount, line, all_in, top, others_top, problem, *fields in run(
             _WRONG_POSTS):
         table = _Table.of(fields)
         money = table.money
-        code = "ANTE" if kind == "ante" else "BRING_IN_AMOUNT"
+        code = Code.ANTE if kind == "ante" else Code.BRING_IN_AMOUNT
         hands = f"{others_top} other hand{'s' if others_top != 1 else ''} at {table.words}"
         how = " all-in" if all_in else ""
         if problem == "not_below":
@@ -269,7 +270,7 @@ def _findings(store: Store) -> _Findings:
         if problem == "not_below":
             not_below.add((site, hand_id, profile))
     # a bring-in that is no bring-in at all is the finding, whatever the table's amount
-    unverifiable = [row for row in unverifiable if row[3] != "BRING_IN_AMOUNT" or row[:3] not in not_below]
+    unverifiable = [row for row in unverifiable if row[3] is not Code.BRING_IN_AMOUNT or row[:3] not in not_below]
     return _Findings(violations, unverifiable)
 
 
@@ -322,8 +323,8 @@ def _store_findings(store: Store, findings: _Findings) -> None:
         for table, code in (("violations", "code"), ("unverifiable", "check_code")):
             run(f"""DELETE FROM {table} USING ctx_judged j
                     WHERE {table}.site = j.site AND {table}.hand_id = j.hand_id AND {table}.profile = j.profile
-                      AND (({table}.{code} = 'ANTE' AND j.judge_ante)
-                           OR ({table}.{code} = 'BRING_IN_AMOUNT' AND j.judge_bring_in))""")
+                      AND (({table}.{code} = '{Code.ANTE}' AND j.judge_ante)
+                           OR ({table}.{code} = '{Code.BRING_IN_AMOUNT}' AND j.judge_bring_in))""")
         for name, rows in (("violations", findings.violations), ("unverifiable", findings.unverifiable)):
             if rows:
                 store.con.register("ctx_incoming", replay_table_of(name, rows))

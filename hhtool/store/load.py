@@ -16,6 +16,7 @@ from hhtool.model import (
     Deal,
     Half,
     Hand,
+    Note,
     Restated,
     Restatement,
     Seat,
@@ -127,8 +128,14 @@ def _hand(h: dict[str, Any], seats: list[tuple[Any, ...]], cards: list[tuple[Any
         dealer_seat=h["dealer_seat"],
         community_card=_card(h["community_card"]),
         origin_site=h["origin_site"],
-        notes=tuple(h["notes"] or ()),
+        notes=_notes(h["notes"], h["note_lines"]),
     )
+
+
+def _notes(texts: list[str] | None, lines: list[int | None] | None) -> tuple[Note, ...]:
+    """The hand's notes; a hand stored before notes kept their line has none (NULL)."""
+    texts = texts or []
+    return tuple(Note(text, line) for text, line in zip(texts, lines or [None] * len(texts), strict=True))
 
 
 def _deals(cards: list[tuple[Any, ...]]) -> tuple[Deal, ...]:

@@ -199,8 +199,14 @@ CREATE TABLE copy_conflicts (            -- a second copy of a stored hand whose
 );
 """
 
+#: the file line of what a finding or a note is about, as a column instead of words in its text
+FINDING_LINES = """
+ALTER TABLE unverifiable ADD COLUMN line INTEGER;  -- the line of the cause; NULL: the whole hand
+ALTER TABLE hands ADD COLUMN note_lines INTEGER[];  -- note_lines[i]: the line notes[i] is about (NULL: the hand)
+"""
+
 #: migrations[i] brings the schema to version i + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES]
+MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES]
 CURRENT_VERSION = len(MIGRATIONS)
 
 #: child tables holding per-hand rows, keyed by (site, hand_id)

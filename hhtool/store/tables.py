@@ -45,9 +45,10 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             stakes.structure.value, stakes.is_tournament, stakes.currency, stakes.unit, stakes.ante,
             stakes.bring_in, stakes.small_bet, stakes.big_bet, stakes.table_size,
             len(hand.seats), hand.hero, hand.dealer_seat, hand.total_pot, hand.rake, hand.fees,
-            str(hand.community_card) if hand.community_card else None, hand.origin_site, list(hand.notes),
+            str(hand.community_card) if hand.community_card else None, hand.origin_site, [note.text for note in hand.notes],
             replay.verdict.value if replay is not None else None, profile if replay is not None else None,
             stakes.ante_source.value, stakes.bring_in_source.value, stakes.bets_source.value,
+            [note.line for note in hand.notes],
         ))
         order = {player: index for index, player in enumerate(hand.position_order)}
         seats.extend((site, hand_id, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line)
@@ -113,7 +114,7 @@ def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.T
         for v in replay.violations:
             _append(violations, (*key, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line))
         for u in replay.unverifiable:
-            _append(unverifiable, (*key, u.check, u.reason))
+            _append(unverifiable, (*key, u.check, u.reason, u.line))
         for a in replay.awards:
             _append(rule_awards, (*key, a.player, a.rules_amount, a.site_amount))
     return {
@@ -163,7 +164,7 @@ _HAND_COLUMNS: dict[str, pa.DataType] = {
     "currency": _S, "unit": _I, "ante": _L, "bring_in": _L, "small_bet": _L, "big_bet": _L,
     "table_size": _I, "players": _I, "hero": _S, "dealer_seat": _I, "total_pot": _L, "rake": _L, "fees": _L,
     "community_card": _S, "origin_site": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
-    "ante_source": _S, "bring_in_source": _S, "bets_source": _S,
+    "ante_source": _S, "bring_in_source": _S, "bets_source": _S, "note_lines": pa.list_(_I),
 }
 _SEAT_COLUMNS = {**_KEY, "seq": _I, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
 _CARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}
@@ -178,7 +179,7 @@ _RESTATEMENT_COLUMNS = {**_KEY, "seq": _I, "fact": _S, "player": _S, "street": _
 _RESULT_COLUMNS = {**_KEY, "player": _S, "contributed": _L, "collected": _L, "net": _L}
 _VIOLATION_COLUMNS = {**_KEY, "profile": _S, "code": _S, "street": _I, "player": _S, "expected": _S, "actual": _S,
                       "message": _S, "file": _S, "line": _I}
-_UNVERIFIABLE_COLUMNS = {**_KEY, "profile": _S, "check_code": _S, "reason": _S}
+_UNVERIFIABLE_COLUMNS = {**_KEY, "profile": _S, "check_code": _S, "reason": _S, "line": _I}
 _RULE_AWARD_COLUMNS = {**_KEY, "profile": _S, "player": _S, "rules_amount": _L, "site_amount": _L}
 _ERROR_COLUMNS = {"file": _S, "first_line": _I, "last_line": _I, "line": _I, "site": _S, "hand_id": _S, "reason": _S,
                   "raw_text": _S, "raw_sha256": _S, "kind": _S}

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from hhtool.model import ActionKind, Hand, StakeSource, Street, Structure
 from hhtool.replay.checks.bring_in import designated_bring_in, first_to_act
 from hhtool.replay.checks.common import Finding, money, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import THIRD, ReplayState, Round, Step
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable, Violation
@@ -17,7 +18,7 @@ _BRING_IN, _CHECK, _FOLD, _CALL = ActionKind.BRING_IN, ActionKind.CHECK, ActionK
 
 
 def _illegal(hand: Hand, step: Step, expected: str, actual: str, message: str) -> Violation:
-    return violation(hand, "ILLEGAL_ACTION", step.action.street, step.player, expected, actual, message, step.action.line)
+    return violation(hand, Code.ILLEGAL_ACTION, step.action.street, step.player, expected, actual, message, step.action.line)
 
 
 def _opening_may_fold(state: ReplayState, profile: RuleProfile) -> bool:
@@ -131,7 +132,7 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                 if found is not None:
                     yield found
             elif not increase:
-                yield violation(hand, "BET_SIZE", rnd.street, step.player, f"more than {money(hand, step.level_before)}",
+                yield violation(hand, Code.BET_SIZE, rnd.street, step.player, f"more than {money(hand, step.level_before)}",
                                 money(hand, step.to), f"{step.player}'s {kind.value} to {money(hand, step.to)} does not "
                                 f"exceed the bet of {money(hand, step.level_before)}", step.action.line)
             elif fixed:
@@ -144,7 +145,7 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                         yield found
                 elif not reported_unknown:
                     reported_unknown = True
-                    yield Unverifiable("BET_SIZE", _unknown_bets(hand))
+                    yield Unverifiable(Code.BET_SIZE, _unknown_bets(hand), step.action.line)
             else:
                 for found in _open_size(hand, rnd, step):
                     if isinstance(found, Violation):
@@ -162,11 +163,11 @@ def _call_size(hand: Hand, rnd: Round, step: Step) -> Violation | None:
         return None  # more than the stack is the stack check's finding
     due = facing if chips is None else min(facing, chips)
     if step.increase:
-        return violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
+        return violation(hand, Code.BET_SIZE, rnd.street, step.player, money(hand, due), money(hand, amount),
                          f"{step.player}'s call of {money(hand, amount)} puts in more than the {money(hand, facing)} to call",
                          step.action.line)
     if amount != due and not (amount < facing and step.all_in_after):
-        return violation(hand, "BET_SIZE", rnd.street, step.player, money(hand, due), money(hand, amount),
+        return violation(hand, Code.BET_SIZE, rnd.street, step.player, money(hand, due), money(hand, amount),
                          f"{step.player} calls {money(hand, amount)} facing {money(hand, facing)} without being all-in",
                          step.action.line)
     return None
@@ -179,7 +180,7 @@ def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) ->
     completing = rnd.street is Street.THIRD and not step.opened_before
     what = "completes" if completing else "bets" if step.level_before == 0 else "raises"
     expected = " or ".join(money(hand, t) for t in targets)
-    return violation(hand, "BET_SIZE", rnd.street, step.player, expected, money(hand, to),
+    return violation(hand, Code.BET_SIZE, rnd.street, step.player, expected, money(hand, to),
                      f"{step.player} {what} to {money(hand, to)} on {street_name(rnd.street)}; the limit allows {expected}",
                      step.action.line)
 
@@ -187,7 +188,7 @@ def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) ->
 def _unknown_bets(hand: Hand) -> str:
     """Why the fixed bet sizes cannot be judged: not stated, or inferred only ambiguously."""
     if hand.stakes.bets_source is StakeSource.INFERRED:
-        why = next((note for note in hand.notes if note.startswith(_INFERRED_NOTE)), "")
+        why = next((note.text for note in hand.notes if note.text.startswith(_INFERRED_NOTE)), "")
         return "the header states no small or big bet and the betting does not settle them" + why[len(_INFERRED_NOTE):]
     return "the small or big bet of the table is not stated"
 
@@ -207,20 +208,20 @@ def _open_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Finding]:
     to = step.to
     opening = (rnd.street is Street.THIRD and not step.opened_before) or step.level_before == 0
     if small is None and (opening or not step.last_increment_before):
-        yield Unverifiable("BET_SIZE", "the minimum bet of the table is not stated")
+        yield Unverifiable(Code.BET_SIZE, "the minimum bet of the table is not stated", step.action.line)
         minimum = None
     elif opening:
         minimum = small
     else:
         minimum = step.level_before + max(step.last_increment_before, small or 0)
     if minimum is not None and to < minimum and not step.all_in_after:
-        yield violation(hand, "BET_SIZE", rnd.street, step.player, f"at least {money(hand, minimum)}", money(hand, to),
+        yield violation(hand, Code.BET_SIZE, rnd.street, step.player, f"at least {money(hand, minimum)}", money(hand, to),
                         f"{step.player} goes to {money(hand, to)} on {street_name(rnd.street)}, below the minimum "
                         f"{money(hand, minimum)}", step.action.line)
     if hand.stakes.structure is Structure.POT_LIMIT:
         facing = step.level_before - step.put_in_before
         maximum = step.level_before + step.pot_before + facing
         if to > maximum:
-            yield violation(hand, "BET_SIZE", rnd.street, step.player, f"at most {money(hand, maximum)}", money(hand, to),
+            yield violation(hand, Code.BET_SIZE, rnd.street, step.player, f"at most {money(hand, maximum)}", money(hand, to),
                             f"{step.player} goes to {money(hand, to)}, more than the pot allows ({money(hand, maximum)})",
                             step.action.line)

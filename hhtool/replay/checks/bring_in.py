@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, StakeSource, Street, Structure
 from hhtool.replay.checks.common import Finding, money, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import THIRD, ReplayState, clockwise_from
 from hhtool.replay.hidden import hidden_pool, names_of
 from hhtool.replay.profiles import RuleProfile
@@ -112,18 +113,18 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
     candidates, reason = _candidates(state, profile, hand)
     first = third.steps[0]
     if not candidates:
-        yield Unverifiable("BRING_IN_PLAYER", reason or "bring-in player unknown")
+        yield Unverifiable(Code.BRING_IN_PLAYER, reason or "bring-in player unknown", first.action.line)
         return
     openers = {candidate: first_to_act(state, candidate) for candidate in candidates}
     if first.player in openers.values():
         if len(set(openers.values())) > 1:
-            yield Unverifiable("BRING_IN_PLAYER", reason or "bring-in player unknown")
+            yield Unverifiable(Code.BRING_IN_PLAYER, reason or "bring-in player unknown", first.action.line)
         return  # the right player, or one who may be (a hidden card could be the lowest)
     if None in openers.values():
         return  # nobody could act (everyone all-in from the ante): the actions say otherwise elsewhere
     if len(candidates) > 1:
         expected = " or ".join(sorted({p for p in openers.values() if p}))
-        yield violation(hand, "BRING_IN_PLAYER", Street.THIRD, first.player, expected, first.player,
+        yield violation(hand, Code.BRING_IN_PLAYER, Street.THIRD, first.player, expected, first.player,
                         f"{first.player} opened 3rd street, but {expected} must: {reason}", first.action.line)
         return
     designated = candidates[0]
@@ -141,7 +142,7 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
             why += ", lower than any hidden upcard could be"
     if expected != designated:
         why += f" but is all-in from the ante, so {expected} acts first"
-    yield violation(hand, "BRING_IN_PLAYER", Street.THIRD, first.player, expected or "", first.player,
+    yield violation(hand, Code.BRING_IN_PLAYER, Street.THIRD, first.player, expected or "", first.player,
                     f"{first.player} opened 3rd street, but {why}", first.action.line)
 
 
@@ -163,24 +164,24 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
         # the post cannot prove its own amount, but the stated small (minimum) bet bounds it
         amount = step.action.amount
         if small is not None and amount >= small and not step.all_in_after:
-            yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
+            yield violation(hand, Code.BRING_IN_AMOUNT, Street.THIRD, step.player, f"less than {money(hand, small)}",
                             money(hand, amount), f"{step.player} brought in for {money(hand, amount)}, not below the "
                             f"{_minimum_bet(hand)} {money(hand, small)}", step.action.line)
         else:
-            yield Unverifiable("BRING_IN_AMOUNT", BRING_IN_BY_CONTEXT)
+            yield Unverifiable(Code.BRING_IN_AMOUNT, BRING_IN_BY_CONTEXT)
         return
     if bring_in is None:
-        yield Unverifiable("BRING_IN_AMOUNT", "the table's bring-in amount is not stated")
+        yield Unverifiable(Code.BRING_IN_AMOUNT, "the table's bring-in amount is not stated")
         return
     amount = step.action.amount
     if small is not None and bring_in >= small:
-        yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, f"less than {money(hand, small)}",
+        yield violation(hand, Code.BRING_IN_AMOUNT, Street.THIRD, step.player, f"less than {money(hand, small)}",
                         money(hand, bring_in), f"a bring-in of {money(hand, bring_in)} is not below the {_minimum_bet(hand)} "
                         f"{money(hand, small)}", step.action.line)
     elif amount == bring_in or (amount < bring_in and step.all_in_after):
         return
     else:
-        yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, step.player, money(hand, bring_in), money(hand, amount),
+        yield violation(hand, Code.BRING_IN_AMOUNT, Street.THIRD, step.player, money(hand, bring_in), money(hand, amount),
                         f"{step.player} brought in for {money(hand, amount)}; the bring-in is {money(hand, bring_in)}"
                         + (" (as the other hands at the table post it)"
                            if hand.stakes.bring_in_source is StakeSource.CONTEXT else ""),

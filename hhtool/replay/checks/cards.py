@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from hhtool.model import Card, Hand, ShowStatus, Street
 from hhtool.replay.checks.common import Finding, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import FIFTH, FOURTH, SEVENTH, SIXTH, ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Violation
@@ -87,14 +88,14 @@ def _deal_counts(hand: Hand, state: ReplayState) -> Iterator[Violation]:
     for (player, street), (down, up, line) in totals.items():
         folded = folded_on.get(player)
         if folded is not None and folded < street:
-            yield violation(hand, "CARDS", street, player, "no card", f"{down + up} card(s)",
+            yield violation(hand, Code.CARDS, street, player, "no card", f"{down + up} card(s)",
                             f"{player} is dealt cards on {street_name(street)} after folding on {street_name(folded)}", line)
             continue
         want_down, want_up = _PER_STREET[street]
         if street is Street.SEVENTH and community is not None:
             want_down = 0
         if down != want_down or up != want_up:
-            yield violation(hand, "CARDS", street, player, f"{want_down} down, {want_up} up", f"{down} down, {up} up",
+            yield violation(hand, Code.CARDS, street, player, f"{want_down} down, {want_up} up", f"{down} down, {up} up",
                             f"{player} receives {down} down and {up} up card(s) on {street_name(street)}", line)
 
 
@@ -125,7 +126,7 @@ def _duplicates(hand: Hand) -> Iterator[Violation]:
         if first_player != player or (source == "deal" and first_source == "deal"):
             reported.add(key)
             holder = "him already" if first_player == player else first_player
-            yield violation(hand, "CARDS", street, player, "each card once", f"{card} twice",
+            yield violation(hand, Code.CARDS, street, player, "each card once", f"{card} twice",
                             f"{card} appears for {player} but belongs to {holder}", line)
 
 
@@ -137,7 +138,7 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
             continue
         own = [c for c in shown.cards if c is not None and (community is None or c != community)]
         if len(own) > needed:
-            yield violation(hand, "CARDS", None, shown.player, f"{needed} cards", f"{len(own)} cards",
+            yield violation(hand, Code.CARDS, None, shown.player, f"{needed} cards", f"{len(own)} cards",
                             f"{shown.player} shows {len(own)} cards of his own", shown.line)
             continue
         if len(own) < needed:
@@ -148,7 +149,7 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
         if own_keys.issuperset([(c.rank, c.suit) for c in dealt]):
             continue
         missing = sorted(set(dealt) - set(own), key=lambda c: c.bring_in_key)
-        yield violation(hand, "CARDS", None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
+        yield violation(hand, Code.CARDS, None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
                         f"{shown.player} shows a hand without his dealt {' '.join(map(str, missing))}", shown.line)
 
 
@@ -156,7 +157,7 @@ def _common_card(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
     seventh = state.round_of(SEVENTH)
     if seventh is None:
         if hand.community_card is not None:
-            yield violation(hand, "CARDS", Street.SEVENTH, None, "no common card", str(hand.community_card),
+            yield violation(hand, Code.CARDS, Street.SEVENTH, None, "no common card", str(hand.community_card),
                             "a common card is shown although no 7th street was dealt", hand.source.last_line)
         return
     used = 3 * len(state.dealt_in)
@@ -167,10 +168,10 @@ def _common_card(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
     needed = used + burns + len(seventh.live_at_start) > 52
     line = min([d.line for d in seventh.deals], default=seventh.last_line)
     if hand.community_card is not None and not needed:
-        yield violation(hand, "CARDS", Street.SEVENTH, None, "a card for each player", f"common card {hand.community_card}",
+        yield violation(hand, Code.CARDS, Street.SEVENTH, None, "a card for each player", f"common card {hand.community_card}",
                         f"a common card is dealt although {52 - used - burns} cards remain for "
                         f"{len(seventh.live_at_start)} players", line)
     elif hand.community_card is None and needed:
-        yield violation(hand, "CARDS", Street.SEVENTH, None, "a common card", "individual cards",
+        yield violation(hand, Code.CARDS, Street.SEVENTH, None, "a common card", "individual cards",
                         f"only {52 - used - burns} cards remain for {len(seventh.live_at_start)} players, "
                         "so 7th street needs a common card", line)

@@ -22,11 +22,11 @@ from hhtool.evaluation import HighHand, LowHand, best_high, best_low
 from hhtool.model import ActionKind, Card, Deal, Hand, Restated, Restatement, ShowStatus, Street, cards_text
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.checks.descriptions import description_conflict, read_description
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 
-CODE = "RESTATED"
 _CARDS = Restated.CARDS  # a module constant: reading it through the enum class is slower
 _SEAT_LINE_FACTS = frozenset({Restated.FOLDED, Restated.SHOWED, Restated.MUCKED, Restated.WON, Restated.LOST})
 _SHOWN = ShowStatus.SHOWN
@@ -43,7 +43,7 @@ def check_claims(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
 
 def _stated_pots(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     for problem in state.settlement.stated_pot_problems:
-        yield violation(hand, "POT_TOTAL", None, None, problem.expected, problem.actual, problem.message, problem.line)
+        yield violation(hand, Code.POT_TOTAL, None, None, problem.expected, problem.actual, problem.message, problem.line)
 
 
 # ---------------------------------------------------------------- cumulative card lists
@@ -101,7 +101,7 @@ def _card_lists(hand: Hand) -> Iterator[Finding]:
             continue
         dealt = f"the deal lines before it ({line_list(lines)}) dealt [{cards_text(tuple(before))}]" if lines \
             else "no cards were dealt to him before"
-        yield violation(hand, CODE, fact.street, fact.player, cards_text(tuple(before)) or "no cards",
+        yield violation(hand, Code.RESTATED, fact.street, fact.player, cards_text(tuple(before)) or "no cards",
                         cards_text(fact.cards),
                         f"line {fact.line} repeats {fact.player}'s earlier cards as [{cards_text(fact.cards)}]; {dealt}",
                         fact.line)
@@ -129,19 +129,19 @@ def _summary(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     for player, facts in won.items():
         unread = [fact for fact in facts if fact.fact is Restated.WON and fact.amount is None]
         if unread:
-            yield Unverifiable(CODE, f"line {unread[0].line}: the summary's amount for {player} cannot be read")
+            yield Unverifiable(Code.RESTATED, f"the summary's amount for {player} cannot be read", unread[0].line)
             continue
         stated = sum(fact.amount or 0 for fact in facts)
         paid = hand.collected_by(player)
         if stated != paid:
-            yield violation(hand, CODE, None, player, money(hand, paid), money(hand, stated),
+            yield violation(hand, Code.RESTATED, None, player, money(hand, paid), money(hand, stated),
                             f"the summary (line {facts[0].line}) says {player} won {money(hand, stated)}; "
                             f"the collect lines ({_lines_of(hand, player)}) pay him {money(hand, paid)}", facts[0].line)
     for player in summarised - won.keys():
         paid = hand.collected_by(player)
         if paid > 0:
             line = min(fact.line for fact in hand.restatements if fact.player == player and fact.fact in _SEAT_LINE_FACTS)
-            yield violation(hand, CODE, None, player, money(hand, paid), "nothing",
+            yield violation(hand, Code.RESTATED, None, player, money(hand, paid), "nothing",
                             f"the summary (line {line}) does not say {player} won anything; the collect lines "
                             f"({_lines_of(hand, player)}) pay him {money(hand, paid)}", line)
 
@@ -159,7 +159,7 @@ def _result(hand: Hand, fact: Restatement) -> Iterator[Finding]:
         expected, what = stack + net, "chips after the hand of"
     stated = fact.amount or 0
     if stated != expected:
-        yield violation(hand, CODE, None, player, money(hand, expected), money(hand, stated),
+        yield violation(hand, Code.RESTATED, None, player, money(hand, expected), money(hand, stated),
                         f"the summary (line {fact.line}) states {what} {money(hand, stated)} for {player}; his actions "
                         f"and collect lines ({_lines_of(hand, player)}) make {money(hand, expected)}", fact.line)
 
@@ -178,12 +178,12 @@ def _folded(hand: Hand, state: ReplayState, fact: Restatement) -> Iterator[Findi
     player = fact.player
     folded_on = state.folded.get(player)
     if folded_on is None:
-        yield violation(hand, CODE, fact.street, player, "no fold", "folded",
+        yield violation(hand, Code.RESTATED, fact.street, player, "no fold", "folded",
                         f"the summary (line {fact.line}) says {player} folded; no line of the play shows him fold",
                         fact.line)
     elif fact.street is not None and fact.street != folded_on:
         fold_lines = [a.line for a in hand.actions if a.player == player and a.kind is ActionKind.FOLD]
-        yield violation(hand, CODE, fact.street, player, street_name(folded_on), street_name(fact.street),
+        yield violation(hand, Code.RESTATED, fact.street, player, street_name(folded_on), street_name(fact.street),
                         f"the summary (line {fact.line}) says {player} folded on {street_name(fact.street)}; "
                         f"line {fold_lines[0] if fold_lines else '?'} has him fold on {street_name(folded_on)}",
                         fact.line)
@@ -197,12 +197,12 @@ def _shown(hand: Hand, fact: Restatement) -> Iterator[Finding]:
     entry = entries[0]
     said = "showed" if fact.fact is Restated.SHOWED else "mucked"
     if (fact.fact is Restated.SHOWED) != (entry.status is _SHOWN):
-        yield violation(hand, CODE, None, player, entry.status.value, said,
+        yield violation(hand, Code.RESTATED, None, player, entry.status.value, said,
                         f"the summary (line {fact.line}) says {player} {said}; line {entry.line} says "
                         f"{'he showed' if entry.status is _SHOWN else 'he did not show'}", fact.line)
         return
     if fact.cards and entry.cards and entry.line != fact.line and not _same_cards(fact.cards, entry.cards):
-        yield violation(hand, CODE, None, player, cards_text(entry.cards), cards_text(fact.cards),
+        yield violation(hand, Code.RESTATED, None, player, cards_text(entry.cards), cards_text(fact.cards),
                         f"the summary (line {fact.line}) says {player} {said} [{cards_text(fact.cards)}]; "
                         f"line {entry.line} shows [{cards_text(entry.cards)}]", fact.line)
 
@@ -234,7 +234,7 @@ def _pot_collects(hand: Hand) -> Iterator[Finding]:
             continue
         name = "main pot" if pot.pot == 0 else f"side pot {pot.pot}"
         paying = f"its collect lines ({line_list([award.line for award in paid])}) pay" if paid else "no collect line pays"
-        yield violation(hand, CODE, None, None, money(hand, pot.amount), money(hand, total),
+        yield violation(hand, Code.RESTATED, None, None, money(hand, pot.amount), money(hand, total),
                         f"line {pot.line} states the {name} as {money(hand, pot.amount)}; {paying} {money(hand, total)}",
                         pot.line)
 
@@ -286,8 +286,8 @@ def _descriptions(hand: Hand, state: ReplayState) -> Iterator[Finding]:
             continue
         kind, said, expected = outcome
         if kind == "unreadable":
-            yield Unverifiable(CODE, f"line {line}: the hand description {said!r} could not be read")
+            yield Unverifiable(Code.RESTATED, f"the hand description {said!r} could not be read", line)
         else:
-            yield violation(hand, CODE, None, player, expected, said,
+            yield violation(hand, Code.RESTATED, None, player, expected, said,
                             f"line {line} describes {player}'s [{cards_text(cards)}] as {said!r}; those cards "
                             f"make {expected}", line)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from hhtool.model import Hand, Street
 from hhtool.money import format_money
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable, Violation
@@ -16,7 +17,7 @@ Check = Callable[[Hand, ReplayState, RuleProfile], Iterable[Finding]]
 
 
 def violation(
-    hand: Hand, code: str, street: Street | int | None, player: str | None, expected: str, actual: str, message: str,
+    hand: Hand, code: Code, street: Street | int | None, player: str | None, expected: str, actual: str, message: str,
     line: int,
 ) -> Violation:
     return Violation(

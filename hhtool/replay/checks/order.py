@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import SEVENTH, SIXTH, THIRD, ReplayState, Round, clockwise_from
 from hhtool.replay.hidden import hidden_ranks, names_of, rank_multisets
 from hhtool.replay.profiles import RuleProfile
@@ -232,7 +233,7 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
             if not openers or (first.player in openers and len(openers) > 1):
                 if not unverifiable_reported:
                     unverifiable_reported = True
-                    yield Unverifiable("ACTION_ORDER", f"the opener cannot be told: {reason}")
+                    yield Unverifiable(Code.ACTION_ORDER, f"the opener cannot be told: {reason}", first.action.line)
             elif first.player not in openers:
                 if len(openers) == 1:
                     why = _opener_reason(best, openers[0], boards, reason)
@@ -240,16 +241,16 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                 else:
                     expected = " or ".join(openers)
                     why = f"{expected} must open ({reason})"
-                yield violation(hand, "ACTION_ORDER", rnd.street, first.player, expected, first.player,
+                yield violation(hand, Code.ACTION_ORDER, rnd.street, first.player, expected, first.player,
                                 f"{first.player} acted first on {street_name(rnd.street)}, but {why}", first.action.line)
         for step in rnd.steps[1:]:
             if step.player not in step.active_before:
                 continue  # acting while folded or all-in is an illegal action, reported there
             if step.round_over:
-                yield violation(hand, "ACTION_ORDER", rnd.street, step.player, "no further action", step.player,
+                yield violation(hand, Code.ACTION_ORDER, rnd.street, step.player, "no further action", step.player,
                                 f"{step.player} acts on {street_name(rnd.street)} after the betting round was complete",
                                 step.action.line)
             elif step.due is not None and step.due != step.player:
-                yield violation(hand, "ACTION_ORDER", rnd.street, step.player, step.due, step.player,
+                yield violation(hand, Code.ACTION_ORDER, rnd.street, step.player, step.due, step.player,
                                 f"{step.player} acts out of turn on {street_name(rnd.street)}: it was {step.due}'s turn",
                                 step.action.line)

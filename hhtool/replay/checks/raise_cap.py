@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from hhtool.model import Hand, Structure
 from hhtool.replay.checks.common import Finding, money, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState, Round
 from hhtool.replay.profiles import RuleProfile
 
@@ -32,6 +33,6 @@ def check_raise_cap(hand: Hand, state: ReplayState, profile: RuleProfile) -> Ite
         for number, step in enumerate(rnd.steps):
             if not step.increase or step.bets_before < cap or (uncapped is not None and number >= uncapped):
                 continue
-            yield violation(hand, "RAISE_CAP", rnd.street, step.player, "call or fold", f"raise to {money(hand, step.to)}",
+            yield violation(hand, Code.RAISE_CAP, rnd.street, step.player, "call or fold", f"raise to {money(hand, step.to)}",
                             f"{step.player} raises on {street_name(rnd.street)} after the betting was capped at {cap} bets",
                             step.action.line)

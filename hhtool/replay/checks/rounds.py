@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from hhtool.model import Hand, Street
 from hhtool.replay.checks.common import Finding, money, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 
@@ -20,13 +21,13 @@ def check_rounds(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
                 why = f"had put in {money(hand, put)} of the {money(hand, rnd.level)} bet"
             else:
                 actual, why = "did not act", "had not acted"
-            yield violation(hand, "ROUND_INCOMPLETE", rnd.street, player, "act and match the bet", actual,
+            yield violation(hand, Code.ROUND_INCOMPLETE, rnd.street, player, "act and match the bet", actual,
                             f"{street_name(rnd.street)} ended while {player} {why}", rnd.last_line)
     if not state.rounds:
         return
     last = state.rounds[-1]
     if last.street < Street.SEVENTH and not last.pending and len(last.live_at_end) >= 2 and len(last.active_at_end) >= 2:
         following = Street(last.street + 1)
-        yield violation(hand, "ROUND_INCOMPLETE", following, None, street_name(following), "hand ends",
+        yield violation(hand, Code.ROUND_INCOMPLETE, following, None, street_name(following), "hand ends",
                         f"the hand stops after {street_name(last.street)} while {', '.join(last.active_at_end)} can still bet",
                         last.last_line)

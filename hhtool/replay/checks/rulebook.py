@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from hhtool.model import ActionKind, Hand, Street
 from hhtool.replay.checks.common import Finding, money, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import THIRD, ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
@@ -29,7 +30,7 @@ def check_bring_in_fraction(hand: Hand, state: ReplayState, profile: RuleProfile
             bring_in = posted.action.amount  # a full bring-in post shows the table's amount
     if small is None or bring_in is None:
         if posted is not None:
-            yield Unverifiable("BRING_IN_AMOUNT", f"the table's small bet or bring-in is not stated, so {profile.name}'s "
+            yield Unverifiable(Code.BRING_IN_AMOUNT, f"the table's small bet or bring-in is not stated, so {profile.name}'s "
                                                   f"bring-in of {numerator}/{denominator} of the small bet cannot be checked")
         return
     # an exact fraction, or the nearest unit either side of it when the small bet does not divide
@@ -38,7 +39,7 @@ def check_bring_in_fraction(hand: Hand, state: ReplayState, profile: RuleProfile
     if bring_in in allowed:
         return
     wanted = " or ".join(money(hand, amount) for amount in sorted(allowed))
-    yield violation(hand, "BRING_IN_AMOUNT", Street.THIRD, posted.player if posted else None, wanted,
+    yield violation(hand, Code.BRING_IN_AMOUNT, Street.THIRD, posted.player if posted else None, wanted,
                     money(hand, bring_in),
                     f"the table's bring-in is {money(hand, bring_in)}; {profile.name}'s rules have it at "
                     f"{numerator}/{denominator} of the {money(hand, small)} small bet ({wanted})", line)

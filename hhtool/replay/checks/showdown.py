@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from hhtool.model import Half, Hand, ShowStatus
 from hhtool.replay.checks.common import Finding, money, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import PlayerAward, Unverifiable
@@ -54,13 +55,13 @@ def _award_line(hand: Hand, player: str) -> int:
 def check_pot_award(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     table = award_table(hand, state, profile)
     if table is None:
-        yield Unverifiable("POT_AWARD", "; ".join(state.settlement.unverifiable))
+        yield Unverifiable(Code.POT_AWARD, "; ".join(state.settlement.unverifiable))
         return
     for row in table:
         if row.difference == 0:
             continue
         more_or_less = "more" if row.difference > 0 else "less"
-        yield violation(hand, "POT_AWARD", None, row.player, money(hand, row.rules_amount), money(hand, row.site_amount),
+        yield violation(hand, Code.POT_AWARD, None, row.player, money(hand, row.rules_amount), money(hand, row.site_amount),
                         f"{row.player} was paid {money(hand, row.site_amount)}, {money(hand, abs(row.difference))} "
                         f"{more_or_less} than the {money(hand, row.rules_amount)} the rules award",
                         _award_line(hand, row.player))
@@ -78,15 +79,15 @@ def check_showdown(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iter
             continue
         if player in state.folded:
             flagged.add(player)
-            yield violation(hand, "SHOWDOWN", None, player, "nothing", money(hand, award.amount),
+            yield violation(hand, Code.SHOWDOWN, None, player, "nothing", money(hand, award.amount),
                             f"{player} is paid although he folded on {street_name(state.folded[player])}", award.line)
         elif contested and player in mucked:
             flagged.add(player)
-            yield violation(hand, "SHOWDOWN", None, player, "nothing", money(hand, award.amount),
+            yield violation(hand, Code.SHOWDOWN, None, player, "nothing", money(hand, award.amount),
                             f"{player} mucked at showdown but is paid {money(hand, award.amount)}", award.line)
         elif rules is not None and rules.get(player, 0) == 0:
             flagged.add(player)
-            yield violation(hand, "SHOWDOWN", None, player, "nothing", money(hand, award.amount),
+            yield violation(hand, Code.SHOWDOWN, None, player, "nothing", money(hand, award.amount),
                             f"{player} is paid {money(hand, award.amount)} without the best hand: {_winners(state)}",
                             award.line)
     yield from _labelled_halves(hand, state, flagged)
@@ -105,7 +106,7 @@ def _labelled_halves(hand: Hand, state: ReplayState, flagged: set[str]) -> Itera
     pots = state.settlement.pots
     if state.settlement.awards is None:
         if any([a.half in _HALVES for a in hand.awards]):
-            yield Unverifiable("SHOWDOWN", "the labelled halves cannot be checked while a pot is undecided")
+            yield Unverifiable(Code.SHOWDOWN, "the labelled halves cannot be checked while a pot is undecided")
         return
     for award in hand.awards:
         if award.half not in _HALVES or award.player in flagged:
@@ -119,5 +120,5 @@ def _labelled_halves(hand: Hand, state: ReplayState, flagged: set[str]) -> Itera
         if award.player not in holders:
             flagged.add(award.player)
             winners = ", ".join(sorted(holders)) or "nobody (no qualifying low)"
-            yield violation(hand, "SHOWDOWN", None, award.player, winners, award.player,
+            yield violation(hand, Code.SHOWDOWN, None, award.player, winners, award.player,
                             f"{award.player} is paid the {label} half, which the rules give to {winners}", award.line)

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from itertools import chain
 
 from hhtool.model import Hand
-from hhtool.replay.checks.common import Finding, money, violation
+from hhtool.replay.checks.common import Finding, first_line_of, money, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
@@ -16,7 +17,7 @@ from hhtool.replay.result import Unverifiable
 def check_stacks(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     unknown = [p for p in state.dealt_in if state.stacks.get(p) is None]
     if unknown:
-        yield Unverifiable("STACK", f"starting stack not printed for {', '.join(unknown)}")
+        yield Unverifiable(Code.STACK, f"starting stack not printed for {', '.join(unknown)}", first_line_of(hand, unknown[0]))
     for step in chain(state.antes, *(rnd.steps for rnd in state.rounds)):
         chips = step.chips_before
         if chips is None:
@@ -26,10 +27,10 @@ def check_stacks(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
             continue  # the usual case: within the stack, and marked all-in only when it takes all of it
         street = step.action.street
         if amount > chips:
-            yield violation(hand, "STACK", street, step.player, f"at most {money(hand, chips)}", money(hand, amount),
+            yield violation(hand, Code.STACK, street, step.player, f"at most {money(hand, chips)}", money(hand, amount),
                             f"{step.player} puts in {money(hand, amount)} with only {money(hand, chips)} left",
                             step.action.line)
         elif step.action.all_in and amount < chips:
-            yield violation(hand, "STACK", street, step.player, f"all-in for {money(hand, chips)}", money(hand, amount),
+            yield violation(hand, Code.STACK, street, step.player, f"all-in for {money(hand, chips)}", money(hand, amount),
                             f"{step.player} is marked all-in for {money(hand, amount)} but keeps {money(hand, chips - amount)}",
                             step.action.line)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, money, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
@@ -22,17 +23,17 @@ def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
         out = paid + hand.rake + hand.fees
         if out != in_pot:
             fees = f" + fees {money(hand, hand.fees)}" if hand.fees else ""
-            yield violation(hand, "POT_TOTAL", None, None, money(hand, in_pot), money(hand, out),
+            yield violation(hand, Code.POT_TOTAL, None, None, money(hand, in_pot), money(hand, out),
                             f"{money(hand, in_pot)} went into the pot but {money(hand, paid)} was paid out + rake "
                             f"{money(hand, hand.rake)}{fees} = {money(hand, out)}", line)
     else:
         implied = in_pot - paid - hand.fees
         if implied < 0:
-            yield violation(hand, "POT_TOTAL", None, None, f"at most {money(hand, in_pot)}", money(hand, paid + hand.fees),
+            yield violation(hand, Code.POT_TOTAL, None, None, f"at most {money(hand, in_pot)}", money(hand, paid + hand.fees),
                             f"{money(hand, paid)} was paid out of a {money(hand, in_pot)} pot", line)
         else:
-            yield Unverifiable("POT_TOTAL", f"the site states no rake (implied {money(hand, implied)})")
+            yield Unverifiable(Code.POT_TOTAL, f"the site states no rake (implied {money(hand, implied)})")
     if hand.total_pot is not None and hand.total_pot != in_pot:
-        yield violation(hand, "POT_TOTAL", None, None, money(hand, in_pot), money(hand, hand.total_pot),
+        yield violation(hand, Code.POT_TOTAL, None, None, money(hand, in_pot), money(hand, hand.total_pot),
                         f"the site states a total pot of {money(hand, hand.total_pot)}; {money(hand, in_pot)} went in",
                         line)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, money, street_name, violation
+from hhtool.replay.codes import Code
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 
@@ -38,5 +39,5 @@ def check_uncalled(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iter
             message = f"{player} gets {money(hand, site)} back as uncalled, but his bet was matched"
         else:
             message = f"{player} gets {money(hand, site)} back as uncalled; the unmatched part was {money(hand, rules)}"
-        yield violation(hand, "UNCALLED_BET", street, player, money(hand, rules), money(hand, site), message,
+        yield violation(hand, Code.UNCALLED_BET, street, player, money(hand, rules), money(hand, site), message,
                         site_line or rules_line)
