@@ -101,7 +101,7 @@ def test_a_truncated_last_hand_is_incomplete_not_failed(tmp_path: Path) -> None:
     assert result.exit_code == 0
     [report] = json.loads(result.output)["files"]
     assert (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
-    assert "ends early" in report["incomplete_hands"][0]["reason"] and report["incomplete_hands"][0]["line"] == 64
+    assert report["incomplete_hands"][0]["kind"] == "ends_early" and report["incomplete_hands"][0]["line"] == 64
     middle = tmp_path / "m.txt"  # truncated in the middle of a file: that is a failure
     middle.write_text("\n".join(ALLIN_SIDE_POT.splitlines()[:10]) + "\n\n" + SPLIT_HAND)
     assert runner.invoke(app, ["import", str(middle), "--db", ":memory:"]).exit_code == 1

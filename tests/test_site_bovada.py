@@ -6,7 +6,19 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
-from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
+from hhtool.model import (
+    ActionKind,
+    Card,
+    FailedHand,
+    FailureKind,
+    Half,
+    Hand,
+    ParseOutcome,
+    ShowStatus,
+    SkippedHand,
+    Street,
+    Structure,
+)
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.bovada import PARSER
@@ -328,7 +340,7 @@ def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
     text = FOLD_OUT + "\n" + "\n".join(SPLIT.splitlines()[:30])
     outcomes = parse_text(text)
     assert isinstance(outcomes[0], Hand)
-    assert isinstance(outcomes[1], FailedHand) and "ends early" in outcomes[1].reason
+    assert isinstance(outcomes[1], FailedHand) and outcomes[1].kind is FailureKind.ENDS_EARLY
     assert outcomes[1].raw.first_line == len(FOLD_OUT.splitlines()) + 2
 
 

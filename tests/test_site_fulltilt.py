@@ -10,7 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
+from hhtool.model import (
+    ActionKind,
+    Card,
+    FailedHand,
+    FailureKind,
+    Half,
+    Hand,
+    ParseOutcome,
+    ShowStatus,
+    SkippedHand,
+    Street,
+    Structure,
+)
 from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.fulltilt import PARSER
@@ -348,7 +360,7 @@ def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
     text = FOLD_OUT + "\n\n\n" + "\n".join(NO_LOW.splitlines()[:14])
     outcomes = parse_text(text)
     assert isinstance(outcomes[0], Hand)
-    assert isinstance(outcomes[1], FailedHand) and "ends early" in outcomes[1].reason
+    assert isinstance(outcomes[1], FailedHand) and outcomes[1].kind is FailureKind.ENDS_EARLY
     assert outcomes[1].raw.first_line == len(FOLD_OUT.splitlines()) + 4
     partial = parse_text(FOLD_OUT.replace("2011/05/14", "2011/05/14 (partial)", 1))[0]
     assert isinstance(partial, FailedHand) and "partial" in partial.reason

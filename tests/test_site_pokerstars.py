@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
+from hhtool.model import ActionKind, Card, FailedHand, FailureKind, Half, Hand, ShowStatus, SkippedHand, Street, Structure
 from hhtool.sites import detect, parser_for
 from tests.site_helpers import conserved, corpus_outcomes, failed_at, kinds, one_outcome, only_hand, parse_text
 
@@ -320,7 +320,7 @@ def test_truncated_last_hand_is_incomplete_not_a_crash() -> None:
     text = SPLIT_HAND + "\n\n" + "\n".join(SPLIT_HAND.splitlines()[:8])
     outcomes = parse_text(STARS, text, "t.txt")
     assert isinstance(outcomes[0], Hand)
-    assert isinstance(outcomes[1], FailedHand) and "ends early" in outcomes[1].reason
+    assert isinstance(outcomes[1], FailedHand) and outcomes[1].kind is FailureKind.ENDS_EARLY
     assert outcomes[1].raw.first_line == 55
 
 

@@ -182,7 +182,7 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
         hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
         site: str | None = typer.Option(None, "--site", help="Only this site."),
-        code: Code | None = typer.Option(None, "--code", case_sensitive=False, help="Only this violation code."),
+        code: Code | None = typer.Option(None, "--code", help="Only this violation code."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
         rules: str | None = typer.Option(
             None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),

@@ -14,7 +14,7 @@ def register(app: typer.Typer) -> None:
     def violations_command(
         by: str | None = typer.Option(None, "--by", help="code, site, player, date or hand (worst first). "
                                       "Default: every breakdown in the terminal, by code otherwise."),
-        code: Code | None = typer.Option(None, "--code", case_sensitive=False, help="Only this violation code."),
+        code: Code | None = typer.Option(None, "--code", help="Only this violation code."),
         hand: str | None = typer.Option(None, "--hand", help="Drill down into one hand's violations."),
         site: str | None = typer.Option(None, "--site", help="Only this site."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),

@@ -52,6 +52,7 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
+from hhtool.replay.codes import Code
 from hhtool.simulate.policy import Move, Policy, Situation, Style
 from hhtool.simulate.pots import Evaluated, allocate_rake, build_pots, evaluate, split_pot
 
@@ -103,7 +104,7 @@ class TableConfig:
 class InjectedFault:
     """The one rule a faulty hand breaks, as the audit is expected to report it."""
 
-    code: str
+    code: Code
     street: int | None
     player: str | None
     detail: str
@@ -283,7 +284,7 @@ class _HandPlay:
         bringer = ranked[0]
         if fault is not None and fault.code == "BRING_IN_PLAYER":
             bringer = ranked[1]  # the second-lowest upcard posts instead
-            fault.injected = InjectedFault("BRING_IN_PLAYER", 3, bringer.name,
+            fault.injected = InjectedFault(Code.BRING_IN_PLAYER, 3, bringer.name,
                                            f"{ranked[0].name} has the lowest upcard {ranked[0].up[0]}, "
                                            f"{bringer.name} ({bringer.up[0]}) posts the bring-in")
         round_ = _Round(self, Street.THIRD)
@@ -301,7 +302,7 @@ class _HandPlay:
             if fault is not None and fault.code == "BRING_IN_AMOUNT" and bringer.stack > config.small_bet + config.bring_in:
                 amount = config.small_bet + config.bring_in  # a bring-in must be smaller than the small bet
                 round_.raises_closed = True
-                fault.injected = InjectedFault("BRING_IN_AMOUNT", 3, bringer.name,
+                fault.injected = InjectedFault(Code.BRING_IN_AMOUNT, 3, bringer.name,
                                                f"brings in for {amount}, more than the small bet {config.small_bet}")
             elif fault is not None and fault.code == "BRING_IN_AMOUNT:table":
                 amount = self._off_bring_in(fault, bringer)
@@ -320,7 +321,7 @@ class _HandPlay:
             return None
         player = self.rng.choice(candidates)
         amount = self.rng.choice([ante + 1, ante - 1] if ante > 1 else [ante + 1])
-        fault.injected = InjectedFault("ANTE", 3, player.name, f"antes {amount} where the table's ante is {ante}", "ANTE")
+        fault.injected = InjectedFault(Code.ANTE, 3, player.name, f"antes {amount} where the table's ante is {ante}", "ANTE")
         return player, amount
 
     def _off_bring_in(self, fault: PlayFault, bringer: _Player) -> int:
@@ -332,7 +333,7 @@ class _HandPlay:
         if not options:
             return config.bring_in  # not possible in this deal: the hand stays clean and is dealt again
         amount = self.rng.choice(options)
-        fault.injected = InjectedFault("BRING_IN_AMOUNT", 3, bringer.name,
+        fault.injected = InjectedFault(Code.BRING_IN_AMOUNT, 3, bringer.name,
                                        f"brings in for {amount} where the table's bring-in is {config.bring_in}",
                                        "BRING_IN_AMOUNT:table")
         return amount
@@ -509,7 +510,7 @@ class _Round:
         if self.current_bet - player.street_put <= 0:
             return False
         self.play_._record(self.street, player, ActionKind.CHECK)
-        fault.injected = InjectedFault("ILLEGAL_ACTION", int(self.street), player.name,
+        fault.injected = InjectedFault(Code.ILLEGAL_ACTION, int(self.street), player.name,
                                        f"checks facing a bet of {self.current_bet}")
         self.pending.add(player.name)
         self.raises_closed = True  # keep the rest of the street plain: calls and folds
@@ -575,11 +576,11 @@ class _Round:
         if self.forced and fault is not None and fault.injected is None:
             if fault.code == "BET_SIZE" and kind is ActionKind.BET:
                 target = 2 * self.increment
-                fault.injected = InjectedFault("BET_SIZE", int(street), player.name,
+                fault.injected = InjectedFault(Code.BET_SIZE, int(street), player.name,
                                                f"bets {target} where the bet is {self.increment}")
                 self.raises_closed = True
             elif fault.code == "RAISE_CAP" and self.bets_made >= MAX_BETS:
-                fault.injected = InjectedFault("RAISE_CAP", int(street), player.name,
+                fault.injected = InjectedFault(Code.RAISE_CAP, int(street), player.name,
                                                f"makes bet number {self.bets_made + 1} after the cap of {MAX_BETS}")
                 self.raises_closed = True
         amount = min(target - player.street_put, player.stack)

@@ -81,6 +81,7 @@ from hhtool.model import (
     Street,
     cards_text,
 )
+from hhtool.replay.codes import Code
 from hhtool.simulate.dealer import Dealer, InjectedFault, PlayFault, SimulatedHand
 
 FAULT_CODES: tuple[str, ...] = (
@@ -120,7 +121,7 @@ def faulty_hand(dealer: Dealer, index: int, code: str, rng: random.Random) -> Si
     return None
 
 
-def _with(simulated: SimulatedHand, code: str, street: int | None, player: str | None, detail: str,
+def _with(simulated: SimulatedHand, code: Code, street: int | None, player: str | None, detail: str,
           kind: str = "", **changes: object) -> SimulatedHand:
     hand = replace(simulated.hand, **changes)  # type: ignore[arg-type]
     return replace(simulated, hand=hand, fault=InjectedFault(code, street, player, detail, kind))
@@ -146,7 +147,7 @@ def _action_order(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand
     swapped = list(actions)
     swapped[i], swapped[j] = swapped[j], swapped[i]
     early = actions[j]
-    return _with(simulated, "ACTION_ORDER", int(early.street), early.player,
+    return _with(simulated, Code.ACTION_ORDER, int(early.street), early.player,
                  f"{early.player} acts before {actions[i].player}", actions=tuple(swapped))
 
 
@@ -161,7 +162,7 @@ def _round_incomplete(simulated: SimulatedHand, rng: random.Random) -> Simulated
         return None
     removed = rng.choice(candidates)
     gone = actions[removed]
-    return _with(simulated, "ROUND_INCOMPLETE", int(gone.street), gone.player,
+    return _with(simulated, Code.ROUND_INCOMPLETE, int(gone.street), gone.player,
                  f"{gone.player} never acts on this round", actions=actions[:removed] + actions[removed + 1:])
 
 
@@ -184,7 +185,7 @@ def _stack(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None
     seat, last, spent = rng.choice(candidates)
     lowered = spent - 1
     seats = tuple(Seat(s.seat, s.player, lowered, s.sitting_out, s.line) if s is seat else s for s in hand.seats)
-    return _with(simulated, "STACK", int(last.street), seat.player,
+    return _with(simulated, Code.STACK, int(last.street), seat.player,
                  f"starts with {lowered} but puts in {spent}", seats=seats)
 
 
@@ -227,7 +228,7 @@ def _cards(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None
         cards[position] = copy
         changed = replace(deal, up=tuple(cards)) if is_up else replace(deal, down=tuple(cards))
         deals = (*hand.deals[:number], changed, *hand.deals[number + 1:])
-        return _with(simulated, "CARDS", int(deal.street), deal.player,
+        return _with(simulated, Code.CARDS, int(deal.street), deal.player,
                      f"{deal.player} is dealt {copy}, already dealt earlier (instead of {card})", deals=deals)
     return None
 
@@ -235,7 +236,7 @@ def _cards(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None
 def _pot_total(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | None:
     hand = simulated.hand
     stated = (hand.total_pot or 0) + 1
-    return _with(simulated, "POT_TOTAL", None, None, f"total pot stated as {stated}, chips put in {hand.total_pot}",
+    return _with(simulated, Code.POT_TOTAL, None, None, f"total pot stated as {stated}, chips put in {hand.total_pot}",
                  total_pot=stated)
 
 
@@ -248,7 +249,7 @@ def _uncalled_bet(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand
     ret = hand.uncalled[index]
     wrong = replace(ret, amount=ret.amount - 1)
     uncalled = (*hand.uncalled[:index], wrong, *hand.uncalled[index + 1:])
-    return _with(simulated, "UNCALLED_BET", int(ret.street), ret.player,
+    return _with(simulated, Code.UNCALLED_BET, int(ret.street), ret.player,
                  f"returned {wrong.amount} instead of {ret.amount}", uncalled=uncalled)
 
 
@@ -260,7 +261,7 @@ def _pot_award(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | 
     award = hand.awards[index]
     awards = list(hand.awards)
     awards[index] = replace(award, amount=award.amount + 1)
-    return _with(simulated, "POT_AWARD", None, award.player, f"collects {award.amount + 1} instead of {award.amount}",
+    return _with(simulated, Code.POT_AWARD, None, award.player, f"collects {award.amount + 1} instead of {award.amount}",
                  awards=tuple(awards))
 
 
@@ -284,7 +285,7 @@ def _showdown(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | N
         loser = rng.choice(losers)
         awards = list(hand.awards)
         awards[index] = Award(loser, award.amount, award.pot, award.half, award.line)
-        return _with(simulated, "SHOWDOWN", None, loser,
+        return _with(simulated, Code.SHOWDOWN, None, loser,
                      f"{loser} is paid the high of pot {award.pot} over the better hand of {award.player}",
                      awards=tuple(awards))
     return None
@@ -328,7 +329,7 @@ def _restated_cards(simulated: SimulatedHand, rng: random.Random) -> SimulatedHa
     altered = list(cards)
     altered[position] = rng.choice(unused)
     fact = Restatement(Restated.CARDS, player, street, cards=tuple(altered))
-    return _with(simulated, "RESTATED", int(street), player,
+    return _with(simulated, Code.RESTATED, int(street), player,
                  f"the {street.label}-street deal line repeats {cards_text(cards)} as {cards_text(tuple(altered))}",
                  "RESTATED:cards", restatements=(*hand.restatements, fact))
 
@@ -341,7 +342,7 @@ def _restated_won(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand
     player = rng.choice(winners)
     said = hand.collected_by(player) + 1
     fact = Restatement(Restated.WON, player, amount=said)
-    return _with(simulated, "RESTATED", None, player, f"the summary says {player} won {said}, one unit more than paid",
+    return _with(simulated, Code.RESTATED, None, player, f"the summary says {player} won {said}, one unit more than paid",
                  "RESTATED:won", restatements=(*hand.restatements, fact))
 
 
@@ -351,7 +352,7 @@ def _side_pot(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | N
         return None
     amounts[1] += 1
     stated = tuple(StatedPot(index, amount, True) for index, amount in enumerate(amounts))
-    return _with(simulated, "POT_TOTAL", None, None, f"side pot 1 stated as {amounts[1]}, one unit more than it held",
+    return _with(simulated, Code.POT_TOTAL, None, None, f"side pot 1 stated as {amounts[1]}, one unit more than it held",
                  "POT_TOTAL:side_pot", stated_pots=stated)
 
 
