@@ -14,7 +14,7 @@ from rich.table import Table
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
 from hhtool.cli.export_cmd import hand_filter
 from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
-from hhtool.replay.codes import Code
+from hhtool.replay.codes import CODE_NAMES, Code
 from hhtool.store import Store, StoreError
 from hhtool.store.context import has_never_judged, judge_never_judged, judge_table_context
 from hhtool.store.load import load_hands
@@ -182,7 +182,8 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
         hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
         site: str | None = typer.Option(None, "--site", help="Only this site."),
-        code: Code | None = typer.Option(None, "--code", help="Only this violation code."),
+        code: Code | None = typer.Option(None, "--code", parser=Code, metavar="CODE",
+                                        help=f"Only this code: {CODE_NAMES}."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
         rules: str | None = typer.Option(
             None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),

@@ -6,7 +6,7 @@ import typer
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store, out
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.replay.codes import Code
+from hhtool.replay.codes import CODE_NAMES, Code
 
 
 def register(app: typer.Typer) -> None:
@@ -14,7 +14,8 @@ def register(app: typer.Typer) -> None:
     def violations_command(
         by: str | None = typer.Option(None, "--by", help="code, site, player, date or hand (worst first). "
                                       "Default: every breakdown in the terminal, by code otherwise."),
-        code: Code | None = typer.Option(None, "--code", help="Only this violation code."),
+        code: Code | None = typer.Option(None, "--code", parser=Code, metavar="CODE",
+                                        help=f"Only this code: {CODE_NAMES}."),
         hand: str | None = typer.Option(None, "--hand", help="Drill down into one hand's violations."),
         site: str | None = typer.Option(None, "--site", help="Only this site."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),

@@ -4,8 +4,8 @@ violation and for an unverifiable check alike.
 
 >>> Code.POT_AWARD.rule
 'R12–R14 pot award per player'
->>> Code("ANTE") is Code.ANTE, f"{Code.STACK}"
-(True, 'STACK')
+>>> Code("ANTE") is Code.ANTE, Code("pot_award") is Code.POT_AWARD, f"{Code.STACK}"
+(True, True, 'STACK')
 """
 
 from __future__ import annotations
@@ -34,11 +34,21 @@ class Code(StrEnum):
     CONFLICTING_COPY = "CONFLICTING_COPY"
     REPLAY = "REPLAY"
 
+    @classmethod
+    def _missing_(cls, value: object) -> Code:
+        """A code in any case (``pot_award``); anything else is refused with the codes it could be."""
+        if isinstance(value, str) and value.upper() in cls._value2member_map_:
+            return cls(value.upper())
+        raise ValueError(f"{value!r} is not a finding code; the codes are {CODE_NAMES}")
+
     @property
     def rule(self) -> str:
         """What the code enforces, with the rule numbers of stud8-rules.md."""
         return RULES[self]
 
+
+#: every code, in declaration order, for messages and help texts
+CODE_NAMES = ", ".join(Code)
 
 RULES: dict[Code, str] = {
     Code.ANTE: "R2 antes",
