@@ -216,6 +216,7 @@ class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
         tournament = header["tournament"] is not None or symbol is None
         currency, unit = ("CHIPS", 1) if tournament or symbol is None else (CURRENCY_OF_SYMBOL[symbol], 100)
         bets = stated.split("/")
+        small_bet, big_bet = (bets[0], bets[1]) if len(bets) == 2 else (None, None)
         return _AbsoluteFacts(
             hand_id=hand_id or "",
             unit=unit,
@@ -227,13 +228,13 @@ class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
             started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
             timezone=header["tz"],
             # small/big bet from the header, when it states two (and the ante, if it does); the bring-in as posted
-            stated=StatedStakes(raw.first_line, *(bets if len(bets) == 2 else (None, None)), header["ante"] or None),
+            stated=StatedStakes(raw.first_line, small_bet, big_bet, header["ante"] or None),
         )  # Absolute does not print the table size
 
     def finish(self, b: HandBuilder, facts: _AbsoluteFacts) -> None:
         mark_idle_seats(b)
         _label_halves(b, facts)
-        for amount in _header(b.raw.lines[0])["stakes"].split("/"):  # each must read, two bets or not
+        for amount in (_header(b.raw.lines[0])["stakes"] or "").split("/"):  # each must read, two bets or not
             b.money(amount, b.raw.first_line)
 
 

@@ -83,29 +83,35 @@ def _dealt(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
     b.deal_new_cards(player, cards, line)
 
 
-@_LINES.on("CHECKS", "FOLDS", groups=1)
-@_LINES.on("BRINGS_IN", "BETS", "RAISES", "CALLS", groups=3)
-def _action(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    """An action; its amount is the street total, not the common lines' chips added."""
-    kind, fields, line = token.type, token.groups, token.number
-    player = fields[0] or ""
+def _check_dealt_first(facts: _KingsFacts, line: int) -> None:
     announced = facts.streets.marker_street
     if announced is not None:
         raise HandParseError(line, f"action after the {announced.label}-street marker but before its deal")
-    if kind == "CHECKS":
+
+
+@_LINES.on("CHECKS", "FOLDS", groups=1)
+def _passive(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    player, line = token.groups[0] or "", token.number
+    _check_dealt_first(facts, line)
+    if token.type == "CHECKS":
         b.act(player, ActionKind.CHECK, line=line)
-        return
-    if kind == "FOLDS":
+    else:
         b.act(player, ActionKind.FOLD, line=line)
         facts.folded.add(player)
-        return
-    amount, all_in = b.money(fields[1], line), bool(fields[2])
+
+
+@_LINES.on("BRINGS_IN", "BETS", "RAISES", "CALLS", groups=3)
+def _betting(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    """An action with an amount: the street total, not the common lines' chips added."""
+    (player, amount_text, all_in_mark), line = token.groups, token.number
+    _check_dealt_first(facts, line)
+    amount, all_in, kind = b.money(amount_text, line), bool(all_in_mark), token.type
     if kind == "BRINGS_IN":
-        b.act(player, ActionKind.BRING_IN, added=amount, all_in=all_in, line=line)
+        b.act(player or "", ActionKind.BRING_IN, added=amount, all_in=all_in, line=line)
     elif kind == "CALLS":
-        b.act(player, ActionKind.CALL, to=amount, all_in=all_in, line=line)
+        b.act(player or "", ActionKind.CALL, to=amount, all_in=all_in, line=line)
     else:  # BETS and RAISES state the street total
-        b.increase(player, to=amount, all_in=all_in, line=line)
+        b.increase(player or "", to=amount, all_in=all_in, line=line)
 
 
 @_LINES.on("SUMMARY_SEAT", groups=4)

@@ -94,3 +94,25 @@ class LineSiteParser(SiteParser, Generic[F]):
             read = readers[token.type]  # the contract test makes sure every terminal has a rule
             if read is not None:
                 read(b, facts, token)
+
+
+def contract_problems(parser: LineSiteParser[Any]) -> list[str]:
+    """Where a line site's table and its grammar disagree: a terminal nobody reads (neither the site's,
+    a common line nor declared order-only), a reader of a terminal the grammar does not have, a reader
+    whose declared capture groups the terminal's regex does not have, a ``SEAT`` name group that is not
+    there. Empty when they agree (tests/test_site_contract.py checks every site)."""
+    grammar = parser.grammar()
+    counts = grammar.group_counts()
+    rules = parser.rules()
+    problems = [f"{terminal}: no reader (neither the site's, a common line nor order-only)"
+                for terminal in counts if terminal not in rules]
+    problems += [f"{terminal}: the site reads it, but grammar {grammar.name} has no such terminal"
+                 + (" (it is %ignore'd)" if terminal in grammar.ignored() else "")
+                 for terminal in parser.lines.rules if terminal not in counts]
+    for terminal, groups in counts.items():
+        rule = rules.get(terminal)
+        if rule is not None and rule.read is not None and not rule.accepts(groups):
+            problems.append(f"{terminal}: its reader takes {rule.wants} capture groups, the grammar's regex has {groups}")
+    if "SEAT" in counts and counts["SEAT"] <= parser.seat_name_group:
+        problems.append(f"SEAT: the name is said to be group {parser.seat_name_group}, the regex has {counts['SEAT']}")
+    return problems

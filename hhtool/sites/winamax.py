@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Street
+from hhtool.model import ActionKind, Card, Half, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
@@ -70,7 +70,9 @@ class _WinamaxFacts(HandFacts):
     bring_in_by: dict[str, int] = field(default_factory=dict)  # this street's bring-in, by player
 
 
-_LINES = LineTable[_WinamaxFacts](order_only=("HEADER", "ANTE_MARKER", "SHOWDOWN_MARKER", "SUMMARY_MARKER"))
+# BOARD is read by nothing, as before (the contract test found it unread): the community card, if any,
+# is not taken from the summary here
+_LINES = LineTable[_WinamaxFacts](order_only=("HEADER", "ANTE_MARKER", "SHOWDOWN_MARKER", "SUMMARY_MARKER", "BOARD"))
 
 
 @_LINES.on("TABLE", groups=4)
@@ -157,6 +159,8 @@ def _dealt(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     player, first_text, second_text = fields[0] or "", fields[1] or "", fields[2]
     if b.street is Street.THIRD:
         first = parse_cards(first_text)
+        down: tuple[Card | None, ...]
+        up: tuple[Card | None, ...]
         if second_text is None and len(first) == 3:
             down, up = first[:2], first[2:]
         elif second_text is not None and len(first) == 2:

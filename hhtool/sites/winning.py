@@ -126,7 +126,7 @@ _OLD_LINES.on("POT", groups=3)(_stated_pot)
 
 @_OLD_LINES.on("GAME_STARTED", groups=6)
 def _game_started(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[misc]
+    facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[misc, arg-type]
 
 
 @_OLD_LINES.on("BUTTON", groups=1)
@@ -143,12 +143,19 @@ def _old_marker(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
 
 
 @_OLD_LINES.on("CARD", groups=2)
-@_OLD_LINES.on("HIDDEN_CARD", groups=1)
 def _card(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
+    _gather_card(b, facts, token, Card.parse(token.groups[1] or ""))
+
+
+@_OLD_LINES.on("HIDDEN_CARD", groups=1)
+def _hidden_card(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
+    _gather_card(b, facts, token, None)
+
+
+def _gather_card(b: HandBuilder, facts: _WinningFacts, token: LineToken, card: Card | None) -> None:
     """One card of a deal round (a line each): the round's cards are dealt at its last card."""
     if not facts.dealt:  # the first card of a deal round starts the next street
         facts.streets.start_round(b, token.number)
-    card = Card.parse(token.groups[1] or "") if token.type == "CARD" else None
     facts.dealt.setdefault(token.groups[0] or "", []).append((card, token.number))
     following = facts.tokens[token.index + 1].type if token.index + 1 < len(facts.tokens) else None
     if following not in ("CARD", "HIDDEN_CARD"):
