@@ -386,7 +386,7 @@ class Importer:
         if known is not None:
             return known
         parser = parser_for(self.site) if self.site else detect(scanned.head_lines)
-        if parser is not None and not parser.splits_at_hand_starts and not parser.split_streams:
+        if parser is not None and not parser.can_stream:
             return None
         report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=resume.status,
                             reading=self.reading)

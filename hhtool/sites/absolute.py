@@ -23,29 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lark import Token
-
-from hhtool.model import Award, Card, Half, Hand, RawHand, Restated, Restatement, ShowStatus, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    LineGrammar,
-    SiteParser,
-    load_grammar,
-    mark_idle_seats,
-    parse_cards,
-    parse_datetime,
-    tokens_in_order,
-)
-from hhtool.sites.common_lines import (
-    CURRENCY_OF_SYMBOL,
-    HandFacts,
-    community_card,
-    pot_number,
-    record_common_line,
-    stakes_from_forced_bets,
-    structure_named,
-)
+from hhtool.model import Award, Card, Half, RawHand, Restated, Restatement, ShowStatus, Street
+from hhtool.sites.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards, parse_datetime
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, pot_number, structure_named
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import summary_restatements
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
@@ -83,14 +67,134 @@ class _SummaryResult:
 
 
 @dataclass
-class _AbsoluteState(HandFacts):
+class _AbsoluteFacts(HandFacts):
     holdings: dict[str, tuple[Card | None, ...]] = field(default_factory=dict)
     results: dict[str, _SummaryResult] = field(default_factory=dict)
 
 
-class AbsoluteParser(SiteParser):
+_LINES = LineTable[_AbsoluteFacts](order_only=("HEADER", "GAME_TYPE", "SHOWDOWN_MARKER", "SUMMARY_MARKER"))
+
+
+@_LINES.on("TABLE", groups=3)
+def _table(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    facts.table_name = token.groups[0]
+    facts.dealer_seat = int(token.groups[2]) if token.groups[2] else None
+
+
+@_LINES.on("POCKET", groups=2)
+def _pocket(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    """Turn a cumulative holding into this street's deal: the cards beyond the last holding."""
+    player, text, line = token.groups[0] or "", token.groups[1] or "", token.number
+    holding = parse_cards(text, _HIDDEN)
+    before = facts.holdings.get(player, ())
+    if len(holding) < len(before):
+        raise HandParseError(line, f"absolute: {player}'s holding {text!r} has fewer cards than before")
+    if before and b.street is not Street.THIRD:
+        # the holding repeats the cards dealt before: a claim the RESTATED check compares with them
+        facts.restatements.append(Restatement(Restated.CARDS, player, b.street, cards=holding[:len(before)], line=line))
+    # the first statement of a card stands; a hidden one the repeat reveals is learnt
+    facts.holdings[player] = tuple(old or new for old, new in zip(before, holding, strict=False)) + holding[len(before):]
+    new_cards = holding[len(before):]
+    if not new_cards:  # a folded hero keeps being shown his cards: nothing is dealt
+        return
+    if b.street is Street.THIRD:
+        if len(new_cards) != 3:
+            raise HandParseError(line, f"absolute: 3rd-street holding of {len(new_cards)} cards")
+        if new_cards[0] is not None and new_cards[1] is not None:
+            facts.hero = player
+    elif len(new_cards) != 1:
+        raise HandParseError(line, f"absolute: {len(new_cards)} new cards on {b.street.label} street")
+    b.deal_new_cards(player, new_cards, line)
+
+
+@_LINES.on("COMPLETES", groups=2)
+def _completes(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    b.increase(token.groups[0] or "", to=b.money(token.groups[1], token.number), line=token.number)
+
+
+@_LINES.on("RAISES", "ALL_IN_RAISE", groups=3)
+def _raises(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    player, put_in, total = token.groups
+    all_in, line = token.type == "ALL_IN_RAISE", token.number
+    if total is not None:
+        b.increase(player or "", to=b.money(total, line), all_in=all_in, line=line)
+    else:
+        b.increase(player or "", added=b.money(put_in, line), all_in=all_in, line=line)
+
+
+@_LINES.on("ALL_IN", groups=2)
+def _all_in(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    b.act_all_in(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+
+
+@_LINES.on("RETURNED", groups=2)
+def _returned(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    b.return_uncalled(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+
+
+@_LINES.on("SHOWS", groups=3)
+def _shows(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    player, cards, description = token.groups
+    b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or "", _HIDDEN), description, None, token.number)
+
+
+@_LINES.on("MUCKS", groups=2)
+def _mucks(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    cards = parse_cards(token.groups[1] or "", _HIDDEN) if token.groups[1] else ()
+    b.show(token.groups[0] or "", ShowStatus.MUCKED, cards, line=token.number)
+
+
+@_LINES.on("COLLECTS", groups=4)
+def _collects(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    player, amount, pot_name, side_no = token.groups
+    b.award(player or "", b.money(amount, token.number), pot_number(pot_name, side_no), Half.UNKNOWN, token.number)
+
+
+@_LINES.on("TOTAL_POT", groups=2)
+def _total_pot(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    facts.total_pot = b.money(token.groups[0], token.number)
+    facts.rake = b.money(token.groups[1], token.number) if token.groups[1] is not None else 0
+
+
+@_LINES.on("BOARD", groups=1)
+def _board(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    facts.community_card = community_card(parse_cards(token.groups[0] or "", _HIDDEN)) or facts.community_card
+
+
+@_LINES.on("SUMMARY_SEAT", groups=2)
+def _summary_seat(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    seat_no, text, line = int(token.groups[0] or 0), token.groups[1] or "", token.number
+    player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
+    if player is None or not text.startswith(player):
+        raise HandParseError(line, f"absolute: summary seat {seat_no} does not name its player: {text[:120]!r}")
+    rest = _SEAT_TAGS.sub("", text[len(player):], count=1)
+    total, high, low = _WON_TOTAL.search(rest), _HIGH_WON.search(rest), _LOW_WON.search(rest)
+    facts.restatements.extend(summary_restatements(rest.strip(), player, b, line))  # "Folded on the 5TH STREET"
+    if total is not None:
+        facts.restatements.append(Restatement(Restated.WON, player, amount=b.money(total.group(1), line), line=line))
+    described = _DESCRIBED.search(rest)
+    if described is not None:  # "with One pair, aces [3d 5d 6s Ah 8c Jc As - P:As,B:Ah,...]"
+        try:
+            cards = parse_cards(described.group(2), _HIDDEN)
+        except ValueError:  # a restatement that cannot be read: the show line stands
+            b.note(f"the summary's cards for {player} cannot be read", line)
+        else:
+            facts.restatements.append(Restatement(Restated.SHOWED, player, cards=cards, text=described.group(1),
+                                                  line=line))
+    if total or high or low:
+        facts.results[player] = _SummaryResult(
+            b.money(total.group(1), line) if total else None,
+            b.money(high.group(1), line) if high else None,
+            b.money(low.group(1), line) if low else None,
+            line,
+        )
+
+
+class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
     name = "absolute"
     hand_start = _HAND_START
+    grammar_name = "absolute"
+    lines = _LINES
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         try:
@@ -104,141 +208,43 @@ class AbsoluteParser(SiteParser):
         label = f"{game} {header['limit']}"
         return header["hand_id"], label, bool(_STUD8.match(game))
 
-    def parse_stud8(self, raw: RawHand) -> Hand:
-        grammar = load_grammar("absolute")
-        tree = grammar.parse(raw.text)
+    def read_header(self, raw: RawHand) -> _AbsoluteFacts:
         header = _header(raw.lines[0])
         hand_id, label, _ = self.game_of(raw)
         stated = header["stakes"] or ""
         symbol = next((s for s in "$€£" if s in stated), None)
         tournament = header["tournament"] is not None or symbol is None
         currency, unit = ("CHIPS", 1) if tournament or symbol is None else (CURRENCY_OF_SYMBOL[symbol], 100)
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id or "")
-        state = _AbsoluteState()
-        for token in tokens_in_order(tree):
-            self._handle(token, grammar, builder, state)
-        mark_idle_seats(builder)
-        _label_halves(builder, state)
-
-        amounts = [builder.money(part, raw.first_line) for part in stated.split("/")]
-        small_bet, big_bet = (amounts[0], amounts[1]) if len(amounts) == 2 else (None, None)
-        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
-            builder,
-            small_bet=small_bet,
-            big_bet=big_bet,
+        bets = stated.split("/")
+        small_bet, big_bet = (bets[0], bets[1]) if len(bets) == 2 else (None, None)
+        return _AbsoluteFacts(
+            hand_id=hand_id or "",
+            unit=unit,
             currency=currency,
             structure=structure_named(header["limit"] or ""),  # "Normal" is fixed limit
             is_tournament=tournament,
-            ante=builder.money(header["ante"], raw.first_line) if header["ante"] else None,
-        )  # Absolute does not print the table size
-        return builder.build(
-            stakes,
-            started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
-            timezone=header["tz"],
             tournament_id=header["tournament"],
             game_label=label,
-            **state.hand_fields(),
-        )
+            started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
+            timezone=header["tz"],
+            # small/big bet from the header, when it states two (and the ante, if it does); the bring-in as posted
+            stated=StatedStakes(raw.first_line, small_bet, big_bet, header["ante"] or None),
+        )  # Absolute does not print the table size
 
-    def _handle(self, token: Token, grammar: LineGrammar, b: HandBuilder, state: _AbsoluteState) -> None:
-        kind = token.type
-        fields = grammar.fields(token)
-        line = b.line_of(token)
-        if kind == "TABLE":
-            state.table_name = fields[0]
-            state.dealer_seat = int(fields[2]) if fields[2] else None
-        elif kind == "POCKET":
-            self._pocket(fields[0] or "", fields[1] or "", b, state, line)
-        elif kind == "COMPLETES":
-            b.increase(fields[0] or "", to=b.money(fields[1], line), line=line)
-        elif kind in ("RAISES", "ALL_IN_RAISE"):
-            player, put_in, total = fields
-            all_in = kind == "ALL_IN_RAISE"
-            if total is not None:
-                b.increase(player or "", to=b.money(total, line), all_in=all_in, line=line)
-            else:
-                b.increase(player or "", added=b.money(put_in, line), all_in=all_in, line=line)
-        elif kind == "ALL_IN":
-            b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
-        elif kind == "RETURNED":
-            b.return_uncalled(fields[0] or "", b.money(fields[1], line), line)
-        elif kind == "SHOWS":
-            player, cards, description = fields
-            b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or "", _HIDDEN), description, None, line)
-        elif kind == "MUCKS":
-            b.show(fields[0] or "", ShowStatus.MUCKED, parse_cards(fields[1] or "", _HIDDEN) if fields[1] else (), line=line)
-        elif kind == "COLLECTS":
-            player, amount, pot_name, side_no = fields
-            b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), Half.UNKNOWN, line)
-        elif kind == "TOTAL_POT":
-            state.total_pot = b.money(fields[0], line)
-            state.rake = b.money(fields[1], line) if fields[1] is not None else 0
-        elif kind == "BOARD":
-            state.community_card = community_card(parse_cards(fields[0] or "", _HIDDEN)) or state.community_card
-        elif kind == "SUMMARY_SEAT":
-            self._summary_seat(int(fields[0] or 0), fields[1] or "", b, state, line)
-        else:
-            record_common_line(b, kind, fields, line)
-
-    @staticmethod
-    def _pocket(player: str, text: str, b: HandBuilder, state: _AbsoluteState, line: int) -> None:
-        """Turn a cumulative holding into this street's deal: the cards beyond the last holding."""
-        holding = parse_cards(text, _HIDDEN)
-        before = state.holdings.get(player, ())
-        if len(holding) < len(before):
-            raise HandParseError(line, f"absolute: {player}'s holding {text!r} has fewer cards than before")
-        if before and b.street is not Street.THIRD:
-            # the holding repeats the cards dealt before: a claim the RESTATED check compares with them
-            state.restatements.append(Restatement(Restated.CARDS, player, b.street, cards=holding[:len(before)], line=line))
-        # the first statement of a card stands; a hidden one the repeat reveals is learnt
-        state.holdings[player] = tuple(old or new for old, new in zip(before, holding, strict=False)) + holding[len(before):]
-        new_cards = holding[len(before):]
-        if not new_cards:  # a folded hero keeps being shown his cards: nothing is dealt
-            return
-        if b.street is Street.THIRD:
-            if len(new_cards) != 3:
-                raise HandParseError(line, f"absolute: 3rd-street holding of {len(new_cards)} cards")
-            if new_cards[0] is not None and new_cards[1] is not None:
-                state.hero = player
-        elif len(new_cards) != 1:
-            raise HandParseError(line, f"absolute: {len(new_cards)} new cards on {b.street.label} street")
-        b.deal_new_cards(player, new_cards, line)
-
-    @staticmethod
-    def _summary_seat(seat_no: int, text: str, b: HandBuilder, state: _AbsoluteState, line: int) -> None:
-        player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
-        if player is None or not text.startswith(player):
-            raise HandParseError(line, f"absolute: summary seat {seat_no} does not name its player: {text[:120]!r}")
-        rest = _SEAT_TAGS.sub("", text[len(player):], count=1)
-        total, high, low = _WON_TOTAL.search(rest), _HIGH_WON.search(rest), _LOW_WON.search(rest)
-        state.restatements.extend(summary_restatements(rest.strip(), player, b, line))  # "Folded on the 5TH STREET"
-        if total is not None:
-            state.restatements.append(Restatement(Restated.WON, player, amount=b.money(total.group(1), line), line=line))
-        described = _DESCRIBED.search(rest)
-        if described is not None:  # "with One pair, aces [3d 5d 6s Ah 8c Jc As - P:As,B:Ah,...]"
-            try:
-                cards = parse_cards(described.group(2), _HIDDEN)
-            except ValueError:  # a restatement that cannot be read: the show line stands
-                b.note(f"the summary's cards for {player} cannot be read", line)
-            else:
-                state.restatements.append(Restatement(Restated.SHOWED, player, cards=cards, text=described.group(1),
-                                                      line=line))
-        if total or high or low:
-            state.results[player] = _SummaryResult(
-                b.money(total.group(1), line) if total else None,
-                b.money(high.group(1), line) if high else None,
-                b.money(low.group(1), line) if low else None,
-                line,
-            )
+    def finish(self, b: HandBuilder, facts: _AbsoluteFacts) -> None:
+        mark_idle_seats(b)
+        _label_halves(b, facts)
+        for amount in (_header(b.raw.lines[0])["stakes"] or "").split("/"):  # each must read, two bets or not
+            b.money(amount, b.raw.first_line)
 
 
-def _label_halves(b: HandBuilder, state: _AbsoluteState) -> None:
+def _label_halves(b: HandBuilder, facts: _AbsoluteFacts) -> None:
     """Label each collect with the half the summary names. A player taking both halves of a single
     pot with one collect line gets two awards (high, low) so the halves stay as labelled."""
     labelled: list[Award] = []
     for player in dict.fromkeys(award.player for award in b.awards):
         awards = [award for award in b.awards if award.player == player]
-        result = state.results.get(player)
+        result = facts.results.get(player)
         collected = sum(award.amount for award in awards)
         if result is None:
             b.note(f"the summary says nothing of {player}'s collect")

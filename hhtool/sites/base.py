@@ -2,8 +2,9 @@
 and a builder that turns a site's statements into an immutable :class:`~hhtool.model.Hand`.
 
 A site module overrides only what differs (sqlglot-style): how to recognise its files, where
-hands start, how to tell the game from the header, and how its grammar's tokens map to the
-model. Imports point one way: this module imports only the model (and Lark).
+hands start, how to tell the game from the header, and (for line grammars, see
+:mod:`hhtool.sites.line_site`) how its grammar's lines map to the model. Imports point one way:
+this module imports only the model (and Lark).
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
+from enum import Enum
+from functools import lru_cache
+from typing import ClassVar
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Token
+from lark.exceptions import UnexpectedInput
 
 from hhtool.model import (
     CUT_LINE_MARK,
@@ -43,7 +44,9 @@ from hhtool.model import (
     UncalledReturn,
 )
 from hhtool.sites.dates import parse_datetime as parse_datetime  # re-exported: the site modules import it from here
-from hhtool.sites.lines import LINE_FLAGS, LineParser, LineToken
+from hhtool.sites.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
+from hhtool.sites.lines import LineToken, describe_lark_error, lark_error_ends_early
+from hhtool.sites.lines import load_grammar as load_grammar
 
 
 class HandParseError(Exception):
@@ -54,92 +57,6 @@ class HandParseError(Exception):
         self.line = line
         self.reason = reason
         self.kind = kind
-
-
-# ---------------------------------------------------------------- grammars
-
-
-def _grammar_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here / "grammars", here.parent / "grammars"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
-
-
-#: the capture group of a grammar's ``SEAT`` line that holds the player's name, where it is not the
-#: second (Bovada's players are named by their seat: "Seat+3")
-_SEAT_NAME_GROUP = {"bovada": 0}
-
-
-class LineGrammar:
-    """A site's Lark LALR grammar whose terminals are whole lines.
-
-    Lark compiles the grammar; :class:`~hhtool.sites.lines.LineParser` runs its LALR table over a
-    hand's lines (the order must be one the grammar allows) and returns the lines as tokens in
-    order. :meth:`fields` gives a line's values: the capture groups of its terminal's own regex,
-    so each line format is written once, in the grammar file.
-    """
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
-        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
-        self._parser = LineParser(self.lark, _SEAT_NAME_GROUP.get(name, 1))
-        self._patterns: dict[str, re.Pattern[str]] = {
-            term.name: re.compile(term.pattern.to_regexp(), LINE_FLAGS) for term in self.lark.terminals
-        }
-
-    def parse(self, text: str) -> list[LineToken]:
-        return self._parser.parse(text)
-
-    def fields(self, token: Token | LineToken) -> tuple[str | None, ...]:
-        groups = getattr(token, "groups", None)
-        if groups is not None:
-            return groups
-        match = self._patterns[token.type].fullmatch(token.value)
-        if match is None:  # the lexer matched it, so this cannot happen unless patterns diverge
-            raise HandParseError(token.line or 0, f"cannot read fields of {token.type}")
-        return match.groups()
-
-
-@cache
-def load_grammar(name: str) -> LineGrammar:
-    return LineGrammar(name)
-
-
-def tokens_in_order(parsed: Iterable[LineToken] | Tree[Token]) -> Iterator[Any]:
-    """Every token of a parse, in document order (a LineParser result is that list already)."""
-    if not isinstance(parsed, Tree):
-        yield from parsed
-        return
-    stack: list[Tree[Token] | Token] = [parsed]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Token):
-            yield node
-        else:
-            stack.extend(reversed(node.children))
-
-
-def lark_error_ends_early(error: UnexpectedInput) -> bool:
-    """Whether a Lark error says the text stopped before the hand was complete."""
-    relative = getattr(error, "line", None) or 1
-    return (isinstance(error, UnexpectedEOF) or relative < 1
-            or (isinstance(error, UnexpectedToken) and error.token.type == "$END"))
-
-
-def describe_lark_error(error: UnexpectedInput, raw: RawHand) -> tuple[int, str]:
-    """File line and a readable reason for a Lark error on a hand's text."""
-    relative = getattr(error, "line", None) or 1
-    if lark_error_ends_early(error):
-        return raw.last_line, "hand ends early (truncated or incomplete hand)"
-    line_no = raw.first_line + relative - 1
-    text = raw.lines[relative - 1] if relative - 1 < len(raw.lines) else ""
-    expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
-    where = "line not understood" if isinstance(error, UnexpectedCharacters) else "line out of place"
-    hint = f" (expected one of: {', '.join(expected[:8])})" if expected else ""
-    return line_no, f"{where}: {text[:200]!r}{hint}"
 
 
 # ---------------------------------------------------------------- money and cards
@@ -502,13 +419,26 @@ def uncalled_excess(actions: Sequence[Action]) -> tuple[str, int, Street] | None
 # ---------------------------------------------------------------- the site interface
 
 
+class Splitting(Enum):
+    """How a site's :meth:`SiteParser.split` reads a file, which says how the importer may feed it."""
+
+    #: any run of a file's lines that begins at a hand start splits on its own: a file can be
+    #: streamed, or cut into blocks at :meth:`SiteParser.hand_starts` and split in workers
+    AT_HAND_STARTS = "at hand starts"
+    #: the lines are read once, in order, holding one hand: a file can be streamed, not cut
+    IN_ORDER = "in order"
+    #: the splitter needs the whole file at once
+    WHOLE_FILE = "whole file"
+
+
 class SiteParser:
-    """Base of every site module. Subclasses set ``name`` and override what differs."""
+    """Base of every site module: the outer skeleton every format shares (sniff, split, parse a
+    hand never raising, build). Subclasses set ``name`` and override what differs."""
 
     name: str = ""
-    #: whether this site's own :meth:`split` reads its lines once, in order, so that a file can be
-    #: streamed through it (the default split does; it needs no flag)
-    split_streams: bool = False
+    #: how :meth:`split` reads a file (declared by a site that overrides it; the default split cuts at
+    #: ``hand_start`` lines)
+    splitting: ClassVar[Splitting] = Splitting.AT_HAND_STARTS
     #: regex matching the first line of a hand (text formats)
     hand_start: re.Pattern[str] | None = None
 
@@ -520,10 +450,12 @@ class SiteParser:
         return any(self.hand_start.match(line) for line in head[:5])
 
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
-        """Cut a file into hands at lines matching ``hand_start``. Text before the first hand
-        start becomes its own 'hand' so that the parser reports it instead of it vanishing.
-        Reads the lines once, in order, so a file can be streamed through it; ``offset`` is the
-        file index of the first line when ``lines`` is a run of a file that begins at a hand start."""
+        """Cut a file's lines into hands, each with its true line numbers; ``offset`` is the file index
+        of the first of ``lines`` (a run of a file). Every site's split has this signature.
+
+        By default at lines matching ``hand_start``. Text before the first hand start becomes its
+        own 'hand' so that the parser reports it instead of it vanishing. Reads the lines once, in
+        order, so a file can be streamed through it, and a run beginning at a hand start splits alike."""
         assert self.hand_start is not None
         hand_start = self.hand_start
         buffer: list[str] = []
@@ -542,9 +474,14 @@ class SiteParser:
 
     @property
     def splits_at_hand_starts(self) -> bool:
-        """Whether this site uses the default :meth:`split`, so that any run of a file's lines
-        beginning at a hand start splits on its own (a file can be streamed, or cut into blocks)."""
-        return type(self).split is SiteParser.split
+        """Whether any run of a file's lines beginning at a hand start splits on its own (a file can be
+        cut into blocks at :meth:`hand_starts`)."""
+        return self.splitting is Splitting.AT_HAND_STARTS
+
+    @property
+    def can_stream(self) -> bool:
+        """Whether :meth:`split` can read a file as a stream, never holding it whole."""
+        return self.splitting is not Splitting.WHOLE_FILE
 
     def hand_starts(self, lines: Sequence[str]) -> list[int]:
         """Indexes of the lines that begin a hand (where a file may be cut into independent runs),
@@ -559,6 +496,11 @@ class SiteParser:
         while stop > start and not lines[stop - 1].strip():
             stop -= 1
         return RawHand(file, offset + start + 1, tuple(lines[start:stop]))
+
+    def line_formats(self) -> tuple[SiteParser, ...]:
+        """The line-grammar parsers this site reads its hands with (see :mod:`hhtool.sites.line_site`);
+        none for the XML and PHH formats, which have no line grammar."""
+        return ()
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         """(site hand id, the site's game name, whether it is Seven Card Stud Hi/Lo)."""

@@ -18,18 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from lark import Token
-
-from hhtool.model import ActionKind, Award, Half, Hand, RawHand, Restated, Restatement, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
-from hhtool.sites.common_lines import (
-    HandFacts,
-    cards_dealt_on,
-    header_match,
-    record_common_line,
-    stakes_from_forced_bets,
-    structure_named,
-)
+from hhtool.model import ActionKind, Award, Half, RawHand, Restated, Restatement, ShowStatus, Stakes, Street
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
+from hhtool.sites.common_lines import COMMON_LINES, cards_dealt_on, header_match, stakes_from_forced_bets, structure_named
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import summary_restatements
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
@@ -80,145 +75,164 @@ def _assign_halves(results: list[Award], halves: dict[Half, int]) -> list[Award]
     return None
 
 
-class BovadaParser(SiteParser):
+@dataclass
+class _BovadaFacts(HandFacts):
+    summary_halves: dict[str, list[tuple[Half, int]]] = field(default_factory=dict)
+    deals_to: dict[str, int] = field(default_factory=dict)
+
+
+_LINES = LineTable[_BovadaFacts](order_only=("HEADER", "HOLE_MARKER", "SUMMARY_MARKER"))
+_LINES.add("BRING_IN", COMMON_LINES["BRINGS_IN"])
+
+
+@_LINES.on("SEAT", groups=3)
+def _seat(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    player, me, stack = token.groups[0] or "", token.groups[1], token.groups[2]
+    b.seat(int(player.split("+")[1]), player, b.money(stack, token.number), line=token.number)
+    if me:
+        facts.hero = player
+
+
+@_LINES.on("DEALT", groups=2)
+def _dealt(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    """A player's n-th deal is street n+2; older exports have no later street markers, so a
+    deal past the current street opens the next one."""
+    player, line = token.groups[0] or "", token.number
+    cards = parse_cards(token.groups[1] or "")
+    dealt_before = facts.deals_to.get(player, 0)
+    if dealt_before >= 5:
+        raise HandParseError(line, f"{player} is dealt an eighth card")
+    street = Street(Street.THIRD + dealt_before)
+    if street > b.street:
+        b.start_street(street)
+    elif street < b.street:
+        raise HandParseError(line, f"{player} is dealt his {street.label}-street card on {b.street.label} street")
+    facts.deals_to[player] = dealt_before + 1
+    if len(cards) != cards_dealt_on(b.street):
+        raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
+    b.deal_new_cards(player, cards, line)
+
+
+@_LINES.on("RAISES", "ALL_IN_RAISE", groups=3)
+def _raises(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    fields, line = token.groups, token.number
+    player, first = fields[0] or "", b.money(fields[1], line)
+    if fields[2] is None:  # older exports print only the street total
+        to = first
+    else:
+        to = b.money(fields[2], line)
+        if b.put_in(player) + first != to:
+            b.note(f"raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept", line)
+    b.increase(player, to=to, all_in=token.type == "ALL_IN_RAISE", line=line)
+
+
+@_LINES.on("ALL_IN", groups=2)
+def _all_in(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    b.act_all_in(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+
+
+@_LINES.on("UNCALLED", groups=2)
+def _uncalled(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:  # player first, then the amount
+    b.return_uncalled(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+
+
+@_LINES.on(*_SHOW_STATUS, groups=3)
+def _shows(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    cards = parse_cards(" ".join(_distinct_cards(token.groups[1] or "")))
+    b.show(token.groups[0] or "", _SHOW_STATUS[token.type], cards, token.groups[2] or None, line=token.number)
+
+
+@_LINES.on("RESULT", groups=3)
+def _result(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    fields = token.groups
+    b.award(fields[0] or "", b.money(fields[2], token.number), 1 if fields[1] else 0, Half.UNKNOWN, token.number)
+
+
+@_LINES.on("TOTAL_POT", groups=2)
+def _total_pot(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    facts.total_pot = b.money(token.groups[0], token.number)
+    facts.rake = b.money(token.groups[1], token.number) if token.groups[1] else None
+
+
+@_LINES.on("SUMMARY_SEAT", groups=2)
+def _summary_seat(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
+    seat_no, body, line = int(token.groups[0] or 0), token.groups[1] or "", token.number
+    player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
+    if player is None:
+        raise HandParseError(line, f"summary names seat {seat_no}, which is not in the hand")
+    labels: list[tuple[Half, int]] = []
+    high, low = _SUMMARY_HI.search(body), _SUMMARY_LO.search(body)
+    if high:
+        labels.append((Half.HIGH, b.money(high.group(1), line)))
+    if low:
+        labels.append((Half.LOW, b.money(low.group(1), line)))
+    plain = _SUMMARY_PLAIN.match(body)
+    if not labels and plain:
+        labels.append((Half.WHOLE, b.money(plain.group(1), line)))
+    if labels:
+        facts.summary_halves[player] = labels
+        # what the summary says he won, both halves and every pot together, restated
+        facts.restatements.append(Restatement(Restated.WON, player, amount=sum(amount for _, amount in labels), line=line))
+    facts.restatements.extend(summary_restatements(body.strip(), player, b, line))  # "Folded on the RIVER"
+
+
+class BovadaParser(LineSiteParser[_BovadaFacts]):
     name = "bovada"
     hand_start = _HAND_START
+    grammar_name = "bovada"
+    lines = _LINES
+    seat_name_group = 0  # players are named by their seat: "Seat+3"
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = header_match(raw, _HAND_START, "a Bovada hand header")
         token, label = _game(raw.lines[0])
         return start.group(1), label, token in _STUD8_GAMES
 
-    def parse_stud8(self, raw: RawHand) -> Hand:
-        grammar = load_grammar("bovada")
-        tree = grammar.parse(raw.text)
+    def read_header(self, raw: RawHand) -> _BovadaFacts:
         header = raw.lines[0]
         tournament = _TOURNAMENT.search(header)
-        currency, unit = ("CHIPS", 1) if tournament else ("USD", 100)
         start = _HAND_START.match(header)
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=start.group(1) if start else "")
-        state = _BovadaState()
-        for token in tokens_in_order(tree):
-            self._handle(token, grammar.fields(token), builder, state)
-        self._label_halves(builder, state)
-
-        level = _LEVEL_STAKES.search(header)
-        no_stakes_note = None
-        if level and builder.money(level.group(3)) > 0:  # stud levels print "(0/0)"
-            small_bet, big_bet = builder.money(level.group(2)), builder.money(level.group(3))
-        else:
-            small_bet, big_bet = self._bets_seen(builder)
-            no_stakes_note = "Bovada prints no stakes: small and big bet are read from the first completion and big-street bet"
         limit = _LIMIT.search(header)
-        stakes = stakes_from_forced_bets(
-            builder,
-            small_bet=small_bet,
-            big_bet=big_bet,
-            currency=currency,
-            structure=structure_named(limit.group(1) if limit else ""),
-            is_tournament=tournament is not None,
-        )
-        if no_stakes_note:  # after the bring-in note, as the hand has always listed them
-            builder.note(no_stakes_note)
-        _, label = _game(header)
         when = _WHEN.search(header)
         table = _TABLE.search(header)
-        state.table_name = table.group(1).rstrip(",") if table else None
-        started_at = parse_datetime(when.group(1), _TIME_FORMATS) if when else None
-        return builder.build(
-            stakes,
-            started_at=started_at,
-            timezone=None,  # Bovada does not say which zone its times are in
+        level = _LEVEL_STAKES.search(header)
+        return _BovadaFacts(
+            hand_id=start.group(1) if start else "",
+            unit=1 if tournament else 100,
+            currency="CHIPS" if tournament else "USD",
+            structure=structure_named(limit.group(1) if limit else ""),
+            is_tournament=tournament is not None,
             tournament_id=tournament.group(1) if tournament else None,
-            game_label=label,
-            **state.hand_fields(),
+            game_label=_game(header)[1],
+            started_at=parse_datetime(when.group(1), _TIME_FORMATS) if when else None,
+            timezone=None,  # Bovada does not say which zone its times are in
+            stated=StatedStakes(raw.first_line, *(level.group(2, 3) if level else ())),
+            table_name=table.group(1).rstrip(",") if table else None,
         )
 
-    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _BovadaState) -> None:
-        kind = token.type
-        line = b.line_of(token)
-        if kind == "SEAT":
-            player, me, stack = fields[0] or "", fields[1], fields[2]
-            b.seat(int(player.split("+")[1]), player, b.money(stack, line), line=line)
-            if me:
-                state.hero = player
-        elif kind == "DEALT":
-            self._dealt(fields[0] or "", fields[1] or "", b, state, line)
-        elif kind == "BRING_IN":
-            record_common_line(b, "BRINGS_IN", fields, line)
-        elif kind in ("RAISES", "ALL_IN_RAISE"):
-            player, first = fields[0] or "", b.money(fields[1], line)
-            if fields[2] is None:  # older exports print only the street total
-                to = first
-            else:
-                to = b.money(fields[2], line)
-                if b.put_in(player) + first != to:
-                    b.note(f"raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept", line)
-            b.increase(player, to=to, all_in=kind == "ALL_IN_RAISE", line=line)
-        elif kind == "ALL_IN":
-            b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
-        elif kind == "UNCALLED":  # player first, then the amount
-            b.return_uncalled(fields[0] or "", b.money(fields[1], line), line)
-        elif kind in _SHOW_STATUS:
-            cards = parse_cards(" ".join(_distinct_cards(fields[1] or "")))
-            b.show(fields[0] or "", _SHOW_STATUS[kind], cards, fields[2] or None, line=line)
-        elif kind == "RESULT":
-            b.award(fields[0] or "", b.money(fields[2], line), 1 if fields[1] else 0, Half.UNKNOWN, line)
-        elif kind == "TOTAL_POT":
-            state.total_pot = b.money(fields[0], line)
-            state.rake = b.money(fields[1], line) if fields[1] else None
-        elif kind == "SUMMARY_SEAT":
-            self._summary_seat(int(fields[0] or 0), fields[1] or "", b, state, line)
-        else:
-            record_common_line(b, kind, fields, line)
+    def finish(self, b: HandBuilder, facts: _BovadaFacts) -> None:
+        self._label_halves(b, facts)
+
+    def stakes(self, b: HandBuilder, facts: _BovadaFacts) -> Stakes:
+        stated = facts.stated
+        if stated.big_bet is not None and b.money(stated.big_bet, stated.line) > 0:  # stud levels print "(0/0)"
+            return super().stakes(b, facts)
+        small_bet, big_bet = self._bets_seen(b)
+        stakes = stakes_from_forced_bets(b, small_bet=small_bet, big_bet=big_bet, currency=facts.currency,
+                                         structure=facts.structure, is_tournament=facts.is_tournament)
+        # after the bring-in note, as the hand has always listed them
+        b.note("Bovada prints no stakes: small and big bet are read from the first completion and big-street bet")
+        return stakes
 
     @staticmethod
-    def _dealt(player: str, text: str, b: HandBuilder, state: _BovadaState, line: int) -> None:
-        """A player's n-th deal is street n+2; older exports have no later street markers, so a
-        deal past the current street opens the next one."""
-        cards = parse_cards(text)
-        dealt_before = state.deals_to.get(player, 0)
-        if dealt_before >= 5:
-            raise HandParseError(line, f"{player} is dealt an eighth card")
-        street = Street(Street.THIRD + dealt_before)
-        if street > b.street:
-            b.start_street(street)
-        elif street < b.street:
-            raise HandParseError(line, f"{player} is dealt his {street.label}-street card on {b.street.label} street")
-        state.deals_to[player] = dealt_before + 1
-        if len(cards) != cards_dealt_on(b.street):
-            raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
-        b.deal_new_cards(player, cards, line)
-
-    @staticmethod
-    def _summary_seat(seat_no: int, body: str, b: HandBuilder, state: _BovadaState, line: int) -> None:
-        player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
-        if player is None:
-            raise HandParseError(line, f"summary names seat {seat_no}, which is not in the hand")
-        labels: list[tuple[Half, int]] = []
-        high, low = _SUMMARY_HI.search(body), _SUMMARY_LO.search(body)
-        if high:
-            labels.append((Half.HIGH, b.money(high.group(1), line)))
-        if low:
-            labels.append((Half.LOW, b.money(low.group(1), line)))
-        plain = _SUMMARY_PLAIN.match(body)
-        if not labels and plain:
-            labels.append((Half.WHOLE, b.money(plain.group(1), line)))
-        if labels:
-            state.summary_halves[player] = labels
-            # what the summary says he won, both halves and every pot together, restated
-            state.restatements.append(Restatement(Restated.WON, player, amount=sum(amount for _, amount in labels), line=line))
-        state.restatements.extend(summary_restatements(body.strip(), player, b, line))  # "Folded on the RIVER"
-
-    @staticmethod
-    def _label_halves(b: HandBuilder, state: _BovadaState) -> None:
+    def _label_halves(b: HandBuilder, facts: _BovadaFacts) -> None:
         """Give each "Hand result" the half the summary names for it. The summary gives a player's
         HI and LO amounts; a result matches one of them, or several results (main and side pot)
         add up to one; a single result that is HI + LO becomes two awards, one per half."""
         labelled: list[Award] = []
         for player in dict.fromkeys(a.player for a in b.awards):
             results = [a for a in b.awards if a.player == player]
-            halves = {half: amount for half, amount in state.summary_halves.get(player, [])}
+            halves = {half: amount for half, amount in facts.summary_halves.get(player, [])}
             assigned = _assign_halves(results, halves)
             if assigned is None:
                 b.note(f"{player}'s results do not match the summary's HI/LO amounts: half unknown")
@@ -235,12 +249,6 @@ class BovadaParser(SiteParser):
             or (a.street is Street.FOURTH and a.kind is ActionKind.BET))), None)
         big = next((a.amount for a in b.actions if not a.all_in and a.street.is_big_bet and a.kind is ActionKind.BET), None)
         return small, big
-
-
-@dataclass
-class _BovadaState(HandFacts):
-    summary_halves: dict[str, list[tuple[Half, int]]] = field(default_factory=dict)
-    deals_to: dict[str, int] = field(default_factory=dict)
 
 
 PARSER = BovadaParser()

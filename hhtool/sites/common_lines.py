@@ -2,9 +2,9 @@
 
 Only logic that is the same wherever it appears lives here; a site's quirks stay in its module.
 Most grammars give the same terminal names to lines that mean the same thing with the same
-capture groups (``BETS``: player, chips added, all-in marker): :func:`record_common_line` reads
-those, and a site's token loop handles only its own lines before handing the rest over.
-Imports point one way: this module imports only the model, Lark's Token and ``base``.
+capture groups (``BETS``: player, chips added, all-in marker): :data:`COMMON_LINES` reads those,
+and a site's table declares only its own lines.
+Imports point one way: this module imports only the model and the sites' ``base``, ``lines`` and ``line_rules``.
 
 >>> cards_dealt_on(Street.THIRD), cards_dealt_on(Street.SEVENTH)
 (3, 1)
@@ -18,18 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from lark import Token
-
-from hhtool.model import ActionKind, Card, RawHand, Restatement, ShowStatus, Stakes, StakeSource, StatedPot, Street, Structure
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    LineGrammar,
-    parse_cards,
-)
+from hhtool.model import ActionKind, Card, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.line_rules import LineRule
+from hhtool.sites.lines import LineToken
 from hhtool.sites.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
 
 #: ISO code of a currency symbol in the amounts
@@ -44,81 +38,85 @@ STREET_MARKERS = {
     "SEVENTH_MARKER": Street.SEVENTH,
     "RIVER_MARKER": Street.SEVENTH,
 }
-_ACTION_OF = {"BRINGS_IN": ActionKind.BRING_IN, "CALLS": ActionKind.CALL, "CHECKS": ActionKind.CHECK, "FOLDS": ActionKind.FOLD}
-_SHOWN_STATUS = {"MUCKS": ShowStatus.MUCKED, "DOES_NOT_SHOW": ShowStatus.NOT_SHOWN, "DOESNT_SHOW": ShowStatus.NOT_SHOWN}
 
 
-def record_common_line(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> bool:
-    """Record a line of a terminal whose name has the meaning and capture groups below (a group in
-    brackets may be missing from a grammar: the line then never says it); False for any other.
-
-    * street markers (:data:`STREET_MARKERS`) start their street;
-    * ``SEAT``: seat number, player, stack[, sitting-out marker];
-    * ``ANTE``: player, amount[, all-in marker];
-    * ``BRINGS_IN``, ``BETS``, ``CALLS``: player, chips the action adds[, all-in marker]; a bet is
-      whatever increase :meth:`HandBuilder.increase` makes of it;
-    * ``CHECKS``, ``FOLDS``: player;
-    * ``UNCALLED``: amount, player it is returned to;
-    * ``SHOWS``: player, cards[, high description[, low description]];
-    * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player.
-    """
-    handler = _COMMON_LINES.get(kind)
-    if handler is None:
-        return False
-    handler(b, kind, fields, line)
-    return True
+def _street(b: HandBuilder, facts: object, token: LineToken) -> None:
+    b.start_street(STREET_MARKERS[token.type])
 
 
-def _seat(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+def _seat(b: HandBuilder, facts: object, token: LineToken) -> None:
+    fields, line = token.groups, token.number
     b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), _marked(fields, 3), line)
 
 
-def _ante(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+def _ante(b: HandBuilder, facts: object, token: LineToken) -> None:
+    fields, line = token.groups, token.number
     b.ante(fields[0] or "", b.money(fields[1], line), _marked(fields, 2), line)
 
 
-def _adds(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
-    b.act(fields[0] or "", _ACTION_OF[kind], added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+def _adds(kind: ActionKind) -> Callable[[HandBuilder, object, LineToken], None]:
+    def read(b: HandBuilder, facts: object, token: LineToken) -> None:
+        fields, line = token.groups, token.number
+        b.act(fields[0] or "", kind, added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+    return read
 
 
-def _bets(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+def _bets(b: HandBuilder, facts: object, token: LineToken) -> None:
+    fields, line = token.groups, token.number
     b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
 
 
-def _passive(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
-    b.act(fields[0] or "", _ACTION_OF[kind], line=line)
+def _passive(kind: ActionKind) -> Callable[[HandBuilder, object, LineToken], None]:
+    def read(b: HandBuilder, facts: object, token: LineToken) -> None:
+        b.act(token.groups[0] or "", kind, line=token.number)
+    return read
 
 
-def _uncalled(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+def _uncalled(b: HandBuilder, facts: object, token: LineToken) -> None:
+    fields, line = token.groups, token.number
     b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
 
 
-def _shows(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
+def _shows(b: HandBuilder, facts: object, token: LineToken) -> None:
+    fields = token.groups
     high, low = (fields[2] if len(fields) > 2 else None), (fields[3] if len(fields) > 3 else None)
-    b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, line)
+    b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, token.number)
 
 
-def _not_shown(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
-    b.show(fields[0] or "", _SHOWN_STATUS[kind], line=line)
+def _not_shown(status: ShowStatus) -> Callable[[HandBuilder, object, LineToken], None]:
+    def read(b: HandBuilder, facts: object, token: LineToken) -> None:
+        b.show(token.groups[0] or "", status, line=token.number)
+    return read
 
 
-def _street(b: HandBuilder, kind: str, fields: tuple[str | None, ...], line: int) -> None:
-    b.start_street(STREET_MARKERS[kind])
-
-
-#: the reader of each common terminal (a dict: this runs for most lines of every hand)
-_COMMON_LINES: dict[str, Callable[[HandBuilder, str, tuple[str | None, ...], int], None]] = {
-    **dict.fromkeys(STREET_MARKERS, _street),
-    "SEAT": _seat,
-    "ANTE": _ante,
-    "BRINGS_IN": _adds,
-    "CALLS": _adds,
-    "BETS": _bets,
-    "CHECKS": _passive,
-    "FOLDS": _passive,
-    "UNCALLED": _uncalled,
-    "SHOWS": _shows,
-    **dict.fromkeys(_SHOWN_STATUS, _not_shown),
+#: the lines most grammars name alike, with the same meaning and capture groups (a group the rule
+#: allows to be missing is one a grammar may leave out: the line then never says it):
+#:
+#: * street markers (:data:`STREET_MARKERS`) start their street;
+#: * ``SEAT``: seat number, player, stack[, sitting-out marker];
+#: * ``ANTE``: player, amount[, all-in marker];
+#: * ``BRINGS_IN``, ``BETS``, ``CALLS``: player, chips the action adds[, all-in marker]; a bet is
+#:   whatever increase :meth:`HandBuilder.increase` makes of it;
+#: * ``CHECKS``, ``FOLDS``: player;
+#: * ``UNCALLED``: amount, player it is returned to;
+#: * ``SHOWS``: player, cards[, high description[, low description]];
+#: * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player.
+#:
+#: A site's own rule for one of these terminals takes its place.
+COMMON_LINES: dict[str, LineRule] = {
+    **{marker: LineRule(_street) for marker in STREET_MARKERS},
+    "SEAT": LineRule(_seat, 3, 4),
+    "ANTE": LineRule(_ante, 2, 3),
+    "BRINGS_IN": LineRule(_adds(ActionKind.BRING_IN), 2, 3),
+    "CALLS": LineRule(_adds(ActionKind.CALL), 2, 3),
+    "BETS": LineRule(_bets, 2, 3),
+    "CHECKS": LineRule(_passive(ActionKind.CHECK), 1, 1),
+    "FOLDS": LineRule(_passive(ActionKind.FOLD), 1, 1),
+    "UNCALLED": LineRule(_uncalled, 2, 2),
+    "SHOWS": LineRule(_shows, 2, 4),
+    "MUCKS": LineRule(_not_shown(ShowStatus.MUCKED), 1, 1),
+    "DOES_NOT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
+    "DOESNT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
 }
 
 
@@ -133,7 +131,7 @@ def _marked(fields: tuple[str | None, ...], index: int) -> bool:
     return len(fields) > index and bool(fields[index])
 
 
-def level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, raiser: str,
+def level_called_next(tokens: list[LineToken], index: int, b: HandBuilder, raiser: str,
                       stop: frozenset[str]) -> int | None:
     """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
     or None when nobody calls it before a token in ``stop`` (the next increase, the end of the
@@ -142,9 +140,9 @@ def level_called_next(tokens: list[Token], index: int, grammar: LineGrammar, b: 
         if token.type in stop:
             return None
         if token.type == "CALLS":
-            caller, amount, all_in = grammar.fields(token)
+            caller, amount, all_in = token.groups
             if caller != raiser and not all_in:
-                return b.put_in(caller or "") + b.money(amount, b.line_of(token))
+                return b.put_in(caller or "") + b.money(amount, token.number)
     return None
 
 
@@ -202,29 +200,6 @@ def stakes_from_forced_bets(b: HandBuilder, *, small_bet: int | None, big_bet: i
         bring_in_source=StakeSource.POSTED,
         bets_source=bets_source,
     )
-
-
-@dataclass
-class HandFacts:
-    """What a site's token loop learns about a hand beyond the builder's lists, for the facts most
-    sites state; a site's own state adds its fields. :meth:`hand_fields` gives those a Hand holds
-    (the table size goes into the Stakes)."""
-
-    table_name: str | None = None
-    table_size: int | None = None
-    dealer_seat: int | None = None
-    hero: str | None = None
-    total_pot: int | None = None  # before rake, as the model defines it
-    rake: int | None = None
-    community_card: Card | None = None
-    stated_pots: list[StatedPot] = field(default_factory=list)  # per-pot amounts of the summary
-    restatements: list[Restatement] = field(default_factory=list)  # facts stated a second time
-
-    def hand_fields(self) -> dict[str, Any]:
-        """Keyword arguments for :meth:`HandBuilder.build`."""
-        return {"table_name": self.table_name, "dealer_seat": self.dealer_seat, "hero": self.hero,
-                "total_pot": self.total_pot, "rake": self.rake, "community_card": self.community_card,
-                "stated_pots": tuple(self.stated_pots), "restatements": tuple(self.restatements)}
 
 
 def header_match(raw: RawHand, pattern: re.Pattern[str], what: str, width: int = 120) -> re.Match[str]:

@@ -16,28 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from lark import Token
-
-from hhtool.model import Half, Hand, RawHand, ShowStatus, StakeSource, Street
-from hhtool.sites.base import (
-    HandBuilder,
-    HandParseError,
-    SiteParser,
-    load_grammar,
-    parse_cards,
-    parse_datetime,
-    summary_rest,
-    tokens_in_order,
-)
-from hhtool.sites.common_lines import (
-    CURRENCY_OF_SYMBOL,
-    HandFacts,
-    community_card,
-    header_match,
-    record_common_line,
-    stakes_from_forced_bets,
-    structure_named,
-)
+from hhtool.model import Half, Hand, RawHand, ShowStatus, Stakes, StakeSource, Street
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime, summary_rest
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, header_match, structure_named
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
@@ -72,9 +57,116 @@ def _showdown_texts(description: str | None) -> tuple[str | None, str | None]:
     return match.group("high"), match.group("low")
 
 
-class FullTiltParser(SiteParser):
+@dataclass
+class _TiltFacts(HandFacts):
+    showdown: bool = False
+    side_pot_count: int = 0
+    unnumbered_side_awards: list[int] = field(default_factory=list)
+
+
+_LINES = LineTable[_TiltFacts](order_only=("HEADER", "IS_LOW", "NO_LOW", "SUMMARY_MARKER"))
+
+
+@_LINES.on("ANTE_RETURNED", groups=2)
+def _ante_returned(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    # the site hands the ante back to a player who timed out: record it as returned
+    amount, player = token.groups
+    b.return_uncalled(player or "", b.money(amount, token.number), token.number)
+    b.note(f"ante returned to {player} (timed out, sat the hand out)")
+
+
+@_LINES.on("DEALT", groups=3)
+def _dealt(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    fields, line = token.groups, token.number
+    player, second = fields[0] or "", fields[2]
+    if b.street is Street.THIRD:
+        first = parse_cards(fields[1] or "")
+        if second is not None and len(first) == 2:  # the hero sees his own two down cards
+            facts.hero = player
+            b.deal(player, first, parse_cards(second), line)
+        elif second is None and len(first) == 1:
+            b.deal(player, (None, None), first, line)
+        else:
+            raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
+        return
+    if second is not None:  # "[old cards] [new card]": the first bracket repeats the cards dealt before
+        facts.restatements.extend(restated_cards(b, player, fields[1] or "", line))
+    new_cards = parse_cards(second if second is not None else fields[1] or "")
+    if len(new_cards) != 1:
+        raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
+    b.deal_up_or_down(player, new_cards, line)
+
+
+@_LINES.on("COMPLETES", "RAISES", groups=3)
+def _raises_to(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    fields = token.groups
+    b.increase(fields[0] or "", to=b.money(fields[1], token.number), all_in=bool(fields[2]), line=token.number)
+
+
+@_LINES.on("SHOWDOWN_MARKER", groups=0)
+def _showdown(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    facts.showdown = True
+
+
+@_LINES.on("SHOWS", groups=3)
+def _shows(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    player, cards, description = token.groups
+    high, low = _showdown_texts(description)
+    b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or ""), high, low, token.number)
+
+
+@_LINES.on("MUCKS", groups=2)
+def _mucks(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    # outside a showdown FTP says "mucks" of a winner nobody called: he won without showing
+    status = ShowStatus.MUCKED if facts.showdown else ShowStatus.NOT_SHOWN
+    b.show(token.groups[0] or "", status, parse_cards(token.groups[1] or ""), line=token.number)
+
+
+@_LINES.on("WINS", groups=7)
+def _wins(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    player, _verb, half, pot_name, pot_no, amount, _with = token.groups
+    if pot_name == "side":
+        pot: int | None = int(pot_no) if pot_no else None  # numbered later from the summary
+        if pot is None:
+            facts.unnumbered_side_awards.append(len(b.awards))
+    else:
+        pot = 0
+    b.award(player or "", b.money(amount, token.number), pot, _HALF_OF[half], token.number)
+
+
+@_LINES.on("TOTAL_POT", groups=3)
+def _total_pot(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    fields, line = token.groups, token.number
+    facts.total_pot, facts.rake = b.money(fields[0], line), b.money(fields[2], line)
+    facts.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
+    # "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
+    facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=False)
+
+
+@_LINES.on("BOARD", groups=1)
+def _board(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
+
+
+@_LINES.on("SUMMARY_SEAT", groups=3)
+def _summary_seat(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
+    text, fields, line = token.value, token.groups, token.number
+    found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+    player = found[0] if found is not None else fields[1] or ""
+    if found is not None:
+        facts.restatements.extend(summary_restatements(found[1], player, b, line))
+    # read after the name, so that a name holding " mucked [..]" is not taken for cards
+    rest = summary_rest(text, fields[0], player)
+    mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", rest)
+    if mucked is not None and not any(s.player == player and s.status is ShowStatus.SHOWN for s in b.showdown):
+        b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
+
+
+class FullTiltParser(LineSiteParser[_TiltFacts]):
     name = "fulltilt"
     hand_start = _HAND_START
+    grammar_name = "fulltilt"
+    lines = _LINES
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = header_match(raw, _HAND_START, "a Full Tilt hand header")
@@ -88,15 +180,13 @@ class FullTiltParser(SiteParser):
         return start.group(1), label, bool(_STUD8.search(label))
 
     def parse_stud8(self, raw: RawHand) -> Hand:
-        header = raw.lines[0]
-        match = _HEADER.match(header)
-        if match is None:
-            raise HandParseError(raw.first_line, f"Full Tilt header not understood: {header[:160]!r}")
-        if "(partial)" in match.group("when"):
+        match = _header(raw)
+        if "(partial)" in match.group("when"):  # refused before its lines are read: they are incomplete
             raise HandParseError(raw.first_line, "hand is marked '(partial)': the history is incomplete")
-        grammar = load_grammar("fulltilt")
-        tree = grammar.parse(raw.text)
+        return super().parse_stud8(raw)
 
+    def read_header(self, raw: RawHand) -> _TiltFacts:
+        match = _header(raw)
         tournament_id = match.group("tourney_id")
         table_match = _TABLE.match(match.group("table"))
         table_name = table_match.group("name") if table_match else match.group("table")
@@ -107,137 +197,51 @@ class FullTiltParser(SiteParser):
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         else:
             currency, unit = iso or CURRENCY_OF_SYMBOL[symbol], 100
-
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=match.group("id"))
-        state = _TiltState(table_name=table_name)
-        for token in tokens_in_order(tree):
-            self._handle(token, grammar.fields(token), builder, state)
-        self._number_side_pots(builder, state)
-
         max_seats = _MAX_SEATS.search(attributes)
-        table_size = int(max_seats.group(1)) if max_seats else (2 if "heads up" in attributes.lower() else None)
         label = match.group("game").strip()
-        stakes = stakes_from_forced_bets(  # bets and ante from the header; the bring-in as posted
-            builder,
-            small_bet=builder.money(match.group("small"), raw.first_line),
-            big_bet=builder.money(match.group("big"), raw.first_line),
+        when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
+        started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]) if when else None
+        return _TiltFacts(
+            hand_id=match.group("id"),
+            unit=unit,
             currency=currency,
             structure=structure_named(label),
             is_tournament=tournament_id is not None,
-            table_size=table_size,
-        )
-        # the ante is the header's (a statement the replay judges, not the table context); a header
-        # without one leaves it unknown, whatever was posted
-        stated_ante = builder.money(match.group("ante"), raw.first_line) if match.group("ante") else None
-        stakes = replace(stakes, ante=stated_ante,
-                         ante_source=StakeSource.HEADER if stated_ante is not None else stakes.ante_source)
-        when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
-        started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]) if when else None
-        return builder.build(
-            stakes,
-            started_at=started_at,
-            timezone=when.group(2) if when else None,
             tournament_id=tournament_id,
             game_label=label,
-            **state.hand_fields(),
+            started_at=started_at,
+            timezone=when.group(2) if when else None,
+            stated=StatedStakes(raw.first_line, match.group("small"), match.group("big")),
+            table_name=table_name,
+            table_size=int(max_seats.group(1)) if max_seats else (2 if "heads up" in attributes.lower() else None),
         )
 
-    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState) -> None:
-        kind = token.type
-        line = b.line_of(token)
-        if kind == "ANTE_RETURNED":
-            # the site hands the ante back to a player who timed out: record it as returned
-            b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
-            b.note(f"ante returned to {fields[1]} (timed out, sat the hand out)")
-        elif kind == "DEALT":
-            self._dealt(fields, b, state, line)
-        elif kind in ("COMPLETES", "RAISES"):
-            b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "SHOWDOWN_MARKER":
-            state.showdown = True
-        elif kind == "SHOWS":
-            player, cards, description = fields
-            high, low = _showdown_texts(description)
-            b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or ""), high, low, line)
-        elif kind == "MUCKS":
-            # outside a showdown FTP says "mucks" of a winner nobody called: he won without showing
-            status = ShowStatus.MUCKED if state.showdown else ShowStatus.NOT_SHOWN
-            b.show(fields[0] or "", status, parse_cards(fields[1] or ""), line=line)
-        elif kind == "WINS":
-            self._wins(fields, b, state, line)
-        elif kind == "TOTAL_POT":
-            state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
-            state.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
-            # "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
-            state.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=False)
-        elif kind == "BOARD":
-            state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
-        elif kind == "SUMMARY_SEAT":
-            self._summary_seat(token.value, fields, b, state, line)
-        else:
-            record_common_line(b, kind, fields, line)
-
-    @staticmethod
-    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
-        player, second = fields[0] or "", fields[2]
-        if b.street is Street.THIRD:
-            first = parse_cards(fields[1] or "")
-            if second is not None and len(first) == 2:  # the hero sees his own two down cards
-                state.hero = player
-                b.deal(player, first, parse_cards(second), line)
-            elif second is None and len(first) == 1:
-                b.deal(player, (None, None), first, line)
-            else:
-                raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
-            return
-        if second is not None:  # "[old cards] [new card]": the first bracket repeats the cards dealt before
-            state.restatements.extend(restated_cards(b, player, fields[1] or "", line))
-        new_cards = parse_cards(second if second is not None else fields[1] or "")
-        if len(new_cards) != 1:
-            raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
-        b.deal_up_or_down(player, new_cards, line)
-
-    @staticmethod
-    def _wins(fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
-        player, _verb, half, pot_name, pot_no, amount, _with = fields
-        if pot_name == "side":
-            pot: int | None = int(pot_no) if pot_no else None  # numbered later from the summary
-            if pot is None:
-                state.unnumbered_side_awards.append(len(b.awards))
-        else:
-            pot = 0
-        b.award(player or "", b.money(amount, line), pot, _HALF_OF[half], line)
-
-    @staticmethod
-    def _number_side_pots(b: HandBuilder, state: _TiltState) -> None:
+    def finish(self, b: HandBuilder, facts: _TiltFacts) -> None:
         """FTP writes "side pot" without a number; with one side pot (summary) it is side pot 1."""
-        if not state.unnumbered_side_awards:
+        if not facts.unnumbered_side_awards:
             return
-        if state.side_pot_count != 1:
+        if facts.side_pot_count != 1:
             b.note("Full Tilt did not number the side pots: their awards are recorded with pot unknown")
             return
-        for index in state.unnumbered_side_awards:
+        for index in facts.unnumbered_side_awards:
             award = b.awards[index]
             b.awards[index] = type(award)(award.player, award.amount, 1, award.half, award.line)
 
-    @staticmethod
-    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, state: _TiltState, line: int) -> None:
-        found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
-        player = found[0] if found is not None else fields[1] or ""
-        if found is not None:
-            state.restatements.extend(summary_restatements(found[1], player, b, line))
-        # read after the name, so that a name holding " mucked [..]" is not taken for cards
-        rest = summary_rest(text, fields[0], player)
-        mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", rest)
-        if mucked is not None and not any(s.player == player and s.status is ShowStatus.SHOWN for s in b.showdown):
-            b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
+    def stakes(self, b: HandBuilder, facts: _TiltFacts) -> Stakes:
+        # bets from the header, the bring-in as posted; the ante is the header's (a statement the
+        # replay judges, not the table context): a header without one leaves it unknown, whatever was posted
+        stakes = super().stakes(b, facts)
+        header_ante = _header(b.raw).group("ante")
+        stated_ante = b.money(header_ante, b.raw.first_line) if header_ante else None
+        return replace(stakes, ante=stated_ante,
+                       ante_source=StakeSource.HEADER if stated_ante is not None else stakes.ante_source)
 
 
-@dataclass
-class _TiltState(HandFacts):
-    showdown: bool = False
-    side_pot_count: int = 0
-    unnumbered_side_awards: list[int] = field(default_factory=list)
+def _header(raw: RawHand) -> re.Match[str]:
+    match = _HEADER.match(raw.lines[0])
+    if match is None:
+        raise HandParseError(raw.first_line, f"Full Tilt header not understood: {raw.lines[0][:160]!r}")
+    return match
 
 
 PARSER = FullTiltParser()

@@ -38,7 +38,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, parse_datetime, parse_money
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting, parse_datetime, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
 from hhtool.sites.xmlsupport import (
     LocatedTree,
@@ -160,10 +160,10 @@ class IPokerParser(SiteParser):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
-    split_streams = True
+    splitting = Splitting.IN_ORDER  # a game's session header comes before it, once
 
-    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
-        yield from split_games(lines, file, _SESSION_START, _SESSION_END)
+    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
+        yield from split_games(lines, file, _SESSION_START, _SESSION_END, offset=offset)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = parse_xml(game_start_tag(raw) + "</game>", raw.first_line).root

@@ -22,19 +22,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from lark import Token
-
-from hhtool.model import ActionKind, FailureKind, Half, Hand, RawHand, Restated, Restatement, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
-from hhtool.sites.common_lines import (
-    HandFacts,
-    StreetsByDeals,
-    cards_dealt_on,
-    header_match,
-    record_common_line,
-    stakes_from_forced_bets,
-    structure_named,
-)
+from hhtool.model import ActionKind, FailureKind, Half, RawHand, Restated, Restatement, Street
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
+from hhtool.sites.common_lines import StreetsByDeals, cards_dealt_on, header_match, structure_named
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
@@ -42,21 +36,112 @@ _HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - \$?(\d(?:[\d.,
 _DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(?::\d{2})?$")
 _TOURNAMENT_TABLE = re.compile(r"T(\d+) \[\d+\]")
 _STUD8_GAME = "Seven Card Stud Hi-Lo"
-_ACTIONS = {"BRINGS_IN", "BETS", "RAISES", "CALLS", "CHECKS", "FOLDS"}
 
 
 @dataclass
-class _KingsState(HandFacts):
-    started_at: str | None = None
+class _KingsFacts(HandFacts):
     streets: StreetsByDeals = field(default_factory=StreetsByDeals)  # 2021 labels are shifted, 2022 ones true
-    in_deal_round: bool = False
     folded: set[str] = field(default_factory=set)
     summary_net: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, line)
 
 
-class KingsClubParser(SiteParser):
+_LINES = LineTable[_KingsFacts](order_only=("HEADER", "SUMMARY_MARKER"))
+
+
+@_LINES.on("DATE", groups=1)
+def _date(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    facts.started_at = parse_datetime(token.groups[0] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"])
+
+
+@_LINES.on("TABLE", groups=3)
+def _table(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    name, size, dealer = token.groups
+    facts.table_name = name
+    facts.table_size = int(size) if size else None
+    facts.dealer_seat = int(dealer) if dealer else None
+
+
+@_LINES.on("STREET_MARKER", groups=1)
+def _marker(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    label = int(token.groups[0] or 0)
+    number = facts.streets.marker_number(label)
+    if not Street.THIRD <= number <= Street.SEVENTH:
+        raise HandParseError(token.number, f"street marker {label} does not fit this hand's streets")
+    facts.streets.announce(Street(number), token.number)
+
+
+@_LINES.on("DEALT", groups=2)
+def _dealt(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    player, cards_text, line = token.groups[0] or "", token.groups[1] or "", token.number
+    if token.index == 0 or facts.tokens[token.index - 1].type != "DEALT":  # the first deal of a round
+        facts.streets.start_round(b, line)
+    cards = parse_cards(cards_text, hidden=("X",))
+    if len(cards) != cards_dealt_on(b.street):
+        raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards: {cards_text!r}")
+    if b.street is Street.THIRD and cards[0] is not None:
+        facts.hero = player
+    b.deal_new_cards(player, cards, line)
+
+
+def _check_dealt_first(facts: _KingsFacts, line: int) -> None:
+    announced = facts.streets.marker_street
+    if announced is not None:
+        raise HandParseError(line, f"action after the {announced.label}-street marker but before its deal")
+
+
+@_LINES.on("CHECKS", "FOLDS", groups=1)
+def _passive(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    player, line = token.groups[0] or "", token.number
+    _check_dealt_first(facts, line)
+    if token.type == "CHECKS":
+        b.act(player, ActionKind.CHECK, line=line)
+    else:
+        b.act(player, ActionKind.FOLD, line=line)
+        facts.folded.add(player)
+
+
+@_LINES.on("BRINGS_IN", "BETS", "RAISES", "CALLS", groups=3)
+def _betting(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    """An action with an amount: the street total, not the common lines' chips added."""
+    (player, amount_text, all_in_mark), line = token.groups, token.number
+    _check_dealt_first(facts, line)
+    amount, all_in, kind = b.money(amount_text, line), bool(all_in_mark), token.type
+    if kind == "BRINGS_IN":
+        b.act(player or "", ActionKind.BRING_IN, added=amount, all_in=all_in, line=line)
+    elif kind == "CALLS":
+        b.act(player or "", ActionKind.CALL, to=amount, all_in=all_in, line=line)
+    else:  # BETS and RAISES state the street total
+        b.increase(player or "", to=amount, all_in=all_in, line=line)
+
+
+@_LINES.on("SUMMARY_SEAT", groups=4)
+def _summary_seat(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    fields, line = token.groups, token.number
+    player, net = fields[1] or "", b.money(fields[3], line)
+    facts.summary_net[player] = (net, line)
+    # "Seat 1: Player0 (2,054.59) +329": chips after the hand and the net result, restated
+    facts.restatements.append(Restatement(Restated.NET, player, amount=net, line=line))
+    facts.restatements.append(Restatement(Restated.STACK_AFTER, player, amount=b.money(fields[2], line), line=line))
+
+
+@_LINES.on("RAKE", groups=1)
+def _rake(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    facts.rake = b.money(token.groups[0], token.number)
+
+
+@_LINES.on("WINS", groups=6)
+def _wins(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
+    player, pot_amount, side_no, side_amount, from_amount, from_side = token.groups
+    amount = pot_amount or side_amount or from_amount
+    side = side_no or from_side
+    b.award(player or "", b.money(amount, token.number), int(side) if side else 0, Half.UNKNOWN, token.number)
+
+
+class KingsClubParser(LineSiteParser[_KingsFacts]):
     name = "kingsclub"
     hand_start = _HAND_START
+    grammar_name = "kingsclub"
+    lines = _LINES
 
     def sniff(self, head: Sequence[str]) -> bool:
         return len(head) >= 2 and bool(_HEADER.match(head[0])) and bool(_DATE.match(head[1]))
@@ -69,137 +154,47 @@ class KingsClubParser(SiteParser):
             return header.group(1), f"{label} (hand cancelled)", False
         return header.group(1), label, game == _STUD8_GAME
 
-    def parse_stud8(self, raw: RawHand) -> Hand:
-        grammar = load_grammar("kingsclub")
-        tree = grammar.parse(raw.text)
+    def read_header(self, raw: RawHand) -> _KingsFacts:
         header = _HEADER.match(raw.lines[0])
         assert header is not None  # game_of accepted it
         table_line = raw.lines[2] if len(raw.lines) > 2 else ""
         tournament = _TOURNAMENT_TABLE.search(table_line)
-        unit = 1 if tournament else 100
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=header.group(1))
-        state = _KingsState()
-        for token in tokens_in_order(tree):
-            self._handle(token, grammar.fields(token), builder, state)
-
-        self._check_complete(builder, state)
-        self._settle_unmatched_bets(builder, state)
-        self._settle_rake(builder, state)
-        if len({seat.player for seat in builder.seats} - state.folded) == 1:
-            builder.label_awards_whole()  # a pot nobody contested is not split
-        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
-            builder,
-            small_bet=builder.money(header.group(4), raw.first_line),
-            big_bet=builder.money(header.group(5), raw.first_line),
+        return _KingsFacts(
+            hand_id=header.group(1),
+            unit=1 if tournament else 100,
             currency="CHIPS" if tournament else "USD",
             structure=structure_named(header.group(2)),
             is_tournament=tournament is not None,
-            table_size=state.table_size,
-        )
-        return builder.build(
-            stakes,
-            started_at=parse_datetime(state.started_at or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
             tournament_id=tournament.group(1) if tournament else None,
             game_label=f"{header.group(2)} {header.group(3)}",
-            **state.hand_fields(),
+            # small/big bet from the header; ante and bring-in as posted
+            stated=StatedStakes(raw.first_line, header.group(4), header.group(5)),
         )
 
-    # ------------------------------------------------------------ token handling
-
-    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _KingsState) -> None:
-        kind = token.type
-        line = b.line_of(token)
-        if kind != "DEALT":
-            state.in_deal_round = False
-        if kind == "DATE":
-            state.started_at = fields[0]
-        elif kind == "TABLE":
-            state.table_name = fields[0]
-            state.table_size = int(fields[1]) if fields[1] else None
-            state.dealer_seat = int(fields[2]) if fields[2] else None
-        elif kind == "STREET_MARKER":
-            self._marker(int(fields[0] or 0), b, state, line)
-        elif kind == "DEALT":
-            self._dealt(fields[0] or "", fields[1] or "", b, state, line)
-        elif kind in _ACTIONS:  # amounts are street totals, not the common lines' chips added
-            self._action(kind, fields, b, state, line)
-        elif kind == "SUMMARY_SEAT":
-            player, net = fields[1] or "", b.money(fields[3], line)
-            state.summary_net[player] = (net, line)
-            # "Seat 1: Player0 (2,054.59) +329": chips after the hand and the net result, restated
-            state.restatements.append(Restatement(Restated.NET, player, amount=net, line=line))
-            state.restatements.append(Restatement(Restated.STACK_AFTER, player, amount=b.money(fields[2], line), line=line))
-        elif kind == "RAKE":
-            state.rake = b.money(fields[0], line)
-        elif kind == "WINS":
-            self._wins(fields, b, line)
-        else:
-            record_common_line(b, kind, fields, line)
-
-    @staticmethod
-    def _marker(label: int, b: HandBuilder, state: _KingsState, line: int) -> None:
-        number = state.streets.marker_number(label)
-        if not Street.THIRD <= number <= Street.SEVENTH:
-            raise HandParseError(line, f"street marker {label} does not fit this hand's streets")
-        state.streets.announce(Street(number), line)
-
-    @staticmethod
-    def _dealt(player: str, cards_text: str, b: HandBuilder, state: _KingsState, line: int) -> None:
-        if not state.in_deal_round:
-            state.in_deal_round = True
-            state.streets.start_round(b, line)
-        cards = parse_cards(cards_text, hidden=("X",))
-        if len(cards) != cards_dealt_on(b.street):
-            raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards: {cards_text!r}")
-        if b.street is Street.THIRD and cards[0] is not None:
-            state.hero = player
-        b.deal_new_cards(player, cards, line)
-
-    @staticmethod
-    def _action(kind: str, fields: tuple[str | None, ...], b: HandBuilder, state: _KingsState, line: int) -> None:
-        player = fields[0] or ""
-        announced = state.streets.marker_street
-        if announced is not None:
-            raise HandParseError(line, f"action after the {announced.label}-street marker but before its deal")
-        if kind == "CHECKS":
-            b.act(player, ActionKind.CHECK, line=line)
-            return
-        if kind == "FOLDS":
-            b.act(player, ActionKind.FOLD, line=line)
-            state.folded.add(player)
-            return
-        amount, all_in = b.money(fields[1], line), bool(fields[2])
-        if kind == "BRINGS_IN":
-            b.act(player, ActionKind.BRING_IN, added=amount, all_in=all_in, line=line)
-        elif kind == "CALLS":
-            b.act(player, ActionKind.CALL, to=amount, all_in=all_in, line=line)
-        else:  # BETS and RAISES state the street total
-            b.increase(player, to=amount, all_in=all_in, line=line)
-
-    @staticmethod
-    def _wins(fields: tuple[str | None, ...], b: HandBuilder, line: int) -> None:
-        player, pot_amount, side_no, side_amount, from_amount, from_side = fields
-        amount = pot_amount or side_amount or from_amount
-        side = side_no or from_side
-        b.award(player or "", b.money(amount, line), int(side) if side else 0, Half.UNKNOWN, line)
+    def finish(self, b: HandBuilder, facts: _KingsFacts) -> None:
+        self._check_complete(b, facts)
+        self._settle_unmatched_bets(b, facts)
+        self._settle_rake(b, facts)
+        if len({seat.player for seat in b.seats} - facts.folded) == 1:
+            b.label_awards_whole()  # a pot nobody contested is not split
 
     # ------------------------------------------------------------ whole-hand checks
 
     @staticmethod
-    def _check_complete(b: HandBuilder, state: _KingsState) -> None:
+    def _check_complete(b: HandBuilder, facts: _KingsFacts) -> None:
         last = b.raw.last_line
         seated = [seat.player for seat in b.seats]
-        missing = [player for player in seated if player not in state.summary_net]
+        missing = [player for player in seated if player not in facts.summary_net]
         if missing:
             raise HandParseError(last, f"hand ends early (truncated or incomplete hand): no summary line for {missing[0]!r}",
                                  FailureKind.ENDS_EARLY)
         if not b.awards:
             raise HandParseError(last, "hand ends early (truncated or incomplete hand): nobody wins the pot",
                                  FailureKind.ENDS_EARLY)
-        state.streets.check_dealt()
+        facts.streets.check_dealt()
 
     @staticmethod
-    def _settle_unmatched_bets(b: HandBuilder, state: _KingsState) -> None:
+    def _settle_unmatched_bets(b: HandBuilder, facts: _KingsFacts) -> None:
         """Return the part of each street's top bet nobody matched (KingsClub prints no line
         for it); the summary's net results are restatements the RESTATED check compares."""
         stated_returns = {(ret.street, ret.player) for ret in b.uncalled}
@@ -218,22 +213,22 @@ class KingsClubParser(SiteParser):
             if top > second and (street, top_player) not in stated_returns:
                 b.return_uncalled(top_player, top - second, last_line[top_player], street)
         contributed = _contributions(b)
-        for player, (_net, line) in state.summary_net.items():
+        for player, (_net, line) in facts.summary_net.items():
             if player not in contributed:
                 raise HandParseError(line, f"summary names {player!r}, who is not seated in this hand")
 
 
     @staticmethod
-    def _settle_rake(b: HandBuilder, state: _KingsState) -> None:
+    def _settle_rake(b: HandBuilder, facts: _KingsFacts) -> None:
         """The net results add up to minus the rake. KingsClub prints no "Rake" line when it took
         none (every such hand seen reconciles with zero), so the nets give the rake then."""
-        implied = -sum(net for net, _ in state.summary_net.values())
-        if state.rake is None:
-            state.rake = implied
+        implied = -sum(net for net, _ in facts.summary_net.values())
+        if facts.rake is None:
+            facts.rake = implied
             if implied:
                 b.note(f"no Rake line, but the summary's net results imply a rake of {implied}")
-        elif state.rake != implied:
-            b.note(f"Rake {state.rake} but the summary's net results imply {implied}")
+        elif facts.rake != implied:
+            b.note(f"Rake {facts.rake} but the summary's net results imply {implied}")
 
 
 def _contributions(b: HandBuilder) -> dict[str, int]:

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import re
 import re._parser as sre_parse  # the stdlib's own regex parser, to find each pattern's required literal
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.parsers.lalr_analysis import Shift
+
+from hhtool.model import RawHand
 
 #: (terminal name, its regex, the one literal every match contains or None, a search for any of
 #: several literals, one of which every match contains, or None)
@@ -39,14 +43,17 @@ def candidate(name: str, pattern: str) -> Candidate:
 
 
 class LineToken:
-    """One line of a hand: its terminal name, text, line number (1-based within the hand) and
-    the groups its terminal's regex captured, so nothing is matched twice. (Lark's Token is not
-    needed here: no tree is built; a plain slotted object is cheaper to make.)"""
+    """One line of a hand: its terminal name, text, line number (1-based within the hand), the
+    groups its terminal's regex captured (so nothing is matched twice), its line number in the
+    file (``number``) and its place among the hand's tokens (``index``, for readers that look
+    ahead). (Lark's Token is not needed here: no tree is built; a plain slotted object is cheaper.)"""
 
-    __slots__ = ("groups", "line", "type", "value")
+    __slots__ = ("groups", "index", "line", "number", "type", "value")
 
-    def __init__(self, type_: str, value: str, line: int, groups: tuple[str | None, ...]) -> None:
+    def __init__(self, type_: str, value: str, line: int, groups: tuple[str | None, ...], number: int = 0,
+                 index: int = 0) -> None:
         self.type, self.value, self.line, self.groups = type_, value, line, groups
+        self.number, self.index = number, index
 
     def __str__(self) -> str:
         return self.value
@@ -199,7 +206,8 @@ class LineParser:
         self._by_state[state] = candidates
         return candidates
 
-    def parse(self, text: str) -> list[LineToken]:
+    def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
+        """The hand's lines as tokens; ``first_line`` is the file line of the text's first line."""
         by_state, ignore, transitions = self._by_state, self._ignore, self._transitions
         stack: tuple[int, ...] = (self._start,)
         tokens: list[LineToken] = []
@@ -222,7 +230,7 @@ class LineParser:
                 continue
             if name == "SEAT":
                 self._remember_seated(names, groups)
-            token = LineToken(name, line, line_no, groups)
+            token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens))
             following = transitions.get((stack, name))
             if following is None:
                 following = self._shift(stack, token)
@@ -279,3 +287,74 @@ def _offset(text: str, line_no: int) -> int:
     for _ in range(line_no - 1):
         position = text.index("\n", position) + 1
     return position
+
+
+# ---------------------------------------------------------------- grammars
+
+
+def _grammar_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "grammars", here.parent / "grammars"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
+
+
+def grammar_names() -> tuple[str, ...]:
+    """The name of every grammar file in grammars/."""
+    return tuple(sorted(path.stem for path in _grammar_dir().glob("*.lark")))
+
+
+class LineGrammar:
+    """A site's Lark LALR grammar whose terminals are whole lines.
+
+    Lark compiles the grammar; :class:`LineParser` runs its LALR table over a hand's lines (the
+    order must be one the grammar allows) and returns the lines as tokens in order, each with the
+    capture groups of its terminal's own regex, so each line format is written once, in the grammar
+    file. ``seat_name_group`` is the group of the ``SEAT`` line that holds the player's name.
+    """
+
+    def __init__(self, name: str, seat_name_group: int = 1) -> None:
+        self.name = name
+        text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
+        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
+        self.seat_name_group = seat_name_group
+        self._parser = LineParser(self.lark, seat_name_group)
+
+    def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
+        return self._parser.parse(text, first_line)
+
+    def ignored(self) -> frozenset[str]:
+        """The terminals the grammar drops (%ignore: chat, noise), which no reader ever sees."""
+        return frozenset(self.lark.ignore_tokens)
+
+    def group_counts(self) -> dict[str, int]:
+        """How many capture groups each terminal that reaches a reader has (in the grammar's own regex)."""
+        ignored = self.ignored()
+        return {term.name: re.compile(term.pattern.to_regexp(), LINE_FLAGS).groups
+                for term in self.lark.terminals if term.name not in ignored}
+
+
+@cache
+def load_grammar(name: str, seat_name_group: int = 1) -> LineGrammar:
+    return LineGrammar(name, seat_name_group)
+
+
+def lark_error_ends_early(error: UnexpectedInput) -> bool:
+    """Whether a Lark error says the text stopped before the hand was complete."""
+    relative = getattr(error, "line", None) or 1
+    return (isinstance(error, UnexpectedEOF) or relative < 1
+            or (isinstance(error, UnexpectedToken) and error.token.type == "$END"))
+
+
+def describe_lark_error(error: UnexpectedInput, raw: RawHand) -> tuple[int, str]:
+    """File line and a readable reason for a Lark error on a hand's text."""
+    relative = getattr(error, "line", None) or 1
+    if lark_error_ends_early(error):
+        return raw.last_line, "hand ends early (truncated or incomplete hand)"
+    line_no = raw.first_line + relative - 1
+    text = raw.lines[relative - 1] if relative - 1 < len(raw.lines) else ""
+    expected = sorted(getattr(error, "expected", None) or getattr(error, "allowed", None) or [])
+    where = "line not understood" if isinstance(error, UnexpectedCharacters) else "line out of place"
+    hint = f" (expected one of: {', '.join(expected[:8])})" if expected else ""
+    return line_no, f"{where}: {text[:200]!r}{hint}"

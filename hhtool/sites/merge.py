@@ -42,6 +42,7 @@ from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
     SiteParser,
+    Splitting,
     parse_datetime,
     parse_money,
     uncalled_excess,
@@ -126,10 +127,10 @@ class MergeParser(SiteParser):
             return True
         return any(_GAME_ID_LINE.search(line) for line in head[:3])
 
-    split_streams = True
+    splitting = Splitting.IN_ORDER  # a game's session header comes before it, once
 
-    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
-        yield from split_games(lines, file, _DESCRIPTION)
+    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
+        yield from split_games(lines, file, _DESCRIPTION, offset=offset)
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = _start_attributes(raw)

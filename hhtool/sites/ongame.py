@@ -23,33 +23,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lark import Token
-
-from hhtool.model import ActionKind, Half, Hand, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
+from hhtool.model import ActionKind, Half, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
 from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
-    LineGrammar,
-    SiteParser,
-    load_grammar,
     mark_idle_seats,
     parse_cards,
     parse_datetime,
-    tokens_in_order,
     uncalled_excess,
 )
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
     STREET_MARKERS,
-    HandFacts,
     cards_dealt_on,
     level_called_next,
     pot_number,
-    record_common_line,
-    stakes_from_forced_bets,
     structure_named,
 )
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -75,7 +70,7 @@ def _winners(text: str) -> list[tuple[str, str, str | None]]:
 
 
 @dataclass
-class _OnGameState(HandFacts):
+class _OnGameFacts(HandFacts):
     """``total_pot`` is the sum of the summary's pot amounts (before rake, uncalled bets left out)."""
 
     symbol: str = "$"
@@ -86,14 +81,106 @@ class _OnGameState(HandFacts):
     summary_lines: dict[str, int] = field(default_factory=dict)
 
 
-def _printed(amount: int, b: HandBuilder, state: _OnGameState) -> str:
+def _printed(amount: int, b: HandBuilder, facts: _OnGameFacts) -> str:
     """An amount for a note, as OnGame prints it: ``$1.37``, ``-$1``, ``1500`` (chips)."""
-    return site_amount(amount, b.unit, state.symbol, symbol_first=True)
+    return site_amount(amount, b.unit, facts.symbol, symbol_first=True)
 
 
-class OnGameParser(SiteParser):
+_LINES = LineTable[_OnGameFacts](order_only=("HISTORY_HEADER", "START_HAND", "TABLE", "SEPARATOR", "SUMMARY_MARKER"))
+
+
+@_LINES.on("USER", groups=1)
+def _user(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    facts.user = token.groups[0]
+
+
+@_LINES.on("BUTTON", groups=1)
+def _button(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    facts.dealer_seat = int(token.groups[0] or 0)
+
+
+@_LINES.on("PLAYERS_IN_ROUND", groups=2)
+def _players_in_round(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    facts.table_size = int(token.groups[1]) if token.groups[1] else None
+
+
+@_LINES.on("POCKET_MARKER", groups=0)
+def _pocket_marker(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    b.start_street(Street.THIRD)
+
+
+@_LINES.on("DEALT", groups=2)
+def _dealt(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    player, cards, line = token.groups[0] or "", parse_cards(token.groups[1] or ""), token.number
+    if len(cards) != cards_dealt_on(b.street):
+        raise HandParseError(line, f"ongame: {b.street.label}-street deal of {len(cards)} cards")
+    if b.street is Street.THIRD and cards[0] is not None and cards[1] is not None:
+        facts.hero = player
+    b.deal_new_cards(player, cards, line)
+
+
+@_LINES.on("BRINGS_IN", groups=4)
+def _brings_in(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    player, size, amount, all_in = token.groups
+    line = token.number
+    if size == "big":  # the bring-in player opens for the full small bet
+        b.increase(player or "", added=b.money(amount, line), all_in=bool(all_in), line=line)
+    else:
+        b.act(player or "", ActionKind.BRING_IN, added=b.money(amount, line), all_in=bool(all_in), line=line)
+
+
+@_LINES.on("RAISES", groups=4)
+def _raises(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    total = _settle_raise(token, b, facts)
+    b.increase(token.groups[0] or "", to=total, all_in=bool(token.groups[3]), line=token.number)
+
+
+@_LINES.on("POT_WON", groups=4)
+def _pot_won(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    pot_name, side_no, amount, winners_text = token.groups
+    line = token.number
+    pot = pot_number(pot_name, side_no)
+    facts.total_pot = (facts.total_pot or 0) + b.money(amount, line)
+    facts.stated_pots.append(StatedPot(pot, b.money(amount, line), False, line))  # before rake: "$5.14 won by ($4.89)"
+    facts.pot_lines.append(line)
+    winners = _winners(winners_text or "")
+    if not winners or ", ".join(f"{n} ({a}{' ' + t if t else ''})" for n, a, t in winners) != winners_text:
+        raise HandParseError(line, f"ongame: winners not understood: {winners_text!r}")
+    for player, won, tag in winners:
+        b.award(player, b.money(won, line), pot, _HALVES.get(tag or "", Half.UNKNOWN), line)
+
+
+@_LINES.on("RAKE", groups=1)
+def _rake(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    facts.rake = b.money(token.groups[0], token.number)
+
+
+@_LINES.on("SUMMARY_SEAT", groups=7)
+def _summary_seat(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    _seat, player, stack_after, sign, net, cards, description = token.groups
+    line = token.number
+    facts.summary_lines[player or ""] = line
+    if net is not None:
+        facts.nets[player or ""] = (-b.money(net, line) if sign == "-" else b.money(net, line), line)
+        # "Seat 1: Hero ($27.47), net: +$2.47": chips after the hand and the result, restated
+        facts.restatements.append(Restatement(Restated.NET, player or "", amount=facts.nets[player or ""][0], line=line))
+        facts.restatements.append(Restatement(Restated.STACK_AFTER, player or "", amount=b.money(stack_after, line),
+                                              line=line))
+    if cards is not None:
+        facts.summary_cards[player or ""] = (cards, description, line)
+
+
+@_LINES.on("END_MARKER", groups=1)
+def _end_marker(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
+    if token.groups[0] != b.hand_id:
+        raise HandParseError(token.number, f"ongame: end of hand {token.groups[0]} inside hand {b.hand_id}")
+
+
+class OnGameParser(LineSiteParser[_OnGameFacts]):
     name = "ongame"
     hand_start = _HAND_START
+    grammar_name = "ongame"
+    lines = _LINES
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header = raw.lines[0]
@@ -107,9 +194,7 @@ class OnGameParser(SiteParser):
         label = f"{game['limit']} {game['game']}"
         return hand_id.group(1), label, game["game"] == "SEVEN_CARD_STUD_HI_LO"
 
-    def parse_stud8(self, raw: RawHand) -> Hand:
-        grammar = load_grammar("ongame")
-        tree = grammar.parse(raw.text)
+    def read_header(self, raw: RawHand) -> _OnGameFacts:
         hand_id, label, _ = self.game_of(raw)
         table_index = next(index for index, line in enumerate(raw.lines) if line.startswith("Table: "))
         table_line, table_file_line = raw.lines[table_index], raw.first_line + table_index
@@ -125,163 +210,84 @@ class OnGameParser(SiteParser):
         else:
             symbol = symbol or next((s for s in "$€£" if s in raw.text), "$")
             currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id)
-        state = _OnGameState(symbol=symbol)
-
-        tokens = list(tokens_in_order(tree))
-        for index in range(len(tokens)):
-            self._handle(tokens, index, grammar, builder, state)
-
-        mark_idle_seats(builder)
-        self._derive_uncalled(builder, state)
-        self._record_showdown(builder, state)
-        self._check_nets(builder, state)
-        stakes = stakes_from_forced_bets(  # ante/small/big bet from the table line; the bring-in as posted
-            builder,
-            small_bet=builder.money(game["small"], table_file_line),
-            big_bet=builder.money(game["big"], table_file_line),
-            currency=currency,
-            structure=structure_named(game["limit"].replace("_", " ")),
-            is_tournament=tournament,
-            table_size=state.table_size,
-            ante=builder.money(game["ante"], table_file_line) if game["ante"] else None,
-        )
         started = _START_TIME.search(raw.lines[1]) if len(raw.lines) > 1 else None
         when = None
         if started is not None:
             when = parse_datetime(f"{started['year']} {started['month']} {started['day']} {started['time']}",
                                   ["%Y %b %d %H:%M:%S", "%Y %b %d %H:%M"])
         tournament_id = _TOURNAMENT_ID.search(raw.lines[0])
-        state.table_name = _TABLE_PREFIX.sub("", table_line).split(" [", 1)[0]
-        state.hero = state.hero or (state.user if state.user in {s.player for s in builder.seats} else None)
-        return builder.build(
-            stakes,
-            started_at=when,
-            timezone=started["tz"] if started else None,
+        return _OnGameFacts(
+            hand_id=hand_id,
+            unit=unit,
+            currency=currency,
+            structure=structure_named(game["limit"].replace("_", " ")),
+            is_tournament=tournament,
             tournament_id=tournament_id.group(1) if tournament_id else None,
             game_label=label,
-            **state.hand_fields(),
+            started_at=when,
+            timezone=started["tz"] if started else None,
+            # ante/small/big bet from the table line; the bring-in as posted
+            stated=StatedStakes(table_file_line, game["small"], game["big"], game["ante"] or None),
+            table_name=_TABLE_PREFIX.sub("", table_line).split(" [", 1)[0],
+            symbol=symbol,
         )
 
-    def _handle(self, tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _OnGameState) -> None:
-        token = tokens[index]
-        kind = token.type
-        fields = grammar.fields(token)
-        line = b.line_of(token)
-        if kind == "USER":
-            state.user = fields[0]
-        elif kind == "BUTTON":
-            state.dealer_seat = int(fields[0] or 0)
-        elif kind == "PLAYERS_IN_ROUND":
-            state.table_size = int(fields[1]) if fields[1] else None
-        elif kind == "POCKET_MARKER":
-            b.start_street(Street.THIRD)
-        elif kind == "DEALT":
-            self._dealt(fields, b, state, line)
-        elif kind == "BRINGS_IN":
-            player, size, amount, all_in = fields
-            if size == "big":  # the bring-in player opens for the full small bet
-                b.increase(player or "", added=b.money(amount, line), all_in=bool(all_in), line=line)
-            else:
-                b.act(player or "", ActionKind.BRING_IN, added=b.money(amount, line), all_in=bool(all_in), line=line)
-        elif kind == "RAISES":
-            player = fields[0] or ""
-            total = _settle_raise(tokens, index, grammar, b, state, fields, line)
-            b.increase(player, to=total, all_in=bool(fields[3]), line=line)
-        elif kind == "POT_WON":
-            self._pot_won(fields, b, state, line)
-        elif kind == "RAKE":
-            state.rake = b.money(fields[0], line)
-        elif kind == "SUMMARY_SEAT":
-            _seat, player, stack_after, sign, net, cards, description = fields
-            state.summary_lines[player or ""] = line
-            if net is not None:
-                state.nets[player or ""] = (-b.money(net, line) if sign == "-" else b.money(net, line), line)
-                # "Seat 1: Hero ($27.47), net: +$2.47": chips after the hand and the result, restated
-                state.restatements.append(Restatement(Restated.NET, player or "", amount=state.nets[player or ""][0],
-                                                      line=line))
-                state.restatements.append(Restatement(Restated.STACK_AFTER, player or "", amount=b.money(stack_after, line),
-                                                      line=line))
-            if cards is not None:
-                state.summary_cards[player or ""] = (cards, description, line)
-        elif kind == "END_MARKER":
-            if fields[0] != b.hand_id:
-                raise HandParseError(line, f"ongame: end of hand {fields[0]} inside hand {b.hand_id}")
-        else:
-            record_common_line(b, kind, fields, line)
+    def finish(self, b: HandBuilder, facts: _OnGameFacts) -> None:
+        mark_idle_seats(b)
+        self._derive_uncalled(b, facts)
+        self._record_showdown(b, facts)
+        self._check_nets(b, facts)
+        facts.hero = facts.hero or (facts.user if facts.user in {s.player for s in b.seats} else None)
 
     @staticmethod
-    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
-        player, cards = fields[0] or "", parse_cards(fields[1] or "")
-        if len(cards) != cards_dealt_on(b.street):
-            raise HandParseError(line, f"ongame: {b.street.label}-street deal of {len(cards)} cards")
-        if b.street is Street.THIRD and cards[0] is not None and cards[1] is not None:
-            state.hero = player
-        b.deal_new_cards(player, cards, line)
-
-    @staticmethod
-    def _pot_won(fields: tuple[str | None, ...], b: HandBuilder, state: _OnGameState, line: int) -> None:
-        pot_name, side_no, amount, winners_text = fields
-        pot = pot_number(pot_name, side_no)
-        state.total_pot = (state.total_pot or 0) + b.money(amount, line)
-        state.stated_pots.append(StatedPot(pot, b.money(amount, line), False, line))  # before rake: "$5.14 won by ($4.89)"
-        state.pot_lines.append(line)
-        winners = _winners(winners_text or "")
-        if not winners or ", ".join(f"{n} ({a}{' ' + t if t else ''})" for n, a, t in winners) != winners_text:
-            raise HandParseError(line, f"ongame: winners not understood: {winners_text!r}")
-        for player, won, tag in winners:
-            b.award(player, b.money(won, line), pot, _HALVES.get(tag or "", Half.UNKNOWN), line)
-
-    @staticmethod
-    def _derive_uncalled(b: HandBuilder, state: _OnGameState) -> None:
+    def _derive_uncalled(b: HandBuilder, facts: _OnGameFacts) -> None:
         """OnGame prints no uncalled-bet line and its pot amounts leave the unmatched bet out; record
         the return when the stated pots prove it, and say so when they disagree otherwise."""
-        if state.total_pot is None:
+        if facts.total_pot is None:
             return
         put_in = sum(action.amount for action in b.actions)
         excess = uncalled_excess(b.actions)
-        if excess is not None and put_in - excess[1] == state.total_pot:
+        if excess is not None and put_in - excess[1] == facts.total_pot:
             player, amount, street = excess
             bet_line = max(a.line for a in b.actions if a.player == player and a.street is street)
             b.return_uncalled(player, amount, bet_line, street)
-            pot_text = _printed(state.total_pot, b, state)
+            pot_text = _printed(facts.total_pot, b, facts)
             b.note(
-                f"OnGame prints no uncalled-bet line: {_printed(amount, b, state)} returned to "
+                f"OnGame prints no uncalled-bet line: {_printed(amount, b, facts)} returned to "
                 f"{player} on {street.label} street, as the pot total {pot_text} shows"
             )
-        elif put_in != state.total_pot:
+        elif put_in != facts.total_pot:
             b.note(
-                f"the actions put {_printed(put_in, b, state)} in, but the summary's pots total "
-                f"{_printed(state.total_pot, b, state)}"
+                f"the actions put {_printed(put_in, b, facts)} in, but the summary's pots total "
+                f"{_printed(facts.total_pot, b, facts)}"
             )
 
     @staticmethod
-    def _record_showdown(b: HandBuilder, state: _OnGameState) -> None:
+    def _record_showdown(b: HandBuilder, facts: _OnGameFacts) -> None:
         """Cards in a summary seat line were shown; a player still in at a showdown without them mucked.
         A pot nobody contested is not split."""
         folded = {a.player for a in b.actions if a.kind is ActionKind.FOLD}
         live = [seat.player for seat in b.seats if seat.player not in folded]
         shown_already = {shown.player for shown in b.showdown}
         for player in live:
-            if player in state.summary_cards and player not in shown_already:
-                cards, description, line = state.summary_cards[player]
+            if player in facts.summary_cards and player not in shown_already:
+                cards, description, line = facts.summary_cards[player]
                 b.show(player, ShowStatus.SHOWN, parse_cards(cards), description, None, line)
             elif player not in shown_already and len(live) > 1:
-                b.show(player, ShowStatus.MUCKED, line=state.summary_lines.get(player, 0))
+                b.show(player, ShowStatus.MUCKED, line=facts.summary_lines.get(player, 0))
         if len(live) == 1:
             b.label_awards_whole(only_unlabelled=True)
 
     @staticmethod
-    def _check_nets(b: HandBuilder, state: _OnGameState) -> None:
+    def _check_nets(b: HandBuilder, facts: _OnGameFacts) -> None:
         """Every net result names a seated player; the net itself is a restatement the RESTATED check
         compares with the actions and awards."""
-        for player, (_net, line) in state.nets.items():
+        for player, (_net, line) in facts.nets.items():
             if not any(seat.player == player for seat in b.seats):
                 raise HandParseError(line, f"ongame: summary names {player!r}, who is not seated")
 
 
-def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: HandBuilder, state: _OnGameState,
-                  fields: tuple[str | None, ...], line: int) -> int:
+def _settle_raise(token: LineToken, b: HandBuilder, facts: _OnGameFacts) -> int:
     """The raiser's street total for "X raises A to B".
 
     OnGame's raise text can be wrong: R5-78227816-62 prints "Hero raises $1 to $1.37" over a $0.50 bet,
@@ -289,20 +295,21 @@ def _settle_raise(tokens: list[Token], index: int, grammar: LineGrammar, b: Hand
     number). The model records the amount the chips prove: the level the next caller (not all-in)
     reaches decides, and a note keeps what the site printed. Without such a call the stated "to" is
     kept (if the raise is not called, its size does not change the pot: the excess is returned)."""
+    fields, line = token.groups, token.number
     player, first_text, to_text = fields[0] or "", fields[1], fields[2]
     first = b.money(first_text, line)
     stated = b.money(to_text, line) if to_text is not None else None
-    called = level_called_next(tokens, index, grammar, b, player, _CALL_SEARCH_ENDS)
+    called = level_called_next(facts.tokens, token.index, b, player, _CALL_SEARCH_ENDS)
     printed = f"'{player} raises {first_text}" + (f" to {to_text}'" if to_text else "'")
     if called is not None:
         if called != stated:
             how = "the first amount" if called == first else "neither amount"
             b.note(f"site printed {printed}; the next call reaches "
-                   f"{_printed(called, b, state)} ({how}), recorded as the raise total", line)
+                   f"{_printed(called, b, facts)} ({how}), recorded as the raise total", line)
         return called
     if stated is None:
         b.note(f"site printed {printed} with no 'to' and nobody calls it; read as a raise to "
-               f"{_printed(first, b, state)}", line)
+               f"{_printed(first, b, facts)}", line)
         return first
     if stated != first:
         b.note(f"site printed {printed}; no call confirms either amount, the stated 'to' is kept", line)

@@ -18,18 +18,13 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from lark import Token
-
-from hhtool.model import ActionKind, Half, Hand, RawHand, ShownHand, ShowStatus, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
-from hhtool.sites.common_lines import (
-    CURRENCY_OF_SYMBOL,
-    HandFacts,
-    cards_dealt_on,
-    pot_number,
-    record_common_line,
-    stakes_from_forced_bets,
-)
+from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Structure
+from hhtool.sites.base import HandBuilder, HandParseError, Splitting, parse_cards, parse_datetime
+from hhtool.sites.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -84,23 +79,121 @@ def _structure(header: str) -> Structure:
     return Structure.FIXED_LIMIT
 
 
-class PartyPokerParser(SiteParser):
+@dataclass
+class _PartyFacts(HandFacts):
+    tourney_stakes: tuple[str, str] | None = None
+    no_low: bool = False
+    cash_bets: bool = False  # the header's small/big bet are the stakes (a cash table)
+
+
+_LINES = LineTable[_PartyFacts](order_only=("GAME_STARTS", "GAME_NO", "HISTORY_FOR", "HEADER", "OPENS"))
+_LINES.add("BRING_INS", COMMON_LINES["BRINGS_IN"])
+
+
+@_LINES.on("TABLE", groups=2)
+def _table(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    facts.table_name = " ".join((token.groups[0] or "").split())
+
+
+@_LINES.on("BUTTON", groups=1)
+def _button(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    facts.dealer_seat = int(token.groups[0] or 0)
+
+
+@_LINES.on("PLAYER_COUNT", groups=2)
+def _player_count(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    facts.table_size = int(token.groups[1]) if token.groups[1] else None
+
+
+@_LINES.on("TRNY", groups=2)
+def _trny(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    facts.tournament_id = token.groups[0]
+
+
+@_LINES.on("TOURNEY_STAKES", groups=3)
+def _tourney_stakes(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    facts.tourney_stakes = (token.groups[0] or "", token.groups[1] or "")
+
+
+@_LINES.on("DEALT", groups=2)
+def _dealt(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    player, cards, line = token.groups[0] or "", parse_cards(token.groups[1] or ""), token.number
+    facts.hero = player
+    if len(cards) != cards_dealt_on(b.street):
+        raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
+    b.deal_new_cards(player, cards, line)
+
+
+@_LINES.on("COMPLETES", "RAISES", groups=2)
+def _increases(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:  # chips added, like bets
+    b.increase(token.groups[0] or "", added=b.money(token.groups[1], token.number), line=token.number)
+
+
+@_LINES.on("ALL_IN", groups=2)
+def _all_in(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    # "is all-In [$x]" adds chips without saying whether they call or raise
+    b.act_all_in(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+
+
+@_LINES.on("ALL_IN_FLAG", groups=1)
+def _flag_all_in(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    """"Player2 is all-In." marks the player's last action (or ante) as all-in."""
+    player = token.groups[0] or ""
+    for index in range(len(b.actions) - 1, -1, -1):
+        if b.actions[index].player == player:
+            b.actions[index] = replace(b.actions[index], all_in=True)
+            return
+    raise HandParseError(token.number, f"{player!r} is all-in before putting anything in")
+
+
+@_LINES.on("SHOWS", groups=4)
+def _shows(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    player, verb, cards, description = token.groups
+    status = ShowStatus.SHOWN if verb == "shows" else ShowStatus.MUCKED
+    b.show(player or "", status, parse_cards(cards or ""), description or None, line=token.number)
+
+
+@_LINES.on("SHOWS_LOW", groups=2)
+def _low_line(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    player, low = token.groups[0] or "", token.groups[1] or ""
+    for index, shown in enumerate(b.showdown):
+        if shown.player == player:
+            b.showdown[index] = ShownHand(player, shown.status, shown.cards, shown.high_text, low, shown.line)
+            return
+    raise HandParseError(token.number, f"low shown by {player!r} before his cards")
+
+
+@_LINES.on("WINS", groups=7)
+def _wins(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    player, lo, lo_amount, amount, pot_name, side_no, _with = token.groups
+    half = Half.LOW if lo else Half.UNKNOWN
+    b.award(player or "", b.money(lo_amount if lo else amount, token.number), pot_number(pot_name, side_no), half,
+            token.number)
+
+
+@_LINES.on("NO_LOW", groups=0)
+def _no_low(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
+    facts.no_low = True
+
+
+class PartyPokerParser(LineSiteParser[_PartyFacts]):
     name = "partypoker"
     hand_start = _GAME_STARTS
+    grammar_name = "partypoker"
+    lines = _LINES
+    splitting = Splitting.IN_ORDER  # a hand starts at the first of several preamble lines
 
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_preamble_id(line) is not None for line in head[:5])
 
-    split_streams = True
-
-    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
+    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         """A hand starts at the first of its preamble lines ("Game #N starts.", "#Game No : N",
         "***** Hand History for Game N *****"); exports differ in which of them they keep.
         Reads the lines once, holding one hand (a file can be streamed through it)."""
         hand: list[str] = []
         first = 0
         body_seen = False
-        for index, line in enumerate(lines):
+        for index, line in enumerate(lines, offset):
             if _preamble_id(line) is not None:
                 if not hand or body_seen:
                     if hand:
@@ -128,9 +221,7 @@ class PartyPokerParser(SiteParser):
             return hand_id, f"{label} (table closed, hand cancelled)", False
         return hand_id, label, label == "7 Card Stud Hi-Lo"
 
-    def parse_stud8(self, raw: RawHand) -> Hand:
-        grammar = load_grammar("partypoker")
-        tree = grammar.parse(raw.text)
+    def read_header(self, raw: RawHand) -> _PartyFacts:
         header_index, header = _header_line(raw)
         header_line = raw.first_line + header_index
         parts = _HEADER_SPLIT.match(header)
@@ -145,101 +236,39 @@ class PartyPokerParser(SiteParser):
             currency, unit = (cash.group("iso") or CURRENCY_OF_SYMBOL[cash.group("symbol")]), 100
         else:
             raise HandParseError(header_line, f"no stakes in PartyPoker header: {header[:160]!r}")
-
-        hand_id = _preamble_id(next(line for line in raw.lines if _preamble_id(line)))
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=hand_id or "")
-        state = _PartyState()
-        for token in tokens_in_order(tree):
-            self._handle(token, grammar.fields(token), builder, state)
-        self._mark_all_ins(builder)
-        self._label_halves(builder, state)
-
-        small_bet = big_bet = None
-        if cash is not None and not tournament:
-            small_bet, big_bet = builder.money(cash.group("small"), header_line), builder.money(cash.group("big"), header_line)
-        elif state.tourney_stakes is not None:
-            small_bet, big_bet = (builder.money(amount, header_line) for amount in state.tourney_stakes)
-        stakes = stakes_from_forced_bets(  # bets from the header; ante and bring-in as posted
-            builder,
-            small_bet=small_bet,
-            big_bet=big_bet,
-            currency=currency,
-            structure=_structure(parts.group("game")),
-            is_tournament=tournament,
-            table_size=state.table_size,
-        )
-        last_street = [a for a in builder.actions if a.street is builder.street and a.kind is not ActionKind.ANTE]
-        top = max((a.to_amount for a in last_street), default=0)
-        if sum(1 for a in last_street if a.to_amount == top and a.kind is not ActionKind.FOLD) == 1 and top > 0:
-            builder.note("PartyPoker prints no uncalled-bet return: the winner's amount includes the bet nobody called")
         when = _WHEN.search(parts.group("when"))
         started_at = None
         if when:
             stamp = f"{when.group('year')} {when.group('month')} {when.group('day')} {when.group('time')}"
             started_at = parse_datetime(stamp, ["%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S", "%Y %B %d %H:%M", "%Y %b %d %H:%M"])
-        return builder.build(
-            stakes,
+        hand_id = _preamble_id(next(line for line in raw.lines if _preamble_id(line)))
+        cash_bets = cash is not None and not tournament
+        return _PartyFacts(
+            hand_id=hand_id or "",
+            unit=unit,
+            currency=currency,
+            structure=_structure(parts.group("game")),
+            is_tournament=tournament,
+            game_label=_game_label(header),
             started_at=started_at,
             timezone=when.group("tz") if when else None,
-            tournament_id=state.tournament_id,
-            game_label=_game_label(header),
-            **state.hand_fields(),
+            stated=StatedStakes(header_line, *(cash.group("small", "big") if cash is not None and cash_bets else ())),
+            cash_bets=cash_bets,
         )
 
-    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _PartyState) -> None:
-        kind = token.type
-        line = b.line_of(token)
-        if kind == "TABLE":
-            state.table_name = " ".join((fields[0] or "").split())
-        elif kind == "BUTTON":
-            state.dealer_seat = int(fields[0] or 0)
-        elif kind == "PLAYER_COUNT":
-            state.table_size = int(fields[1]) if fields[1] else None
-        elif kind == "TRNY":
-            state.tournament_id = fields[0]
-        elif kind == "TOURNEY_STAKES":
-            state.tourney_stakes = (fields[0] or "", fields[1] or "")
-        elif kind == "DEALT":
-            self._dealt(fields, b, state, line)
-        elif kind == "BRING_INS":
-            record_common_line(b, "BRINGS_IN", fields, line)
-        elif kind in ("COMPLETES", "RAISES"):  # chips added, like bets
-            b.increase(fields[0] or "", added=b.money(fields[1], line), line=line)
-        elif kind == "ALL_IN":  # "is all-In [$x]" adds chips without saying whether they call or raise
-            b.act_all_in(fields[0] or "", b.money(fields[1], line), line)
-        elif kind == "ALL_IN_FLAG":
-            self._flag_all_in(fields[0] or "", b, line)
-        elif kind == "SHOWS":
-            player, verb, cards, description = fields
-            status = ShowStatus.SHOWN if verb == "shows" else ShowStatus.MUCKED
-            b.show(player or "", status, parse_cards(cards or ""), description or None, line=line)
-        elif kind == "SHOWS_LOW":
-            self._low_line(fields[0] or "", fields[1] or "", b, line)
-        elif kind == "WINS":
-            player, lo, lo_amount, amount, pot_name, side_no, _with = fields
-            half = Half.LOW if lo else Half.UNKNOWN
-            b.award(player or "", b.money(lo_amount if lo else amount, line), pot_number(pot_name, side_no), half, line)
-        elif kind == "NO_LOW":
-            state.no_low = True
-        else:
-            record_common_line(b, kind, fields, line)
+    def finish(self, b: HandBuilder, facts: _PartyFacts) -> None:
+        self._mark_all_ins(b)
+        self._label_halves(b, facts)
+        if not facts.cash_bets and facts.tourney_stakes is not None:  # a tournament's bets are on a line of their own
+            facts.stated = replace(facts.stated, small_bet=facts.tourney_stakes[0], big_bet=facts.tourney_stakes[1])
 
-    @staticmethod
-    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _PartyState, line: int) -> None:
-        player, cards = fields[0] or "", parse_cards(fields[1] or "")
-        state.hero = player
-        if len(cards) != cards_dealt_on(b.street):
-            raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
-        b.deal_new_cards(player, cards, line)
-
-    @staticmethod
-    def _flag_all_in(player: str, b: HandBuilder, line: int) -> None:
-        """"Player2 is all-In." marks the player's last action (or ante) as all-in."""
-        for index in range(len(b.actions) - 1, -1, -1):
-            if b.actions[index].player == player:
-                b.actions[index] = replace(b.actions[index], all_in=True)
-                return
-        raise HandParseError(line, f"{player!r} is all-in before putting anything in")
+    def stakes(self, b: HandBuilder, facts: _PartyFacts) -> Stakes:
+        stakes = super().stakes(b, facts)  # bets from the header; ante and bring-in as posted
+        last_street = [a for a in b.actions if a.street is b.street and a.kind is not ActionKind.ANTE]
+        top = max((a.to_amount for a in last_street), default=0)
+        if sum(1 for a in last_street if a.to_amount == top and a.kind is not ActionKind.FOLD) == 1 and top > 0:
+            b.note("PartyPoker prints no uncalled-bet return: the winner's amount includes the bet nobody called")
+        return stakes
 
     @staticmethod
     def _mark_all_ins(b: HandBuilder) -> None:
@@ -253,15 +282,7 @@ class PartyPokerParser(SiteParser):
                 b.actions[index] = replace(action, all_in=True)
 
     @staticmethod
-    def _low_line(player: str, low: str, b: HandBuilder, line: int) -> None:
-        for index, shown in enumerate(b.showdown):
-            if shown.player == player:
-                b.showdown[index] = ShownHand(player, shown.status, shown.cards, shown.high_text, low, shown.line)
-                return
-        raise HandParseError(line, f"low shown by {player!r} before his cards")
-
-    @staticmethod
-    def _label_halves(b: HandBuilder, state: _PartyState) -> None:
+    def _label_halves(b: HandBuilder, facts: _PartyFacts) -> None:
         """Party labels only the low half. Beside a low award of the same pot the others are the
         high half; with "no qualifying low" or nobody left to contest it the pot was not split."""
         low_pots = {a.pot for a in b.awards if a.half is Half.LOW}
@@ -272,15 +293,8 @@ class PartyPokerParser(SiteParser):
                 continue
             if award.pot in low_pots:
                 b.awards[index] = replace(award, half=Half.HIGH)
-            elif state.no_low or not contested:
+            elif facts.no_low or not contested:
                 b.awards[index] = replace(award, half=Half.WHOLE)
-
-
-@dataclass
-class _PartyState(HandFacts):
-    tournament_id: str | None = None
-    tourney_stakes: tuple[str, str] | None = None
-    no_low: bool = False
 
 
 PARSER = PartyPokerParser()

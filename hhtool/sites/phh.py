@@ -65,7 +65,7 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
 
 STUD8_VARIANT = "F7S/8"
 _VARIANT_KEY = re.compile(r"""^\s*variant\s*=\s*["']""")
@@ -116,9 +116,9 @@ class PhhParser(SiteParser):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_VARIANT_KEY.match(line) for line in head) and any(_PHH_KEY.match(line) for line in head)
 
-    split_streams = True
+    splitting = Splitting.IN_ORDER  # a section header may hold a sub-table that stays with its hand
 
-    def split(self, lines: Iterable[str], file: str) -> Iterator[RawHand]:
+    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         """A ``.phhs`` is cut at its table headers (``[1]``, ``[2]``, …); a sub-table of a section
         (``[1.extra]``) or a user-defined table (``[_extra]``) stays with what it follows. A file
         without headers is one hand; text before the first header is its own (failing) hand.
@@ -127,7 +127,7 @@ class PhhParser(SiteParser):
         first = 0
         started = False
         key: str | None = None
-        for index, line in enumerate(lines):
+        for index, line in enumerate(lines, offset):
             if _is_section(line):
                 top = _top_key(line)
                 if not (top.startswith("_") or top == key):

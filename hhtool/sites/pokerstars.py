@@ -10,20 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lark import Token
-
-from hhtool.model import Card, Half, Hand, RawHand, Restated, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar, parse_cards, parse_datetime, tokens_in_order
-from hhtool.sites.common_lines import (
-    CURRENCY_OF_SYMBOL,
-    HandFacts,
-    community_card,
-    header_match,
-    pot_number,
-    record_common_line,
-    stakes_from_forced_bets,
-    structure_named,
-)
+from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, header_match, pot_number, structure_named
+from hhtool.sites.facts import HandFacts, StatedStakes
+from hhtool.sites.line_rules import LineTable
+from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
@@ -50,14 +43,125 @@ def _game_label(header: str) -> str:
     return plain.group(1).strip() if plain else after_colon.split(" - ")[0].strip()
 
 
-#: terminals read here; every other one is a common line (hhtool.sites.common_lines)
-_OWN_LINES = frozenset({"TABLE", "SEAT", "RIVER_MARKER", "DEALT", "COMPLETES", "RAISES", "COLLECTED", "NO_LOW",
-                        "SHOWDOWN_MARKER", "TOTAL_POT", "BOARD", "SUMMARY_SEAT", "SUMMARY_MARKER"})
+@dataclass
+class _StarsFacts(HandFacts):
+    no_low: bool = False
+    showdown: bool = False
 
 
-class PokerStarsParser(SiteParser):
+_LINES = LineTable[_StarsFacts](order_only=("HEADER", "CAPPED", "DOUBLE_BET"))
+
+
+@_LINES.on("TABLE", groups=2)
+def _table(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    facts.table_name, facts.table_size = token.groups[0], int(token.groups[1] or 0) or None
+
+
+@_LINES.on("SEAT", groups=4)
+def _seat(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    seat_no, player, stack, status = token.groups
+    b.seat(int(seat_no or 0), player or "", b.money(stack, token.number), bool(status and "sitting out" in status),
+           token.number)
+
+
+@_LINES.on("RIVER_MARKER", groups=1)
+def _river(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    b.start_street(Street.SEVENTH)
+    if token.groups[0]:
+        facts.community_card = Card.parse(token.groups[0])
+
+
+@_LINES.on("DEALT", groups=3)
+def _dealt(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    fields, line = token.groups, token.number
+    player, second = fields[0] or "", fields[2]
+    if second is not None and b.street is not Street.THIRD:
+        # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
+        facts.restatements.extend(restated_cards(b, player, fields[1] or "", line))
+        b.deal_up_or_down(player, parse_cards(second), line)
+        return
+    first = parse_cards(fields[1] or "")
+    if b.street is Street.THIRD and second is None:
+        if len(first) == 3:  # the hero sees his own two down cards
+            facts.hero = player
+            b.deal(player, first[:2], first[2:], line)
+        elif len(first) == 1:
+            b.deal(player, (None, None), first, line)
+        else:
+            raise HandParseError(line, f"3rd-street deal of {len(first)} cards")
+        return
+    b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
+
+
+@_LINES.on("COMPLETES", groups=3)
+def _completes(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    fields = token.groups
+    b.increase(fields[0] or "", to=b.money(fields[1], token.number), all_in=bool(fields[2]), line=token.number)
+
+
+@_LINES.on("RAISES", groups=4)
+def _raises(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    fields = token.groups
+    b.increase(fields[0] or "", to=b.money(fields[2], token.number), all_in=bool(fields[3]), line=token.number)
+
+
+@_LINES.on("COLLECTED", groups=4)
+def _collected(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    player, amount, pot_name, side_no = token.groups
+    b.award(player or "", b.money(amount, token.number), pot_number(pot_name, side_no), Half.UNKNOWN, token.number)
+
+
+@_LINES.on("NO_LOW", groups=0)
+def _no_low(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    facts.no_low = True
+
+
+@_LINES.on("SHOWDOWN_MARKER", groups=0)
+def _showdown(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    facts.showdown = True
+
+
+@_LINES.on("TOTAL_POT", groups=3)
+def _total_pot(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    fields, line = token.groups, token.number
+    facts.total_pot, facts.rake = b.money(fields[0], line), b.money(fields[2], line)
+    # "Main pot $0.41. Side pot $0.18." is what each pot held after the rake
+    facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=True)
+
+
+@_LINES.on("BOARD", groups=1)
+def _board(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
+
+
+@_LINES.on("SUMMARY_SEAT", groups=3)
+def _summary_seat(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    text, fields, line = token.value, token.groups, token.number
+    found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+    player, tail = found if found is not None else (fields[1] or "", text.split(f"{fields[1]} ", 1)[-1])
+    restated = summary_restatements(tail, player, b, line)
+    facts.restatements.extend(restated)
+    for fact in restated:
+        shown = [s for s in b.showdown if s.player == player]
+        # mucked cards are revealed only here; a hand the showdown says was shown keeps that
+        # statement, so that the claims check can set the two side by side
+        if fact.fact is Restated.MUCKED and fact.cards and not any(s.status is ShowStatus.SHOWN for s in shown):
+            b.reveal_mucked(player, fact.cards, line=line)
+
+
+@_LINES.on("SUMMARY_MARKER", groups=0)
+def _label_halves(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
+    """Stars does not label halves; it does say when nobody had a low, and a pot nobody
+    contested is not split."""
+    if facts.no_low or not facts.showdown:
+        b.label_awards_whole()
+
+
+class PokerStarsParser(LineSiteParser[_StarsFacts]):
     name = "pokerstars"
     hand_start = _HAND_START
+    grammar_name = "pokerstars"
+    lines = _LINES
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header_match(raw, _HAND_START, "a PokerStars hand header")
@@ -68,9 +172,7 @@ class PokerStarsParser(SiteParser):
             return (hand_id.group(1) if hand_id else None), f"{label} (hand cancelled)", False
         return (hand_id.group(1) if hand_id else None), label, bool(_STUD8.search(header))
 
-    def parse_stud8(self, raw: RawHand) -> Hand:
-        grammar = load_grammar("pokerstars")
-        tree = grammar.parse(raw.text)
+    def read_header(self, raw: RawHand) -> _StarsFacts:
         header = raw.lines[0]
         stakes_match = _STAKES.search(header)
         tournament = _TOURNAMENT.search(header)
@@ -83,115 +185,21 @@ class PokerStarsParser(SiteParser):
             currency, unit = ("PLAY" if play_money else "CHIPS"), 1
         else:
             currency, unit = (stakes_match.group(3) or CURRENCY_OF_SYMBOL[symbol]), 100
-
-        builder = HandBuilder(self.name, raw, unit=unit, hand_id=_HAND_ID.search(header).group(1))  # type: ignore[union-attr]
-        state = _StarsState()
-        for token in tokens_in_order(tree):
-            self._handle(token, grammar.fields(token), builder, state)
-
         label = _game_label(header)
-        stakes = stakes_from_forced_bets(  # small/big bet from the header; ante and bring-in as posted
-            builder,
-            small_bet=builder.money(stakes_match.group(1), raw.first_line) if stakes_match else None,
-            big_bet=builder.money(stakes_match.group(2), raw.first_line) if stakes_match else None,
+        when = _ET_TIME.search(header) or _LOCAL_TIME.search(header)
+        return _StarsFacts(
+            hand_id=_HAND_ID.search(header).group(1),  # type: ignore[union-attr]  # game_of found it
+            unit=unit,
             currency=currency,
             structure=structure_named(label),
             is_tournament=tournament is not None,
-            table_size=state.table_size,
-        )
-        et_time = _ET_TIME.search(header)
-        local_time = _LOCAL_TIME.search(header)
-        when = et_time or local_time
-        return builder.build(
-            stakes,
-            started_at=parse_datetime(when.group(1), _TIME_FORMATS) if when else None,
-            timezone=when.group(2) if when else None,
             tournament_id=tournament.group(1) if tournament else None,
             game_label=label,
-            **state.hand_fields(),
+            started_at=parse_datetime(when.group(1), _TIME_FORMATS) if when else None,
+            timezone=when.group(2) if when else None,
+            # small/big bet from the header; ante and bring-in as posted
+            stated=StatedStakes(raw.first_line, *(stakes_match.group(1, 2) if stakes_match else (None, None))),
         )
 
-    def _handle(self, token: Token, fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState) -> None:
-        kind = token.type
-        line = b.line_of(token)
-        if kind not in _OWN_LINES:  # most lines: actions and deals the common reader knows
-            record_common_line(b, kind, fields, line)
-        elif kind == "DEALT":  # the most frequent of this module's own lines
-            self._dealt(fields, b, state, line)
-        elif kind == "TABLE":
-            state.table_name, state.table_size = fields[0], int(fields[1] or 0) or None
-        elif kind == "SEAT":
-            seat_no, player, stack, status = fields
-            b.seat(int(seat_no or 0), player or "", b.money(stack, line), bool(status and "sitting out" in status), line)
-        elif kind == "RIVER_MARKER":
-            b.start_street(Street.SEVENTH)
-            if fields[0]:
-                state.community_card = Card.parse(fields[0])
-        elif kind == "COMPLETES":
-            b.increase(fields[0] or "", to=b.money(fields[1], line), all_in=bool(fields[2]), line=line)
-        elif kind == "RAISES":
-            b.increase(fields[0] or "", to=b.money(fields[2], line), all_in=bool(fields[3]), line=line)
-        elif kind == "COLLECTED":
-            player, amount, pot_name, side_no = fields
-            b.award(player or "", b.money(amount, line), pot_number(pot_name, side_no), Half.UNKNOWN, line)
-        elif kind == "NO_LOW":
-            state.no_low = True
-        elif kind == "SHOWDOWN_MARKER":
-            state.showdown = True
-        elif kind == "TOTAL_POT":
-            state.total_pot, state.rake = b.money(fields[0], line), b.money(fields[2], line)
-            # "Main pot $0.41. Side pot $0.18." is what each pot held after the rake
-            state.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=True)
-        elif kind == "BOARD":
-            state.community_card = community_card(parse_cards(fields[0] or "")) or state.community_card
-        elif kind == "SUMMARY_SEAT":
-            self._summary_seat(token.value, fields, b, state, line)
-        elif kind == "SUMMARY_MARKER":
-            self._label_halves(b, state)
 
-    @staticmethod
-    def _dealt(fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
-        player, second = fields[0] or "", fields[2]
-        if second is not None and b.street is not Street.THIRD:
-            # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
-            state.restatements.extend(restated_cards(b, player, fields[1] or "", line))
-            b.deal_up_or_down(player, parse_cards(second), line)
-            return
-        first = parse_cards(fields[1] or "")
-        if b.street is Street.THIRD and second is None:
-            if len(first) == 3:  # the hero sees his own two down cards
-                state.hero = player
-                b.deal(player, first[:2], first[2:], line)
-            elif len(first) == 1:
-                b.deal(player, (None, None), first, line)
-            else:
-                raise HandParseError(line, f"3rd-street deal of {len(first)} cards")
-            return
-        b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
-
-    @staticmethod
-    def _summary_seat(text: str, fields: tuple[str | None, ...], b: HandBuilder, state: _StarsState, line: int) -> None:
-        found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
-        player, tail = found if found is not None else (fields[1] or "", text.split(f"{fields[1]} ", 1)[-1])
-        restated = summary_restatements(tail, player, b, line)
-        state.restatements.extend(restated)
-        for fact in restated:
-            shown = [s for s in b.showdown if s.player == player]
-            # mucked cards are revealed only here; a hand the showdown says was shown keeps that
-            # statement, so that the claims check can set the two side by side
-            if fact.fact is Restated.MUCKED and fact.cards and not any(s.status is ShowStatus.SHOWN for s in shown):
-                b.reveal_mucked(player, fact.cards, line=line)
-
-    @staticmethod
-    def _label_halves(b: HandBuilder, state: _StarsState) -> None:
-        """Stars does not label halves; it does say when nobody had a low, and a pot nobody
-        contested is not split."""
-        if state.no_low or not state.showdown:
-            b.label_awards_whole()
-
-
-@dataclass
-class _StarsState(HandFacts):
-    no_low: bool = False
-    showdown: bool = False
 PARSER = PokerStarsParser()

@@ -192,7 +192,7 @@ class _Window:
 
 
 def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
-                ignorable: re.Pattern[str] | None = None) -> Iterator[RawHand]:
+                ignorable: re.Pattern[str] | None = None, offset: int = 0) -> Iterator[RawHand]:
     """One RawHand per ``<game>`` element, in file order, reading the lines once (a file can be
     streamed through it: only the game being cut and the text since the last one are held).
 
@@ -204,17 +204,17 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
     outside the games longer than MAX_OUTSIDE_CHARS is reported in pieces of that size.
 
     Each hand's ``header`` is the text of the header in force (split into lines) and
-    ``header_line`` the file line where it starts; before any header, ``()`` and line 1,
-    the start of the file where it was looked for.
+    ``header_line`` the file line where it starts; before any header, ``()`` and the first line,
+    where it was looked for. ``offset`` is the file index of the first of ``lines``.
     """
     window = _Window()
     header: tuple[str, ...] = ()
-    header_line = 1
+    header_line = offset + 1
 
     def chunk(first_index: int, body: str) -> RawHand:
         stripped = body.lstrip()
         first_index += body[: len(body) - len(stripped)].count("\n")
-        return RawHand(file, first_index + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
+        return RawHand(file, offset + first_index + 1, tuple(stripped.rstrip().split("\n")), header, header_line)
 
     def outside(start: tuple[int, int], stop: tuple[int, int]) -> Iterator[RawHand]:
         """Text between games: reports what is neither blank, ignorable nor a header; a header
@@ -228,7 +228,7 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
             yield chunk(start[0], before)
         if header_match is not None:
             header = tuple(segment[header_match.start():].rstrip().split("\n"))
-            header_line = start[0] + segment[: header_match.start()].count("\n") + 1
+            header_line = offset + start[0] + segment[: header_match.start()].count("\n") + 1
 
     outside_from = (0, 0)  # where the text outside any game begins
     outside_chars = 0

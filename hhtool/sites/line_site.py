@@ -1,0 +1,118 @@
+"""The parse skeleton of every site whose histories are text lines read by a grammar.
+
+The base owns the steps: load the site's grammar, run it over the hand (every line in an order the
+grammar allows, each line a token), read the header into the hand's facts, make the builder,
+hand each line to its reader (the site's own or a common one, :data:`~hhtool.sites.common_lines.COMMON_LINES`),
+settle the stakes and build. A site module declares only what differs: its grammar's name, a
+:class:`~hhtool.sites.line_rules.LineTable` of its own lines, its header reading
+(:meth:`LineSiteParser.read_header`), and the quirks that truly differ (:meth:`~LineSiteParser.finish`,
+:meth:`~LineSiteParser.stakes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+from hhtool.model import Hand, RawHand, Stakes
+from hhtool.sites.base import HandBuilder, SiteParser, load_grammar
+from hhtool.sites.common_lines import COMMON_LINES, stakes_from_forced_bets
+from hhtool.sites.facts import HandFacts
+from hhtool.sites.line_rules import LineRule, LineTable
+from hhtool.sites.lines import LineGrammar, LineToken
+
+F = TypeVar("F", bound=HandFacts)
+
+
+class LineSiteParser(SiteParser, Generic[F]):
+    """A site read by a line grammar. Subclasses set ``grammar_name`` and ``lines`` and implement
+    :meth:`read_header`; the rest has defaults."""
+
+    #: the grammar file (grammars/<name>.lark)
+    grammar_name: ClassVar[str] = ""
+    #: the site's own lines; every other terminal of its grammar must be a common line
+    lines: ClassVar[LineTable[Any]] = LineTable()
+    #: the capture group of the grammar's ``SEAT`` line that holds the player's name
+    seat_name_group: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        self._readers = self._reader_table()
+
+    def rules(self) -> dict[str, LineRule]:
+        """Every terminal's rule: the common lines, with the site's own in their place."""
+        return {**COMMON_LINES, **self.lines.rules}
+
+    def _reader_table(self) -> dict[str, Callable[[HandBuilder, Any, LineToken], None] | None]:
+        return {terminal: rule.read for terminal, rule in self.rules().items()}
+
+    def line_formats(self) -> tuple[LineSiteParser[Any], ...]:
+        return (self,)
+
+    def grammar(self) -> LineGrammar:
+        return load_grammar(self.grammar_name, self.seat_name_group)
+
+    # ------------------------------------------------------------ what a site declares
+
+    def read_header(self, raw: RawHand) -> F:
+        """The hand's facts its header states (hand id, unit, currency, game, time, table, the stakes
+        as written), in the site's own facts type. Raise HandParseError on a header it cannot read."""
+        raise NotImplementedError
+
+    def finish(self, b: HandBuilder, facts: F) -> None:
+        """What the site settles once every line is read (labels, derived returns, checks); by default nothing."""
+
+    def stakes(self, b: HandBuilder, facts: F) -> Stakes:
+        """The hand's stakes: the bets (and the ante, if stated) the header states, the rest as posted."""
+        stated, line = facts.stated, facts.stated.line
+        return stakes_from_forced_bets(
+            b,
+            small_bet=b.money(stated.small_bet, line) if stated.small_bet is not None else None,
+            big_bet=b.money(stated.big_bet, line) if stated.big_bet is not None else None,
+            currency=facts.currency,
+            structure=facts.structure,
+            is_tournament=facts.is_tournament,
+            table_size=facts.table_size,
+            ante=b.money(stated.ante, line) if stated.ante is not None else None,
+        )
+
+    # ------------------------------------------------------------ the skeleton
+
+    def parse_stud8(self, raw: RawHand) -> Hand:
+        tokens = self.grammar().parse(raw.text, raw.first_line)
+        facts = self.read_header(raw)
+        facts.tokens = tokens
+        b = HandBuilder(self.name, raw, unit=facts.unit, hand_id=facts.hand_id)
+        self.read_lines(b, facts)
+        self.finish(b, facts)
+        stakes = self.stakes(b, facts)
+        return b.build(stakes, **facts.hand_fields())
+
+    def read_lines(self, b: HandBuilder, facts: F) -> None:
+        """Hand every line to its terminal's reader, in order (an order-only line has none)."""
+        readers = self._readers
+        for token in facts.tokens:
+            read = readers[token.type]  # the contract test makes sure every terminal has a rule
+            if read is not None:
+                read(b, facts, token)
+
+
+def contract_problems(parser: LineSiteParser[Any]) -> list[str]:
+    """Where a line site's table and its grammar disagree: a terminal nobody reads (neither the site's,
+    a common line nor declared order-only), a reader of a terminal the grammar does not have, a reader
+    whose declared capture groups the terminal's regex does not have, a ``SEAT`` name group that is not
+    there. Empty when they agree (tests/test_site_contract.py checks every site)."""
+    grammar = parser.grammar()
+    counts = grammar.group_counts()
+    rules = parser.rules()
+    problems = [f"{terminal}: no reader (neither the site's, a common line nor order-only)"
+                for terminal in counts if terminal not in rules]
+    problems += [f"{terminal}: the site reads it, but grammar {grammar.name} has no such terminal"
+                 + (" (it is %ignore'd)" if terminal in grammar.ignored() else "")
+                 for terminal in parser.lines.rules if terminal not in counts]
+    for terminal, groups in counts.items():
+        rule = rules.get(terminal)
+        if rule is not None and rule.read is not None and not rule.accepts(groups):
+            problems.append(f"{terminal}: its reader takes {rule.wants} capture groups, the grammar's regex has {groups}")
+    if "SEAT" in counts and counts["SEAT"] <= parser.seat_name_group:
+        problems.append(f"SEAT: the name is said to be group {parser.seat_name_group}, the regex has {counts['SEAT']}")
+    return problems

@@ -1,0 +1,255 @@
+"""The contract between each grammar (grammars/*.lark) and its site module, and the one split every
+site has.
+
+* Every terminal a grammar hands on is read by the site's table, by a common line or is declared
+  order-only; every reader names a terminal its grammar has; the capture groups a reader declares
+  are the ones the terminal's regex has (:func:`hhtool.sites.line_site.contract_problems`).
+* A reader's declaration is itself checked against its code: where it reads ``token.groups`` by
+  position (``fields[3]``) or unpacks it (``a, b, c = token.groups``), the positions must lie within
+  the declared groups. (Helpers a reader hands the token to are not followed.)
+* Each check is shown to fail on a deliberately broken table.
+* ``split(lines, file, offset)`` numbers lines alike for every site, and a site that declares it
+  splits at hand starts splits a file cut into blocks at :meth:`hand_starts` as it splits it whole.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+import textwrap
+from collections.abc import Callable
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hhtool.reader import read_file
+from hhtool.sites import all_parsers, detect
+from hhtool.sites.base import SiteParser, Splitting
+from hhtool.sites.common_lines import COMMON_LINES
+from hhtool.sites.ipoker import IPokerParser
+from hhtool.sites.line_rules import LineRule, LineTable
+from hhtool.sites.line_site import LineSiteParser, contract_problems
+from hhtool.sites.lines import LineToken, grammar_names
+from hhtool.sites.pokerstars import PokerStarsParser
+from tests.site_helpers import SAMPLES
+
+LINE_FORMATS: list[LineSiteParser[Any]] = [
+    fmt for parser in all_parsers() for fmt in parser.line_formats() if isinstance(fmt, LineSiteParser)
+]
+
+
+def _format_id(fmt: LineSiteParser[Any]) -> str:
+    return f"{fmt.name}:{fmt.grammar_name}"
+
+
+def test_every_grammar_file_is_read_by_a_site() -> None:
+    assert sorted(fmt.grammar_name for fmt in LINE_FORMATS) == sorted(grammar_names())
+
+
+def test_line_sites_are_the_nine_with_a_grammar() -> None:
+    line_sites = {parser.name for parser in all_parsers() if parser.line_formats()}
+    assert line_sites == {"pokerstars", "fulltilt", "partypoker", "bovada", "winamax", "ongame", "absolute",
+                          "kingsclub", "winning"}
+    assert {parser.name for parser in all_parsers()} - line_sites == {"ipoker", "merge", "phh"}
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=_format_id)
+def test_grammar_and_table_agree(fmt: LineSiteParser[Any]) -> None:
+    assert contract_problems(fmt) == []
+
+
+# ---------------------------------------------------------------- the check fails on broken tables
+
+
+def _broken(build: Callable[[LineTable[Any]], object], **declared: Any) -> LineSiteParser[Any]:
+    """A PokerStars parser whose table is PokerStars' own, changed by ``build``."""
+    table: LineTable[Any] = LineTable()
+    table.rules = dict(PokerStarsParser.lines.rules)
+    build(table)
+    broken = type("Broken", (PokerStarsParser,), {"lines": table, **declared})
+    return broken()  # type: ignore[no-any-return]
+
+
+def _reads_nothing(b: object, facts: object, token: LineToken) -> None:
+    """A reader for the broken tables."""
+
+
+def test_a_reader_of_a_terminal_the_grammar_lacks_is_reported() -> None:
+    broken = _broken(lambda table: table.on("NO_SUCH_LINE", groups=0)(_reads_nothing))
+    assert contract_problems(broken) == ["NO_SUCH_LINE: the site reads it, but grammar pokerstars has no such terminal"]
+
+
+def test_a_reader_of_an_ignored_terminal_is_reported() -> None:
+    broken = _broken(lambda table: table.on("NOISE", groups=0)(_reads_nothing))
+    assert contract_problems(broken) == [
+        "NOISE: the site reads it, but grammar pokerstars has no such terminal (it is %ignore'd)"]
+
+
+def test_a_terminal_nobody_reads_is_reported() -> None:
+    broken = _broken(lambda table: table.rules.pop("CAPPED"))
+    assert contract_problems(broken) == ["CAPPED: no reader (neither the site's, a common line nor order-only)"]
+
+
+def test_a_reader_wanting_other_capture_groups_is_reported() -> None:
+    def build(table: LineTable[Any]) -> None:
+        table.rules["TABLE"] = LineRule(_reads_nothing, 3, 3)  # the grammar's TABLE has 2 groups
+    assert contract_problems(_broken(build)) == ["TABLE: its reader takes 3 capture groups, the grammar's regex has 2"]
+
+
+def test_a_common_line_the_grammar_writes_differently_is_reported() -> None:
+    # PokerStars reads SEAT itself (4 groups); the common SEAT reader also takes 4, so drop the
+    # site's reader and narrow the common one: the grammar's SEAT no longer fits
+    def build(table: LineTable[Any]) -> None:
+        table.rules["SEAT"] = LineRule(COMMON_LINES["SEAT"].read, 3, 3)
+    assert contract_problems(_broken(build)) == ["SEAT: its reader takes 3 capture groups, the grammar's regex has 4"]
+
+
+def test_a_seat_name_group_past_the_seat_line_is_reported() -> None:
+    broken = _broken(lambda table: None, seat_name_group=4)
+    assert contract_problems(broken) == ["SEAT: the name is said to be group 4, the regex has 4"]
+
+
+# ---------------------------------------------------------------- readers read what they declare
+
+
+def _group_reads(read: Callable[..., None]) -> tuple[int | None, list[int]]:
+    """(the highest position a reader reads from its token's groups, or None; the lengths it unpacks
+    them to), from its source: ``token.groups[i]``, ``alias[i]`` and ``a, b = alias`` where ``alias``
+    is ``token.groups`` (also as one element of a tuple assignment)."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(read)))
+    function = next(node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and node.name == read.__name__)
+
+    def is_groups(node: ast.AST, aliases: set[str]) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "groups") or (
+            isinstance(node, ast.Name) and node.id in aliases)
+
+    aliases: set[str] = set()
+    unpacked: list[int] = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        pairs = (list(zip(target.elts, value.elts, strict=False))
+                 if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) else [(target, value)])
+        for one_target, one_value in pairs:
+            if isinstance(one_target, ast.Name) and is_groups(one_value, aliases):
+                aliases.add(one_target.id)
+            elif isinstance(one_target, ast.Tuple) and is_groups(one_value, aliases):
+                unpacked.append(len(one_target.elts))
+    highest: int | None = None
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Subscript) and is_groups(node.value, aliases)
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
+                and node.slice.value >= 0):
+            highest = max(highest if highest is not None else -1, node.slice.value)
+    return highest, unpacked
+
+
+def reader_problems(terminal: str, rule: LineRule) -> list[str]:
+    """Where a reader's code reads groups its declaration does not grant."""
+    if rule.read is None:
+        return []
+    highest, unpacked = _group_reads(rule.read)
+    problems = []
+    # a position past the fewest groups is one a grammar may lack: the reader must guard it (not checked)
+    if highest is not None and rule.most is not None and highest >= rule.most:
+        problems.append(f"{terminal}: {rule.read.__name__} reads group {highest} but declares {rule.wants}")
+    problems += [f"{terminal}: {rule.read.__name__} unpacks {count} groups but declares {rule.wants}"
+                 for count in unpacked if not rule.accepts(count)]
+    return problems
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS, ids=_format_id)
+def test_readers_read_only_declared_groups(fmt: LineSiteParser[Any]) -> None:
+    assert [problem for terminal, rule in fmt.rules().items() for problem in reader_problems(terminal, rule)] == []
+
+
+def test_a_reader_reading_past_its_declaration_is_reported() -> None:
+    def reads_past(b: object, facts: object, token: LineToken) -> None:
+        fields, line = token.groups, token.number
+        print(fields[2], line)
+
+    def unpacks_wrong(b: object, facts: object, token: LineToken) -> None:
+        first, second = token.groups
+        print(first, second)
+
+    assert reader_problems("TABLE", LineRule(reads_past, 2, 2)) == ["TABLE: reads_past reads group 2 but declares 2"]
+    assert reader_problems("TABLE", LineRule(unpacks_wrong, 3, 3)) == [
+        "TABLE: unpacks_wrong unpacks 2 groups but declares 3"]
+    assert reader_problems("TABLE", LineRule(reads_past, 3, 3)) == []
+
+
+# ---------------------------------------------------------------- one split
+
+
+def _sample_lines() -> list[tuple[SiteParser, Path, list[str]]]:
+    found = []
+    for path in sorted(SAMPLES.rglob("*")):
+        if path.is_file():
+            lines = list(read_file(path).lines)
+            parser = detect(lines)
+            assert parser is not None, path
+            found.append((parser, path, lines))
+    return found
+
+
+SAMPLE_LINES = _sample_lines()
+
+
+def test_every_site_has_a_sample_file() -> None:
+    assert {parser.name for parser, _, _ in SAMPLE_LINES} == {parser.name for parser in all_parsers()}
+
+
+@pytest.mark.parametrize(("parser", "path", "lines"), SAMPLE_LINES, ids=[str(p.relative_to(SAMPLES)) for _, p, _ in SAMPLE_LINES])
+def test_split_numbers_lines_from_the_offset(parser: SiteParser, path: Path, lines: list[str]) -> None:
+    """Every site's split takes (lines, file, offset): a file's lines given after 7 lines of others
+    split into the same hands, 7 lines further on."""
+    whole = list(parser.split(lines, str(path)))
+    shifted = list(parser.split(lines, str(path), 7))
+    assert whole
+    assert [(raw.first_line + 7, raw.lines, raw.header) for raw in whole] == [
+        (raw.first_line, raw.lines, raw.header) for raw in shifted]
+
+
+def splits_alike_in_blocks(parser: SiteParser, lines: list[str], file: str) -> bool:
+    """Whether the file cut into one block per hand start (each split with its offset) gives the
+    hands the whole file gives."""
+    starts = [0, *parser.hand_starts(lines)[1:], len(lines)]
+    in_blocks = [raw for start, stop in pairwise(starts)
+                 for raw in parser.split(lines[start:stop], file, start)]
+    return in_blocks == list(parser.split(lines, file))
+
+
+@pytest.mark.parametrize("parser", [p for p in all_parsers() if p.splitting is Splitting.AT_HAND_STARTS],
+                         ids=lambda parser: parser.name)
+def test_declared_splitting_holds(parser: SiteParser) -> None:
+    samples = [(path, lines) for site, path, lines in SAMPLE_LINES
+               if site is parser and len(parser.hand_starts(lines)) > 1]
+    assert samples, "a sample with several hands is needed to test it"
+    for path, lines in samples:
+        assert splits_alike_in_blocks(parser, lines, str(path)), path
+
+
+def test_streaming_follows_the_declaration() -> None:
+    assert {parser.name: parser.can_stream for parser in all_parsers()} == dict.fromkeys(
+        (parser.name for parser in all_parsers()), True)  # no site needs a whole file today
+    assert not type("WholeFile", (PokerStarsParser,), {"splitting": Splitting.WHOLE_FILE})().can_stream
+
+
+def test_a_wrongly_declared_splitting_is_caught() -> None:
+    """iPoker's session header comes once, before the games: a file cut at each game loses it, so a
+    parser declaring iPoker splits at hand starts fails the check the declared ones pass."""
+
+    class WronglyDeclared(IPokerParser):
+        splitting = Splitting.AT_HAND_STARTS
+        hand_start = re.compile(r".*<game\b")
+
+    path = next(p for parser, p, _ in SAMPLE_LINES if parser.name == "ipoker")
+    lines = list(read_file(path).lines)
+    wrong = WronglyDeclared()
+    assert len(wrong.hand_starts(lines)) > 1
+    assert not splits_alike_in_blocks(wrong, lines, str(path))
