@@ -232,12 +232,12 @@ def test_a_locked_store_with_lock_in_its_path_is_still_a_lock_and_readers_wait_t
 
 
 def test_an_unexpected_error_is_one_line_and_exit_4(store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hhtool.cli.stats_cmd
+    import hhtool.service.reports
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(hhtool.cli.stats_cmd, "player_stats", broken)
+    monkeypatch.setattr(hhtool.service.reports, "player_stats", broken)
     code, _, stderr = invoke(READERS["stats"], store, tmp_path)
     assert code == EXIT_INTERNAL
     one_line(stderr, "internal error: ZeroDivisionError: a bug", "HHTOOL_DEBUG=1")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from hhtool import parallel
-from hhtool.cli.export_cmd import EXPORTED_TABLES
 from hhtool.importer import Importer
+from hhtool.service.export import EXPORTED_TABLES
 from hhtool.sources import collect_sources
 from hhtool.store import Store
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND

@@ -1,6 +1,8 @@
-"""The command line: a thin face over the importer, the replay engine, the store and the reports.
+"""The command line: a thin face over the service layer (:mod:`hhtool.service`).
 
-Each command lives in its own ``*_cmd.py`` module exposing ``register(app)``; nothing imports the CLI.
+Each command lives in its own ``*_cmd.py`` module exposing ``register(app)``: it parses the options,
+calls one service function and renders the result (shared options and printing in :mod:`.common`
+and :mod:`.output`). A command imports no other command; nothing imports the CLI.
 Every command runs under :class:`hhtool.cli.common.GuardedGroup`, where failures become exit codes.
 """
 

@@ -11,91 +11,21 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, err, open_store, out
-from hhtool.cli.export_cmd import hand_filter
-from hhtool.cli.import_cmd import check_rules, print_text_summary, resolve_import_paths, run_import
-from hhtool.replay.codes import CODE_NAMES, Code
-from hhtool.store import Store, StoreError
-from hhtool.store.context import has_never_judged, judge_never_judged, judge_table_context
-from hhtool.store.load import load_hands
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, database, out
+from hhtool.cli.output import print_text_summary
+from hhtool.service import audit
+from hhtool.service.filters import hand_filter
+from hhtool.service.judging import Explained, profile_catalog
+from hhtool.service.verdicts import CODE_NAMES, VIOLATION_KEYS, Code
 
-VIOLATION_KEYS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
+#: the columns of the terminal table (the other formats carry every key)
+TABLE_KEYS = ("hand_id", "code", "street", "player", "expected", "actual", "message", "line")
 
 
 class AuditFormat(StrEnum):
     table = "table"
     jsonl = "jsonl"
     csv = "csv"
-
-
-def rereplay(store: Store, rules: str, where: str, params: list[Any]) -> str:
-    """Replay stored hands under another profile and store its findings beside the others."""
-    from hhtool.replay import load_profile, profile_for, replay
-
-    try:
-        profile = load_profile(rules)
-    except (KeyError, FileNotFoundError, ValueError) as error:
-        err.print(f"[red]error:[/red] rule profile {rules!r}: {error}")
-        raise typer.Exit(EXIT_ERROR) from error
-    batch: list[tuple[Any, Any, str]] = []
-    for hand in load_hands(store, where, params):
-        chosen = profile_for(hand, profile)
-        batch.append((hand, replay(hand, chosen), chosen.name))
-        if len(batch) >= 2000:
-            store.replace_replay(batch)
-            batch = []
-    if batch:
-        store.replace_replay(batch)
-    return profile.name
-
-
-#: a hand with a conflicting copy is a violation whatever its replay says: the copy judged may be the edited one
-CONFLICTED = "EXISTS (SELECT 1 FROM copy_conflicts c WHERE c.site = h.site AND c.hand_id = h.hand_id)"
-
-
-def verdict_counts(store: Store, where: str, params: list[Any], profile: str | None) -> dict[str, int]:
-    if profile is None:
-        rows = store.run(f"""SELECT CASE WHEN {CONFLICTED} THEN 'violation' ELSE coalesce(h.verdict, 'not replayed') END,
-                                    count(*) FROM hands h WHERE {where} GROUP BY 1""", params)
-        return {str(verdict): int(n) for verdict, n in rows}
-    rows = store.run(
-        f"""SELECT CASE WHEN {CONFLICTED} OR EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site
-                                     AND v.hand_id = h.hand_id AND v.profile = ?) THEN 'violation'
-                        WHEN EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
-                                     AND u.profile = ?) THEN 'unverifiable'
-                        ELSE 'ok' END, count(*)
-            FROM hands h WHERE {where} GROUP BY 1""",
-        [profile, profile, *params],
-    )
-    return {str(verdict): int(n) for verdict, n in rows}
-
-
-def violations(store: Store, where: str, params: list[Any], code: Code | None, player: str | None,
-               profile: str | None) -> list[dict[str, Any]]:
-    """The violations of the matching hands under the profile, with each conflicting copy as a
-    CONFLICTING_COPY finding (expected: the kept copy, actual: the other one)."""
-    profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
-    replayed = f"""SELECT v.site, v.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
-                          v.line, h.started_at
-                   FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id
-                   WHERE {profile_condition} AND {where}"""
-    values: list[Any] = ([] if profile is None else [profile]) + params
-    if code:
-        replayed += " AND v.code = ?"
-        values.append(code.value)
-    if player:
-        replayed += " AND v.player = ?"
-        values.append(player)
-    copies = f"""SELECT c.site, c.hand_id, '{Code.CONFLICTING_COPY}', NULL, NULL, c.first_file || ':' || c.first_first_line,
-                        c.second_file || ':' || c.second_first_line,
-                        'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
-                        c.second_first_line, h.started_at
-                 FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id WHERE {where}"""
-    if (code and code is not Code.CONFLICTING_COPY) or player:
-        copies += " AND FALSE"  # a conflict is about the whole hand, not one player's action
-    sql = f"""SELECT site, hand_id, code, street, player, expected, actual, message, file, line
-              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line"""
-    return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values + params)]
 
 
 def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> None:
@@ -108,48 +38,16 @@ def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> 
         writer.writerows(rows)
     else:
         table = Table(title=f"{len(rows)} violations" if rows else None)
-        for key in ("hand_id", "code", "street", "player", "expected", "actual", "message", "line"):
+        for key in TABLE_KEYS:
             table.add_column(key, overflow="fold")
         for row in rows:
-            table.add_row(*("" if row[key] is None else str(row[key]) for key in
-                            ("hand_id", "code", "street", "player", "expected", "actual", "message", "line")))
+            table.add_row(*("" if row[key] is None else str(row[key]) for key in TABLE_KEYS))
         if rows:
             out.print(table)
 
 
-def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None) -> None:
-    from hhtool.replay import explain, load_profile, profile_for
-
-    where, params = hand_filter(site, hand_id, None)
-    hands = list(load_hands(store, where, params))
-    if not hands:
-        err.print(f"[red]error:[/red] no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
-        raise typer.Exit(EXIT_ERROR)
-    fixed = load_profile(rules) if rules else None
-    for hand in hands:
-        out.print(explain(hand, profile_for(hand, fixed)), highlight=False, markup=False)
-        explain_conflicts(store, hand.site, hand.hand_id)
-
-
-def judge_old_store_once(db: str | None) -> None:
-    """A store from before the table-context pass gets its forced bets judged once, briefly as a
-    writer, so that a reading audit reports the current judgement; where it cannot be written the
-    audit goes on with what is stored and says so."""
-    with open_store(db, read_only=True) as store:
-        if not has_never_judged(store):
-            return
-    try:
-        with open_store(db) as store:
-            judge_never_judged(store)
-    except StoreError as error:
-        err.print(f"warning: the forced bets of hands imported by an older hhtool are not judged yet ({error})",
-                  highlight=False, markup=False)
-
-
-def list_profiles() -> None:
+def print_profiles() -> None:
     """Every built-in profile with one line on where it comes from (``--rules list``)."""
-    from hhtool.replay import profile_catalog
-
     catalog = profile_catalog()
     width = max(len(name) for name, _ in catalog)
     for name, source in catalog:
@@ -158,11 +56,10 @@ def list_profiles() -> None:
               highlight=False, markup=False)
 
 
-def explain_conflicts(store: Store, site: str, hand_id: str) -> None:
-    """The copies of the hand that differ from the stored one: where each lies and what differs."""
-    from hhtool.store.copies import conflicts_of
-
-    conflicts = conflicts_of(store, "h.site = ? AND h.hand_id = ?", [site, hand_id])
+def print_explained(explained: Explained) -> None:
+    """The dispute view, then the copies of the hand that differ from the stored one: where each lies and what differs."""
+    out.print(explained.text, highlight=False, markup=False)
+    conflicts = explained.conflicts
     if not conflicts:
         return
     lines = [f"CONFLICTING_COPY: {len(conflicts)} other copies of this hand differ from the one stored"]
@@ -196,35 +93,21 @@ def register(app: typer.Typer) -> None:
         Exit code 0 when no violation is reported, 1 when some are, 2 on usage errors, 3 when the store fails.
         """
         if rules == "list":
-            list_profiles()
+            print_profiles()
             raise typer.Exit(EXIT_OK)
-        check_rules(rules)
-        files = resolve_import_paths(paths, None) if paths else None
-        reading = not files and not rules  # audit without PATH or --rules only reads
-        if reading and not explain_id:
-            judge_old_store_once(db)
-        with open_store(db, read_only=reading) as store:
-            if files:
-                report = run_import(store, files, None, rules, jobs=1)
-                if output_format is AuditFormat.table:
-                    print_text_summary(report)
-            if explain_id:
-                explain_hands(store, explain_id, site, rules)
-                raise typer.Exit(EXIT_OK)
-            if not reading:
-                judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
-            where, params = hand_filter(site, hand, None)
-            # Under --rules every matching stored hand is replayed again, duplicates of earlier imports included.
-            profile = rereplay(store, rules, where, params) if rules else None
-            if profile:  # the forced bets of those hands against their tables' other hands, under that profile
-                judge_table_context(store, where, params, profile)
-            rows = violations(store, where, params, code, player, profile)
-            counts = verdict_counts(store, where, params, profile)
-        print_violations(rows, output_format)
+        on_imported = print_text_summary if output_format is AuditFormat.table else None
+        if explain_id:
+            for explained in audit.explain(database(db), paths or [], explain_id, site, rules, on_imported):
+                print_explained(explained)
+            raise typer.Exit(EXIT_OK)
+        chosen = hand_filter(sites=site, hand_id=hand or None)
+        outcome = audit.audit(database(db), paths or [], chosen, code, player, rules, on_imported)
+        print_violations(outcome.violations, output_format)
         if output_format is AuditFormat.table:
-            summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
-            out.print(f"{sum(counts.values())} hands audited: {summary or 'none stored'}; {len(rows)} violations reported")
-        raise typer.Exit(EXIT_FINDINGS if rows else EXIT_OK)
+            summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(outcome.verdicts.items()))
+            out.print(f"{sum(outcome.verdicts.values())} hands audited: {summary or 'none stored'}; "
+                      f"{len(outcome.violations)} violations reported")
+        raise typer.Exit(EXIT_FINDINGS if outcome.violations else EXIT_OK)
 
 
-__all__ = ["EXIT_ERROR", "register"]
+__all__ = ["EXIT_ERROR", "VIOLATION_KEYS", "register"]

@@ -1,5 +1,6 @@
-"""Options and output helpers shared by the commands, and the one place where a failure becomes an
-exit code and a one-line message (:class:`GuardedGroup`, used by the app for every command)."""
+"""Options and output helpers shared by the commands, the store a command names (:func:`database`),
+and the one place where a failure becomes an exit code and a one-line message
+(:class:`GuardedGroup`, used by the app for every command)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -19,19 +18,27 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from hhtool.store import (
+from hhtool.service import stores
+from hhtool.service.errors import (
+    CannotWrite,
     SchemaTooNew,
-    SchemaTooOld,
     SettingError,
-    Store,
     StoreError,
+    UsageError,
     duckdb_message,
     is_damage,
-    memory_size,
-    resolve_db_path,
 )
+from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB or ./hhtool.duckdb; ':memory:' keeps nothing).")
+# the hand filter of the reports (`stats`, `graph`)
+PLAYER_OPTION = typer.Option(None, "--player", help="Only this player (repeatable).")
+SITE_OPTION = typer.Option(None, "--site", help="Only hands of this site (repeatable).")
+STAKES_OPTION = typer.Option(None, "--stakes", help="Small bet/big bet in currency units, e.g. 0.04/0.08.")
+FROM_OPTION = typer.Option(None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")
+TO_OPTION = typer.Option(None, "--to", help="Last day, YYYY-MM-DD, inclusive.")
+GAME_OPTION = typer.Option(None, "--game", help="cash or tournament.")
+TABLE_SIZE_OPTION = typer.Option(None, "--table-size", help="Only tables of this many seats (e.g. 8).")
 
 #: exit codes, shared by every command
 EXIT_OK = 0
@@ -49,72 +56,30 @@ EXIT_CODES_HELP = (
     "130 interrupted (what was stored stays stored: run the same command again to resume)."
 )
 DEBUG_ENV = "HHTOOL_DEBUG"
-IMPORT_MEMORY_ENV = "HHTOOL_IMPORT_MEMORY"
 
 # Tables piped to a file or another program get room instead of an 80-column wrap.
 out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
 
 
-@dataclass
-class _Opened:
-    """What this command opened, so that a failure can say which file and what was stored."""
-
-    path: str | None = None
-    writer: Store | None = None
-    hands_before: int | None = None
+def database(db: str | None) -> Database:
+    """The store named by --db (or $HHTOOL_DB, or the default), telling the user on stderr while the
+    service waits for another process's lock, warns, or stores report facts first."""
+    return Database(db, on_wait=_tell_waiting, warn=_warn, on_facts_refresh=_tell_refreshing)
 
 
-_opened = _Opened()
+def _tell_waiting(path: str, holder: str, read_only: bool) -> None:
+    what = "read" if read_only else "write"
+    err.print(f"database {path} is in use by another process{holder}; waiting to {what} it…", highlight=False)
 
 
-def open_store(db: str | None, read_only: bool = False, config: dict[str, Any] | None = None) -> Store:
-    """The store at --db / $HHTOOL_DB, for reading or writing. Every failure to open it is raised
-    (StoreError, SettingError, …) and turned into its message and exit code by :class:`GuardedGroup`."""
-    path = resolve_db_path(db)
-    _opened.path = path
-    if not read_only:
-        _check_import_memory()
-    try:
-        store = Store(path, read_only=read_only, on_wait=_tell_waiting(path, read_only), config=config)
-    except SchemaTooOld:
-        _upgrade(path)
-        store = Store(path, read_only=read_only, on_wait=_tell_waiting(path, read_only), config=config)
-    if not read_only and path != ":memory:":
-        _opened.writer, _opened.hands_before = store, _count_hands(store)
-    return store
+def _warn(text: str) -> None:
+    err.print(f"[yellow]warning:[/yellow] {escape(text)}", highlight=False)
 
 
-def _tell_waiting(path: str, read_only: bool) -> Callable[[str], None]:
-    def tell(holder: str) -> None:
-        what = "read" if read_only else "write"
-        err.print(f"database {path} is in use by another process{holder}; waiting to {what} it…", highlight=False)
-    return tell
-
-
-def _upgrade(path: str) -> None:
-    """A reader found an older schema: migrate it (briefly as a writer), or say why it cannot."""
-    try:
-        Store(path, lock_timeout=1.0).close()
-    except (StoreError, OSError, duckdb.Error) as error:
-        raise StoreError(f"database {path} has an older schema and could not be upgraded to read it "
-                         f"({error}); run `hhtool import` on it once") from None
-
-
-def _check_import_memory() -> None:
-    text = os.environ.get(IMPORT_MEMORY_ENV)
-    if text is not None:
-        try:
-            memory_size(text)
-        except ValueError as error:
-            raise SettingError(f"${IMPORT_MEMORY_ENV}: {error}") from None
-
-
-def _count_hands(store: Store) -> int | None:
-    try:
-        return int(store.run("SELECT count(*) FROM hands")[0][0])
-    except (duckdb.Error, IndexError):
-        return None
+def _tell_refreshing() -> None:
+    if stderr_is_terminal():
+        err.print("storing the report facts of hands imported without them (once per hand)…")
 
 
 def stderr_is_terminal() -> bool:
@@ -126,12 +91,12 @@ def stderr_is_terminal() -> bool:
 
 def failure(error: BaseException) -> tuple[int, str]:
     """The exit code and one-line message for an error no command handled itself."""
-    path = _opened.path or "the database"
+    path = stores.opened_path() or "the database"
     if isinstance(error, KeyboardInterrupt) or _duckdb_saw_ctrl_c(error):
         return EXIT_INTERRUPTED, "interrupted"
-    if isinstance(error, SettingError):
+    if isinstance(error, SettingError | UsageError):
         return EXIT_USAGE, str(error)
-    if isinstance(error, StoreError | SchemaTooNew):
+    if isinstance(error, StoreError | SchemaTooNew | CannotWrite):
         return EXIT_STORE, str(error)
     if isinstance(error, duckdb.InterruptException):
         return EXIT_INTERRUPTED, "interrupted"
@@ -146,7 +111,7 @@ def failure(error: BaseException) -> tuple[int, str]:
             return EXIT_STORE, f"disk full (or file size limit) writing database {path}: {message}"
         if is_damage(message):
             return EXIT_STORE, f"database {path} is damaged or truncated: {message}"
-        verb = "read" if _opened.writer is None else "read or written"
+        verb = "read or written" if stores.opened_for_writing() else "read"
         return EXIT_STORE, f"database {path} could not be {verb}: {message}"
     if isinstance(error, MemoryError):
         return EXIT_STORE, "out of memory"
@@ -168,24 +133,11 @@ def _disk_full(message: str) -> bool:
     return any(words in message for words in ("No space left", "File too large", "Disk quota", "out of disk"))
 
 
-def _stored_since_open() -> int | None:
-    """Hands stored by this command before it stopped (None: it wrote nothing, or it cannot be told)."""
-    if _opened.writer is None or _opened.hands_before is None or _opened.path is None:
-        return None
-    counted = _count_hands(_opened.writer)  # the connection may still be open
-    if counted is None:
-        try:
-            with Store(_opened.path, read_only=True, lock_timeout=0) as store:
-                counted = _count_hands(store)
-        except (StoreError, SchemaTooNew, OSError, duckdb.Error):
-            return None
-    return None if counted is None else counted - _opened.hands_before
-
-
 def report_failure(error: BaseException) -> int:
     """Print the one line for ``error`` (and what a writer had stored); return the exit code."""
     code, message = failure(error)
-    stored = _stored_since_open()
+    # a usage error is found before the work starts: nothing to say of what was stored
+    stored = None if isinstance(error, UsageError) else stores.stored_since_open()
     if stored is not None:
         message += (f"; {stored:,} hands were stored before that, each one whole: "
                     "run the same command again to resume (stored hands and files are skipped)")
@@ -206,7 +158,7 @@ class GuardedGroup(TyperGroup):
     message and exit code :func:`failure` gives it, never a traceback."""
 
     def invoke(self, ctx: Any) -> Any:
-        _opened.path, _opened.writer, _opened.hands_before = None, None, None
+        stores.command_starts()
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C is a KeyboardInterrupt from here on
         try:
@@ -217,7 +169,7 @@ class GuardedGroup(TyperGroup):
             code = report_failure(error)
             raise typer.Exit(code) from None
         finally:
-            _opened.writer = None
+            stores.command_ends()
 
 
 def _is_cli_control(error: BaseException) -> bool:

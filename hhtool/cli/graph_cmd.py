@@ -6,19 +6,19 @@ from pathlib import Path
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, out
-from hhtool.cli.stats_cmd import (
+from hhtool.cli.common import (
+    DB_OPTION,
     FROM_OPTION,
     GAME_OPTION,
     SITE_OPTION,
     STAKES_OPTION,
     TABLE_SIZE_OPTION,
     TO_OPTION,
-    build_filter,
-    report_store,
+    database,
+    out,
 )
-from hhtool.reports.filters import Game
-from hhtool.reports.graph import GraphError, heroes, winnings_series, write_graph
+from hhtool.service.filters import Game, hand_filter
+from hhtool.service.reports import graph
 
 
 def register(app: typer.Typer) -> None:
@@ -37,22 +37,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Graph a player's cumulative winnings against hands played."""
         path = Path(out_file)
-        if path.suffix.lower() not in (".png", ".html", ".htm"):
-            err.print(f"[red]error:[/red] --out must end in .png or .html, not {path.name!r}")
-            raise typer.Exit(EXIT_ERROR)
-        hand_filter = build_filter(None, sites, stakes, date_from, date_to, game, table_size)
-        with report_store(db) as store:
-            if player is None:
-                found = heroes(store, hand_filter)
-                if len(found) != 1:
-                    which = f"the hands have several heroes ({', '.join(found[:5])})" if found else "no hero is recorded"
-                    err.print(f"[red]error:[/red] --player is required: {which}")
-                    raise typer.Exit(EXIT_ERROR)
-                player = found[0]
-            try:
-                series = winnings_series(store, hand_filter, player, currency.upper() if currency else None)
-            except GraphError as error:
-                err.print(f"[red]error:[/red] {error}")
-                raise typer.Exit(EXIT_ERROR) from error
-        write_graph(series, player, path)
-        out.print(f"wrote {path} ({series.height} hands of {player})")
+        chosen = hand_filter(sites=sites, stakes=stakes, date_from=date_from, date_to=date_to, game=game,
+                             table_size=table_size)
+        drawn = graph(database(db), chosen, path, player, currency)
+        out.print(f"wrote {path} ({drawn.hands} hands of {drawn.player})")

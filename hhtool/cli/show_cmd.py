@@ -8,8 +8,9 @@ from enum import StrEnum
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store, out
-from hhtool.store.load import load_hands
+from hhtool.cli.common import DB_OPTION, database, out
+from hhtool.reports.show import render_text
+from hhtool.service.judging import show_hand
 
 
 class ShowFormat(StrEnum):
@@ -28,28 +29,9 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Show a hand street by street: cards, actions with the pot, showdown, site and rules awards, violations."""
-        from hhtool.cli.import_cmd import check_rules
-        from hhtool.replay import profile_for, replay
-        from hhtool.reports.show import describe_hand, render_text
-
-        check_rules(rules)  # a wrong --rules is a usage error (exit 2), before the store is opened
-
-        where, params = "h.hand_id = ?", [hand_id]
-        if site:
-            where, params = where + " AND h.site = ?", [*params, site.lower()]
-        with open_store(db, read_only=True) as store:
-            hands = list(load_hands(store, where, params))
-        if not hands:
-            err.print(f"[red]error:[/red] no stored hand {hand_id!r}")
-            raise typer.Exit(EXIT_ERROR)
-        if len(hands) > 1:
-            err.print(f"[red]error:[/red] hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site")
-            raise typer.Exit(EXIT_ERROR)
-        hand = hands[0]
-        result = replay(hand, profile_for(hand, rules))
-        described = describe_hand(hand, result, hide_hole)
+        shown = show_hand(database(db), hand_id, site, rules, hide_hole)
         if output_format is ShowFormat.json:
-            sys.stdout.write(json.dumps(described, indent=2) + "\n")
+            sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")
             return
-        for line in render_text(described, hand):
+        for line in render_text(shown.described, shown.hand):
             out.print(line)

@@ -5,16 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
-from hhtool.cli.common import EXIT_ERROR, EXIT_STORE, err, out
-
-
-def _players(text: str) -> tuple[int, int]:
-    low, _, high = text.partition("-")
-    try:
-        return int(low), int(high or low)
-    except ValueError:
-        raise ValueError(f"--players takes N or MIN-MAX, not {text!r}") from None
+from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, err, out
+from hhtool.service.errors import CannotWrite, UsageError
+from hhtool.service.simulate import SimulationRequest, simulate
 
 
 def register(app: typer.Typer) -> None:
@@ -40,45 +35,16 @@ def register(app: typer.Typer) -> None:
         out_file: Path = typer.Option(..., "--out", help="The hand-history file to write."),
     ) -> None:
         """Write simulated Seven Card Stud Hi/Lo hands, streamed to disk, reproducible for a seed."""
-        from hhtool.replay import profile_for_site
-        from hhtool.simulate import POLICIES, TableConfig, parse_amount, parse_rake, sidecar_path, simulate_to_file
-        from hhtool.simulate.writers import WRITERS
-
-        unit = 100
+        request = SimulationRequest(hands, out_file, seed, players, stakes, ante, bring_in, rake, site, faults, policy)
+        # said here rather than left to the app's GuardedGroup: the command also runs registered alone
         try:
-            small_text, _, big_text = stakes.partition("/")
-            small, big = parse_amount(small_text, unit), parse_amount(big_text or small_text, unit)
-            low, high = _players(players)
-            rake_points, rake_cap = parse_rake(rake, unit)
-            if site.lower() not in WRITERS:
-                raise ValueError(f"no writer for site {site!r}; known: {', '.join(sorted(WRITERS))}")
-            if policy not in POLICIES:
-                raise ValueError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
-            config = TableConfig(
-                small_bet=small,
-                big_bet=big,
-                ante=parse_amount(ante, unit) if ante is not None else max(1, small // 4),
-                bring_in=parse_amount(bring_in, unit) if bring_in is not None else max(1, small // 2),
-                unit=unit,
-                rake_basis_points=rake_points,
-                rake_cap=rake_cap,
-                min_players=low,
-                max_players=high,
-                site=site.lower(),
-                rake_allocation=profile_for_site(site).rake_allocation,
-                seed=seed,
-                first_hand_id=250_000_000_000 + (seed % 100_000) * 10_000_000,
-            )
-        except ValueError as error:
-            err.print(f"[red]error:[/red] {error}")
-            raise typer.Exit(EXIT_ERROR) from error
-        try:
-            stats = simulate_to_file(out_file, config, POLICIES[policy](), hands, faults)
-        except OSError as error:
-            err.print(f"[red]error:[/red] cannot write {out_file}: {error}")
-            raise typer.Exit(EXIT_STORE) from error
+            simulated = simulate(request)
+        except (UsageError, CannotWrite) as error:
+            err.print(f"[red]error:[/red] {escape(str(error))}")
+            raise typer.Exit(EXIT_USAGE if isinstance(error, UsageError) else EXIT_STORE) from error
+        stats = simulated.stats
         shown = ", ".join(f"{name} {count}" for name, count in sorted(stats.features.items()))
         out.print(f"wrote {stats.hands} hands to {out_file} ({shown})")
-        if faults is not None:
+        if simulated.sidecar is not None:
             kinds = ", ".join(f"{code} {count}" for code, count in sorted(stats.faults.items())) or "none"
-            out.print(f"{sum(stats.faults.values())} faulty hands ({kinds}) listed in {sidecar_path(out_file)}")
+            out.print(f"{sum(stats.faults.values())} faulty hands ({kinds}) listed in {simulated.sidecar}")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import DB_OPTION, EXIT_USAGE, err, open_store
+from hhtool.cli.common import DB_OPTION, EXIT_USAGE, database, err
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.store import SettingError
-from hhtool.store.confined import DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryFailed, QueryRefused, confinement, run_query
+from hhtool.service.sql import DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryFailed, QueryRefused, run_sql
 
 
 def register(app: typer.Typer) -> None:
@@ -32,17 +31,11 @@ def register(app: typer.Typer) -> None:
         A query that starts with a comment ("-- …") goes after a lone --: hhtool sql -- "-- …".
         """
         try:
-            config = confinement(memory)
-        except SettingError as error:
-            err.print(f"[red]error:[/red] --memory: {escape(str(error))}")
+            frame = run_sql(database(db), query, timeout, memory)
+        except QueryRefused as error:
+            err.print(f"[red]refused:[/red] {escape(str(error))}", highlight=False)
             raise typer.Exit(EXIT_USAGE) from None
-        with open_store(db, read_only=True, config=config) as store:
-            try:
-                frame = run_query(store, query, timeout)
-            except QueryRefused as error:
-                err.print(f"[red]refused:[/red] {escape(str(error))}", highlight=False)
-                raise typer.Exit(EXIT_USAGE) from None
-            except QueryFailed as error:
-                err.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
-                raise typer.Exit(EXIT_USAGE) from None
+        except QueryFailed as error:
+            err.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
+            raise typer.Exit(EXIT_USAGE) from None
         emit_frame(frame, output_format, out_file)

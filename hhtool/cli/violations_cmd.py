@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, err, open_store, out
+from hhtool.cli.common import DB_OPTION, database, out
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.replay.codes import CODE_NAMES, Code
+from hhtool.service.filters import hand_filter
+from hhtool.service.verdicts import BREAKDOWNS, CODE_NAMES, Code, violation_breakdowns
 
 
 def register(app: typer.Typer) -> None:
@@ -25,17 +26,11 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Counts of violations by code, site, player and date, and the worst hands first."""
-        from hhtool.reports.violations import BREAKDOWNS, violation_summary
-
-        if by is not None and by not in BREAKDOWNS:
-            err.print(f"[red]error:[/red] --by must be one of {', '.join(BREAKDOWNS)}")
-            raise typer.Exit(EXIT_ERROR)
-        with open_store(db, read_only=True) as store:
-            if hand or by or output_format is not OutputFormat.table:
-                frame = violation_summary(store, by or "code", code, site.lower() if site else None, player, hand)
-                emit_frame(frame, output_format, out_file)
-                return
-            for breakdown in ("code", "site", "player", "date", "hand"):
-                frame = violation_summary(store, breakdown, code, site.lower() if site else None, player, None, top)
-                out.print(f"[bold]by {breakdown}[/bold]" + (" (worst first)" if breakdown == "hand" else ""))
-                emit_frame(frame, output_format)
+        chosen = hand_filter(sites=site, hand_id=hand or None)
+        if hand or by or output_format is not OutputFormat.table:  # one breakdown (or one hand's violations)
+            [(_, frame)] = violation_breakdowns(database(db), [by or "code"], chosen, code, player)
+            emit_frame(frame, output_format, out_file)
+            return
+        for breakdown, frame in violation_breakdowns(database(db), list(BREAKDOWNS), chosen, code, player, top):
+            out.print(f"[bold]by {breakdown}[/bold]" + (" (worst first)" if breakdown == "hand" else ""))
+            emit_frame(frame, output_format)

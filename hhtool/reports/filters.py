@@ -1,7 +1,8 @@
-"""Which hands a report looks at: site, stakes, dates, game, table size (and the players asked for).
+"""Which hands a command looks at: site, hand id, stakes, dates, game, table size (and the players
+asked for).
 
 A filter becomes a SQL condition on the ``hands`` table (alias ``h``) with positional parameters,
-so every report selects hands the same way.
+so every command (stats, graph, audit, violations, show, export) selects hands the same way.
 
 >>> where, params = HandFilter(sites=("pokerstars",), stakes=parse_stakes("$0.04/$0.08")).sql()
 >>> where
@@ -50,7 +51,8 @@ def parse_stakes(text: str) -> tuple[Decimal, Decimal]:
 
 @dataclass(frozen=True)
 class HandFilter:
-    """Hand-level conditions; an empty field means "any". ``date_to`` is inclusive."""
+    """Hand-level conditions; an empty field means "any". ``date_to`` is inclusive. Sites are
+    stored lower-case: give them so (:func:`hhtool.service.filters.hand_filter` does)."""
 
     sites: tuple[str, ...] = ()
     stakes: tuple[Decimal, Decimal] | None = None
@@ -59,6 +61,7 @@ class HandFilter:
     game: Game | None = None
     table_size: int | None = None
     players: tuple[str, ...] = field(default=())  # hands where at least one of them played
+    hand_id: str | None = None  # the site's id of one hand (one per site that has it)
 
     def sql(self) -> tuple[str, list[Any]]:
         """A condition on ``hands h`` and its parameters (``TRUE`` when nothing is asked)."""
@@ -67,6 +70,9 @@ class HandFilter:
         if self.sites:
             parts.append(f"h.site IN ({', '.join('?' for _ in self.sites)})")
             params.extend(self.sites)
+        if self.hand_id is not None:
+            parts.append("h.hand_id = ?")
+            params.append(self.hand_id)
         if self.stakes is not None:
             # exact: the bets are whole smallest units, the asked stakes a decimal in currency units
             parts.append("h.small_bet = CAST(? AS DECIMAL(18,4)) * h.unit AND h.big_bet = CAST(? AS DECIMAL(18,4)) * h.unit")

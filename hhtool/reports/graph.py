@@ -13,6 +13,7 @@ inline SVG chart written here (no script, no external reference) and the data as
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -42,8 +43,7 @@ def heroes(store: Store, hand_filter: HandFilter) -> list[str]:
 def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency: str | None = None) -> pl.DataFrame:
     """The player's hands in order with net won and whether he went to showdown, plus the running
     totals. Raises GraphError when he has no hands, or hands in several currencies and none chosen."""
-    selected = HandFilter(hand_filter.sites, hand_filter.stakes, hand_filter.date_from, hand_filter.date_to,
-                          hand_filter.game, hand_filter.table_size, (player,))
+    selected = replace(hand_filter, players=(player,))
     condition, condition_params = ("h.currency = ?", (currency,)) if currency is not None else ("TRUE", ())
     with selected_facts(store, selected, condition, condition_params) as (facts, params):
         frame = store.frame(

@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from hhtool.replay.codes import Code
+from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
 
 BREAKDOWNS = ("code", "site", "player", "date", "hand")
@@ -27,22 +28,23 @@ _AT_STAKE = """
 """
 
 
-def _filters(code: Code | None, site: str | None, player: str | None, hand: str | None) -> tuple[str, list[Any]]:
-    conditions, params = ["TRUE"], []
-    for column, value in (("v.code", code.value if code else None), ("v.site", site), ("v.player", player),
-                          ("v.hand_id", hand)):
+def _conditions(hand_filter: HandFilter, code: Code | None, player: str | None) -> tuple[str, list[Any]]:
+    """The hands chosen, and of their violations those of ``code`` and by ``player``."""
+    where, params = hand_filter.sql()
+    for column, value in (("v.code", code.value if code else None), ("v.player", player)):
         if value:
-            conditions.append(f"{column} = ?")
+            where += f" AND {column} = ?"
             params.append(value)
-    return " AND ".join(conditions), params
+    return where, params
 
 
-def violation_summary(store: Store, by: str, code: Code | None = None, site: str | None = None,
-                      player: str | None = None, hand: str | None = None, limit: int | None = None) -> pl.DataFrame:
-    """One breakdown of the violations: counts per code, site, player, date, or the worst hands."""
-    where, params = _filters(code, site, player, hand)
+def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code | None = None,
+                      player: str | None = None, limit: int | None = None) -> pl.DataFrame:
+    """One breakdown of the violations: counts per code, site, player, date, or the worst hands;
+    a filter naming one hand drills down into its violations."""
+    where, params = _conditions(hand_filter, code, player)
     base = _BASE.format(where=where)
-    if hand:  # drill down: the violations of that hand, in the order of its lines
+    if hand_filter.hand_id is not None:  # drill down: the violations of that hand, in the order of its lines
         return store.frame(f"SELECT site, hand_id, code, street, player, expected, actual, message, file, line "
                            f"FROM ({base}) ORDER BY site, line", params)
     if by == "hand":

@@ -1,0 +1,89 @@
+"""`hhtool audit [PATH…]`: import the paths given, judge the forced bets of hands stored before the
+table-context pass, replay the chosen hands again under --rules, and report their violations and
+verdicts; or explain one hand (`--explain`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hhtool.replay.codes import Code
+from hhtool.reports.filters import HandFilter
+from hhtool.service.importing import ImportOptions, check_rules, collect_paths, import_into
+from hhtool.service.judging import Explained, explain_stored, rereplay
+from hhtool.service.stores import Database
+from hhtool.service.verdicts import verdict_counts, violations
+from hhtool.store import Store, StoreError
+from hhtool.store.context import has_never_judged, judge_never_judged, judge_table_context
+
+if TYPE_CHECKING:
+    from hhtool.importer import ImportReport
+
+#: hears the report of the import `audit PATH…` ran, before anything else is reported
+OnImported = Callable[["ImportReport"], None]
+
+
+@dataclass(frozen=True)
+class AuditOutcome:
+    """The violations reported (each as VIOLATION_KEYS) and the matching hands per verdict."""
+
+    violations: list[dict[str, Any]]
+    verdicts: dict[str, int]
+
+
+def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, code: Code | None, player: str | None,
+          rules: str | None, on_imported: OnImported | None = None) -> AuditOutcome:
+    """The violations and verdicts of the matching hands, under ``rules`` (replayed again) or each
+    hand's own profile (as stored). Without paths or rules the store is only read."""
+    with _audited_store(database, paths, rules, on_imported, explaining=False) as (store, reading):
+        if not reading:
+            judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
+        profile = None
+        if rules:  # every matching stored hand is replayed again, duplicates of earlier imports included
+            profile = rereplay(store, rules, hand_filter)
+            where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
+            judge_table_context(store, where, params, profile)
+        return AuditOutcome(violations(store, hand_filter, code, player, profile),
+                            verdict_counts(store, hand_filter, profile))
+
+
+def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | None, rules: str | None,
+            on_imported: OnImported | None = None) -> list[Explained]:
+    """`audit --explain HAND_ID`: the dispute view of each stored hand with that id (after importing
+    the paths given); UsageError when none is stored."""
+    with _audited_store(database, paths, rules, on_imported, explaining=True) as (store, _):
+        return explain_stored(store, hand_id, site, rules)
+
+
+@contextmanager
+def _audited_store(database: Database, paths: Sequence[str], rules: str | None, on_imported: OnImported | None,
+                   explaining: bool) -> Iterator[tuple[Store, bool]]:
+    """The store, opened for writing when there are paths to import or hands to replay again, with
+    the paths imported; and whether it is only read."""
+    check_rules(rules)
+    files = collect_paths(paths, None, database.warning) if paths else None
+    reading = not files and not rules
+    if reading and not explaining:
+        _judge_old_store_once(database)
+    with database.open(read_only=reading) as store:
+        if files:
+            report = import_into(store, files, ImportOptions(rules=rules, jobs=1))
+            if on_imported is not None:
+                on_imported(report)
+        yield store, reading
+
+
+def _judge_old_store_once(database: Database) -> None:
+    """A store from before the table-context pass gets its forced bets judged once, briefly as a
+    writer, so that a reading audit reports the current judgement; where it cannot be written the
+    audit goes on with what is stored and says so."""
+    with database.open(read_only=True) as store:
+        if not has_never_judged(store):
+            return
+    try:
+        with database.open() as store:
+            judge_never_judged(store)
+    except StoreError as error:
+        database.warning(f"the forced bets of hands imported by an older hhtool are not judged yet ({error})")

@@ -1,0 +1,94 @@
+"""`hhtool export`: the store's tables as partitioned Parquet (the layout a cluster import writes),
+or the chosen stored hands as PHH (the PokerKit project's hand history notation, variant F7S/8)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hhtool.reports.filters import HandFilter
+from hhtool.service.errors import CannotWrite
+from hhtool.service.judging import stored_hands
+from hhtool.service.stores import Database
+from hhtool.store import Store
+from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
+
+EXPORTED_TABLES = ("files", "hands", *HAND_TABLES, *REPLAY_TABLES, "import_errors", "skipped_hands")
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def export_parquet(database: Database, out_dir: str) -> dict[str, int]:
+    """Every exported table as ``<out_dir>/<table>/part-00000.parquet``; rows written per table.
+    CannotWrite when the folder cannot be written."""
+    from hhtool.parallel import export_parquet as write_tables
+
+    with database.open(read_only=True) as store:
+        try:
+            return write_tables(store, out_dir, EXPORTED_TABLES)
+        except OSError as error:
+            raise CannotWrite(out_dir, error) from error
+
+
+def phh_file_name(site: str, hand_id: str, taken: set[str]) -> str:
+    """``<site>-<hand id>.phh`` with characters a file name should not hold replaced; unique in ``taken``.
+
+    >>> taken = set()
+    >>> phh_file_name("merge", "81234567/2", taken), phh_file_name("merge", "81234567:2", taken)
+    ('merge-81234567_2.phh', 'merge-81234567_2-2.phh')
+    """
+    stem = _UNSAFE_IN_NAME.sub("_", f"{site}-{hand_id}")
+    name, number = f"{stem}.phh", 1
+    while name in taken:
+        number += 1
+        name = f"{stem}-{number}.phh"
+    taken.add(name)
+    return name
+
+
+@dataclass
+class PhhExport:
+    """Hands written, and "site hand: reason" of each hand PHH cannot express."""
+
+    written: int = 0
+    refused: list[str] = field(default_factory=list)
+
+
+def export_phh(database: Database, target: Path, hand_filter: HandFilter, user_fields: bool = True) -> PhhExport:
+    """Write the matching hands to ``target``: one ``.phhs`` when it ends so, else a folder of ``.phh``
+    files (with hhtool's ``_hhtool_*`` fields unless ``user_fields`` is false). CannotWrite when the
+    target cannot be written."""
+    with database.open(read_only=True) as store:
+        try:
+            return _write_phh(store, target, hand_filter, user_fields)
+        except OSError as error:
+            raise CannotWrite(target, error) from error
+
+
+def _write_phh(store: Store, target: Path, hand_filter: HandFilter, user_fields: bool) -> PhhExport:
+    from hhtool.phh import PhhExportError, hand_to_phh
+
+    exported = PhhExport()
+    single = target.suffix.lower() == ".phhs"
+    if single:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        sink = target.open("w", encoding="utf-8", newline="\n")
+    else:
+        target.mkdir(parents=True, exist_ok=True)
+    taken: set[str] = set()
+    try:
+        for hand in stored_hands(store, hand_filter):
+            try:
+                text = hand_to_phh(hand, str(exported.written + 1) if single else None, user_fields)
+            except PhhExportError as error:
+                exported.refused.append(f"{hand.site} {hand.hand_id}: {error}")
+                continue
+            if single:
+                sink.write(("\n" if exported.written else "") + text)
+            else:
+                (target / phh_file_name(hand.site, hand.hand_id, taken)).write_text(text, encoding="utf-8", newline="\n")
+            exported.written += 1
+    finally:
+        if single:
+            sink.close()
+    return exported

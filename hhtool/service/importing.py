@@ -1,0 +1,191 @@
+"""Importing hand histories: the paths asked for, the options checked before any work, and the one
+way into the importer (:func:`_importer` builds it, :func:`_execute` runs it on a local process
+pool or a Dask cluster), shared by `import`, `import --watch` and `audit PATH…`.
+
+The pipeline (Lark grammars, the replay engine, the process pool) is imported where it is used, so
+that other commands (stats, sql, show) do not pay for loading it at start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from hhtool.service.errors import UsageError
+from hhtool.service.facts import FactsAlongside, after_import
+from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
+
+if TYPE_CHECKING:
+    from hhtool.importer import FileReport, Importer, ImportReport
+    from hhtool.sources import Collected, Source
+    from hhtool.store import Store
+
+#: DuckDB's buffer pool during an import (its default, 80 % of the machine, lets RSS grow with the store);
+#: $HHTOOL_IMPORT_MEMORY overrides it
+DEFAULT_IMPORT_MEMORY = "512MiB"
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """How to import: the site forced (None: detected), the profile forced (None: each site's own),
+    worker processes, and a Dask scheduler address ("local": a LocalCluster) with its shared folder."""
+
+    site: str | None = None
+    rules: str | None = None
+    jobs: int = 1
+    dask: str | None = None
+    dask_dir: str | None = None
+
+
+class Progress(Protocol):
+    """Hears how many files an import reads, then of each file once it is stored, then that the
+    files are read (the facts of their hands are stored next)."""
+
+    def start(self, files: int) -> None: ...
+
+    def advance(self, report: FileReport) -> None: ...
+
+    def done(self) -> None: ...
+
+
+def check_rules(rules: str | None) -> None:
+    """UsageError before any work when --rules names no profile or a bad TOML file."""
+    if rules is None:
+        return
+    from hhtool.replay import load_profile
+
+    try:
+        load_profile(rules)
+    except (ValueError, TypeError, OSError) as error:
+        raise UsageError(f"rule profile {rules!r}: {error}") from error
+
+
+def collect_paths(paths: Sequence[str], site: str | None, warn: Callable[[str], None] | None = None) -> Collected:
+    """Expand the arguments (files, folders, globs); UsageError when the site is unknown or nothing
+    matched. ``warn`` hears of each argument that matched nothing."""
+    from hhtool.sites import site_names
+    from hhtool.sources import collect_sources
+
+    if site and site.lower() not in site_names():
+        raise UsageError(f"unknown site {site!r}; known sites: {', '.join(site_names())}")
+    collected = collect_sources(list(paths))
+    for argument in collected.unmatched:
+        if warn is not None:
+            warn(f"{argument}: no such file, or no hand-history files in it")
+    if not collected.sources and not collected.problems:
+        raise UsageError("nothing to import")
+    return collected
+
+
+def check_options(options: ImportOptions) -> None:
+    check_rules(options.rules)
+    if options.dask and options.dask != "local" and options.dask_dir is None:
+        raise UsageError("--dask ADDRESS needs --dask-dir on storage every worker can write")
+
+
+def import_paths(database: Database, paths: Sequence[str], options: ImportOptions,
+                 progress: Progress | None = None) -> ImportReport:
+    """`hhtool import PATH…`: every hand found stored, duplicate, skipped or failed, and the report facts
+    of the new hands stored; the report accounts for each."""
+    check_options(options)
+    collected = collect_paths(paths, options.site, database.warning)
+    with database.open() as store:
+        return import_into(store, collected, options, progress)
+
+
+def import_into(store: Store, collected: Collected, options: ImportOptions, progress: Progress | None = None) -> ImportReport:
+    """Import the collected sources into an open store, then store the report facts of the new hands."""
+    try:
+        store.limit_memory(os.environ.get(IMPORT_MEMORY_ENV, DEFAULT_IMPORT_MEMORY))
+    except ValueError as error:
+        raise UsageError(f"${IMPORT_MEMORY_ENV}: {error}") from error
+    report = _execute(store, collected.sources, options, progress)
+    report.unreadable[:0] = collected.problems
+    after_import(store)
+    return report
+
+
+def _importer(store: Store, options: ImportOptions, facts_every: int = FactsAlongside.FACTS_EVERY,
+              submit: Callable[..., object] | None = None, in_flight: int = 4) -> Importer:
+    """The importer of this store (every import builds it here)."""
+    from hhtool.importer import Importer
+
+    return Importer(store, rules=options.rules, site=options.site, submit=submit, in_flight=in_flight,
+                    on_written=FactsAlongside(store, every=facts_every))
+
+
+def _execute(store: Store, sources: list[Source], options: ImportOptions, progress: Progress | None) -> ImportReport:
+    """Run the import of ``sources``: on a Dask cluster when one is named, else on a local process pool."""
+    if options.dask:
+        from hhtool.parallel import cluster_import
+
+        if options.dask_dir is None:  # "local": the workers share this machine's temporary folder
+            with tempfile.TemporaryDirectory(prefix="hhtool-dask-") as scratch:
+                return cluster_import(store, sources, options.dask, scratch, options.site, options.rules)
+        return cluster_import(store, sources, options.dask, options.dask_dir, options.site, options.rules)
+    from hhtool.parallel import process_pool
+
+    total_bytes = sum(_size(source) for source in sources)
+    with process_pool(options.jobs, total_bytes) as submit:
+        importer = _importer(store, options, submit=submit, in_flight=2 * options.jobs)
+        if progress is None:
+            return importer.run(sources)
+        progress.start(len(sources))
+        try:
+            return importer.run(sources, on_file=progress.advance)
+        finally:
+            progress.done()
+
+
+def _size(source: Source) -> int:
+    try:
+        return source.fs_path.stat().st_size
+    except OSError:
+        return 0
+
+
+@dataclass
+class WatchSummary:
+    """Each file's accounting after its latest pass, and their sums."""
+
+    latest: dict[str, FileReport] = field(default_factory=dict)
+
+    def totals(self) -> dict[str, int]:
+        from hhtool.importer import COUNTS
+
+        return {name: sum(report.file_totals()[name] for report in self.latest.values()) for name in COUNTS}
+
+
+def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions, interval: float,
+                on_file: Callable[[FileReport], None], on_problem: Callable[[str], None],
+                on_watching: Callable[[], None] | None = None) -> WatchSummary:
+    """`hhtool import --watch`: import new and growing files until Ctrl-C; the facts of new hands are
+    stored at once, so `stats` shows them."""
+    from hhtool.watch import watch
+
+    check_rules(options.rules)
+    stop = threading.Event()
+    summary = WatchSummary()
+
+    def heard(report: FileReport) -> None:
+        summary.latest[report.path] = report
+        on_file(report)
+
+    with database.open() as store:
+        importer = _importer(store, options, facts_every=1)  # new hands arrive a few at a time
+        if on_watching is not None:
+            on_watching()
+        try:
+            watch(importer, list(paths), interval, stop, heard, on_problem)
+        except KeyboardInterrupt:
+            stop.set()
+    return summary
+
+
+# (FileReport and ImportReport, which the command line renders, are named here for its type hints.)
+__all__ = ["DEFAULT_IMPORT_MEMORY", "ImportOptions", "Progress", "WatchSummary", "check_rules", "collect_paths",
+           "import_into", "import_paths", "watch_paths"]

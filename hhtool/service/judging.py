@@ -1,0 +1,114 @@
+"""Judging a stored hand: the profile chosen by the one rule (:func:`hhtool.replay.profile_for`, the
+origin site of a converted history included), the replay under it, and the dispute view; used by
+`show`, `audit --explain` and `audit --rules`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hhtool.reports.filters import HandFilter
+from hhtool.service.errors import UsageError
+from hhtool.service.importing import check_rules
+from hhtool.service.stores import Database
+from hhtool.store import Store
+from hhtool.store.load import load_hands
+
+if TYPE_CHECKING:
+    from hhtool.model import Hand
+    from hhtool.replay import ChosenProfile, ReplayResult, RuleProfile
+
+#: hands replayed again under --rules per transaction
+REREPLAY_BATCH = 2000
+
+
+def judge(hand: Hand, rules: str | RuleProfile | None = None) -> tuple[ChosenProfile, ReplayResult]:
+    """The profile that judges ``hand`` (``rules`` when the user gave one, else its site's) and its replay."""
+    from hhtool.replay import profile_for, replay
+
+    chosen = profile_for(hand, rules)
+    return chosen, replay(hand, chosen)
+
+
+def stored_hands(store: Store, hand_filter: HandFilter) -> Iterator[Hand]:
+    where, params = hand_filter.sql()
+    return load_hands(store, where, params)
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A stored hand as `show` describes it (plain data, also its JSON, naming the profile that
+    judged it), with the hand for rendering."""
+
+    hand: Hand
+    described: dict[str, Any]
+
+
+def show_hand(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> ShownHand:
+    """The one stored hand with this id (UsageError when there is none, or one on several sites),
+    replayed under ``rules`` or its own profile."""
+    from hhtool.reports.show import describe_hand
+
+    check_rules(rules)  # a wrong --rules is a usage error, before the store is opened
+    with database.open(read_only=True) as store:
+        hands = list(stored_hands(store, HandFilter(sites=(site.lower(),) if site else (), hand_id=hand_id)))
+    if not hands:
+        raise UsageError(f"no stored hand {hand_id!r}")
+    if len(hands) > 1:
+        raise UsageError(f"hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site")
+    hand = hands[0]
+    chosen, result = judge(hand, rules)
+    return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
+
+
+@dataclass(frozen=True)
+class Explained:
+    """The dispute view of one stored hand, and the copies of it that differ from the one stored."""
+
+    site: str
+    hand_id: str
+    text: str
+    conflicts: list[dict[str, Any]]
+
+
+def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> list[Explained]:
+    """`audit --explain`: every stored hand with this id (on ``site``), explained under ``rules`` or
+    its own profile; UsageError when none is stored."""
+    from hhtool.replay import explain, load_profile, profile_for
+    from hhtool.service.verdicts import conflicts_of_hand
+
+    hands = list(stored_hands(store, HandFilter(sites=(site.lower(),) if site else (), hand_id=hand_id)))
+    if not hands:
+        raise UsageError(f"no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
+    fixed = load_profile(rules) if rules else None
+    return [Explained(hand.site, hand.hand_id, explain(hand, profile_for(hand, fixed)),
+                      conflicts_of_hand(store, hand.site, hand.hand_id)) for hand in hands]
+
+
+def rereplay(store: Store, rules: str, hand_filter: HandFilter) -> str:
+    """Replay the matching stored hands under another profile and store its findings beside the
+    others; the profile's name."""
+    from hhtool.replay import load_profile
+
+    try:
+        profile = load_profile(rules)
+    except (KeyError, FileNotFoundError, ValueError) as error:
+        raise UsageError(f"rule profile {rules!r}: {error}") from error
+    batch: list[tuple[Any, Any, str]] = []
+    for hand in stored_hands(store, hand_filter):
+        chosen, result = judge(hand, profile)
+        batch.append((hand, result, chosen.name))
+        if len(batch) >= REREPLAY_BATCH:
+            store.replace_replay(batch)
+            batch = []
+    if batch:
+        store.replace_replay(batch)
+    return profile.name
+
+
+def profile_catalog() -> list[tuple[str, str]]:
+    """(name, where it comes from) of every built-in profile (``--rules list``)."""
+    from hhtool.replay import profile_catalog as catalog
+
+    return catalog()

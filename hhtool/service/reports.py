@@ -1,0 +1,59 @@
+"""The reports over stored hands: per-player statistics (`stats`, definitions in docs/stats.md) and
+the cumulative winnings graph (`graph`), both on the stored facts (refreshed first when missing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from hhtool.reports.filters import HandFilter
+from hhtool.reports.graph import GraphError, heroes, winnings_series, write_graph
+from hhtool.reports.stats import Breakdown, player_stats, terminal_view
+from hhtool.service.errors import UsageError
+from hhtool.service.facts import report_store
+from hhtool.service.stores import Database
+
+GRAPH_SUFFIXES = (".png", ".html", ".htm")
+
+
+def stats(database: Database, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0,
+          for_terminal: bool = False) -> pl.DataFrame:
+    """One row per player and currency (per ``by`` group) with every statistic; ``for_terminal``:
+    the view the terminal shows (every statistic for up to four players, else a headline table)."""
+    with report_store(database) as store:
+        frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
+    return terminal_view(frame, by) if for_terminal else frame
+
+
+@dataclass(frozen=True)
+class Graphed:
+    """Whose winnings were drawn, over how many hands."""
+
+    player: str
+    hands: int
+
+
+def graph(database: Database, hand_filter: HandFilter, path: Path, player: str | None = None,
+          currency: str | None = None) -> Graphed:
+    """Draw the player's cumulative winnings (total, showdown, non-showdown) to ``path`` (PNG or HTML,
+    by its suffix); without a player, the hero when the hands have exactly one."""
+    if path.suffix.lower() not in GRAPH_SUFFIXES:
+        raise UsageError(f"--out must end in .png or .html, not {path.name!r}")
+    with report_store(database) as store:
+        if player is None:
+            found = heroes(store, hand_filter)
+            if len(found) != 1:
+                which = f"the hands have several heroes ({', '.join(found[:5])})" if found else "no hero is recorded"
+                raise UsageError(f"--player is required: {which}")
+            player = found[0]
+        try:
+            series = winnings_series(store, hand_filter, player, currency.upper() if currency else None)
+        except GraphError as error:
+            raise UsageError(str(error)) from error
+    write_graph(series, player, path)
+    return Graphed(player, series.height)
+
+
+__all__ = ["Breakdown", "Graphed", "graph", "stats"]

@@ -1,0 +1,186 @@
+"""The import graph points one way: model <- sites, replay <- store, reports <- service <- cli.
+
+Every module's imports (top level, inside functions and under TYPE_CHECKING alike) are read with
+``ast``; a rule names the modules it governs and the hhtool modules they may import. A break that
+today's code makes outside the service and CLI is listed in ALLOWED_FOR_NOW with its reason, and an
+entry no longer needed fails too, so the list only shrinks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "hhtool"
+
+#: the domain modules below the model's users: the model and every layer may import them
+DOMAIN_VALUES = ("hhtool.money", "hhtool.evaluation")
+
+#: what the CLI may import besides hhtool.service and itself, and why
+CLI_RENDERING = {
+    "hhtool": "the package root, for --version (it holds only __version__)",
+    "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
+}
+
+#: (module, imported): a break of the rules by code outside this task, and why it stays for now
+ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {}
+
+Graph = dict[str, set[str]]
+
+
+def module_of(path: Path, package: Path = PACKAGE) -> str:
+    parts = path.relative_to(package.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(node: ast.AST, module: str, is_package: bool, known: set[str]) -> set[str]:
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names}
+    if not isinstance(node, ast.ImportFrom):
+        return set()
+    if node.level:  # relative: from the module's package, one level up per dot after the first
+        package = module.split(".") if is_package else module.split(".")[:-1]
+        base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+    else:
+        base = node.module or ""
+    found = {base}
+    found.update(f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known)  # a submodule
+    return found
+
+
+def import_graph(package: Path = PACKAGE) -> Graph:
+    """Each hhtool module and the hhtool modules it imports anywhere in its text."""
+    paths = sorted(package.rglob("*.py"))
+    known = {module_of(path, package) for path in paths}
+    graph: Graph = {}
+    for path in paths:
+        module = module_of(path, package)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            names |= _imported(node, module, path.name == "__init__.py", known)
+        graph[module] = {name for name in names if within(name, "hhtool")} - {module}
+    return graph
+
+
+def within(name: str, *prefixes: str) -> bool:
+    return any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Modules ``governs`` chooses may import only what ``allows`` accepts (of hhtool's modules)."""
+
+    name: str
+    governs: Callable[[str], bool]
+    allows: Callable[[str, str], bool]  # (importer, imported)
+
+
+def _is_command(name: str) -> bool:
+    return within(name, "hhtool.cli") and name.rsplit(".", 1)[-1].endswith("_cmd")
+
+
+RULES = (
+    Rule("the model imports nothing of hhtool but the domain values",
+         lambda m: m == "hhtool.model", lambda m, i: within(i, *DOMAIN_VALUES)),
+    Rule("sites and replay import only the model, the domain values and their own package",
+         lambda m: within(m, "hhtool.sites", "hhtool.replay"),
+         lambda m, i: within(i, "hhtool.model", *DOMAIN_VALUES) or within(i, ".".join(m.split(".")[:2]))),
+    Rule("store and reports never import the service or the CLI",
+         lambda m: within(m, "hhtool.store", "hhtool.reports"), lambda m, i: not within(i, "hhtool.service", "hhtool.cli")),
+    Rule("the service never imports the CLI",
+         lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
+    Rule("the CLI imports only the service, itself and the rendering modules named",
+         lambda m: within(m, "hhtool.cli"), lambda m, i: within(i, "hhtool.service", "hhtool.cli") or i in CLI_RENDERING),
+    Rule("a command imports no other command",
+         _is_command, lambda m, i: not _is_command(i) or i == m),
+    Rule("nothing but the entry point imports the CLI",
+         lambda m: not within(m, "hhtool.cli", "hhtool.__main__"), lambda m, i: not within(i, "hhtool.cli")),
+    Rule("nothing below the CLI imports the service",
+         lambda m: not within(m, "hhtool.cli", "hhtool.service", "hhtool.__main__"),
+         lambda m, i: not within(i, "hhtool.service")),
+)
+
+
+def breaks(graph: Graph, rules: tuple[Rule, ...] = RULES) -> dict[tuple[str, str], list[str]]:
+    """(module, imported) -> the rules that import breaks."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for module, imported in graph.items():
+        for rule in rules:
+            if rule.governs(module):
+                for name in sorted(imported):
+                    if not rule.allows(module, name):
+                        found.setdefault((module, name), []).append(rule.name)
+    return found
+
+
+def test_the_import_graph_points_one_way() -> None:
+    found = breaks(import_graph())
+    unexpected = {edge: rules for edge, rules in found.items() if edge not in ALLOWED_FOR_NOW}
+    assert not unexpected, "\n".join(f"{m} imports {i}: breaks {'; '.join(r)}" for (m, i), r in sorted(unexpected.items()))
+
+
+def test_every_exception_is_still_needed() -> None:
+    found = breaks(import_graph())
+    stale = sorted(edge for edge in ALLOWED_FOR_NOW if edge not in found)
+    assert not stale, f"no longer needed: remove from ALLOWED_FOR_NOW: {stale}"
+
+
+def test_every_rendering_module_exists_and_is_imported_by_the_cli() -> None:
+    graph = import_graph()
+    imported = set().union(*(names for module, names in graph.items() if within(module, "hhtool.cli")))
+    assert set(CLI_RENDERING) <= set(graph) | {"hhtool"}
+    assert set(CLI_RENDERING) <= imported, "a rendering module the CLI no longer imports: drop it from CLI_RENDERING"
+
+
+def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
+    """Top level, relative, inside a function, a submodule named in ``from package import``."""
+    package = tmp_path / "hhtool"
+    (package / "cli").mkdir(parents=True)
+    (package / "store").mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "model.py").write_text("import hhtool.store\n", encoding="utf-8")
+    (package / "store" / "__init__.py").write_text("from . import load\n", encoding="utf-8")
+    (package / "store" / "load.py").write_text("def f():\n    from hhtool.cli import common\n", encoding="utf-8")
+    (package / "cli" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "cli" / "common.py").write_text("from ..store.load import f\n", encoding="utf-8")
+    graph = import_graph(package)
+    assert graph["hhtool.model"] == {"hhtool.store"}
+    assert graph["hhtool.store"] == {"hhtool.store.load"}
+    assert graph["hhtool.store.load"] == {"hhtool.cli", "hhtool.cli.common"}
+    assert graph["hhtool.cli.common"] == {"hhtool.store.load"}
+
+
+@pytest.mark.parametrize(("module", "imported", "rule"), [
+    ("hhtool.model", "hhtool.replay", "the model"),
+    ("hhtool.sites.fulltilt", "hhtool.store", "sites and replay"),
+    ("hhtool.replay.engine", "hhtool.sites.base", "sites and replay"),
+    ("hhtool.reports.stats", "hhtool.service.filters", "store and reports"),
+    ("hhtool.store.load", "hhtool.cli.common", "store and reports"),
+    ("hhtool.service.audit", "hhtool.cli.output", "the service never"),
+    ("hhtool.cli.stats_cmd", "hhtool.store", "the CLI imports only"),
+    ("hhtool.cli.audit_cmd", "hhtool.cli.import_cmd", "a command imports no other"),
+    ("hhtool.importer", "hhtool.cli.common", "nothing but the entry point"),
+    ("hhtool.importer", "hhtool.service.facts", "nothing below the CLI"),
+])
+def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> None:
+    found = breaks({module: {imported}})
+    assert any(name.startswith(rule) for name in found.get((module, imported), [])), found
+
+
+@pytest.mark.parametrize(("module", "imported"), [
+    ("hhtool.model", "hhtool.money"),
+    ("hhtool.replay.engine", "hhtool.replay.pots"),
+    ("hhtool.sites.fulltilt", "hhtool.evaluation"),
+    ("hhtool.reports.stats", "hhtool.store"),
+    ("hhtool.service.audit", "hhtool.importer"),
+    ("hhtool.cli.audit_cmd", "hhtool.cli.output"),
+    ("hhtool.cli.show_cmd", "hhtool.reports.show"),
+    ("hhtool.__main__", "hhtool.cli"),
+])
+def test_the_legal_imports_pass(module: str, imported: str) -> None:
+    assert breaks({module: {imported}}) == {}
