@@ -89,4 +89,5 @@ def violation_breakdowns(database: Database, breakdowns: list[str], hand_filter:
         return [(by, violation_summary(store, by, hand_filter, code, player, limit)) for by in breakdowns]
 
 
-__all__ = ["BREAKDOWNS", "CODE_NAMES", "Code", "VIOLATION_KEYS", "conflicts_of_hand", "verdict_counts", "violation_breakdowns", "violations"]
+__all__ = ["BREAKDOWNS", "CODE_NAMES", "VIOLATION_KEYS", "Code", "conflicts_of_hand", "verdict_counts",
+           "violation_breakdowns", "violations"]
