@@ -230,7 +230,8 @@ def current_version(con: duckdb.DuckDBPyConnection) -> int:
     if not exists or not exists[0][0]:
         return 0
     rows = _run(con, "SELECT max(version) FROM schema_version")
-    return int(rows[0][0] or 0) if rows else 0
+    version = rows[0][0] if rows else None
+    return version if isinstance(version, int) else 0
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> int:

@@ -9,9 +9,10 @@ Adding a column (e.g. a new model field) is one edit here plus its migration:
 1. append ``Column("to_call", BIGINT, "chips the player had to call before it", of="to_call")`` as
    the **last** column of its table (``ALTER TABLE ... ADD COLUMN`` appends, and a fresh store must
    equal a migrated one column for column); ``of`` names the attribute of the row's model value
-   (``Action`` for ``actions``) the row builder reads it from, so the builder needs no edit;
-   a value the builder computes instead (no ``of``) is one more value in its row tuple, at the place
-   its ``given=`` list names;
+   (``Action`` for ``actions``) the row builder reads it from and :mod:`hhtool.store.load` gives
+   back to it by name (for the hand tables, ``of`` is a dataclass field), so neither needs an edit;
+   a value the builder computes instead (no ``of``) is one more named list in the builder, and its
+   ``Rows(..., given=...)`` in :mod:`hhtool.store.tables` names it (they are checked at import);
 2. append one migration to ``MIGRATIONS`` in :mod:`hhtool.store.schema`
    (``ALTER TABLE actions ADD COLUMN to_call BIGINT;`` — a NOT NULL column needs a ``DEFAULT``, here
    and in the migration alike);
