@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from hhtool.store.tables import arrow_schema
+
 if TYPE_CHECKING:
     from hhtool.store import Store
 
@@ -18,12 +20,7 @@ NEW_ONLY: dict[str, tuple[str, ...]] = {
     "copy_conflicts": ("site", "hand_id", "second_file", "second_first_line", "second_sha256"),
 }
 
-_S, _I = pa.string(), pa.int32()
-CONFLICT_COLUMNS: dict[str, pa.DataType] = {
-    "site": _S, "hand_id": _S, "first_file": _S, "first_first_line": _I, "first_last_line": _I, "first_sha256": _S,
-    "second_site": _S, "second_hand_id": _S, "second_file": _S, "second_first_line": _I, "second_last_line": _I,
-    "second_sha256": _S, "kind": _S, "diff": _S, "first_text": _S, "second_text": _S,
-}
+CONFLICT_SCHEMA = arrow_schema("copy_conflicts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +71,7 @@ def stored_copies(store: Store, probes: Sequence[tuple[str, str, str]]) -> dict[
 
 
 def conflict_table(rows: list[dict[str, Any]]) -> pa.Table:
-    return pa.table({name: pa.array([row[name] for row in rows], kind) for name, kind in CONFLICT_COLUMNS.items()})
+    return pa.table({field.name: pa.array([row[field.name] for row in rows], field.type) for field in CONFLICT_SCHEMA})
 
 
 def conflicts_of(store: Store, where: str, params: Sequence[Any]) -> list[dict[str, Any]]:

@@ -3,34 +3,31 @@ profile, the dispute view) without the original files."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import types
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from hhtool.model import (
     Action,
-    ActionKind,
     Award,
     Card,
     Deal,
-    Half,
     Hand,
     Note,
-    Restated,
     Restatement,
     Seat,
     ShownHand,
-    ShowStatus,
     Source,
     Stakes,
-    StakeSource,
     StatedPot,
-    Street,
-    Structure,
     UncalledReturn,
 )
 from hhtool.store import Store
+from hhtool.store.spec import table
 
 #: hands loaded per round trip to the database
 LOAD_CHUNK = 5000
@@ -38,6 +35,71 @@ LOAD_CHUNK = 5000
 
 def _card(text: str | None) -> Card | None:
     return Card.parse(text) if text and text != "??" else None  # "??": a card the history hides (cards_text)
+
+
+def _cards(text: str | None) -> tuple[Card | None, ...]:
+    return tuple(_card(c) for c in text.split(" ")) if text else ()
+
+
+def _converter(hint: Any) -> Callable[[Any], Any] | None:
+    """How a stored value becomes the model field's: an enum from its value, a tuple from a list."""
+    options = [arg for arg in get_args(hint) if arg is not type(None)] if get_origin(hint) in (Union, types.UnionType) \
+        else [hint]
+    kind = options[0] if len(options) == 1 else None
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        return {member.value: member for member in kind}.__getitem__  # ~5x cheaper than calling the enum
+    if kind is tuple or get_origin(kind) is tuple:
+        return tuple
+    return None
+
+
+class _Maker:
+    """Model objects of one class from rows of a table's ``of`` columns (the spec's), by field name:
+    a field the spec adds is loaded with no edit here. A NULL where the field is not optional
+    leaves the field's default (e.g. ``game_label`` stored before it was required)."""
+
+    def __init__(self, cls: type, table_name: str, prefix: str = "", extra: tuple[str, ...] = ()) -> None:
+        columns = [c for c in table(table_name).columns if c.of and c.of.startswith(prefix) and "." not in c.of[len(prefix):]]
+        self.cls = cls
+        self.columns = [c.name for c in columns]
+        self.fields = [c.of[len(prefix):] for c in columns if c.of]
+        self.extra = extra  # computed columns selected after these, handed to make() apart
+        hints = get_type_hints(cls)
+        optional = {name for name, hint in hints.items() if type(None) in get_args(hint)}
+        defaulted = {f.name for f in dataclasses.fields(cls)
+                     if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING}
+        self._convert = [(name, converter) for name in self.fields if (converter := _converter(hints[name])) is not None]
+        #: fields a NULL leaves at their default: a nullable column for a field that is not optional
+        self._defaulted = [name for name, column in zip(self.fields, columns, strict=True)
+                           if column.null and name in defaulted and name not in optional]
+
+    @property
+    def select(self) -> str:
+        return ", ".join(f"t.{name}" for name in (*self.columns, *self.extra))
+
+    def make(self, row: Sequence[Any], **more: Any) -> Any:
+        found = dict(zip(self.fields, row, strict=False))  # the computed columns (``extra``) follow: not zipped
+        for name, convert in self._convert:
+            value = found[name]
+            if value is not None:
+                found[name] = convert(value)
+        for name in self._defaulted:
+            if found[name] is None:
+                del found[name]
+        return self.cls(**found, **more)
+
+
+_SEAT = _Maker(Seat, "seats")
+_DEAL = _Maker(Deal, "cards", extra=("face", "card"))
+_ACTION = _Maker(Action, "actions")
+_RETURN = _Maker(UncalledReturn, "returns")
+_SHOWN = _Maker(ShownHand, "showdown", extra=("cards",))
+_AWARD = _Maker(Award, "awards")
+_POT = _Maker(StatedPot, "stated_pots")
+_RESTATEMENT = _Maker(Restatement, "restatements", extra=("cards",))
+_HAND = _Maker(Hand, "hands", extra=("community_card", "notes", "note_lines"))
+_SOURCE = _Maker(Source, "hands", prefix="source.")
+_STAKES = _Maker(Stakes, "hands", prefix="stakes.")
 
 
 def _group(rows: list[tuple[Any, ...]]) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
@@ -66,90 +128,63 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
                 f"ON t.site = w.site AND t.hand_id = w.hand_id ORDER BY t.site, t.hand_id, {order}"
             ))
 
-        hands = rows("hands", "t.*", "t.first_line")
-        seats = rows("seats", "seat, player, stack, sitting_out, line", "seq")
-        cards = rows("cards", "player, street, face, card, line", "seq")
-        actions = rows("actions", "street, player, kind, amount, to_amount, all_in, line", "seq")
-        returns = rows("returns", "street, player, amount, line", "seq")
-        showdown = rows("showdown", "player, status, cards, high_text, low_text, line", "seq")
-        awards = rows("awards", "player, amount, pot, half, line", "seq")
-        stated = rows("stated_pots", "pot, amount, after_rake, line", "seq")
-        restated = rows("restatements", "fact, player, street, amount, cards, text, line", "seq")
-        columns = [d[0] for d in store.con.execute("SELECT * FROM hands LIMIT 0").description]
+        hand_columns = f"{_HAND.select}, {_SOURCE.select}, {_STAKES.select}"
+        hands = rows("hands", hand_columns, "t.first_line")
+        seats = rows("seats", _SEAT.select, "seq")
+        cards = rows("cards", _DEAL.select, "seq")
+        actions = rows("actions", _ACTION.select, "seq")
+        returns = rows("returns", _RETURN.select, "seq")
+        showdown = rows("showdown", _SHOWN.select, "seq")
+        awards = rows("awards", _AWARD.select, "seq")
+        stated = rows("stated_pots", _POT.select, "seq")
+        restated = rows("restatements", _RESTATEMENT.select, "seq")
     finally:
         store.con.unregister("wanted_hands")
+    # the hands row: the Hand's own columns, community_card, then Source's and Stakes' columns
+    source_at = len(_HAND.columns) + len(_HAND.extra)
+    stakes_at = source_at + len(_SOURCE.columns)
     for key in keys:
         key = (key[0], key[1])
-        record = dict(zip(columns, hands[key][0], strict=True))
-        hand = _hand(record, seats[key], cards[key], actions[key], returns[key], showdown[key], awards[key])
+        row = hands[key][0]
+        hand = _HAND.make(
+            row[:len(_HAND.columns)],
+            community_card=_card(row[len(_HAND.columns)]),
+            notes=_notes(row[len(_HAND.columns) + 1], row[len(_HAND.columns) + 2]),
+            source=_SOURCE.make(row[source_at:stakes_at]),
+            stakes=_STAKES.make(row[stakes_at:]),
+            seats=tuple(map(_SEAT.make, seats[key])),
+            actions=tuple(map(_ACTION.make, actions[key])),
+            deals=_deals(cards[key]),
+            uncalled=tuple(map(_RETURN.make, returns[key])),
+            showdown=tuple(_SHOWN.make(s, cards=_cards(s[-1])) for s in showdown[key]),
+            awards=tuple(map(_AWARD.make, awards[key])),
+        )
         if key in stated or key in restated:
-            hand = replace(hand, stated_pots=tuple(StatedPot(p[0], p[1], p[2], p[3]) for p in stated.get(key, ())),
-                           restatements=tuple(_restatement(r) for r in restated.get(key, ())))
+            hand = replace(hand, stated_pots=tuple(map(_POT.make, stated.get(key, ()))),
+                           restatements=tuple(_RESTATEMENT.make(r, cards=_cards(r[-1])) for r in restated.get(key, ())))
         yield hand
 
 
-def _restatement(row: tuple[Any, ...]) -> Restatement:
-    fact, player, street, amount, cards, text, line = row
-    return Restatement(Restated(fact), player, None if street is None else Street(street), amount,
-                       tuple(_card(c) for c in cards.split(" ")) if cards else (), text, line)
-
-
-def _hand(h: dict[str, Any], seats: list[tuple[Any, ...]], cards: list[tuple[Any, ...]], actions: list[tuple[Any, ...]],
-          returns: list[tuple[Any, ...]], showdown: list[tuple[Any, ...]], awards: list[tuple[Any, ...]]) -> Hand:
-    stakes = Stakes(
-        ante=h["ante"], bring_in=h["bring_in"], small_bet=h["small_bet"], big_bet=h["big_bet"], currency=h["currency"],
-        unit=h["unit"], structure=Structure(h["structure"]), is_tournament=h["is_tournament"],
-        table_size=h["table_size"], ante_source=StakeSource(h["ante_source"]),
-        bring_in_source=StakeSource(h["bring_in_source"]), bets_source=StakeSource(h["bets_source"]),
-    )
-    return Hand(
-        site=h["site"],
-        hand_id=h["hand_id"],
-        source=Source(h["file"], h["first_line"], h["last_line"], h["raw_sha256"]),
-        stakes=stakes,
-        seats=tuple(Seat(s[0], s[1], s[2], s[3], s[4]) for s in seats),
-        actions=tuple(Action(Street(a[0]), a[1], ActionKind(a[2]), a[3], a[4], a[5], a[6]) for a in actions),
-        deals=_deals(cards),
-        uncalled=tuple(UncalledReturn(Street(r[0]), r[1], r[2], r[3]) for r in returns),
-        showdown=tuple(
-            ShownHand(s[0], ShowStatus(s[1]), tuple(_card(c) for c in s[2].split(" ")) if s[2] else (), s[3], s[4], s[5])
-            for s in showdown
-        ),
-        awards=tuple(Award(a[0], a[1], a[2], Half(a[3]), a[4]) for a in awards),
-        started_at=h["started_at"],
-        timezone=h["timezone"],
-        table_name=h["table_name"],
-        tournament_id=h["tournament_id"],
-        hero=h["hero"],
-        game_label=h["game_label"] or "",
-        total_pot=h["total_pot"],
-        rake=h["rake"],
-        fees=h["fees"],
-        dealer_seat=h["dealer_seat"],
-        community_card=_card(h["community_card"]),
-        origin_site=h["origin_site"],
-        notes=_notes(h["notes"], h["note_lines"]),
-    )
-
-
 def _notes(texts: list[str] | None, lines: list[int | None] | None) -> tuple[Note, ...]:
-    """The hand's notes; a hand stored before notes kept their line has none (NULL)."""
+    """The hand's notes; a hand stored before notes kept their line has no lines (NULL)."""
     texts = texts or []
     return tuple(Note(text, line) for text, line in zip(texts, lines or [None] * len(texts), strict=True))
 
 
 def _deals(cards: list[tuple[Any, ...]]) -> tuple[Deal, ...]:
-    """Regroup card rows (player, street, face, card, line) into one Deal per statement."""
+    """Regroup card rows (the deal's columns, face, card) into one Deal per statement."""
     deals: list[Deal] = []
-    current: tuple[str, int, int] | None = None
+    width = len(_DEAL.columns)
+    current: tuple[Any, ...] | None = None
     down: list[Card | None] = []
     up: list[Card | None] = []
-    for player, street, face, card, line in cards:
-        if (player, street, line) != current:
+    for row in cards:
+        of_deal, face, card = row[:width], row[width], row[width + 1]
+        if of_deal != current:
             if current is not None:
-                deals.append(Deal(Street(current[1]), current[0], tuple(down), tuple(up), current[2]))
-            current, down, up = (player, street, line), [], []
+                deals.append(_DEAL.make(current, down=tuple(down), up=tuple(up)))
+            current, down, up = of_deal, [], []
         (down if face == "down" else up).append(_card(card))
     if current is not None:
-        deals.append(Deal(Street(current[1]), current[0], tuple(down), tuple(up), current[2]))
+        deals.append(_DEAL.make(current, down=tuple(down), up=tuple(up)))
     return tuple(deals)

@@ -1,12 +1,18 @@
-"""DuckDB schema of the hhtool store, versioned. ``docs/schema.md`` documents it.
+"""Versions of the hhtool store's schema: how an older store is brought to the current one.
 
-Each migration moves the schema from version N-1 to N and runs once, in a transaction.
+The current schema is :mod:`hhtool.store.spec` (``docs/schema.md`` is generated from it): a fresh
+store is created from it directly, at ``CURRENT_VERSION``. The migrations below bring a store
+written by an older hhtool to it, each from version N-1 to N, once, in a transaction; they are
+history and are never edited. Adding a column is one edit in the spec plus one migration appended
+here (see the spec's docstring); a test migrates a version-1 store and compares it with a fresh one.
 Every hand-level table is keyed by (site, hand_id), which is how a hand is identified.
 """
 
 from __future__ import annotations
 
 import duckdb
+
+from hhtool.store.spec import Role, ddl, names_of
 
 SCHEMA_V1 = """
 CREATE TABLE files (
@@ -208,10 +214,13 @@ ALTER TABLE hands ADD COLUMN note_lines INTEGER[];  -- note_lines[i]: the line n
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES]
 CURRENT_VERSION = len(MIGRATIONS)
+#: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
+#: that a test adding a migration at run time gets a fresh store that still runs it)
+SPEC_VERSION = CURRENT_VERSION
 
 #: child tables holding per-hand rows, keyed by (site, hand_id)
-HAND_TABLES = ("seats", "cards", "actions", "returns", "showdown", "awards", "results", "stated_pots", "restatements")
-REPLAY_TABLES = ("violations", "unverifiable", "rule_awards")
+HAND_TABLES = names_of(Role.HAND_PART)
+REPLAY_TABLES = names_of(Role.REPLAY)
 
 
 def _run(con: duckdb.DuckDBPyConnection, sql: str, params: list[object] | None = None) -> list[tuple[object, ...]]:
@@ -227,25 +236,32 @@ def current_version(con: duckdb.DuckDBPyConnection) -> int:
     if not exists or not exists[0][0]:
         return 0
     rows = _run(con, "SELECT max(version) FROM schema_version")
-    return int(rows[0][0] or 0) if rows else 0
+    version = rows[0][0] if rows else None
+    return version if isinstance(version, int) else 0
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> int:
-    """Bring the schema up to date; returns the version now in force."""
+    """Bring the schema up to date (a new store: create it from the spec); returns the version now in force."""
     version = current_version(con)
     if version > CURRENT_VERSION:
         raise SchemaTooNew(
             f"this database has schema version {version}, newer than this hhtool understands ({CURRENT_VERSION})"
         )
+    if version == 0:
+        _apply(con, ddl(), SPEC_VERSION)
+        version = SPEC_VERSION
     for target in range(version + 1, CURRENT_VERSION + 1):
-        _run(con, "BEGIN TRANSACTION")
-        try:
-            if target == 1:
-                _run(con, "CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TIMESTAMP NOT NULL)")
-            _run(con, MIGRATIONS[target - 1])
-            _run(con, "INSERT INTO schema_version VALUES (?, current_timestamp)", [target])
-            _run(con, "COMMIT")
-        except Exception:
-            _run(con, "ROLLBACK")
-            raise
+        _apply(con, MIGRATIONS[target - 1], target)
     return CURRENT_VERSION
+
+
+def _apply(con: duckdb.DuckDBPyConnection, sql: str, version: int) -> None:
+    """Run ``sql`` and record ``version``, in one transaction."""
+    _run(con, "BEGIN TRANSACTION")
+    try:
+        _run(con, sql)
+        _run(con, "INSERT INTO schema_version VALUES (?, current_timestamp)", [version])
+        _run(con, "COMMIT")
+    except Exception:
+        _run(con, "ROLLBACK")
+        raise

@@ -1,0 +1,331 @@
+"""The store's tables, written once: every column's name, DuckDB type, nullability, default and
+meaning, and each table's key. Derived from it: the DDL of a fresh store (:func:`ddl`), the Arrow
+types of the row builders (:mod:`hhtool.store.tables`, which also takes the column order and the
+model attribute each value is read from), the tables the Parquet export names, and the tables part
+of ``docs/schema.md`` (:mod:`hhtool.store.document`; a test compares the two).
+
+Adding a column (e.g. a new model field) is one edit here plus its migration:
+
+1. append ``Column("to_call", BIGINT, "chips the player had to call before it", of="to_call")`` as
+   the **last** column of its table (``ALTER TABLE ... ADD COLUMN`` appends, and a fresh store must
+   equal a migrated one column for column); ``of`` names the attribute of the row's model value
+   (``Action`` for ``actions``) the row builder reads it from and :mod:`hhtool.store.load` gives
+   back to it by name (for the hand tables, ``of`` is a dataclass field), so neither needs an edit;
+   a value the builder computes instead (no ``of``) is one more named list in the builder, and its
+   ``Rows(..., given=...)`` in :mod:`hhtool.store.tables` names it (they are checked at import);
+2. append one migration to ``MIGRATIONS`` in :mod:`hhtool.store.schema`
+   (``ALTER TABLE actions ADD COLUMN to_call BIGINT;`` — a NOT NULL column needs a ``DEFAULT``, here
+   and in the migration alike);
+3. regenerate the document: ``python -m hhtool.store.document --write docs/schema.md``.
+
+``tests/test_schema_spec.py`` fails when a migrated store differs from a fresh one, when a builder's
+rows differ from its table, and when ``docs/schema.md`` differs from what this module generates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+VARCHAR, INTEGER, BIGINT, BOOLEAN, TIMESTAMP = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP"
+VARCHAR_LIST, INTEGER_LIST = "VARCHAR[]", "INTEGER[]"
+
+
+class Role(StrEnum):
+    """What a table holds, which is how other code names groups of tables."""
+
+    META = "meta"  # the store's own bookkeeping
+    IMPORT = "import"  # what an import found in the files, beside the hands
+    HAND = "hand"  # the hands
+    HAND_PART = "hand_part"  # per-hand rows, keyed by (site, hand_id), written with the hand
+    REPLAY = "replay"  # what a replay under a profile found, keyed by (site, hand_id, profile)
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column. ``of``: the attribute (dotted path) of the model value a row is made from, which
+    the row builder reads; None when the builder computes the value. ``default``: SQL text.
+    ``auto``: the database fills it at insert (its default); row builders leave it out."""
+
+    name: str
+    type: str
+    comment: str
+    null: bool = False
+    default: str | None = None
+    of: str | None = None
+    auto: bool = False
+
+    def ddl(self) -> str:
+        default = f" DEFAULT {self.default}" if self.default is not None else ""
+        return f"{self.name} {self.type}{'' if self.null else ' NOT NULL'}{default}"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    name: str
+    row: str  # what one row is, for the document ("one row per …")
+    role: Role
+    columns: tuple[Column, ...]
+    primary_key: tuple[str, ...] = ()
+
+    def column(self, name: str) -> Column:
+        for column in self.columns:
+            if column.name == name:
+                return column
+        raise KeyError(f"{self.name} has no column {name}")
+
+    @property
+    def built(self) -> tuple[Column, ...]:
+        """The columns a row builder supplies (all but those the database fills)."""
+        return tuple(column for column in self.columns if not column.auto)
+
+
+def _key(of_hand: bool = False) -> tuple[Column, Column]:
+    site = "the site whose history it is (`phh` for a PHH file: see `hands.origin_site`)"
+    return (Column("site", VARCHAR, site, of="site" if of_hand else None),
+            Column("hand_id", VARCHAR, "the site's id of the hand", of="hand_id" if of_hand else None))
+
+
+def _seq(what: str) -> Column:
+    return Column("seq", INTEGER, f"0-based {what}")
+
+
+def _line(meaning: str = "the line of the file that states it", of: str | None = "line") -> Column:
+    return Column("line", INTEGER, meaning, of=of)
+
+
+_PROFILE = Column("profile", VARCHAR, "the rules profile the hand was replayed under")
+
+TABLES: tuple[Table, ...] = (
+    Table("schema_version", "version the store was created at or migrated to", Role.META, (
+        Column("version", INTEGER, "schema version"),
+        Column("applied_at", TIMESTAMP, "when"),
+    )),
+    Table("files", "file as last imported (a grown or re-read file's row is replaced)", Role.IMPORT, (
+        Column("path", VARCHAR, "absolute path as imported"),
+        Column("sha256", VARCHAR, "of the file's bytes"),
+        Column("size", BIGINT, "bytes"),
+        Column("site", VARCHAR, "detected or forced site; NULL when unrecognised", null=True),
+        Column("encoding", VARCHAR, "the encoding the text was read in", null=True),
+        Column("hands_found", INTEGER, "hands found in the whole file, whatever imports it took (so are the next five)"),
+        Column("stored", INTEGER, "hands stored"),
+        Column("duplicates", INTEGER, "hands already stored"),
+        Column("skipped", INTEGER, "hands of another game"),
+        Column("failed", INTEGER, "hands that could not be read (in `import_errors`)"),
+        Column("incomplete", INTEGER, "truncated last hand (kept in `import_errors`, not a failure)"),
+        Column("lines", INTEGER, "lines in the file at import"),
+        Column("resume_line", INTEGER, "first line of the last hand: where a grown file is read again from"),
+        Column("imported_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
+        Column("reading", VARCHAR, "`detected`, or `forced` by `--site`: a file read another way is parsed again",
+               default="'detected'"),
+        Column("tail", VARCHAR_LIST, "how the items from `resume_line` on were counted", default="[]"),
+    )),
+    Table("hands", "hand", Role.HAND, (
+        *_key(of_hand=True),
+        Column("file", VARCHAR, "the file it was read from", of="source.file"),
+        Column("first_line", INTEGER, "its first line in the file", of="source.first_line"),
+        Column("last_line", INTEGER, "its last line", of="source.last_line"),
+        Column("raw_sha256", VARCHAR, "sha256 of its text", of="source.sha256"),
+        Column("started_at", TIMESTAMP, "as the history states it, in `timezone`", null=True, of="started_at"),
+        Column("timezone", VARCHAR, "as the history names it", null=True, of="timezone"),
+        Column("table_name", VARCHAR, "", null=True, of="table_name"),
+        Column("tournament_id", VARCHAR, "", null=True, of="tournament_id"),
+        Column("game_label", VARCHAR, "the site's name for the game", null=True, of="game_label"),
+        Column("structure", VARCHAR, "fixed_limit, pot_limit or no_limit", of="stakes.structure"),
+        Column("is_tournament", BOOLEAN, "", of="stakes.is_tournament"),
+        Column("currency", VARCHAR, "USD, EUR, … or CHIPS / PLAY", of="stakes.currency"),
+        Column("unit", INTEGER, "smallest units per currency unit (100 = cents, 1 = chips)", of="stakes.unit"),
+        Column("ante", BIGINT, "the stakes (source in `ante_source`)", null=True, of="stakes.ante"),
+        Column("bring_in", BIGINT, "source in `bring_in_source`", null=True, of="stakes.bring_in"),
+        Column("small_bet", BIGINT, "no-limit and pot-limit: the minimum bet; source in `bets_source`", null=True,
+               of="stakes.small_bet"),
+        Column("big_bet", BIGINT, "NULL in no-limit and pot-limit unless stated", null=True, of="stakes.big_bet"),
+        Column("table_size", INTEGER, "seats at the table, as stated", null=True, of="stakes.table_size"),
+        Column("players", INTEGER, "seated players"),
+        Column("hero", VARCHAR, "the player whose history it is, if it says", null=True, of="hero"),
+        Column("dealer_seat", INTEGER, "the seat the site calls dealer, if any", null=True, of="dealer_seat"),
+        Column("total_pot", BIGINT, "as the site states it", null=True, of="total_pot"),
+        Column("rake", BIGINT, "as the site states it", null=True, of="rake"),
+        Column("fees", BIGINT, "other deductions the site states (e.g. a jackpot fee)", of="fees"),
+        Column("community_card", VARCHAR, "the 7th-street card shared when the deck runs out", null=True),
+        Column("origin_site", VARCHAR, "for a PHH file hhtool wrote: the site that dealt the hand", null=True,
+               of="origin_site"),
+        Column("notes", VARCHAR_LIST, "ambiguities the parser recorded", null=True),
+        Column("verdict", VARCHAR, "ok, violation or unverifiable (NULL: not replayed)", null=True),
+        Column("rules_profile", VARCHAR, "the profile of `verdict`", null=True),
+        Column("ante_source", VARCHAR, "where `ante` came from: header (stated by the history), posted (this hand's "
+               "own forced bets), context (what the other hands at the table agree on, set by the table-context pass) "
+               "or inferred (worked out from the betting)", default="'header'", of="stakes.ante_source"),
+        Column("bring_in_source", VARCHAR, "where `bring_in` came from (as `ante_source`)", default="'header'",
+               of="stakes.bring_in_source"),
+        Column("bets_source", VARCHAR, "where `small_bet` and `big_bet` came from (as `ante_source`)", default="'header'",
+               of="stakes.bets_source"),
+        Column("note_lines", INTEGER_LIST, "`note_lines[i]`: the file line `notes[i]` is about (NULL: the hand as a "
+               "whole)", null=True),
+    ), primary_key=("site", "hand_id")),
+    Table("seats", "player in a hand", Role.HAND_PART, (
+        *_key(), _seq("order of the seat lines in the history"),
+        Column("seat", INTEGER, "", of="seat"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("stack", BIGINT, "starting stack; NULL when not printed", null=True, of="stack"),
+        Column("sitting_out", BOOLEAN, "", of="sitting_out"),
+        Column("position", INTEGER, "0-based place in dealing order"),
+        _line(),
+    )),
+    Table("cards", "dealt card", Role.HAND_PART, (
+        *_key(), _seq("order of dealing within the hand"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("street", INTEGER, "3–7", of="street"),
+        Column("face", VARCHAR, "down or up"),
+        Column("card", VARCHAR, "e.g. `Ah`; NULL when the history hides it", null=True),
+        _line("the deal line"),
+    )),
+    Table("actions", "action", Role.HAND_PART, (
+        *_key(), _seq("order within the hand, antes first"),
+        Column("street", INTEGER, "3–7", of="street"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("kind", VARCHAR, "ante, bring_in, complete, bet, raise, call, check or fold", of="kind"),
+        Column("amount", BIGINT, "chips this action put in", of="amount"),
+        Column("to_amount", BIGINT, "the player's street total after it", of="to_amount"),
+        Column("all_in", BOOLEAN, "", of="all_in"),
+        _line(),
+    )),
+    Table("returns", "uncalled bet returned", Role.HAND_PART, (
+        *_key(), _seq("order within the hand"),
+        Column("street", INTEGER, "", of="street"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("amount", BIGINT, "", of="amount"),
+        _line(),
+    )),
+    Table("showdown", "player's shown or mucked hand", Role.HAND_PART, (
+        *_key(), _seq("order within the hand"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("status", VARCHAR, "shown, mucked or not_shown", of="status"),
+        Column("cards", VARCHAR, "as printed, space-separated, `??` hidden", null=True),
+        Column("high_text", VARCHAR, "the site's description", null=True, of="high_text"),
+        Column("low_text", VARCHAR, "the site's description", null=True, of="low_text"),
+        _line(),
+    )),
+    Table("awards", "collect line", Role.HAND_PART, (
+        *_key(), _seq("order within the hand"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("amount", BIGINT, "", of="amount"),
+        Column("pot", INTEGER, "0 main, N side pot N, NULL unknown", null=True, of="pot"),
+        Column("half", VARCHAR, "high, low, whole or unknown", of="half"),
+        _line(),
+    )),
+    Table("results", "player in a hand: money in, out, net", Role.HAND_PART, (
+        *_key(),
+        Column("player", VARCHAR, ""),
+        Column("contributed", BIGINT, "put in less returns"),
+        Column("collected", BIGINT, ""),
+        Column("net", BIGINT, "`collected` - `contributed`"),
+    )),
+    Table("import_errors", "hand that failed, or lines that are no hand", Role.IMPORT, (
+        Column("file", VARCHAR, "", of="raw.file"),
+        Column("first_line", INTEGER, "", of="raw.first_line"),
+        Column("last_line", INTEGER, "", of="raw.last_line"),
+        Column("line", INTEGER, "where parsing stopped", of="line"),
+        Column("site", VARCHAR, "", null=True, of="site"),
+        Column("hand_id", VARCHAR, "", null=True, of="hand_id"),
+        Column("reason", VARCHAR, "", of="reason"),
+        Column("raw_text", VARCHAR, "the lines, as read", of="raw.text"),
+        Column("raw_sha256", VARCHAR, "of `raw_text`"),
+        Column("imported_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
+        Column("kind", VARCHAR, "unreadable; ends_early: a truncated hand; stray_text: lines after a complete hand "
+               "that belong to no hand; unknown_format", default="'unreadable'", of="kind"),
+    )),
+    Table("skipped_hands", "hand of another game", Role.IMPORT, (
+        Column("file", VARCHAR, "", of="raw.file"),
+        Column("first_line", INTEGER, "", of="raw.first_line"),
+        Column("site", VARCHAR, "", of="site"),
+        Column("hand_id", VARCHAR, "", null=True, of="hand_id"),
+        Column("game", VARCHAR, "as the site names it", of="game"),
+    )),
+    Table("violations", "rule violation", Role.REPLAY, (
+        *_key(), _PROFILE,
+        Column("code", VARCHAR, "the rule's code (docs/violations.md)", of="code"),
+        Column("street", INTEGER, "NULL for a hand-level finding", null=True, of="street"),
+        Column("player", VARCHAR, "", null=True, of="player"),
+        Column("expected", VARCHAR, "what the rules require", null=True, of="expected"),
+        Column("actual", VARCHAR, "what the history shows", null=True, of="actual"),
+        Column("message", VARCHAR, "", of="message"),
+        Column("file", VARCHAR, "", of="file"),
+        _line("the line it is found on"),
+    )),
+    Table("unverifiable", "check that could not run", Role.REPLAY, (
+        *_key(), _PROFILE,
+        Column("check_code", VARCHAR, "", of="check"),
+        Column("reason", VARCHAR, "", of="reason"),
+        _line("the file line of the cause, like `violations.line`; NULL when the cause is the whole hand (e.g. a "
+              "stake the history never states)"),
+    )),
+    Table("rule_awards", "player in a replayed hand", Role.REPLAY, (
+        *_key(), _PROFILE,
+        Column("player", VARCHAR, "", of="player"),
+        Column("rules_amount", BIGINT, "what the rules award", of="rules_amount"),
+        Column("site_amount", BIGINT, "what the site paid", of="site_amount"),
+    )),
+    Table("stated_pots", "pot amount a summary states (`Main pot $0.41. Side pot $0.18.`)", Role.HAND_PART, (
+        *_key(), _seq("order within the hand"),
+        Column("pot", INTEGER, "0 main, N side pot N", of="pot"),
+        Column("amount", BIGINT, "", of="amount"),
+        Column("after_rake", BOOLEAN, "true: what the pot held once raked, as PokerStars states it; false: before the "
+               "rake, as Full Tilt does", of="after_rake"),
+        _line(),
+    )),
+    Table("restatements", "fact the history states a second time", Role.HAND_PART, (
+        *_key(), _seq("order within the hand"),
+        Column("fact", VARCHAR, "cards: a later deal line's repeated earlier cards; folded, showed, mucked, won, lost, "
+               "net, stack_after: a summary seat line", of="fact"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("street", INTEGER, "the deal line's street (cards) or the street folded on", null=True, of="street"),
+        Column("amount", BIGINT, "won: every pot and half together", null=True, of="amount"),
+        Column("cards", VARCHAR, "as restated, `??` for a hidden card; NULL when none", null=True),
+        Column("text", VARCHAR, "the hand description the line repeats", null=True, of="text"),
+        _line(),
+    )),
+    Table("copy_conflicts", "second copy of a stored hand whose history differs", Role.IMPORT, (
+        Column("site", VARCHAR, "the stored (first) copy, which is kept"),
+        Column("hand_id", VARCHAR, "the stored copy's id"),
+        Column("first_file", VARCHAR, ""),
+        Column("first_first_line", INTEGER, ""),
+        Column("first_last_line", INTEGER, ""),
+        Column("first_sha256", VARCHAR, ""),
+        Column("second_site", VARCHAR, "a PHH copy is `phh` (with `second_hand_id` `<site>:<id>`)"),
+        Column("second_hand_id", VARCHAR, ""),
+        Column("second_file", VARCHAR, ""),
+        Column("second_first_line", INTEGER, ""),
+        Column("second_last_line", INTEGER, ""),
+        Column("second_sha256", VARCHAR, ""),
+        Column("kind", VARCHAR, "text: same format, text differs beyond blanks; content: another format, or the first "
+               "copy's file is gone, and the hand's facts differ; grown: the first copy was read while its file was "
+               "still being written"),
+        Column("diff", VARCHAR, "line-level summary"),
+        Column("first_text", VARCHAR, "NULL when the first copy's file no longer holds it", null=True),
+        Column("second_text", VARCHAR, ""),
+    )),
+)
+
+BY_NAME: dict[str, Table] = {table.name: table for table in TABLES}
+
+
+def table(name: str) -> Table:
+    return BY_NAME[name]
+
+
+def names_of(role: Role) -> tuple[str, ...]:
+    return tuple(t.name for t in TABLES if t.role is role)
+
+
+def ddl(only: Table | None = None) -> str:
+    """CREATE TABLE statements of the current schema (of one table, or of all of them)."""
+    statements = []
+    for spec in (only,) if only else TABLES:
+        entries = [(column.ddl(), column.comment) for column in spec.columns]
+        if spec.primary_key:
+            entries.append((f"PRIMARY KEY ({', '.join(spec.primary_key)})", ""))
+        lines = [f"    {code}{',' if index < len(entries) - 1 else ''}" + (f"  -- {comment}" if comment else "")
+                 for index, (code, comment) in enumerate(entries)]
+        statements.append(f"CREATE TABLE {spec.name} (  -- one row per {spec.row}\n" + "\n".join(lines) + "\n);")
+    return "\n\n".join(statements) + "\n"
