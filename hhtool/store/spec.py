@@ -257,8 +257,8 @@ TABLES: tuple[Table, ...] = (
         *_key(), _PROFILE,
         Column("check_code", VARCHAR, "", of="check"),
         Column("reason", VARCHAR, "", of="reason"),
-        _line("the file line of the cause, like `violations.line`; NULL when the cause is the whole hand (e.g. a "
-              "stake the history never states)"),
+        Column("line", INTEGER, "the file line of the cause, like `violations.line`; NULL when the cause is the "
+               "whole hand (e.g. a stake the history never states)", null=True, of="line"),
     )),
     Table("rule_awards", "player in a replayed hand", Role.REPLAY, (
         *_key(), _PROFILE,
