@@ -20,10 +20,11 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.cli.common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_STORE, EXIT_USAGE
 from hhtool.store.schema import CURRENT_VERSION
+from tests import inputs
 
 runner = CliRunner()
 HHTOOL = [sys.executable, "-m", "hhtool"]
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "pokerstars"
+SAMPLES = inputs.SAMPLES / "pokerstars"
 A_HAND_ID = "900000000001"  # in sample_histories/pokerstars
 
 #: every command that reads the store, as a user would run it (the --db option is added)
@@ -57,11 +58,9 @@ def one_line(stderr: str, *words: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("store") / "real.duckdb"
-    result = runner.invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1"])
-    assert result.exit_code == 0, result.output
-    return path
+def store(tmp_path_factory: pytest.TempPathFactory, pokerstars_samples_store: Path) -> Path:
+    """This module's copy of the store of the PokerStars sample histories."""
+    return inputs.copy_store(pokerstars_samples_store, tmp_path_factory.mktemp("store") / "real.duckdb")
 
 
 def every_table(db: Path | str) -> dict[str, tuple[object, ...]]:

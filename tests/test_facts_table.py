@@ -19,8 +19,8 @@ from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.store import Store
 from tests.stats_hands import ALL_HANDS
+from tests.stats_hands import load as load_texts
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
-from tests.test_stats import load as load_texts
 
 runner = CliRunner()
 FIRST, SECOND = ALL_HANDS[:5], (*ALL_HANDS[5:], ALLIN_SIDE_POT, SPLIT_HAND)

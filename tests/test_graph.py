@@ -16,19 +16,16 @@ from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, winnings_series
 from hhtool.reports.stats import format_money
 from hhtool.store import Store
-from tests.stats_hands import ALL_HANDS
+from tests.inputs import copy_store
+from tests.stats_hands import ALL_HANDS, load, parse
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
-from tests.test_stats import load, parse
 
 runner = CliRunner()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "g.duckdb"
-    with Store(str(path)) as store:
-        load(store, tmp_path, *ALL_HANDS)
-    return path
+def db(tmp_path: Path, stats_hands_store: Path) -> Path:
+    return copy_store(stats_hands_store, tmp_path / "g.duckdb")
 
 
 def expected_running_totals(player: str) -> tuple[list[int], list[int]]:

@@ -25,7 +25,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.inputs import SAMPLES
 
 #: the over-long line of the issue (400 MB); $HHTOOL_TEST_LONG_LINE_MB makes it smaller on a slow machine
 LONG_LINE_BYTES = int(os.environ.get("HHTOOL_TEST_LONG_LINE_MB", "400")) << 20

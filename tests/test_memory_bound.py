@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.inputs import SAMPLES
 
 SIZE = 60 << 20
 #: (DuckDB's buffer, peak RSS bound in MiB). Measured on these inputs: the XML file 446 MiB streamed

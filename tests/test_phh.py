@@ -39,7 +39,7 @@ from hhtool.sites import detect
 from hhtool.sites.phh import PARSER
 from hhtool.store import Store
 from hhtool.store.load import load_hands
-from tests.conftest import SAMPLES, SHARED_CORPUS
+from tests.inputs import SAMPLES, require_corpus
 from tests.replay_helpers import build_hand
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -67,9 +67,7 @@ def sample_hands() -> list[Hand]:
 
 
 def corpus_hands(site: str = "PokerStars") -> list[Hand]:
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
-    return parsed_hands([p for p in sorted((SHARED_CORPUS / site).iterdir()) if p.suffix == ".txt"])
+    return parsed_hands([p for p in sorted(require_corpus(site).iterdir()) if p.suffix == ".txt"])
 
 
 def read_phh(text: str, name: str = "t.phhs") -> list[Hand | object]:

@@ -35,8 +35,8 @@ from hhtool.simulate.faults import faulty_hand
 from hhtool.simulate.policy import CallDownPolicy, RaiseWarPolicy, SimplePolicy
 from hhtool.simulate.writers.pokerstars import WRITER
 from hhtool.sites import parser_for
+from tests.inputs import require_corpus
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 PARSER = parser_for("pokerstars")
 
 
@@ -267,9 +267,7 @@ def test_every_line_has_the_shape_of_a_real_pokerstars_line(tmp_path: Path) -> N
     """Each generated line (but the header), with names, cards and amounts abstracted, is a line
     shape found in the real PokerStars Stud Hi/Lo histories, or one of the few situations they do
     not contain."""
-    folder = CORPUS / "PokerStars"
-    if not folder.is_dir():
-        pytest.skip("../shared corpus not present")
+    folder = require_corpus("PokerStars")
     real: set[str] = set()
     for path in folder.glob("*.txt"):
         real |= _file_shapes(read_file(path).lines, str(path))

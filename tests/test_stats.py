@@ -14,12 +14,11 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.importer import Importer
 from hhtool.model import Hand
-from hhtool.reader import decode_bytes
 from hhtool.reports.facts import evaluate_cards, player_hand_facts
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import RATES, Breakdown, output_keys, player_stats
-from hhtool.sites import parser_for
 from hhtool.store import Store
+from tests.inputs import REPO, copy_store
 from tests.stats_hands import (
     ALL_HANDS,
     CBETS_AND_SPLIT,
@@ -30,35 +29,19 @@ from tests.stats_hands import (
     QUARTERED,
     RESTEAL_AND_CHECK_RAISE,
     STEAL_BY_DOOR,
+    load,
+    parse,
 )
 from tests.test_site_pokerstars import ALLIN_SIDE_POT
 
-REPO = Path(__file__).resolve().parents[1]
 STATS_DOC = REPO / "docs" / "stats.md"
 runner = CliRunner()
 Facts = dict[tuple[str, str], dict[str, Any]]
 
 
-def parse(text: str) -> Hand:
-    stars = parser_for("pokerstars")
-    hand = stars.parse(next(iter(stars.split(decode_bytes(text.encode()).lines, "t.txt"))))
-    assert isinstance(hand, Hand), hand
-    return hand
-
-
-def load(store: Store, folder: Path, *texts: str) -> None:
-    for index, text in enumerate(texts):
-        path = folder / f"hand{index}-{abs(hash(text))}.txt"
-        path.write_text(text, encoding="utf-8")
-        report = Importer(store).import_file(path, path.read_bytes())
-        assert report.failed == 0, report.failures
-
-
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    opened = Store(":memory:")
-    load(opened, tmp_path_factory.mktemp("hands"), *ALL_HANDS)
-    return opened
+def store(tmp_path_factory: pytest.TempPathFactory, stats_hands_store: Path) -> Store:
+    return Store(str(copy_store(stats_hands_store, tmp_path_factory.mktemp("hands") / "stats.duckdb")))
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.store import Store
+from tests.inputs import require_corpus
 
 runner = CliRunner()
 
@@ -199,14 +200,9 @@ def test_migration_splits_the_old_stakes_source(tmp_path: Path) -> None:
 
 
 def test_the_corpus_audits_without_violations_and_its_tables_give_context(tmp_path: Path) -> None:
-    import pytest
-
-    from tests.site_helpers import CORPUS
-
-    if not CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
+    corpus = require_corpus()
     db = str(tmp_path / "corpus.duckdb")
-    result = runner.invoke(app, ["audit", str(CORPUS), "--db", db, "--format", "jsonl"])
+    result = runner.invoke(app, ["audit", str(corpus), "--db", db, "--format", "jsonl"])
     assert result.exit_code == 0 and not result.output.strip(), result.output
     with Store(db, read_only=True) as store:
         (judged,) = store.run("SELECT count(*) FROM hands WHERE bring_in_source = 'context'")[0]
