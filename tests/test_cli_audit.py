@@ -54,9 +54,12 @@ def test_filters_and_csv(tmp_path: Path) -> None:
     assert everything.exit_code == 1 and tuple(rows[0]) == VIOLATION_KEYS
     codes = {row["code"] for row in rows}
     only = runner.invoke(app, ["audit", "--db", db, "--format", "csv", "--code", "pot_award"])
+    assert only.exit_code == 1, only.output
     assert {row["code"] for row in csv.DictReader(io.StringIO(only.output))} == {"POT_AWARD"} <= codes
     by_player = runner.invoke(app, ["audit", "--db", db, "--format", "jsonl", "--player", "gashpor"])
-    assert all(json.loads(line)["player"] == "gashpor" for line in by_player.output.splitlines())
+    players = [json.loads(line)["player"] for line in by_player.output.splitlines()]
+    assert by_player.exit_code == 1 and players, by_player.output  # gashpor was wrongly paid nothing: findings
+    assert set(players) == {"gashpor"} and {row["player"] for row in rows} - {"gashpor"}  # others filtered out
     clean_hand = runner.invoke(app, ["audit", "--db", db, "--hand", "35874576282"])
     assert clean_hand.exit_code == 0 and "1 hands audited: 1 ok" in clean_hand.output
     other_site = runner.invoke(app, ["audit", "--db", db, "--site", "fulltilt"])
@@ -65,7 +68,7 @@ def test_filters_and_csv(tmp_path: Path) -> None:
 
 def test_rules_profile_replays_stored_hands_again(tmp_path: Path) -> None:
     db = str(tmp_path / "r.duckdb")
-    runner.invoke(app, ["import", write(tmp_path, SPLIT_HAND), "--db", db])
+    assert runner.invoke(app, ["import", write(tmp_path, SPLIT_HAND), "--db", db]).exit_code == 0
     result = runner.invoke(app, ["audit", "--db", db, "--rules", "robert"])
     assert result.exit_code == 0, result.output
     from hhtool.store import Store

@@ -87,7 +87,7 @@ def test_version_and_module_entry_point() -> None:
 def test_sql_is_read_only(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
     db = str(tmp_path / "s.duckdb")
-    runner.invoke(app, ["import", str(tmp_path / "a.txt"), "--db", db])
+    assert runner.invoke(app, ["import", str(tmp_path / "a.txt"), "--db", db]).exit_code == 0
     result = runner.invoke(app, ["sql", "SELECT hand_id, total_pot FROM hands", "--db", db, "--format", "json"])
     assert result.exit_code == 0 and json.loads(result.output) == [{"hand_id": "35874576282", "total_pot": 39}]
     assert runner.invoke(app, ["sql", "DELETE FROM hands", "--db", db]).exit_code == 2

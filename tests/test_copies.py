@@ -52,19 +52,20 @@ def test_an_edited_copy_in_another_file_is_a_conflict_reported_everywhere(tmp_pa
     assert stored == [(True, True, EDITED.rstrip("\n"))]
     assert rows(db, "SELECT file FROM hands WHERE hand_id = '35874576282'") == [(str(tmp_path / "a.txt"),)]  # first kept
     text = runner.invoke(app, ["import", str(tmp_path / "b.txt"), "--db", str(db)])  # unchanged: known already
-    assert "read the same way: not read again" in text.output
+    assert text.exit_code == 0 and "read the same way: not read again" in text.output, text.output
     audit = runner.invoke(app, ["audit", "--db", str(db), "--format", "jsonl"])
     assert audit.exit_code == 1
     [finding] = [json.loads(line) for line in audit.output.splitlines()]
     assert finding["code"] == "CONFLICTING_COPY" and finding["file"] == str(tmp_path / "b.txt")
     table = runner.invoke(app, ["audit", "--db", str(db)])
     # the conflicted hand is a violation; the other, alone at its table, leaves its forced bets unverifiable
-    assert "1 violation" in table.output and "1 unverifiable" in table.output
+    assert table.exit_code == 1 and "1 violation" in table.output and "1 unverifiable" in table.output
     explained = runner.invoke(app, ["audit", "--db", str(db), "--explain", "35874576282"])
     assert "CONFLICTING_COPY: 1 other copies" in explained.output and "b.txt lines 1-52" in explained.output
     assert "won ($0.38)" in explained.output
     clean = runner.invoke(app, ["audit", "--db", str(db), "--explain", "200"])
-    assert "CONFLICTING_COPY" not in clean.output
+    assert clean.exit_code == 0 and "Hand pokerstars #200" in clean.output, clean.output  # the explanation is there,
+    assert "CONFLICTING_COPY" not in clean.output  # without a conflict
 
 
 def test_a_copy_differing_only_in_whitespace_line_endings_or_encoding_is_a_plain_duplicate(tmp_path: Path) -> None:

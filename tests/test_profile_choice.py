@@ -78,7 +78,7 @@ def test_the_legal_counterpart_stays_clean_under_both(tmp_path: Path) -> None:
     db = exported(tmp_path, CLEAN, "pokerstars")  # odd cent to high: every profile's reading
     assert stored_verdict(db) == ("phh", "pokerstars", "ok")
     result = runner.invoke(app, ["show", "pokerstars:77", "--db", db, "--format", "json", "--rules", "default"])
-    assert json.loads(result.output)["verdict"] == "ok"
+    assert result.exit_code == 0 and json.loads(result.output)["verdict"] == "ok", result.output
 
 
 def test_profile_for_names_who_chose() -> None:

@@ -19,7 +19,8 @@ OVERBET = SPLIT_HAND.replace("35874576282", "77").replace("gashpor: bets $0.04\n
 def stored(tmp_path: Path, text: str) -> str:
     (tmp_path / "h.txt").write_text(text)
     db = str(tmp_path / "s.duckdb")
-    runner.invoke(app, ["import", str(tmp_path / "h.txt"), "--db", db])
+    imported = runner.invoke(app, ["import", str(tmp_path / "h.txt"), "--db", db])
+    assert imported.exit_code == 0, imported.output
     return db
 
 
