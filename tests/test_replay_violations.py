@@ -6,9 +6,10 @@ assert the exact code, street, player and source line the replay reports.
 
 from __future__ import annotations
 
-import pytest
+import ast
 
 from hhtool.replay import PROFILES, ReplayResult, RuleProfile, Verdict, Violation, replay
+from tests.inputs import REPO
 from tests.replay_helpers import CLEAN, build_hand, edit, line_of
 
 DEFAULT = PROFILES["default"]
@@ -495,10 +496,43 @@ def test_money_not_conserved() -> None:
     assert set(result.codes) == {"POT_TOTAL", "POT_AWARD"}
 
 
-@pytest.mark.parametrize("code", ["ANTE", "BRING_IN_PLAYER", "BRING_IN_AMOUNT", "ACTION_ORDER", "ILLEGAL_ACTION", "BET_SIZE",
-                                  "RAISE_CAP", "STACK", "ROUND_INCOMPLETE", "CARDS", "POT_TOTAL", "UNCALLED_BET",
-                                  "POT_AWARD", "SHOWDOWN"])
-def test_every_code_is_documented(code: str) -> None:
+def reported_codes() -> dict[str, str]:
+    """Each code a check of hhtool/replay passes to ``violation(hand, code, ...)``, with where: a
+    literal, a module constant or an enum member (``Code.X``), read from the source."""
+    found: dict[str, str] = {}
+    for path in sorted((REPO / "hhtool" / "replay").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {target.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                     and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                     for target in node.targets if isinstance(target, ast.Name)}
+        for call in ast.walk(tree):
+            if not (isinstance(call, ast.Call) and getattr(call.func, "id", getattr(call.func, "attr", None)) == "violation"):
+                continue
+            argument = next((k.value for k in call.keywords if k.arg == "code"), call.args[1] if len(call.args) > 1 else None)
+            where = f"{path.relative_to(REPO)}:{call.lineno}"
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                found[argument.value] = where
+            elif isinstance(argument, ast.Name) and argument.id in constants:
+                found[constants[argument.id]] = where
+            elif isinstance(argument, ast.Attribute):
+                found[argument.attr] = where
+            else:
+                raise AssertionError(f"{where}: a code this test cannot read: {ast.unparse(call)}")
+    return found
+
+
+def test_every_code_a_check_reports_is_declared() -> None:
     from hhtool.replay import CODES
 
-    assert code in CODES
+    reported = reported_codes()
+    assert len(reported) > 1, reported  # the reading found the checks' calls
+    assert {code: where for code, where in reported.items() if code not in CODES} == {}
+
+
+def test_every_declared_code_is_reported_and_says_what_it_enforces() -> None:
+    from hhtool.replay import CODES
+
+    # a copy that differs is found by the store when a second copy is imported, not by a replay check
+    by_the_store = {"CONFLICTING_COPY"}
+    assert set(CODES) - by_the_store == set(reported_codes())
+    assert all(len(description.split()) >= 2 for description in CODES.values()), CODES
