@@ -16,6 +16,7 @@ from hhtool.importer import Importer
 from hhtool.sites import parser_for
 from hhtool.sources import collect_sources
 from hhtool.store import Store
+from tests.inputs import edited
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 
 runner = CliRunner()
@@ -127,10 +128,10 @@ def test_a_phh_re_export_is_the_same_hand_and_an_edited_one_a_conflict(tmp_path:
 def test_two_players_own_histories_of_one_hand_are_not_a_conflict() -> None:
     parser = parser_for("pokerstars")
     mine = SPLIT_HAND
-    theirs = SPLIT_HAND.replace("Dealt to Hero [7c 3s 5h]", "Dealt to Hero [5h]").replace(
-        "Dealt to Hero [7c 3s 5h] [Qc]", "Dealt to Hero [5h] [Qc]")
-    theirs = theirs.replace("Dealt to gashpor [4h]", "Dealt to gashpor [2d 5c 4h]")
-    theirs = theirs.replace("Dealt to gashpor [4h] [8d]", "Dealt to gashpor [2d 5c 4h] [8d]")
+    # each edit changes the 3rd- and the 4th-street line (the second replace of each pair changed nothing)
+    theirs = edited(SPLIT_HAND, "Dealt to Hero [7c 3s 5h]", "Dealt to Hero [5h]")
+    theirs = edited(theirs, "Dealt to gashpor [4h]", "Dealt to gashpor [2d 5c 4h]")
+    assert "Dealt to Hero [5h] [Qc]" in theirs and "Dealt to gashpor [2d 5c 4h] [8d]" in theirs
     a, b = (parser.parse(next(iter(parser.split(text.splitlines(), "f")))) for text in (mine, theirs))
     assert a.hero == "Hero"  # type: ignore[union-attr]
     b = b.__class__(**{**{name: getattr(b, name) for name in b.__slots__}, "hero": "gashpor"})  # type: ignore[union-attr]

@@ -57,7 +57,7 @@ def test_phh_export_is_judged_by_its_origin_site_everywhere(tmp_path: Path) -> N
     assert stored_verdict(db) == ("phh", "winning", "ok")
     shown = show(db)
     assert shown["verdict"] == "ok" and not shown["other_violations"]
-    assert all(a["site"] == a["rules"] for a in shown["awards"])
+    assert shown["awards"] and all(a["site"] == a["rules"] for a in shown["awards"]), shown["awards"]
     text = explain(db)
     assert "Rules profile: winning. Verdict: ok." in text
     audit = runner.invoke(app, ["audit", "--db", db])
