@@ -78,6 +78,7 @@ def test_memory_database_keeps_nothing(tmp_path: Path, monkeypatch: pytest.Monke
     assert not list(tmp_path.glob("*.duckdb"))
 
 
+@pytest.mark.slow
 def test_version_and_module_entry_point() -> None:
     assert __version__ in runner.invoke(app, ["--version"]).output
     completed = subprocess.run([sys.executable, "-m", "hhtool", "--help"], capture_output=True, text=True, check=False)
@@ -206,6 +207,7 @@ def every_table_of(db: str) -> dict[str, list[tuple[object, ...]]]:
     return tables_of(db)
 
 
+@pytest.mark.slow
 def test_a_grown_file_gives_the_tables_of_one_import_of_the_whole_file(tmp_path: Path) -> None:
     path = tmp_path / "g.txt"
     whole = SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT + "\n"

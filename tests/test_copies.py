@@ -78,6 +78,7 @@ def test_a_copy_differing_only_in_whitespace_line_endings_or_encoding_is_a_plain
     assert rows(db, "SELECT count(*) FROM copy_conflicts") == [(0,)]
 
 
+@pytest.mark.slow
 def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "one.txt"
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n" + EDITED + "\n\n" + SPLIT_HAND + "\n")
@@ -103,6 +104,7 @@ def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: py
         assert store.run(query) == expected and len(report.conflicts) == 1
 
 
+@pytest.mark.slow
 def test_a_phh_re_export_is_the_same_hand_and_an_edited_one_a_conflict(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
     db = tmp_path / "p.duckdb"

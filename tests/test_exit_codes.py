@@ -126,6 +126,7 @@ def test_a_newer_schema_is_exit_3_for_every_command_readers_included(store: Path
     one_line(stderr, f"schema version {CURRENT_VERSION + 1}", "newer than this hhtool")
 
 
+@pytest.mark.slow
 def test_the_same_commands_succeed_on_the_intact_store(store: Path, tmp_path: Path) -> None:
     """The counterpart of the above: on the store they were cut from, every command works."""
     for command, args in {**READERS, **WRITERS}.items():
@@ -204,6 +205,7 @@ def hold(db: Path) -> subprocess.Popen[str]:
     return holder
 
 
+@pytest.mark.slow
 def test_a_locked_store_with_lock_in_its_path_is_still_a_lock_and_readers_wait_to_read(store: Path,
                                                                                        tmp_path: Path) -> None:
     db = tmp_path / "lockbox" / "locked.duckdb"
@@ -260,6 +262,7 @@ def run(*args: str, limit_kib: int | None = None, timeout: float = 300) -> subpr
     return subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=timeout, check=False)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_exit_3_says_what_was_stored_and_a_rerun_completes_it(tmp_path: Path) -> None:
     histories = simulated_folder(tmp_path / "histories", files=4, hands=150)
     db, fresh = tmp_path / "full.duckdb", tmp_path / "fresh.duckdb"
@@ -277,6 +280,7 @@ def test_a_full_disk_is_exit_3_says_what_was_stored_and_a_rerun_completes_it(tmp
     assert every_table(db) == every_table(fresh)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_an_import_is_130_says_what_was_stored_and_a_rerun_equals_an_uninterrupted_import(
         tmp_path: Path) -> None:
     histories = simulated_folder(tmp_path / "histories", files=6, hands=150)
@@ -303,6 +307,7 @@ def test_ctrl_c_during_an_import_is_130_says_what_was_stored_and_a_rerun_equals_
     assert every_table(db) == every_table(fresh)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_report_is_130_without_a_traceback(store: Path, tmp_path: Path) -> None:
     process = subprocess.Popen([*HHTOOL, "sql", "SELECT sum(range) FROM range(1e12::BIGINT)", "--db", str(store),
                                 "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -97,6 +97,7 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
+@pytest.mark.slow
 def test_png_is_drawn_with_the_three_lines(db: Path, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "winnings.png"
@@ -126,6 +127,7 @@ def test_html_is_self_contained_and_carries_the_data(db: Path, tmp_path: Path) -
         assert (f"<td>{hand.hand_id}</td>" in page) == ("Ann" in hand.players)
 
 
+@pytest.mark.slow
 def test_player_is_required_unless_one_hero_and_currencies_are_not_mixed(tmp_path: Path) -> None:
     path = tmp_path / "h.duckdb"
     with Store(str(path)) as store:

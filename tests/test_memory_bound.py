@@ -61,6 +61,7 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.memory
 @pytest.mark.parametrize("kind", ["ipoker-xml", "pokerstars-gz"])
 def test_peak_memory_of_an_import_stays_under_the_bound(kind: str, tmp_path: Path) -> None:

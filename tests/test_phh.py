@@ -249,6 +249,7 @@ def check_with_pokerkit(hands: list[Hand]) -> Counter[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_pokerkit_replays_the_exported_sample_hands() -> None:
     seen = check_with_pokerkit(sample_hands())
     assert seen["replayed"] >= 30 and seen["payouts equal"] + seen["payouts equal after rake"] >= 30, seen
@@ -325,6 +326,7 @@ def pokerkit_hand(rng: random.Random) -> tuple[str, list[int]]:
     return history.dumps(), [end - start for end, start in zip(state.stacks, stacks, strict=True)]
 
 
+@pytest.mark.slow
 def test_hands_written_by_pokerkit_read_back_with_its_payoffs() -> None:
     rng = random.Random(20240917)
     for number in range(150):
@@ -389,6 +391,7 @@ def test_detected_beside_the_other_sites() -> None:
 # ---------------------------------------------------------------- the command and the store
 
 
+@pytest.mark.slow
 def test_export_command_and_import_of_its_files_give_the_same_hands(tmp_path: Path) -> None:
     db, again_db = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
     assert runner.invoke(app, ["import", str(SAMPLES), "--db", db]).exit_code in (0, 1)
@@ -440,6 +443,7 @@ def test_sample_phhs_is_the_export_of_sample_hands_and_plays_in_pokerkit() -> No
         assert not state.status  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_phh_written_by_hhtool_is_audited_under_the_dealing_sites_profile(tmp_path: Path) -> None:
     # Full Tilt takes the rake from the main pot only; under the default profile that hand's
     # awards would differ, under the fulltilt profile (chosen from _hhtool_site) they do not.

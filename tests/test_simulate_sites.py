@@ -52,6 +52,7 @@ def pipeline_profile(hand: Hand) -> RuleProfile:
 # ------------------------------------------------------------------ clean hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", SITES)
 def test_clean_hands_read_back_replay_clean_and_balance(tmp_path: Path, site: str) -> None:
     out = tmp_path / f"clean.{site}"
@@ -134,6 +135,7 @@ def _read_one(lines: list[str]) -> Hand:
 # ------------------------------------------------------------------ faults
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", SITES)
 def test_fault_round_trip(tmp_path: Path, site: str) -> None:
     out = tmp_path / f"faulty.{site}"
@@ -176,6 +178,7 @@ def _stud8_lines(path: Path) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_every_fulltilt_line_has_a_real_shape(tmp_path: Path) -> None:
     """Each generated line but the header, names, cards, amounts and hand descriptions abstracted,
     is a shape of the real Full Tilt Stud H/L histories or one of the situations they lack."""

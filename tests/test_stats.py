@@ -296,6 +296,7 @@ def test_player_filter_keeps_the_context_of_the_other_players(store: Store) -> N
     assert only["Eve"] == everyone["Eve"] and only["Bob"] == everyone["Bob"]
 
 
+@pytest.mark.slow
 def test_hand_filters(store: Store, tmp_path: Path) -> None:
     assert per_player(store, date_from=parse_day("2020-02-01"))["Ann"]["hands"] == 3
     assert per_player(store, date_to=parse_day("2020-01-06"))["Ann"]["hands"] == 2
@@ -318,6 +319,7 @@ def parse_day(text: str) -> Any:
     return date.fromisoformat(text)
 
 
+@pytest.mark.slow
 def test_breakdowns_add_up_to_the_totals(store: Store) -> None:
     totals = per_player(store)
     for by, column in ((Breakdown.month, "month"), (Breakdown.door_card, "door_card"), (Breakdown.stakes, "stakes")):
@@ -349,6 +351,7 @@ def run_cli(*args: str) -> Any:
     return result
 
 
+@pytest.mark.slow
 def test_cli_json_keys_units_and_formats(store: Store, tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     with Store(str(db)) as on_disk:
@@ -423,6 +426,7 @@ def parse_text_file(path: Path) -> Hand:
     return parse(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_every_corpus_hand_balances_and_rates_stay_fractions(corpus: Path) -> None:
     store = Store(":memory:")
     for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix.lower() in (".txt", ".xml")):
