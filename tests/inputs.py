@@ -15,9 +15,6 @@ SAMPLES = REPO / "sample_histories"
 CORPUS = REPO.parent / "shared" / "corpus"
 CORPUS_MISSING = f"the shared corpus of real histories is missing: no folder {CORPUS} (../shared/corpus beside the repository)"
 
-#: for a test that reads the corpus at module level or in a parametrisation
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=CORPUS_MISSING)
-
 
 def require_corpus(*parts: str) -> Path:
     """``CORPUS / parts``; the calling test is skipped, saying what is missing, when the corpus is
