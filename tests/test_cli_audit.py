@@ -7,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
@@ -78,6 +79,7 @@ def test_rules_profile_replays_stored_hands_again(tmp_path: Path) -> None:
     assert runner.invoke(app, ["audit", "--db", db, "--rules", "no-such-profile"]).exit_code == 2
 
 
+@pytest.mark.slow
 def test_rules_from_a_toml_file_change_the_verdict(tmp_path: Path) -> None:
     # $0.01 rake from the main pot leaves $17.99 (as the summary states): the site gives the odd cent to
     # the high half (Big)

@@ -61,6 +61,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(app, ["import"]).exit_code == 2
 
 
+@pytest.mark.slow
 def test_db_from_environment_and_default_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
     monkeypatch.chdir(tmp_path)
@@ -95,6 +96,7 @@ def test_sql_is_read_only(tmp_path: Path) -> None:
     assert hands_in(Path(db)) == 1
 
 
+@pytest.mark.slow
 def test_a_truncated_last_hand_is_incomplete_not_failed(tmp_path: Path) -> None:
     path = tmp_path / "t.txt"
     path.write_text(SPLIT_HAND + "\n\n" + "\n".join(ALLIN_SIDE_POT.splitlines()[:10]))
@@ -146,6 +148,7 @@ def test_a_last_hand_cut_mid_line_is_incomplete_too(tmp_path: Path) -> None:
     assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_stray_line_after_a_complete_last_hand_is_reported_and_the_hand_stored(tmp_path: Path) -> None:
     path = tmp_path / "s.txt"
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n*** exported by my tracker ***\n")
@@ -168,6 +171,7 @@ def test_a_stray_line_after_a_complete_last_hand_is_reported_and_the_hand_stored
     assert runner.invoke(app, ["import", str(clean), "--db", ":memory:"]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_stray_text_between_hands_and_cut_inside_a_line_at_the_end(tmp_path: Path) -> None:
     between = tmp_path / "b.txt"
     between.write_text(SPLIT_HAND + "\n\nnote: this table was fishy\n\n" + ALLIN_SIDE_POT + "\n")
@@ -180,6 +184,7 @@ def test_stray_text_between_hands_and_cut_inside_a_line_at_the_end(tmp_path: Pat
     assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_file_read_with_a_wrong_site_is_read_again_without_it(tmp_path: Path) -> None:
     path = tmp_path / "w.txt"
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")

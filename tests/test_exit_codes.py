@@ -174,6 +174,7 @@ def test_hhtool_db_naming_a_folder_is_a_usage_error(tmp_path: Path) -> None:
         one_line(result.stderr, "$HHTOOL_DB", "is a folder", "hhtool.duckdb")
 
 
+@pytest.mark.slow
 def test_an_empty_hhtool_db_means_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["import", str(SAMPLES), "--jobs", "1"], env={"HHTOOL_DB": ""})
