@@ -1,16 +1,42 @@
+"""Fixtures several test modules share: the corpus folder, and the stores of the sample histories and
+of the statistics hands, each imported once per session (a module that changes a store copies it
+first, with ``copy_store``)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_CORPUS = REPO.parent / "shared" / "corpus"
-SAMPLES = REPO / "sample_histories"
+from hhtool.cli import app
+from hhtool.store import Store
+from tests.inputs import SAMPLES, require_corpus
+from tests.stats_hands import ALL_HANDS, load
 
 
 @pytest.fixture
 def corpus() -> Path:
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared/corpus is not present (tests on real histories need it)")
-    return SHARED_CORPUS
+    """The shared corpus folder; the test is skipped, saying what is missing, without it."""
+    return require_corpus()
+
+
+@pytest.fixture(scope="session")
+def pokerstars_samples_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of ``sample_histories/pokerstars`` imported by the command (one job). Shared by
+    modules: read it, or copy it (``copy_store``) to change it."""
+    path = tmp_path_factory.mktemp("pokerstars-samples") / "samples.duckdb"
+    result = CliRunner().invoke(app, ["import", str(SAMPLES / "pokerstars"), "--db", str(path), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="session")
+def stats_hands_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of the statistics hands (``tests/stats_hands.py``, ``ALL_HANDS``). Shared by modules:
+    read it, or copy it (``copy_store``) to change it."""
+    folder = tmp_path_factory.mktemp("stats-hands")
+    path = folder / "stats.duckdb"
+    with Store(str(path)) as store:
+        load(store, folder, *ALL_HANDS)
+    return path

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 
 from hhtool.importer import Importer
 from hhtool.store import Store
+from tests.inputs import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories"
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "cp1252")
 
 

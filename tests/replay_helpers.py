@@ -215,8 +215,10 @@ def line_of(script: str, fragment: str) -> int:
 
 
 def edit(script: str, old: str, new: str) -> str:
-    """Replace one unique fragment of a script (keeps every other line where it was)."""
+    """Replace one unique fragment of a script (keeps every other line where it was); an edit that
+    changes nothing is refused (say what stays in a comment instead)."""
     assert script.count(old) == 1, f"{old!r} occurs {script.count(old)} times"
+    assert old != new, f"the edit changes nothing: {old!r} is replaced by itself"
     return script.replace(old, new)
 
 

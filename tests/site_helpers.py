@@ -8,16 +8,11 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-import pytest
-
 from hhtool.model import FailedHand, Hand, ParseOutcome
 from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from hhtool.sites.base import SiteParser
-
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
-SAMPLES = REPO / "sample_histories"
+from tests.inputs import SAMPLES, require_corpus
 
 
 def parse_lines(parser: SiteParser, lines: Sequence[str], file: str = "inline.txt") -> list[ParseOutcome]:
@@ -81,9 +76,7 @@ def sample_hands(parser: SiteParser, files: Sequence[Path] | None = None, *, enc
 
 def corpus_path(folder: str, name: str) -> Path:
     """A file of ``../shared/corpus/<folder>/``; the test is skipped when the corpus is not there."""
-    if not CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
-    return CORPUS / folder / name
+    return require_corpus(folder, name)
 
 
 def corpus_outcomes(parser: SiteParser, path: Path, *, encoding: str | None = None) -> list[ParseOutcome]:

@@ -1,13 +1,38 @@
 """Small legal PokerStars Stud Hi/Lo hands, each written to exercise particular statistics.
 
 Stakes $0.04/$0.08, ante $0.01, bring-in $0.02. Seats: Ann 1, Bob 2, Cat 3, Dan 4, Eve 5 (PokerStars
-deals by ascending seat). The comment above each hand says what it is for.
+deals by ascending seat). The comment above each hand says what it is for. ``parse`` reads one
+such hand, ``load`` imports them into a store.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from hhtool.importer import Importer
+from hhtool.model import Hand
+from hhtool.reader import decode_bytes
+from hhtool.sites import parser_for
+from hhtool.store import Store
+
 SEATS5 = ((1, "Ann"), (2, "Bob"), (3, "Cat"), (4, "Dan"), (5, "Eve"))
 SEATS4 = SEATS5[:4]
+
+
+def parse(text: str) -> Hand:
+    stars = parser_for("pokerstars")
+    hand = stars.parse(next(iter(stars.split(decode_bytes(text.encode()).lines, "t.txt"))))
+    assert isinstance(hand, Hand), hand
+    return hand
+
+
+def load(store: Store, folder: Path, *texts: str) -> None:
+    """Import each text as a file of its own, through the importer; every hand must parse."""
+    for index, text in enumerate(texts):
+        path = folder / f"hand{index}-{abs(hash(text))}.txt"
+        path.write_text(text, encoding="utf-8")
+        report = Importer(store).import_file(path, path.read_bytes())
+        assert report.failed == 0, report.failures
 
 
 def stars(hand_id: int, day: str, seats: tuple[tuple[int, str], ...], body: str, total: str, rake: str) -> str:

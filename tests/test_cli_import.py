@@ -61,6 +61,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert runner.invoke(app, ["import"]).exit_code == 2
 
 
+@pytest.mark.slow
 def test_db_from_environment_and_default_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
     monkeypatch.chdir(tmp_path)
@@ -78,6 +79,7 @@ def test_memory_database_keeps_nothing(tmp_path: Path, monkeypatch: pytest.Monke
     assert not list(tmp_path.glob("*.duckdb"))
 
 
+@pytest.mark.slow
 def test_version_and_module_entry_point() -> None:
     assert __version__ in runner.invoke(app, ["--version"]).output
     completed = subprocess.run([sys.executable, "-m", "hhtool", "--help"], capture_output=True, text=True, check=False)
@@ -87,13 +89,14 @@ def test_version_and_module_entry_point() -> None:
 def test_sql_is_read_only(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
     db = str(tmp_path / "s.duckdb")
-    runner.invoke(app, ["import", str(tmp_path / "a.txt"), "--db", db])
+    assert runner.invoke(app, ["import", str(tmp_path / "a.txt"), "--db", db]).exit_code == 0
     result = runner.invoke(app, ["sql", "SELECT hand_id, total_pot FROM hands", "--db", db, "--format", "json"])
     assert result.exit_code == 0 and json.loads(result.output) == [{"hand_id": "35874576282", "total_pot": 39}]
     assert runner.invoke(app, ["sql", "DELETE FROM hands", "--db", db]).exit_code == 2
     assert hands_in(Path(db)) == 1
 
 
+@pytest.mark.slow
 def test_a_truncated_last_hand_is_incomplete_not_failed(tmp_path: Path) -> None:
     path = tmp_path / "t.txt"
     path.write_text(SPLIT_HAND + "\n\n" + "\n".join(ALLIN_SIDE_POT.splitlines()[:10]))
@@ -145,6 +148,7 @@ def test_a_last_hand_cut_mid_line_is_incomplete_too(tmp_path: Path) -> None:
     assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_stray_line_after_a_complete_last_hand_is_reported_and_the_hand_stored(tmp_path: Path) -> None:
     path = tmp_path / "s.txt"
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n*** exported by my tracker ***\n")
@@ -167,6 +171,7 @@ def test_a_stray_line_after_a_complete_last_hand_is_reported_and_the_hand_stored
     assert runner.invoke(app, ["import", str(clean), "--db", ":memory:"]).exit_code == 0
 
 
+@pytest.mark.slow
 def test_stray_text_between_hands_and_cut_inside_a_line_at_the_end(tmp_path: Path) -> None:
     between = tmp_path / "b.txt"
     between.write_text(SPLIT_HAND + "\n\nnote: this table was fishy\n\n" + ALLIN_SIDE_POT + "\n")
@@ -179,6 +184,7 @@ def test_stray_text_between_hands_and_cut_inside_a_line_at_the_end(tmp_path: Pat
     assert result.exit_code == 0 and (report["stored"], report["failed"], report["incomplete"]) == (1, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_file_read_with_a_wrong_site_is_read_again_without_it(tmp_path: Path) -> None:
     path = tmp_path / "w.txt"
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
@@ -206,6 +212,7 @@ def every_table_of(db: str) -> dict[str, list[tuple[object, ...]]]:
     return tables_of(db)
 
 
+@pytest.mark.slow
 def test_a_grown_file_gives_the_tables_of_one_import_of_the_whole_file(tmp_path: Path) -> None:
     path = tmp_path / "g.txt"
     whole = SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT + "\n"

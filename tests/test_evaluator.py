@@ -286,6 +286,7 @@ def test_unknown_card_raises_value_error() -> None:
 # ---------------------------------------------------------------- brute-force cross-checks
 
 
+@pytest.mark.slow
 def test_high_agrees_with_reference_on_random_hands() -> None:
     hands = random_hands(2024, 3000)
     assert_same_order(hands, high_value, reference_high)

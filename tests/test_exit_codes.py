@@ -20,10 +20,11 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.cli.common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_STORE, EXIT_USAGE
 from hhtool.store.schema import CURRENT_VERSION
+from tests import inputs
 
 runner = CliRunner()
 HHTOOL = [sys.executable, "-m", "hhtool"]
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "pokerstars"
+SAMPLES = inputs.SAMPLES / "pokerstars"
 A_HAND_ID = "900000000001"  # in sample_histories/pokerstars
 
 #: every command that reads the store, as a user would run it (the --db option is added)
@@ -57,11 +58,9 @@ def one_line(stderr: str, *words: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("store") / "real.duckdb"
-    result = runner.invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1"])
-    assert result.exit_code == 0, result.output
-    return path
+def store(tmp_path_factory: pytest.TempPathFactory, pokerstars_samples_store: Path) -> Path:
+    """This module's copy of the store of the PokerStars sample histories."""
+    return inputs.copy_store(pokerstars_samples_store, tmp_path_factory.mktemp("store") / "real.duckdb")
 
 
 def every_table(db: Path | str) -> dict[str, tuple[object, ...]]:
@@ -127,6 +126,7 @@ def test_a_newer_schema_is_exit_3_for_every_command_readers_included(store: Path
     one_line(stderr, f"schema version {CURRENT_VERSION + 1}", "newer than this hhtool")
 
 
+@pytest.mark.slow
 def test_the_same_commands_succeed_on_the_intact_store(store: Path, tmp_path: Path) -> None:
     """The counterpart of the above: on the store they were cut from, every command works."""
     for command, args in {**READERS, **WRITERS}.items():
@@ -174,6 +174,7 @@ def test_hhtool_db_naming_a_folder_is_a_usage_error(tmp_path: Path) -> None:
         one_line(result.stderr, "$HHTOOL_DB", "is a folder", "hhtool.duckdb")
 
 
+@pytest.mark.slow
 def test_an_empty_hhtool_db_means_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["import", str(SAMPLES), "--jobs", "1"], env={"HHTOOL_DB": ""})
@@ -205,6 +206,7 @@ def hold(db: Path) -> subprocess.Popen[str]:
     return holder
 
 
+@pytest.mark.slow
 def test_a_locked_store_with_lock_in_its_path_is_still_a_lock_and_readers_wait_to_read(store: Path,
                                                                                        tmp_path: Path) -> None:
     db = tmp_path / "lockbox" / "locked.duckdb"
@@ -261,6 +263,7 @@ def run(*args: str, limit_kib: int | None = None, timeout: float = 300) -> subpr
     return subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=timeout, check=False)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_exit_3_says_what_was_stored_and_a_rerun_completes_it(tmp_path: Path) -> None:
     histories = simulated_folder(tmp_path / "histories", files=4, hands=150)
     db, fresh = tmp_path / "full.duckdb", tmp_path / "fresh.duckdb"
@@ -278,6 +281,7 @@ def test_a_full_disk_is_exit_3_says_what_was_stored_and_a_rerun_completes_it(tmp
     assert every_table(db) == every_table(fresh)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_an_import_is_130_says_what_was_stored_and_a_rerun_equals_an_uninterrupted_import(
         tmp_path: Path) -> None:
     histories = simulated_folder(tmp_path / "histories", files=6, hands=150)
@@ -304,6 +308,7 @@ def test_ctrl_c_during_an_import_is_130_says_what_was_stored_and_a_rerun_equals_
     assert every_table(db) == every_table(fresh)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_report_is_130_without_a_traceback(store: Path, tmp_path: Path) -> None:
     process = subprocess.Popen([*HHTOOL, "sql", "SELECT sum(range) FROM range(1e12::BIGINT)", "--db", str(store),
                                 "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -19,8 +19,8 @@ from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.store import Store
 from tests.stats_hands import ALL_HANDS
+from tests.stats_hands import load as load_texts
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
-from tests.test_stats import load as load_texts
 
 runner = CliRunner()
 FIRST, SECOND = ALL_HANDS[:5], (*ALL_HANDS[5:], ALLIN_SIDE_POT, SPLIT_HAND)
@@ -73,6 +73,7 @@ def every_report(store: Store) -> list[pl.DataFrame]:
             for by in (None, Breakdown.stakes, Breakdown.month, Breakdown.door_card, Breakdown.street)]
 
 
+@pytest.mark.slow
 def test_refresh_is_incremental_and_stats_match_a_fresh_computation(tmp_path: Path) -> None:
     db = tmp_path / "inc.duckdb"
     cli("import", "--db", str(db), "--jobs", "1", *write_files(tmp_path / "a", FIRST))
@@ -106,6 +107,7 @@ def player_stats_json(db: Path) -> list[dict[str, Any]]:
         return player_stats(store, HandFilter()).to_dicts()
 
 
+@pytest.mark.slow
 def test_batches_and_partial_cover_give_the_same_rows(tmp_path: Path) -> None:
     store = Store(":memory:")
     load(store, tmp_path / "a", *FIRST)
@@ -129,6 +131,7 @@ def test_batches_and_partial_cover_give_the_same_rows(tmp_path: Path) -> None:
         store.run("SELECT count(*) FROM player_facts_daily")
 
 
+@pytest.mark.slow
 def test_a_new_facts_definition_rebuilds_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(":memory:")
     load(store, tmp_path, *ALL_HANDS)
@@ -161,6 +164,7 @@ def test_stats_after_an_import_reads_the_cache_without_writing(tmp_path: Path, m
     assert "Winnings of Bob" in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_stats_refreshes_a_store_whose_hands_lack_facts(tmp_path: Path) -> None:
     db = tmp_path / "old.duckdb"
     with Store(str(db)) as store:  # hands stored by something that does not refresh
@@ -182,6 +186,7 @@ def test_audit_with_paths_refreshes_too(tmp_path: Path) -> None:
         assert not needs_refresh(store) and count(store, "player_facts_hands") == len(ALL_HANDS)
 
 
+@pytest.mark.slow
 def test_stats_computes_on_the_fly_when_the_store_cannot_be_written(tmp_path: Path) -> None:
     db = tmp_path / "held.duckdb"
     with Store(str(db)) as store:
@@ -193,6 +198,7 @@ def test_stats_computes_on_the_fly_when_the_store_cannot_be_written(tmp_path: Pa
     assert rows == json.loads(json.dumps(expected)) and len(rows) == 5
 
 
+@pytest.mark.slow
 def test_facts_are_refreshed_during_a_long_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The import refreshes the facts every few transactions (here every 3 hands, writing 2 at a time),
     so the refresh overlaps the parsing; the cache then equals one computed from the hands."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ TEXTS = [*sample_texts(), ("stars-split", SPLIT_HAND), ("stars-side-pot", ALLIN_
 STORE = Store(":memory:")  # one store for all examples: schema creation is not what is tested
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(TEXTS), st.integers(0, 2**32), st.integers(1, 4))
 def test_mutated_history_never_raises_and_every_hand_is_accounted_for(sample: tuple[str, str], seed: int,
@@ -25,6 +27,7 @@ def test_mutated_history_never_raises_and_every_hand_is_accounted_for(sample: tu
     import_and_check(STORE, f"fuzz/{name}/{seed}", data)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 3))
 def test_good_hands_beside_a_broken_one_are_still_stored(seed: int, mutations: int) -> None:

@@ -16,19 +16,16 @@ from hhtool.money import format_money
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, winnings_series
 from hhtool.store import Store
-from tests.stats_hands import ALL_HANDS
+from tests.inputs import copy_store
+from tests.stats_hands import ALL_HANDS, load, parse
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
-from tests.test_stats import load, parse
 
 runner = CliRunner()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "g.duckdb"
-    with Store(str(path)) as store:
-        load(store, tmp_path, *ALL_HANDS)
-    return path
+def db(tmp_path: Path, stats_hands_store: Path) -> Path:
+    return copy_store(stats_hands_store, tmp_path / "g.duckdb")
 
 
 def expected_running_totals(player: str) -> tuple[list[int], list[int]]:
@@ -100,6 +97,7 @@ def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
+@pytest.mark.slow
 def test_png_is_drawn_with_the_three_lines(db: Path, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "winnings.png"
@@ -129,6 +127,7 @@ def test_html_is_self_contained_and_carries_the_data(db: Path, tmp_path: Path) -
         assert (f"<td>{hand.hand_id}</td>" in page) == ("Ann" in hand.players)
 
 
+@pytest.mark.slow
 def test_player_is_required_unless_one_hero_and_currencies_are_not_mixed(tmp_path: Path) -> None:
     path = tmp_path / "h.duckdb"
     with Store(str(path)) as store:

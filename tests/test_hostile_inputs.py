@@ -25,7 +25,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.inputs import SAMPLES
 
 #: the over-long line of the issue (400 MB); $HHTOOL_TEST_LONG_LINE_MB makes it smaller on a slow machine
 LONG_LINE_BYTES = int(os.environ.get("HHTOOL_TEST_LONG_LINE_MB", "400")) << 20
@@ -173,6 +173,7 @@ def folders(tmp_path: Path) -> Iterator[tuple[Path, Path, str]]:
     _remove_deep_folder(hostile / "deep")
 
 
+@pytest.mark.slow
 def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tmp_path: Path) -> None:
     hostile, reference, damaged_id = folders
     expected_run = _import(tmp_path / "reference.duckdb", str(reference))
@@ -228,6 +229,7 @@ def _import_in_process(sources: list, monkeypatch: pytest.MonkeyPatch, stream_fr
     return report.as_json(), hands, errors, files
 
 
+@pytest.mark.slow
 def test_streamed_reading_equals_whole_reading_for_every_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every sample (XML sites, text sites, PHH), an unrecognised file, a file opening with blank lines,
     a long line and a stray byte: read as a stream a block at a time, exactly as when read whole."""

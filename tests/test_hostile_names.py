@@ -156,6 +156,7 @@ def test_prefix_names_resolve_to_the_longest_seated() -> None:
     assert {"q", "q: folds"} <= {action.player for action in second.actions if action.amount}
 
 
+@pytest.mark.slow
 def test_hostile_names_import_through_the_cli(tmp_path: Path) -> None:
     folder = tmp_path / "hostile"
     folder.mkdir()

@@ -6,8 +6,6 @@ site's hands (accepted) and the others' (rejected)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from lark import Token
 from lark.exceptions import UnexpectedInput
@@ -15,14 +13,14 @@ from lark.exceptions import UnexpectedInput
 from hhtool.reader import read_file
 from hhtool.sites import detect
 from hhtool.sites.base import load_grammar
+from tests.inputs import REPO, SAMPLES
 
-ROOT = Path(__file__).resolve().parents[1]
-GRAMMARS = sorted(path.stem for path in (ROOT / "grammars").glob("*.lark"))
+GRAMMARS = sorted(path.stem for path in (REPO / "grammars").glob("*.lark"))
 
 
 def sample_hand_texts() -> list[str]:
     texts = []
-    for path in sorted((ROOT / "sample_histories").rglob("*")):
+    for path in sorted(SAMPLES.rglob("*")):
         if not path.is_file() or path.suffix in (".xml", ".phhs", ".json"):
             continue
         decoded = read_file(path)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.inputs import SAMPLES
 
 SIZE = 60 << 20
 #: (DuckDB's buffer, peak RSS bound in MiB). Measured on these inputs: the XML file 446 MiB streamed
@@ -61,6 +61,7 @@ print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.memory
 @pytest.mark.parametrize("kind", ["ipoker-xml", "pokerstars-gz"])
 def test_peak_memory_of_an_import_stays_under_the_bound(kind: str, tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ def reference(paths: list[str]) -> dict[str, list[tuple[object, ...]]]:
         return snapshot(store)
 
 
+@pytest.mark.slow
 def test_process_pool_import_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = corpus_like_inputs(tmp_path)
     monkeypatch.setattr(parallel, "POOL_MIN_BYTES", 0)
@@ -54,6 +55,7 @@ def test_process_pool_import_equals_single_process(tmp_path: Path, monkeypatch: 
     assert pooled == reference(paths)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_import_equals_single_process(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     paths = corpus_like_inputs(tmp_path / "in")
@@ -86,6 +88,7 @@ def _worker_that_watches(importer_pid: int) -> None:
     time.sleep(60)  # a worker waiting on its queue
 
 
+@pytest.mark.slow
 def test_pool_workers_end_when_the_importing_process_is_killed() -> None:
     """A SIGKILLed import runs no clean-up; its workers must not wait on their queue for ever."""
     import multiprocessing

@@ -39,7 +39,7 @@ from hhtool.sites import detect
 from hhtool.sites.phh import PARSER
 from hhtool.store import Store
 from hhtool.store.load import load_hands
-from tests.conftest import SAMPLES, SHARED_CORPUS
+from tests.inputs import SAMPLES, require_corpus
 from tests.replay_helpers import build_hand
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -67,9 +67,7 @@ def sample_hands() -> list[Hand]:
 
 
 def corpus_hands(site: str = "PokerStars") -> list[Hand]:
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
-    return parsed_hands([p for p in sorted((SHARED_CORPUS / site).iterdir()) if p.suffix == ".txt"])
+    return parsed_hands([p for p in sorted(require_corpus(site).iterdir()) if p.suffix == ".txt"])
 
 
 def read_phh(text: str, name: str = "t.phhs") -> list[Hand | object]:
@@ -251,6 +249,7 @@ def check_with_pokerkit(hands: list[Hand]) -> Counter[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_pokerkit_replays_the_exported_sample_hands() -> None:
     seen = check_with_pokerkit(sample_hands())
     assert seen["replayed"] >= 30 and seen["payouts equal"] + seen["payouts equal after rake"] >= 30, seen
@@ -327,6 +326,7 @@ def pokerkit_hand(rng: random.Random) -> tuple[str, list[int]]:
     return history.dumps(), [end - start for end, start in zip(state.stacks, stacks, strict=True)]
 
 
+@pytest.mark.slow
 def test_hands_written_by_pokerkit_read_back_with_its_payoffs() -> None:
     rng = random.Random(20240917)
     for number in range(150):
@@ -391,6 +391,7 @@ def test_detected_beside_the_other_sites() -> None:
 # ---------------------------------------------------------------- the command and the store
 
 
+@pytest.mark.slow
 def test_export_command_and_import_of_its_files_give_the_same_hands(tmp_path: Path) -> None:
     db, again_db = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
     assert runner.invoke(app, ["import", str(SAMPLES), "--db", db]).exit_code in (0, 1)
@@ -442,6 +443,7 @@ def test_sample_phhs_is_the_export_of_sample_hands_and_plays_in_pokerkit() -> No
         assert not state.status  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_phh_written_by_hhtool_is_audited_under_the_dealing_sites_profile(tmp_path: Path) -> None:
     # Full Tilt takes the rake from the main pot only; under the default profile that hand's
     # awards would differ, under the fulltilt profile (chosen from _hhtool_site) they do not.

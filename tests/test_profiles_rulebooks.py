@@ -86,6 +86,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "script", "exit_code", "codes"), CASES)
 def test_rulebook_profiles_through_the_audit_command(tmp_path: Path, rules: str, script: str, exit_code: int,
                                                      codes: str) -> None:

@@ -124,6 +124,7 @@ def test_watch_accounts_for_a_half_written_hand_on_every_pass_like_import(tmp_pa
         assert every_table(store.con) == watched
 
 
+@pytest.mark.slow
 def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
     db = str(tmp_path / "w.duckdb")
@@ -140,6 +141,7 @@ def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     assert table_digest(db)[0][0] == 1
 
 
+@pytest.mark.slow
 def test_watch_reports_a_truncated_last_hand_that_never_completes_when_it_stops(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + "\n".join(ALLIN_SIDE_POT.splitlines()[:10]) + "\n")
     (tmp_path / "b.txt").write_text(SPLIT_HAND.replace("35874576282", "77") + "\n\nleft here by an editor\n")
@@ -160,6 +162,7 @@ def test_watch_reports_a_truncated_last_hand_that_never_completes_when_it_stops(
 # ------------------------------------------------------------------ concurrency
 
 
+@pytest.mark.slow
 def test_a_second_writer_waits_then_fails_clearly_and_nothing_is_written(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(numbered_hands(3))
     db = str(tmp_path / "c.duckdb")
@@ -180,6 +183,7 @@ def test_a_second_writer_waits_then_fails_clearly_and_nothing_is_written(tmp_pat
     assert result.returncode == 0 and table_digest(db)[0][0] == 3
 
 
+@pytest.mark.slow
 def test_two_imports_at_once_store_each_hand_once(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(numbered_hands(300))
     (tmp_path / "b.txt").write_text(numbered_hands(300, start=151))  # half overlaps a.txt
@@ -210,6 +214,7 @@ def history_with_every_outcome(count: int) -> str:
                             numbered_hands(count - half, half + 1), SPLIT_HAND.replace("35874576282", "2")[:900]])
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_completes(tmp_path: Path) -> None:
     history = tmp_path / "big.txt"
     history.write_text(history_with_every_outcome(4000))
@@ -241,6 +246,7 @@ def test_sigkill_at_random_points_leaves_a_consistent_store_and_a_rerun_complete
     assert_same_tables(tables_of(db), tables_of(reference))  # every table, import errors and files included
 
 
+@pytest.mark.slow
 def test_a_full_disk_interrupts_and_a_rerun_gives_the_tables_of_an_uninterrupted_import(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -304,6 +310,7 @@ def test_symlink_loops_dangling_links_and_unreadable_files_are_reported_not_fata
     assert report.unreadable == [f"{(tmp_path / 'good.txt').resolve()}: cannot read: Permission denied"]
 
 
+@pytest.mark.slow
 def test_cli_reports_unreadable_paths_with_exit_1(tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text(SPLIT_HAND)
     (tmp_path / "loop.txt").symlink_to(tmp_path / "loop.txt")

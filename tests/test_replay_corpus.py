@@ -13,16 +13,14 @@ be excused.
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
 
 import pytest
 
 from hhtool.model import Hand
 from hhtool.reader import read_file
 from hhtool.replay import profile_for_site, replay
+from tests.inputs import require_corpus
 from tests.replay_helpers import beyond_table_context
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 SITES = {
     "pokerstars": "PokerStars", "fulltilt": "FullTilt", "partypoker": "PartyPoker", "bovada": "Bovada",
@@ -40,15 +38,14 @@ ALLOWED_UNVERIFIABLE = {
 
 
 def corpus_hands(site: str) -> list[Hand]:
-    if not CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
+    folder = require_corpus(SITES[site])
     if importlib.util.find_spec(f"hhtool.sites.{site}") is None:
         pytest.skip(f"no {site} parser yet")
     from hhtool.sites import parser_for
 
     parser = parser_for(site)
     hands: list[Hand] = []
-    for path in sorted((CORPUS / SITES[site]).iterdir()):
+    for path in sorted(folder.iterdir()):
         if path.suffix in (".hp", ".json"):
             continue
         decoded = read_file(path)

@@ -204,6 +204,7 @@ def rules_payouts(result: ReplayResult, hand: Hand) -> dict[str, int]:
     return paid
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:There is no reason for this player to fold")
 def test_random_pokerkit_hands_replay_identically() -> None:
     rng = random.Random(20240613)

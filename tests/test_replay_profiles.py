@@ -334,10 +334,13 @@ def test_deck_burns_make_seven_players_need_a_common_card() -> None:
 def test_builtin_profiles() -> None:
     for site in ("pokerstars", "fulltilt", "partypoker", "bovada", "ipoker", "merge", "ongame", "absolute", "kingsclub",
                  "winamax", "winning", "everleaf"):
-        assert profile_for_site(site).name == site
+        # the recorded profile itself: a site without one gets the rulebook defaults under the site's name
+        assert profile_for_site(site) is PROFILES[site], site
+    assert profile_for_site("Stars") is PROFILES["pokerstars"] and profile_for_site("ACR") is PROFILES["winning"]
     for name in ("robert", "wsop", "pokerkit"):
         assert load_profile(name) is PROFILES[name]
-    assert profile_for_site("SomeNewSite").max_raises == 3
+    unknown = profile_for_site("SomeNewSite")
+    assert unknown.name not in PROFILES and unknown.max_raises == DEFAULT.max_raises == 3
     assert PROFILES["winning"].odd_unit_hi_lo == "low" and PROFILES["winamax"].uncalled_in_awards
     assert "max_raises = 3" in DEFAULT.describe()
 

@@ -19,7 +19,8 @@ OVERBET = SPLIT_HAND.replace("35874576282", "77").replace("gashpor: bets $0.04\n
 def stored(tmp_path: Path, text: str) -> str:
     (tmp_path / "h.txt").write_text(text)
     db = str(tmp_path / "s.duckdb")
-    runner.invoke(app, ["import", str(tmp_path / "h.txt"), "--db", db])
+    imported = runner.invoke(app, ["import", str(tmp_path / "h.txt"), "--db", db])
+    assert imported.exit_code == 0, imported.output
     return db
 
 
@@ -49,7 +50,8 @@ def test_hide_hole_hides_only_opponents_down_cards(tmp_path: Path) -> None:
     hero_open = next(d for d in open_view["streets"][0]["deals"] if d["player"] == "Hero")
     hero_hidden = next(d for d in hidden["streets"][0]["deals"] if d["player"] == "Hero")
     assert hero_open["down"] == hero_hidden["down"] == ["7c", "3s"]
-    assert all(d["down"] == ["??", "??"] for d in hidden["streets"][0]["deals"] if d["player"] != "Hero")
+    opponents = [d["down"] for d in hidden["streets"][0]["deals"] if d["player"] != "Hero"]
+    assert opponents == [["??", "??"], ["??", "??"]], opponents  # u.pressure's and gashpor's, hidden
     assert hidden["showdown"] == open_view["showdown"]  # the showdown still shows what was shown
 
 

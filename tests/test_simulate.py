@@ -35,8 +35,8 @@ from hhtool.simulate.faults import faulty_hand
 from hhtool.simulate.policy import CallDownPolicy, RaiseWarPolicy, SimplePolicy
 from hhtool.simulate.writers.pokerstars import WRITER
 from hhtool.sites import parser_for
+from tests.inputs import require_corpus
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 PARSER = parser_for("pokerstars")
 
 
@@ -94,6 +94,7 @@ def _lowest_upcard_player(hand: Hand) -> str:
     return min(upcards, key=lambda p: upcards[p].bring_in_key)  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_clean_hands_follow_the_rules(simple_hands: list[SimulatedHand]) -> None:
     for simulated in simple_hands:
         hand = simulated.hand
@@ -124,6 +125,7 @@ def test_clean_hands_follow_the_rules(simple_hands: list[SimulatedHand]) -> None
             assert hand.contributed_by(player) <= stack
 
 
+@pytest.mark.slow
 def test_money_is_conserved(simple_hands: list[SimulatedHand]) -> None:
     for simulated in simple_hands:
         hand = simulated.hand
@@ -133,6 +135,7 @@ def test_money_is_conserved(simple_hands: list[SimulatedHand]) -> None:
         assert (hand.rake or 0) == min(300, put_in * 5 // 100)
 
 
+@pytest.mark.slow
 def test_pots_go_to_the_best_hands(simple_hands: list[SimulatedHand]) -> None:
     """Independent recomputation for single-pot showdowns: high half to the best high hand, low
     half (odd unit to the high half) to the best qualifying low."""
@@ -171,6 +174,7 @@ def test_board_key_orders_boards_like_the_rules() -> None:
 # ------------------------------------------------------------------ variety
 
 
+@pytest.mark.slow
 def test_two_thousand_hands_show_every_situation(simple_hands: list[SimulatedHand]) -> None:
     seen: Counter[str] = Counter()
     for simulated in simple_hands:
@@ -207,6 +211,7 @@ def test_seven_live_players_get_their_own_seventh_card() -> None:
 # ------------------------------------------------------------------ the PokerStars text
 
 
+@pytest.mark.slow
 def test_every_hand_parses_and_reads_back_the_same(tmp_path: Path) -> None:
     out = tmp_path / "hands.txt"
     config = TableConfig(seed=21)
@@ -263,13 +268,12 @@ def _file_shapes(lines: tuple[str, ...], path: str) -> set[str]:
     return shapes
 
 
+@pytest.mark.slow
 def test_every_line_has_the_shape_of_a_real_pokerstars_line(tmp_path: Path) -> None:
     """Each generated line (but the header), with names, cards and amounts abstracted, is a line
     shape found in the real PokerStars Stud Hi/Lo histories, or one of the few situations they do
     not contain."""
-    folder = CORPUS / "PokerStars"
-    if not folder.is_dir():
-        pytest.skip("../shared corpus not present")
+    folder = require_corpus("PokerStars")
     real: set[str] = set()
     for path in folder.glob("*.txt"):
         real |= _file_shapes(read_file(path).lines, str(path))
@@ -374,6 +378,7 @@ def faults_found(hands: list[Hand], sidecar: dict[str, Any], key_of: Callable[[H
     return found
 
 
+@pytest.mark.slow
 def test_round_trip_simulate_import_audit(tmp_path: Path) -> None:
     replay_module = pytest.importorskip("hhtool.replay")
     if not hasattr(replay_module, "replay") or not hasattr(replay_module, "profile_for_site"):

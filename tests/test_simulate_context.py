@@ -112,6 +112,7 @@ def test_context_faults_wait_for_a_table_that_can_convict_them() -> None:
 # ------------------------------------------------------------------ faults through import and audit
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", ALL_SITES)
 def test_every_fault_is_reported_after_import(tmp_path: Path, site: str) -> None:
     out = tmp_path / f"faulty.{site}"
@@ -168,6 +169,7 @@ LEGAL_RUNS = (  # (name, simulate options): what each run is there to show
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", ALL_SITES)
 def test_legal_files_import_and_audit_clean(tmp_path: Path, site: str) -> None:
     files = []

@@ -24,9 +24,9 @@ from hhtool.simulate.policy import CallDownPolicy, SimplePolicy
 from hhtool.simulate.writers import WRITERS
 from hhtool.simulate.writers.fulltilt import WRITER as FULLTILT
 from hhtool.sites import parser_for
+from tests.inputs import SAMPLES, require_corpus
 from tests.test_simulate import BY_TABLE_CONTEXT, faults_found, parse_file
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 SITES = ("fulltilt", "phh")
 # Fault kinds a format has no place for, with the reason. Full Tilt text states every number the
 # faults change; so does a PHH file hhtool writes: the statements PHH has no field for (totals,
@@ -52,6 +52,7 @@ def pipeline_profile(hand: Hand) -> RuleProfile:
 # ------------------------------------------------------------------ clean hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", SITES)
 def test_clean_hands_read_back_replay_clean_and_balance(tmp_path: Path, site: str) -> None:
     out = tmp_path / f"clean.{site}"
@@ -134,6 +135,7 @@ def _read_one(lines: list[str]) -> Hand:
 # ------------------------------------------------------------------ faults
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", SITES)
 def test_fault_round_trip(tmp_path: Path, site: str) -> None:
     out = tmp_path / f"faulty.{site}"
@@ -176,13 +178,11 @@ def _stud8_lines(path: Path) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_every_fulltilt_line_has_a_real_shape(tmp_path: Path) -> None:
     """Each generated line but the header, names, cards, amounts and hand descriptions abstracted,
     is a shape of the real Full Tilt Stud H/L histories or one of the situations they lack."""
-    samples = [*sorted((CORPUS / "FullTilt").glob("*.txt")), *sorted((Path(__file__).resolve().parents[1] / "sample_histories"
-                                                                      / "fulltilt").glob("*.txt"))]
-    if not (CORPUS / "FullTilt").is_dir():
-        pytest.skip("../shared corpus not present")
+    samples = [*sorted(require_corpus("FullTilt").glob("*.txt")), *sorted((SAMPLES / "fulltilt").glob("*.txt"))]
     real: set[str] = set()
     for path in samples:
         real |= _shapes(_stud8_lines(path))

@@ -301,7 +301,9 @@ def test_all_in_raise_side_pot_and_halves() -> None:
 
 def test_all_in_for_less_than_the_bet_is_a_short_call() -> None:
     lines = side_pot_lines(allin="20")
-    lines = [line.replace('balance="$1.00"', 'balance="$0.47"') for line in lines]
+    short = [line.replace('balance="$1.00"', 'balance="$0.47"') for line in lines]
+    assert short != lines, "Ann's balance was not edited"
+    lines = short
     hand = only_hand(lines)
     ann = next(a for a in hand.actions if a.player == "Ann" and a.street is Street.FOURTH)
     assert (ann.kind, ann.amount, ann.to_amount, ann.all_in) == (ActionKind.CALL, 20, 20, True)

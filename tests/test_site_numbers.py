@@ -28,7 +28,7 @@ def test_a_letter_inside_an_amount_fails_the_hand_at_its_line(path: Path) -> Non
     parser = detect(lines)
     assert parser is not None
     legal = parse_lines(parser, lines, str(path))
-    assert all(isinstance(outcome, Hand) for outcome in legal), legal
+    assert legal and all(isinstance(outcome, Hand) for outcome in legal), legal
     index = next(index for index, line in enumerate(lines) if _CALL_AMOUNT.search(line))
     digit = max(position for position, char in enumerate(lines[index]) if char.isdigit())
     lines[index] = lines[index][:digit] + "O" + lines[index][digit:]  # "$0.08" -> "$0.0O8"

@@ -11,6 +11,7 @@ import pytest
 
 from hhtool.model import ActionKind, Card, FailedHand, FailureKind, Half, Hand, ShowStatus, SkippedHand, Street, Structure
 from hhtool.sites import detect, parser_for
+from tests.inputs import edited
 from tests.site_helpers import conserved, corpus_outcomes, failed_at, kinds, one_outcome, only_hand, parse_text
 
 STARS = parser_for("pokerstars")
@@ -330,10 +331,10 @@ def test_action_by_unseated_player_fails() -> None:
 
 
 def test_community_card_on_the_river() -> None:
-    text = SPLIT_HAND.replace("*** RIVER ***", "*** RIVER *** [9c]").replace(
-        "Total pot $0.35 | Rake $0.02", "Total pot $0.35 | Rake $0.02\nBoard [9c]"
-    )
-    assert parse_hand(text).community_card == Card.parse("9c")
+    # (the Board edit used to name a total the hand does not state, so no Board line was ever added)
+    board = edited(SPLIT_HAND, "Total pot $0.39 | Rake $0.02", "Total pot $0.39 | Rake $0.02\nBoard [9c]")
+    assert parse_hand(edited(board, "*** RIVER ***", "*** RIVER *** [9c]")).community_card == Card.parse("9c")
+    assert parse_hand(board).community_card == Card.parse("9c")  # the summary's Board line alone states it
 
 
 def test_sniffing() -> None:

@@ -16,19 +16,19 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.store.confined import check_statement, open_confined, run_query
+from tests.inputs import copy_store
 
 runner = CliRunner()
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories" / "pokerstars"
 
 
 @pytest.fixture(scope="module")
-def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The store the queries run on, another hhtool store, and a hard link to the first."""
+def stores(tmp_path_factory: pytest.TempPathFactory, pokerstars_samples_store: Path) -> dict[str, Path]:
+    """The store the queries run on, another hhtool store, and a hard link to the first (the two
+    stores are copies of the PokerStars sample histories' store)."""
     folder = tmp_path_factory.mktemp("sql")
     store, other = folder / "store.duckdb", folder / "other.duckdb"
     for path in (store, other):
-        result = runner.invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1"])
-        assert result.exit_code == 0, result.output
+        copy_store(pokerstars_samples_store, path)
     os.link(store, folder / "hardlink.duckdb")
     return {"store": store, "other": other, "hardlink": folder / "hardlink.duckdb", "folder": folder}
 

@@ -90,4 +90,4 @@ def test_show_says_the_bets_are_inferred(tmp_path: Path) -> None:
     db = str(tmp_path / "i.duckdb")
     assert runner.invoke(app, ["import", str(path), "--db", db]).exit_code == 0
     result = runner.invoke(app, ["show", "6", "--db", db])
-    assert "20/40" in result.output and "bets: inferred" in result.output, result.output
+    assert result.exit_code == 0 and "20/40" in result.output and "bets: inferred" in result.output, result.output

@@ -14,12 +14,11 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.importer import Importer
 from hhtool.model import Hand
-from hhtool.reader import decode_bytes
 from hhtool.reports.facts import evaluate_cards, player_hand_facts
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import RATES, Breakdown, output_keys, player_stats
-from hhtool.sites import parser_for
 from hhtool.store import Store
+from tests.inputs import REPO, copy_store
 from tests.stats_hands import (
     ALL_HANDS,
     CBETS_AND_SPLIT,
@@ -30,35 +29,19 @@ from tests.stats_hands import (
     QUARTERED,
     RESTEAL_AND_CHECK_RAISE,
     STEAL_BY_DOOR,
+    load,
+    parse,
 )
 from tests.test_site_pokerstars import ALLIN_SIDE_POT
 
-REPO = Path(__file__).resolve().parents[1]
 STATS_DOC = REPO / "docs" / "stats.md"
 runner = CliRunner()
 Facts = dict[tuple[str, str], dict[str, Any]]
 
 
-def parse(text: str) -> Hand:
-    stars = parser_for("pokerstars")
-    hand = stars.parse(next(iter(stars.split(decode_bytes(text.encode()).lines, "t.txt"))))
-    assert isinstance(hand, Hand), hand
-    return hand
-
-
-def load(store: Store, folder: Path, *texts: str) -> None:
-    for index, text in enumerate(texts):
-        path = folder / f"hand{index}-{abs(hash(text))}.txt"
-        path.write_text(text, encoding="utf-8")
-        report = Importer(store).import_file(path, path.read_bytes())
-        assert report.failed == 0, report.failures
-
-
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    opened = Store(":memory:")
-    load(opened, tmp_path_factory.mktemp("hands"), *ALL_HANDS)
-    return opened
+def store(tmp_path_factory: pytest.TempPathFactory, stats_hands_store: Path) -> Store:
+    return Store(str(copy_store(stats_hands_store, tmp_path_factory.mktemp("hands") / "stats.duckdb")))
 
 
 @pytest.fixture(scope="module")
@@ -313,6 +296,7 @@ def test_player_filter_keeps_the_context_of_the_other_players(store: Store) -> N
     assert only["Eve"] == everyone["Eve"] and only["Bob"] == everyone["Bob"]
 
 
+@pytest.mark.slow
 def test_hand_filters(store: Store, tmp_path: Path) -> None:
     assert per_player(store, date_from=parse_day("2020-02-01"))["Ann"]["hands"] == 3
     assert per_player(store, date_to=parse_day("2020-01-06"))["Ann"]["hands"] == 2
@@ -335,6 +319,7 @@ def parse_day(text: str) -> Any:
     return date.fromisoformat(text)
 
 
+@pytest.mark.slow
 def test_breakdowns_add_up_to_the_totals(store: Store) -> None:
     totals = per_player(store)
     for by, column in ((Breakdown.month, "month"), (Breakdown.door_card, "door_card"), (Breakdown.stakes, "stakes")):
@@ -366,6 +351,7 @@ def run_cli(*args: str) -> Any:
     return result
 
 
+@pytest.mark.slow
 def test_cli_json_keys_units_and_formats(store: Store, tmp_path: Path) -> None:
     db = tmp_path / "s.duckdb"
     with Store(str(db)) as on_disk:
@@ -440,6 +426,7 @@ def parse_text_file(path: Path) -> Hand:
     return parse(path.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_every_corpus_hand_balances_and_rates_stay_fractions(corpus: Path) -> None:
     store = Store(":memory:")
     for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix.lower() in (".txt", ".xml")):

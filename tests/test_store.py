@@ -159,7 +159,7 @@ def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
     with Store(":memory:") as store:
         Importer(store).import_file(path, path.read_bytes())
         loaded = {hand.hand_id: hand for hand in load_hands(store)}
-    assert all(isinstance(hand, Hand) for hand in parsed)
+    assert parsed and all(isinstance(hand, Hand) for hand in parsed)
     assert {hand.hand_id: hand for hand in parsed} == loaded
 
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.store import Store
+from tests.inputs import require_corpus
 
 runner = CliRunner()
 
@@ -72,6 +73,7 @@ def stakes_of(db: str, hand_id: str) -> tuple[object, ...]:
         return store.run("SELECT ante, ante_source, bring_in, bring_in_source FROM hands WHERE hand_id = ?", [hand_id])[0]
 
 
+@pytest.mark.slow
 def test_context_grows_and_re_judges_earlier_hands(tmp_path: Path) -> None:
     db = str(tmp_path / "c.duckdb")
     result = runner.invoke(app, ["import", write(tmp_path, "one.txt", stars_hand(1)), "--db", db])
@@ -119,6 +121,7 @@ def test_audit_rules_judges_the_context_under_that_profile(tmp_path: Path) -> No
     assert "bring-in: table context" in result.output and "Verdict: violation" in result.output
 
 
+@pytest.mark.slow
 def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
     db = str(tmp_path / "d.duckdb")
     runner.invoke(app, ["import", write(tmp_path, "a.txt", stars_hand(1), stars_hand(2, bring_in=3)), "--db", db])
@@ -198,15 +201,11 @@ def test_migration_splits_the_old_stakes_source(tmp_path: Path) -> None:
     assert "stakes_source" not in columns
 
 
+@pytest.mark.slow
 def test_the_corpus_audits_without_violations_and_its_tables_give_context(tmp_path: Path) -> None:
-    import pytest
-
-    from tests.site_helpers import CORPUS
-
-    if not CORPUS.is_dir():
-        pytest.skip("../shared corpus not present")
+    corpus = require_corpus()
     db = str(tmp_path / "corpus.duckdb")
-    result = runner.invoke(app, ["audit", str(CORPUS), "--db", db, "--format", "jsonl"])
+    result = runner.invoke(app, ["audit", str(corpus), "--db", db, "--format", "jsonl"])
     assert result.exit_code == 0 and not result.output.strip(), result.output
     with Store(db, read_only=True) as store:
         (judged,) = store.run("SELECT count(*) FROM hands WHERE bring_in_source = 'context'")[0]
@@ -215,6 +214,7 @@ def test_the_corpus_audits_without_violations_and_its_tables_give_context(tmp_pa
     assert judged >= 30 and left == 0  # 32 corpus hands share a table with others
 
 
+@pytest.mark.slow
 def test_audit_judges_a_store_from_before_the_table_context_once(tmp_path: Path) -> None:
     db = str(tmp_path / "old.duckdb")
     hands = [stars_hand(n) for n in range(1, 5)] + [stars_hand(5, bring_in=3)]

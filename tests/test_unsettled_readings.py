@@ -243,6 +243,7 @@ def test_audit_reports_it_as_unverifiable_and_as_a_violation_under_rules(tmp_pat
     assert audit.exit_code == 0, audit.output
     assert "1 unverifiable" in audit.output and "0 violations reported" in audit.output
     explained = runner.invoke(app, ["audit", "--db", db, "--explain", "bovada:5"])
+    assert explained.exit_code == 0, explained.output
     assert "the history follows 'suit'" in " ".join(explained.output.split())
     chosen = runner.invoke(app, ["audit", "--db", db, "--rules", "bovada"])
     assert chosen.exit_code == 1 and "ACTION_ORDER" in chosen.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
@@ -28,6 +29,7 @@ def as_json(db: str, *args: str) -> list[dict]:  # type: ignore[type-arg]
     return json.loads(result.output)
 
 
+@pytest.mark.slow
 def test_breakdowns_count_what_the_audit_found(tmp_path: Path) -> None:
     db = store_with_faults(tmp_path)
     audit = [json.loads(line) for line in
