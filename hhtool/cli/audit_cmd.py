@@ -116,18 +116,34 @@ def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> 
             out.print(table)
 
 
-def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None) -> None:
-    from hhtool.replay import explain, load_profile, profile_for
+def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None, report_format: str,
+                  out_file: str | None) -> None:
+    from hhtool.replay import load_profile, profile_for
+    from hhtool.reports.dispute import render, report_of_stored_hand
 
     where, params = hand_filter(site, hand_id, None)
     hands = list(load_hands(store, where, params))
     if not hands:
         err.print(f"[red]error:[/red] no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
         raise typer.Exit(EXIT_ERROR)
+    if len(hands) > 1:
+        err.print(f"error: hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site",
+                  highlight=False, markup=False)
+        raise typer.Exit(EXIT_ERROR)
     fixed = load_profile(rules) if rules else None
-    for hand in hands:
-        out.print(explain(hand, profile_for(hand, fixed)), highlight=False, markup=False)
-        explain_conflicts(store, hand.site, hand.hand_id)
+    write_output(render(report_of_stored_hand(store, hands[0], profile_for(hands[0], fixed)), report_format), out_file)
+
+
+def write_output(text: str, out_file: str | None) -> None:
+    if out_file is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(out_file, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        err.print(f"error: cannot write {out_file}: {error.strerror}", highlight=False, markup=False)
+        raise typer.Exit(EXIT_ERROR) from error
 
 
 def judge_old_store_once(db: str | None) -> None:
@@ -174,6 +190,21 @@ def explain_conflicts(store: Store, site: str, hand_id: str) -> None:
     out.print("\n".join(lines), highlight=False, markup=False)
 
 
+def formats(given: str, explain_id: str | None) -> tuple[str, AuditFormat]:
+    """(--explain report format, audit listing format) from --format; a wrong one is a usage error."""
+    report_formats = ("text", "json", "html")
+    if explain_id:
+        chosen = "text" if given == "table" else given
+        if chosen not in report_formats:
+            err.print(f"error: --format {given!r} with --explain; use text, json or html", highlight=False, markup=False)
+            raise typer.Exit(EXIT_ERROR)
+        return chosen, AuditFormat.table
+    if given not in AuditFormat.__members__:
+        err.print(f"error: --format {given!r}; use table, jsonl or csv", highlight=False, markup=False)
+        raise typer.Exit(EXIT_ERROR)
+    return "text", AuditFormat(given)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("audit")
     def audit_command(
@@ -187,7 +218,11 @@ def register(app: typer.Typer) -> None:
             None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
-        output_format: AuditFormat = typer.Option(AuditFormat.table, "--format", help="table, jsonl or csv."),
+        output_format: str = typer.Option("table", "--format",
+                                          help="table, jsonl or csv; with --explain: text, json or html."),
+        out_file: str | None = typer.Option(None, "--out", help="With --explain: write the report to this file."),
+        report_dir: str | None = typer.Option(None, "--report", metavar="DIR",
+                                              help="Write one dispute page per hand with a violation, and an index."),
     ) -> None:
         """Re-verify bring-in, action order, bet sizes, caps, all-ins, pots and hi/lo splits.
 
@@ -197,6 +232,7 @@ def register(app: typer.Typer) -> None:
             list_profiles()
             raise typer.Exit(EXIT_OK)
         check_rules(rules)
+        report_format, output_format = formats(output_format, explain_id)
         files = resolve_import_paths(paths, None) if paths else None
         reading = not files and not rules  # audit without PATH or --rules only reads
         if reading and not explain_id:
@@ -207,7 +243,7 @@ def register(app: typer.Typer) -> None:
                 if output_format is AuditFormat.table:
                     print_text_summary(report)
             if explain_id:
-                explain_hands(store, explain_id, site, rules)
+                explain_hands(store, explain_id, site, rules, report_format, out_file)
                 raise typer.Exit(EXIT_OK)
             if not reading:
                 judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
@@ -218,6 +254,11 @@ def register(app: typer.Typer) -> None:
                 judge_table_context(store, where, params, profile)
             rows = violations(store, where, params, code, player, profile)
             counts = verdict_counts(store, where, params, profile)
+            if report_dir:
+                from hhtool.reports.dispute.pages import write_pages
+
+                written = write_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in rows}, rules)
+                err.print(f"wrote {written} dispute pages and index.html to {report_dir}", highlight=False, markup=False)
         print_violations(rows, output_format)
         if output_format is AuditFormat.table:
             summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
