@@ -257,7 +257,11 @@ def register(app: typer.Typer) -> None:
             if report_dir:
                 from hhtool.reports.dispute.pages import write_pages
 
-                written = write_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in rows}, rules)
+                try:
+                    written = write_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in rows}, rules)
+                except OSError as error:
+                    err.print(f"error: cannot write {report_dir}: {error.strerror}", highlight=False, markup=False)
+                    raise typer.Exit(EXIT_ERROR) from error
                 err.print(f"wrote {written} dispute pages and index.html to {report_dir}", highlight=False, markup=False)
         print_violations(rows, output_format)
         if output_format is AuditFormat.table:
