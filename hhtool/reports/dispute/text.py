@@ -12,7 +12,7 @@ WIDTH = 80
 
 def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first, subsequent_indent=indent,
-                         break_long_words=True, break_on_hyphens=False) or [first or indent]
+                         break_long_words=False, break_on_hyphens=False) or [first or indent]
 
 
 def _cards(cards: tuple[str | None, ...]) -> str:
@@ -31,8 +31,9 @@ def _contender(c: ContenderView) -> list[str]:
 
 
 def _finding(f: Finding) -> list[str]:
-    where = f" (line {f.cited.line} of {f.cited.file})" if f.cited else ""
-    lines = _wrap(f"- {f.message}{where}", "    ", "  ")
+    lines = _wrap(f"- {f.message}", "    ", "  ")
+    if f.cited:
+        lines += [f"    Line {f.cited.line} of", f"      {f.cited.file}"]
     rules = rule_words(f.rules)
     lines += _wrap(f"Rule: {rules}; checked: {f.topic}." if rules else f"Checked: {f.topic}.", "    ")
     if f.expected or f.actual:
@@ -51,7 +52,8 @@ def render_text(report: Report) -> str:
     if report.table or report.started_at:
         out += _wrap(", ".join(part for part in (f"table {report.table}" if report.table else "",
                                                    report.started_at or "") if part))
-    out += _wrap(f"Source: {report.source.file}, lines {report.source.line}-{report.last_line}")
+    out.append(f"Source: lines {report.source.line}-{report.last_line} of")
+    out.append(f"  {report.source.file}")
     out += _wrap(f"Stakes: {report.stakes}")
     out += _wrap(f"where from: {report.stakes_source}", "    ", "  ")
     out += _wrap(f"Rules profile: {report.profile.name}. Verdict: {report.verdict}.")
@@ -138,9 +140,11 @@ def render_text(report: Report) -> str:
             out += _finding(f)
     for number, copy in enumerate(report.copies, 1):
         out += ["", f"Another copy of this hand ({number} of {len(report.copies)}) differs by {copy.kind}:"]
-        out += _wrap(f"stored copy: {copy.stored.file} lines {copy.stored.first_line}-{copy.stored.last_line}", "    ", "  ")
-        out += _wrap(f"other copy:  {copy.other.file} lines {copy.other.first_line}-{copy.other.last_line} "
-                     f"({copy.other.site} hand {copy.other.hand_id})", "    ", "  ")
+        out.append(f"  stored copy (left), lines {copy.stored.first_line}-{copy.stored.last_line} of")
+        out.append(f"    {copy.stored.file}")
+        out.append(f"  other copy (right), lines {copy.other.first_line}-{copy.other.last_line} of "
+                   f"{copy.other.site} hand {copy.other.hand_id}"[:WIDTH])
+        out.append(f"    {copy.other.file}")
         out += _wrap(f"what differs: {copy.difference}", "    ", "  ")
         half = (WIDTH - 5) // 2
         left, right = copy.stored.lines, copy.other.lines
@@ -149,4 +153,7 @@ def render_text(report: Report) -> str:
             b = right[index] if index < len(right) else ""
             mark = "|" if a == b else "*"
             out.append(f"  {a[:half]:<{half}} {mark} {b[:half]}".rstrip())
+            if a != b:  # a differing line in full, each copy's below the other
+                out += _wrap(f"stored: {a}", "              ", "      * ")
+                out += _wrap(f"other:  {b}", "              ", "        ")
     return "\n".join(out) + "\n"

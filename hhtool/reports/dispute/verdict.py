@@ -130,7 +130,8 @@ def headline(profile: str, pots: tuple[PotView, ...], awards: tuple[AwardRow, ..
                      f"{first}."]
     else:
         sentences = [f"The site's award is correct under the rules of {profile}."]
-    if copies:
-        sentences.append(f"Another copy of this hand ({copies} in all) holds a different history; "
-                         "the copies are shown side by side below.")
+    if copies:  # first: the history judged may be the edited copy
+        others = "Another copy" if copies == 1 else f"{copies} other copies"
+        sentences.insert(0, f"{others} of this hand hold{'s' if copies == 1 else ''} a different history; "
+                            "the copies are shown side by side below.")
     return tuple(sentences)
