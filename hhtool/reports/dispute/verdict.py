@@ -26,7 +26,7 @@ def _why(pot: PotView, half: str, winner: str, loser: str) -> str:
         return f"{own}; {loser} {lost.standing.split(':')[0]}"
     theirs = lost.low if half == "low" else lost.high
     if theirs is None:
-        return f"{own}, while {loser} has no qualifying low (five different ranks, 8 or lower)"
+        return f"{own} qualifies, while {loser} has no qualifying low (five different ranks, 8 or lower)"
     if best is None:
         return own
     return f"{own} beats {loser}'s {low}{theirs.words}"
@@ -34,7 +34,7 @@ def _why(pot: PotView, half: str, winner: str, loser: str) -> str:
 
 def _clause(words: str) -> str:
     """Hand words as a clause inside a sentence: "three of a kind, Kings," closes its comma."""
-    return words + "," if "," in words else words
+    return words + "," if ", " in words else words
 
 
 def _half_of(pot: PotView, player: str) -> str | None:
@@ -45,14 +45,20 @@ def _half_of(pot: PotView, player: str) -> str | None:
     return "whole" if named else None
 
 
+def _pot_phrase(pot: PotView) -> str:
+    return "the main pot" if pot.index == 0 else pot.name
+
+
 def _half_words(pot: PotView, half: str, amount_text: str, amount: int) -> str:
+    """"the $0.63 high half of the main pot", "$0.20 of the low half of side pot 1", "all $1.20 of the main pot"."""
+    where = _pot_phrase(pot)
     if half == "whole":
         whole = next((h for h in pot.halves if h.name == "whole"), None)
-        return f"the {amount_text} {pot.name}" if whole and whole.amount.amount == amount else f"{amount_text} of the {pot.name}"
+        return f"all {amount_text} of {where}" if whole and whole.amount.amount == amount else f"{amount_text} of {where}"
     view = next((h for h in pot.halves if h.name == half), None)
     if view is not None and view.amount.amount == amount:
-        return f"the {amount_text} {half} half of the {pot.name}"
-    return f"{amount_text} of the {half} half of the {pot.name}"
+        return f"the {amount_text} {half} half of {where}"
+    return f"{amount_text} of the {half} half of {where}"
 
 
 def _pot_sentences(pots: tuple[PotView, ...], money_text: Callable[[int], str]) -> list[str]:
@@ -74,7 +80,7 @@ def _pot_sentences(pots: tuple[PotView, ...], money_text: Callable[[int], str]) 
             if paid is None:
                 amount = under[owed]
                 sentences.append(f"The site paid {owed} {money_text(amount)} too little from the {pot.name}; by the "
-                                 f"rules {_half_words(pot, half, money_text(amount), amount)} goes to {owed}.")
+                                 f"rules {_half_words(pot, half, money_text(amount), amount)} goes to him.")
                 continue
             amount = min(under[owed], over[paid])
             over[paid] -= amount
@@ -92,7 +98,8 @@ def _player_sentences(pots: tuple[PotView, ...], awards: tuple[AwardRow, ...], m
         amount = -row.difference.amount
         pot = next((p for p in pots if _half_of(p, owed)), None)
         paid = next((p for p in sorted(over, key=lambda p: -over[p]) if over[p] > 0), None)
-        where = "" if pot is None else f" ({_half_of(pot, owed)} of the {pot.name})".replace("(whole of the", "(the")
+        half = None if pot is None else _half_of(pot, owed)
+        where = "" if pot is None else f" ({_pot_phrase(pot)})" if half == "whole" else f" ({half} half of {_pot_phrase(pot)})"
         if paid is None:
             sentences.append(f"The site paid {owed} {money_text(amount)} too little{where}.")
             continue
