@@ -8,7 +8,8 @@ CSS = """
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
        background: #f6f8fa; }
-main { max-width: 980px; margin: 0 auto; padding: 12px; }
+.scroll { overflow-x: auto; max-width: 100%; }
+main { overflow-wrap: anywhere; } main { max-width: 980px; margin: 0 auto; padding: 12px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
 h1 { font-size: 1.3rem; margin: 4px 0 8px; } h2 { font-size: 1.1rem; margin: 0 0 8px; }
 .verdict { font-size: 1.1rem; border-left: 6px solid var(--good); padding-left: 10px; }
@@ -32,7 +33,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .seat.actor { outline: 2px solid var(--hi); } .seat.folded { opacity: .45; } .seat .name { overflow-wrap: anywhere; }
 .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 button { font: inherit; padding: 8px 14px; border-radius: 6px; border: 1px solid var(--line); background: #fff; cursor: pointer; }
-#step-words { font-weight: 600; } .pots { display: grid; gap: 12px; }
+#step-words { font-weight: 600; } tr.street th { background: #eef2f6; } .pots { display: grid; gap: 12px; }
 .contender { margin: 6px 0; } .copies { display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 .copies pre { font-size: .75rem; overflow-x: auto; background: #f6f8fa; padding: 6px; margin: 0; }
 pre .diff { background: #ffe4e1; }

@@ -54,8 +54,8 @@ def _pot(pot: PotView) -> str:
         if c.standing:
             line += f"<br>{_e(c.standing)}"
         else:
-            high = f"high {_e(c.high.words)}" if c.high else "no high"
-            low = f"low {_e(c.low.words)}" if c.low else "no qualifying low"
+            high = f"high: {_e(c.high.words)}" if c.high else "high: none"
+            low = f"low: {_e(c.low.words)}" if c.low else "low: none qualifies"
             line += f"<br>{high}; {low}"
         parts.append(line + "</div>")
     if not pot.decided:
@@ -112,13 +112,14 @@ def render_html(report: Report) -> str:
                 '<span class="card won-low"></span> a low half.</p></section>')
     rows = []
     for street in report.streets:
+        rows.append(f'<tr class="street"><th colspan="4">{_e(street.label.capitalize())}</th></tr>')
         for deal in street.deals:
-            rows.append(f"<tr><td>{_e(street.label)}</td><td>{_e(deal.player)}</td><td>dealt {_cards(deal.down + deal.up)}"
+            rows.append(f"<tr><td>{_e(deal.player)}</td><td>dealt {_cards(deal.down + deal.up)}"
                         f'</td><td class="num"></td><td class="num">{deal.line}</td></tr>')
         for a in street.actions:
-            rows.append(f"<tr><td>{_e(street.label)}</td><td>{_e(a.player)}</td><td>{_e(a.words)}</td>"
+            rows.append(f"<tr><td>{_e(a.player)}</td><td>{_e(a.words)}</td>"
                         f'<td class="num">{_e(a.pot_after.text)}</td><td class="num">{a.line}</td></tr>')
-    body.append('<section><h2>The hand, street by street</h2><table id="streets"><tr><th>Street</th><th>Player</th>'
+    body.append('<section><h2>The hand, street by street</h2><table id="streets"><tr><th>Player</th>'
                 '<th>What happened</th><th class="num">Pot after</th><th class="num">Line</th></tr>'
                 + "".join(rows) + "</table></section>")
     seats = "".join(f"<tr><td>{p.seat}</td><td>{_e(p.player)}</td><td>{_cards(p.cards)}</td>"
@@ -159,10 +160,12 @@ def render_html(report: Report) -> str:
                     f"{copy.other.first_line}-{copy.other.last_line}</span><pre>{side(copy.other.lines, copy.stored.lines)}"
                     "</pre></div></div></section>")
     data = {"players": players, "steps": replay_steps(report)}
+    # a table wider than a phone scrolls inside its box, never the page
+    page = "\n".join(body).replace("<table", '<div class="scroll"><table').replace("</table>", "</table></div>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
             "script-src 'unsafe-inline'; img-src data:\">"
-            f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body><main>\n" + "\n".join(body)
+            f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body><main>\n" + page
             + f'\n</main><script type="application/json" id="replay-data">{_script_json(data)}</script>'
             f"<script>{JS}</script></body></html>\n")
