@@ -217,3 +217,10 @@ def test_render_formats_agree_on_the_verdict(tmp_path: Path) -> None:
     assert sentence.split(";")[0] in " ".join(text.split()) and json.loads(data)["headline"][0] == sentence
     assert sentence.split(";")[0] in page
     assert detect  # the site registry imports (the hand came through it)
+
+
+def test_paid_beyond_the_pot_names_the_player_and_the_excess(tmp_path: Path) -> None:
+    hand = side_pot_hand().replace("Big collected $15 from side pot", "Big collected $16 from side pot")
+    db, _ = imported(tmp_path, hand)
+    first = " ".join(explain(db, "200").split("\n\n")[0].split())
+    assert first == "The site paid Big $16.00 from side pot 1, $1.00 more than the rules award ($15.00)."

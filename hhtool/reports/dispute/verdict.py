@@ -29,11 +29,12 @@ def _why(pot: PotView, half: str, winner: str, loser: str) -> str:
         return f"{own} qualifies, while {loser} has no qualifying low (five different ranks, 8 or lower)"
     if best is None:
         return own
-    return f"{own} beats {loser}'s {low}{theirs.words}"
+    return f"{own} beats {loser}'s {low}{theirs.words.removeprefix('a ')}"
 
 
 def _clause(words: str) -> str:
-    """Hand words as a clause inside a sentence: "three of a kind, Kings," closes its comma."""
+    """Hand words inside a sentence: "whose pair of Aces" (no article), "three of a kind, Kings," closes its comma."""
+    words = words.removeprefix("a ")
     return words + "," if ", " in words else words
 
 
@@ -86,6 +87,10 @@ def _pot_sentences(pots: tuple[PotView, ...], money_text: Callable[[int], str]) 
             over[paid] -= amount
             sentences.append(f"The site paid {_half_words(pot, half, money_text(amount), amount)} to {paid}; by the "
                              f"rules it belongs to {owed}, {_why(pot, half, owed, paid)}.")
+        for paid, extra in over.items():  # paid out beyond what the pot holds for anyone
+            if extra > 0:
+                sentences.append(f"The site paid {paid} {money_text(site[paid])} from {_pot_phrase(pot)}, "
+                                 f"{money_text(extra)} more than the rules award ({money_text(rules.get(paid, 0))}).")
     return sentences
 
 
@@ -107,6 +112,10 @@ def _player_sentences(pots: tuple[PotView, ...], awards: tuple[AwardRow, ...], m
         over[paid] -= amount
         why = "" if pot is None else f", {_why(pot, _half_of(pot, owed) or 'whole', owed, paid)}"
         sentences.append(f"The site paid {money_text(amount)} to {paid} that by the rules belongs to {owed}{where}{why}.")
+    for row in awards:
+        if over.get(row.player, 0) == row.difference.amount > 0:  # not matched with an underpaid player
+            sentences.append(f"The site paid {row.player} {row.site.text}, {money_text(over[row.player])} more than the "
+                             f"rules award ({row.rules.text}).")
     return sentences
 
 
