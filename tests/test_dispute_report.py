@@ -224,3 +224,26 @@ def test_paid_beyond_the_pot_names_the_player_and_the_excess(tmp_path: Path) -> 
     db, _ = imported(tmp_path, hand)
     first = " ".join(explain(db, "200").split("\n\n")[0].split())
     assert first == "The site paid Big $16.00 from side pot 1, $1.00 more than the rules award ($15.00)."
+
+
+def test_golden_html_text_of_a_split_pot_with_a_side_pot(tmp_path: Path) -> None:
+    """The page byte for byte (the browser test opens it and checks what it shows)."""
+    db, path = imported(tmp_path, side_pot_hand())
+    out = tmp_path / "r.html"
+    explain(db, "200", "--format", "html", "--out", str(out))
+    assert out.read_text().replace(str(path), FILE_MARK) == (GOLDEN / "dispute_split_side_pot.html").read_text()
+
+
+def test_forced_bets_from_the_table_context_are_named(tmp_path: Path) -> None:
+    one = side_pot_hand()
+    two = one.replace("Hand #200", "Hand #201")
+    short = one.replace("Hand #200", "Hand #202").replace("Big: posts the ante $1", "Big: posts the ante $0.50").replace(
+        "Big: completes it to $10", "Big: completes it to $10.50")
+    db, _ = imported(tmp_path, "\n\n\n".join((one, two, short)) + "\n")
+    alone = explain(db, "200")
+    assert "no table context is known" not in alone  # the store's judgement, not the replay's placeholder
+    assert "ante $1.00: learnt from the other hands at the same table and stakes (table" in alone
+    assert "2 other stored hands at table 'Side'; most of them carry $1.00" in " ".join(alone.split())
+    data = json.loads(explain(db, "202", "--format", "json"))
+    ante = next(f for f in data["findings"] if f["topic"] == "the antes")
+    assert ante["kind"] == "violation" and ante["player"] == "Big" and ante["rules"] == [{"rule": "R2", "title": "Antes"}]
