@@ -49,7 +49,11 @@ class Offline:
         self.dialogs: list[str] = []
         self.page.route("**/*", self._route)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+        self.page.on("dialog", self._dialog)
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
 
     def _route(self, route: Any) -> None:
         url = route.request.url

@@ -62,12 +62,12 @@ def render_text(report: Report) -> str:
     if report.profile.parameters:
         out += _wrap("parameters that mattered: " + ", ".join(f"{k} = {v}" for k, v in report.profile.parameters),
                      "    ", "  ")
-    notes = [n for n in report.context if n.source != "stated by the site"]
-    if notes:
+    forced = [n for n in report.context if n.source != "stated by the site"]
+    if forced:
         out += ["", "Forced bets (table context):"]
-        for note in notes:
-            amount = note.amount.text if note.amount else "not known"
-            out += _wrap(f"{note.what} {amount}: {note.source}" + (f"; {note.detail}" if note.detail else ""), "    ",
+        for bet in forced:
+            amount = bet.amount.text if bet.amount else "not known"
+            out += _wrap(f"{bet.what} {amount}: {bet.source}" + (f"; {bet.detail}" if bet.detail else ""), "    ",
                          "  ")
     out += ["", "The hand, street by street:"]
     for street in report.streets:
@@ -103,10 +103,10 @@ def render_text(report: Report) -> str:
             out += _contender(contender)
         if not pot.decided:
             out += _wrap("Not decided: the history hides cards the decision needs.", "    ", "  ")
-        for half in pot.halves:
-            name = "Whole pot" if half.name == "whole" else f"{half.name.capitalize()} half"
-            winners = ", ".join(f"{w.player} {w.amount.text}" for w in half.winners) or "nobody"
-            out += _wrap(f"{name} {half.amount.text}: {winners}", "    ", "  ")
+        for part in pot.halves:
+            name = "Whole pot" if part.name == "whole" else f"{part.name.capitalize()} half"
+            winners = ", ".join(f"{w.player} {w.amount.text}" for w in part.winners) or "nobody"
+            out += _wrap(f"{name} {part.amount.text}: {winners}", "    ", "  ")
         for note in pot.odd_units:
             out += _wrap(f"Odd units: {note}" if note.startswith(("odd", "tied")) else note, "    ", "  ")
         if pot.site_paid is not None:

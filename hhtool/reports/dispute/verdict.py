@@ -69,8 +69,8 @@ def _pot_sentences(pots: tuple[PotView, ...], money_text: Callable[[int], str]) 
         if pot.site_paid is None or not pot.decided:
             continue
         rules: dict[str, int] = {}
-        for half in pot.halves:
-            for share in half.winners:
+        for part in pot.halves:
+            for share in part.winners:
                 rules[share.player] = rules.get(share.player, 0) + share.amount.amount
         site = {share.player: share.amount.amount for share in pot.site_paid}
         over = {p: site.get(p, 0) - rules.get(p, 0) for p in set(site) | set(rules) if site.get(p, 0) > rules.get(p, 0)}
