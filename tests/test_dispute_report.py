@@ -190,6 +190,8 @@ def test_explain_usage_errors(tmp_path: Path) -> None:
     assert "no stored hand" in explain(db, "999", code=2)
     wrong = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--format", "csv"])
     assert wrong.exit_code == 2 and "text, json or html" in wrong.output
+    listing = runner.invoke(app, ["audit", "--db", db, "--format", "html"])  # the listing has its own formats
+    assert listing.exit_code == 2 and "table, jsonl or csv" in listing.output
     nowhere = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--out", str(tmp_path / "no" / "r.txt")])
     assert nowhere.exit_code == 2 and "cannot write" in nowhere.output and "Traceback" not in nowhere.output
 

@@ -118,20 +118,14 @@ def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> 
 
 def explain_hands(store: Store, hand_id: str, site: str | None, rules: str | None, report_format: str,
                   out_file: str | None) -> None:
-    from hhtool.replay import load_profile, profile_for
-    from hhtool.reports.dispute import render, report_of_stored_hand
+    from hhtool.reports.dispute import HandLookupError, render, report_of
 
-    where, params = hand_filter(site, hand_id, None)
-    hands = list(load_hands(store, where, params))
-    if not hands:
-        err.print(f"[red]error:[/red] no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
-        raise typer.Exit(EXIT_ERROR)
-    if len(hands) > 1:
-        err.print(f"error: hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site",
-                  highlight=False, markup=False)
-        raise typer.Exit(EXIT_ERROR)
-    fixed = load_profile(rules) if rules else None
-    write_output(render(report_of_stored_hand(store, hands[0], profile_for(hands[0], fixed)), report_format), out_file)
+    try:
+        report = report_of(store, hand_id, site, rules)
+    except HandLookupError as error:
+        err.print(f"error: {error}", highlight=False, markup=False)
+        raise typer.Exit(EXIT_ERROR) from error
+    write_output(render(report, report_format), out_file)
 
 
 def write_output(text: str, out_file: str | None) -> None:
@@ -171,23 +165,6 @@ def list_profiles() -> None:
         out.print(f"{name:<{width}}  {source}", highlight=False, markup=False)
     out.print("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).",
               highlight=False, markup=False)
-
-
-def explain_conflicts(store: Store, site: str, hand_id: str) -> None:
-    """The copies of the hand that differ from the stored one: where each lies and what differs."""
-    from hhtool.store.copies import conflicts_of
-
-    conflicts = conflicts_of(store, "h.site = ? AND h.hand_id = ?", [site, hand_id])
-    if not conflicts:
-        return
-    lines = [f"CONFLICTING_COPY: {len(conflicts)} other copies of this hand differ from the one stored"]
-    for c in conflicts:
-        lines.append(f"  stored copy: {c['first_file']} lines {c['first_first_line']}-{c['first_last_line']} "
-                     f"(sha256 {c['first_sha256'][:16]})")
-        lines.append(f"  other copy:  {c['second_file']} lines {c['second_first_line']}-{c['second_last_line']} "
-                     f"(sha256 {c['second_sha256'][:16]}, {c['second_site']} hand {c['second_hand_id']})")
-        lines.append(f"  differs by {c['kind']}: {c['diff']}")
-    out.print("\n".join(lines), highlight=False, markup=False)
 
 
 def formats(given: str, explain_id: str | None) -> tuple[str, AuditFormat]:

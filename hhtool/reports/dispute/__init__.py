@@ -16,11 +16,33 @@ from hhtool.reports.dispute.text import render_text
 from hhtool.store import Store
 
 
+class HandLookupError(LookupError):
+    """No stored hand has the id, or several sites do (the message says which: add a site)."""
+
+
+def report_of(store: Store, hand_id: str, site: str | None = None, rules: str | None = None) -> Report:
+    """The report of the stored hand ``hand_id`` (on ``site``), under ``rules`` or its site's profile."""
+    from hhtool.replay.profiles import load_profile, profile_for
+    from hhtool.store.load import load_hands
+
+    where, params = "h.hand_id = ?", [hand_id]
+    if site:
+        where, params = where + " AND h.site = ?", [*params, site.lower()]
+    hands = list(load_hands(store, where, params))
+    if not hands:
+        raise HandLookupError(f"no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
+    if len(hands) > 1:
+        raise HandLookupError(f"hand {hand_id!r} exists on {', '.join(sorted(h.site for h in hands))}; add --site")
+    hand = hands[0]
+    return report_of_stored_hand(store, hand, profile_for(hand, load_profile(rules) if rules else None))
+
+
 def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile) -> Report:
     return build_report(hand, chosen, stored_facts(store, hand, chosen.name))
 
 
-__all__ = ["Report", "StoredFacts", "build_report", "render", "render_text", "report_of_stored_hand", "stored_facts"]
+__all__ = ["HandLookupError", "Report", "StoredFacts", "build_report", "render", "render_text", "report_of",
+           "report_of_stored_hand", "stored_facts"]
 
 
 def render(report: Report, report_format: str) -> str:
