@@ -247,3 +247,16 @@ def test_forced_bets_from_the_table_context_are_named(tmp_path: Path) -> None:
     data = json.loads(explain(db, "202", "--format", "json"))
     ante = next(f for f in data["findings"] if f["topic"] == "the antes")
     assert ante["kind"] == "violation" and ante["player"] == "Big" and ante["rules"] == [{"rule": "R2", "title": "Antes"}]
+
+
+def test_hidden_cards_make_the_award_unverifiable_and_say_why(tmp_path: Path) -> None:
+    hand = side_pot_hand().replace(
+        "Bigger: shows [Ah 6d Qs 4d 5d Ac 3d] (HI: a pair of Aces; LO: 6,5,4,3,A)\n", "Bigger: doesn't show hand\n").replace(
+        "Seat 6: Bigger showed [Ah 6d Qs 4d 5d Ac 3d] and won ($24) with HI: a pair of Aces; LO: 6,5,4,3,A",
+        "Seat 6: Bigger collected ($24)")
+    db, _ = imported(tmp_path, hand)
+    text = explain(db, "200")
+    first = " ".join(text.split("\n\n")[0].split())
+    assert first.startswith("The award could not be verified: Bigger: cards not shown, so the main pot cannot be decided")
+    assert "Verdict: unverifiable." in text and "Bigger: seven cards ?? ?? Qs 4d 5d Ac" in text
+    assert "Award per player: the rules cannot decide every pot" in text
