@@ -9,7 +9,7 @@ CSS = """
 body { margin: 0; font: 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
        background: #f6f8fa; }
 .scroll { overflow-x: auto; max-width: 100%; }
-main { overflow-wrap: anywhere; } main { max-width: 980px; margin: 0 auto; padding: 12px; }
+main { overflow-wrap: break-word; max-width: 980px; margin: 0 auto; padding: 12px; }
 section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
 h1 { font-size: 1.3rem; margin: 4px 0 8px; } h2 { font-size: 1.1rem; margin: 0 0 8px; }
 .verdict { font-size: 1.1rem; border-left: 6px solid var(--good); padding-left: 10px; }

@@ -139,7 +139,7 @@ def render_html(report: Report) -> str:
             f'<td class="num{" plus" if r.difference.amount else ""}">{_e(r.difference.text)}</td><td>{_e(r.words)}</td></tr>'
             for r in report.awards)
         body.append('<section><h2>Award per player</h2><table id="awards"><tr><th>Player</th><th class="num">Rules</th>'
-                    '<th class="num">Site</th><th class="num">Difference (site &minus; rules)</th><th></th></tr>'
+                    '<th class="num">Site</th><th class="num">Site &minus; rules</th><th></th></tr>'
                     f"{award_rows}</table></section>")
     else:
         body.append('<section><h2>Award per player</h2><p id="awards">The rules cannot decide every pot.</p></section>')
