@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.cli.audit_cmd import VIOLATION_KEYS
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
-from tests.update_golden import GOLDEN, explain_split_pot_with_side_pot
 
 runner = CliRunner()
 # The scoop hand with its low half paid to the player who had no low: a wrong award.
@@ -98,9 +97,7 @@ def test_rules_from_a_toml_file_change_the_verdict(tmp_path: Path) -> None:
             assert awards == {("Big", "$23.99", "$24.00"), ("Bigger", "$24.00", "$23.99")}
 
 
-def test_explain_golden_split_pot_with_side_pot(tmp_path: Path) -> None:
-    # the golden file is only read here; tests/update_golden.py writes it again, by hand
-    assert explain_split_pot_with_side_pot(tmp_path) == (GOLDEN / "explain_split_pot_with_side_pot.txt").read_text()
+def test_explain_of_a_hand_not_stored_is_a_usage_error(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["audit", "--db", str(tmp_path / "e.duckdb"), "--explain", "999"])
     assert missing.exit_code == 2 and "999" in missing.output, missing.output
 

@@ -4,33 +4,35 @@ A test run only reads them (a test that rewrote its golden file could never fail
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from hhtool.cli import app
-from tests.test_site_pokerstars import ALLIN_SIDE_POT
-
-GOLDEN = Path(__file__).parent / "golden"
+from tests.dispute_helpers import FILE_MARK, GOLDEN, explain, imported, masked_json, side_pot_hand
 
 
-def explain_split_pot_with_side_pot(folder: Path) -> str:
-    """``audit --explain`` of the PokerStars all-in hand with a side pot, imported into a new store."""
-    runner = CliRunner()
-    history, db = folder / "h.txt", str(folder / "e.duckdb")
-    history.write_text(ALLIN_SIDE_POT)
-    imported = runner.invoke(app, ["import", str(history), "--db", db])
-    assert imported.exit_code == 0, imported.output
-    result = runner.invoke(app, ["audit", "--db", db, "--explain", "200"])
-    assert result.exit_code == 0, result.output
-    return result.output
+def _dispute(report_format: str) -> Callable[[Path], str]:
+    """The dispute report of the split pot with a side pot (hand #200) in ``report_format``, with the
+    history's path replaced by FILE_MARK, as the golden tests compare it."""
+
+    def make(folder: Path) -> str:
+        db, path = imported(folder, side_pot_hand())
+        if report_format == "json":
+            return json.dumps(masked_json(explain(db, "200", "--format", "json"), path), indent=2) + "\n"
+        if report_format == "html":
+            out = folder / "r.html"
+            explain(db, "200", "--format", "html", "--out", str(out))
+            return out.read_text().replace(str(path), FILE_MARK)
+        return explain(db, "200").replace(str(path), FILE_MARK)
+
+    return make
 
 
 #: golden file name -> the output it holds, made in a fresh folder
 OUTPUTS: dict[str, Callable[[Path], str]] = {
-    "explain_split_pot_with_side_pot.txt": explain_split_pot_with_side_pot,
+    f"dispute_split_side_pot.{suffix}": _dispute(report_format)
+    for suffix, report_format in (("txt", "text"), ("json", "json"), ("html", "html"))
 }
 
 

@@ -11,11 +11,12 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, database, out
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, database, err, out
 from hhtool.cli.output import print_text_summary
+from hhtool.reports.dispute import render
 from hhtool.service import audit
 from hhtool.service.filters import hand_filter
-from hhtool.service.judging import Explained, profile_catalog
+from hhtool.service.judging import profile_catalog
 from hhtool.service.verdicts import CODE_NAMES, VIOLATION_KEYS, Code
 
 #: the columns of the terminal table (the other formats carry every key)
@@ -56,20 +57,32 @@ def print_profiles() -> None:
               highlight=False, markup=False)
 
 
-def print_explained(explained: Explained) -> None:
-    """The dispute view, then the copies of the hand that differ from the stored one: where each lies and what differs."""
-    out.print(explained.text, highlight=False, markup=False)
-    conflicts = explained.conflicts
-    if not conflicts:
+def formats(given: str, explain_id: str | None) -> tuple[str, AuditFormat]:
+    """(--explain report format, audit listing format) from --format; a wrong one is a usage error."""
+    report_formats = ("text", "json", "html")
+    if explain_id:
+        chosen = "text" if given == "table" else given
+        if chosen not in report_formats:
+            err.print(f"error: --format {given!r} with --explain; use text, json or html", highlight=False, markup=False)
+            raise typer.Exit(EXIT_ERROR)
+        return chosen, AuditFormat.table
+    if given not in AuditFormat.__members__:
+        err.print(f"error: --format {given!r}; use table, jsonl or csv", highlight=False, markup=False)
+        raise typer.Exit(EXIT_ERROR)
+    return "text", AuditFormat(given)
+
+
+def write_output(text: str, out_file: str | None) -> None:
+    """The report on standard output, or into ``out_file`` (a file that cannot be written: exit 2)."""
+    if out_file is None:
+        sys.stdout.write(text)
         return
-    lines = [f"CONFLICTING_COPY: {len(conflicts)} other copies of this hand differ from the one stored"]
-    for c in conflicts:
-        lines.append(f"  stored copy: {c['first_file']} lines {c['first_first_line']}-{c['first_last_line']} "
-                     f"(sha256 {c['first_sha256'][:16]})")
-        lines.append(f"  other copy:  {c['second_file']} lines {c['second_first_line']}-{c['second_last_line']} "
-                     f"(sha256 {c['second_sha256'][:16]}, {c['second_site']} hand {c['second_hand_id']})")
-        lines.append(f"  differs by {c['kind']}: {c['diff']}")
-    out.print("\n".join(lines), highlight=False, markup=False)
+    try:
+        with open(out_file, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        err.print(f"error: cannot write {out_file}: {error.strerror}", highlight=False, markup=False)
+        raise typer.Exit(EXIT_ERROR) from error
 
 
 def register(app: typer.Typer) -> None:
@@ -86,7 +99,11 @@ def register(app: typer.Typer) -> None:
             None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
-        output_format: AuditFormat = typer.Option(AuditFormat.table, "--format", help="table, jsonl or csv."),
+        output_format: str = typer.Option("table", "--format",
+                                          help="table, jsonl or csv; with --explain: text, json or html."),
+        out_file: str | None = typer.Option(None, "--out", help="With --explain: write the report to this file."),
+        report_dir: str | None = typer.Option(None, "--report", metavar="DIR",
+                                              help="Write one dispute page per hand with a violation, and an index."),
     ) -> None:
         """Re-verify bring-in, action order, bet sizes, caps, all-ins, pots and hi/lo splits.
 
@@ -95,15 +112,18 @@ def register(app: typer.Typer) -> None:
         if rules == "list":
             print_profiles()
             raise typer.Exit(EXIT_OK)
-        on_imported = print_text_summary if output_format is AuditFormat.table else None
+        report_format, listing = formats(output_format, explain_id)
+        on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
-            for explained in audit.explain(database(db), paths or [], explain_id, site, rules, on_imported):
-                print_explained(explained)
+            report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported)
+            write_output(render(report, report_format), out_file)
             raise typer.Exit(EXIT_OK)
         chosen = hand_filter(sites=site, hand_id=hand or None)
-        outcome = audit.audit(database(db), paths or [], chosen, code, player, rules, on_imported)
-        print_violations(outcome.violations, output_format)
-        if output_format is AuditFormat.table:
+        outcome = audit.audit(database(db), paths or [], chosen, code, player, rules, on_imported, report_dir)
+        if outcome.pages is not None:
+            err.print(f"wrote {outcome.pages} dispute pages and index.html to {report_dir}", highlight=False, markup=False)
+        print_violations(outcome.violations, listing)
+        if listing is AuditFormat.table:
             summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(outcome.verdicts.items()))
             out.print(f"{sum(outcome.verdicts.values())} hands audited: {summary or 'none stored'}; "
                       f"{len(outcome.violations)} violations reported")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hhtool.model import Hand, ShowStatus
 from hhtool.money import format_money
 from hhtool.replay.engine import ReplayState
-from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.profiles import ChosenProfile, RuleProfile
 from hhtool.replay.result import PotResult, ReplayResult, ShowdownHand
 
 
@@ -108,3 +108,11 @@ def explain_hand(hand: Hand, state: ReplayState, profile: RuleProfile, result: R
         out.append("Could not be checked:")
         out += [f"  {'' if u.line is None else f'line {u.line} '}{u.check}: {u.reason}" for u in result.unverifiable]
     return "\n".join(out)
+
+
+def judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult]:
+    """The replay's walk and result of a hand under the chosen profile, as :func:`hhtool.replay.replay`
+    judges it (unsettled readings included): what the dispute report (hhtool.reports.dispute) is built from."""
+    from hhtool.replay import _judged  # the package's own judgement, so that the report and the audit agree
+
+    return _judged(hand, chosen)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.importing import ImportOptions, check_rules, collect_paths, import_into
-from hhtool.service.judging import Explained, explain_stored, rereplay
+from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
 from hhtool.service.stores import Database
 from hhtool.service.verdicts import verdict_counts, violations
 from hhtool.store import Store, StoreError
@@ -20,6 +20,7 @@ from hhtool.store.context import has_never_judged, judge_never_judged, judge_tab
 
 if TYPE_CHECKING:
     from hhtool.importer import ImportReport
+    from hhtool.reports.dispute import Report
 
 #: hears the report of the import `audit PATH…` ran, before anything else is reported
 OnImported = Callable[["ImportReport"], None]
@@ -27,16 +28,19 @@ OnImported = Callable[["ImportReport"], None]
 
 @dataclass(frozen=True)
 class AuditOutcome:
-    """The violations reported (each as VIOLATION_KEYS) and the matching hands per verdict."""
+    """The violations reported (each as VIOLATION_KEYS), the matching hands per verdict, and the
+    dispute pages written (``--report DIR``; None when none were asked for)."""
 
     violations: list[dict[str, Any]]
     verdicts: dict[str, int]
+    pages: int | None = None
 
 
 def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, code: Code | None, player: str | None,
-          rules: str | None, on_imported: OnImported | None = None) -> AuditOutcome:
+          rules: str | None, on_imported: OnImported | None = None, report_dir: str | None = None) -> AuditOutcome:
     """The violations and verdicts of the matching hands, under ``rules`` (replayed again) or each
-    hand's own profile (as stored). Without paths or rules the store is only read."""
+    hand's own profile (as stored), with a dispute page per hand with a violation in ``report_dir``
+    when given. Without paths or rules the store is only read."""
     with _audited_store(database, paths, rules, on_imported, explaining=False) as (store, reading):
         if not reading:
             judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
@@ -45,14 +49,17 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
             profile = rereplay(store, rules, hand_filter)
             where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
             judge_table_context(store, where, params, profile)
-        return AuditOutcome(violations(store, hand_filter, code, player, profile),
-                            verdict_counts(store, hand_filter, profile))
+        found = violations(store, hand_filter, code, player, profile)
+        pages = None
+        if report_dir is not None:
+            pages = write_dispute_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in found}, rules)
+        return AuditOutcome(found, verdict_counts(store, hand_filter, profile), pages)
 
 
 def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | None, rules: str | None,
-            on_imported: OnImported | None = None) -> list[Explained]:
-    """`audit --explain HAND_ID`: the dispute view of each stored hand with that id (after importing
-    the paths given); UsageError when none is stored."""
+            on_imported: OnImported | None = None) -> Report:
+    """`audit --explain HAND_ID`: the dispute report of the stored hand with that id (after importing
+    the paths given); UsageError when none is stored, or several sites share the id."""
     with _audited_store(database, paths, rules, on_imported, explaining=True) as (store, _):
         return explain_stored(store, hand_id, site, rules)
 

@@ -4,12 +4,12 @@ origin site of a converted history included), the replay under it, and the dispu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hhtool.reports.filters import HandFilter
-from hhtool.service.errors import UsageError
+from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.importing import check_rules
 from hhtool.service.stores import Database
 from hhtool.store import Store
@@ -18,6 +18,7 @@ from hhtool.store.load import load_hands
 if TYPE_CHECKING:
     from hhtool.model import Hand
     from hhtool.replay import ChosenProfile, ReplayResult, RuleProfile
+    from hhtool.reports.dispute import Report
 
 #: hands replayed again under --rules per transaction
 REREPLAY_BATCH = 2000
@@ -62,28 +63,29 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
 
 
-@dataclass(frozen=True)
-class Explained:
-    """The dispute view of one stored hand, and the copies of it that differ from the one stored."""
-
-    site: str
-    hand_id: str
-    text: str
-    conflicts: list[dict[str, Any]]
-
-
-def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> list[Explained]:
-    """`audit --explain`: every stored hand with this id (on ``site``), explained under ``rules`` or
-    its own profile; UsageError when none is stored."""
-    from hhtool.replay import explain, load_profile, profile_for
-    from hhtool.service.verdicts import conflicts_of_hand
+def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> Report:
+    """`audit --explain`: the dispute report of the one stored hand with this id (on ``site``), under
+    ``rules`` or its own profile; UsageError when none is stored, or when several sites share the id."""
+    from hhtool.replay import load_profile, profile_for
+    from hhtool.reports.dispute import report_of_stored_hand
 
     hands = list(stored_hands(store, HandFilter(sites=(site.lower(),) if site else (), hand_id=hand_id)))
     if not hands:
         raise UsageError(f"no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
-    fixed = load_profile(rules) if rules else None
-    return [Explained(hand.site, hand.hand_id, explain(hand, profile_for(hand, fixed)),
-                      conflicts_of_hand(store, hand.site, hand.hand_id)) for hand in hands]
+    if len(hands) > 1:
+        raise UsageError(f"hand {hand_id!r} exists on {', '.join(sorted(h.site for h in hands))}; add --site")
+    hand = hands[0]
+    return report_of_stored_hand(store, hand, profile_for(hand, load_profile(rules) if rules else None))
+
+
+def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
+    """`audit --report DIR`: one dispute page per hand of ``keys`` and an index; the pages written."""
+    from hhtool.reports.dispute.pages import write_pages
+
+    try:
+        return write_pages(store, directory, keys, rules)
+    except OSError as error:
+        raise CannotWrite(directory, error) from error
 
 
 def rereplay(store: Store, rules: str, hand_filter: HandFilter) -> str:

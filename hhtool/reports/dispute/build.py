@@ -1,0 +1,98 @@
+"""Build the dispute report of one hand: its replay under the chosen profile plus what the store
+knows (table context, conflicting copies), as one :class:`~.model.Report`."""
+
+from __future__ import annotations
+
+from hhtool.model import Hand, StakeSource
+from hhtool.replay.dispute import judged
+from hhtool.replay.engine import ReplayState
+from hhtool.replay.profiles import ChosenProfile, RuleProfile
+from hhtool.replay.result import ReplayResult, Unverifiable, Violation
+from hhtool.reports.dispute.findings import findings_of
+from hhtool.reports.dispute.hand_view import money_of, players_of, streets_of
+from hhtool.reports.dispute.model import Cited, ContextNote, Money, ProfileView, Report
+from hhtool.reports.dispute.pots_view import awards_of, pots_of
+from hhtool.reports.dispute.rules import parameters_of
+from hhtool.reports.dispute.stored import CONTEXT_CODES, StoredFacts
+from hhtool.reports.dispute.verdict import headline
+
+_SOURCE_WORDS = {
+    StakeSource.HEADER: "stated by the site",
+    StakeSource.POSTED: "the hand's own post (a claim, not judged against itself)",
+    StakeSource.CONTEXT: "learnt from the other hands at the same table and stakes (table context)",
+    StakeSource.INFERRED: "inferred from the hand's betting",
+}
+
+
+def _findings_with_context(hand: Hand, result: ReplayResult,
+                           facts: StoredFacts) -> tuple[list[Violation], list[Unverifiable]]:
+    """The replay's findings, where a forced bet is the hand's own post, with the store's table-context
+    judgement in place of the replay's placeholder."""
+    owned = {code for code, source in (("ANTE", hand.stakes.ante_source), ("BRING_IN_AMOUNT", hand.stakes.bring_in_source))
+             if source is StakeSource.POSTED and (any(v.code == code for v in facts.context_violations)
+                                                  or any(u.check == code for u in facts.context_unverifiable))}
+    violations = [v for v in result.violations if v.code not in owned]
+    violations += [v for v in facts.context_violations if v.code in owned]
+    unverifiable = [u for u in result.unverifiable if u.check not in owned]
+    unverifiable += [u for u in facts.context_unverifiable if u.check in owned and u.check in CONTEXT_CODES]
+    violations.sort(key=lambda v: v.line)
+    return violations, unverifiable
+
+
+def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
+    money = money_of(hand)
+    notes = []
+    for what, amount, source in (("ante", hand.stakes.ante, hand.stakes.ante_source),
+                                 ("bring-in", hand.stakes.bring_in, hand.stakes.bring_in_source)):
+        detail = facts.table_words.get(what, "") if source is not StakeSource.HEADER else ""
+        notes.append(ContextNote(what, None if amount is None else money(amount), _SOURCE_WORDS[source], detail))
+    return tuple(notes)
+
+
+def _parameters(profile: RuleProfile, result: ReplayResult, codes: set[str]) -> tuple[tuple[str, str], ...]:
+    """The parameters that decided this hand: those of its findings, and those of the pot split."""
+    names: list[str] = []
+    if any(pot.split for pot in result.pots):
+        names.append("odd_unit_hi_lo")
+    if len(result.pots) > 1 and any(pot.rake_share for pot in result.pots):
+        names.append("rake_allocation")
+    if any(note.startswith("tied") for pot in result.pots for note in pot.notes):
+        names += ["odd_unit_tied_half", "tied_remainder"]
+    for code in sorted(codes):
+        names += parameters_of(code)
+    unique = list(dict.fromkeys(names))
+    return tuple((name, str(getattr(profile, name))) for name in unique)
+
+
+def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = None,
+                 replayed: tuple[ReplayState, ReplayResult] | None = None) -> Report:
+    facts = facts or StoredFacts()
+    state, result = replayed or judged(hand, chosen)
+    profile = chosen.profile
+    money = money_of(hand)
+    violations, unverifiable = _findings_with_context(hand, result, facts)
+    findings = findings_of(violations, unverifiable, profile)
+    pots = pots_of(hand, result.pots, result.hands)
+    awards = awards_of(hand, result.awards)
+    verdict = "violation" if violations or facts.copies else "unverifiable" if unverifiable else "ok"
+    settlement = state.settlement
+    rake_words = ("as the site states" if settlement.deduction_source == "stated" else "implied by the site's payouts")
+    rake_words += f"; shared between the pots {settlement.rake_split}" if settlement.rake_split and len(pots) > 1 else ""
+    stakes = hand.stakes
+    bets = "/".join("not stated" if bet is None else money(bet).text for bet in (stakes.small_bet, stakes.big_bet))
+    forced = ", ".join(f"{what} {'not stated' if value is None else money(value).text}"
+                       for what, value in (("ante", stakes.ante), ("bring-in", stakes.bring_in)))
+    profile_view = ProfileView(profile.name, "the user (--rules)" if chosen.explicit else "the site that dealt the hand",
+                               profile.source, _parameters(profile, result, {v.code for v in violations}))
+    return Report(
+        site=hand.site, hand_id=hand.hand_id, game=hand.game_label or "Stud Hi/Lo", table=hand.table_name,
+        started_at=None if hand.started_at is None else hand.started_at.isoformat(sep=" "),
+        stakes=f"{bets}, {forced}", stakes_source=stakes.provenance,
+        source=Cited(hand.source.file, hand.source.first_line), last_line=hand.source.last_line,
+        profile=profile_view, verdict=verdict,
+        headline=headline(profile.name, pots, awards, findings, len(facts.copies), lambda amount: money(amount).text),
+        misawarded=money(sum(row.difference.amount for row in awards if row.difference.amount > 0)),
+        streets=streets_of(hand), players=players_of(hand, state), pots=pots,
+        rake=Money(settlement.deduction, money(settlement.deduction).text), rake_words=rake_words, awards=awards,
+        findings=findings, context=_context(hand, facts), copies=facts.copies,
+    )

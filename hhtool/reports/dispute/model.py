@@ -1,0 +1,202 @@
+"""The dispute report as one typed value: what every renderer (text, JSON, HTML) draws from.
+
+Money is carried as :class:`Money` (an integer in the hand's smallest unit plus the text a person
+reads); cards as their short text (``"Kd"``, ``None`` for a card the history hides)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    amount: int  # smallest units (cents, chips)
+    text: str  # as a person reads it: "$0.63"
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """A line of the history the report cites."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    player: str
+    down: tuple[str | None, ...]
+    up: tuple[str | None, ...]
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActionView:
+    """One action (or an uncalled bet returned) with the pot after it."""
+
+    street: int
+    player: str
+    words: str  # "completes to $10.00", "checks", "gets $2.00 back uncalled"
+    amount: Money  # chips put in (negative for a return)
+    pot_after: Money
+    all_in: bool
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class StreetView:
+    street: int
+    label: str  # "3rd street"
+    deals: tuple[DealView, ...]
+    actions: tuple[ActionView, ...]
+    pot_after: Money
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    player: str
+    stack: Money | None
+    cards: tuple[str | None, ...]  # every card dealt to him, in dealing order (None = hidden)
+    put_in: Money  # after returned uncalled bets
+    status: str  # "folded on 4th street", "all-in", "showed", "mucked", "in to the end"
+
+
+@dataclass(frozen=True, slots=True)
+class FiveView:
+    """A best five: its words and its cards (most significant first)."""
+
+    words: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ContenderView:
+    player: str
+    seven: tuple[str | None, ...]
+    high: FiveView | None
+    low: FiveView | None
+    standing: str  # "" when he contends; else why he cannot win ("mucked", "cards not shown")
+
+
+@dataclass(frozen=True, slots=True)
+class ShareView:
+    player: str
+    amount: Money
+
+
+@dataclass(frozen=True, slots=True)
+class HalfView:
+    name: str  # "high", "low" or "whole"
+    amount: Money
+    winners: tuple[ShareView, ...]
+    winning_cards: tuple[tuple[str, tuple[str, ...]], ...]  # (player, the five that won this half)
+
+
+@dataclass(frozen=True, slots=True)
+class PotView:
+    index: int  # 0 main pot, N side pot N
+    name: str  # "main pot", "side pot 1"
+    amount: Money  # before rake
+    rake: Money
+    net: Money
+    eligible: tuple[str, ...]
+    contenders: tuple[ContenderView, ...]
+    halves: tuple[HalfView, ...]  # () when the rules cannot decide the pot
+    odd_units: tuple[str, ...]  # who gets odd units and why, in words
+    decided: bool
+    site_paid: tuple[ShareView, ...] | None  # what the site says it paid from this pot; None if it does not say
+
+
+@dataclass(frozen=True, slots=True)
+class AwardRow:
+    player: str
+    rules: Money
+    site: Money
+    difference: Money  # site minus rules: positive = the site paid him too much
+    words: str  # "paid $0.63 too much", "paid $0.63 too little", "correct"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRef:
+    rule: str  # the rules document's rule number, e.g. "R14"
+    title: str  # its title there, e.g. "Pot splitting and odd chips"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A departure from the rules (``violation``) or a check the history did not allow (``unverifiable``)."""
+
+    kind: str  # "violation" or "unverifiable"
+    topic: str  # what was checked, in words: "the award of each pot"
+    rules: tuple[RuleRef, ...]
+    message: str
+    street: int | None
+    player: str | None
+    expected: str
+    actual: str
+    cited: Cited | None
+    parameters: tuple[tuple[str, str], ...]  # the profile's parameters that decide this finding
+
+
+@dataclass(frozen=True, slots=True)
+class ContextNote:
+    """A forced bet the hand was judged with that came from the other hands at its table."""
+
+    what: str  # "ante", "bring-in"
+    amount: Money | None
+    source: str  # "stated by the site", "the other hands at the table", "the hand's own post"
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class CopySide:
+    file: str
+    first_line: int
+    last_line: int
+    sha256: str
+    site: str
+    hand_id: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CopyView:
+    stored: CopySide
+    other: CopySide
+    kind: str
+    difference: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileView:
+    name: str
+    chosen_by: str  # "the user (--rules)" or "the site that dealt the hand"
+    source: str
+    parameters: tuple[tuple[str, str], ...]  # the parameters that mattered for this hand
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    site: str
+    hand_id: str
+    game: str
+    table: str | None
+    started_at: str | None
+    stakes: str
+    stakes_source: str
+    source: Cited  # the hand's first line
+    last_line: int
+    profile: ProfileView
+    verdict: str  # "ok", "violation", "unverifiable"
+    headline: tuple[str, ...]  # the verdict in one or two plain sentences
+    misawarded: Money  # money paid to the wrong players (sum of what the site overpaid)
+    streets: tuple[StreetView, ...]
+    players: tuple[PlayerView, ...]
+    pots: tuple[PotView, ...]
+    rake: Money
+    rake_words: str
+    awards: tuple[AwardRow, ...]
+    findings: tuple[Finding, ...]
+    context: tuple[ContextNote, ...]
+    copies: tuple[CopyView, ...]

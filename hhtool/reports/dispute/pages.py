@@ -1,0 +1,95 @@
+"""``hhtool audit --report DIR``: one dispute page per hand with a violation and an index page
+that sorts them by the money misawarded, for a desk that reviews a day's findings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from html import escape
+from pathlib import Path
+
+from hhtool.replay.profiles import RuleProfile, load_profile, profile_for
+from hhtool.reports.dispute.assets import CSS
+from hhtool.reports.dispute.build import build_report
+from hhtool.reports.dispute.html import render_html
+from hhtool.reports.dispute.model import Report
+from hhtool.reports.dispute.stored import stored_facts
+from hhtool.store import Store
+from hhtool.store.load import load_hands
+
+_SORT_JS = """
+(function () {
+  var table = document.getElementById('index');
+  var body = table.tBodies[0];
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (cell, column) {
+    cell.addEventListener('click', function () {
+      var numeric = cell.getAttribute('data-type') === 'number';
+      var down = cell.getAttribute('aria-sort') !== 'descending';
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute('aria-sort'); });
+      cell.setAttribute('aria-sort', down ? 'descending' : 'ascending');
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = a.cells[column].getAttribute('data-value'), y = b.cells[column].getAttribute('data-value');
+        var order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+        return down ? -order : order;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+})();
+"""
+
+
+def page_name(site: str, hand_id: str, taken: set[str]) -> str:
+    """A file name from the site and hand id that no hand id can turn into a path elsewhere."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", f"{site}-{hand_id}")[:120].lstrip(".") or "hand"
+    name, number = f"{stem}.html", 1
+    while name in taken or name == "index.html":
+        number += 1
+        name = f"{stem}-{number}.html"
+    taken.add(name)
+    return name
+
+
+def index_html(entries: list[tuple[str, Report]]) -> str:
+    def e(value: object) -> str:
+        return escape(str(value), quote=True)
+
+    entries = sorted(entries, key=lambda item: -item[1].misawarded.amount)
+    rows = "".join(
+        f'<tr><td data-value="{e(r.misawarded.amount)}" class="num">{e(r.misawarded.text)}</td>'
+        f'<td data-value="{e(r.site)}">{e(r.site)}</td>'
+        f'<td data-value="{e(r.hand_id)}"><a href="{e(name)}">{e(r.hand_id)}</a></td>'
+        f'<td data-value="{e(r.started_at or "")}">{e(r.started_at or "")}</td>'
+        f'<td data-value="{sum(f.kind == "violation" for f in r.findings)}" class="num">'
+        f'{sum(f.kind == "violation" for f in r.findings)}</td>'
+        f'<td data-value="{e(r.headline[0])}">{e(r.headline[0])}</td></tr>' for name, r in entries)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+            "script-src 'unsafe-inline'\">"
+            f"<title>Dispute reports: {len(entries)} hands</title><style>{CSS} th {{ cursor: pointer; }}</style></head>"
+            f"<body><main><section><h1>Dispute reports: {len(entries)} hands with a violation</h1>"
+            f'<p class="meta">Sorted by the money the site paid to the wrong players; click a column heading to '
+            "sort by it.</p>"
+            '<table id="index"><thead><tr><th data-type="number" aria-sort="descending">Misawarded</th><th>Site</th>'
+            '<th>Hand</th><th>Started</th><th data-type="number">Findings</th><th>Verdict</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></section></main><script>{_SORT_JS}</script></body></html>\n")
+
+
+def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
+    """Write the pages of the hands ``keys`` names and the index; the number of pages written."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    fixed: RuleProfile | None = load_profile(rules) if rules else None
+    taken: set[str] = set()
+    entries: list[tuple[str, Report]] = []
+    for site, hand_id in sorted(set(keys)):
+        for hand in load_hands(store, "h.site = ? AND h.hand_id = ?", [site, hand_id]):
+            chosen = profile_for(hand, fixed)
+            report = build_report(hand, chosen, stored_facts(store, hand, chosen.name))
+            name = page_name(site, hand_id, taken)
+            (out / name).write_text(render_html(report), encoding="utf-8")
+            entries.append((name, report))
+    (out / "index.html").write_text(index_html(entries), encoding="utf-8")
+    return len(entries)

@@ -1,0 +1,70 @@
+"""What the store knows about a hand beyond its own history: the table context's judgement of its
+forced bets (learnt from the other hands at the table) and the copies of it that differ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hhtool.model import Hand
+from hhtool.replay.result import Unverifiable, Violation, format_money
+from hhtool.reports.dispute.model import CopySide, CopyView
+from hhtool.store import Store
+from hhtool.store.copies import conflicts_of
+
+#: the forced-bet checks the table-context pass owns (their stored findings replace the replay's placeholder)
+CONTEXT_CODES = ("ANTE", "BRING_IN_AMOUNT")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFacts:
+    context_violations: tuple[Violation, ...] = ()
+    context_unverifiable: tuple[Unverifiable, ...] = ()
+    table_words: dict[str, str] = field(default_factory=dict)  # "ante" / "bring-in" -> what the table's hands show
+    copies: tuple[CopyView, ...] = ()
+
+
+def _side(row: dict[str, object], which: str) -> CopySide:
+    text = row.get(f"{which}_text") or ""
+    site = row.get("site") if which == "first" else row.get("second_site")
+    hand_id = row.get("hand_id") if which == "first" else row.get("second_hand_id")
+    return CopySide(str(row[f"{which}_file"]), int(str(row[f"{which}_first_line"])), int(str(row[f"{which}_last_line"])),
+                    str(row[f"{which}_sha256"]), str(site), str(hand_id), tuple(str(text).splitlines()))
+
+
+def _table_words(store: Store, hand: Hand) -> dict[str, str]:
+    """How many other stored hands share the hand's table and stakes, and the forced bets most of them carry."""
+    place, column = (hand.tournament_id, "tournament_id") if hand.stakes.is_tournament else (hand.table_name, "table_name")
+    if place is None:
+        return {}
+    rows = store.run(
+        f"""SELECT count(*), mode(ante), mode(bring_in) FROM hands h
+            WHERE coalesce(h.origin_site, h.site) = ? AND h.{column} = ? AND h.small_bet IS NOT DISTINCT FROM ?
+              AND h.big_bet IS NOT DISTINCT FROM ? AND h.currency = ? AND NOT (h.site = ? AND h.hand_id = ?)""",
+        [hand.origin_site or hand.site, place, hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency,
+         hand.site, hand.hand_id])
+    count, ante, bring_in = rows[0]
+    where = f"{'tournament' if hand.stakes.is_tournament else 'table'} '{place}'"
+    if not count:
+        return {"ante": f"no other hand at {where} is stored", "bring-in": f"no other hand at {where} is stored"}
+    others = f"{count} other stored hand{'s' if count != 1 else ''} at {where}"
+    words = {}
+    for what, value in (("ante", ante), ("bring-in", bring_in)):
+        words[what] = others + (f"; most of them carry {format_money(int(value), hand.stakes)}" if value is not None else "")
+    return words
+
+
+def stored_facts(store: Store, hand: Hand, profile: str) -> StoredFacts:
+    key = [hand.site, hand.hand_id, profile]
+    codes = ", ".join(f"'{code}'" for code in CONTEXT_CODES)
+    violations = tuple(
+        Violation(hand.site, hand.hand_id, str(code), None if street is None else int(street), player, expected or "",
+                  actual or "", message or "", file or hand.source.file, int(line or 0))
+        for code, street, player, expected, actual, message, file, line in store.run(
+            f"""SELECT code, street, player, expected, actual, message, file, line FROM violations
+                WHERE site = ? AND hand_id = ? AND profile = ? AND code IN ({codes}) ORDER BY line""", key))
+    unverifiable = tuple(Unverifiable(str(code), str(reason)) for code, reason in store.run(
+        f"""SELECT check_code, reason FROM unverifiable WHERE site = ? AND hand_id = ? AND profile = ?
+            AND check_code IN ({codes})""", key))
+    copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
+                   for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
+    return StoredFacts(violations, unverifiable, _table_words(store, hand), copies)

@@ -1,0 +1,159 @@
+"""The dispute report as plain text that fits an 80-column terminal or an e-mail."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hhtool.reports.dispute.model import ContenderView, Finding, Report
+from hhtool.reports.dispute.rules import rule_words
+
+WIDTH = 80
+
+
+def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent if first is None else first, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False) or [first or indent]
+
+
+def _cards(cards: tuple[str | None, ...]) -> str:
+    return " ".join("??" if card is None else card for card in cards)
+
+
+def _contender(c: ContenderView) -> list[str]:
+    lines = _wrap(f"{c.player}: seven cards {_cards(c.seven) or 'not known'}", "      ", "    ")
+    if c.standing:
+        return lines + _wrap(c.standing, "      ")
+    if c.high:
+        lines += _wrap(f"high: {c.high.words} [{_cards(c.high.cards)}]", "        ", "      ")
+    lines += _wrap(f"low: {c.low.words} [{_cards(c.low.cards)}]" if c.low else "low: none (no five different ranks "
+                   "8 or lower)", "        ", "      ")
+    return lines
+
+
+def _finding(f: Finding) -> list[str]:
+    lines = _wrap(f"- {f.message}", "    ", "  ")
+    if f.cited:
+        lines += [f"    Line {f.cited.line} of", f"      {f.cited.file}"]
+    rules = rule_words(f.rules)
+    lines += _wrap(f"Rule: {rules}; checked: {f.topic}." if rules else f"Checked: {f.topic}.", "    ")
+    if f.expected or f.actual:
+        lines += _wrap(f"The rules expect {f.expected or 'nothing'}; the history has {f.actual or 'nothing'}.", "    ")
+    if f.parameters:
+        lines += _wrap("Profile parameters: " + ", ".join(f"{k} = {v}" for k, v in f.parameters) + ".", "    ")
+    return lines
+
+
+def render_text(report: Report) -> str:
+    out: list[str] = []
+    for sentence in report.headline:
+        out += _wrap(sentence)
+    out.append("")
+    out += _wrap(f"Hand {report.site} #{report.hand_id}: {report.game}")
+    if report.table or report.started_at:
+        out += _wrap(", ".join(part for part in (f"table {report.table}" if report.table else "",
+                                                   report.started_at or "") if part))
+    out.append(f"Source: lines {report.source.line}-{report.last_line} of")
+    out.append(f"  {report.source.file}")
+    out += _wrap(f"Stakes: {report.stakes}")
+    out += _wrap(f"where from: {report.stakes_source}", "    ", "  ")
+    out += _wrap(f"Rules profile: {report.profile.name}. Verdict: {report.verdict}.")
+    out += _wrap(f"chosen by {report.profile.chosen_by}" + (f"; {report.profile.source}" if report.profile.source else ""),
+                 "    ", "  ")
+    if report.profile.parameters:
+        out += _wrap("parameters that mattered: " + ", ".join(f"{k} = {v}" for k, v in report.profile.parameters),
+                     "    ", "  ")
+    forced = [n for n in report.context if n.source != "stated by the site"]
+    if forced:
+        out += ["", "Forced bets (table context):"]
+        for bet in forced:
+            amount = bet.amount.text if bet.amount else "not known"
+            out += _wrap(f"{bet.what} {amount}: {bet.source}" + (f"; {bet.detail}" if bet.detail else ""), "    ",
+                         "  ")
+    out += ["", "The hand, street by street:"]
+    for street in report.streets:
+        out.append(f"  {street.label.capitalize()}")
+        first_deal = min((deal.line for deal in street.deals if deal.line), default=0)
+        before = [a for a in street.actions if first_deal and a.line and a.line < first_deal]
+        for action in before:  # the antes, posted before the cards are dealt
+            out += _wrap(f"{action.player} {action.words}; pot {action.pot_after.text} (line {action.line})",
+                         "        ", "    ")
+        for deal in street.deals:
+            shown = " ".join(filter(None, (f"down {_cards(deal.down)}" if deal.down else "",
+                                           f"up {_cards(deal.up)}" if deal.up else "")))
+            out += _wrap(f"{deal.player} gets {shown} (line {deal.line})", "        ", "    ")
+        for action in street.actions:
+            if action in before:
+                continue
+            out += _wrap(f"{action.player} {action.words}; pot {action.pot_after.text} (line {action.line})",
+                         "        ", "    ")
+    out += ["", "Players and their cards:"]
+    for player in report.players:
+        stack = f", stack {player.stack.text}" if player.stack else ""
+        out += _wrap(f"Seat {player.seat} {player.player}{stack}: put in {player.put_in.text}, {player.status}",
+                     "      ", "  ")
+        out += _wrap(f"cards: {_cards(player.cards) or 'none known'}", "      ", "    ")
+    out.append("")
+    out += _wrap(f"Rake and fees: {report.rake.text} ({report.rake_words}).", "  ")
+    for pot in report.pots:
+        out.append("")
+        rake = f", rake {pot.rake.text}, {pot.net.text} to award" if pot.rake.amount else ""
+        out += _wrap(f"{pot.name.capitalize()}: {pot.amount.text}{rake}")
+        out += _wrap(f"Eligible: {', '.join(pot.eligible) or 'nobody'}", "    ", "  ")
+        for contender in pot.contenders:
+            out += _contender(contender)
+        if not pot.decided:
+            out += _wrap("Not decided: the history hides cards the decision needs.", "    ", "  ")
+        for part in pot.halves:
+            name = "Whole pot" if part.name == "whole" else f"{part.name.capitalize()} half"
+            winners = ", ".join(f"{w.player} {w.amount.text}" for w in part.winners) or "nobody"
+            out += _wrap(f"{name} {part.amount.text}: {winners}", "    ", "  ")
+        for note in pot.odd_units:
+            out += _wrap(f"Odd units: {note}" if note.startswith(("odd", "tied")) else note, "    ", "  ")
+        if pot.site_paid is not None:
+            paid = ", ".join(f"{s.player} {s.amount.text}" for s in pot.site_paid) or "nobody"
+            out += _wrap(f"The site paid: {paid}", "    ", "  ")
+    out.append("")
+    if report.awards:
+        width = max([len(row.player) for row in report.awards] + [6])
+        if width + 44 <= WIDTH:
+            out.append(f"  {'Player':<{width}}  {'Rules':>10}  {'Site':>10}  {'Site-rules':>11}")
+            for row in report.awards:
+                out.append(f"  {row.player:<{width}}  {row.rules.text:>10}  {row.site.text:>10}  "
+                           f"{row.difference.text:>11}")
+        else:
+            for row in report.awards:
+                out += _wrap(f"{row.player}: rules {row.rules.text}, site {row.site.text}, difference "
+                             f"{row.difference.text}", "    ", "  ")
+        out.insert(len(out) - len(report.awards) - (1 if width + 44 <= WIDTH else 0),
+                   "Award per player (the rules beside the site; difference = site - rules):")
+    else:
+        out.append("Award per player: the rules cannot decide every pot (see above).")
+    violations = [f for f in report.findings if f.kind == "violation"]
+    unverifiable = [f for f in report.findings if f.kind == "unverifiable"]
+    if violations:
+        out += ["", "Departures from the rules:"]
+        for f in violations:
+            out += _finding(f)
+    if unverifiable:
+        out += ["", "Could not be verified:"]
+        for f in unverifiable:
+            out += _finding(f)
+    for number, copy in enumerate(report.copies, 1):
+        out += ["", f"Another copy of this hand ({number} of {len(report.copies)}) differs by {copy.kind}:"]
+        out.append(f"  stored copy (left), lines {copy.stored.first_line}-{copy.stored.last_line} of")
+        out.append(f"    {copy.stored.file}")
+        out.append(f"  other copy (right), lines {copy.other.first_line}-{copy.other.last_line} of "
+                   f"{copy.other.site} hand {copy.other.hand_id}"[:WIDTH])
+        out.append(f"    {copy.other.file}")
+        out += _wrap(f"what differs: {copy.difference}", "    ", "  ")
+        half = (WIDTH - 5) // 2
+        left, right = copy.stored.lines, copy.other.lines
+        for index in range(max(len(left), len(right))):
+            a = left[index] if index < len(left) else ""
+            b = right[index] if index < len(right) else ""
+            mark = "|" if a == b else "*"
+            out.append(f"  {a[:half]:<{half}} {mark} {b[:half]}".rstrip())
+            if a != b:  # a differing line in full, each copy's below the other
+                out += _wrap(f"stored: {a}", "              ", "      * ")
+                out += _wrap(f"other:  {b}", "              ", "        ")
+    return "\n".join(out) + "\n"
