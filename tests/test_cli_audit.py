@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.cli.audit_cmd import VIOLATION_KEYS
+from tests.inputs import SAMPLES
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 
 runner = CliRunner()
@@ -98,7 +99,9 @@ def test_rules_from_a_toml_file_change_the_verdict(tmp_path: Path) -> None:
 
 
 def test_explain_of_a_hand_not_stored_is_a_usage_error(tmp_path: Path) -> None:
-    missing = runner.invoke(app, ["audit", "--db", str(tmp_path / "e.duckdb"), "--explain", "999"])
+    db = str(tmp_path / "e.duckdb")
+    assert runner.invoke(app, ["import", str(SAMPLES / "pokerstars"), "--db", db]).exit_code == 0
+    missing = runner.invoke(app, ["audit", "--db", db, "--explain", "999"])
     assert missing.exit_code == 2 and "999" in missing.output, missing.output
 
 

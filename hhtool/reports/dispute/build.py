@@ -4,6 +4,7 @@ knows (table context, conflicting copies), as one :class:`~.model.Report`."""
 from __future__ import annotations
 
 from hhtool.model import Hand, StakeSource
+from hhtool.replay.codes import Code
 from hhtool.replay.dispute import judged
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import ChosenProfile, RuleProfile
@@ -28,7 +29,7 @@ def _findings_with_context(hand: Hand, result: ReplayResult,
                            facts: StoredFacts) -> tuple[list[Violation], list[Unverifiable]]:
     """The replay's findings, where a forced bet is the hand's own post, with the store's table-context
     judgement in place of the replay's placeholder."""
-    owned = {code for code, source in (("ANTE", hand.stakes.ante_source), ("BRING_IN_AMOUNT", hand.stakes.bring_in_source))
+    owned = {code for code, source in ((Code.ANTE, hand.stakes.ante_source), (Code.BRING_IN_AMOUNT, hand.stakes.bring_in_source))
              if source is StakeSource.POSTED and (any(v.code == code for v in facts.context_violations)
                                                   or any(u.check == code for u in facts.context_unverifiable))}
     violations = [v for v in result.violations if v.code not in owned]
@@ -71,7 +72,7 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     profile = chosen.profile
     money = money_of(hand)
     violations, unverifiable = _findings_with_context(hand, result, facts)
-    findings = findings_of(violations, unverifiable, profile)
+    findings = findings_of(violations, unverifiable, profile, hand.source.file)
     pots = pots_of(hand, result.pots, result.hands)
     awards = awards_of(hand, result.awards)
     verdict = "violation" if violations or facts.copies else "unverifiable" if unverifiable else "ok"

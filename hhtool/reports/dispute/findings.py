@@ -22,12 +22,14 @@ def violation_finding(violation: Violation, profile: RuleProfile) -> Finding:
                    _parameters(violation.code, profile))
 
 
-def unverifiable_finding(unverifiable: Unverifiable, profile: RuleProfile) -> Finding:
+def unverifiable_finding(unverifiable: Unverifiable, profile: RuleProfile, file: str) -> Finding:
+    """``file``: the hand's history, where the line of the cause (when it has one) lies."""
+    cited = Cited(file, unverifiable.line) if unverifiable.line else None
     return Finding("unverifiable", topic_of(unverifiable.check), rules_of(unverifiable.check), unverifiable.reason,
-                   None, None, "", "", None, _parameters(unverifiable.check, profile))
+                   None, None, "", "", cited, _parameters(unverifiable.check, profile))
 
 
 def findings_of(violations: Iterable[Violation], unverifiable: Iterable[Unverifiable],
-                profile: RuleProfile) -> tuple[Finding, ...]:
+                profile: RuleProfile, file: str) -> tuple[Finding, ...]:
     return (tuple(violation_finding(v, profile) for v in violations)
-            + tuple(unverifiable_finding(u, profile) for u in unverifiable))
+            + tuple(unverifiable_finding(u, profile, file) for u in unverifiable))

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hhtool.model import Action, ActionKind, Card, Hand, ShowStatus, Street
+from hhtool.money import format_money
 from hhtool.replay.engine import ReplayState
-from hhtool.replay.result import format_money
 from hhtool.reports.dispute.model import ActionView, DealView, Money, PlayerView, StreetView
 
 
 def money_of(hand: Hand) -> Callable[[int], Money]:
-    return lambda amount: Money(amount, format_money(amount, hand.stakes))
+    return lambda amount: Money(amount, format_money(amount, hand.stakes.unit, hand.stakes.currency))
 
 
 def card_text(card: Card | None) -> str | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hhtool.evaluation import HighHand, LowHand
 from hhtool.model import Hand, ShowStatus
-from hhtool.replay.evaluator import HighHand, LowHand
 from hhtool.replay.result import PlayerAward, PotResult, ShowdownHand
 from hhtool.reports.dispute.hand_view import cards_of, money_of
 from hhtool.reports.dispute.model import AwardRow, ContenderView, FiveView, HalfView, Money, PotView, ShareView

@@ -3,6 +3,7 @@ the profile parameters that decide each kind of finding."""
 
 from __future__ import annotations
 
+from hhtool.replay.codes import Code
 from hhtool.reports.dispute.model import RuleRef
 
 #: rule number -> its title in the rules document (a test checks each title is there)
@@ -27,26 +28,26 @@ RULE_TITLES: dict[str, str] = {
 }
 
 #: finding code -> (what was checked in words, the rules it enforces, the parameters that decide it)
-_BY_CODE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    "ANTE": ("the antes", ("R2",), ()),
-    "BRING_IN_PLAYER": ("who brings in", ("R3",), ("bringin_ace", "bringin_tie")),
-    "BRING_IN_AMOUNT": ("the bring-in amount", ("R4",), ("short_bring_in",)),
-    "ACTION_ORDER": ("who acts first and the turn order", ("R7",), ("opener_tie", "allin_opener", "common_card_opener")),
-    "ILLEGAL_ACTION": ("whether each action was allowed", ("R5", "R9", "R11"), ("allow_fold_unfaced",)),
-    "BET_SIZE": ("the size of each bet, raise and call", ("R5", "R6", "R11"),
+_BY_CODE: dict[Code, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    Code.ANTE: ("the antes", ("R2",), ()),
+    Code.BRING_IN_PLAYER: ("who brings in", ("R3",), ("bringin_ace", "bringin_tie")),
+    Code.BRING_IN_AMOUNT: ("the bring-in amount", ("R4",), ("short_bring_in",)),
+    Code.ACTION_ORDER: ("who acts first and the turn order", ("R7",), ("opener_tie", "allin_opener", "common_card_opener")),
+    Code.ILLEGAL_ACTION: ("whether each action was allowed", ("R5", "R9", "R11"), ("allow_fold_unfaced",)),
+    Code.BET_SIZE: ("the size of each bet, raise and call", ("R5", "R6", "R11"),
                  ("fourth_street_double_bet", "reopen_threshold", "raise_after_short_allin")),
-    "RAISE_CAP": ("the number of raises", ("R8",), ("max_raises", "cap_applies_when", "heads_up_uncap",
+    Code.RAISE_CAP: ("the number of raises", ("R8",), ("max_raises", "cap_applies_when", "heads_up_uncap",
                                                    "short_allin_counts_to_cap")),
-    "STACK": ("the chips each player had", ("R11",), ()),
-    "ROUND_INCOMPLETE": ("whether each betting round was finished", ("R9",), ()),
-    "CARDS": ("the cards dealt and shown", ("R1", "R17"), ()),
-    "POT_TOTAL": ("that every chip is accounted for", ("R15",), ("rake_allocation",)),
-    "UNCALLED_BET": ("the uncalled bets returned", ("R10",), ()),
-    "POT_AWARD": ("the award of each pot", ("R12", "R13", "R14"),
+    Code.STACK: ("the chips each player had", ("R11",), ()),
+    Code.ROUND_INCOMPLETE: ("whether each betting round was finished", ("R9",), ()),
+    Code.CARDS: ("the cards dealt and shown", ("R1", "R17"), ()),
+    Code.POT_TOTAL: ("that every chip is accounted for", ("R15",), ("rake_allocation",)),
+    Code.UNCALLED_BET: ("the uncalled bets returned", ("R10",), ()),
+    Code.POT_AWARD: ("the award of each pot", ("R12", "R13", "R14"),
                   ("odd_unit_hi_lo", "odd_unit_tied_half", "tied_remainder", "rake_allocation", "pots_formed_at")),
-    "SHOWDOWN": ("who won at the showdown", ("R13", "R16"), ("low_half_exists",)),
-    "RESTATED": ("facts the history states twice", (), ()),
-    "CONFLICTING_COPY": ("other copies of this hand", (), ()),
+    Code.SHOWDOWN: ("who won at the showdown", ("R13", "R16"), ("low_half_exists",)),
+    Code.RESTATED: ("facts the history states twice", (), ()),
+    Code.CONFLICTING_COPY: ("other copies of this hand", (), ()),
 }
 
 

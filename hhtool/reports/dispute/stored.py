@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hhtool.model import Hand
-from hhtool.replay.result import Unverifiable, Violation, format_money
+from hhtool.money import format_money
+from hhtool.replay.codes import Code
+from hhtool.replay.result import Unverifiable, Violation
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
 from hhtool.store.copies import conflicts_of
 
 #: the forced-bet checks the table-context pass owns (their stored findings replace the replay's placeholder)
-CONTEXT_CODES = ("ANTE", "BRING_IN_AMOUNT")
+CONTEXT_CODES = (Code.ANTE, Code.BRING_IN_AMOUNT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +51,8 @@ def _table_words(store: Store, hand: Hand) -> dict[str, str]:
     others = f"{count} other stored hand{'s' if count != 1 else ''} at {where}"
     words = {}
     for what, value in (("ante", ante), ("bring-in", bring_in)):
-        words[what] = others + (f"; most of them carry {format_money(int(value), hand.stakes)}" if value is not None else "")
+        carried = format_money(int(value), hand.stakes.unit, hand.stakes.currency) if value is not None else None
+        words[what] = others + (f"; most of them carry {carried}" if carried is not None else "")
     return words
 
 
