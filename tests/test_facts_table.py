@@ -197,8 +197,7 @@ def test_facts_are_refreshed_during_a_long_import(tmp_path: Path, monkeypatch: p
     """The import refreshes the facts every few transactions (here every 3 hands, writing 2 at a time),
     so the refresh overlaps the parsing; the cache then equals one computed from the hands."""
     from hhtool import importer as importer_module
-    from hhtool.cli.import_cmd import FactsAlongside
-    from hhtool.importer import Importer
+    from hhtool.importer import FactsAlongside, Importer
 
     monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
     monkeypatch.setattr(importer_module, "WRITE_HANDS", 2)

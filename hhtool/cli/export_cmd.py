@@ -104,7 +104,7 @@ def register(app: typer.Typer) -> None:
         if out_dir is None or target or site or hand or player or plain:
             err.print("[red]error:[/red] --format parquet takes a folder argument and no --out or filters")
             raise typer.Exit(EXIT_ERROR)
-        from hhtool.parallel import export_parquet
+        from hhtool.parquet_export import export_parquet
 
         with open_store(db, read_only=True) as store:
             try:

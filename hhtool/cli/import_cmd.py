@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 import threading
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -30,7 +29,7 @@ from hhtool.cli.common import (
 # so that other commands (stats, sql, show) do not pay for loading it at start-up.
 if TYPE_CHECKING:
     from hhtool.importer import FileReport, ImportReport
-    from hhtool.sources import Collected, Source
+    from hhtool.sources import Collected
     from hhtool.store import Store
 
 SHOWN_FAILURES = 5
@@ -75,75 +74,22 @@ def resolve_import_paths(paths: list[str], site: str | None) -> Collected:
 
 
 def run_import(store: Store, collected: Collected, site: str | None, rules: str | None, jobs: int = 1,
-               dask: str | None = None, dask_dir: str | None = None) -> ImportReport:
+               dask: str | None = None) -> ImportReport:
     """Import sources into an open store (shared by `import` and `audit PATH…`)."""
-    from hhtool.importer import Importer
-    from hhtool.parallel import process_pool
+    from hhtool.executors import DaskExecutor, LocalExecutor
+    from hhtool.importer import import_sources
 
     try:
         store.limit_memory(os.environ.get(IMPORT_MEMORY_ENV, DEFAULT_IMPORT_MEMORY))
     except ValueError as error:
         err.print(f"[red]error:[/red] ${IMPORT_MEMORY_ENV}: {error}")
         raise typer.Exit(EXIT_ERROR) from error
-    if dask:
-        return _with_facts(store, _run_on_cluster(store, collected, site, rules, dask, dask_dir))
-    total_bytes = sum(_size(source) for source in collected.sources)
-    with process_pool(jobs, total_bytes) as submit:
-        importer = Importer(store, rules=rules, site=site, submit=submit, in_flight=2 * jobs,
-                            on_written=FactsAlongside(store))
-        with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                      TimeRemainingColumn(), console=err, disable=not stderr_is_terminal(), transient=True) as progress:
-            task = progress.add_task("import", total=len(collected.sources))
-            report = importer.run(collected.sources, on_file=lambda _: progress.advance(task))
-    report.unreadable[:0] = collected.problems
-    return _with_facts(store, report)
-
-
-class FactsAlongside:
-    """Refreshes the stats facts every FACTS_EVERY stored hands during an import, so that the work
-    overlaps the workers' parsing instead of trailing the import (and a long import leaves little)."""
-
-    FACTS_EVERY = 20_000
-
-    def __init__(self, store: Store, every: int = FACTS_EVERY) -> None:
-        self.store, self.every, self.unrefreshed = store, every, 0
-
-    def __call__(self, hands: int) -> None:
-        from hhtool.reports.facts_table import refresh_facts
-
-        self.unrefreshed += hands
-        if self.unrefreshed >= self.every:
-            refresh_facts(self.store)
-            self.unrefreshed = 0
-
-
-def _with_facts(store: Store, report: ImportReport) -> ImportReport:
-    """Store the reports' facts of the new hands now, so `stats` and `graph` have nothing left to compute."""
-    from hhtool.reports.facts_table import refresh_facts
-
-    refresh_facts(store)
-    return report
-
-
-def _size(source: Source) -> int:
-    try:
-        return source.fs_path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _run_on_cluster(store: Store, collected: Collected, site: str | None, rules: str | None, address: str,
-                    dask_dir: str | None) -> ImportReport:
-    from hhtool.parallel import cluster_import
-
-    if dask_dir is None:
-        if address != "local":
-            err.print("[red]error:[/red] --dask ADDRESS needs --dask-dir on storage every worker can write")
-            raise typer.Exit(EXIT_ERROR)
-        with tempfile.TemporaryDirectory(prefix="hhtool-dask-") as scratch:
-            report = cluster_import(store, collected.sources, address, scratch, site, rules)
-    else:
-        report = cluster_import(store, collected.sources, address, dask_dir, site, rules)
+    executor = DaskExecutor(dask) if dask else LocalExecutor(jobs)
+    with Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
+                  TimeRemainingColumn(), console=err, disable=not stderr_is_terminal(), transient=True) as progress:
+        task = progress.add_task("import", total=len(collected.sources))
+        report = import_sources(store, collected.sources, site=site, rules=rules, executor=executor,
+                                on_file=lambda _: progress.advance(task))
     report.unreadable[:0] = collected.problems
     return report
 
@@ -190,7 +136,7 @@ def print_text_summary(report: ImportReport) -> None:
 
 
 def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | None, interval: float) -> None:
-    from hhtool.importer import COUNTS, Importer
+    from hhtool.importer import COUNTS
     from hhtool.watch import watch
 
     stop = threading.Event()
@@ -211,11 +157,10 @@ def run_watch(paths: list[str], db: str | None, site: str | None, rules: str | N
                       f"differs from {escape(conflict.first)}", highlight=False)
 
     with open_store(db) as store:
-        # watching: new hands arrive a few at a time, and stats should show them at once
-        importer = Importer(store, rules=rules, site=site, on_written=FactsAlongside(store, every=1))
         err.print(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops")
         try:
-            watch(importer, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"))
+            watch(store, paths, interval, stop, on_file, lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"),
+                  site=site, rules=rules)
         except KeyboardInterrupt:
             stop.set()
     sums = {name: sum(report.file_totals()[name] for report in latest.values()) for name in COUNTS}
@@ -243,7 +188,6 @@ def register(app: typer.Typer) -> None:
         jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes for parsing and replay."),
         dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS",
                                         help="Run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster."),
-        dask_dir: str | None = typer.Option(None, "--dask-dir", help="Where Dask workers write Parquet (shared storage)."),
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
@@ -256,7 +200,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(EXIT_OK)
         collected = resolve_import_paths(paths, site)
         with open_store(db) as store:
-            report = run_import(store, collected, site, rules, jobs, dask, dask_dir)
+            report = run_import(store, collected, site, rules, jobs, dask)
         if output_format is ImportFormat.json:
             sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n")
         else:
