@@ -71,8 +71,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     with (executor or LocalExecutor()).running(total_bytes) as running:
         importer = Importer(store, replay, rules, site, running.submit, running.in_flight, on_written=facts)
         report = importer.run(sources, on_file)
-    if facts is not None:  # the facts of the last hands: `stats` and `graph` then have nothing left to compute
-        facts_table.refresh_facts(store)
+    if facts_every is not None and facts_every > 1:  # (every write refreshed them already when it is 1)
+        facts_table.refresh_facts(store)  # the facts of the last hands: `stats` and `graph` have nothing left to compute
     return report
 
 
@@ -388,7 +388,9 @@ class Importer:
         return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener))
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool) -> Any:
-        args = (job.report.site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line)
+        site = job.report.site
+        assert site is not None  # a file no site reads has no chunks to parse
+        args = (site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line)
         if self.submit is None:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)

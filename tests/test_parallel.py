@@ -21,11 +21,10 @@ from hhtool.parquet_export import export_parquet
 from hhtool.sources import collect_sources
 from hhtool.store import Store
 from tests.conftest import SAMPLES
+from tests.test_reliability import every_table
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 from tests.test_store import BROKEN
 
-#: wall-clock times of the import (and of the schema's creation) differ between any two imports
-IGNORED_COLUMNS = {"imported_at", "applied_at"}
 runner = CliRunner()
 
 
@@ -44,14 +43,8 @@ def corpus_like_inputs(tmp_path: Path) -> list[str]:
 
 
 def snapshot(store: Store) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table of the store, but the import's timestamps. Floating-point sums (the
-    stats facts' big bets per day) are rounded: DuckDB adds them up in no fixed order."""
-    tables = {}
-    for (name,) in store.run("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1"):
-        columns = [f'round("{column}", 9)' if kind in ("DOUBLE", "FLOAT") else f'"{column}"'
-                   for column, kind, *_ in store.run(f"DESCRIBE SELECT * FROM {name}") if column not in IGNORED_COLUMNS]
-        tables[name] = store.run(f"SELECT {', '.join(columns)} FROM {name} ORDER BY ALL")
-    return tables
+    """Every row of every table of the store, but the import's timestamps."""
+    return every_table(store.con)
 
 
 class Counting:
