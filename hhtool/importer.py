@@ -1,5 +1,10 @@
 """The import pipeline: read → parse → (replay) → store, file by file, in batches.
 
+:func:`import_sources` is the one way in, whatever runs the parsing (:mod:`hhtool.executors`: this
+process, a process pool, a Dask cluster): this module alone reads the files, cuts them into
+chunks, decides duplicates and resumes, writes the file rows and failures, judges the tables'
+context and refreshes the stats facts; an executor only turns chunks into results.
+
 Every hand found is accounted for — *found = stored + duplicates + skipped + failed* — where
 failed hands are kept raw in ``import_errors`` with file, lines and reason. Files already
 imported are recognised by content and not parsed again; a file that grew since its last
@@ -21,9 +26,12 @@ import pyarrow.compute as pc
 
 from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_chunk
 from hhtool.copies import identity
-from hhtool.copy_check import Conflict, CopyChecker
+from hhtool.copy_check import CopyChecker
+from hhtool.executors import Executor, LocalExecutor, Submit
+from hhtool.import_report import COUNTS, Failure, FileReport, ImportReport
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
 from hhtool.reader import DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
+from hhtool.reports import facts_table
 from hhtool.sites import detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
@@ -42,86 +50,44 @@ STREAM_MIN_BYTES = 32 << 20
 MAX_BLOCK_LINES = 1_000_000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
-
-#: runs process_chunk somewhere (a pool, a cluster); returns something with .result()
-Submit = Callable[..., Any]
-
-
-@dataclass
-class Failure:
-    line: int
-    reason: str
-    kind: str = FailureKind.UNREADABLE.value
+#: stored hands between two refreshes of the stats facts during an import
+FACTS_EVERY = 20_000
 
 
-#: the counts of a file's accounting, in the order the summary gives them
-COUNTS = ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete")
+def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
+                   replay: bool = True, executor: Executor | None = None, facts_every: int | None = FACTS_EVERY,
+                   on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
+    """Import ``sources`` in order into ``store`` and account for every hand found.
+
+    ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
+    hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
+    ``executor`` runs the parsing and replay (default: this process). ``facts_every`` refreshes the
+    stats facts every that many stored hands (1 when watching, so that stats show new hands at once)
+    and at the end; None leaves them to be computed on reading. ``on_file`` hears of each file once
+    it is stored."""
+    sources = list(sources)
+    total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
+    facts = FactsAlongside(store, facts_every) if facts_every else None
+    with (executor or LocalExecutor()).running(total_bytes) as running:
+        importer = Importer(store, replay, rules, site, running.submit, running.in_flight, on_written=facts)
+        report = importer.run(sources, on_file)
+    if facts_every is not None and facts_every > 1:  # (every write refreshed them already when it is 1)
+        facts_table.refresh_facts(store)  # the facts of the last hands: `stats` and `graph` have nothing left to compute
+    return report
 
 
-@dataclass
-class FileReport:
-    """One file's accounting in this import. ``totals`` is the whole file's (its ``files`` row):
-    the same as this import's unless the file grew and only its new part was read."""
+class FactsAlongside:
+    """Refreshes the stats facts every ``every`` stored hands during an import, so that the work
+    overlaps the workers' parsing instead of trailing the import (and a long import leaves little)."""
 
-    path: str
-    site: str | None = None
-    encoding: str | None = None
-    hands_found: int = 0
-    stored: int = 0
-    duplicates: int = 0  # already stored from another file or place; conflicting copies included
-    skipped: int = 0
-    failed: int = 0
-    incomplete: int = 0  # a truncated last hand: kept raw in import_errors, not counted as failed
-    already_stored: int = 0  # of the duplicates: stored by an earlier, interrupted or shorter, read of this file
-    failures: list[Failure] = field(default_factory=list)
-    incomplete_hands: list[Failure] = field(default_factory=list)
-    conflicts: list[Conflict] = field(default_factory=list)
-    status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand)
-    reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
-    totals: dict[str, int] = field(default_factory=dict)
+    def __init__(self, store: Store, every: int = FACTS_EVERY) -> None:
+        self.store, self.every, self.unrefreshed = store, every, 0
 
-    def balanced(self) -> bool:
-        return self.hands_found == self.stored + self.duplicates + self.skipped + self.failed + self.incomplete
-
-    def file_totals(self) -> dict[str, int]:
-        return self.totals or {name: getattr(self, name) for name in COUNTS}
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "site": self.site,
-            "status": self.status,
-            "reading": self.reading,
-            **{name: getattr(self, name) for name in COUNTS},
-            "already_stored": self.already_stored,
-            "failures": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.failures],
-            "incomplete_hands": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.incomplete_hands],
-            "conflicts": [conflict.as_json() for conflict in self.conflicts],
-        }
-
-
-@dataclass
-class ImportReport:
-    files: list[FileReport] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)  # sources that could not be opened, with the reason
-
-    def total(self, name: str) -> int:
-        return sum(getattr(report, name) for report in self.files)
-
-    @property
-    def failed(self) -> int:
-        return self.total("failed") + len(self.unreadable)
-
-    @property
-    def conflicts(self) -> list[Conflict]:
-        return [conflict for report in self.files for conflict in report.conflicts]
-
-    def as_json(self) -> dict[str, Any]:
-        totals = {name: self.total(name) for name in COUNTS}
-        totals["files"] = len(self.files)
-        totals["unreadable"] = len(self.unreadable)
-        totals["conflicts"] = len(self.conflicts)
-        return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
+    def __call__(self, hands: int) -> None:
+        self.unrefreshed += hands
+        if self.unrefreshed >= self.every:
+            facts_table.refresh_facts(self.store)
+            self.unrefreshed = 0
 
 
 def unknown_format_failure(name: str, decoded: DecodedFile) -> FailedHand:
@@ -265,8 +231,8 @@ class _Resume:
 
 
 class Importer:
-    """Imports files into a store. ``submit`` (e.g. a process pool's) runs the parsing and
-    replay elsewhere; results are written here, in order, one transaction per chunk."""
+    """Imports files into a store (:func:`import_sources` sets one up). ``submit`` (an executor's)
+    runs the parsing and replay elsewhere; results are written here, in order, one transaction per chunk."""
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
                  submit: Submit | None = None, in_flight: int = 4,
@@ -422,7 +388,9 @@ class Importer:
         return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener))
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool) -> Any:
-        args = (job.report.site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line)
+        site = job.report.site
+        assert site is not None  # a file no site reads has no chunks to parse
+        args = (site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line)
         if self.submit is None:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)

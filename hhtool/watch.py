@@ -11,14 +11,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 
-from hhtool.importer import FileReport, Importer
+from hhtool.importer import FileReport, import_sources
 from hhtool.sources import collect_sources
+from hhtool.store import Store
 
 
-def watch(importer: Importer, arguments: Sequence[str], interval: float, stop: threading.Event,
-          on_file: Callable[[FileReport], None], on_problem: Callable[[str], None],
-          max_passes: int | None = None) -> int:
-    """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes made."""
+def watch(store: Store, arguments: Sequence[str], interval: float, stop: threading.Event,
+          on_file: Callable[[FileReport], None], on_problem: Callable[[str], None], *, site: str | None = None,
+          rules: str | None = None, replay: bool = True, max_passes: int | None = None) -> int:
+    """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes made. Each
+    changed file is imported as ``hhtool import`` would (``site``, ``rules``, ``replay``)."""
     seen: dict[str, tuple[int, int]] = {}
     reported: set[str] = set()
     passes = 0
@@ -36,7 +38,9 @@ def watch(importer: Importer, arguments: Sequence[str], interval: float, stop: t
             signature = (status.st_size, status.st_mtime_ns)
             if seen.get(source.name) == signature:
                 continue
-            imported = importer.run([source])  # streamed like any import: memory stays flat
+            # streamed like any import, memory flat; new hands arrive a few at a time, and stats
+            # should show them at once: the facts are refreshed at every write
+            imported = import_sources(store, [source], site=site, rules=rules, replay=replay, facts_every=1)
             for problem in imported.unreadable:
                 on_problem(problem)
             if imported.unreadable:

@@ -4,6 +4,7 @@ first, with ``copy_store``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,11 @@ def stats_hands_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with Store(str(path)) as store:
         load(store, folder, *ALL_HANDS)
     return path
+
+
+@pytest.fixture(scope="session")
+def dask_address() -> Iterator[str]:
+    """An in-process Dask cluster (threads, no processes): the real scheduler and workers, quickly."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address

@@ -9,10 +9,11 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from hhtool import parallel
+from hhtool import executors
 from hhtool.cli import app
 from hhtool.copies import compare_copies, content_lines, diff_summary, normalised_lines
-from hhtool.importer import Importer
+from hhtool.executors import DaskExecutor, LocalExecutor
+from hhtool.importer import Importer, import_sources
 from hhtool.sites import parser_for
 from hhtool.sources import collect_sources
 from hhtool.store import Store
@@ -80,7 +81,8 @@ def test_a_copy_differing_only_in_whitespace_line_endings_or_encoding_is_a_plain
 
 
 @pytest.mark.slow
-def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                dask_address: str) -> None:
     path = tmp_path / "one.txt"
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n" + EDITED + "\n\n" + SPLIT_HAND + "\n")
     expected = [("35874576282", 1, 107, "text")]
@@ -94,14 +96,12 @@ def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: py
         Importer(store).run(collect_sources([str(path)]).sources)
         assert store.run(query) == expected
     monkeypatch.setattr("hhtool.importer.BATCH_HANDS", 2000)
-    monkeypatch.setattr(parallel, "POOL_MIN_BYTES", 0)
-    with Store(":memory:") as store, parallel.process_pool(2, 1) as submit:
-        Importer(store, submit=submit, in_flight=4).run(collect_sources([str(path)]).sources)
-        assert store.run(query) == expected
-    summaries = [parallel.import_file_to_parquet(source, str(tmp_path / "parts"), None, None)
-                 for source in collect_sources([str(path)]).sources]  # the Dask task, run here
+    monkeypatch.setattr(executors, "POOL_MIN_BYTES", 0)
     with Store(":memory:") as store:
-        report = parallel.ingest(store, summaries, str(tmp_path / "parts"))
+        import_sources(store, collect_sources([str(path)]).sources, executor=LocalExecutor(2))
+        assert store.run(query) == expected
+    with Store(":memory:") as store:
+        report = import_sources(store, collect_sources([str(path)]).sources, executor=DaskExecutor(dask_address))
         assert store.run(query) == expected and len(report.conflicts) == 1
 
 

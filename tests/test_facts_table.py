@@ -156,7 +156,7 @@ def test_stats_after_an_import_reads_the_cache_without_writing(tmp_path: Path, m
     def refuse(store: Store, batch_hands: int = 0) -> int:
         raise AssertionError("stats refreshed a cache the import had refreshed")
 
-    monkeypatch.setattr("hhtool.service.facts.refresh_facts", refuse)
+    monkeypatch.setattr("hhtool.cli.stats_cmd.refresh_facts", refuse)
     rows = stats_json(db, "--player", "Bob")
     assert [row["player"] for row in rows] == ["Bob"] and rows[0]["hands"] == 7
     out = tmp_path / "bob.html"
@@ -203,8 +203,7 @@ def test_facts_are_refreshed_during_a_long_import(tmp_path: Path, monkeypatch: p
     """The import refreshes the facts every few transactions (here every 3 hands, writing 2 at a time),
     so the refresh overlaps the parsing; the cache then equals one computed from the hands."""
     from hhtool import importer as importer_module
-    from hhtool.importer import Importer
-    from hhtool.service.facts import FactsAlongside
+    from hhtool.importer import FactsAlongside, Importer
 
     monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
     monkeypatch.setattr(importer_module, "WRITE_HANDS", 2)

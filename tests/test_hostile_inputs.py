@@ -288,7 +288,6 @@ def _read_or_error(source: object) -> BaseException | bytes:
 def test_watch_skips_special_files_and_reads_the_rest(tmp_path: Path) -> None:
     import threading
 
-    from hhtool.importer import Importer
     from hhtool.store import Store
     from hhtool.watch import watch
 
@@ -298,7 +297,7 @@ def test_watch_skips_special_files_and_reads_the_rest(tmp_path: Path) -> None:
     reports: list = []  # type: ignore[type-arg]
     problems: list[str] = []
     with Store(":memory:") as store:
-        watch(Importer(store, replay=False), [str(tmp_path)], 0.01, threading.Event(), reports.append, problems.append,
+        watch(store, [str(tmp_path)], 0.01, threading.Event(), reports.append, problems.append, replay=False,
               max_passes=2)
     assert [(report.stored, report.failed) for report in reports] == [(1, 0)]
     assert sorted(problem.rsplit("/", 1)[1] for problem in problems) == [

@@ -90,14 +90,13 @@ def register(app: typer.Typer) -> None:
         jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes for parsing and replay."),
         dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS",
                                         help="Run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster."),
-        dask_dir: str | None = typer.Option(None, "--dask-dir", help="Where Dask workers write Parquet (shared storage)."),
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
         Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors,
         3 when the store cannot be read or written, 130 on Ctrl-C (a re-run resumes).
         """
-        options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask, dask_dir=dask_dir)
+        options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
         if watch_mode:
             run_watch(paths, db, options, interval)
             raise typer.Exit(EXIT_OK)

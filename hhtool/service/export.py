@@ -21,7 +21,7 @@ _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 def export_parquet(database: Database, out_dir: str) -> dict[str, int]:
     """Every exported table as ``<out_dir>/<table>/part-00000.parquet``; rows written per table.
     CannotWrite when the folder cannot be written."""
-    from hhtool.parallel import export_parquet as write_tables
+    from hhtool.parquet_export import export_parquet as write_tables
 
     with database.open(read_only=True) as store:
         try:

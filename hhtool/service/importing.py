@@ -9,18 +9,16 @@ that other commands (stats, sql, show) do not pay for loading it at start-up.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from hhtool.service.errors import UsageError
-from hhtool.service.facts import FactsAlongside, after_import
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
 if TYPE_CHECKING:
-    from hhtool.importer import FileReport, Importer, ImportReport
+    from hhtool.importer import FileReport, ImportReport
     from hhtool.sources import Collected, Source
     from hhtool.store import Store
 
@@ -32,13 +30,12 @@ DEFAULT_IMPORT_MEMORY = "512MiB"
 @dataclass(frozen=True)
 class ImportOptions:
     """How to import: the site forced (None: detected), the profile forced (None: each site's own),
-    worker processes, and a Dask scheduler address ("local": a LocalCluster) with its shared folder."""
+    worker processes, and a Dask scheduler address ("local": a LocalCluster on this machine)."""
 
     site: str | None = None
     rules: str | None = None
     jobs: int = 1
     dask: str | None = None
-    dask_dir: str | None = None
 
 
 class Progress(Protocol):
@@ -83,8 +80,6 @@ def collect_paths(paths: Sequence[str], site: str | None, warn: Callable[[str], 
 
 def check_options(options: ImportOptions) -> None:
     check_rules(options.rules)
-    if options.dask and options.dask != "local" and options.dask_dir is None:
-        raise UsageError("--dask ADDRESS needs --dask-dir on storage every worker can write")
 
 
 def import_paths(database: Database, paths: Sequence[str], options: ImportOptions,
@@ -105,47 +100,24 @@ def import_into(store: Store, collected: Collected, options: ImportOptions, prog
         raise UsageError(f"${IMPORT_MEMORY_ENV}: {error}") from error
     report = _execute(store, collected.sources, options, progress)
     report.unreadable[:0] = collected.problems
-    after_import(store)
     return report
 
 
-def _importer(store: Store, options: ImportOptions, facts_every: int = FactsAlongside.FACTS_EVERY,
-              submit: Callable[..., object] | None = None, in_flight: int = 4) -> Importer:
-    """The importer of this store (every import builds it here)."""
-    from hhtool.importer import Importer
-
-    return Importer(store, rules=options.rules, site=options.site, submit=submit, in_flight=in_flight,
-                    on_written=FactsAlongside(store, every=facts_every))
-
-
 def _execute(store: Store, sources: list[Source], options: ImportOptions, progress: Progress | None) -> ImportReport:
-    """Run the import of ``sources``: on a Dask cluster when one is named, else on a local process pool."""
-    if options.dask:
-        from hhtool.parallel import cluster_import
+    """Run the one importer over ``sources``, its chunks on a Dask cluster when one is named, else on
+    local worker processes; the stats facts refreshed alongside and at the end."""
+    from hhtool.executors import DaskExecutor, LocalExecutor
+    from hhtool.importer import import_sources
 
-        if options.dask_dir is None:  # "local": the workers share this machine's temporary folder
-            with tempfile.TemporaryDirectory(prefix="hhtool-dask-") as scratch:
-                return cluster_import(store, sources, options.dask, scratch, options.site, options.rules)
-        return cluster_import(store, sources, options.dask, options.dask_dir, options.site, options.rules)
-    from hhtool.parallel import process_pool
-
-    total_bytes = sum(_size(source) for source in sources)
-    with process_pool(options.jobs, total_bytes) as submit:
-        importer = _importer(store, options, submit=submit, in_flight=2 * options.jobs)
-        if progress is None:
-            return importer.run(sources)
-        progress.start(len(sources))
-        try:
-            return importer.run(sources, on_file=progress.advance)
-        finally:
-            progress.done()
-
-
-def _size(source: Source) -> int:
+    executor = DaskExecutor(options.dask) if options.dask else LocalExecutor(options.jobs)
+    if progress is None:
+        return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor)
+    progress.start(len(sources))
     try:
-        return source.fs_path.stat().st_size
-    except OSError:
-        return 0
+        return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
+                              on_file=progress.advance)
+    finally:
+        progress.done()
 
 
 @dataclass
@@ -176,11 +148,10 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
         on_file(report)
 
     with database.open() as store:
-        importer = _importer(store, options, facts_every=1)  # new hands arrive a few at a time
         if on_watching is not None:
             on_watching()
-        try:
-            watch(importer, list(paths), interval, stop, heard, on_problem)
+        try:  # (the facts of new hands are refreshed at every write: they arrive a few at a time)
+            watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules)
         except KeyboardInterrupt:
             stop.set()
     return summary

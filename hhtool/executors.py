@@ -1,0 +1,126 @@
+"""Where an import's chunks are parsed, replayed and tabulated: here, in a process pool, or on Dask.
+
+The importer (:mod:`hhtool.importer`) reads the files, cuts them into chunks of hands, and stores
+the results in order; an executor only runs :func:`hhtool.chunks.process_chunk` on those chunks.
+So every executor gives the same tables, file rows, resume of grown files and counts.
+
+* :class:`LocalExecutor` (``--jobs N``): in the importing process, or a process pool of N workers
+  when there is enough to read to pay for starting one;
+* :class:`DaskExecutor` (``--dask ADDRESS``): the tasks of a Dask distributed cluster (``local``
+  starts a LocalCluster on this machine's cores). Workers receive the chunks' lines and send back
+  their tables: they need hhtool installed, not the files.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+#: runs process_chunk somewhere (a pool, a cluster); returns something with .result()
+Submit = Callable[..., Any]
+#: a process pool pays its start-up only when there is this much to read
+POOL_MIN_BYTES = 4 << 20
+#: chunks handed out at most per worker before the importer waits for the oldest: enough to keep
+#: every worker busy while one result is stored, few enough that memory stays bounded
+IN_FLIGHT_PER_WORKER = 2
+
+
+@dataclass(frozen=True)
+class Running:
+    """A started executor: its submit function (None: run each chunk in the importing process)
+    and how many chunks may be submitted and not yet stored."""
+
+    submit: Submit | None = None
+    in_flight: int = 0
+
+
+class Executor(Protocol):
+    def running(self, total_bytes: int) -> AbstractContextManager[Running]:
+        """Start (for an import of about ``total_bytes``) and stop when the import ends."""
+        ...
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class LocalExecutor:
+    """The importing process alone (``jobs`` 1, or little to read) or a pool of ``jobs`` processes."""
+
+    jobs: int = 1
+
+    @contextmanager
+    def running(self, total_bytes: int) -> Iterator[Running]:
+        if self.jobs <= 1 or total_bytes < POOL_MIN_BYTES:
+            yield Running()
+            return
+        # forkserver: workers do not inherit the importing process's open database
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context("forkserver"),
+                                 initializer=exit_with, initargs=(os.getpid(),)) as pool:
+            yield Running(pool.submit, IN_FLIGHT_PER_WORKER * self.jobs)
+
+
+@dataclass(frozen=True)
+class DaskExecutor:
+    """The workers of a Dask distributed scheduler at ``address``; ``local`` starts a LocalCluster
+    of :func:`default_jobs` single-threaded worker processes on loopback for the import's length."""
+
+    address: str = "local"
+
+    @contextmanager
+    def running(self, total_bytes: int) -> Iterator[Running]:
+        from distributed import Client, LocalCluster
+
+        cluster = LocalCluster(n_workers=default_jobs(), threads_per_worker=1, host="127.0.0.1",
+                               dashboard_address=None, silence_logs=logging.ERROR) if self.address == "local" else None
+        try:
+            with Client(cluster if cluster is not None else self.address) as client:
+                threads = sum(client.nthreads().values()) or 1
+
+                def submit(function: Callable[..., Any], *args: Any) -> Any:
+                    # pure=False: two equal chunks (a file imported twice in one run) are two tasks
+                    return client.submit(function, *args, pure=False)
+
+                yield Running(submit, IN_FLIGHT_PER_WORKER * threads)
+        finally:
+            if cluster is not None:
+                cluster.close()
+
+
+def exit_with(importer_pid: int, interval: float = 1.0) -> None:
+    """Pool initializer: end this worker when the importing process is gone. A killed importer
+    (SIGKILL, the OOM killer) runs no clean-up, and its workers would otherwise wait on their task
+    queue for ever. Ctrl-C (SIGINT to the whole process group) is the importer's to handle: it stops
+    the pool and says what was stored; a worker would only print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while _alive(importer_pid):
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hhtool-importer-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a killed process stays a zombie until its parent reaps it
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True

@@ -1,0 +1,87 @@
+"""What an import tells of each file and in all: every hand found is stored, a duplicate, skipped,
+failed or incomplete (``found = stored + duplicates + skipped + failed + incomplete``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hhtool.copy_check import Conflict
+from hhtool.model import FailureKind
+
+
+@dataclass
+class Failure:
+    line: int
+    reason: str
+    kind: str = FailureKind.UNREADABLE.value
+
+
+#: the counts of a file's accounting, in the order the summary gives them
+COUNTS = ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete")
+
+
+@dataclass
+class FileReport:
+    """One file's accounting in this import. ``totals`` is the whole file's (its ``files`` row):
+    the same as this import's unless the file grew and only its new part was read."""
+
+    path: str
+    site: str | None = None
+    encoding: str | None = None
+    hands_found: int = 0
+    stored: int = 0
+    duplicates: int = 0  # already stored from another file or place; conflicting copies included
+    skipped: int = 0
+    failed: int = 0
+    incomplete: int = 0  # a truncated last hand: kept raw in import_errors, not counted as failed
+    already_stored: int = 0  # of the duplicates: stored by an earlier, interrupted or shorter, read of this file
+    failures: list[Failure] = field(default_factory=list)
+    incomplete_hands: list[Failure] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand)
+    reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def balanced(self) -> bool:
+        return self.hands_found == self.stored + self.duplicates + self.skipped + self.failed + self.incomplete
+
+    def file_totals(self) -> dict[str, int]:
+        return self.totals or {name: getattr(self, name) for name in COUNTS}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "site": self.site,
+            "status": self.status,
+            "reading": self.reading,
+            **{name: getattr(self, name) for name in COUNTS},
+            "already_stored": self.already_stored,
+            "failures": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.failures],
+            "incomplete_hands": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.incomplete_hands],
+            "conflicts": [conflict.as_json() for conflict in self.conflicts],
+        }
+
+
+@dataclass
+class ImportReport:
+    files: list[FileReport] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # sources that could not be opened, with the reason
+
+    def total(self, name: str) -> int:
+        return sum(getattr(report, name) for report in self.files)
+
+    @property
+    def failed(self) -> int:
+        return self.total("failed") + len(self.unreadable)
+
+    @property
+    def conflicts(self) -> list[Conflict]:
+        return [conflict for report in self.files for conflict in report.conflicts]
+
+    def as_json(self) -> dict[str, Any]:
+        totals = {name: self.total(name) for name in COUNTS}
+        totals["files"] = len(self.files)
+        totals["unreadable"] = len(self.unreadable)
+        totals["conflicts"] = len(self.conflicts)
+        return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
