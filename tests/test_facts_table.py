@@ -156,7 +156,7 @@ def test_stats_after_an_import_reads_the_cache_without_writing(tmp_path: Path, m
     def refuse(store: Store, batch_hands: int = 0) -> int:
         raise AssertionError("stats refreshed a cache the import had refreshed")
 
-    monkeypatch.setattr("hhtool.cli.stats_cmd.refresh_facts", refuse)
+    monkeypatch.setattr("hhtool.service.facts.refresh_facts", refuse)
     rows = stats_json(db, "--player", "Bob")
     assert [row["player"] for row in rows] == ["Bob"] and rows[0]["hands"] == 7
     out = tmp_path / "bob.html"
