@@ -125,6 +125,33 @@ def test_watch_accounts_for_a_half_written_hand_on_every_pass_like_import(tmp_pa
         assert every_table(store.con) == watched
 
 
+def stop_watch_after_files(process: subprocess.Popen[str], names: set[str], timeout: float = 120) -> tuple[str, str]:
+    """Ctrl-C to a running `import --watch` once its first pass reported each file of ``names`` (its
+    line ``<path>: N hands found …``), not after a fixed sleep, which a loaded machine outruns;
+    (stdout, stderr) of the whole run."""
+    assert process.stdout is not None
+    seen: list[str] = []
+    reported: set[str] = set()
+    done = threading.Event()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            seen.append(line)
+            reported.update(name for name in names if f"{name}: " in line)
+            if reported == names:
+                done.set()
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert done.wait(timeout), f"the watch did not report {sorted(names - reported)}: {''.join(seen)}"
+    time.sleep(0.3)  # into the next poll: the pass that reported them has finished
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    return "".join(seen) + stdout, stderr
+
+
 @pytest.mark.slow
 def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
@@ -133,9 +160,7 @@ def test_watch_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     assert "watching" in process.stderr.readline()  # the store is open and polling has begun
-    time.sleep(1.5)
-    process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = stop_watch_after_files(process, {"a.txt"})
     assert process.returncode == 0, stderr
     assert "Traceback" not in stderr
     assert "stopped: 1 hands found = 1 stored" in stdout
@@ -151,9 +176,7 @@ def test_watch_reports_a_truncated_last_hand_that_never_completes_when_it_stops(
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     assert "watching" in process.stderr.readline()
-    time.sleep(2)
-    process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = stop_watch_after_files(process, {"a.txt", "b.txt"})
     assert process.returncode == 0 and "Traceback" not in stderr, stderr
     assert "stopped: 4 hands found = 2 stored + 0 duplicates + 0 skipped + 1 failed + 1 incomplete" in stdout
     assert "incomplete" in stdout.split("stopped:")[1] and "a.txt:" in stdout.split("stopped:")[1]
