@@ -182,6 +182,7 @@ def table_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame
     (the counts are in the other formats)."""
     if frame.is_empty():
         return frame
+    names: tuple[str, ...]
     if by is Breakdown.street:
         names = STREET_RATES
         keys = ["player", "currency", "street"]

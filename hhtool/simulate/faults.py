@@ -277,7 +277,7 @@ def _showdown(simulated: SimulatedHand, rng: random.Random) -> SimulatedHand | N
             continue
         if sum(1 for a in hand.awards if a.pot == award.pot and a.half is award.half) != 1:
             continue  # keep it plain: a pot half with one winner, not a tie
-        eligible = simulated.pot_eligible[award.pot] if award.pot < len(simulated.pot_eligible) else ()
+        eligible = simulated.pot_eligible[award.pot] if award.pot is not None and award.pot < len(simulated.pot_eligible) else ()
         paid = {a.player for a in hand.awards}
         losers = [p for p in eligible if p in shown and p not in paid and values[p] < values[award.player]]
         if not losers:

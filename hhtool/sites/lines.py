@@ -12,7 +12,7 @@ accepts, in Lark's priority order, after a cheap test for each pattern's require
 from __future__ import annotations
 
 import re
-import re._parser as sre_parse  # the stdlib's own regex parser, to find each pattern's required literal
+import re._parser as sre_parse  # type: ignore[import-not-found]  # the stdlib's own regex parser, to find each pattern's required literal
 from functools import cache
 from pathlib import Path
 from typing import Any

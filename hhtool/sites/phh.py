@@ -512,10 +512,12 @@ class _Reader:
         if isinstance(given, dict):
             def value(name: str) -> int | None:
                 return None if given.get(name) is None else int(given[name])
+            sources = _sources(given)
             return Stakes(value("ante"), value("bring_in"), value("small_bet"), value("big_bet"),
                           str(given.get("currency", "CHIPS")), int(given.get("unit", 1)),
                           is_tournament=bool(given.get("tournament", False)), table_size=table_size,
-                          **_sources(given))
+                          ante_source=sources["ante_source"], bring_in_source=sources["bring_in_source"],
+                          bets_source=sources["bets_source"])
         currency = self.fields.get("currency")
         return Stakes(max(antes, default=0), self.money("bring_in"), self.money("small_bet"), self.money("big_bet"),
                       str(currency) if currency else "CHIPS", self.unit, table_size=table_size)
@@ -576,5 +578,5 @@ def _sources(given: dict[str, Any]) -> dict[str, StakeSource]:
     sources: dict[str, StakeSource] = {}
     for name, fallback in (("ante_source", old), ("bring_in_source", old), ("bets_source", StakeSource.HEADER)):
         value = given.get(name)
-        sources[name] = StakeSource(value) if value in StakeSource._value2member_map_ else fallback
+        sources[name] = StakeSource(str(value)) if value in StakeSource._value2member_map_ else fallback
     return sources

@@ -147,12 +147,12 @@ def check_sizes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                     reported_unknown = True
                     yield Unverifiable(Code.BET_SIZE, _unknown_bets(hand), step.action.line)
             else:
-                for found in _open_size(hand, rnd, step):
-                    if isinstance(found, Violation):
-                        yield found
+                for finding in _open_size(hand, rnd, step):
+                    if isinstance(finding, Violation):
+                        yield finding
                     elif not reported_unknown:
                         reported_unknown = True
-                        yield found
+                        yield finding
 
 
 def _call_size(hand: Hand, rnd: Round, step: Step) -> Violation | None:

@@ -123,9 +123,9 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
     if None in openers.values():
         return  # nobody could act (everyone all-in from the ante): the actions say otherwise elsewhere
     if len(candidates) > 1:
-        expected = " or ".join(sorted({p for p in openers.values() if p}))
-        yield violation(hand, Code.BRING_IN_PLAYER, Street.THIRD, first.player, expected, first.player,
-                        f"{first.player} opened 3rd street, but {expected} must: {reason}", first.action.line)
+        either = " or ".join(sorted({p for p in openers.values() if p}))
+        yield violation(hand, Code.BRING_IN_PLAYER, Street.THIRD, first.player, either, first.player,
+                        f"{first.player} opened 3rd street, but {either} must: {reason}", first.action.line)
         return
     designated = candidates[0]
     expected = openers[designated]

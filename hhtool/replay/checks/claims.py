@@ -99,11 +99,11 @@ def _card_lists(hand: Hand) -> Iterator[Finding]:
         before, lines = _dealt_before(deals_of.get(fact.player, ()), fact.street)
         if repeats(fact.cards, before):
             continue
-        dealt = f"the deal lines before it ({line_list(lines)}) dealt [{cards_text(tuple(before))}]" if lines \
+        dealt_words = f"the deal lines before it ({line_list(lines)}) dealt [{cards_text(tuple(before))}]" if lines \
             else "no cards were dealt to him before"
         yield violation(hand, Code.RESTATED, fact.street, fact.player, cards_text(tuple(before)) or "no cards",
                         cards_text(fact.cards),
-                        f"line {fact.line} repeats {fact.player}'s earlier cards as [{cards_text(fact.cards)}]; {dealt}",
+                        f"line {fact.line} repeats {fact.player}'s earlier cards as [{cards_text(fact.cards)}]; {dealt_words}",
                         fact.line)
 
 
@@ -284,10 +284,10 @@ def _descriptions(hand: Hand, state: ReplayState) -> Iterator[Finding]:
         outcome = description_conflict(known, high_text, low_text, best)
         if outcome is None:
             continue
-        kind, said, expected = outcome
+        kind, said, made = outcome
         if kind == "unreadable":
             yield Unverifiable(Code.RESTATED, f"the hand description {said!r} could not be read", line)
         else:
-            yield violation(hand, Code.RESTATED, None, player, expected, said,
+            yield violation(hand, Code.RESTATED, None, player, made, said,
                             f"line {line} describes {player}'s [{cards_text(cards)}] as {said!r}; those cards "
-                            f"make {expected}", line)
+                            f"make {made}", line)

@@ -51,16 +51,22 @@ _BY_CODE: dict[Code, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+def _facts(code: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    if code not in Code._value2member_map_:
+        return ("a rule check", (), ())
+    return _BY_CODE.get(Code(code), ("a rule check", (), ()))
+
+
 def topic_of(code: str) -> str:
-    return _BY_CODE.get(code, ("a rule check", (), ()))[0]
+    return _facts(code)[0]
 
 
 def rules_of(code: str) -> tuple[RuleRef, ...]:
-    return tuple(RuleRef(rule, RULE_TITLES[rule]) for rule in _BY_CODE.get(code, ("", (), ()))[1])
+    return tuple(RuleRef(rule, RULE_TITLES[rule]) for rule in _facts(code)[1])
 
 
 def parameters_of(code: str) -> tuple[str, ...]:
-    return _BY_CODE.get(code, ("", (), ()))[2]
+    return _facts(code)[2]
 
 
 def rule_words(refs: tuple[RuleRef, ...]) -> str:

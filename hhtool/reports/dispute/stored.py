@@ -60,13 +60,13 @@ def stored_facts(store: Store, hand: Hand, profile: str) -> StoredFacts:
     key = [hand.site, hand.hand_id, profile]
     codes = ", ".join(f"'{code}'" for code in CONTEXT_CODES)
     violations = tuple(
-        Violation(hand.site, hand.hand_id, str(code), None if street is None else int(street), player, expected or "",
+        Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player, expected or "",
                   actual or "", message or "", file or hand.source.file, int(line or 0))
         for code, street, player, expected, actual, message, file, line in store.run(
             f"""SELECT code, street, player, expected, actual, message, file, line FROM violations
                 WHERE site = ? AND hand_id = ? AND profile = ? AND code IN ({codes}) ORDER BY line""", key))
-    unverifiable = tuple(Unverifiable(str(code), str(reason)) for code, reason in store.run(
-        f"""SELECT check_code, reason FROM unverifiable WHERE site = ? AND hand_id = ? AND profile = ?
+    unverifiable = tuple(Unverifiable(Code(code), str(reason), line) for code, reason, line in store.run(
+        f"""SELECT check_code, reason, line FROM unverifiable WHERE site = ? AND hand_id = ? AND profile = ?
             AND check_code IN ({codes})""", key))
     copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
                    for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
