@@ -12,9 +12,10 @@ from hhtool.service.errors import CannotWrite
 from hhtool.service.judging import stored_hands
 from hhtool.service.stores import Database
 from hhtool.store import Store
-from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
+from hhtool.store.spec import TABLES, Role
 
-EXPORTED_TABLES = ("files", "hands", *HAND_TABLES, *REPLAY_TABLES, "import_errors", "skipped_hands")
+#: every table of the store but its own bookkeeping (schema_version), as the specification lists them
+EXPORTED_TABLES = tuple(table.name for table in TABLES if table.role is not Role.META)
 _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
