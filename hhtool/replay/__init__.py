@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
-from hhtool.replay.engine import ReplayState, walk
+from hhtool.replay.engine import ReplayState, betting_facts, walk
 from hhtool.replay.evaluator import HighHand, LowHand, best_high, best_low
 from hhtool.replay.profiles import (
     PROFILES,
@@ -30,6 +30,7 @@ from hhtool.replay.profiles import (
 from hhtool.replay.readings import judge_unsettled
 from hhtool.replay.result import (
     CODES,
+    BettingFacts,
     PlayerAward,
     PotResult,
     ReplayResult,
@@ -72,7 +73,17 @@ def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayRes
     found = tuple(violations), tuple(unverifiable)
     awards = award_table(hand, state, profile) or ()
     settlement = state.settlement
-    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands)
+    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands,
+                        betting_facts(hand, state))
+
+
+def betting_of(hand: Hand) -> BettingFacts | None:
+    """The betting facts of a hand not replayed (imported without replay, or its replay failed):
+    walked under the site's profile; None when even the walk fails (its facts are then unknown)."""
+    try:
+        return betting_facts(hand, walk(hand, profile_for(hand, None).profile))
+    except Exception:  # one hand's fault must not stop an import; its facts stay unknown
+        return None
 
 
 def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> str:
@@ -88,6 +99,7 @@ def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None
 __all__ = [
     "CODES",
     "PROFILES",
+    "BettingFacts",
     "ChosenProfile",
     "HighHand",
     "LowHand",
@@ -101,6 +113,7 @@ __all__ = [
     "Violation",
     "best_high",
     "best_low",
+    "betting_of",
     "explain",
     "load_profile",
     "profile_catalog",

@@ -10,6 +10,7 @@ from typing import Any
 import pyarrow as pa
 
 from hhtool.model import FailedHand, Hand, SkippedHand, cards_text
+from hhtool.replay import betting_of
 
 _I = pa.int32()
 _L = pa.int64()
@@ -50,7 +51,10 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             stakes.ante_source.value, stakes.bring_in_source.value, stakes.bets_source.value,
         ))
         order = {player: index for index, player in enumerate(hand.position_order)}
-        seats.extend((site, hand_id, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line)
+        betting = replay.betting if replay is not None and replay.betting is not None else betting_of(hand)
+        dealt_in = None if betting is None else set(betting.dealt_in)
+        seats.extend((site, hand_id, seq, seat.seat, seat.player, seat.stack, seat.sitting_out, order[seat.player], seat.line,
+                      None if dealt_in is None else seat.player in dealt_in)
                      for seq, seat in enumerate(hand.seats))
         card_seq = 0
         for deal in hand.deals:
@@ -60,7 +64,9 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
                     cards.append((site, hand_id, card_seq, deal.player, street, face, str(card) if card else None,
                                   deal.line))
                     card_seq += 1
-        actions.extend((site, hand_id, seq, int(a.street), a.player, a.kind.value, a.amount, a.to_amount, a.all_in, a.line)
+        actions.extend((site, hand_id, seq, int(a.street), a.player, a.kind.value, a.amount, a.to_amount, a.all_in, a.line,
+                        None if betting is None else betting.to_call[seq],
+                        None if betting is None else betting.level_before[seq])
                        for seq, a in enumerate(hand.actions))
         returns.extend((site, hand_id, seq, int(r.street), r.player, r.amount, r.line) for seq, r in enumerate(hand.uncalled))
         showdown.extend((site, hand_id, seq, s.player, s.status.value, cards_text(s.cards) if s.cards else None,
@@ -165,10 +171,11 @@ _HAND_COLUMNS: dict[str, pa.DataType] = {
     "community_card": _S, "origin_site": _S, "notes": pa.list_(_S), "verdict": _S, "rules_profile": _S,
     "ante_source": _S, "bring_in_source": _S, "bets_source": _S,
 }
-_SEAT_COLUMNS = {**_KEY, "seq": _I, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I}
+_SEAT_COLUMNS = {**_KEY, "seq": _I, "seat": _I, "player": _S, "stack": _L, "sitting_out": _B, "position": _I, "line": _I,
+                 "dealt_in": _B}
 _CARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "street": _I, "face": _S, "card": _S, "line": _I}
 _ACTION_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "kind": _S, "amount": _L, "to_amount": _L,
-                   "all_in": _B, "line": _I}
+                   "all_in": _B, "line": _I, "to_call": _L, "level_before": _I}
 _RETURN_COLUMNS = {**_KEY, "seq": _I, "street": _I, "player": _S, "amount": _L, "line": _I}
 _SHOWDOWN_COLUMNS = {**_KEY, "seq": _I, "player": _S, "status": _S, "cards": _S, "high_text": _S, "low_text": _S, "line": _I}
 _AWARD_COLUMNS = {**_KEY, "seq": _I, "player": _S, "amount": _L, "pot": _I, "half": _S, "line": _I}
