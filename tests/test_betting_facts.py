@@ -25,7 +25,7 @@ from tests.test_site_pokerstars import ALLIN_SIDE_POT
 
 # Sums of every counted facts column per site, computed by the facts SQL as it was BEFORE the betting
 # facts were stored (it then derived level, facing and dealt-in from the actions in SQL): written once
-# by running that code (commit "engine: ..." parent, `player_hand_facts` over a fresh import of each
+# by running that code (at commit ac82fa0, `player_hand_facts` over a fresh import of each
 # folder) and never rewritten by a test.
 GOLDEN = Path(__file__).parent / "golden" / "facts_sums_before_stored_betting.json"
 
