@@ -17,7 +17,7 @@ from __future__ import annotations
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState, walk
+from hhtool.replay.engine import ReplayState, betting_facts, walk
 from hhtool.replay.profiles import (
     PROFILES,
     ChosenProfile,
@@ -29,6 +29,7 @@ from hhtool.replay.profiles import (
 )
 from hhtool.replay.readings import judge_unsettled
 from hhtool.replay.result import (
+    BettingFacts,
     PlayerAward,
     PotResult,
     ReplayResult,
@@ -71,7 +72,17 @@ def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayRes
     found = tuple(violations), tuple(unverifiable)
     awards = award_table(hand, state, profile) or ()
     settlement = state.settlement
-    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands)
+    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands,
+                        betting_facts(hand, state))
+
+
+def betting_of(hand: Hand) -> BettingFacts | None:
+    """The betting facts of a hand not replayed (imported without replay, or its replay failed):
+    walked under the site's profile; None when even the walk fails (its facts are then unknown)."""
+    try:
+        return betting_facts(hand, walk(hand, profile_for(hand, None).profile))
+    except Exception:  # one hand's fault must not stop an import; its facts stay unknown
+        return None
 
 
 def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> str:
@@ -86,6 +97,7 @@ def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None
 
 __all__ = [
     "PROFILES",
+    "BettingFacts",
     "ChosenProfile",
     "Code",
     "PlayerAward",
@@ -96,6 +108,7 @@ __all__ = [
     "Unverifiable",
     "Verdict",
     "Violation",
+    "betting_of",
     "explain",
     "load_profile",
     "profile_catalog",

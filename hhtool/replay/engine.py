@@ -18,17 +18,21 @@ from dataclasses import dataclass, field
 from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure
 from hhtool.replay.pots import Settlement, settle
 from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.result import BettingFacts
 
 STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
-# enum members as module constants: reading Street.THIRD through the class costs several times a global
+# enum members as module constants: reading Street.THIRD through the class measured 572 ns against 50 ns
+# for a global on 3.11 (3.12: 114 / 12 ns, 3.13: 152 / 71 ns; timeit, min of 7): worth it on each version
 THIRD, FOURTH, FIFTH, SIXTH, SEVENTH = STREETS
 _ANTE, _FOLD, _BRING_IN = ActionKind.ANTE, ActionKind.FOLD, ActionKind.BRING_IN
 _SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
 # Steps and rounds are read dozens of times per action by the checks: slotted dataclasses, whose
-# fields the interpreter reads fastest (a named tuple's take about three times as long), built
-# without the per-field setattr call a frozen dataclass pays. Read-only by convention.
+# fields the interpreter reads fastest (a named tuple's field: 95 ns against 9 ns on 3.11, 127 / 30 ns
+# on 3.12, 107 / 69 ns on 3.13), not frozen: a frozen one calls object.__setattr__ per field when
+# built (two fields: 2.1 µs against 0.9 µs on 3.11, 3.4 / 1.0 µs on 3.12, 3.0 / 1.0 µs on 3.13).
+# Read-only by convention.
 
 
 @dataclass(slots=True, eq=False)
@@ -120,6 +124,31 @@ class ReplayState:
         return tuple(cards)
 
 
+def _unset_step() -> Step:
+    """A Step whose fields the caller then sets one by one, by name (reading an unset field raises
+    AttributeError; tests/test_replay_engine.py checks that every step has all of them).
+
+    Why not ``Step(index=..., ...)``: CPython compiles a call with more than 15 keyword arguments
+    (twice their count over its stack guideline of 30) into building a dict and unpacking it, and
+    Step has 22 fields. Per step built (benchmarks/bench_engine.py's micro-measurement, min of 5):
+
+    ==========  ==========  =======  =============
+    Python      positional  keyword  field by field
+    ==========  ==========  =======  =============
+    3.11.7      0.97 µs     4.16 µs  0.49 µs
+    3.12.1      1.39 µs     4.76 µs  0.91 µs
+    3.13.0      1.54 µs     4.98 µs  1.00 µs
+    ==========  ==========  =======  =============
+
+    With keyword arguments the walk of 10,000 simulated hands (≈ 23 steps each) went from 98 to
+    160 µs per hand on 3.11 (replay() 251 → 301 µs); field by field it is faster than positional on
+    every version."""
+    return _new_object(Step)
+
+
+_new_object = object.__new__
+
+
 def seat_order(hand: Hand, profile: RuleProfile) -> tuple[str, ...]:
     if profile.first_dealt_seat == "lowest_seat":
         return tuple(seat.player for seat in sorted(hand.seats, key=lambda seat: seat.seat))
@@ -132,15 +161,104 @@ def clockwise_from(order: Sequence[str], player: str) -> list[str]:
     return [*order[index + 1:], *order[: index + 1]]
 
 
-def street_increment(hand: Hand, street: Street) -> int | None:
-    return hand.stakes.big_bet if street.is_big_bet else hand.stakes.small_bet
+@dataclass(frozen=True, slots=True)
+class _Rules:
+    """What the walk reads of the stakes and the profile, taken once per hand. A slotted class, not a
+    named tuple: :class:`_Betting` reads its fields by name for every action, and a named tuple's
+    field read measured 95 ns against 9 ns on 3.11 (3.12: 127 / 30, 3.13: 107 / 69 ns; micro-
+    measurement, min of 7); being frozen costs about 1 µs once per hand."""
+
+    small_bet: int | None
+    big_bet: int | None
+    bring_in: int | None
+    fixed_limit: bool
+    half_threshold: bool  # R11 reopen_threshold "half": an all-in of half a bet or more counts as full
+    short_bring_in_full: bool  # R4: after a short all-in bring-in the others still enter for the full bring-in
+    short_all_in_counted: bool  # R8: a short all-in always counts towards the cap
+    largest_increase_reference: bool  # PokerKit: full when at least the largest increase of the street
+    fourth_street_double_bet: bool  # R6 variant: an open pair on 4th street allows the big bet
+
+    @classmethod
+    def of(cls, hand: Hand, profile: RuleProfile) -> _Rules:
+        stakes = hand.stakes
+        return cls(
+            small_bet=stakes.small_bet, big_bet=stakes.big_bet, bring_in=stakes.bring_in,
+            fixed_limit=stakes.structure is Structure.FIXED_LIMIT,
+            half_threshold=profile.reopen_threshold == "half",
+            short_bring_in_full=profile.short_bring_in == "bring_in",
+            short_all_in_counted=profile.short_allin_counts_to_cap == "always",
+            largest_increase_reference=profile.reopen_reference == "largest_increase",
+            fourth_street_double_bet=profile.fourth_street_double_bet,
+        )
 
 
-def meets_threshold(increase: int, reference: int, profile: RuleProfile) -> bool:
-    """Whether an increase counts as a full bet/raise (R11 ``reopen_threshold``)."""
-    if profile.reopen_threshold == "half":
-        return 2 * increase >= reference
-    return increase >= reference
+class _Betting:
+    """The bet of the round being walked: the level to match and what the rules count about the
+    increases that made it. Read before each action (the step's ``*_before`` values) and moved by
+    :meth:`bring_in` and :meth:`increase`."""
+
+    __slots__ = (
+        "acted_since_full", "bets", "big_made", "double_bet", "full_level", "increment", "largest_increase",
+        "last_increment", "level", "opened", "rules", "short_sum", "third",
+    )
+
+    def __init__(self, rules: _Rules, third: bool, increment: int | None, double_bet: bool) -> None:
+        self.rules, self.third, self.increment, self.double_bet = rules, third, increment, double_bet
+        self.level = self.full_level = self.bets = self.last_increment = self.largest_increase = self.short_sum = 0
+        self.opened = self.big_made = False
+        self.acted_since_full: set[str] = set()
+
+    def may_raise(self, player: str) -> bool:
+        """The betting is open to ``player``: he has not acted since the last full bet or raise
+        (PokerKit also reopens it once successive short all-ins add up to a full raise)."""
+        return player not in self.acted_since_full or (self.rules.largest_increase_reference and self.short_sum == 0)
+
+    def bring_in(self, to: int, all_in: bool) -> None:
+        """The bring-in sets the level (R4: the full bring-in after a short all-in, when the profile says so)."""
+        rules = self.rules
+        self.level = to
+        if rules.short_bring_in_full and all_in and rules.bring_in is not None and to < rules.bring_in:
+            self.level = rules.bring_in
+
+    def increase(self, to: int, all_in: bool) -> tuple[bool, bool]:
+        """The level rises to ``to``: (full, counted): whether it reopens the betting and whether it
+        counts towards the cap."""
+        rules, level = self.rules, self.level
+        if rules.largest_increase_reference:
+            full = to - level >= self.largest_increase
+            self.largest_increase = max(self.largest_increase, to - level)
+            running = self.short_sum + to - level
+            self.short_sum = 0 if full or not all_in or running >= self.largest_increase else running
+        elif rules.fixed_limit:
+            full = self.fixed_limit_full(to)
+        else:
+            full = to - self.full_level >= max(self.last_increment, rules.small_bet or 0)
+        full = full or not all_in  # only an all-in can be short; an off-size bet is reported, not carried on
+        counted = full or rules.short_all_in_counted
+        if full:
+            raised = to - self.full_level
+            self.last_increment = raised if rules.fixed_limit else max(raised, self.last_increment)
+            self.full_level = to
+            self.acted_since_full = set()
+        self.bets += counted
+        self.opened = True
+        self.level = to
+        return full, counted
+
+    def fixed_limit_full(self, to: int) -> bool:
+        """R11: a fixed-limit increase is full when it is a whole bet (half of one under the "half"
+        threshold); on 3rd street before any completion the reference is the completion itself."""
+        rules = self.rules
+        small, big, half = rules.small_bet, rules.big_bet, rules.half_threshold
+        if self.third and self.full_level == 0:
+            full = small is None or (2 * to >= small if half else to >= small)
+        else:
+            size = (big or self.increment or 0) if self.double_bet and self.big_made else (self.increment or 0)
+            raised = to - self.full_level
+            full = not size or (2 * raised >= size if half else raised >= size)
+        if self.double_bet and big and to - self.full_level >= big:
+            self.big_made = True
+        return full
 
 
 class _Walker:
@@ -204,25 +322,9 @@ class _Walker:
         self._live: tuple[str, ...] = self.dealt_in
         self._active: tuple[str, ...] = self.dealt_in
         self._active_set: frozenset[str] = frozenset(self.dealt_in)
-        stakes = hand.stakes
-        # what walk_round needs of the stakes and the profile, read once per hand
-        self.rules = (
-            stakes.small_bet, stakes.big_bet, stakes.bring_in, stakes.structure is Structure.FIXED_LIMIT,
-            profile.reopen_threshold == "half", profile.short_bring_in == "bring_in",
-            profile.short_allin_counts_to_cap == "always", profile.reopen_reference == "largest_increase",
-        )
+        self.rules = _Rules.of(hand, profile)
 
-    # ------------------------------------------------------------ helpers
-
-    def chips(self, player: str) -> int | None:
-        stack = self.stacks.get(player)
-        return None if stack is None else stack - self.spent[player] + self.returns[player]
-
-    def live(self) -> tuple[str, ...]:
-        return self._live
-
-    def active(self) -> tuple[str, ...]:
-        return self._active
+    # ------------------------------------------------------------ players and chips
 
     def changed(self) -> None:
         """Someone folded or went all-in: recompute the live and active players."""
@@ -231,32 +333,25 @@ class _Walker:
         self._active = tuple([p for p in self._live if p not in all_in])
         self._active_set = frozenset(self._active)
 
-    def pot(self) -> int:
-        return self.put_total - self.returned_total
-
     def give_back(self, player: str, amount: int) -> None:
         self.returns[player] += amount
         self.returned_total += amount
 
-    def put_money(self, action: Action) -> bool:
-        """Move the action's chips; True when the player is all-in afterwards."""
-        player, amount = action.player, action.amount
+    def pay(self, player: str, amount: int, declared_all_in: bool) -> tuple[int | None, bool, bool]:
+        """Move an action's chips into the pot: (chips behind before it; None when the stack is not
+        printed, all-in after it, went all-in with it). The caller calls :meth:`changed` after
+        recording the step when the player went all-in."""
+        stack = self.stacks.get(player)
+        chips = None if stack is None else stack - self.spent[player] + self.returns[player]
         self.spent[player] = self.spent.get(player, 0) + amount
         self.put_total += amount
         all_in = self.all_in
         if player in all_in:
-            return True
-        if action.all_in:
+            return chips, True, False
+        if declared_all_in or (amount > 0 and chips is not None and chips - amount <= 0):
             all_in.add(player)
-            self.changed()
-            return True
-        if amount > 0:
-            left = self.chips(player)
-            if left is not None and left <= 0:
-                all_in.add(player)
-                self.changed()
-                return True
-        return False
+            return chips, True, True
+        return chips, False, False
 
     # ------------------------------------------------------------ antes
 
@@ -274,175 +369,150 @@ class _Walker:
 
     def antes(self) -> tuple[Step, ...]:
         steps: list[Step] = []
-        sat_out, stacks, spent, returns, all_in_players = self.sat_out, self.stacks, self.spent, self.returns, self.all_in
         for index, action in self.ante_actions:
             player, amount = action.player, action.amount
-            if player in sat_out:
-                spent[player] += amount
+            if player in self.sat_out:  # the ante goes in and comes back: in the totals, not a step
+                self.spent[player] += amount
                 self.put_total += amount
                 self.give_back(player, amount)
                 continue
             live, active = self._live, self._active
-            stack = stacks.get(player)
-            chips = None if stack is None else stack - spent[player] + returns[player]  # chips(), inlined
             pot_before = self.put_total - self.returned_total
-            # put_money(), inlined
-            spent[player] = spent.get(player, 0) + amount
-            self.put_total += amount
-            if player in all_in_players:
-                all_in = True
-            elif action.all_in or (amount > 0 and chips is not None and chips - amount <= 0):
-                all_in_players.add(player)
+            chips, all_in, went_all_in = self.pay(player, amount, action.all_in)
+            if went_all_in:
                 self.changed()
-                all_in = True
-            else:
-                all_in = False
-            steps.append(Step(
-                index, action, player, None, False, 0, 0, 0, False, 0, False, 0, False, chips, pot_before,
-                live, active, False, False, False, all_in, amount,
-            ))
+            step = _unset_step()  # field by field: see _unset_step
+            step.index, step.action, step.player = index, action, player
+            step.due, step.round_over = None, False
+            step.level_before = step.put_in_before = step.full_level_before = step.bets_before = 0
+            step.last_increment_before = 0
+            step.opened_before = step.big_increment_before = step.may_raise = False
+            step.chips_before, step.pot_before = chips, pot_before
+            step.live_before, step.active_before = live, active
+            step.increase = step.full = step.counted = False
+            step.all_in_after, step.to = all_in, amount
+            steps.append(step)
         return tuple(steps)
 
     # ------------------------------------------------------------ betting rounds
 
     def double_bet_allowed(self, street: Street) -> bool:
-        if street is not Street.FOURTH or not self.profile.fourth_street_double_bet:
+        if street is not FOURTH or not self.profile.fourth_street_double_bet:
             return False
-        for player in self.live():
-            ranks = [c.rank for s in (Street.THIRD, Street.FOURTH) for c in self.upcards[player].get(s, ()) if c]
+        for player in self._live:
+            ranks = [c.rank for s in (THIRD, FOURTH) for c in self.upcards[player].get(s, ()) if c]
             if len(ranks) == 2 and ranks[0] == ranks[1]:
                 return True
         return False
 
-    def walk_round(self, street: Street, indexed: Sequence[tuple[int, Action]], deals: tuple[Deal, ...]) -> Round:
-        small, big, bring_in, fixed, half_threshold, short_bring_in_full, always_counted, pk_reference = self.rules
-        increment = big if street >= FIFTH else small  # street_increment()
-        double_bet = street is FOURTH and self.profile.fourth_street_double_bet and self.double_bet_allowed(street)
-        third = street is THIRD
-        fold_kind, bring_in_kind = _FOLD, _BRING_IN
-        live_at_start, active_at_start = self._live, self._active
-        rotations, folded = self.rotations, self.folded
-        stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
-        put_total, returned_total = self.put_total, self.returned_total  # no chips go back before the round ends
-        put: dict[str, int] = {}
-        acted: set[str] = set()
-        acted_since_full: set[str] = set()
-        level = full_level = bets = last_increment = largest_increase = short_sum = 0
-        opened = big_made = False
-        previous: str | None = None
-        steps: list[Step] = []
-        changed = False  # someone folded or went all-in: the live and active players change after this step
+    def due_after(self, previous: str, put: Mapping[str, int], level: int, acted: set[str]) -> str | None:
+        """R7: the first player clockwise after ``previous`` (the last legal actor) who still has to
+        act or match the level; None when nobody has (the round was over)."""
+        if len(self._live) <= 1:
+            return None
+        active_set = self._active_set
+        heads_up = len(self._active) <= 1  # nobody left to bet against once the level is matched
+        for candidate in self.rotations[previous]:
+            if candidate in active_set and (put.get(candidate, 0) < level or (not heads_up and candidate not in acted)):
+                return candidate
+        return None
 
-        live_before, active_before, active_set = self._live, self._active, self._active_set  # refreshed by changed()
-        last_line = indexed[0][1].line if indexed else 0  # the round's last line: its highest action line
+    def still_due(self, put: Mapping[str, int], level: int, acted: set[str]) -> tuple[str, ...]:
+        """R9: the active players who still had to act or match when the round ended."""
+        if len(self._live) <= 1:
+            return ()
+        heads_up = len(self._active) <= 1
+        # a plain loop: on 3.11 a comprehension is a function call of its own (loop 1.9 µs, comprehension
+        # 2.6 µs for four players); from 3.12 on (PEP 709 inlines comprehensions) both cost the same
+        # (3.12: 2.0 / 2.0 µs, 3.13: 2.1 / 1.8 µs), so the loop is only worth it on 3.11
+        due = []
+        for p in self._active:
+            if put.get(p, 0) < level or (not heads_up and p not in acted):
+                due.append(p)
+        return tuple(due)
+
+    def walk_round(self, street: Street, indexed: Sequence[tuple[int, Action]], deals: tuple[Deal, ...]) -> Round:
+        """Walk one street. For each action, in turn: (1) whose turn it was, (2) the situation it
+        met, (3) its chips, (4) a fold, (5) how it moved the bet, (6) the step recorded; at the end,
+        who was still due and what the rules return uncalled."""
+        rules = self.rules
+        third = street is THIRD
+        increment = rules.big_bet if street >= FIFTH else rules.small_bet
+        double_bet = self.double_bet_allowed(street)
+        betting = _Betting(rules, third, increment, double_bet)
+        live_at_start, active_at_start = self._live, self._active
+        folded = self.folded
+        put: dict[str, int] = {}  # street totals
+        acted: set[str] = set()
+        steps: list[Step] = []
+        previous: str | None = None  # the last legal actor: the turn moves on from him
+        last_line = max([action.line for _, action in indexed]) if indexed else max([d.line for d in deals], default=0)
         for index, action in indexed:
-            player = action.player
-            if action.line > last_line:
-                last_line = action.line
-            due: str | None = None
-            round_over = False
-            if previous is not None:
-                # the first player clockwise after the last legal actor who still has to act or match
-                if len(live_before) > 1:
-                    heads_up = len(active_before) <= 1  # nobody left to bet against once level is matched
-                    for candidate in rotations[previous]:
-                        if candidate in active_set:
-                            put_so_far = put.get(candidate, 0)
-                            if put_so_far < level or (not heads_up and candidate not in acted):
-                                due = candidate
-                                break
-                round_over = due is None
+            player, kind = action.player, action.kind
+            live_before, active_before = self._live, self._active
+            # (1) the turn
+            due = None if previous is None else self.due_after(previous, put, betting.level, acted)
+            # (2) the situation, before the action moves anything
             put_before = put.get(player, 0)
-            amount = action.amount
-            stack = stacks.get(player)
-            chips_before = None if stack is None else stack - spent[player] + returns[player]
-            pot_before = put_total - returned_total
-            to = put_before + amount
-            increase = full = counted = False
-            step_level, step_full, step_opened, step_bets, step_big, step_last = (
-                level, full_level, opened, bets, big_made, last_increment,
-            )
-            # PokerKit also lets a player who acted raise again once successive short all-ins add up
-            may_raise = player not in acted_since_full or (pk_reference and short_sum == 0)
-            # put_money(), inlined: this runs for every action
-            spent[player] = spent.get(player, 0) + amount
-            put_total += amount
-            if player in all_in_players:
-                all_in = True
-            elif action.all_in or (amount > 0 and chips_before is not None and chips_before - amount <= 0):
-                all_in_players.add(player)
-                all_in = changed = True
-            else:
-                all_in = False
-            kind = action.kind
-            if kind is fold_kind and player not in folded:
+            to = put_before + action.amount
+            level_before, full_level_before, opened_before = betting.level, betting.full_level, betting.opened
+            bets_before, big_before, last_increment_before = betting.bets, betting.big_made, betting.last_increment
+            may_raise = betting.may_raise(player)
+            pot_before = self.put_total - self.returned_total
+            # (3) the chips
+            chips_before, all_in, changed = self.pay(player, action.amount, action.all_in)
+            # (4) a fold (a second fold by the same player changes nothing)
+            if kind is _FOLD and player not in folded:
                 folded[player] = street
                 changed = True
-            if kind is bring_in_kind and third and not opened and level == 0:
-                level = to
-                if short_bring_in_full and all_in and bring_in is not None and to < bring_in:
-                    level = bring_in  # others still enter for the full bring-in (R4)
-            elif to > level:
+            # (5) the bet
+            increase = full = counted = False
+            if kind is _BRING_IN and third and not betting.opened and betting.level == 0:
+                betting.bring_in(to, all_in)
+            elif to > betting.level:
                 increase = True
-                if pk_reference:
-                    # PokerKit: full when the increase is at least the largest one of the street so far
-                    full = to - level >= largest_increase
-                    largest_increase = max(largest_increase, to - level)
-                    short_sum = 0 if full or not all_in or short_sum + to - level >= largest_increase else short_sum + to - level
-                elif fixed:
-                    size = increment or 0
-                    if double_bet and big_made:
-                        size = big or size
-                    if third and full_level == 0:
-                        full = small is None or (2 * to >= small if half_threshold else to >= small)
-                    else:
-                        raised = to - full_level
-                        full = not size or (2 * raised >= size if half_threshold else raised >= size)
-                    if double_bet and big and to - full_level >= big:
-                        big_made = True
-                else:
-                    reference = max(last_increment, small or 0)
-                    full = to - full_level >= reference
-                full = full or not all_in  # only an all-in can be short; an off-size bet is reported, not carried on
-                counted = full or always_counted
-                if full:
-                    last_increment = max(to - full_level, last_increment) if not fixed else to - full_level
-                    full_level = to
-                    acted_since_full = set()
-                bets += counted
-                opened = True
-                level = to
+                full, counted = betting.increase(to, all_in)
             put[player] = to
             acted.add(player)
-            acted_since_full.add(player)
-            steps.append(Step(
-                index, action, player, due, round_over, step_level, put_before, step_full, step_opened, step_bets, step_big,
-                step_last, may_raise, chips_before, pot_before, live_before, active_before, increase, full, counted, all_in, to,
-            ))
+            betting.acted_since_full.add(player)
+            # (6) the step
+            step = _unset_step()
+            step.index = index
+            step.action = action
+            step.player = player
+            step.due = due
+            step.round_over = previous is not None and due is None
+            step.level_before = level_before
+            step.put_in_before = put_before
+            step.full_level_before = full_level_before
+            step.opened_before = opened_before
+            step.bets_before = bets_before
+            step.big_increment_before = big_before
+            step.last_increment_before = last_increment_before
+            step.may_raise = may_raise
+            step.chips_before = chips_before
+            step.pot_before = pot_before
+            step.live_before = live_before
+            step.active_before = active_before
+            step.increase = increase
+            step.full = full
+            step.counted = counted
+            step.all_in_after = all_in
+            step.to = to
+            steps.append(step)
             if player in active_before:
                 previous = player  # an illegal actor (folded, all-in) does not move the turn
             if changed:
                 self.changed()
-                live_before, active_before, active_set = self._live, self._active, self._active_set
-                changed = False
-
-        self.put_total = put_total
-        pending: tuple[str, ...] = ()
-        if len(self._live) > 1:
-            heads_up = len(self._active) <= 1
-            still_due = []  # a plain loop: a comprehension costs a function call, too much for a few players
-            for p in self._active:
-                if put.get(p, 0) < level or (not heads_up and p not in acted):
-                    still_due.append(p)
-            pending = tuple(still_due)
+        pending = self.still_due(put, betting.level, acted)
         uncalled = self.uncalled(put)
         if uncalled is not None:
             self.give_back(*uncalled)
-        if not indexed:
-            last_line = max([d.line for d in deals]) if deals else 0
         return Round(
-            street, deals, tuple(steps), live_at_start, active_at_start, increment, double_bet, put, level,
-            pending, uncalled, self._live, self._active, last_line,
+            street=street, deals=deals, steps=tuple(steps), live_at_start=live_at_start,
+            active_at_start=active_at_start, increment=increment, double_bet_allowed=double_bet, put_in=put,
+            level=betting.level, pending=pending, uncalled=uncalled, live_at_end=self._live,
+            active_at_end=self._active, last_line=last_line,
         )
 
     @staticmethod
@@ -536,6 +606,38 @@ class _Walker:
             hole_cards=hole_cards,
             settlement=settlement,
         )
+
+
+def betting_facts(hand: Hand, state: ReplayState) -> BettingFacts:
+    """The betting facts reports read (:class:`~.result.BettingFacts`), from the walked steps.
+
+    ``level_before`` counts the steps that raised the street's bet (``Step.increase``: the bring-in
+    only sets it), whatever the profile says about the cap: a short all-in raise is a raise here."""
+    to_call = [0] * len(hand.actions)  # antes: 0
+    level = [0] * len(hand.actions)
+    pot_before = [0] * len(hand.actions)
+    pot = 0
+    for step in state.antes:  # a sitting-out player's ante went in and came back: it has no step
+        pot_before[step.index] = step.pot_before
+        pot = step.pot_before + step.action.amount
+    after_round: list[tuple[int, int]] = []
+    for rnd in state.rounds:
+        raised = 0
+        # every action of every hand passes here: one read per attribute and no max() call measured
+        # 8.4 against 9.6 µs per simulated hand on 3.11 (gc off, median of 5; the walk: 120-126 µs)
+        for step in rnd.steps:
+            index, owed, pot = step.index, step.level_before - step.put_in_before, step.pot_before
+            to_call[index] = owed if owed > 0 else 0
+            level[index] = raised
+            pot_before[index] = pot
+            pot += step.action.amount
+            if step.increase:
+                raised += 1
+        if rnd.uncalled is not None:
+            pot -= rnd.uncalled[1]
+        after_round.append((int(rnd.street), pot))
+    return BettingFacts(to_call=tuple(to_call), level_before=tuple(level), pot_before=tuple(pot_before),
+                        pot_after_round=tuple(after_round), dealt_in=state.dealt_in)
 
 
 def walk(hand: Hand, profile: RuleProfile) -> ReplayState:

@@ -90,6 +90,22 @@ class PotResult:
 
 
 @dataclass(frozen=True, slots=True)
+class BettingFacts:
+    """What the replay engine found of the betting, stored so that reports read it instead of
+    deriving it again: per action (indexed like ``hand.actions``), the chips the player had to add
+    to match the street's bet before it and how many times the bet had been raised on the street
+    before it (completion, bets and raises; the bring-in is not one) and the pot before it; the pot
+    at the end of each betting round (``(street, pot)``, once the rules returned what nobody called);
+    and who was dealt in."""
+
+    to_call: tuple[int, ...]
+    level_before: tuple[int, ...]
+    pot_before: tuple[int, ...]
+    pot_after_round: tuple[tuple[int, int], ...]
+    dealt_in: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ReplayResult:
     verdict: Verdict
     violations: tuple[Violation, ...]
@@ -97,6 +113,7 @@ class ReplayResult:
     awards: tuple[PlayerAward, ...]
     pots: tuple[PotResult, ...]
     hands: tuple[ShowdownHand, ...] = ()
+    betting: BettingFacts | None = None  # None: the walk did not finish (an internal error)
 
     @property
     def codes(self) -> tuple[str, ...]:

@@ -10,7 +10,13 @@ Vocabulary used in the SQL:
 * ``level_before`` is how many completes/bets/raises were made on the street before the action
   (the bring-in is not one: the completion is level 1, its raise the 2-bet, and so on);
 * ``entered_before`` counts the calls, completes and raises before it on the street;
-* ``facing``: the street's highest total so far exceeds what the player has put in on it;
+* ``facing``: the player had chips to add to match the street's bet (``to_call > 0``);
+* who was dealt in (``seats.dealt_in``).
+
+``level_before``, ``to_call`` and ``dealt_in`` are betting facts the replay engine computed once
+and the store keeps (:class:`hhtool.replay.BettingFacts`); this SQL does not derive them again. A
+hand whose walk failed has them NULL: it has no facts rows (nobody is known to be dealt in), though
+it counts as covered in the cache.
 * ``first_at_level``: the player's first decision at that level on the street.
 
 Hands are numbered (``hk``) once filtered, and every join and window runs on that number.
@@ -61,35 +67,28 @@ sd_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM showdown x JOIN fh USI
 aw_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM awards x JOIN fh USING (site, hand_id))"""
 
 BASE_CTES = """
-acts AS MATERIALIZED (  -- to_amount - amount is what the player had put in on the street before the action
+acts AS MATERIALIZED (  -- level_before and to_call are the replay engine's, stored with each action
     SELECT a.hk, a.seq, a.street, a.player, a.kind,
            a.kind IN ('complete', 'bet', 'raise') AS aggressive,
            a.kind IN ('complete', 'bet', 'raise', 'call', 'check', 'fold') AS decision,
-           CAST(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END) OVER so_far
-                - CASE WHEN a.kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END AS INTEGER) AS level_before,
+           a.level_before,
            CAST(sum(CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END) OVER so_far
                 - CASE WHEN a.kind IN ('complete', 'bet', 'raise', 'call') THEN 1 ELSE 0 END AS INTEGER) AS entered_before,
-           coalesce(max(a.to_amount) OVER before, 0) > a.to_amount - a.amount AS facing
+           a.to_call > 0 AS facing
     FROM a_src a
     WHERE a.kind <> 'ante'
-    WINDOW so_far AS (PARTITION BY a.hk, a.street ORDER BY a.seq),
-           before AS (PARTITION BY a.hk, a.street ORDER BY a.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+    WINDOW so_far AS (PARTITION BY a.hk, a.street ORDER BY a.seq)
 ),
 dec AS MATERIALIZED (  -- levels never fall during a street, so a new level is a rise over the previous decision's
     SELECT *, row_number() OVER mine AS nth, coalesce(lag(level_before) OVER mine, -1) < level_before AS first_at_level
     FROM acts WHERE decision
     WINDOW mine AS (PARTITION BY hk, street, player ORDER BY seq)
 ),
-dealt AS (  -- dealt in: the player acted (ante included) or was dealt a card
-    SELECT a.hk, a.player FROM a_src a
-    UNION
-    SELECT c.hk, c.player FROM c_src c
-),
-players AS MATERIALIZED (
-    SELECT d.hk, d.player,
-           row_number() OVER (PARTITION BY d.hk ORDER BY s.position) - 1 AS idx,
-           count(*) OVER (PARTITION BY d.hk) AS n_dealt
-    FROM dealt d JOIN s_src s ON s.hk = d.hk AND s.player = d.player
+players AS MATERIALIZED (  -- dealt in, as the replay engine found (NULL: the hand has no betting facts)
+    SELECT s.hk, s.player,
+           row_number() OVER (PARTITION BY s.hk ORDER BY s.position) - 1 AS idx,
+           count(*) OVER (PARTITION BY s.hk) AS n_dealt
+    FROM s_src s WHERE s.dealt_in
 ),
 opener AS MATERIALIZED (  -- first to act on 3rd street: the bring-in, or the player completing in its place
     SELECT hk, arg_min(player, seq) AS player, arg_min(kind, seq) = 'bring_in' AS posted

@@ -15,7 +15,7 @@ from rich.text import Text
 from hhtool.evaluation import best_high, best_low
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
 from hhtool.money import format_money
-from hhtool.replay import ReplayResult
+from hhtool.replay import ReplayResult, betting_of
 
 SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
 _VERBS = {
@@ -38,27 +38,32 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
             {"code": violation.code, "player": violation.player, "message": violation.message,
              "expected": violation.expected, "actual": violation.actual})
     streets: list[dict[str, Any]] = []
-    pot = 0
+    # the pot, the chips to call and the bet level as the replay engine found them (a hand shown
+    # without a replay is walked for them; None where even the walk failed)
+    betting = result.betting if result is not None and result.betting is not None else betting_of(hand)
+    pot_after_round = dict(betting.pot_after_round) if betting else {}
     antes = [a for a in hand.actions if a.kind is ActionKind.ANTE]
-    pot += sum(a.amount for a in antes)
     for street in Street:
         deals = [d for d in hand.deals if d.street is street]
-        actions = [a for a in hand.actions if a.street is street and a.kind is not ActionKind.ANTE]
+        actions = [(i, a) for i, a in enumerate(hand.actions) if a.street is street and a.kind is not ActionKind.ANTE]
         returns = [r for r in hand.uncalled if r.street is street]
         if not deals and not actions and not returns:
             continue
         rows = []
-        for action in actions:
-            pot += action.amount
+        for index, action in actions:
             shown_amount = action.to_amount if action.kind in (ActionKind.COMPLETE, ActionKind.RAISE) else action.amount
             text = f"{action.player} {_VERBS[action.kind]}" + (f" {money(shown_amount)}" if shown_amount else "")
             rows.append({"player": action.player, "kind": action.kind.value, "amount": action.amount,
-                         "to_amount": action.to_amount, "all_in": action.all_in, "pot": pot, "line": action.line,
+                         "to_amount": action.to_amount, "all_in": action.all_in,
+                         "pot": betting.pot_before[index] + action.amount if betting else None,
+                         "to_call": betting.to_call[index] if betting else None,
+                         "level_before": betting.level_before[index] if betting else None, "line": action.line,
                          "text": text + (" and is all-in" if action.all_in else ""),
                          "violations": violations_by_line.get(action.line, [])})
         for ret in returns:
-            pot -= ret.amount
-            rows.append({"player": ret.player, "kind": "uncalled_return", "amount": -ret.amount, "pot": pot,
+            # the site's return line, beside the pot once the rules returned what nobody called
+            rows.append({"player": ret.player, "kind": "uncalled_return", "amount": -ret.amount,
+                         "pot": pot_after_round.get(int(street)),
                          "line": ret.line, "text": f"uncalled {money(ret.amount)} returned to {ret.player}",
                          "violations": violations_by_line.get(ret.line, [])})
         streets.append({

@@ -211,8 +211,34 @@ ALTER TABLE unverifiable ADD COLUMN line INTEGER;  -- the line of the cause; NUL
 ALTER TABLE hands ADD COLUMN note_lines INTEGER[];  -- note_lines[i]: the line notes[i] is about (NULL: the hand)
 """
 
+#: betting facts the replay engine computes once (hhtool.replay.BettingFacts), read by the stats and
+#: the replayer instead of deriving them again; NULL where the hand's walk failed. Rows stored before
+#: this version get the values the stats derived from the actions until then.
+BETTING_FACTS = """
+ALTER TABLE actions ADD COLUMN to_call BIGINT;         -- chips to add to match the street's bet before the action
+ALTER TABLE actions ADD COLUMN level_before INTEGER;   -- completion/bets/raises on the street before it (bring-in: none)
+ALTER TABLE seats ADD COLUMN dealt_in BOOLEAN;         -- dealt into the hand (not sitting out)
+UPDATE actions SET to_call = w.to_call, level_before = w.level_before
+FROM (
+    SELECT site, hand_id, seq,
+           CASE WHEN kind = 'ante' THEN 0 ELSE greatest(coalesce(max(to_amount) OVER before, 0) - (to_amount - amount), 0)
+           END AS to_call,
+           CASE WHEN kind = 'ante' THEN 0 ELSE CAST(coalesce(sum(CASE WHEN kind IN ('complete', 'bet', 'raise') THEN 1 ELSE 0 END)
+               OVER before, 0) AS INTEGER) END AS level_before
+    FROM actions
+    WINDOW before AS (PARTITION BY site, hand_id, street, kind = 'ante' ORDER BY seq
+                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+) w
+WHERE actions.site = w.site AND actions.hand_id = w.hand_id AND actions.seq = w.seq;
+UPDATE seats SET dealt_in = EXISTS (
+    SELECT 1 FROM actions a WHERE a.site = seats.site AND a.hand_id = seats.hand_id AND a.player = seats.player
+    UNION ALL
+    SELECT 1 FROM cards c WHERE c.site = seats.site AND c.hand_id = seats.hand_id AND c.player = seats.player
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES]
+MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

@@ -171,6 +171,8 @@ TABLES: tuple[Table, ...] = (
         Column("sitting_out", BOOLEAN, "", of="sitting_out"),
         Column("position", INTEGER, "0-based place in dealing order"),
         _line(),
+        Column("dealt_in", BOOLEAN, "dealt into the hand (not sitting out), as the replay engine walked it; NULL "
+               "when the hand's walk failed", null=True),
     )),
     Table("cards", "dealt card", Role.HAND_PART, (
         *_key(), _seq("order of dealing within the hand"),
@@ -189,6 +191,10 @@ TABLES: tuple[Table, ...] = (
         Column("to_amount", BIGINT, "the player's street total after it", of="to_amount"),
         Column("all_in", BOOLEAN, "", of="all_in"),
         _line(),
+        Column("to_call", BIGINT, "chips the player had to add to match the street's bet before the action (0 for "
+               "antes), as the replay engine computed it; NULL when the hand's walk failed", null=True),
+        Column("level_before", INTEGER, "completions, bets and raises on the street before the action (the bring-in "
+               "is none); NULL when the hand's walk failed", null=True),
     )),
     Table("returns", "uncalled bet returned", Role.HAND_PART, (
         *_key(), _seq("order within the hand"),

@@ -19,6 +19,7 @@ from typing import Any
 import pyarrow as pa
 
 from hhtool.model import FailedHand, Hand, SkippedHand, cards_text
+from hhtool.replay import betting_of
 from hhtool.store.spec import BIGINT, BOOLEAN, INTEGER, INTEGER_LIST, TIMESTAMP, VARCHAR, VARCHAR_LIST, table
 
 #: the Arrow type of each DuckDB type the spec uses. Fields stay nullable: Arrow does not check a
@@ -72,9 +73,9 @@ def numbered(counts: list[int]) -> list[int]:
 
 # enums are stored as they are: pyarrow takes a StrEnum as its text and an IntEnum as its number
 HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines"))
-SEATS = Rows("seats", ("site", "hand_id", "seq", "position"))
+SEATS = Rows("seats", ("site", "hand_id", "seq", "position", "dealt_in"))
 CARDS = Rows("cards", ("site", "hand_id", "seq", "face", "card"))
-ACTIONS = Rows("actions", ("site", "hand_id", "seq"))
+ACTIONS = Rows("actions", ("site", "hand_id", "seq", "to_call", "level_before"))
 RETURNS = Rows("returns", ("site", "hand_id", "seq"))
 SHOWDOWN = Rows("showdown", ("site", "hand_id", "seq", "cards"))
 AWARDS = Rows("awards", ("site", "hand_id", "seq"))
@@ -115,6 +116,9 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     faces: list[str] = []
     card_texts: list[str | None] = []
     actions: list[Any] = []
+    dealt_in: list[bool | None] = []
+    to_call: list[int | None] = []
+    level_before: list[int | None] = []
     returns: list[Any] = []
     showdown: list[Any] = []
     shown_cards: list[str | None] = []
@@ -137,6 +141,17 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
         seats.extend(hand.seats)
         order = {player: index for index, player in enumerate(hand.position_order)}
         positions.extend(order[seat.player] for seat in hand.seats)
+        # the betting facts the engine computed (a hand stored without a replay is walked for them)
+        betting = replay.betting if replay is not None and replay.betting is not None else betting_of(hand)
+        if betting is None:  # its walk failed: no facts
+            dealt_in.extend([None] * len(hand.seats))
+            to_call.extend([None] * len(hand.actions))
+            level_before.extend([None] * len(hand.actions))
+        else:
+            players_in = set(betting.dealt_in)
+            dealt_in.extend(seat.player in players_in for seat in hand.seats)
+            to_call.extend(betting.to_call)
+            level_before.extend(betting.level_before)
         dealt = 0
         for deal in hand.deals:
             for face, faced in (("down", deal.down), ("up", deal.up)):
@@ -180,9 +195,9 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     return {
         "hands": HANDS.table({"players": n_seats, "community_card": community, "notes": notes, "verdict": verdicts,
                               "rules_profile": profiles, "note_lines": note_lines}, [hand for hand, _, _ in items]),
-        "seats": SEATS.table({**keyed["seats"], "position": positions}, seats),
+        "seats": SEATS.table({**keyed["seats"], "position": positions, "dealt_in": dealt_in}, seats),
         "cards": CARDS.table({**keyed["cards"], "face": faces, "card": card_texts}, deals),
-        "actions": ACTIONS.table(keyed["actions"], actions),
+        "actions": ACTIONS.table({**keyed["actions"], "to_call": to_call, "level_before": level_before}, actions),
         "returns": RETURNS.table(keyed["returns"], returns),
         "showdown": SHOWDOWN.table({**keyed["showdown"], "cards": shown_cards}, showdown),
         "awards": AWARDS.table(keyed["awards"], awards),
