@@ -137,7 +137,7 @@ def test_a_column_added_in_the_spec_with_its_migration_is_stored(monkeypatch: py
     for module in (schema, sys.modules["hhtool.store"]):
         monkeypatch.setattr(module, "CURRENT_VERSION", len(migrations))
     monkeypatch.setattr(schema, "SPEC_VERSION", len(migrations))
-    monkeypatch.setattr(tables, "ACTIONS", tables.Rows("actions", ("site", "hand_id", "seq")))  # as at import
+    monkeypatch.setattr(tables, "ACTIONS", tables.Rows("actions", tables.ACTIONS_GIVEN))  # built again from the grown spec
     path = tmp_path / "a.txt"
     path.write_text(SPLIT_HAND, encoding="utf-8")
     with Store(":memory:") as store:
