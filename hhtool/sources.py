@@ -190,7 +190,7 @@ class Source:
         except (*_READ_ERRORS, KeyError) as error:
             raw.close()
             raise SourceError(f"{self.name}: cannot read: {_error_text(error)}") from error
-        return cast(BinaryIO, _Bounded(cast(IO[bytes], member), self.name, MAX_EXPANDED_BYTES, (archive, raw)))
+        return cast(BinaryIO, _Bounded(member, self.name, MAX_EXPANDED_BYTES, (archive, raw)))
 
     def read(self) -> bytes:
         """The whole file (expanded), within the archive limits."""

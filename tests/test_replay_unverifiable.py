@@ -3,7 +3,7 @@ and the dispute view explains a hand in words."""
 
 from __future__ import annotations
 
-from hhtool.replay import PROFILES, ReplayResult, Verdict, explain, replay
+from hhtool.replay import PROFILES, ReplayResult, Verdict, replay
 from tests.replay_helpers import CLEAN, SIDE, build_hand, edit
 
 DEFAULT = PROFILES["default"]
@@ -84,29 +84,42 @@ def test_a_violation_outranks_what_is_unverifiable() -> None:
     assert result.codes == ("BRING_IN_AMOUNT",) and "POT_TOTAL" in reasons(result)
 
 
-def test_explain_walks_through_each_pot() -> None:
-    text = explain(build_hand(SIDE), DEFAULT)
+def explained(text: str) -> str:
+    """The dispute report (hhtool.reports.dispute) of a built hand under the default rules, as text."""
+    from hhtool.replay import profile_for
+    from hhtool.reports.dispute import build_report, render_text
+
+    hand = build_hand(text)
+    return render_text(build_report(hand, profile_for(hand, DEFAULT)))
+
+
+def test_the_dispute_report_walks_through_each_pot() -> None:
+    text = explained(SIDE)
     for fragment in (
-        "Main pot: $0.60, rake and fees $0.01, $0.59 to award",
+        "Main pot: $0.60, rake $0.01, $0.59 to award",
         "Eligible: A, B, C",
-        "C: high two pair, Kings and Jacks",
-        "A: high high card Ace",
-        "low 6,4,3,2,A",
+        "high: two pair, Kings and Jacks [Ks Kh Jd Jc 8h]",
+        "high: high card Ace [Ad Kd Qc 6h 4h]",
+        "low: 6,4,3,2,A [6h 4h 3d 2c Ad]",
         "High half $0.30: C $0.30",
         "Low half $0.29: A $0.29",
         "odd $0.01 between the halves goes to the high half",
         "Side pot 1: $0.34",
         "Eligible: B, C",
         "Low half $0.17: B $0.17",
-        "C: $0.47 / $0.47",
+        "  C            $0.47       $0.47        $0.00",
     ):
         assert fragment in text, fragment
+    assert text.startswith("The site's award is correct under the rules of default.")
     assert "Departures" not in text
 
 
-def test_explain_shows_the_difference_and_what_is_hidden() -> None:
-    wrong = explain(build_hand(edit(edit(CLEAN, "collect C 45", "collect C 44"), "collect B 44", "collect B 45")), DEFAULT)
-    assert "C: $0.45 / $0.44  ← site paid -$0.01" in wrong and "[POT_AWARD]" in wrong
-    hidden = explain(build_hand(HIDDEN_WINNER), DEFAULT)
-    assert "C: cards not shown — this pot cannot be decided" in hidden
-    assert "Award per player: not computable" in hidden and "  C: $0.45" in hidden
+def test_the_dispute_report_signs_the_difference_and_says_what_is_hidden() -> None:
+    wrong = explained(edit(edit(CLEAN, "collect C 45", "collect C 44"), "collect B 44", "collect B 45"))
+    assert wrong.startswith("The site paid $0.01 of the high half of the main pot to B; by the rules it\nbelongs to C")
+    assert "  B            $0.44       $0.45       +$0.01" in wrong and "  C            $0.45       $0.44       -$0.01" in wrong
+    assert "POT_AWARD" not in wrong and "←" not in wrong  # the rule in words, money signed, no internal code
+    hidden = explained(HIDDEN_WINNER)
+    assert hidden.startswith("The award could not be verified: C: cards not shown")
+
+

@@ -43,14 +43,17 @@ from hhtool.replay.result import (
 
 def replay(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> ReplayResult:
     """Replay one hand under ``profile`` (default: the site's built-in profile, see :func:`profile_for`)."""
-    return _judged(hand, _chosen(hand, profile))[1]
+    return judged(hand, _chosen(hand, profile))[1]
 
 
 def _chosen(hand: Hand, profile: RuleProfile | ChosenProfile | str | None) -> ChosenProfile:
     return profile if isinstance(profile, ChosenProfile) else profile_for(hand, profile)
 
 
-def _judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult]:
+def judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult]:
+    """The walk and the result of a hand under the chosen profile: what the audit stores and the
+    dispute report (hhtool.reports.dispute) explains. Under a site's profile (not one the user
+    chose), a violation another admissible reading of an unsettled rule clears is unverifiable."""
     profile = chosen.profile
     state = walk(hand, profile)
     result = result_of(hand, state, profile)
@@ -85,16 +88,6 @@ def betting_of(hand: Hand) -> BettingFacts | None:
         return None
 
 
-def explain(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> str:
-    """The dispute view: every pot, who could win it, each hand, the split and the rules' award
-    beside the site's, in plain words."""
-    from hhtool.replay.dispute import explain_hand  # a module not named "explain": importing it must not shadow explain()
-
-    chosen = _chosen(hand, profile)
-    state, result = _judged(hand, chosen)
-    return explain_hand(hand, state, chosen.profile, result)
-
-
 __all__ = [
     "PROFILES",
     "BettingFacts",
@@ -109,7 +102,7 @@ __all__ = [
     "Verdict",
     "Violation",
     "betting_of",
-    "explain",
+    "judged",
     "load_profile",
     "profile_catalog",
     "profile_for",

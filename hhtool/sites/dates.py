@@ -31,7 +31,8 @@ def parse_datetime(text: str, formats: Sequence[str]) -> datetime | None:
                 return datetime.strptime(body, fmt)
             match = numeric.match(body)  # strptime's own test: a match from the start, then nothing left
             if match is not None and match.end() == len(body):
-                return datetime(*map(int, match.groups()))  # type: ignore[misc]
+                year, month, day, hour, minute, second = (int(part) for part in match.groups())  # _DATE_ORDER
+                return datetime(year, month, day, hour, minute, second)
         except ValueError:
             continue
     return None

@@ -190,7 +190,7 @@ class LineParser:
 
     def __init__(self, lark: Lark, seat_name_group: int = 1) -> None:
         self._seat_name_group = seat_name_group
-        table = lark.parser.parser.parser.parse_table  # type: ignore[attr-defined]
+        table = lark.parser.parser.parser.parse_table
         self._states: dict[int, dict[str, tuple[Any, Any]]] = table.states
         self._start = table.start_states["start"]
         self._end = table.end_states["start"]

@@ -126,7 +126,7 @@ _OLD_LINES.on("POT", groups=3)(_stated_pot)
 
 @_OLD_LINES.on("GAME_STARTED", groups=6)
 def _game_started(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[misc, arg-type]
+    facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[arg-type]
 
 
 @_OLD_LINES.on("BUTTON", groups=1)

@@ -65,7 +65,7 @@ class _LineRecordingBuilder(ElementTree.TreeBuilder):
         self.parser: XMLParser | None = None
         self.lines: dict[ElementTree.Element, int] = {}
 
-    def start(self, tag: str, attrs: dict[str, str]) -> ElementTree.Element:  # type: ignore[override]
+    def start(self, tag: str, attrs: dict[str, str]) -> ElementTree.Element:
         element = super().start(tag, attrs)
         assert self.parser is not None
         self.lines[element] = self.line_offset + self.parser.parser.CurrentLineNumber

@@ -259,8 +259,8 @@ def _descriptions(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     for player, cards, high_text, low_text, line in described:
         if not all(cards):  # (a Card is always true, so this finds a hidden card without comparing any)
             continue  # a hidden card: nothing exact to evaluate
-        said = read_description(high_text, low_text)
-        said_key = (said[1], said[3])
+        reading = read_description(high_text, low_text)
+        said_key = (reading[1], reading[3])
         if any(p == player and c == cards and k == said_key for p, c, k in checked):
             continue  # the summary repeats the show line's words for the same cards: judged once
         checked.append((player, cards, said_key))

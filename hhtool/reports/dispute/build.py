@@ -4,8 +4,8 @@ knows (table context, conflicting copies), as one :class:`~.model.Report`."""
 from __future__ import annotations
 
 from hhtool.model import Hand, StakeSource
+from hhtool.replay import judged
 from hhtool.replay.codes import Code
-from hhtool.replay.dispute import judged
 from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import ChosenProfile, RuleProfile
 from hhtool.replay.result import ReplayResult, Unverifiable, Violation
