@@ -318,13 +318,21 @@ class Restatement:
     line: int = 0
 
 
+class NoteTopic(StrEnum):
+    """What a note is about, where other code acts on it: that code reads this value, never the text."""
+
+    BETS_INFERRED = "bets_inferred"  # the header states no bets: the small and big bet inferred from the betting
+
+
 @dataclass(frozen=True, slots=True)
 class Note:
     """Something the parser recorded about a hand (an ambiguity, the reading it chose), with the file
-    line it is about; ``line`` is None when it is about the hand as a whole."""
+    line it is about; ``line`` is None when it is about the hand as a whole, ``topic`` None when no
+    other code acts on it."""
 
     text: str
     line: int | None = None
+    topic: NoteTopic | None = None
 
 
 @dataclass(frozen=True, slots=True)

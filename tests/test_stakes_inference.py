@@ -66,7 +66,8 @@ def test_ambiguous_betting_leaves_the_sizes_unverifiable() -> None:
     assert (hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.bets_source) == (None, None, StakeSource.INFERRED)
     violations, reasons = size_findings(hand)
     assert violations == []
-    assert reasons == ["the header states no small or big bet and the betting does not settle them (the betting's "
+    assert reasons == ["the header states no small or big bet and the betting does not settle them; the header states "
+                       "no bets: small/big bet inferred from the betting (the betting's "
                        "small bet 20 and big bet 50 are not in the fixed-limit ratio 1:2; 4th-street increments of 20 "
                        "do not settle the small bet)"]
 

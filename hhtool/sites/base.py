@@ -32,6 +32,7 @@ from hhtool.model import (
     Half,
     Hand,
     Note,
+    NoteTopic,
     ParseOutcome,
     RawHand,
     Seat,
@@ -288,8 +289,8 @@ class HandBuilder:
         self.awards[:] = [award if only_unlabelled and award.half is not Half.UNKNOWN else replace(award, half=Half.WHOLE)
                           for award in self.awards]
 
-    def note(self, text: str, line: int | None = None) -> None:
-        self.notes.append(Note(text, line))
+    def note(self, text: str, line: int | None = None, topic: NoteTopic | None = None) -> None:
+        self.notes.append(Note(text, line, topic))
 
     def mark_sitting_out(self, player: str) -> None:
         """Record that a seated player sat this hand out."""

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hhtool.model import ActionKind, Card, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
+from hhtool.model import ActionKind, Card, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
 from hhtool.sites.line_rules import LineRule
 from hhtool.sites.lines import LineToken
@@ -185,7 +185,7 @@ def stakes_from_forced_bets(b: HandBuilder, *, small_bet: int | None, big_bet: i
         inferred = infer_bets_from_betting(b.actions, bring_in, b.unit)
         small_bet, big_bet, bets_source = inferred.small_bet, inferred.big_bet, StakeSource.INFERRED
         b.note("the header states no bets: small/big bet inferred from the betting"
-               + (f" ({'; '.join(inferred.problems)})" if inferred.problems else ""))
+               + (f" ({'; '.join(inferred.problems)})" if inferred.problems else ""), topic=NoteTopic.BETS_INFERRED)
     return Stakes(
         ante=posted_ante if ante is None else ante,
         bring_in=bring_in,

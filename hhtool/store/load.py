@@ -18,6 +18,7 @@ from hhtool.model import (
     Deal,
     Hand,
     Note,
+    NoteTopic,
     Restatement,
     Seat,
     ShownHand,
@@ -97,7 +98,7 @@ _SHOWN = _Maker(ShownHand, "showdown", extra=("cards",))
 _AWARD = _Maker(Award, "awards")
 _POT = _Maker(StatedPot, "stated_pots")
 _RESTATEMENT = _Maker(Restatement, "restatements", extra=("cards",))
-_HAND = _Maker(Hand, "hands", extra=("community_card", "notes", "note_lines"))
+_HAND = _Maker(Hand, "hands", extra=("community_card", "notes", "note_lines", "note_topics"))
 _SOURCE = _Maker(Source, "hands", prefix="source.")
 _STAKES = _Maker(Stakes, "hands", prefix="stakes.")
 
@@ -149,7 +150,7 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
         hand = _HAND.make(
             row[:len(_HAND.columns)],
             community_card=_card(row[len(_HAND.columns)]),
-            notes=_notes(row[len(_HAND.columns) + 1], row[len(_HAND.columns) + 2]),
+            notes=_notes(*row[len(_HAND.columns) + 1:len(_HAND.columns) + 4]),
             source=_SOURCE.make(row[source_at:stakes_at]),
             stakes=_STAKES.make(row[stakes_at:]),
             seats=tuple(map(_SEAT.make, seats[key])),
@@ -165,10 +166,12 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
         yield hand
 
 
-def _notes(texts: list[str] | None, lines: list[int | None] | None) -> tuple[Note, ...]:
-    """The hand's notes; a hand stored before notes kept their line has no lines (NULL)."""
+def _notes(texts: list[str] | None, lines: list[int | None] | None, topics: list[str | None] | None) -> tuple[Note, ...]:
+    """The hand's notes; a hand stored before notes kept their line and topic has none (NULL)."""
     texts = texts or []
-    return tuple(Note(text, line) for text, line in zip(texts, lines or [None] * len(texts), strict=True))
+    blank: list[None] = [None] * len(texts)
+    return tuple(Note(text, line, None if topic is None else NoteTopic(topic))
+                 for text, line, topic in zip(texts, lines or blank, topics or blank, strict=True))
 
 
 def _deals(cards: list[tuple[Any, ...]]) -> tuple[Deal, ...]:

@@ -209,6 +209,7 @@ CREATE TABLE copy_conflicts (            -- a second copy of a stored hand whose
 FINDING_LINES = """
 ALTER TABLE unverifiable ADD COLUMN line INTEGER;  -- the line of the cause; NULL: the whole hand
 ALTER TABLE hands ADD COLUMN note_lines INTEGER[];  -- note_lines[i]: the line notes[i] is about (NULL: the hand)
+ALTER TABLE hands ADD COLUMN note_topics VARCHAR[];  -- note_topics[i]: what notes[i] is about, where code acts on it
 """
 
 #: betting facts the replay engine computes once (hhtool.replay.BettingFacts), read by the stats and

@@ -162,6 +162,8 @@ TABLES: tuple[Table, ...] = (
                of="stakes.bets_source"),
         Column("note_lines", INTEGER_LIST, "`note_lines[i]`: the file line `notes[i]` is about (NULL: the hand as a "
                "whole)", null=True),
+        Column("note_topics", VARCHAR_LIST, "`note_topics[i]`: what `notes[i]` is about where other code acts on it "
+               "(`bets_inferred`), else NULL", null=True),
     ), primary_key=("site", "hand_id")),
     Table("seats", "player in a hand", Role.HAND_PART, (
         *_key(), _seq("order of the seat lines in the history"),

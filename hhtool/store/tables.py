@@ -72,7 +72,7 @@ def numbered(counts: list[int]) -> list[int]:
 
 
 # enums are stored as they are: pyarrow takes a StrEnum as its text and an IntEnum as its number
-HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines"))
+HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines", "note_topics"))
 SEATS = Rows("seats", ("site", "hand_id", "seq", "position", "dealt_in"))
 CARDS = Rows("cards", ("site", "hand_id", "seq", "face", "card"))
 #: the columns of ``actions`` the builder computes (the rest are read from the Action values)
@@ -110,6 +110,7 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     community: list[str | None] = []
     notes: list[list[str]] = []
     note_lines: list[list[int | None]] = []
+    note_topics: list[list[str | None]] = []
     verdicts: list[Any] = []
     profiles: list[str | None] = []
     seats: list[Any] = []
@@ -137,6 +138,7 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
         community.append(str(card) if card else None)
         notes.append([note.text for note in hand.notes])
         note_lines.append([note.line for note in hand.notes])
+        note_topics.append([note.topic for note in hand.notes])
         verdicts.append(replay.verdict if replay is not None else None)
         profiles.append(profile if replay is not None else None)
         n_seats.append(len(hand.seats))
@@ -196,7 +198,8 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     del results_key["seq"]
     return {
         "hands": HANDS.table({"players": n_seats, "community_card": community, "notes": notes, "verdict": verdicts,
-                              "rules_profile": profiles, "note_lines": note_lines}, [hand for hand, _, _ in items]),
+                              "rules_profile": profiles, "note_lines": note_lines,
+                              "note_topics": note_topics}, [hand for hand, _, _ in items]),
         "seats": SEATS.table({**keyed["seats"], "position": positions, "dealt_in": dealt_in}, seats),
         "cards": CARDS.table({**keyed["cards"], "face": faces, "card": card_texts}, deals),
         "actions": ACTIONS.table({**keyed["actions"], "to_call": to_call, "level_before": level_before}, actions),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from hhtool.model import ActionKind, Hand, StakeSource, Street, Structure
+from hhtool.model import ActionKind, Hand, NoteTopic, StakeSource, Street, Structure
 from hhtool.replay.checks.bring_in import designated_bring_in, first_to_act
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.codes import Code
@@ -188,13 +188,9 @@ def _fixed_size(hand: Hand, rnd: Round, step: Step, targets: tuple[int, ...]) ->
 def _unknown_bets(hand: Hand) -> str:
     """Why the fixed bet sizes cannot be judged: not stated, or inferred only ambiguously."""
     if hand.stakes.bets_source is StakeSource.INFERRED:
-        why = next((note.text for note in hand.notes if note.text.startswith(_INFERRED_NOTE)), "")
-        return "the header states no small or big bet and the betting does not settle them" + why[len(_INFERRED_NOTE):]
+        why = next((f"; {note.text}" for note in hand.notes if note.topic is NoteTopic.BETS_INFERRED), "")
+        return "the header states no small or big bet and the betting does not settle them" + why
     return "the small or big bet of the table is not stated"
-
-
-#: how the shared stakes code begins its note on bets inferred from the betting
-_INFERRED_NOTE = "the header states no bets: small/big bet inferred from the betting"
 
 
 def _open_size(hand: Hand, rnd: Round, step: Step) -> Iterator[Finding]:
