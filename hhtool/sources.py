@@ -352,4 +352,14 @@ def collect_sources(arguments: Iterable[str]) -> Collected:
                 problems.append(f"{display_name(path)}: not a readable zip archive: {error}")
         else:
             sources.append(Source(path))
+    # a site's own history before a converted copy of it (PHH), so that where an import holds both,
+    # the original is the copy stored and the converted one its duplicate (a stable sort: the order
+    # of the arguments and of each folder is kept otherwise)
+    sources.sort(key=lambda source: _is_converted(source.name))
     return Collected(sources, unmatched, problems)
+
+
+def _is_converted(name: str) -> bool:
+    """Whether a file is, by its name, a converted history (PHH, possibly compressed)."""
+    suffixes = [suffix.lower() for suffix in Path(name).suffixes[-2:]]
+    return bool({".phh", ".phhs"} & set(suffixes))

@@ -9,13 +9,14 @@ the rake between the pots in proportion), the profile a hand of an unknown site 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import duckdb
 import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from tests.conftest import SAMPLES
+from tests.inputs import SAMPLES
 
 FULL_TILT = SAMPLES / "fulltilt" / "FT-Bramble-2-4-Stud-HiLo-201105.txt"
 TELLING = "30011236980"  # ok under fulltilt, a violation under the rulebook defaults
@@ -73,3 +74,19 @@ def test_the_telling_hand_is_a_violation_under_the_defaults(reimported: str) -> 
                                                                 "--rules", "default")
     audited = cli("audit", "--db", reimported, codes=(0,))
     assert "4 hands audited: 4 ok; 0 violations reported" in audited
+
+
+def test_the_sites_own_history_is_stored_before_its_converted_copy(tmp_path: Path) -> None:
+    """A folder holding a PHH export and the history it came from, the export first in the folder's
+    order: the site's own history is the copy stored (a dispute cites the site's lines), the PHH one
+    its duplicate."""
+    first, export = tmp_path / "ft.duckdb", tmp_path / "both" / "a-export.phhs"
+    export.parent.mkdir()
+    cli("import", str(FULL_TILT), "--db", str(first), "--jobs", "1")
+    cli("export", "--format", "phh", "--out", str(export), "--db", str(first))
+    (export.parent / "z-original.txt").write_bytes(FULL_TILT.read_bytes())
+    summary = json.loads(cli("import", str(export.parent), "--db", str(tmp_path / "both.duckdb"), "--format", "json"))
+    assert (summary["totals"]["stored"], summary["totals"]["duplicates"]) == (4, 4), summary
+    with duckdb.connect(str(tmp_path / "both.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT DISTINCT site, file FROM hands").fetchall() == [
+            ("fulltilt", str((export.parent / "z-original.txt").resolve()))]
