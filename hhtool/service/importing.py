@@ -1,6 +1,7 @@
 """Importing hand histories: the paths asked for, the options checked before any work, and the one
-way into the importer (:func:`_importer` builds it, :func:`_execute` runs it on a local process
-pool or a Dask cluster), shared by `import`, `import --watch` and `audit PATH…`.
+way into the one importer (:func:`_execute` runs :func:`hhtool.importer.import_sources` with local
+worker processes or a Dask cluster as its executor; `--watch` runs it through :mod:`hhtool.watch`),
+shared by `import`, `import --watch` and `audit PATH…`.
 
 The pipeline (Lark grammars, the replay engine, the process pool) is imported where it is used, so
 that other commands (stats, sql, show) do not pay for loading it at start-up.
