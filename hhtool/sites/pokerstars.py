@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, header_match, pot_number, structure_named
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, header_match, pot_number, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -127,11 +127,6 @@ def _total_pot(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     facts.total_pot, facts.rake = b.money(fields[0], line), b.money(fields[2], line)
     # "Main pot $0.41. Side pot $0.18." is what each pot held after the rake
     facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=True)
-
-
-@_LINES.on("BOARD", groups=1)
-def _board(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
 
 
 @_LINES.on("SUMMARY_SEAT", groups=3)
