@@ -159,6 +159,18 @@ def cards_dealt_on(street: Street) -> int:
     return 3 if street is Street.THIRD else 1
 
 
+def deal_third_street(b: HandBuilder, facts: HandFacts, player: str, cards: tuple[Card | None, ...], line: int) -> None:
+    """A 3rd-street "Dealt to" line with one bracket: three cards are the hero's own (two down, then
+    the upcard; the line names the hero), one is another player's upcard."""
+    if len(cards) == 3:  # the hero sees his own two down cards
+        facts.hero = player
+        b.deal(player, cards[:2], cards[2:], line)
+    elif len(cards) == 1:
+        b.deal(player, (None, None), cards, line)
+    else:
+        raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
+
+
 def structure_named(text: str) -> Structure:
     """The betting structure a header's words name ("No Limit", "pot limit", "Half Pot Limit"…);
     any other limit is fixed."""

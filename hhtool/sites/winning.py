@@ -40,6 +40,7 @@ from hhtool.sites.common_lines import (
     COMMON_LINES,
     StreetsByDeals,
     cards_dealt_on,
+    deal_third_street,
     header_match,
     pot_number,
     structure_named,
@@ -271,14 +272,7 @@ def _dealt_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     player, first, second = token.groups[0] or "", token.groups[1] or "", token.groups[2]
     line = token.number
     if b.street is Street.THIRD and second is None:
-        cards = parse_cards(first)
-        if len(cards) == 3:  # the hero sees his own two down cards
-            facts.hero = player
-            b.deal(player, cards[:2], cards[2:], line)
-        elif len(cards) == 1:
-            b.deal(player, (None, None), cards, line)
-        else:
-            raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
+        deal_third_street(b, facts, player, parse_cards(first), line)
         return
     new_cards = parse_cards(second if second is not None else first)
     if len(new_cards) != 1:
