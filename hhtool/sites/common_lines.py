@@ -85,6 +85,14 @@ def _shows(b: HandBuilder, facts: object, token: LineToken) -> None:
     b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, token.number)
 
 
+def _button(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    facts.dealer_seat = int(token.groups[0] or 0)
+
+
+def _player_count(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    facts.table_size = int(token.groups[1]) if token.groups[1] else None
+
+
 def _board(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
     facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
 
@@ -107,6 +115,8 @@ def _not_shown(status: ShowStatus) -> Callable[[HandBuilder, object, LineToken],
 #: * ``UNCALLED``: amount, player it is returned to;
 #: * ``SHOWS``: player, cards[, high description[, low description]];
 #: * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player;
+#: * ``BUTTON``: the dealer's seat;
+#: * ``PLAYER_COUNT``: players in the hand[, seats at the table];
 #: * ``BOARD``: the summary's board, whose one known card is the community card (:func:`community_card`).
 #:
 #: A site's own rule for one of these terminals takes its place.
@@ -124,6 +134,8 @@ COMMON_LINES: dict[str, LineRule] = {
     "MUCKS": LineRule(_not_shown(ShowStatus.MUCKED), 1, 1),
     "DOES_NOT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
     "DOESNT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
+    "BUTTON": LineRule(_button, 1, 1),
+    "PLAYER_COUNT": LineRule(_player_count, 2, 2),
     "BOARD": LineRule(_board, 1, 1),
 }
 

@@ -140,11 +140,6 @@ def _game_started(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> Non
     facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[misc, arg-type]
 
 
-@_OLD_LINES.on("BUTTON", groups=1)
-def _button(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    facts.dealer_seat = int(token.groups[0] or "")
-
-
 @_OLD_LINES.on("STREET_MARKER", groups=1)
 def _old_marker(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     number = facts.streets.marker_number(_OLD_MARKERS[token.groups[0] or ""])
