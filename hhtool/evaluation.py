@@ -215,29 +215,30 @@ class LowHand:
         return ",".join(_LOW_RANK_CHARS[rank] for rank in self.ranks)
 
 
+# The wording of each category: {top}/{tops} the first rank (singular/plural), {second_pair} the
+# lower pair of two pair, {full_of} the pair of a full house, {bottom} a straight's lowest card.
+_HIGH_WORDING = {
+    HIGH_CARD: "high card {top}",
+    ONE_PAIR: "a pair of {tops}",
+    TWO_PAIR: "two pair, {tops} and {second_pair}",
+    TRIPS: "three of a kind, {tops}",
+    STRAIGHT: "a straight, {bottom} to {top}",
+    FLUSH: "a flush, {top} high",
+    FULL_HOUSE: "a full house, {tops} full of {full_of}",
+    QUADS: "four of a kind, {tops}",
+    STRAIGHT_FLUSH: "a straight flush, {bottom} to {top}",
+}
+
+
 def describe_high(value: int) -> str:
     """Wording for a high value (see :meth:`HighHand.describe`)."""
     category = value >> 20
     r1, _, r3, r4, r5 = _ranks_of(value)
-    if category == HIGH_CARD:
-        return f"high card {_RANK_NAMES[r1]}"
-    if category == ONE_PAIR:
-        return f"a pair of {_RANK_PLURALS[r1]}"
-    if category == TWO_PAIR:
-        return f"two pair, {_RANK_PLURALS[r1]} and {_RANK_PLURALS[r3]}"
-    if category == TRIPS:
-        return f"three of a kind, {_RANK_PLURALS[r1]}"
-    if category == STRAIGHT:
-        return f"a straight, {_RANK_NAMES[r5]} to {_RANK_NAMES[r1]}"
-    if category == FLUSH:
-        return f"a flush, {_RANK_NAMES[r1]} high"
-    if category == FULL_HOUSE:
-        return f"a full house, {_RANK_PLURALS[r1]} full of {_RANK_PLURALS[r4]}"
-    if category == QUADS:
-        return f"four of a kind, {_RANK_PLURALS[r1]}"
-    if r1 == 14:
+    if category == STRAIGHT_FLUSH and r1 == 14:
         return "a Royal Flush"  # PokerStars' wording for the ace-high straight flush
-    return f"a straight flush, {_RANK_NAMES[r5]} to {_RANK_NAMES[r1]}"
+    return _HIGH_WORDING[category].format(top=_RANK_NAMES[r1], tops=_RANK_PLURALS.get(r1, ""),
+                                          second_pair=_RANK_PLURALS.get(r3, ""), full_of=_RANK_PLURALS.get(r4, ""),
+                                          bottom=_RANK_NAMES.get(r5, ""))
 
 
 # ---------------------------------------------------------------- card selection

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from hhtool.replay import PROFILES, ReplayResult, RuleProfile, Verdict, load_profile, profile_for_site, replay
+from hhtool.replay.profiles import UNSETTLED, _load_unsettled
 from tests.replay_helpers import CLEAN, QUARTER, SIDE, build_hand, edit, line_of
 
 DEFAULT = PROFILES["default"]
@@ -399,3 +400,19 @@ def test_pots_formed_at_showdown_merge_a_losing_all_in_pot() -> None:
     merged = run(script, replace(DEFAULT, pots_formed_at="showdown"))  # one pot of 94 - 2 → 46 / 46
     assert [pot.amount for pot in merged.pots] == [94]
     assert {row.player: row.rules_amount for row in merged.awards} == {"B": 46, "C": 46}
+
+
+def test_unsettled_readings_file_is_checked_against_the_profile_parameters(tmp_path: Path) -> None:
+    """unsettled.toml's readings must set parameters a profile has, to values it allows; the file as
+    shipped loads in its order."""
+    shipped = Path(__file__).parent.parent / "hhtool" / "replay" / "unsettled.toml"
+    assert list(_load_unsettled(shipped)) == list(UNSETTLED) and "opener_tie" in UNSETTLED
+    rule = 'what = "w"\nwhy_open = "y"\nreadings = [{{ label = "l", source = "s", values = {{ {values} }} }}]\n'
+    for values in ('opener_tie = "seat"', 'no_such_rule = "x"', 'notes = "x"'):
+        bad = tmp_path / "unsettled.toml"
+        bad.write_text("[opener_tie]\n" + rule.format(values=values), encoding="utf-8")
+        with pytest.raises(ValueError, match="which no profile allows"):
+            _load_unsettled(bad)
+    good = tmp_path / "good.toml"
+    good.write_text("[opener_tie]\n" + rule.format(values='opener_tie = "suit"'), encoding="utf-8")
+    assert _load_unsettled(good)["opener_tie"].readings[0].values == (("opener_tie", "suit"),)

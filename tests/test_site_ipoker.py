@@ -267,6 +267,16 @@ def test_truncated_last_game_is_incomplete() -> None:
     assert "incomplete" in outcomes[0].reason and outcomes[0].line == len(cut)
 
 
+def test_self_closed_game_fails_alone_with_its_id() -> None:
+    """An empty ``<game .../>`` is read as Merge reads one: its start tag names the hand, which
+    fails as an element without content, and the next game is read."""
+    good = game("102", FOLD_OUT, vbet="€0.06", hwin="€0.17", hbet="€0.11")
+    outcomes = parse_all(session('<game gamecode="101"/>\n', good))
+    assert [type(o).__name__ for o in outcomes] == ["FailedHand", "Hand"]
+    failed = outcomes[0]
+    assert isinstance(failed, FailedHand) and failed.hand_id == "101" and "incomplete <game>" in failed.reason
+
+
 def test_text_outside_games_is_reported() -> None:
     lines = session(game("100", FOLD_OUT, vbet="€0.06", hwin="€0.17", hbet="€0.11"))
     lines.insert(len(lines) - 1, "garbage between games")

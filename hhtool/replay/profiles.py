@@ -194,51 +194,27 @@ class Unsettled:
         return tuple(reading for reading in self.readings if reading is not own)
 
 
-def _reading(label: str, source: str, **values: str) -> Reading:
-    return Reading(label, tuple(values.items()), source)
+def _load_unsettled(path: Path) -> dict[str, Unsettled]:
+    """The unsettled rules as ``unsettled.toml`` documents them, in its order; a reading that sets a
+    parameter no profile has, or a value it does not allow, fails here, at import."""
+    with open(path, "rb") as handle:
+        data = tomllib.load(handle)
+    known = {f.name for f in fields(RuleProfile)} - _NOT_RULES
+    rules: dict[str, Unsettled] = {}
+    for key, rule in data.items():
+        readings = tuple(Reading(reading["label"], tuple(reading["values"].items()), reading["source"])
+                         for reading in rule["readings"])
+        for reading in readings:
+            for name, value in reading.values:
+                if name not in known or value not in CHOICES.get(name, (value,)):
+                    raise ValueError(f"{path.name}: {key} reading {reading.label!r} sets {name} = {value!r}, "
+                                     "which no profile allows")
+        rules[key] = Unsettled(key, rule["what"], readings, rule["why_open"])
+    return rules
 
 
 #: The rules whose online practice stud8-rules.md marks as unverified, with every reading it documents.
-UNSETTLED: dict[str, Unsettled] = {
-    rule.key: rule
-    for rule in (
-        Unsettled("opener_tie", "who opens when two boards tie (R7)", (
-            _reading("position", "RR Stud #1, WSOP-LA 215/240, PokerKit, S003/S004, Planet Poker", opener_tie="position"),
-            _reading("suit", "a regional variant: the suit of the highest card", opener_tie="suit"),
-        ), "no exact tie was found in any hand history"),
-        Unsettled("allin_opener", "who opens when the best board is all-in (R7)", (
-            _reading("next active clockwise", "WSOP-LA 240, PokerKit", allin_opener="next_active"),
-            _reading("best active board", "the alternative reading of R7", allin_opener="best_active"),
-        ), "no hand history distinguishes the two readings"),
-        Unsettled("common_card_opener", "whether the 7th-street common card counts for the opener (R7, R17)", (
-            _reading("common card included", "RR Stud #15", common_card_opener="include"),
-            _reading("6th-street board", "R7: on 7th street the best 6th-street board opens", common_card_opener="exclude"),
-        ), "no hand with a common card exists in the corpus"),
-        Unsettled("exposed_7th_opener", "who opens 7th street when a 7th card is dealt face up (R7)", (
-            _reading("6th-street board", "WSOP-LA 230", exposed_7th_opener="sixth_street"),
-            _reading("all upcards", "RR Stud #17", exposed_7th_opener="all_upcards"),
-        ), "online 7th-street cards are dealt down; no hand history shows an exposed one"),
-        Unsettled("reopen_threshold", "which short all-in reopens the betting and where the next raise goes (R11)", (
-            _reading("half-bet rule", "RR Betting #5, WSOP-LA 129, Poker TDA", reopen_threshold="half",
-                     reopen_reference="bet_size", short_allin_counts_to_cap="threshold",
-                     raise_after_short_allin="complete_to_full"),
-            _reading("full-raise rule", "PokerKit", reopen_threshold="full", reopen_reference="largest_increase",
-                     short_allin_counts_to_cap="always", raise_after_short_allin="over_all_in"),
-        ), "no hand history shows which all-ins reopened the betting (KC-RAZZ #3537921 fits neither reading)"),
-        Unsettled("rake_allocation", "how one stated rake is shared between main and side pots (R15)", (
-            _reading("in proportion to the pots", "PokerStars (STARS-SALM), PokerKit per pot",
-                     rake_allocation="proportional"),
-            _reading("all from the main pot", "Full Tilt, Winning (observed)", rake_allocation="main_pot"),
-        ), "no hand history of this site shows how its rake is shared over several pots"),
-        Unsettled("odd_unit_tied_half", "who gets the odd unit inside a tied half (R14)", (
-            _reading("highest card by suit of the winning five", "WSOP-LA 149/244, WSOP-TR 73",
-                     odd_unit_tied_half="best_card_suit"),
-            _reading("highest (high) / lowest (low) card by suit of all cards", "RR Ties #5, Stud/8 #10",
-                     odd_unit_tied_half="rr_suit"),
-            _reading("first in position order", "PokerKit", odd_unit_tied_half="position"),
-        ), "online practice is unobserved; no tied half occurs in the corpus"),
-    )
-}
+UNSETTLED: dict[str, Unsettled] = _load_unsettled(Path(__file__).with_name("unsettled.toml"))
 
 
 DEFAULT = RuleProfile()

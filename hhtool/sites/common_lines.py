@@ -4,7 +4,8 @@ Only logic that is the same wherever it appears lives here; a site's quirks stay
 Most grammars give the same terminal names to lines that mean the same thing with the same
 capture groups (``BETS``: player, chips added, all-in marker): :data:`COMMON_LINES` reads those,
 and a site's table declares only its own lines.
-Imports point one way: this module imports only the model and the sites' ``base``, ``lines`` and ``line_rules``.
+Imports point one way: this module imports only the model and the sites' ``base``, ``facts``, ``lines`` and
+``line_rules``.
 
 >>> cards_dealt_on(Street.THIRD), cards_dealt_on(Street.SEVENTH)
 (3, 1)
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from hhtool.model import ActionKind, Card, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.facts import HandFacts
 from hhtool.sites.line_rules import LineRule
 from hhtool.sites.lines import LineToken
 from hhtool.sites.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
@@ -83,6 +85,18 @@ def _shows(b: HandBuilder, facts: object, token: LineToken) -> None:
     b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, token.number)
 
 
+def _button(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    facts.dealer_seat = int(token.groups[0] or 0)
+
+
+def _player_count(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    facts.table_size = int(token.groups[1]) if token.groups[1] else None
+
+
+def _board(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
+
+
 def _not_shown(status: ShowStatus) -> Callable[[HandBuilder, object, LineToken], None]:
     def read(b: HandBuilder, facts: object, token: LineToken) -> None:
         b.show(token.groups[0] or "", status, line=token.number)
@@ -100,7 +114,10 @@ def _not_shown(status: ShowStatus) -> Callable[[HandBuilder, object, LineToken],
 #: * ``CHECKS``, ``FOLDS``: player;
 #: * ``UNCALLED``: amount, player it is returned to;
 #: * ``SHOWS``: player, cards[, high description[, low description]];
-#: * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player.
+#: * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player;
+#: * ``BUTTON``: the dealer's seat;
+#: * ``PLAYER_COUNT``: players in the hand[, seats at the table];
+#: * ``BOARD``: the summary's board, whose one known card is the community card (:func:`community_card`).
 #:
 #: A site's own rule for one of these terminals takes its place.
 COMMON_LINES: dict[str, LineRule] = {
@@ -117,6 +134,9 @@ COMMON_LINES: dict[str, LineRule] = {
     "MUCKS": LineRule(_not_shown(ShowStatus.MUCKED), 1, 1),
     "DOES_NOT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
     "DOESNT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
+    "BUTTON": LineRule(_button, 1, 1),
+    "PLAYER_COUNT": LineRule(_player_count, 2, 2),
+    "BOARD": LineRule(_board, 1, 1),
 }
 
 
@@ -149,6 +169,18 @@ def level_called_next(tokens: list[LineToken], index: int, b: HandBuilder, raise
 def cards_dealt_on(street: Street) -> int:
     """How many cards a street brings each player: three on 3rd street, then one."""
     return 3 if street is Street.THIRD else 1
+
+
+def deal_third_street(b: HandBuilder, facts: HandFacts, player: str, cards: tuple[Card | None, ...], line: int) -> None:
+    """A 3rd-street "Dealt to" line with one bracket: three cards are the hero's own (two down, then
+    the upcard; the line names the hero), one is another player's upcard."""
+    if len(cards) == 3:  # the hero sees his own two down cards
+        facts.hero = player
+        b.deal(player, cards[:2], cards[2:], line)
+    elif len(cards) == 1:
+        b.deal(player, (None, None), cards, line)
+    else:
+        raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
 
 
 def structure_named(text: str) -> Structure:

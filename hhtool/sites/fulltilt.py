@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from hhtool.model import Half, Hand, RawHand, ShowStatus, Stakes, StakeSource, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime, summary_rest
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, header_match, structure_named
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, header_match, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -141,11 +141,6 @@ def _total_pot(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
     facts.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
     # "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
     facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=False)
-
-
-@_LINES.on("BOARD", groups=1)
-def _board(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
 
 
 @_LINES.on("SUMMARY_SEAT", groups=3)

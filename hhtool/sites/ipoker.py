@@ -32,24 +32,15 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting, parse_datetime, parse_money
+from hhtool.sites.base import HandBuilder, HandParseError, parse_datetime, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
-from hhtool.sites.xmlsupport import (
-    LocatedTree,
-    attribute,
-    chips_left,
-    game_start_tag,
-    parse_xml,
-    record_all_in,
-    require_closed_game,
-    split_games,
-)
+from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")
@@ -154,19 +145,16 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
-class IPokerParser(SiteParser):
+class IPokerParser(XmlSiteParser):
     name = "ipoker"
 
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
-    splitting = Splitting.IN_ORDER  # a game's session header comes before it, once
-
-    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
-        yield from split_games(lines, file, _SESSION_START, _SESSION_END, offset=offset)
+    header_start, ignorable = _SESSION_START, _SESSION_END
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
-        start = parse_xml(game_start_tag(raw) + "</game>", raw.first_line).root
+        start = self.start_attributes(raw)
         session = self._session(raw)
         return start.get("gamecode"), session.label, bool(_STUD8.search(session.gametype))
 
@@ -177,9 +165,8 @@ class IPokerParser(SiteParser):
         return _read_session(raw.header, raw.header_line)
 
     def parse_stud8(self, raw: RawHand) -> Hand:
-        require_closed_game(raw)
+        tree = self.game_tree(raw)
         session = self._session(raw)
-        tree = parse_xml(raw.text, raw.first_line)
         game = tree.root
         line = tree.line_of(game)
         if session.small is None or session.big is None or session.limit is None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 
@@ -41,23 +41,12 @@ from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
-    SiteParser,
-    Splitting,
     parse_datetime,
     parse_money,
     uncalled_excess,
 )
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
-from hhtool.sites.xmlsupport import (
-    LocatedTree,
-    attribute,
-    chips_left,
-    game_start_tag,
-    parse_xml,
-    record_all_in,
-    require_closed_game,
-    split_games,
-)
+from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _DESCRIPTION = re.compile(r"<description\b")
 #: how a hand says it is of the older export whose awards include the returned uncalled bet
@@ -100,11 +89,6 @@ def _description(header: tuple[str, ...], header_line: int) -> dict[str, str]:
     return dict(element.attrib) if element is not None else {}
 
 
-def _start_attributes(raw: RawHand) -> dict[str, str]:
-    tag = game_start_tag(raw)
-    return dict(parse_xml(tag if tag.endswith("/>") else tag + "</game>", raw.first_line).root.attrib)
-
-
 def _header_of(raw: RawHand) -> dict[str, str]:
     return _description(raw.header, raw.header_line)
 
@@ -118,7 +102,7 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
-class MergeParser(SiteParser):
+class MergeParser(XmlSiteParser):
     name = "merge"
 
     def sniff(self, head: Sequence[str]) -> bool:
@@ -127,13 +111,10 @@ class MergeParser(SiteParser):
             return True
         return any(_GAME_ID_LINE.search(line) for line in head[:3])
 
-    splitting = Splitting.IN_ORDER  # a game's session header comes before it, once
-
-    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
-        yield from split_games(lines, file, _DESCRIPTION, offset=offset)
+    header_start = _DESCRIPTION
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
-        start = _start_attributes(raw)
+        start = self.start_attributes(raw)
         code = start.get("multigametype") or start.get("gametype") or ""
         kind = _header_of(raw).get("type", "")
         name = _GAME_NAMES.get(code, f"gametype {code}")
@@ -143,9 +124,8 @@ class MergeParser(SiteParser):
         return start.get("id"), label, code in _STUD8_CODES
 
     def parse_stud8(self, raw: RawHand) -> Hand:
-        require_closed_game(raw)
+        tree = self.game_tree(raw)
         _, label, _ = self.game_of(raw)
-        tree = parse_xml(raw.text, raw.first_line)
         game = tree.root
         line = tree.line_of(game)
         if game.tag != "game":

@@ -34,6 +34,7 @@ from hhtool.sites.base import (
     uncalled_excess,
 )
 from hhtool.sites.common_lines import (
+    COMMON_LINES,
     CURRENCY_OF_SYMBOL,
     STREET_MARKERS,
     cards_dealt_on,
@@ -87,21 +88,12 @@ def _printed(amount: int, b: HandBuilder, facts: _OnGameFacts) -> str:
 
 
 _LINES = LineTable[_OnGameFacts](order_only=("HISTORY_HEADER", "START_HAND", "TABLE", "SEPARATOR", "SUMMARY_MARKER"))
+_LINES.add("PLAYERS_IN_ROUND", COMMON_LINES["PLAYER_COUNT"])
 
 
 @_LINES.on("USER", groups=1)
 def _user(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
     facts.user = token.groups[0]
-
-
-@_LINES.on("BUTTON", groups=1)
-def _button(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    facts.dealer_seat = int(token.groups[0] or 0)
-
-
-@_LINES.on("PLAYERS_IN_ROUND", groups=2)
-def _players_in_round(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    facts.table_size = int(token.groups[1]) if token.groups[1] else None
 
 
 @_LINES.on("POCKET_MARKER", groups=0)

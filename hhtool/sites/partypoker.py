@@ -95,16 +95,6 @@ def _table(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     facts.table_name = " ".join((token.groups[0] or "").split())
 
 
-@_LINES.on("BUTTON", groups=1)
-def _button(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    facts.dealer_seat = int(token.groups[0] or 0)
-
-
-@_LINES.on("PLAYER_COUNT", groups=2)
-def _player_count(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    facts.table_size = int(token.groups[1]) if token.groups[1] else None
-
-
 @_LINES.on("TRNY", groups=2)
 def _trny(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     facts.tournament_id = token.groups[0]

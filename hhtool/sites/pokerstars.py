@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, header_match, pot_number, structure_named
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, deal_third_street, header_match, pot_number, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -82,13 +82,7 @@ def _dealt(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
         return
     first = parse_cards(fields[1] or "")
     if b.street is Street.THIRD and second is None:
-        if len(first) == 3:  # the hero sees his own two down cards
-            facts.hero = player
-            b.deal(player, first[:2], first[2:], line)
-        elif len(first) == 1:
-            b.deal(player, (None, None), first, line)
-        else:
-            raise HandParseError(line, f"3rd-street deal of {len(first)} cards")
+        deal_third_street(b, facts, player, first, line)
         return
     b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
 
@@ -127,11 +121,6 @@ def _total_pot(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     facts.total_pot, facts.rake = b.money(fields[0], line), b.money(fields[2], line)
     # "Main pot $0.41. Side pot $0.18." is what each pot held after the rake
     facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=True)
-
-
-@_LINES.on("BOARD", groups=1)
-def _board(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
 
 
 @_LINES.on("SUMMARY_SEAT", groups=3)

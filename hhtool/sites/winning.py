@@ -40,6 +40,7 @@ from hhtool.sites.common_lines import (
     COMMON_LINES,
     StreetsByDeals,
     cards_dealt_on,
+    deal_third_street,
     header_match,
     pot_number,
     structure_named,
@@ -108,12 +109,22 @@ def _stated_pot(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     facts.rake, facts.total_pot = rake, stated + rake + facts.fees
 
 
-def _finish(b: HandBuilder, facts: _WinningFacts) -> None:
-    if not b.awards:
-        raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot",
-                             FailureKind.ENDS_EARLY)
-    if len({seat.player for seat in b.seats if not seat.sitting_out} - facts.folded) == 1:
-        b.label_awards_whole()  # a pot nobody contested is not split
+class _WinningExport(LineSiteParser[_WinningFacts]):
+    """What the two exports share: the site's name, and what they settle once an export's own
+    last step (:meth:`settle`) is done."""
+
+    name = "winning"
+
+    def settle(self, b: HandBuilder, facts: _WinningFacts) -> None:
+        """The export's own step once every line is read; by default nothing."""
+
+    def finish(self, b: HandBuilder, facts: _WinningFacts) -> None:
+        self.settle(b, facts)
+        if not b.awards:
+            raise HandParseError(b.raw.last_line, "hand ends early (truncated or incomplete hand): nobody collects the pot",
+                                 FailureKind.ENDS_EARLY)
+        if len({seat.player for seat in b.seats if not seat.sitting_out} - facts.folded) == 1:
+            b.label_awards_whole()  # a pot nobody contested is not split
 
 
 # ------------------------------------------------------------ old "Game started at:" export
@@ -127,11 +138,6 @@ _OLD_LINES.on("POT", groups=3)(_stated_pot)
 @_OLD_LINES.on("GAME_STARTED", groups=6)
 def _game_started(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[arg-type]
-
-
-@_OLD_LINES.on("BUTTON", groups=1)
-def _button(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    facts.dealer_seat = int(token.groups[0] or "")
 
 
 @_OLD_LINES.on("STREET_MARKER", groups=1)
@@ -215,8 +221,7 @@ def _summary_player(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> N
         b.note(f"the summary's Bets {bets} for {player} but the actions put in {put_in}", line)
 
 
-class _OldExport(LineSiteParser[_WinningFacts]):
-    name = "winning"
+class _OldExport(_WinningExport):
     grammar_name = "winning"
     lines = _OLD_LINES
 
@@ -237,11 +242,10 @@ class _OldExport(LineSiteParser[_WinningFacts]):
             table_size=int(game_id.group(6)) if game_id.group(6) else None,
         )
 
-    def finish(self, b: HandBuilder, facts: _WinningFacts) -> None:
+    def settle(self, b: HandBuilder, facts: _WinningFacts) -> None:
         # the old export says "sitting out" only in passing: a seat that posts nothing and gets no card sat out
         mark_idle_seats(b, note=False)
         facts.streets.check_dealt()
-        _finish(b, facts)
 
 
 # ------------------------------------------------------------ newer "Hand #" export
@@ -271,14 +275,7 @@ def _dealt_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     player, first, second = token.groups[0] or "", token.groups[1] or "", token.groups[2]
     line = token.number
     if b.street is Street.THIRD and second is None:
-        cards = parse_cards(first)
-        if len(cards) == 3:  # the hero sees his own two down cards
-            facts.hero = player
-            b.deal(player, cards[:2], cards[2:], line)
-        elif len(cards) == 1:
-            b.deal(player, (None, None), cards, line)
-        else:
-            raise HandParseError(line, f"3rd-street deal of {len(cards)} cards")
+        deal_third_street(b, facts, player, parse_cards(first), line)
         return
     new_cards = parse_cards(second if second is not None else first)
     if len(new_cards) != 1:
@@ -349,8 +346,7 @@ def _summary_seat_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) ->
         facts.restatements.extend(summary_restatements(found[1], found[0], b, line))
 
 
-class _AcrExport(LineSiteParser[_WinningFacts]):
-    name = "winning"
+class _AcrExport(_WinningExport):
     grammar_name = "winning_acr"
     lines = _ACR_LINES
 
@@ -374,11 +370,10 @@ class _AcrExport(LineSiteParser[_WinningFacts]):
             stated=StatedStakes(raw.first_line, header.group(6), header.group(7), header.group(8)),
         )
 
-    def finish(self, b: HandBuilder, facts: _WinningFacts) -> None:
+    def settle(self, b: HandBuilder, facts: _WinningFacts) -> None:
         if not b.awards:  # a fold-out's winner is named only in the summary
             for player, amount, line in facts.summary_wins:
                 b.award(player, amount, None if facts.any_all_in else 0, Half.UNKNOWN, line)
-        _finish(b, facts)
 
 
 _OLD, _ACR = _OldExport(), _AcrExport()

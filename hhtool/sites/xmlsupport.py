@@ -13,6 +13,9 @@ hostile file cannot expand entities or reach the network. Three things are share
   carries, in ``RawHand.header``/``header_line``, the file header (the iPoker session
   ``<general>``, the Merge ``<description/>``) every game of the file needs to know
   its game and stakes.
+* :class:`XmlSiteParser` is the sites' common skeleton: it splits with :func:`split_games`
+  and reads a hand's ``<game>`` start tag (:meth:`~XmlSiteParser.start_attributes`) and whole
+  element (:meth:`~XmlSiteParser.game_tree`); a site declares where its file header starts.
 * :func:`parse_xml` parses a piece of text (wrapping fragments in a synthetic root)
   and remembers, for every element, the file line of its start tag.
 
@@ -31,12 +34,13 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from typing import ClassVar
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
 
 from hhtool.model import CUT_LINE_MARK, Action, ActionKind, FailureKind, RawHand, Street
-from hhtool.sites.base import HandBuilder, HandParseError
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
 
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
@@ -160,6 +164,31 @@ def require_closed_game(raw: RawHand) -> None:
     """A hand whose ``<game>`` element never closes is incomplete (a truncated file)."""
     if not _GAME_CLOSED.search(raw.text):
         raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)", FailureKind.ENDS_EARLY)
+
+
+class XmlSiteParser(SiteParser):
+    """Base of the XML sites: a file is cut into one hand per ``<game>`` element, each carrying the
+    file header in force before it. A site sets ``header_start`` (and ``ignorable``, the markup
+    outside the games it expects: see :func:`split_games`)."""
+
+    splitting = Splitting.IN_ORDER  # a game's file header comes before it, once
+    header_start: ClassVar[re.Pattern[str]]
+    ignorable: ClassVar[re.Pattern[str] | None] = None
+
+    def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
+        yield from split_games(lines, file, self.header_start, self.ignorable, offset=offset)
+
+    @staticmethod
+    def start_attributes(raw: RawHand) -> dict[str, str]:
+        """The attributes of the ``<game>`` start tag the hand begins with, without reading the rest."""
+        tag = game_start_tag(raw)
+        return dict(parse_xml(tag if tag.endswith("/>") else tag + "</game>", raw.first_line).root.attrib)
+
+    @staticmethod
+    def game_tree(raw: RawHand) -> LocatedTree:
+        """The hand's whole ``<game>`` element; one that never closes ends early."""
+        require_closed_game(raw)
+        return parse_xml(raw.text, raw.first_line)
 
 
 #: text outside any game kept at most, in characters, before it is reported as it stands

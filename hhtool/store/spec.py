@@ -96,6 +96,12 @@ def _line(meaning: str = "the line of the file that states it", of: str | None =
 
 _PROFILE = Column("profile", VARCHAR, "the rules profile the hand was replayed under")
 
+
+def _copy_place(which: str) -> tuple[Column, ...]:
+    """Where one copy of a conflicting hand stands: ``<which>_file``, its lines and its text's sha256."""
+    return (Column(f"{which}_file", VARCHAR, ""), Column(f"{which}_first_line", INTEGER, ""),
+            Column(f"{which}_last_line", INTEGER, ""), Column(f"{which}_sha256", VARCHAR, ""))
+
 TABLES: tuple[Table, ...] = (
     Table("schema_version", "version the store was created at or migrated to", Role.META, (
         Column("version", INTEGER, "schema version"),
@@ -296,16 +302,10 @@ TABLES: tuple[Table, ...] = (
     Table("copy_conflicts", "second copy of a stored hand whose history differs", Role.IMPORT, (
         Column("site", VARCHAR, "the stored (first) copy, which is kept"),
         Column("hand_id", VARCHAR, "the stored copy's id"),
-        Column("first_file", VARCHAR, ""),
-        Column("first_first_line", INTEGER, ""),
-        Column("first_last_line", INTEGER, ""),
-        Column("first_sha256", VARCHAR, ""),
+        *_copy_place("first"),
         Column("second_site", VARCHAR, "a PHH copy is `phh` (with `second_hand_id` `<site>:<id>`)"),
         Column("second_hand_id", VARCHAR, ""),
-        Column("second_file", VARCHAR, ""),
-        Column("second_first_line", INTEGER, ""),
-        Column("second_last_line", INTEGER, ""),
-        Column("second_sha256", VARCHAR, ""),
+        *_copy_place("second"),
         Column("kind", VARCHAR, "text: same format, text differs beyond blanks; content: another format, or the first "
                "copy's file is gone, and the hand's facts differ; grown: the first copy was read while its file was "
                "still being written"),

@@ -23,18 +23,14 @@ from __future__ import annotations
 from hhtool.evaluation import best_high, best_low
 from hhtool.model import Action, ActionKind, Award, Card, Half, Hand, ShownHand, ShowStatus, Street, cards_text
 from hhtool.simulate.dealer import SimulatedHand
-from hhtool.simulate.faults import repeated_cards, restated_won
-from hhtool.simulate.writers.pokerstars import Money, amounts_as_printed
+from hhtool.simulate.faults import repeated_cards
+from hhtool.simulate.writers.pokerstars import Money, amounts_as_printed, describe_shown, summary_seat_lines
 
 _MARKERS = {street: f"*** {street.label.upper()} STREET ***" for street in Street}
 
 
 def _cards(cards: tuple[Card | None, ...] | list[Card | None]) -> str:
     return cards_text(tuple(cards))
-
-
-def _describe(high: str | None, low: str | None) -> str:
-    return f"HI: {high}" + (f"; LO: {low}" if low else "")
 
 
 class FullTiltWriter:
@@ -91,7 +87,7 @@ class FullTiltWriter:
         out.append(self._total_line(simulated, m))
         if hand.community_card is not None:
             out.append(f"Board: [{hand.community_card}]")
-        out.extend(self._summary_seats(hand, m))
+        out.extend(summary_seat_lines(hand, m, self._folded, self._mucked, after_collected=", mucked"))
         return out
 
     @staticmethod
@@ -173,31 +169,17 @@ class FullTiltWriter:
         return f"{total} | Rake {fmt(hand.rake or 0)}"
 
     @staticmethod
-    def _summary_seats(hand: Hand, fmt: Money) -> list[str]:
-        shows = {s.player: s for s in hand.showdown}
+    def _folded(hand: Hand, fold: Action) -> str:
+        return f"folded on {fold.street.label} St."
+
+    @staticmethod
+    def _mucked(hand: Hand, shown: ShownHand) -> str:
+        """Full Tilt's summary describes a mucked hand: its best high and low, with the common card."""
         community = (hand.community_card,) if hand.community_card is not None else ()
-        said_won = restated_won(hand)
-        lines = []
-        for seat in hand.seats:
-            name = seat.player
-            head = f"Seat {seat.seat}: {name}"
-            fold = next((a for a in hand.actions if a.player == name and a.kind is ActionKind.FOLD), None)
-            won = said_won.get(name, hand.collected_by(name))
-            shown = shows.get(name)
-            if fold is not None:
-                lines.append(f"{head} folded on {fold.street.label} St.")
-            elif shown is not None and shown.status is ShowStatus.SHOWN:
-                result = f"won ({fmt(won)})" if won else "lost"
-                description = _describe(shown.high_text, shown.low_text)
-                lines.append(f"{head} showed [{_cards(shown.cards)}] and {result} with {description}")
-            elif shown is not None and shown.status is ShowStatus.MUCKED:
-                cards = [c for c in (*shown.cards, *community) if c is not None]
-                low = best_low(cards)
-                description = _describe(best_high(cards).describe(), low.describe() if low else None)
-                lines.append(f"{head} mucked [{_cards(shown.cards)}] - {description}")
-            else:
-                lines.append(f"{head} collected ({fmt(won)}), mucked")
-        return lines
+        cards = [c for c in (*shown.cards, *community) if c is not None]
+        low = best_low(cards)
+        description = describe_shown(best_high(cards).describe(), low.describe() if low else None)
+        return f"mucked [{_cards(shown.cards)}] - {description}"
 
 
 WRITER = FullTiltWriter()

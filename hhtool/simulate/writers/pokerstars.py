@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hhtool.model import ActionKind, Card, Hand, ShowStatus, Stakes, Street, cards_text
+from hhtool.model import Action, ActionKind, Card, Hand, ShownHand, ShowStatus, Stakes, Street, cards_text
 from hhtool.money import currency_symbol, site_amount
 from hhtool.simulate.dealer import MAX_BETS, SimulatedHand
 from hhtool.simulate.faults import repeated_cards, restated_won
@@ -39,6 +39,11 @@ def amounts_as_printed(stakes: Stakes) -> Money:
 
 def _cards(cards: tuple[Card | None, ...] | list[Card]) -> str:
     return cards_text(tuple(cards))
+
+
+def describe_shown(high: str | None, low: str | None) -> str:
+    """A shown hand's description as PokerStars and Full Tilt print it: ``HI: ...; LO: ...``."""
+    return f"HI: {high}" + (f"; LO: {low}" if low else "")
 
 
 class PokerStarsWriter:
@@ -86,7 +91,7 @@ class PokerStarsWriter:
                 if shown.status is ShowStatus.MUCKED:
                     out.append(f"{shown.player}: mucks hand ")
                 else:
-                    description = self._describe(shown.high_text, shown.low_text)
+                    description = describe_shown(shown.high_text, shown.low_text)
                     out.append(f"{shown.player}: shows [{_cards(shown.cards)}] ({description})")
             out.extend(self._collect_lines(simulated, m))
             if not any(shown.low_text for shown in shown_at_showdown if shown.status is ShowStatus.SHOWN):
@@ -103,12 +108,8 @@ class PokerStarsWriter:
             out.append(f"Total pot {m(hand.total_pot or 0)} | Rake {m(hand.rake or 0)} ")
         if hand.community_card is not None:
             out.append(f"Board [{hand.community_card}]")
-        out.extend(self._summary_seats(hand, m))
+        out.extend(summary_seat_lines(hand, m, self._folded, self._mucked))
         return out
-
-    @staticmethod
-    def _describe(high: str | None, low: str | None) -> str:
-        return f"HI: {high}" + (f"; LO: {low}" if low else "")
 
     @staticmethod
     def _deal_lines(hand: Hand) -> dict[Street, list[str]]:
@@ -168,30 +169,41 @@ class PokerStarsWriter:
         return lines
 
     @staticmethod
-    def _summary_seats(hand: Hand, fmt: Money) -> list[str]:
-        shows = {s.player: s for s in hand.showdown}
-        said_won = restated_won(hand)
-        lines = []
-        for seat in hand.seats:
-            name = seat.player
-            head = f"Seat {seat.seat}: {name}"
-            fold = next((a for a in hand.actions if a.player == name and a.kind is ActionKind.FOLD), None)
-            won = said_won.get(name, hand.collected_by(name))
-            shown = shows.get(name)
-            if fold is not None:
-                put_in_third = any(a.player == name and a.street is Street.THIRD and a.amount
-                                   and a.kind is not ActionKind.ANTE for a in hand.actions)
-                quiet = " (didn't bet)" if fold.street is Street.THIRD and not put_in_third else ""
-                lines.append(f"{head} folded on the {_FOLDED_ON[int(fold.street)]}{quiet}")
-            elif shown is not None and shown.status is ShowStatus.SHOWN:
-                result = f"won ({fmt(won)})" if won else "lost"
-                description = PokerStarsWriter._describe(shown.high_text, shown.low_text)
-                lines.append(f"{head} showed [{_cards(shown.cards)}] and {result} with {description}")
-            elif shown is not None and shown.status is ShowStatus.MUCKED:
-                lines.append(f"{head} mucked [{_cards(shown.cards)}]")
-            else:
-                lines.append(f"{head} collected ({fmt(won)})")
-        return lines
+    def _folded(hand: Hand, fold: Action) -> str:
+        name = fold.player
+        put_in_third = any(a.player == name and a.street is Street.THIRD and a.amount
+                           and a.kind is not ActionKind.ANTE for a in hand.actions)
+        quiet = " (didn't bet)" if fold.street is Street.THIRD and not put_in_third else ""
+        return f"folded on the {_FOLDED_ON[int(fold.street)]}{quiet}"
+
+    @staticmethod
+    def _mucked(hand: Hand, shown: ShownHand) -> str:
+        return f"mucked [{_cards(shown.cards)}]"
+
+
+def summary_seat_lines(hand: Hand, fmt: Money, folded: Callable[[Hand, Action], str],
+                       mucked: Callable[[Hand, ShownHand], str], after_collected: str = "") -> list[str]:
+    """The summary's "Seat N: name ..." lines, which PokerStars and Full Tilt word alike but for a
+    fold (``folded``), a muck (``mucked``) and what follows an unshown win's amount."""
+    shows = {s.player: s for s in hand.showdown}
+    said_won = restated_won(hand)
+    lines = []
+    for seat in hand.seats:
+        name = seat.player
+        fold = next((a for a in hand.actions if a.player == name and a.kind is ActionKind.FOLD), None)
+        won = said_won.get(name, hand.collected_by(name))
+        shown = shows.get(name)
+        if fold is not None:
+            said = folded(hand, fold)
+        elif shown is not None and shown.status is ShowStatus.SHOWN:
+            result = f"won ({fmt(won)})" if won else "lost"
+            said = f"showed [{_cards(shown.cards)}] and {result} with {describe_shown(shown.high_text, shown.low_text)}"
+        elif shown is not None and shown.status is ShowStatus.MUCKED:
+            said = mucked(hand, shown)
+        else:
+            said = f"collected ({fmt(won)}){after_collected}"
+        lines.append(f"Seat {seat.seat}: {name} {said}")
+    return lines
 
 
 WRITER = PokerStarsWriter()
