@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from hhtool.replay import profile_for_site
-from hhtool.replay.engine import Step, walk
+from hhtool.replay.engine import walk
+from hhtool.replay.timeline import Step
 from tests.replay_helpers import build_hand
 
 HAND = build_hand('''
@@ -24,7 +25,7 @@ B check
 
 
 def test_every_step_has_every_field() -> None:
-    """Steps are built field by field (see engine._unset_step): a forgotten field would raise here."""
+    """Steps are built field by field (see timeline.blank_step): a forgotten field would raise here."""
     state = walk(HAND, profile_for_site("pokerstars"))
     steps = [*state.antes, *(step for rnd in state.rounds for step in rnd.steps)]
     assert len(steps) == len(HAND.actions)

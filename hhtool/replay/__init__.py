@@ -17,7 +17,7 @@ from __future__ import annotations
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState, betting_facts, walk
+from hhtool.replay.engine import betting_facts, walk
 from hhtool.replay.profiles import (
     PROFILES,
     ChosenProfile,
@@ -39,6 +39,7 @@ from hhtool.replay.result import (
     Violation,
     verdict_of,
 )
+from hhtool.replay.timeline import ReplayState
 
 
 def replay(hand: Hand, profile: RuleProfile | ChosenProfile | str | None = None) -> ReplayResult:

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from itertools import combinations, combinations_with_replacement
 
 from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus
-from hhtool.replay.engine import ReplayState
+from hhtool.replay.timeline import ReplayState
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in SUIT_CHARS)
 _SHOWN = (ShowStatus.SHOWN, ShowStatus.MUCKED)

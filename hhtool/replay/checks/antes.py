@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from hhtool.model import Hand, StakeSource, Street
 from hhtool.replay.checks.common import Finding, first_line_of, money, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState, Step
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import ReplayState, Step
 
 #: the finding of a hand whose ante the history does not state, until the table context judges it
 ANTE_BY_CONTEXT = "the site does not state the ante and no table context is known for this hand"

@@ -9,9 +9,9 @@ from hhtool.model import ActionKind, Hand, NoteTopic, StakeSource, Street, Struc
 from hhtool.replay.checks.bring_in import designated_bring_in, first_to_act
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import THIRD, ReplayState, Round, Step
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable, Violation
+from hhtool.replay.timeline import THIRD, ReplayState, Round, Step
 
 # enum members as module constants: reading Street.THIRD through the class costs several times a global
 _BRING_IN, _CHECK, _FOLD, _CALL = ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.FOLD, ActionKind.CALL

@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, StakeSource, Street, Structure
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import THIRD, ReplayState, clockwise_from
+from hhtool.replay.engine import clockwise_from
 from hhtool.replay.hidden import hidden_pool, names_of
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import THIRD, ReplayState
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
 _BRING_IN = ActionKind.BRING_IN  # a module constant: reading it through the enum class is slower

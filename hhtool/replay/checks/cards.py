@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from hhtool.model import Card, Hand, ShowStatus, Street
 from hhtool.replay.checks.common import Finding, street_name, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import FIFTH, FOURTH, SEVENTH, SIXTH, ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Violation
+from hhtool.replay.timeline import FIFTH, FOURTH, SEVENTH, SIXTH, ReplayState
 
 _PER_STREET = {Street.THIRD: (2, 1), Street.FOURTH: (0, 1), Street.FIFTH: (0, 1), Street.SIXTH: (0, 1), Street.SEVENTH: (1, 0)}
 _SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)

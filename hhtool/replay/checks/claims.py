@@ -23,9 +23,9 @@ from hhtool.model import ActionKind, Card, Deal, Hand, Restated, Restatement, Sh
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.checks.descriptions import description_conflict, read_description
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import ReplayState
 
 _CARDS = Restated.CARDS  # a module constant: reading it through the enum class is slower
 _SEAT_LINE_FACTS = frozenset({Restated.FOLDED, Restated.SHOWED, Restated.MUCKED, Restated.WON, Restated.LOST})

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable
 from hhtool.model import Hand, Street
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable, Violation
+from hhtool.replay.timeline import ReplayState
 
 Finding = Violation | Unverifiable
 Check = Callable[[Hand, ReplayState, RuleProfile], Iterable[Finding]]

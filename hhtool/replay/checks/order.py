@@ -11,10 +11,11 @@ from collections.abc import Iterator, Sequence
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import SEVENTH, SIXTH, THIRD, ReplayState, Round, clockwise_from
+from hhtool.replay.engine import clockwise_from
 from hhtool.replay.hidden import hidden_ranks, names_of, rank_multisets
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import SEVENTH, SIXTH, THIRD, ReplayState, Round
 
 _CATEGORY_NAMES = ("high card", "one pair", "two pair", "three of a kind", "full house", "four of a kind")
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from hhtool.model import Hand, Structure
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState, Round
 from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.timeline import ReplayState, Round
 
 
 def _uncapped_from(rnd: Round, cap: int, profile: RuleProfile) -> int | None:

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from hhtool.model import ActionKind, Hand, Street
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import THIRD, ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import THIRD, ReplayState
 
 
 def check_bring_in_fraction(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:

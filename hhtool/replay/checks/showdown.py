@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from hhtool.model import Half, Hand, ShowStatus
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import PlayerAward, Unverifiable
+from hhtool.replay.timeline import ReplayState
 
 # enum members as module constants: reading them through the enum class is slower
 _MUCKED = ShowStatus.MUCKED

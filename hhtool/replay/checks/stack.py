@@ -9,9 +9,9 @@ from itertools import chain
 from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, first_line_of, money, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import ReplayState
 
 
 def check_stacks(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
+from hhtool.replay.timeline import ReplayState
 
 
 def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import RuleProfile
+from hhtool.replay.timeline import ReplayState
 
 
 def check_uncalled(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:

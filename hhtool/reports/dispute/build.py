@@ -6,9 +6,9 @@ from __future__ import annotations
 from hhtool.model import Hand, StakeSource
 from hhtool.replay import judged
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import ReplayState
 from hhtool.replay.profiles import ChosenProfile, RuleProfile
 from hhtool.replay.result import ReplayResult, Unverifiable, Violation
+from hhtool.replay.timeline import ReplayState
 from hhtool.reports.dispute.findings import findings_of
 from hhtool.reports.dispute.hand_view import money_of, players_of, streets_of
 from hhtool.reports.dispute.model import Cited, ContextNote, Money, ProfileView, Report

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from hhtool.model import Action, ActionKind, Card, Hand, ShowStatus, Street
 from hhtool.money import format_money
-from hhtool.replay.engine import ReplayState
+from hhtool.replay.timeline import ReplayState
 from hhtool.reports.dispute.model import ActionView, DealView, Money, PlayerView, StreetView
 
 
