@@ -104,3 +104,69 @@ def test_sql_out_refuses_a_suffix_that_contradicts_format_or_is_no_table(pokerst
     text_file = tmp_path / "deep" / "x.txt"
     run("sql", "--db", db, "--out", str(text_file), "SELECT 1 AS one")
     assert "one" in text_file.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ stats
+
+
+def stats_lines(db: Path, *options: str, width: int = WIDTH) -> list[str]:
+    result = runner.invoke(app, ["stats", "--db", str(db), *options], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    long = [line for line in result.stdout.splitlines() if len(line) > width]
+    assert result.stdout.strip() and not long, long
+    return result.stdout.splitlines()
+
+
+def test_stats_default_table_fits_80_columns_with_numbers_right_aligned(pokerstars_samples_store: Path) -> None:
+    lines = stats_lines(pokerstars_samples_store)
+    header = lines[0].split()
+    assert header == ["player", "hands", "vpip", "raise3", "agg5", "wtsd", "wsd", "scoop", "net"]
+    assert lines[1].startswith("─") and lines[-1].endswith("rows")
+    rows = lines[2:-1]
+    assert rows[0].split()[0] == "Hero" and len(rows) > 10
+    hands_end = lines[0].index("hands") + len("hands")  # every count ends under its header's end
+    assert all(row[hands_end - 1].isdigit() and row[hands_end] == " " for row in rows)
+    assert all(row.rstrip()[-1].isdigit() for row in rows)  # net, the last column, right-aligned too
+
+
+def test_stats_sort_and_limit_or_top(pokerstars_samples_store: Path) -> None:
+    rows = stats_lines(pokerstars_samples_store, "--sort", "vpip", "--top", "3")[2:-1]
+    assert len(rows) == 3
+    vpips = [float(row.split()[2].rstrip("%")) for row in rows]
+    assert vpips == sorted(vpips, reverse=True)
+    names = [row.split()[0] for row in stats_lines(pokerstars_samples_store, "--sort", "player", "--limit", "5")[2:-1]]
+    assert len(names) == 5 and names == sorted(names)
+    data = json.loads(run("stats", "--db", str(pokerstars_samples_store), "--format", "json", "--sort", "net_won",
+                          "--limit", "2"))
+    assert len(data) == 2 and data[0]["net_won"] >= data[1]["net_won"]
+
+
+def test_stats_columns_all_and_an_unknown_column(pokerstars_samples_store: Path) -> None:
+    lines = stats_lines(pokerstars_samples_store, "--columns", "player,bb_per_100,steal,rake_paid", "--limit", "2")
+    assert lines[0].split() == ["player", "bb/100", "steal", "rake_paid"] and len(lines) == 5
+    records = stats_lines(pokerstars_samples_store, "--all", "--limit", "2")
+    assert records[0].startswith("── 1 of 2 ") and sum(line.startswith("── ") for line in records) == 2
+    vpip = next(line for line in records if line.startswith("vpip "))
+    assert "% (" in vpip and "/" in vpip  # a rate beside its count and opportunities
+    assert any(line.startswith("low qual ") for line in records) and any(line.startswith("halves_unknown") for line in records)
+    message = run("stats", "--db", str(pokerstars_samples_store), "--columns", "player,vpipp", code=2)
+    assert "vpipp" in message and "did you mean 'vpip'" in message
+    assert "no stats column" in run("stats", "--db", str(pokerstars_samples_store), "--sort", "nothing", code=2)
+
+
+def test_stats_cuts_long_names_then_shows_records_when_even_that_does_not_fit(pokerstars_samples_store: Path) -> None:
+    full = stats_lines(pokerstars_samples_store)
+    longest = max((row.split()[0] for row in full[2:-1]), key=len)
+    narrow = stats_lines(pokerstars_samples_store, width=len(full[0]) - 3)
+    assert any("…" in row for row in narrow) and not any(longest in row for row in narrow)
+    assert any(row.startswith(longest[:5]) for row in narrow)
+    records = stats_lines(pokerstars_samples_store, width=40)
+    assert records[0].startswith("── 1 of ") and any(line.startswith("player: Hero") for line in records)
+
+
+def test_stats_out_csv_writes_every_key_not_the_table(pokerstars_samples_store: Path, tmp_path: Path) -> None:
+    target = tmp_path / "made" / "stats.csv"
+    run("stats", "--db", str(pokerstars_samples_store), "--out", str(target), "--top", "4")
+    text = target.read_text(encoding="utf-8")
+    assert "─" not in text and len(text.splitlines()) == 5
+    assert text.splitlines()[0].startswith("player,currency,unit,hands,net_won")

@@ -228,7 +228,7 @@ def records(frame: pl.DataFrame, width: int) -> list[str]:
     label = min(max(cell_len(name) for name in frame.columns), max(width // 2, 1))
     lines: list[str] = []
     for index, row in enumerate(frame.iter_rows()):
-        lines.append(cut(f"── {index + 1} of {frame.height} " + "─" * width, width))
+        lines.append(set_cell_size(f"── {index + 1} of {frame.height} " + "─" * width, width))
         for name, value in zip(frame.columns, row, strict=True):
             lines.append(f"{_pad(cut(name, label), label, False)}: {cut(_cell(value), max(width - label - 2, 1))}".rstrip())
     return lines
