@@ -170,3 +170,10 @@ def test_stats_out_csv_writes_every_key_not_the_table(pokerstars_samples_store: 
     text = target.read_text(encoding="utf-8")
     assert "─" not in text and len(text.splitlines()) == 5
     assert text.splitlines()[0].startswith("player,currency,unit,hands,net_won")
+
+
+def test_sql_table_shows_escape_sequences_and_line_breaks_as_text(pokerstars_samples_store: Path) -> None:
+    text = run("sql", "--db", str(pokerstars_samples_store),
+               "SELECT chr(27) || '[31mred' || chr(10) || 'next' AS who, repeat('z', 300) AS long")
+    assert "\x1b" not in text and "red" in text
+    assert_fits(text)
