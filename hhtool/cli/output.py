@@ -3,18 +3,24 @@ commands), and the summary of an import (`import`, `audit PATH…`)."""
 
 from __future__ import annotations
 
+import html
 import json
+import math
+import os
+import re
+import shutil
 import sys
+from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
-import typer
+from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
-from hhtool.cli.common import EXIT_ERROR, err, out
+from hhtool.cli.common import out
+from hhtool.service.errors import UsageError
 
 if TYPE_CHECKING:
     from hhtool.service.importing import ImportReport
@@ -28,38 +34,204 @@ class OutputFormat(StrEnum):
     csv = "csv"
     json = "json"
     parquet = "parquet"
+    html = "html"
 
 
-def emit_frame(frame: pl.DataFrame, output_format: OutputFormat, out_file: str | None = None) -> None:
-    if output_format is OutputFormat.parquet:
+#: what a file's suffix names; a suffix not listed (.txt, none) takes --format, the table by default
+SUFFIX_FORMATS = {".csv": OutputFormat.csv, ".json": OutputFormat.json, ".parquet": OutputFormat.parquet,
+                  ".html": OutputFormat.html, ".htm": OutputFormat.html}
+#: suffixes of formats a table cannot be written in
+NOT_A_TABLE = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
+#: the width of a table written to a file or a pipe (no terminal to fit)
+UNBOUNDED_WIDTH = 200
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?|-)$")
+
+
+def terminal_width() -> int:
+    """The width to fit: $COLUMNS when set (as shells and test runners set it), else the terminal's,
+    else (a pipe or a file) room enough not to wrap."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return UNBOUNDED_WIDTH
+
+
+def file_format(output_format: OutputFormat | None, out_file: str | None) -> OutputFormat:
+    """The format to write: the one ``--out``'s suffix names (a usage error where ``--format``
+    names another), else ``--format``, else the table."""
+    suffix = Path(out_file).suffix.lower() if out_file else ""
+    if suffix in NOT_A_TABLE:
+        raise UsageError(f"--out {out_file}: a table is written as .csv, .json, .parquet, .html or text, "
+                         f"not {suffix}")
+    named = SUFFIX_FORMATS.get(suffix)
+    if named is None:
+        return output_format or OutputFormat.table
+    if output_format not in (None, OutputFormat.table, named):
+        raise UsageError(f"--format {output_format} does not match --out {out_file} (a {named} file): "
+                         "drop --format, or change the suffix")
+    return named
+
+
+def prepare_out_file(out_file: str) -> Path:
+    """``out_file`` with its missing folders made."""
+    path = Path(out_file)
+    if path.is_dir():
+        raise UsageError(f"--out {out_file} is a folder: name a file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None) -> None:
+    """Print ``frame``, or write it to ``out_file`` in the format its suffix names (see :func:`file_format`)."""
+    chosen = file_format(output_format, out_file)
+    if chosen is OutputFormat.parquet:
         if not out_file:
-            err.print("[red]error:[/red] --format parquet needs --out FILE")
-            raise typer.Exit(EXIT_ERROR)
-        frame.write_parquet(out_file)
+            raise UsageError("--format parquet needs --out FILE")
+        frame.write_parquet(prepare_out_file(out_file))
         return
-    if output_format is OutputFormat.csv:
-        text = frame.write_csv()
-    elif output_format is OutputFormat.json:
-        text = json.dumps(frame.to_dicts(), default=str, indent=2) + "\n"
+    if chosen is OutputFormat.csv:
+        text = csv_text(frame)
+    elif chosen is OutputFormat.json:
+        text = json_text(frame)
+    elif chosen is OutputFormat.html:
+        text = html_text(frame)
     else:
-        table = Table(show_lines=False)
-        for name in frame.columns:  # Text, not markup: a player named "[red]x" is shown as named
-            table.add_column(Text(name), overflow="fold")
-        for row in frame.iter_rows():
-            table.add_row(*(Text("" if value is None else str(value)) for value in row))
-        if out_file:
-            with open(out_file, "w", encoding="utf-8") as handle:
-                from rich.console import Console
+        text = "".join(line + "\n" for line in fitted_table(frame, UNBOUNDED_WIDTH if out_file else terminal_width()))
+    write_text(text, out_file)
 
-                Console(file=handle, width=200).print(table)
-        else:
-            out.print(table)
-        return
+
+def write_text(text: str, out_file: str | None) -> None:
     if out_file:
-        with open(out_file, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        prepare_out_file(out_file).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
+
+
+# ------------------------------------------------------------------ files: CSV, JSON, HTML
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as JSON has it: a decimal (DuckDB's HUGEINT and DECIMAL) a number, exactly when it is
+    whole; a non-finite float null; lists and structs inside out; dates and the rest as text."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            return None
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(item) for item in value]
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    return str(value)
+
+
+def json_text(frame: pl.DataFrame) -> str:
+    rows = [{key: jsonable(value) for key, value in row.items()} for row in frame.iter_rows(named=True)]
+    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+
+
+def csv_text(frame: pl.DataFrame) -> str:
+    """CSV, a list or struct column's cells written as JSON text (CSV has no nesting)."""
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    if nested:
+        frame = frame.with_columns(
+            pl.Series(name, [None if value is None else json.dumps(jsonable(value), ensure_ascii=False)
+                             for value in frame[name].to_list()], dtype=pl.Utf8)
+            for name in nested
+        )
+    return frame.write_csv()
+
+
+def html_text(frame: pl.DataFrame) -> str:
+    """A page with the frame as one table (every value escaped)."""
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in frame.columns)
+    numeric = [dtype.is_numeric() for dtype in frame.dtypes]
+    body = []
+    for row in frame.iter_rows():
+        cells = "".join(
+            ('<td class="n">' if is_number else "<td>") + html.escape(_cell(value)) + "</td>"
+            for value, is_number in zip(row, numeric, strict=True))
+        body.append(f"<tr>{cells}</tr>")
+    return ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>hhtool</title><style>"
+            "table{border-collapse:collapse;font-family:sans-serif}th,td{border:1px solid #ccc;padding:2px 6px}"
+            "td.n{text-align:right}</style></head><body>\n"
+            f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body)
+            + "\n</tbody></table>\n</body></html>\n")
+
+
+# ------------------------------------------------------------------ the terminal: a table that fits, or records
+
+#: a text column is not cut below this many characters; a number is never cut
+MIN_TEXT_WIDTH = 8
+GAP = "  "
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1e15 else str(value)
+    if isinstance(value, list | dict):
+        return json.dumps(jsonable(value), ensure_ascii=False)
+    return _CONTROL.sub("?", str(value))  # no escape sequence or line break from a player's name reaches the terminal
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal cells, its end replaced by "…" when it is longer."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, max(width - 1, 0)) + "…" if width > 0 else ""
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    space = " " * max(width - cell_len(text), 0)
+    return space + text if right else text + space
+
+
+def fitted_table(frame: pl.DataFrame, width: int) -> list[str]:
+    """The frame as lines of at most ``width`` cells: one line a row, numbers right-aligned, long text
+    cut with "…"; where even the columns cut to their least do not fit, one "column: value" line
+    each, record after record (:func:`records`)."""
+    if not frame.columns:
+        return []
+    cells = [[_cell(value) for value in frame[name].to_list()] for name in frame.columns]
+    right = [dtype.is_numeric() or (any(column) and all(_NUMBERISH.match(text) for text in column if text))
+             for dtype, column in zip(frame.dtypes, cells, strict=True)]
+    natural = [max([cell_len(name), *(cell_len(text) for text in column)])
+               for name, column in zip(frame.columns, cells, strict=True)]
+    least = [size if is_number else min(size, MIN_TEXT_WIDTH) for size, is_number in zip(natural, right, strict=True)]
+    gaps = len(GAP) * (len(natural) - 1)
+    if sum(least) + gaps > width:
+        return records(frame, width)
+    sizes = list(natural)
+    while sum(sizes) + gaps > width:  # the widest text column gives one cell at a time
+        widest = max((index for index in range(len(sizes)) if sizes[index] > least[index]), key=lambda i: sizes[i])
+        sizes[widest] -= 1
+    lines = [GAP.join(_pad(cut(name, size), size, is_number)
+                      for name, size, is_number in zip(frame.columns, sizes, right, strict=True)).rstrip()]
+    lines.append(GAP.join("─" * size for size in sizes))
+    for index in range(frame.height):
+        lines.append(GAP.join(_pad(cut(column[index], size), size, is_number)
+                              for column, size, is_number in zip(cells, sizes, right, strict=True)).rstrip())
+    lines.append(f"{frame.height} row" + ("" if frame.height == 1 else "s"))
+    return lines
+
+
+def records(frame: pl.DataFrame, width: int) -> list[str]:
+    """Each row as a record: one "column: value" line a column, values cut to ``width``."""
+    label = min(max(cell_len(name) for name in frame.columns), max(width // 2, 1))
+    lines: list[str] = []
+    for index, row in enumerate(frame.iter_rows()):
+        lines.append(set_cell_size(f"── {index + 1} of {frame.height} " + "─" * width, width))
+        for name, value in zip(frame.columns, row, strict=True):
+            lines.append(f"{_pad(cut(name, label), label, False)}: {cut(_cell(value), max(width - label - 2, 1))}".rstrip())
+    return lines
 
 
 def print_text_summary(report: ImportReport) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 from rich.markup import escape
 
 from hhtool.cli.common import DB_OPTION, EXIT_USAGE, database, err
-from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.sql import DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryFailed, QueryRefused, run_sql
+from hhtool.cli.output import OutputFormat, emit_frame, file_format, terminal_width, write_text
+from hhtool.service.sql import DEFAULT_MEMORY, DEFAULT_TIMEOUT, BoxLayout, QueryFailed, QueryRefused, run_sql, sql_box
 
 
 def register(app: typer.Typer) -> None:
@@ -16,13 +18,23 @@ def register(app: typer.Typer) -> None:
         query: str = typer.Argument(..., help="One SELECT (or WITH, FROM, VALUES, DESCRIBE, SHOW, SUMMARIZE) "
                                               "statement; the schema is in docs/schema.md."),
         db: str | None = DB_OPTION,
-        output_format: OutputFormat = typer.Option(OutputFormat.table, "--format", help="table, csv, json or parquet."),
-        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal."),
+        output_format: OutputFormat | None = typer.Option(
+            None, "--format", help="table (DuckDB's box, fitted to the terminal), csv, json, parquet or html. "
+                                   "Default: the one --out's suffix names, else table."),
+        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
+                                                               "its suffix (.csv, .json, .parquet, .html) decides the format."),
+        max_rows: int = typer.Option(40, "--max-rows", min=1, help="Table: rows shown (the first and last halves)."),
+        max_width: int | None = typer.Option(None, "--max-width", min=20, help="Table: characters a line "
+                                                                              "(default: the terminal's width)."),
         timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.01, help="Stop the query after SECONDS."),
         memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="DuckDB memory for the query, and the largest "
                                                                     "result kept (e.g. 512MiB, 4GB)."),
     ) -> None:
         """Run one read-only query on the store's tables and views and print the result.
+
+        The table is DuckDB's own: column types, numbers right-aligned, a row count, and a wide result
+        fitted to the terminal by leaving out middle columns and cutting long values (all of them are
+        in csv, json and parquet).
 
         It cannot read or write files or other databases, change settings or load extensions.
 
@@ -30,7 +42,13 @@ def register(app: typer.Typer) -> None:
 
         A query that starts with a comment ("-- …") goes after a lone --: hhtool sql -- "-- …".
         """
+        chosen = file_format(output_format, out_file)
         try:
+            if chosen is OutputFormat.table:
+                width = max_width or (sys.maxsize if out_file else terminal_width())
+                write_text(sql_box(database(db), query, BoxLayout(max_width=min(width, 10_000), max_rows=max_rows),
+                                   timeout, memory), out_file)
+                return
             frame = run_sql(database(db), query, timeout, memory)
         except QueryRefused as error:
             err.print(f"[red]refused:[/red] {escape(str(error))}", highlight=False)
@@ -38,4 +56,4 @@ def register(app: typer.Typer) -> None:
         except QueryFailed as error:
             err.print(f"[red]error:[/red] {escape(str(error))}", highlight=False)
             raise typer.Exit(EXIT_USAGE) from None
-        emit_frame(frame, output_format, out_file)
+        emit_frame(frame, chosen, out_file)

@@ -15,9 +15,9 @@ from hhtool.cli.common import (
     TO_OPTION,
     database,
 )
-from hhtool.cli.output import OutputFormat, emit_frame
+from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.filters import Game, hand_filter
-from hhtool.service.reports import Breakdown, stats
+from hhtool.service.reports import Breakdown, TerminalChoice, stats
 
 
 def register(app: typer.Typer) -> None:
@@ -32,8 +32,16 @@ def register(app: typer.Typer) -> None:
         table_size: int | None = TABLE_SIZE_OPTION,
         min_hands: int = typer.Option(0, "--min-hands", help="Only players with at least this many hands."),
         by: Breakdown | None = typer.Option(None, "--by", help="Break down by street, stakes, month or door-card."),
-        output_format: OutputFormat = typer.Option(OutputFormat.table, "--format", help="table, csv, json or parquet."),
-        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal."),
+        columns: str | None = typer.Option(None, "--columns", help="Table: these columns, comma-separated (keys of "
+                                           "--format csv, or the table's headers), e.g. player,hands,vpip,bb_per_100."),
+        all_columns: bool = typer.Option(False, "--all", help="Table: every statistic (one record a player)."),
+        sort: str | None = typer.Option(None, "--sort", help="Sort by this column (numbers largest first, "
+                                        "names A to Z). Default: most hands first."),
+        limit: int | None = typer.Option(None, "--limit", "--top", min=1, help="Only the first N rows."),
+        output_format: OutputFormat | None = typer.Option(
+            None, "--format", help="table, csv, json, parquet or html. Default: the one --out's suffix names, else table."),
+        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
+                                                               "its suffix (.csv, .json, .parquet, .html) decides the format."),
         db: str | None = DB_OPTION,
     ) -> None:
         """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves.
@@ -42,11 +50,17 @@ def register(app: typer.Typer) -> None:
 
         Each rate comes with `<stat>_count` and `<stat>_opportunities`; it is null without opportunities.
 
-        The terminal shows every statistic for up to four players, else (or with --by) a headline table.
+        The terminal shows a few headline columns fitted to its width (--columns, --all choose others),
+        one "column: value" record a player where they do not fit.
 
         csv, json and parquet carry every key. Definitions: docs/stats.md.
         """
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size)
-        frame = stats(database(db), chosen, by=by, min_hands=min_hands, for_terminal=output_format is OutputFormat.table)
-        emit_frame(frame, output_format, out_file)
+        written = file_format(output_format, out_file)
+        terminal = None
+        if written is OutputFormat.table:
+            names = tuple(name for name in (columns or "").split(",") if name.strip())
+            terminal = TerminalChoice(columns=names, all_columns=all_columns)
+        frame = stats(database(db), chosen, by=by, min_hands=min_hands, terminal=terminal, sort=sort, limit=limit)
+        emit_frame(frame, written, out_file)

@@ -11,6 +11,7 @@ smallest units beside ``currency`` and ``unit``. ``docs/stats.md`` defines each 
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -172,62 +173,85 @@ def by_street(frame: pl.DataFrame) -> pl.DataFrame:
     ).drop("_order")
 
 
-HEADLINE_RATES = ("vpip", "raise_3rd", "steal", "fold_to_complete", "saw_5th", "aggression_5th", "wtsd", "wsd",
-                  "scoop", "low_qualified")
-DOOR_CARD_RATES = ("vpip", "raise_3rd", "saw_5th", "wtsd", "wsd", "scoop")
-
-
-def table_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame:
-    """A narrow view for the terminal: money in currency units, a few rates as percentages
-    (the counts are in the other formats)."""
-    if frame.is_empty():
-        return frame
-    names: tuple[str, ...]
-    if by is Breakdown.street:
-        names = STREET_RATES
-        keys = ["player", "currency", "street"]
-        extra: list[pl.Expr] = []
-    else:
-        names = DOOR_CARD_RATES if by is Breakdown.door_card else HEADLINE_RATES
-        keys = ["player", "currency", *([BREAKDOWN_COLUMN[by]] if by in BREAKDOWN_COLUMN else [])]
-        money = pl.struct(["net_won", "unit"]).map_elements(
-            lambda row: format_money(int(row["net_won"]), int(row["unit"])), return_dtype=pl.Utf8)
-        extra = [pl.col("hands"), money.alias("net_won"), pl.col("bb_per_100").round(2).alias("bb/100")]
-    shown = [pl.when(pl.col(name).is_null()).then(pl.lit("-"))
-             .otherwise((pl.col(name) * 100).round(1).cast(pl.Utf8) + "%").alias(name) for name in names]
-    return frame.select([*[pl.col(key) for key in keys], *extra, *shown])
-
-
-VERTICAL_MAX_ROWS = 4
+#: the terminal's default columns (output keys), chosen to fit 80 columns; ``--columns`` and ``--all`` choose others
+DEFAULT_COLUMNS = ("player", "hands", "vpip", "raise_3rd", "aggression_5th", "wtsd", "wsd", "scoop", "net_won")
+STREET_COLUMNS = ("player", "street", *STREET_RATES)
+#: short headers for the terminal (a key or its label names a column in --columns and --sort)
+LABELS = {"currency": "ccy", "raise_3rd": "raise3", "aggression_5th": "agg5", "net_won": "net", "bb_per_100": "bb/100",
+          "fold_to_complete": "fold to compl", "low_qualified": "low qual", "check_raise": "check-raise",
+          "fold_to_cbet": "fold to cbet", "door_card": "door"}
 MONEY_KEYS = ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid")
 
 
-def vertical_view(frame: pl.DataFrame) -> pl.DataFrame:
-    """Every statistic as a row, one column per player and currency: for a few players at a time."""
-    stats: list[str] = ["hands", *MONEY_KEYS, "bb_per_100", *(rate.key for rate in RATES), *COUNT_KEYS]
-    columns: dict[str, list[str]] = {"stat": stats}
-    for row in frame.iter_rows(named=True):
-        unit = int(row["unit"])
-        values: list[str] = []
-        for key in stats:
-            if key in MONEY_KEYS:
-                values.append(format_money(int(row[key]), unit))
-            elif key == "bb_per_100":
-                values.append("-" if row[key] is None else f"{row[key]:.2f}")
-            elif key in ("hands", *COUNT_KEYS):
-                values.append(str(row[key]))
-            else:
-                values.append(_percent({"r": row[key], "n": row[f"{key}_count"], "o": row[f"{key}_opportunities"]}))
-        columns[f"{row['player']} ({row['currency']})"] = values
-    return pl.DataFrame(columns)
+class UnknownColumn(ValueError):
+    """A --columns or --sort name that is no column of the stats (the message lists close matches)."""
 
 
-def terminal_view(frame: pl.DataFrame, by: Breakdown | None = None) -> pl.DataFrame:
-    """What ``--format table`` prints: every statistic, one column per player, for up to
-    VERTICAL_MAX_ROWS players without ``--by``; otherwise the narrow headline table."""
-    if by is None and 0 < frame.height <= VERTICAL_MAX_ROWS:
-        return vertical_view(frame)
-    return table_view(frame, by)
+@dataclass(frozen=True)
+class TerminalChoice:
+    """What the terminal shows of the stats: ``columns`` (keys or labels; empty: the default set), or
+    every statistic with ``all_columns``."""
+
+    columns: tuple[str, ...] = ()
+    all_columns: bool = False
+
+
+def column_key(name: str, frame: pl.DataFrame) -> str:
+    """The output key ``name`` (a key or a terminal label, any case) names in ``frame``."""
+    wanted = name.strip().lower()
+    for key in frame.columns:
+        if wanted in (key.lower(), LABELS.get(key, key).lower()):
+            return key
+    close = difflib.get_close_matches(wanted, [*frame.columns, *LABELS.values()], n=3)
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    raise UnknownColumn(f"no stats column {name!r}{hint}; the columns are the keys of --format csv")
+
+
+def ordered(frame: pl.DataFrame, sort: str | None = None, limit: int | None = None) -> pl.DataFrame:
+    """The rows sorted by the column ``sort`` names (numbers largest first, text A to Z, nulls last;
+    else as they come: most hands first), the first ``limit`` of them."""
+    if sort:
+        key = column_key(sort, frame)
+        numeric = frame.schema[key].is_numeric()
+        frame = frame.sort(key, descending=numeric, nulls_last=True, maintain_order=True)
+    return frame.head(limit) if limit is not None else frame
+
+
+def terminal_view(frame: pl.DataFrame, by: Breakdown | None = None,
+                  choice: TerminalChoice = TerminalChoice()) -> pl.DataFrame:
+    """What ``--format table`` prints: the chosen columns as text (money in currency units, rates as
+    percentages; with ``--all`` each rate beside its count and opportunities), headed by short labels.
+    The renderer fits it to the terminal, or shows one record a row when it cannot."""
+    if frame.is_empty():
+        return frame
+    if choice.all_columns:
+        keys = [key for key in frame.columns
+                if not key.endswith(("_count", "_opportunities")) and key not in ("unit", "bb_per_100_hands")]
+    elif choice.columns:
+        keys = list(dict.fromkeys(column_key(name, frame) for name in choice.columns))
+    else:
+        default = STREET_COLUMNS if by is Breakdown.street else DEFAULT_COLUMNS
+        keys = [key for key in default if key in frame.columns]
+        if by in BREAKDOWN_COLUMN:
+            keys.insert(1, BREAKDOWN_COLUMN[by])
+        if frame["currency"].n_unique() > 1:  # money of two currencies is not one column of numbers
+            keys.insert(1, "currency")
+    return frame.select([_shown(frame, key, with_counts=choice.all_columns).alias(LABELS.get(key, key))
+                         for key in keys])
+
+
+def _shown(frame: pl.DataFrame, key: str, with_counts: bool) -> pl.Expr:
+    if key in MONEY_KEYS and "unit" in frame.columns:
+        return pl.struct([key, "unit"]).map_elements(
+            lambda row: format_money(int(row[key]), int(row["unit"])), return_dtype=pl.Utf8)
+    if key == "bb_per_100":
+        return pl.col(key).map_elements(lambda value: f"{value:.2f}", return_dtype=pl.Utf8)
+    if f"{key}_opportunities" in frame.columns:  # a rate
+        if with_counts:
+            return pl.struct([key, f"{key}_count", f"{key}_opportunities"]).map_elements(_percent, return_dtype=pl.Utf8)
+        return pl.when(pl.col(key).is_null()).then(pl.lit("-")).otherwise(
+            (pl.col(key) * 100).round(1).cast(pl.Utf8) + "%")
+    return pl.col(key)
 
 
 def _percent(row: dict[str, object]) -> str:

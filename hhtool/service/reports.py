@@ -10,7 +10,7 @@ import polars as pl
 
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, heroes, winnings_series, write_graph
-from hhtool.reports.stats import Breakdown, player_stats, terminal_view
+from hhtool.reports.stats import Breakdown, TerminalChoice, UnknownColumn, ordered, player_stats, terminal_view
 from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
 from hhtool.service.stores import Database
@@ -19,12 +19,17 @@ GRAPH_SUFFIXES = (".png", ".html", ".htm")
 
 
 def stats(database: Database, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0,
-          for_terminal: bool = False) -> pl.DataFrame:
-    """One row per player and currency (per ``by`` group) with every statistic; ``for_terminal``:
-    the view the terminal shows (every statistic for up to four players, else a headline table)."""
+          terminal: TerminalChoice | None = None, sort: str | None = None, limit: int | None = None) -> pl.DataFrame:
+    """One row per player and currency (per ``by`` group) with every statistic, sorted by the column
+    ``sort`` names and cut to ``limit`` rows; with ``terminal``, the view the terminal shows (the
+    default columns, the chosen ones, or every statistic). UsageError for an unknown column."""
     with report_store(database) as store:
         frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
-    return terminal_view(frame, by) if for_terminal else frame
+    try:
+        frame = ordered(frame, sort, limit)
+        return terminal_view(frame, by, terminal) if terminal is not None else frame
+    except UnknownColumn as error:
+        raise UsageError(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -56,4 +61,4 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
     return Graphed(player, series.height)
 
 
-__all__ = ["Breakdown", "Graphed", "graph", "stats"]
+__all__ = ["Breakdown", "Graphed", "TerminalChoice", "graph", "stats"]

@@ -7,7 +7,16 @@ import polars as pl
 
 from hhtool.service.errors import SettingError, UsageError
 from hhtool.service.stores import Database
-from hhtool.store.confined import DEFAULT_MEMORY, DEFAULT_TIMEOUT, QueryFailed, QueryRefused, confinement, run_query
+from hhtool.store.confined import (
+    DEFAULT_MEMORY,
+    DEFAULT_TIMEOUT,
+    BoxLayout,
+    QueryFailed,
+    QueryRefused,
+    confinement,
+    render_query,
+    run_query,
+)
 
 
 def run_sql(database: Database, query: str, timeout: float = DEFAULT_TIMEOUT, memory: str = DEFAULT_MEMORY) -> pl.DataFrame:
@@ -21,4 +30,17 @@ def run_sql(database: Database, query: str, timeout: float = DEFAULT_TIMEOUT, me
         return run_query(store, query, timeout)
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "QueryFailed", "QueryRefused", "run_sql"]
+def sql_box(database: Database, query: str, layout: BoxLayout, timeout: float = DEFAULT_TIMEOUT,
+            memory: str = DEFAULT_MEMORY) -> str:
+    """The result of ``query`` drawn by DuckDB's box renderer to fit ``layout`` (the shell's view of
+    a result: types, numbers right-aligned, wide results elided in the middle, a row count); the
+    same refusals and failures as :func:`run_sql`."""
+    try:
+        config = confinement(memory)
+    except SettingError as error:
+        raise UsageError(f"--memory: {error}") from None
+    with database.open(read_only=True, config=config) as store:
+        return render_query(store, query, layout, timeout)
+
+
+__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "BoxLayout", "QueryFailed", "QueryRefused", "run_sql", "sql_box"]

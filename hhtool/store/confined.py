@@ -10,10 +10,14 @@ refusals a clear message; the confinement does not depend on it.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -99,32 +103,69 @@ def open_confined(path: str, memory_limit: str = DEFAULT_MEMORY, threads: int = 
 def run_query(store: Store, sql: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int | None = None) -> pl.DataFrame:
     """Check and run one query on a confined store; stop it after ``timeout`` seconds, and refuse
     a result larger than ``max_bytes`` (default: the connection's memory limit) instead of
-    holding it all.
-
-    The query runs in a thread while this one waits: a thread inside DuckDB never returns to
-    Python, so a Ctrl-C (and the deadline) is seen here, which interrupts DuckDB and waits for it."""
+    holding it all."""
     con = store.con
     check_statement(con, sql)
     limit = max_bytes if max_bytes is not None else _memory_limit(con)
+    result = pl.from_arrow(_limited(con, lambda: _fetch(con, sql, limit), timeout))
+    assert isinstance(result, pl.DataFrame)
+    return result
+
+
+@dataclass(frozen=True)
+class BoxLayout:
+    """How DuckDB's box renderer fits a result: at most ``max_width`` characters a line (middle
+    columns and long values elided), at most ``max_rows`` rows (the first and last halves shown)."""
+
+    max_width: int
+    max_rows: int = 40
+    max_col_width: int | None = None
+    null_value: str = "NULL"
+
+
+def render_query(store: Store, sql: str, layout: BoxLayout, timeout: float = DEFAULT_TIMEOUT) -> str:
+    """Check and run one query on a confined store and draw its result with DuckDB's own box
+    renderer (the shell's "duckbox": column types, numbers right-aligned, a row count), under the
+    same ``timeout``. The renderer reads at most its own cap of rows (10,000), so the rows drawn
+    are bounded without the result-size check of :func:`run_query`."""
+    con = store.con
+    check_statement(con, sql)
+    return str(_limited(con, lambda: _box(con, sql, layout), timeout))
+
+
+def _box(con: duckdb.DuckDBPyConnection, sql: str, layout: BoxLayout) -> str:
+    relation = con.sql(sql)
+    drawn = io.StringIO()
+    # show() is the public entry to the renderer's options, and it prints: the text is taken from its print
+    with contextlib.redirect_stdout(drawn):
+        relation.show(max_width=layout.max_width, max_rows=layout.max_rows, max_col_width=layout.max_col_width,
+                      null_value=layout.null_value)
+    return drawn.getvalue()
+
+
+def _limited(con: duckdb.DuckDBPyConnection, work: Callable[[], Any], timeout: float) -> Any:
+    """``work()`` run on ``con`` in a thread while this one waits, interrupted after ``timeout``
+    seconds: a thread inside DuckDB never returns to Python, so a Ctrl-C (and the deadline) is
+    seen here, which interrupts DuckDB and waits for it. DuckDB's errors are judged (:func:`_judge`)."""
     outcome: dict[str, Any] = {}
     done = threading.Event()  # (not Thread.join: a Ctrl-C inside join leaves the thread looking finished)
 
-    def work() -> None:
+    def run() -> None:
         try:
-            outcome["table"] = _fetch(con, sql, limit)
+            outcome["value"] = work()
         except BaseException as error:  # handed to the waiting thread, which judges it
             outcome["error"] = error
         finally:
             done.set()
 
     deadline = time.monotonic() + timeout
-    threading.Thread(target=work, name="hhtool-sql", daemon=True).start()
+    threading.Thread(target=run, name="hhtool-sql", daemon=True).start()
     try:
         while not done.wait(min(max(deadline - time.monotonic(), 0.0), 0.1)):
             if time.monotonic() >= deadline:
                 con.interrupt()
                 done.wait()
-                if "table" in outcome:  # it finished as the deadline came
+                if "value" in outcome:  # it finished as the deadline came
                     break
                 raise QueryFailed(f"the query ran longer than {timeout:g} s and was stopped (--timeout SECONDS)")
     except KeyboardInterrupt:
@@ -133,9 +174,7 @@ def run_query(store: Store, sql: str, timeout: float = DEFAULT_TIMEOUT, max_byte
         raise
     if "error" in outcome:
         _judge(outcome["error"], con)
-    result = pl.from_arrow(outcome["table"])
-    assert isinstance(result, pl.DataFrame)
-    return result
+    return outcome["value"]
 
 
 def _fetch(con: duckdb.DuckDBPyConnection, sql: str, limit: int) -> pa.Table:
@@ -218,5 +257,5 @@ def _mib(size: int) -> str:
     return f"{size / 2**20:,.0f} MiB"
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "QueryFailed", "QueryRefused", "check_statement", "confinement",
-           "open_confined", "run_query"]
+__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "BoxLayout", "QueryFailed", "QueryRefused", "check_statement",
+           "confinement", "open_confined", "render_query", "run_query"]
