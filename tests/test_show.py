@@ -128,3 +128,21 @@ def test_a_hand_without_a_known_hero_says_so(tmp_path: Path) -> None:
     assert shown["hero"] is None
     text = runner.invoke(app, ["show", "35874576282", "--db", db], env={"COLUMNS": "80"}).output
     assert "no hero" in text
+
+
+def test_hero_where_the_history_names_none_is_the_player_dealt_face_up(tmp_path: Path) -> None:
+    # a PHH hand (hhtool's own sample) without its hero field: Hero is the one player whose down
+    # cards the deals show, so --hide-hole hides his and the opponents' shown cards go on the streets
+    sections = (SAMPLES / "phh" / "stud8-examples.phhs").read_text().split("\n[2]\n")[0]
+    without_hero = sections.replace('_hhtool_hero = "Hero"\n', "")
+    assert without_hero != sections
+    (tmp_path / "h.phhs").write_text(without_hero)
+    db = str(tmp_path / "s.duckdb")
+    assert runner.invoke(app, ["import", str(tmp_path / "h.phhs"), "--db", db]).exit_code == 0
+    shown = show_json(db, "pokerstars:900000000001")
+    assert shown["hero"] == "Hero" and [s["player"] for s in shown["seats"] if s["hero"]] == ["Hero"]
+    third = {d["player"]: d for d in shown["streets"][0]["deals"]}
+    assert third["Hero"]["down"] == ["7c", "3s"] and third["Hero"]["down_revealed_later"] == [False, False]
+    assert third["gashpor"]["down"] == ["2d", "5c"] and third["gashpor"]["down_revealed_later"] == [True, True]
+    hidden = show_json(db, "pokerstars:900000000001", "--hide-hole")
+    assert {d["player"]: d["down"] for d in hidden["streets"][0]["deals"]}["Hero"] == ["??", "??"]
