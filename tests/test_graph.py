@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import re
 import struct
 import zlib
+from decimal import Decimal
+from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -14,7 +18,7 @@ from hhtool.cli import app
 from hhtool.model import ActionKind
 from hhtool.money import format_money
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.graph import GraphError, winnings_series
+from hhtool.reports.graph import GraphError, nice_ticks, winnings_series
 from hhtool.store import Store
 from tests.inputs import copy_store
 from tests.stats_hands import ALL_HANDS, load, parse
@@ -144,3 +148,77 @@ def test_player_is_required_unless_one_hero_and_currencies_are_not_mixed(tmp_pat
     assert runner.invoke(app, ["graph", "--db", str(path), "--out", str(tmp_path / "w.gif"), "--player", "Hero"]).exit_code == 2
     with Store(str(path), read_only=True) as store, pytest.raises(GraphError):
         winnings_series(store, HandFilter(), "Nobody")
+
+
+def _ticks(page: str, axis: str) -> list[str]:
+    return [html.unescape(label) for label in re.findall(rf'class="{axis}tick"[^>]*>([^<]*)<', page)]
+
+
+def _is_round_step(step: Decimal) -> bool:
+    """1, 2 or 5 times a power of ten."""
+    digits = step.normalize().as_tuple().digits
+    return digits in ((1,), (2,), (5,))
+
+
+def graphed(db: Path, tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "w.html"
+    result = runner.invoke(app, ["graph", "--db", str(db), "--out", str(out), *args], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+def test_money_ticks_are_round_amounts(db: Path, tmp_path: Path) -> None:
+    page = graphed(db, tmp_path, "--player", "Bob")
+    labels = _ticks(page, "y")
+    assert labels and all(re.fullmatch(r"-?\$\d+(\.\d\d)?", label) for label in labels), labels
+    values = [Decimal(label.replace("$", "")) for label in labels]
+    steps = {b - a for a, b in pairwise(values)}
+    assert len(steps) == 1 and _is_round_step(steps.pop()), values
+    assert Decimal(0) in values
+    total, _ = expected_running_totals("Bob")
+    assert values[0] * 100 <= min(0, *total) and values[-1] * 100 >= max(0, *total)  # the ticks cover the line
+    hands = [int(label) for label in _ticks(page, "x")]
+    assert hands[0] == 0 and _is_round_step(Decimal(hands[1] - hands[0]))
+
+
+def test_nice_ticks_round_the_old_range() -> None:
+    # the range that was labelled -299.29, 181.98, 663.24
+    ticks = nice_ticks(-29929, 66324)
+    assert ticks[0] <= -29929 and ticks[-1] >= 66324 and 0 in ticks
+    assert {b - a for a, b in pairwise(ticks)} == {20000}
+
+
+def test_graph_in_big_bets(db: Path, tmp_path: Path) -> None:
+    page = graphed(db, tmp_path, "--player", "Bob", "--unit", "bb")
+    expected = sum(Fraction(parse(text).net_won("Bob"), parse(text).stakes.big_bet)
+                   for text in ALL_HANDS if "Bob" in parse(text).players)
+    shown = re.search(r"<th>Total \(BB\)</th><td>([^<]*)</td>", page)
+    assert shown and abs(Decimal(shown.group(1)) - Decimal(expected.numerator) / expected.denominator) < Decimal("0.01")
+    labels = _ticks(page, "y")
+    assert labels and all(re.fullmatch(r"-?\d+(\.\d+)? BB", label) for label in labels), labels
+    assert "won (big bets)" in page
+
+
+def test_graph_by_date_and_points_that_name_their_hand(db: Path, tmp_path: Path) -> None:
+    page = graphed(db, tmp_path, "--player", "Ann", "--x", "date")
+    labels = _ticks(page, "x")
+    assert labels == sorted(labels) and all(re.fullmatch(r"\d{4}(-\d\d){0,2}|\d\d-\d\d \d\d:\d\d", x) for x in labels)
+    ann = [parse(text) for text in ALL_HANDS if "Ann" in parse(text).players]
+    points = re.findall(r'<a href="#hand-(\d+)"><circle[^>]*><title>([^<]*)</title>', page)
+    assert len(points) == len(ann)
+    for number, title in points:
+        row = re.search(rf'<tr id="hand-{number}">(.*?)</tr>', page)
+        assert row, number  # the point's link has its row
+        hand = ann[int(number) - 1]
+        assert f"#{hand.hand_id}" in html.unescape(title) and f"{hand.started_at:%Y-%m-%d}" in title
+        assert f"hhtool show {hand.hand_id} --site {hand.site}" in row.group(1)
+
+
+@pytest.mark.slow
+def test_png_in_big_bets_by_date(db: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "w.png"
+    result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Bob", "--unit", "bb", "--x", "date",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert png_pixels(out)[:2] == (1000, 550)

@@ -18,7 +18,7 @@ from hhtool.cli.common import (
     out,
 )
 from hhtool.service.filters import Game, hand_filter
-from hhtool.service.reports import graph
+from hhtool.service.reports import Axis, Unit, graph
 
 
 def register(app: typer.Typer) -> None:
@@ -27,6 +27,8 @@ def register(app: typer.Typer) -> None:
         out_file: str = typer.Option(..., "--out", help="winnings.png or winnings.html: the suffix decides."),
         player: str | None = typer.Option(None, "--player", help="Whose winnings (default: the hero, if only one)."),
         currency: str | None = typer.Option(None, "--currency", help="When the player has hands in several currencies."),
+        unit: Unit = typer.Option(Unit.money, "--unit", help="money, or bb: big bets (each hand's net over its big bet)."),
+        axis: Axis = typer.Option(Axis.hands, "--x", help="hands: by hand number; date: by the hands' start time."),
         sites: list[str] | None = SITE_OPTION,
         stakes: str | None = STAKES_OPTION,
         date_from: str | None = FROM_OPTION,
@@ -35,9 +37,12 @@ def register(app: typer.Typer) -> None:
         table_size: int | None = TABLE_SIZE_OPTION,
         db: str | None = DB_OPTION,
     ) -> None:
-        """Graph a player's cumulative winnings against hands played."""
+        """Graph a player's cumulative winnings against hands played or dates, in money or big bets.
+        In HTML, hovering a point names its hand; clicking it goes to the hand's row and its `hhtool show` command."""
         path = Path(out_file)
         chosen = hand_filter(sites=sites, stakes=stakes, date_from=date_from, date_to=date_to, game=game,
                              table_size=table_size)
-        drawn = graph(database(db), chosen, path, player, currency)
-        out.print(f"wrote {path} ({drawn.hands} hands of {drawn.player})")
+        drawn = graph(database(db), chosen, path, player, currency, unit, axis)
+        missing = " or ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
+        left_out = f"; {drawn.left_out} hands without {missing} left out" if drawn.left_out else ""
+        out.print(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out})")

@@ -23,12 +23,15 @@ def register(app: typer.Typer) -> None:
     def show_command(
         hand_id: str = typer.Argument(..., help="The site's hand id."),
         site: str | None = typer.Option(None, "--site", help="The site, when two sites share the id."),
-        hide_hole: bool = typer.Option(False, "--hide-hole", help="Keep opponents' down cards hidden until showdown."),
+        hide_hole: bool = typer.Option(False, "--hide-hole", help=(
+            "Hide the down cards on the streets (the hero's and those revealed later) to review the hand "
+            "as the table saw it.")),
         rules: str | None = typer.Option(None, "--rules", help="Rule profile for the awards and violations shown."),
         output_format: ShowFormat = typer.Option(ShowFormat.text, "--format", help="text or json."),
         db: str | None = DB_OPTION,
     ) -> None:
-        """Show a hand street by street: cards, actions with the pot, showdown, site and rules awards, violations."""
+        """Show a hand street by street: cards (opponents' down cards the hand revealed later in parentheses),
+        actions with the pot, showdown, site and rules awards, violations."""
         shown = show_hand(database(db), hand_id, site, rules, hide_hole)
         if output_format is ShowFormat.json:
             sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")

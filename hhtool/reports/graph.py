@@ -1,9 +1,12 @@
-"""Cumulative winnings against hands played: total, showdown and non-showdown lines.
+"""Cumulative winnings against hands played or against time: total, showdown and non-showdown lines.
 
 The series comes from the player's facts (:mod:`hhtool.reports.facts_table`) in hand order (start
-time, then file and line); money stays in integer smallest units until it is drawn. PNG is drawn by
-matplotlib (Agg backend, imported only when a PNG is asked for); HTML is one self-contained page: an
-inline SVG chart written here (no script, no external reference) and the data as a table.
+time, then file and line); money stays in integer smallest units until it is drawn, and big bets
+are each hand's net over its own big bet, divided only when drawn. PNG is drawn by matplotlib (Agg
+backend, imported only when a PNG is asked for); HTML is one self-contained page: an inline SVG
+chart written here (no script, no external reference) with a point per hand whose tooltip names
+the hand (hover) and which links to its row of the hand-by-hand table (click), where the
+`hhtool show` command for it waits to be copied (a static page cannot run the CLI).
 
 >>> series = pl.DataFrame({"net": [5, -2, 10], "went_sd": [1, 0, 0]})
 >>> cumulative(series).select("total", "showdown", "non_showdown").rows()
@@ -13,12 +16,16 @@ inline SVG chart written here (no script, no external reference) and the data as
 from __future__ import annotations
 
 import html
-from dataclasses import replace
+import math
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from hhtool.money import format_money
+from hhtool.money import currency_symbol, format_money, site_amount
 from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
@@ -28,6 +35,16 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 40, 50
 MAX_SVG_POINTS = 2000
 MAX_TABLE_ROWS = 5000
 LINES = (("total", "Total", "#1f4e9c"), ("showdown", "Showdown", "#2e8b57"), ("non_showdown", "Non-showdown", "#c0392b"))
+
+
+class Unit(StrEnum):
+    money = "money"
+    bb = "bb"  # big bets
+
+
+class Axis(StrEnum):
+    hands = "hands"
+    date = "date"
 
 
 class GraphError(ValueError):
@@ -47,7 +64,7 @@ def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency
     condition, condition_params = ("h.currency = ?", (currency,)) if currency is not None else ("TRUE", ())
     with selected_facts(store, selected, condition, condition_params) as (facts, params):
         frame = store.frame(
-            f"""SELECT site, hand_id, started_at, currency, unit, net, went_sd FROM ({facts}) f
+            f"""SELECT site, hand_id, started_at, currency, unit, big_bet, net, went_sd FROM ({facts}) f
                 ORDER BY started_at NULLS LAST, file, first_line, site, hand_id""", params)
     if frame.is_empty():
         raise GraphError(f"no hands of {player!r} match")
@@ -68,32 +85,184 @@ def cumulative(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _title(player: str, series: pl.DataFrame) -> str:
-    currency = series["currency"][0]
-    total = format_money(int(series["total"][-1]), int(series["unit"][0]))
-    return f"Winnings of {player}: {total} {currency} over {series.height} hands"
+@dataclass(frozen=True)
+class Drawing:
+    """What is drawn: the series (money in smallest units), in money or big bets, against hand
+    number or date, and how many of the player's hands it leaves out (no date, no big bet)."""
+
+    series: pl.DataFrame
+    player: str
+    unit: Unit = Unit.money
+    axis: Axis = Axis.hands
+    left_out: int = 0
+    _running: dict[str, list[float]] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def money_unit(self) -> int:
+        return int(self.series["unit"][0])
+
+    @property
+    def currency(self) -> str:
+        return str(self.series["currency"][0])
+
+    def values(self, column: str) -> list[float]:
+        """The running ``column`` as drawn: smallest units, or big bets summed hand by hand."""
+        if column not in self._running:
+            self._running[column] = self._drawn_values(column)
+        return self._running[column]
+
+    def _drawn_values(self, column: str) -> list[float]:
+        if self.unit is Unit.money:
+            return [float(value) for value in self.series[column].to_list()]
+        nets, showdowns = self.series["net"].to_list(), self.series["went_sd"].to_list()
+        running, drawn = 0.0, []
+        for net, went_sd, big_bet in zip(nets, showdowns, self.series["big_bet"].to_list(), strict=True):
+            part = {"total": net, "showdown": net * went_sd, "non_showdown": net - net * went_sd}[column]
+            running += part / big_bet
+            drawn.append(running)
+        return drawn
+
+    def label(self, value: float) -> str:
+        """A y value as a person reads it: ``-$300``, ``$0.50``, ``-20 BB``."""
+        if self.unit is Unit.bb:
+            return f"{_plain(value)} BB"
+        return site_amount(round(value), self.money_unit, currency_symbol(self.currency), symbol_first=True)
+
+    @property
+    def y_title(self) -> str:
+        return "won (big bets)" if self.unit is Unit.bb else f"won ({self.currency})"
+
+    @property
+    def x_title(self) -> str:
+        return "date" if self.axis is Axis.date else "hands played"
+
+    def title(self) -> str:
+        if self.unit is Unit.bb:
+            total = f"{self.values('total')[-1]:+.2f} BB"
+        else:
+            total = f"{format_money(int(self.series['total'][-1]), self.money_unit)} {self.currency}"
+        return f"Winnings of {self.player}: {total} over {self.series.height} hands"
 
 
-def write_png(series: pl.DataFrame, player: str, path: Path) -> None:
+def _plain(value: float) -> str:
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def drawing(store: Store, hand_filter: HandFilter, player: str, currency: str | None = None,
+            unit: Unit = Unit.money, axis: Axis = Axis.hands) -> Drawing:
+    """The player's series as asked; hands without a date (by date) or a known big bet (in big bets)
+    are left out and counted. GraphError when none is left."""
+    series = winnings_series(store, hand_filter, player, currency)
+    kept = series
+    if axis is Axis.date:
+        kept = kept.filter(pl.col("started_at").is_not_null())
+    if unit is Unit.bb:
+        kept = kept.filter(pl.col("big_bet").is_not_null() & (pl.col("big_bet") > 0))
+    if kept.is_empty():
+        need = " and ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
+        raise GraphError(f"none of the {series.height} hands of {player!r} has {need}")
+    if kept.height != series.height:
+        kept = cumulative(kept.drop("hand_number", "total", "showdown", "non_showdown"))
+    return Drawing(kept, player, unit, axis, series.height - kept.height)
+
+
+def nice_ticks(low: float, high: float, count: int = 6, min_step: float = 0.0) -> list[float]:
+    """Round ticks (1, 2 or 5 times a power of ten apart) covering ``low``..``high``, about ``count``.
+
+    >>> nice_ticks(-29929, 66324)
+    [-40000.0, -20000.0, 0.0, 20000.0, 40000.0, 60000.0, 80000.0]
+    >>> nice_ticks(0, 121, min_step=1)
+    [0.0, 50.0, 100.0, 150.0]
+    """
+    if high <= low:
+        high = low + max(min_step, 1.0)
+    raw = max((high - low) / max(count - 1, 1), min_step)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first, last = math.floor(low / step), math.ceil(high / step)
+    return [float(round(index * step, 10)) for index in range(first, last + 1)]
+
+
+_HOUR, _DAY = 3600, 86400
+_DATE_STEPS = (_HOUR, 2 * _HOUR, 3 * _HOUR, 6 * _HOUR, 12 * _HOUR, _DAY, 2 * _DAY, 7 * _DAY, 14 * _DAY)
+
+
+def date_ticks(low: datetime, high: datetime, count: int = 6) -> list[datetime]:
+    """Round instants covering ``low``..``high``: whole hours or days, or first days of a month
+    (every 1, 3 or 6 months, or years) for long spans."""
+    span = max((high - low).total_seconds(), 1.0)
+    step = next((s for s in _DATE_STEPS if span / s <= count), None)
+    if step is not None:
+        start = low.replace(minute=0, second=0, microsecond=0)
+        if step >= _DAY:
+            start = start.replace(hour=0)
+        ticks = [start]
+        while ticks[-1] < high:
+            ticks.append(ticks[-1] + timedelta(seconds=step))
+        return ticks
+    months = next((m for m in (1, 3, 6, 12, 24, 60) if span / (m * 30 * _DAY) <= count), 120)
+    index = (low.year * 12 + low.month - 1) // months * months
+    month_ticks = []
+    while True:
+        tick = datetime(index // 12, index % 12 + 1, 1)
+        month_ticks.append(tick)
+        if tick >= high:
+            return month_ticks
+        index += months
+
+
+def _date_label(tick: datetime, ticks: list[datetime]) -> str:
+    """As fine as the ticks' spacing: ``2016``, ``2016-09``, ``2016-09-21``, ``09-21 14:00``."""
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else timedelta(days=1)
+    if step < timedelta(days=1):
+        return tick.strftime("%m-%d %H:%M")
+    if step < timedelta(days=28):
+        return tick.strftime("%Y-%m-%d")
+    return tick.strftime("%Y" if step >= timedelta(days=365) else "%Y-%m")
+
+
+def _x_values(drawn: Drawing) -> list[float]:
+    """Hand numbers, or start times as seconds."""
+    if drawn.axis is Axis.hands:
+        return [float(n) for n in drawn.series["hand_number"].to_list()]
+    return [_seconds(started) for started in drawn.series["started_at"].to_list()]
+
+
+_EPOCH = datetime(1970, 1, 1)
+
+
+def _seconds(moment: datetime) -> float:
+    return (moment.replace(tzinfo=None) - _EPOCH).total_seconds()
+
+
+def write_png(drawn: Drawing, path: Path) -> None:
     """Draw with matplotlib's Agg backend (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-    unit = int(series["unit"][0])
-    hands = [0, *series["hand_number"].to_list()]
+    series = drawn.series
+    if drawn.axis is Axis.date:
+        xs: list[Any] = [series["started_at"][0], *series["started_at"].to_list()]
+    else:
+        xs = [0, *series["hand_number"].to_list()]
     figure, axes = plt.subplots(figsize=(10, 5.5), dpi=100)
     try:
         for column, label, color in LINES:
-            values = [0.0, *(value / unit for value in series[column].to_list())]
-            axes.plot(hands, values, label=label, color=color, linewidth=1.6)
+            axes.plot(xs, [0.0, *drawn.values(column)], label=label, color=color, linewidth=1.6)
         axes.axhline(0, color="#888888", linewidth=0.8)
-        axes.set_xlabel("hands played")
-        axes.set_ylabel(f"won ({series['currency'][0]})")
-        axes.set_title(_title(player, series))
-        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.set_xlabel(drawn.x_title)
+        axes.set_ylabel(drawn.y_title)
+        axes.set_title(drawn.title())
+        if drawn.axis is Axis.hands:
+            axes.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+        else:
+            figure.autofmt_xdate()
+        axes.yaxis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10], integer=drawn.unit is Unit.money))
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: drawn.label(value)))
         axes.grid(True, alpha=0.3)
         axes.legend(loc="best")
         figure.tight_layout()
@@ -102,53 +271,79 @@ def write_png(series: pl.DataFrame, player: str, path: Path) -> None:
         plt.close(figure)
 
 
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    if high <= low:
-        return [low]
-    step = (high - low) / (count - 1)
-    return [low + step * index for index in range(count)]
-
-
-def svg_chart(series: pl.DataFrame, player: str) -> str:
-    """The three lines as inline SVG; long series are thinned to MAX_SVG_POINTS points per line
-    (every k-th hand and the last one), the table keeps the numbers."""
-    unit = int(series["unit"][0])
-    n = series.height
-    stride = max(1, -(-n // MAX_SVG_POINTS))
+def _picked(n: int, limit: int) -> list[int]:
+    """Every k-th index (k so that at most about ``limit`` remain) and the last one."""
+    stride = max(1, -(-n // limit))
     picked = [*range(0, n, stride)]
     if picked[-1] != n - 1:
         picked.append(n - 1)
-    values = {column: [0, *(int(series[column][i]) for i in picked)] for column, _, _ in LINES}
-    xs = [0, *(i + 1 for i in picked)]
-    low = min(0, *(min(v) for v in values.values()))
-    high = max(0, *(max(v) for v in values.values()))
+    return picked
+
+
+def _point_title(drawn: Drawing, index: int) -> str:
+    series = drawn.series
+    started = series["started_at"][index]
+    net = int(series["net"][index])
+    amount = (format_money(net, drawn.money_unit, drawn.currency) if drawn.unit is Unit.money
+              else f"{_plain(round(net / int(series['big_bet'][index]), 4))} BB")
+    when = "" if started is None else f" · {started:%Y-%m-%d %H:%M}"
+    return (f"hand {series['hand_number'][index]}: {series['site'][index]} #{series['hand_id'][index]}{when} · "
+            f"net {amount} · total {drawn.label(drawn.values('total')[index])}")
+
+
+def svg_chart(drawn: Drawing) -> str:
+    """The three lines as inline SVG, and a point per hand on the total line (tooltip: the hand;
+    link: its table row); long series are thinned to MAX_SVG_POINTS points per line (every k-th hand
+    and the last one), the table keeps the numbers."""
+    n = drawn.series.height
+    picked = _picked(n, MAX_SVG_POINTS)
+    xs_all = _x_values(drawn)
+    first_x = xs_all[0] if drawn.axis is Axis.date else 0.0
+    xs = [first_x, *(xs_all[i] for i in picked)]
+    values = {column: [0.0, *(drawn.values(column)[i] for i in picked)] for column, _, _ in LINES}
+    y_ticks = nice_ticks(min(0, *(min(v) for v in values.values())), max(0, *(max(v) for v in values.values())),
+                         min_step=1.0 if drawn.unit is Unit.money else 0.0)
+    low, high = y_ticks[0], y_ticks[-1]
+    if drawn.axis is Axis.hands:
+        x_ticks = nice_ticks(0, n, min_step=1.0)
+        x_labels = [str(round(tick)) for tick in x_ticks]
+    else:
+        start = drawn.series["started_at"][0].replace(tzinfo=None)
+        end = drawn.series["started_at"][-1].replace(tzinfo=None)
+        moments = date_ticks(start, end)
+        x_ticks = [_seconds(moment) for moment in moments]
+        x_labels = [_date_label(moment, moments) for moment in moments]
+    x_low, x_high = min(x_ticks[0], xs[0]), max(x_ticks[-1], xs[-1])
+    if x_high == x_low:
+        x_high = x_low + 1
     if high == low:
-        high = low + unit
+        high = low + 1
     plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
 
-    def x_of(hand: float) -> float:
-        return MARGIN_LEFT + plot_w * hand / max(n, 1)
+    def x_of(x: float) -> float:
+        return MARGIN_LEFT + plot_w * (x - x_low) / (x_high - x_low)
 
     def y_of(amount: float) -> float:
         return MARGIN_TOP + plot_h * (high - amount) / (high - low)
 
-    parts = [f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="{html.escape(_title(player, series))}">',
+    title = html.escape(drawn.title())
+    parts = [f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{title}">',
              f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
-             f'<text x="{WIDTH / 2:.0f}" y="24" text-anchor="middle" font-size="16">{html.escape(_title(player, series))}</text>']
-    for amount in _ticks(low, high):
+             f'<text x="{WIDTH / 2:.0f}" y="24" text-anchor="middle" font-size="16">{title}</text>']
+    for amount in y_ticks:
         y = y_of(amount)
         parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y:.1f}" x2="{WIDTH - MARGIN_RIGHT}" y2="{y:.1f}" stroke="#e4e4e4"/>')
-        parts.append(f'<text x="{MARGIN_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">'
-                     f'{format_money(round(amount), unit)}</text>')
-    for hand in _ticks(0, n):
-        x = x_of(hand)
-        parts.append(f'<text x="{x:.1f}" y="{HEIGHT - MARGIN_BOTTOM + 16}" text-anchor="middle" font-size="11">'
-                     f'{round(hand)}</text>')
+        parts.append(f'<text class="ytick" x="{MARGIN_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">'
+                     f'{html.escape(drawn.label(amount))}</text>')
+    for tick, label in zip(x_ticks, x_labels, strict=True):
+        parts.append(f'<text class="xtick" x="{x_of(tick):.1f}" y="{HEIGHT - MARGIN_BOTTOM + 16}" text-anchor="middle" '
+                     f'font-size="11">{html.escape(label)}</text>')
     parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y_of(0):.1f}" x2="{WIDTH - MARGIN_RIGHT}" y2="{y_of(0):.1f}" stroke="#888"/>')
     parts.append(f'<text x="{MARGIN_LEFT + plot_w / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="12">'
-                 'hands played</text>')
+                 f'{drawn.x_title}</text>')
+    parts.append(f'<text x="14" y="{MARGIN_TOP + plot_h / 2:.0f}" text-anchor="middle" font-size="12" '
+                 f'transform="rotate(-90 14 {MARGIN_TOP + plot_h / 2:.0f})">{html.escape(drawn.y_title)}</text>')
     for index, (column, label, color) in enumerate(LINES):
         points = " ".join(f"{x_of(x):.1f},{y_of(v):.1f}" for x, v in zip(xs, values[column], strict=True))
         parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.6" points="{points}"/>')
@@ -156,58 +351,79 @@ def svg_chart(series: pl.DataFrame, player: str) -> str:
         parts.append(f'<line x1="{MARGIN_LEFT + 10}" y1="{legend_y - 4}" x2="{MARGIN_LEFT + 30}" y2="{legend_y - 4}" '
                      f'stroke="{color}" stroke-width="2"/>')
         parts.append(f'<text x="{MARGIN_LEFT + 36}" y="{legend_y}" font-size="12">{label}</text>')
+    total_color = LINES[0][2]
+    for i, x, v in zip(picked, xs[1:], values["total"][1:], strict=True):
+        parts.append(f'<a href="#hand-{i + 1}"><circle class="hand" cx="{x_of(x):.1f}" cy="{y_of(v):.1f}" r="3" '
+                     f'fill="{total_color}"><title>{html.escape(_point_title(drawn, i))}</title></circle></a>')
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def html_page(series: pl.DataFrame, player: str) -> str:
+def show_command(site: str, hand_id: str) -> str:
+    """The command that replays the hand (quoted when the id needs it)."""
+    import shlex
+
+    return f"hhtool show {shlex.quote(hand_id)} --site {shlex.quote(site)}"
+
+
+def html_page(drawn: Drawing) -> str:
     """A self-contained page: the SVG chart, the final totals and the hand-by-hand table (thinned
-    to MAX_TABLE_ROWS rows, always keeping the last hand, when longer)."""
-    unit = int(series["unit"][0])
+    to MAX_TABLE_ROWS rows, always keeping the last hand and every hand the chart has a point for,
+    when longer); each row has the `hhtool show` command of its hand."""
+    series = drawn.series
+    unit = drawn.money_unit
     n = series.height
-    stride = max(1, -(-n // MAX_TABLE_ROWS))
-    rows = [*range(0, n, stride)]
-    if rows[-1] != n - 1:
-        rows.append(n - 1)
+    rows = sorted({*_picked(n, MAX_TABLE_ROWS), *_picked(n, MAX_SVG_POINTS)})
     money = {column: series[column].to_list() for column in ("net", "total", "showdown", "non_showdown")}
+    in_bb = drawn.unit is Unit.bb
+    bb_total = drawn.values("total") if in_bb else []
     body = []
     for i in rows:
         started = series["started_at"][i]
-        body.append(
-            "<tr>" + "".join(f"<td>{html.escape(str(value))}</td>" for value in (
-                i + 1, "" if started is None else started, series["site"][i], series["hand_id"][i],
-                *(format_money(int(money[column][i]), unit) for column in ("net", "total", "showdown", "non_showdown")),
-            )) + "</tr>"
-        )
-    note = "" if stride == 1 else f"<p>Every {stride}th hand is listed (and the last one) of {n}.</p>"
-    title = html.escape(_title(player, series))
+        cells = [i + 1, "" if started is None else started, series["site"][i], series["hand_id"][i],
+                 *(format_money(int(money[column][i]), unit) for column in ("net", "total", "showdown", "non_showdown"))]
+        if in_bb:
+            cells.append(_plain(round(bb_total[i], 2)))
+        cells.append(show_command(series["site"][i], series["hand_id"][i]))
+        body.append(f'<tr id="hand-{i + 1}">' + "".join(f"<td>{html.escape(str(value))}</td>" for value in cells) + "</tr>")
+    note = "" if len(rows) == n else f"<p>{len(rows)} of the {n} hands are listed (evenly spread, and the last one).</p>"
+    if drawn.left_out:
+        why = " and ".join(w for w, on in (("a date", drawn.axis is Axis.date), ("a known big bet", in_bb)) if on)
+        note += f"<p>{drawn.left_out} hands without {why} are left out.</p>"
+    title = html.escape(drawn.title())
     summary = "".join(
         f"<tr><th>{label}</th><td>{format_money(int(series[column][-1]), unit)}</td></tr>" for column, label, _ in LINES
     )
+    if in_bb:
+        summary += "".join(f"<tr><th>{label} (BB)</th><td>{_plain(round(drawn.values(column)[-1], 2))}</td></tr>"
+                           for column, label, _ in LINES)
+    bb_header = "<th>total BB</th>" if in_bb else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;margin:24px}} table{{border-collapse:collapse}}
-td,th{{padding:2px 8px;text-align:right;border-bottom:1px solid #ddd}}</style>
+td,th{{padding:2px 8px;text-align:right;border-bottom:1px solid #ddd}} td:last-child{{font-family:monospace;text-align:left}}
+circle.hand{{opacity:0.25;cursor:pointer}} circle.hand:hover{{opacity:1;r:6px}} tr:target{{background:#ffe9a8}}</style>
 </head><body>
 <h1>{title}</h1>
-{svg_chart(series, player)}
-<h2>Totals ({html.escape(str(series["currency"][0]))})</h2>
+<p>Hover a point for its hand; click it to go to the hand's row, whose last cell is the command that replays it.</p>
+{svg_chart(drawn)}
+<h2>Totals ({html.escape(drawn.currency)})</h2>
 <table>{summary}<tr><th>Hands</th><td>{n}</td></tr></table>
 <h2>Hand by hand</h2>
 {note}<table>
-<tr><th>#</th><th>started</th><th>site</th><th>hand</th><th>net</th><th>total</th><th>showdown</th><th>non-showdown</th></tr>
+<tr><th>#</th><th>started</th><th>site</th><th>hand</th><th>net</th><th>total</th><th>showdown</th><th>non-showdown</th>{bb_header}<th>replay</th></tr>
 {chr(10).join(body)}
 </table>
 </body></html>
 """
 
 
-def write_graph(series: pl.DataFrame, player: str, path: Path) -> None:
+def write_graph(drawn: Drawing, path: Path) -> None:
     """PNG or HTML, by the file's suffix."""
     suffix = path.suffix.lower()
     if suffix == ".png":
-        write_png(series, player, path)
+        write_png(drawn, path)
     elif suffix in (".html", ".htm"):
-        path.write_text(html_page(series, player), encoding="utf-8")
+        path.write_text(html_page(drawn), encoding="utf-8")
     else:
         raise GraphError(f"--out must end in .png or .html, not {path.name!r}")

@@ -1,13 +1,20 @@
 """The hand replayer behind `hhtool show`: a hand street by street, as data and as terminal text.
 
 One function builds a plain description (:func:`describe_hand`, also the JSON output); another
-renders it with colours. Hidden cards are ``??``; with ``hide_hole`` the opponents' down cards stay
-hidden until the showdown, for reviewing a hand without knowing what the others held.
+renders it with colours. Hidden cards are ``??``.
+
+The viewer is the hero: the player the site names, or where it names none the one player whose
+down cards the history deals face up before the showdown. Any other player's down cards the hand
+revealed (shown at the showdown, mucked face up in the summary, or printed in the deals by a site
+that reveals them afterwards) are put on the streets they were dealt on, marked "revealed later".
+With ``hide_hole`` every down card on the streets is ``??`` (the hero's and those revealed later),
+to review the hand as the table saw it; the showdown still shows what was shown.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
@@ -25,8 +32,86 @@ _VERBS = {
 }
 
 
+REVEALED_LEGEND = "(Ah): a card the history printed only later (at the showdown or in the summary)"
+# a player at showdown was dealt two down and one up on 3rd, one up on 4th to 6th, one down on 7th
+_DEALING_LAYOUT = ((Street.THIRD, 2, 1), (Street.FOURTH, 0, 1), (Street.FIFTH, 0, 1), (Street.SIXTH, 0, 1),
+                   (Street.SEVENTH, 1, 0))
+
+
 def _card(card: Card | None, hidden: bool = False) -> str:
     return "??" if card is None or hidden else str(card)
+
+
+@dataclass
+class _Dealt:
+    """One player's cards on one street as the replayer shows them; ``*_later`` flags the cards the
+    history printed only after the hand (at the showdown, in the summary)."""
+
+    street: Street
+    player: str
+    down: list[Card | None] = field(default_factory=list)
+    up: list[Card | None] = field(default_factory=list)
+    down_later: list[bool] = field(default_factory=list)
+    up_later: list[bool] = field(default_factory=list)
+
+
+def hero_of(hand: Hand) -> str | None:
+    """The site's hero, else the one player whose down cards the deals show (None when no one's, or
+    several players' are shown: then the history was not dealt to one viewer)."""
+    if hand.hero is not None:
+        return hand.hero
+    known = {d.player for d in hand.deals if any(card is not None for card in d.down)}
+    return known.pop() if len(known) == 1 else None
+
+
+def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
+    """The deals with the cards the hand revealed later put on their streets.
+
+    Shown cards not already on a street fill the player's hidden down cards in the order the
+    site lists them (the model keeps dealing order), a 7th-street down card added where the
+    history printed no 7th deal; only when the counts match, else the showdown alone shows them.
+    A player with no card printed on any street (PartyPoker prints only the hero's) gets all
+    seven laid out in dealing order when exactly seven are shown."""
+    dealt: dict[tuple[Street, str], _Dealt] = {}
+    for deal in hand.deals:
+        entry = dealt.setdefault((deal.street, deal.player), _Dealt(deal.street, deal.player))
+        later = deal.player != hero
+        entry.down += deal.down
+        entry.down_later += [later and card is not None for card in deal.down]
+        entry.up += deal.up
+        entry.up_later += [False] * len(deal.up)
+    for shown in hand.showdown:
+        if shown.player == hero:
+            continue
+        known = [c for c in shown.cards if c is not None and c != hand.community_card]
+        own = [entry for (_, player), entry in sorted(dealt.items()) if player == shown.player]
+        placed = {card for entry in own for card in (*entry.down, *entry.up) if card is not None}
+        unplaced = [card for card in known if card not in placed]
+        if not unplaced:
+            continue
+        if not placed:
+            if len(known) == 7 and not own:
+                cards = iter(known)
+                for street, downs, ups in _DEALING_LAYOUT:
+                    dealt[(street, shown.player)] = _Dealt(
+                        street, shown.player, [next(cards) for _ in range(downs)], [next(cards) for _ in range(ups)],
+                        [True] * downs, [True] * ups)
+            continue
+        slots = [(entry, index) for entry in own for index, card in enumerate(entry.down) if card is None]
+        seventh = dealt.get((Street.SEVENTH, shown.player))
+        reached_seventh = any(e.street is Street.SIXTH for e in own) and hand.community_card is None
+        if reached_seventh and (seventh is None or not seventh.down) and len(slots) + 1 == len(unplaced):
+            seventh = dealt.setdefault((Street.SEVENTH, shown.player), _Dealt(Street.SEVENTH, shown.player))
+            seventh.down.append(None)
+            seventh.down_later.append(False)
+            slots.append((seventh, len(seventh.down) - 1))
+        if len(slots) != len(unplaced):
+            continue
+        for (entry, index), card in zip(slots, unplaced, strict=True):
+            entry.down[index] = card
+            entry.down_later[index] = True
+    order = {player: index for index, player in enumerate(hand.position_order)}
+    return sorted(dealt.values(), key=lambda e: (e.street, order.get(e.player, len(order))))
 
 
 def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = False) -> dict[str, Any]:
@@ -43,8 +128,10 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
     betting = result.betting if result is not None and result.betting is not None else betting_of(hand)
     pot_after_round = dict(betting.pot_after_round) if betting else {}
     antes = [a for a in hand.actions if a.kind is ActionKind.ANTE]
+    hero = hero_of(hand)
+    all_dealt = dealt_cards(hand, hero)
     for street in Street:
-        deals = [d for d in hand.deals if d.street is street]
+        deals = [d for d in all_dealt if d.street is street]
         actions = [(i, a) for i, a in enumerate(hand.actions) if a.street is street and a.kind is not ActionKind.ANTE]
         returns = [r for r in hand.uncalled if r.street is street]
         if not deals and not actions and not returns:
@@ -68,9 +155,10 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
                          "violations": violations_by_line.get(ret.line, [])})
         streets.append({
             "street": int(street), "label": street.label,
-            "deals": [{"player": d.player,
-                       "down": [_card(c, hide_hole and d.player != hand.hero) for c in d.down],
-                       "up": [_card(c) for c in d.up]} for d in deals],
+            "deals": [{"player": d.player, "down": [_card(c, hide_hole) for c in d.down],
+                       "up": [_card(c) for c in d.up],
+                       "down_revealed_later": [later and not hide_hole for later in d.down_later],
+                       "up_revealed_later": d.up_later} for d in deals],
             "actions": rows,
         })
     showdown = []
@@ -98,8 +186,9 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
         "table": hand.table_name, "currency": hand.stakes.currency, "unit": hand.stakes.unit,
         "stakes": {"ante": hand.stakes.ante, "bring_in": hand.stakes.bring_in, "small_bet": hand.stakes.small_bet,
                    "big_bet": hand.stakes.big_bet, "sources": hand.stakes.provenance},
+        "hero": hero, "hole_cards_hidden": hide_hole,
         "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack, "sitting_out": s.sitting_out,
-                   "hero": s.player == hand.hero} for s in hand.seats],
+                   "hero": s.player == hero} for s in hand.seats],
         "antes": [{"player": a.player, "amount": a.amount} for a in antes],
         "streets": streets, "showdown": showdown, "awards": awards,
         "total_pot": hand.total_pot, "rake": hand.rake,
@@ -109,12 +198,16 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
     }
 
 
-def _cards_text(cards: list[str]) -> Text:
+def _cards_text(cards: list[str], later: list[bool] | None = None) -> Text:
+    """``[7c 3s]``; a card revealed later in parentheses and dimmed, ``[(Ah) (2d)]``."""
     text = Text("[")
     for index, card in enumerate(cards):
         if index:
             text.append(" ")
-        text.append(card, style="dim" if card == "??" else SUIT_STYLES.get(card[-1], ""))
+        if later is not None and later[index]:
+            text.append(f"({card})", style="dim " + SUIT_STYLES.get(card[-1], ""))
+        else:
+            text.append(card, style="dim" if card == "??" else SUIT_STYLES.get(card[-1], ""))
     text.append("]")
     return text
 
@@ -133,15 +226,24 @@ def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
         note = " (hero)" if seat["hero"] else ""
         note += " sitting out" if seat["sitting_out"] else ""
         lines.append(Text(f"  Seat {seat['seat']}: {seat['player']} {money(seat['stack'])}{note}"))
+    revealed = any(any(d["down_revealed_later"]) or any(d["up_revealed_later"])
+                   for street in described["streets"] for d in street["deals"])
+    if revealed:
+        lines.append(Text(REVEALED_LEGEND, style="dim"))
+    if described["hole_cards_hidden"]:
+        lines.append(Text("hole cards hidden (--hide-hole): down cards are ?? until the showdown", style="dim"))
+    elif described["hero"] is None:
+        lines.append(Text("no hero: the history names none and deals no one's down cards face up", style="dim"))
     for street in described["streets"]:
         lines.append(Text(f"*** {street['label']} street ***", style="bold cyan"))
         for deal in street["deals"]:
             line = Text(f"  {deal['player']}: ")
             if deal["down"]:
-                line.append_text(_cards_text(deal["down"]))
-                line.append(" ")
+                line.append_text(_cards_text(deal["down"], deal["down_revealed_later"]))
             if deal["up"]:
-                line.append_text(_cards_text(deal["up"]))
+                if deal["down"]:
+                    line.append(" ")
+                line.append_text(_cards_text(deal["up"], deal["up_revealed_later"]))
             lines.append(line)
         for action in street["actions"]:
             lines.append(Text(f"  {action['text']}".ljust(46) + f"pot {money(action['pot'])}"))

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.graph import GraphError, heroes, winnings_series, write_graph
+from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_graph
 from hhtool.reports.stats import Breakdown, TerminalChoice, UnknownColumn, ordered, player_stats, terminal_view
 from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
@@ -34,16 +34,19 @@ def stats(database: Database, hand_filter: HandFilter, by: Breakdown | None = No
 
 @dataclass(frozen=True)
 class Graphed:
-    """Whose winnings were drawn, over how many hands."""
+    """Whose winnings were drawn, over how many hands, and how many of the player's hands were left
+    out (without a date for a graph by date, without a known big bet for one in big bets)."""
 
     player: str
     hands: int
+    left_out: int = 0
 
 
 def graph(database: Database, hand_filter: HandFilter, path: Path, player: str | None = None,
-          currency: str | None = None) -> Graphed:
+          currency: str | None = None, unit: Unit = Unit.money, axis: Axis = Axis.hands) -> Graphed:
     """Draw the player's cumulative winnings (total, showdown, non-showdown) to ``path`` (PNG or HTML,
-    by its suffix); without a player, the hero when the hands have exactly one."""
+    by its suffix), in money or big bets, against hands played or dates; without a player, the hero
+    when the hands have exactly one."""
     if path.suffix.lower() not in GRAPH_SUFFIXES:
         raise UsageError(f"--out must end in .png or .html, not {path.name!r}")
     with report_store(database) as store:
@@ -54,11 +57,11 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
                 raise UsageError(f"--player is required: {which}")
             player = found[0]
         try:
-            series = winnings_series(store, hand_filter, player, currency.upper() if currency else None)
+            drawn = drawing(store, hand_filter, player, currency.upper() if currency else None, unit, axis)
         except GraphError as error:
             raise UsageError(str(error)) from error
-    write_graph(series, player, path)
-    return Graphed(player, series.height)
+    write_graph(drawn, path)
+    return Graphed(player, drawn.series.height, drawn.left_out)
 
 
-__all__ = ["Breakdown", "Graphed", "TerminalChoice", "graph", "stats"]
+__all__ = ["Axis", "Breakdown", "Graphed", "TerminalChoice", "Unit", "graph", "stats"]
