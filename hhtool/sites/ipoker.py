@@ -45,6 +45,7 @@ from hhtool.sites.xmlsupport import (
     attribute,
     chips_left,
     game_start_tag,
+    holds_game,
     parse_xml,
     record_all_in,
     require_closed_game,
@@ -161,6 +162,9 @@ class IPokerParser(SiteParser):
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
     splitting = Splitting.IN_ORDER  # a game's session header comes before it, once
+
+    def holds_hand(self, lines: Iterable[str]) -> bool:
+        return holds_game(lines)
 
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         yield from split_games(lines, file, _SESSION_START, _SESSION_END, offset=offset)

@@ -53,6 +53,7 @@ from hhtool.sites.xmlsupport import (
     attribute,
     chips_left,
     game_start_tag,
+    holds_game,
     parse_xml,
     record_all_in,
     require_closed_game,
@@ -128,6 +129,9 @@ class MergeParser(SiteParser):
         return any(_GAME_ID_LINE.search(line) for line in head[:3])
 
     splitting = Splitting.IN_ORDER  # a game's session header comes before it, once
+
+    def holds_hand(self, lines: Iterable[str]) -> bool:
+        return holds_game(lines)
 
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         yield from split_games(lines, file, _DESCRIPTION, offset=offset)

@@ -191,6 +191,11 @@ class _Window:
             self.first = index
 
 
+def holds_game(lines: Iterable[str]) -> bool:
+    """Whether a ``<game>`` element starts in these lines (a file with none holds no hand)."""
+    return any("<game" in line and _GAME_START_TAG.search(line) is not None for line in lines)
+
+
 def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
                 ignorable: re.Pattern[str] | None = None, offset: int = 0) -> Iterator[RawHand]:
     """One RawHand per ``<game>`` element, in file order, reading the lines once (a file can be
