@@ -77,9 +77,17 @@ def _pokerkit_checker() -> tuple[Callable[[Hand, str], str | None], str]:
         import pokerkit  # noqa: F401 - only whether it is there
     except ImportError:
         return _by_known_rules, "hhtool's rules for PokerKit (PokerKit is not installed: pip install pokerkit)"
-    from hhtool.phh import pokerkit_problem
+    return _by_pokerkit, f"PokerKit {version('pokerkit')}"
 
-    return (lambda _hand, text: pokerkit_problem(text)), f"PokerKit {version('pokerkit')}"
+
+def _by_pokerkit(hand: Hand, text: str) -> str | None:
+    """PokerKit's refusal, with the hidden up card behind it where there is one (PokerKit names
+    only the action it refused)."""
+    from hhtool.phh import hidden_up_card, pokerkit_problem
+
+    problem = pokerkit_problem(text)
+    hidden = hidden_up_card(hand) if problem is not None else None
+    return problem if hidden is None else f"{problem} ({hidden})"
 
 
 def _by_known_rules(hand: Hand, _text: str) -> str | None:
