@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import CannotWrite
 from hhtool.service.judging import stored_hands
@@ -66,7 +67,7 @@ class PhhExport:
 
 #: the codes of hhtool's `pokerkit` profile whose violations PokerKit refuses to play (it chooses
 #: who brings in and who acts itself, and takes no other order)
-POKERKIT_REFUSES = frozenset({"BRING_IN_PLAYER", "ACTION_ORDER"})
+POKERKIT_REFUSES = frozenset({Code.BRING_IN_PLAYER, Code.ACTION_ORDER})
 
 
 def _pokerkit_checker() -> tuple[Callable[[Hand, str], str | None], str]:
@@ -100,7 +101,7 @@ def _by_known_rules(hand: Hand, _text: str) -> str | None:
     if hidden is not None:
         return hidden
     for violation in replay(hand, "pokerkit").violations:
-        if violation.code.value in POKERKIT_REFUSES:
+        if violation.code in POKERKIT_REFUSES:
             return f"PokerKit plays another order: {violation.message}"
     return None
 
