@@ -6,6 +6,7 @@ importing process, in a process pool (``--jobs``) or on a Dask cluster (``--dask
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -52,6 +53,8 @@ class ChunkResult:
     repeats: list[CopyAt] = field(default_factory=list)  # second copies of a hand within this chunk
     # how the items from last_first_line on were counted (HAND: by hand id, decided against the store)
     tail: list[tuple[str, str | None]] = field(default_factory=list)
+    # the whole file holds no hand start of the site: not a hand history, its text no hand at all
+    not_hand_history: bool = False
 
 
 @cache
@@ -98,11 +101,15 @@ def _cut_off(outcome: FailedHand, ends_mid_line: bool) -> bool:
 
 
 def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None = None, replay: bool = True,
-                  ends_file: bool = False, ends_mid_line: bool = False) -> ChunkResult:
+                  ends_file: bool = False, ends_mid_line: bool = False, starts_file: bool = False) -> ChunkResult:
     """Parse, replay and tabulate ``hands`` (split already, or a block of lines to split). When the
     chunk ``ends_file``, a last hand cut off (it ends early, or inside its last line when the file
-    ``ends_mid_line``) is *incomplete* (a client stopped writing), kept raw but not counted as failed."""
+    ``ends_mid_line``) is *incomplete* (a client stopped writing), kept raw but not counted as failed.
+    A chunk that is the whole file (it ``starts_file`` and ends it) in which no hand of the site
+    starts is *not a hand history* (a README read with --site): nothing in it is found."""
     parser = parser_for(site)
+    if starts_file and ends_file and not parser.holds_hand(_lines_of(hands)):
+        return ChunkResult(site, [], {}, not_hand_history=True)
     replayer = _replayer(rules, replay)
     raws = hands.hands(parser) if isinstance(hands, LineBlock) else hands
     outcomes: list[ParseOutcome] = []
@@ -164,6 +171,12 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
         "skipped_hands": skipped_rows(skipped),
     }
     return result
+
+
+def _lines_of(hands: list[RawHand] | LineBlock) -> Iterator[str]:
+    if isinstance(hands, LineBlock):
+        return iter(hands.lines)
+    return (line for raw in hands for line in raw.lines)
 
 
 def _is_stray(outcome: ParseOutcome) -> bool:

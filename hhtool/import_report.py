@@ -39,7 +39,8 @@ class FileReport:
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
-    status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand)
+    status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand) | reread
+    # | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
     reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
     totals: dict[str, int] = field(default_factory=dict)
 

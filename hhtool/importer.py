@@ -52,6 +52,8 @@ MAX_BLOCK_LINES = 1_000_000
 MAX_UNKNOWN_RAW = 1_000_000
 #: stored hands between two refreshes of the stats facts during an import
 FACTS_EVERY = 20_000
+#: the status of a file in which the site read (forced with --site) finds no hand start: skipped
+NOT_A_HAND_HISTORY = "not a hand history"
 
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
@@ -267,9 +269,11 @@ class Importer:
                 self._write_file_row(job)
                 if on_file:
                     on_file(job.report)
+            first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
                 following = next(chunks, None)
-                pending.append((job, self._dispatch(job, chunk, following is None), following is None))
+                pending.append((job, self._dispatch(job, chunk, following is None, first), following is None))
+                first = False
                 while len(pending) > self.in_flight:
                     self._finish(*pending.popleft(), on_file)
                 chunk = following
@@ -387,10 +391,11 @@ class Importer:
 
         return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener))
 
-    def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool) -> Any:
+    def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool, is_first: bool) -> Any:
         site = job.report.site
         assert site is not None  # a file no site reads has no chunks to parse
-        args = (site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line)
+        whole = is_first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
+        args = (site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line, whole)
         if self.submit is None:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)
@@ -403,6 +408,8 @@ class Importer:
             on_file(job.report)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
+        if result.not_hand_history:
+            job.report.status = NOT_A_HAND_HISTORY
         if result.found:
             job.resume_line = result.last_first_line
         if not file_row:

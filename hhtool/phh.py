@@ -47,6 +47,13 @@ from hhtool.model import Action, ActionKind, Card, Hand, Restatement, Seat, Show
 VARIANT = "F7S/8"
 #: prefix of hhtool's user-defined fields (PHH: user fields start with an underscore)
 USER_PREFIX = "_hhtool_"
+#: the fields of PokerKit's own HandHistory (0.7) among those hhtool writes: a plain export writes
+#: no others (PokerKit warns of any other field, the spec's time_zone_abbreviation included)
+POKERKIT_FIELDS = frozenset({
+    "variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions", "hand", "venue", "table",
+    "seat_count", "seats", "players", "finishing_stacks", "winnings", "currency", "time", "day", "month", "year",
+    "time_zone",
+})
 #: cards a player holds after each street, and which of them lie face up (PHH/PokerKit order)
 _DEALT_FACES: dict[Street, tuple[bool, ...]] = {
     Street.THIRD: (False, False, True),
@@ -371,8 +378,8 @@ def phh_fields(hand: Hand, user_fields: bool = True) -> list[tuple[str, object]]
     if hand.timezone:
         fields.append(("time_zone" if "/" in hand.timezone else "time_zone_abbreviation", hand.timezone))
     if user_fields:
-        fields += _user_fields(hand, writer, unknown)
-    return fields
+        return fields + _user_fields(hand, writer, unknown)
+    return [(name, value) for name, value in fields if name in POKERKIT_FIELDS]
 
 
 def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[str, object]]:
@@ -450,10 +457,70 @@ def hand_to_phh(hand: Hand, key: str | None = None, user_fields: bool = True) ->
     unknown = [name for name in ("bring_in", "small_bet", "big_bet") if getattr(hand.stakes, name) is None]
     if unknown:
         lines.append(f"# the history does not give {', '.join(unknown)}: the value written is a stand-in PHH requires")
+    written = phh_fields(hand, user_fields)
+    if hand.timezone and not any(name.startswith("time_zone") for name, _ in written):
+        lines.append(f"# times in {hand.timezone} (an abbreviation: PokerKit has no field for it)")
     if key is not None:
         lines.insert(0, f"[{key}]")
-    lines += [_render(name, value) for name, value in phh_fields(hand, user_fields)]
+    lines += [_render(name, value) for name, value in written]
     return "\n".join(lines) + "\n"
+
+
+def pokerkit_problem(text: str) -> str | None:
+    """Why PokerKit (installed: ImportError otherwise) cannot play this PHH hand to its end from the
+    file alone, or None when it can. Every deal, bet and show is taken from the file (only the burn
+    cards PHH leaves out are supplied): PokerKit's own loader would repair a hand that does not fit
+    it (deal '??', check or fold for a player) and so hide what it cannot replay."""
+    import warnings
+
+    import pokerkit
+    from pokerkit.notation import parse_action
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PokerKit warns of cards it would not have dealt, not of a refusal
+        try:
+            history = pokerkit.HandHistory.loads(text)
+            state = history.create_state()
+            for action in history.actions:
+                while state.can_burn_card():
+                    state.burn_card("??")
+                try:
+                    parse_action(state, action, history.parse_value)
+                except Exception as error:  # PokerKit refuses in many ways; each is the answer
+                    return f"PokerKit refuses {action!r}: {_pokerkit_reason(error)}"
+        except Exception as error:  # a file it cannot load, whatever the way
+            return f"PokerKit cannot load it: {_pokerkit_reason(error)}"
+    if state.status:
+        return "PokerKit's hand is not over after the last action"
+    return None
+
+
+def hidden_up_card(hand: Hand) -> str | None:
+    """The first up card the hand's PHH deals as ``??`` (whose, and on which street), or None. PokerKit
+    orders the players by their up cards (the bring-in on 3rd street, who acts first later), so it
+    cannot play a hand whose history hides one."""
+    writer = _Writer(hand)
+    names = [seat.player for seat in writer.table.players]  # p1, p2, … in the notation
+    deals: dict[str, int] = defaultdict(int)
+    for action in writer.actions():
+        parts = action.split()
+        if parts[:2] != ["d", "dh"] or len(parts) < 4:
+            continue
+        player, cards = parts[2], [parts[3][i:i + 2] for i in range(0, len(parts[3]), 2)]
+        deals[player] += 1
+        street = Street(min(Street.THIRD + deals[player] - 1, Street.SEVENTH))
+        up = cards[2:3] if street is Street.THIRD else cards if street < Street.SEVENTH else []
+        if "??" in up:
+            name = names[int(player[1:]) - 1] if player[1:].isdigit() and 0 < int(player[1:]) <= len(names) else player
+            return (f"{name}'s ({player}) {street.name.lower()}-street up card is hidden; "
+                    "PokerKit needs it to choose who acts")
+    return None
+
+
+def _pokerkit_reason(error: Exception) -> str:
+    if isinstance(error, KeyError):  # ranking or ordering by a card written '??'
+        return f"it needs a card the history hides ({type(error).__name__} {error})"
+    return f"{type(error).__name__}: {error}"
 
 
 def hands_to_phhs(hands: Iterable[Hand], user_fields: bool = True) -> str:

@@ -190,7 +190,7 @@ def test_a_file_read_with_a_wrong_site_is_read_again_without_it(tmp_path: Path) 
     path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
     db = str(tmp_path / "w.duckdb")
     wrong = json.loads(runner.invoke(app, ["import", str(path), "--db", db, "--site", "fulltilt", "--format", "json"]).output)
-    assert wrong["totals"]["stored"] == 0 and wrong["totals"]["failed"] >= 1
+    assert wrong["totals"]["stored"] == 0 and wrong["files"][0]["status"] == "not a hand history"  # of Full Tilt
     again = runner.invoke(app, ["import", str(path), "--db", db, "--site", "fulltilt"])
     assert "not read again" in again.output and "--site SITE" in again.output  # the same reading: known
     right = runner.invoke(app, ["import", str(path), "--db", db, "--format", "json"])
@@ -229,3 +229,56 @@ def test_a_grown_file_gives_the_tables_of_one_import_of_the_whole_file(tmp_path:
     grown, reference = every_table_of(db), every_table_of(once)
     assert grown["import_errors"] == reference["import_errors"] and len(reference["import_errors"]) == 1
     assert grown == reference
+
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_histories"
+#: files that hold no hand of any site, as a user's history folder has them (one ends inside its only line)
+NOT_HISTORIES = {"README.txt": "# My hands\n\nExported from the client; see notes.\n", "zz-notes.txt": "see notes.md",
+                 "notes.md": "Notes\n=====\n", "export.json": '{"hands": []}\n'}
+
+
+def _site_sample(site: str) -> Path:
+    return sorted(path for path in (SAMPLES / site).iterdir() if path.is_file())[0]
+
+
+def _imported_json(args: list[str]) -> tuple[int, dict[str, dict]]:  # type: ignore[type-arg]
+    result = runner.invoke(app, ["import", *args, "--db", ":memory:", "--format", "json"])
+    return result.exit_code, {Path(f["path"].split("!")[-1]).name: f for f in json.loads(result.output)["files"]}
+
+
+@pytest.mark.parametrize("site", sorted(path.name for path in SAMPLES.iterdir() if path.is_dir()))
+def test_a_file_without_a_hand_start_of_the_forced_site_is_not_a_hand_history(site: str, tmp_path: Path) -> None:
+    import zipfile
+
+    sample = _site_sample(site)
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    (folder / sample.name).write_bytes(sample.read_bytes())
+    for name, text in NOT_HISTORIES.items():
+        (folder / name).write_text(text)
+    archive = tmp_path / "hands.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in sorted(folder.iterdir()):
+            zipped.write(path, path.name)
+    for source, expected in ((folder, {"README.txt", "zz-notes.txt"}), (archive, set(NOT_HISTORIES))):
+        code, files = _imported_json([str(source), "--site", site])
+        assert code == 0, files  # the sample's own hands import clean
+        for name in expected:
+            counts = tuple(files[name][key] for key in ("status", "hands_found", "failed", "incomplete"))
+            assert counts == ("not a hand history", 0, 0, 0), (source, name, files[name])
+        real = files[sample.name]  # the legal counterpart: the site's own history is read as one
+        assert real["status"] == "parsed" and real["failed"] == 0 and real["stored"] > 0
+
+
+def test_not_a_hand_history_is_said_in_the_summary_and_a_site_like_text_still_fails(tmp_path: Path) -> None:
+    sample = _site_sample("fulltilt")
+    (tmp_path / sample.name).write_bytes(sample.read_bytes())
+    (tmp_path / "zz-readme.txt").write_text("see notes.md")  # no line break at the end: once "a truncated last hand"
+    result = runner.invoke(app, ["import", str(tmp_path), "--site", "fulltilt", "--db", ":memory:"], terminal_width=80)
+    assert result.exit_code == 0, result.output
+    assert "not a hand history" in result.output and "zz-readme.txt" in result.output
+    assert "incomplete" not in result.output and "truncated" not in result.output
+    # text that starts a Full Tilt hand is a hand history of it, however broken: a failed hand, exit 1
+    (tmp_path / "zz-readme.txt").write_text("Full Tilt Poker Game #123: a header cut short\n")
+    broken = runner.invoke(app, ["import", str(tmp_path), "--site", "fulltilt", "--db", ":memory:"])
+    assert broken.exit_code == 1 and "failed" in broken.output and "not a hand history" not in broken.output

@@ -188,8 +188,10 @@ def test_plain_phh_keeps_play_cards_and_results() -> None:
                    for again_shown in again.showdown if again_shown.player in shown), key
         for name in ("ante", "bring_in", "small_bet", "big_bet"):  # an unknown one is filled in: PHH requires it
             assert getattr(original.stakes, name) in (None, getattr(again.stakes, name)), (key, name)
+        # a time zone PokerKit names (IANA's) is kept; an abbreviation (ET) has no PokerKit field: plain drops it
+        kept_zone = original.timezone if original.timezone and "/" in original.timezone else None
         assert (again.started_at, again.timezone, again.table_name) == \
-               (original.started_at, original.timezone, original.table_name), key
+               (original.started_at, kept_zone, original.table_name), key
 
 
 def test_actions_the_notation_reads_otherwise_keep_the_site_numbers() -> None:

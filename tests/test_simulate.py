@@ -449,3 +449,24 @@ def test_split_pot_quarters_and_gives_odd_units_by_the_rules() -> None:
     tied = {"D": hand("Ah Kh Qd Jc 9s 8s 2c"), "E": hand("As Kd Qc Jh 9d 8d 2d")}
     awards = split_pot(51, 1, ("D", "E"), tied, {"D": 0, "E": 1})
     assert [(a.player, a.amount, a.pot, a.half.value) for a in awards] == [("E", 26, 1, "whole"), ("D", 25, 1, "whole")]
+
+
+def test_simulate_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
+    from hhtool.cli import app
+
+    runner = CliRunner()
+    out = tmp_path / "kept.txt"
+    out.write_text("a history someone kept\n")
+    refused = runner.invoke(app, ["simulate", "--hands", "2", "--out", str(out)], terminal_width=200)
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    [line] = refused.output.strip().splitlines()
+    assert "exists" in line and "--force" in line and str(out) in line
+    assert out.read_text() == "a history someone kept\n"
+    labels = tmp_path / "new.txt.faults.json"  # the faults' sidecar is a file someone may keep too
+    labels.write_text("{}")
+    faulty = runner.invoke(app, ["simulate", "--hands", "2", "--faults", "0.5", "--out", str(tmp_path / "new.txt")])
+    assert faulty.exit_code == 2 and "--force" in faulty.output and labels.read_text() == "{}"
+    assert not (tmp_path / "new.txt").exists()
+    forced = runner.invoke(app, ["simulate", "--hands", "2", "--out", str(out), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert "wrote 2 hands" in forced.output and out.read_text().startswith("PokerStars")

@@ -50,7 +50,7 @@ def test_worst_hands_first_and_drill_down(tmp_path: Path) -> None:
                                                       key=lambda h: -next(r["violations"] for r in worst if r["hand_id"] == h))
     assert {row["hand_id"] for row in worst} == {"4242", "77"}
     mispaid = next(row for row in worst if row["hand_id"] == "4242")
-    assert mispaid["misawarded"] == 36  # $0.18 paid to the wrong player: counted on both sides
+    assert mispaid["misawarded"] == 18  # $0.18 paid to the wrong player: counted once, not on both sides
     detail = as_json(db, "--hand", "77")
     assert detail and all(row["hand_id"] == "77" for row in detail) and "BET_SIZE" in {r["code"] for r in detail}
     only = as_json(db, "--by", "player", "--code", "POT_AWARD")
@@ -61,3 +61,19 @@ def test_terminal_view_shows_every_breakdown(tmp_path: Path) -> None:
     output = runner.invoke(app, ["violations", "--db", store_with_faults(tmp_path)]).output
     for breakdown in ("by code", "by site", "by player", "by date", "by hand (worst first)"):
         assert breakdown in output
+
+
+def test_misawarded_money_is_counted_once_and_shown_in_the_currency(tmp_path: Path) -> None:
+    db = store_with_faults(tmp_path)
+    worst = {row["hand_id"]: row for row in as_json(db, "--by", "hand")}
+    # 4242: $0.18 of gashpor's pot paid to u.pressure; 77: gashpor paid $0.08 short, to nobody (no money
+    # moved to another player, as the dispute report counts it; POT_TOTAL reports the short pot)
+    assert [(worst[h]["misawarded"], worst[h]["currency"], worst[h]["unit"]) for h in ("4242", "77")] == [
+        (18, "USD", 100), (0, "USD", 100)]
+    assert "POT_TOTAL" in worst["77"]["codes"]
+    csv_lines = runner.invoke(app, ["violations", "--db", db, "--by", "hand", "--format", "csv"]).output.splitlines()
+    assert csv_lines[0].endswith(",misawarded,currency,unit") and csv_lines[1].endswith(",18,USD,100")
+    for args in (["--by", "hand"], []):  # one breakdown, and the terminal's every breakdown
+        table = runner.invoke(app, ["violations", "--db", db, *args], terminal_width=80).output
+        assert "$0.18" in table and "$0.00" in table
+        assert " 36 " not in table and " 18 " not in table and "unit" not in table

@@ -7,6 +7,7 @@ from enum import StrEnum
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, database, err, out
 from hhtool.service.export import export_parquet, export_phh
@@ -38,9 +39,14 @@ def register(app: typer.Typer) -> None:
             chosen = hand_filter(sites=site, hand_id=hand or None, players=player)
             exported = export_phh(database(db), Path(target), chosen, user_fields=not plain)
             for reason in exported.refused:
-                err.print(f"[yellow]not exported:[/yellow] {reason}", highlight=False)
+                err.print(f"[yellow]not exported:[/yellow] {escape(reason)}", highlight=False)
+            for reason in exported.unreplayable:
+                err.print(f"[yellow]exported, not replayable in PokerKit:[/yellow] {escape(reason)}", highlight=False)
             out.print(f"{exported.written} hands written to {target}"
-                      + (f"; {len(exported.refused)} not expressible in PHH" if exported.refused else ""), highlight=False)
+                      + (f"; {len(exported.refused)} not expressible in PHH" if exported.refused else "")
+                      + (f"; {len(exported.unreplayable)} written that PokerKit cannot replay" if exported.unreplayable
+                         else "; PokerKit can replay every one")
+                      + f" (checked by {exported.checked_by})", highlight=False, markup=False)
             return
         if out_dir is None or target or site or hand or player or plain:
             err.print("[red]error:[/red] --format parquet takes a folder argument and no --out or filters")

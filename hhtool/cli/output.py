@@ -25,6 +25,9 @@ from hhtool.service.errors import UsageError
 if TYPE_CHECKING:
     from hhtool.service.importing import ImportReport
 
+#: an import report's status of a file that holds no hand (hhtool.importer.NOT_A_HAND_HISTORY)
+NOT_A_HAND_HISTORY = "not a hand history"
+
 #: failures (and conflicting copies) an import summary lists; the rest are counted
 SHOWN_FAILURES = 5
 
@@ -245,6 +248,11 @@ def print_text_summary(report: ImportReport) -> None:
         + f" + {skipped} skipped (other games) + {report.total('failed')} failed"
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")
     )
+    for file_report in report.files:
+        if file_report.status == NOT_A_HAND_HISTORY:
+            site = escape(file_report.site or "")
+            out.print(f"  [yellow]not a hand history[/yellow] {escape(file_report.path)}: no {site} hand starts in it "
+                      f"(read with --site {site}; without it the site is detected); skipped", highlight=False)
     shown = 0
     for file_report in report.files:
         for failure in file_report.failures:

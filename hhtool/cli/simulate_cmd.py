@@ -32,10 +32,11 @@ def register(app: typer.Typer) -> None:
             help="Share of hands that break one rule each; writes FILE.faults.json (hand id -> code, street, player).",
         ),
         policy: str = typer.Option("simple", "--policy", help="simple, calldown (nobody folds) or raisewar (always raise)."),
-        out_file: Path = typer.Option(..., "--out", help="The hand-history file to write."),
+        out_file: Path = typer.Option(..., "--out", help="The hand-history file to write (an existing one: --force)."),
+        force: bool = typer.Option(False, "--force", help="Overwrite --out (and its faults file) if it exists."),
     ) -> None:
         """Write simulated Seven Card Stud Hi/Lo hands, streamed to disk, reproducible for a seed."""
-        request = SimulationRequest(hands, out_file, seed, players, stakes, ante, bring_in, rake, site, faults, policy)
+        request = SimulationRequest(hands, out_file, seed, players, stakes, ante, bring_in, rake, site, faults, policy, force)
         # said here rather than left to the app's GuardedGroup: the command also runs registered alone
         try:
             simulated = simulate(request)

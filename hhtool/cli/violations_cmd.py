@@ -25,12 +25,19 @@ def register(app: typer.Typer) -> None:
         out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal."),
         db: str | None = DB_OPTION,
     ) -> None:
-        """Counts of violations by code, site, player and date, and the worst hands first."""
+        """Counts of violations by code, site, player and date, and the worst hands first.
+
+        `misawarded` is the money a hand's pots paid otherwise than the rules award, each amount counted
+        once: in the hand's currency in the terminal; csv, json and parquet give it in smallest units
+        beside `currency` and `unit` (100 units make one dollar).
+        """
         chosen = hand_filter(sites=site, hand_id=hand or None)
-        if hand or by or output_format is not OutputFormat.table:  # one breakdown (or one hand's violations)
-            [(_, frame)] = violation_breakdowns(database(db), [by or "code"], chosen, code, player)
+        terminal = output_format is OutputFormat.table
+        if hand or by or not terminal:  # one breakdown (or one hand's violations)
+            [(_, frame)] = violation_breakdowns(database(db), [by or "code"], chosen, code, player, for_terminal=terminal)
             emit_frame(frame, output_format, out_file)
             return
-        for breakdown, frame in violation_breakdowns(database(db), list(BREAKDOWNS), chosen, code, player, top):
+        for breakdown, frame in violation_breakdowns(database(db), list(BREAKDOWNS), chosen, code, player, top,
+                                                     for_terminal=True):
             out.print(f"[bold]by {breakdown}[/bold]" + (" (worst first)" if breakdown == "hand" else ""))
             emit_frame(frame, output_format)

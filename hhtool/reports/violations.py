@@ -1,6 +1,8 @@
 """Violation summaries across the store (`hhtool violations`), computed in DuckDB.
 
 Findings are those of each hand's own rule profile (the one it was replayed under at import).
+Money stays an integer in the smallest unit beside the hand's ``currency`` and ``unit``;
+:func:`terminal_view` spells it in the currency for a person.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from hhtool.money import format_money
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
@@ -20,9 +23,11 @@ _BASE = """
     FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
     WHERE {where}
 """
-# Money at stake in a hand: what the site paid differently from what the rules award, summed over players.
+# Money misawarded in a hand, each amount counted once: what the site paid players beyond what the
+# rules award them (paying one player's $0.18 to another is $0.18, not $0.36 with both sides summed),
+# as the dispute report counts it. A pot paid short to nobody is no money moved: POT_TOTAL reports it.
 _AT_STAKE = """
-    SELECT r.site, r.hand_id, CAST(sum(abs(r.site_amount - r.rules_amount)) AS BIGINT) AS misawarded
+    SELECT r.site, r.hand_id, CAST(sum(greatest(r.site_amount - r.rules_amount, 0)) AS BIGINT) AS misawarded
     FROM rule_awards r JOIN hands h ON r.site = h.site AND r.hand_id = h.hand_id AND r.profile = h.rules_profile
     GROUP BY ALL
 """
@@ -51,7 +56,8 @@ def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code
         sql = f"""
             SELECT b.site, b.hand_id, any_value(b.started_at) AS started_at, count(*) AS violations,
                    string_agg(DISTINCT b.code, ',' ORDER BY b.code) AS codes,
-                   coalesce(any_value(s.misawarded), 0) AS misawarded, any_value(b.currency) AS currency
+                   coalesce(any_value(s.misawarded), 0) AS misawarded, any_value(b.currency) AS currency,
+                   any_value(b.unit) AS unit
             FROM ({base}) b LEFT JOIN ({_AT_STAKE}) s ON b.site = s.site AND b.hand_id = s.hand_id
             GROUP BY b.site, b.hand_id
             ORDER BY violations DESC, misawarded DESC, b.site, b.hand_id"""
@@ -65,3 +71,13 @@ def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code
     if limit:
         sql += f" LIMIT {int(limit)}"
     return store.frame(sql, params)
+
+
+def terminal_view(frame: pl.DataFrame) -> pl.DataFrame:
+    """What the terminal shows: ``misawarded`` in its hand's currency (``$0.18``) in place of the
+    smallest units, ``currency`` and ``unit``; a frame without money as it is."""
+    if "misawarded" not in frame.columns:
+        return frame
+    spelled = [format_money(int(amount), int(unit), currency)
+               for amount, unit, currency in frame.select("misawarded", "unit", "currency").iter_rows()]
+    return frame.with_columns(pl.Series("misawarded", spelled, dtype=pl.Utf8)).drop("currency", "unit")

@@ -4,15 +4,21 @@ or the chosen stored hands as PHH (the PokerKit project's hand history notation,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import CannotWrite
 from hhtool.service.judging import stored_hands
 from hhtool.service.stores import Database
 from hhtool.store import Store
 from hhtool.store.spec import TABLES, Role
+
+if TYPE_CHECKING:
+    from hhtool.model import Hand
 
 #: every table of the store but its own bookkeeping (schema_version), as the specification lists them
 EXPORTED_TABLES = tuple(table.name for table in TABLES if table.role is not Role.META)
@@ -49,10 +55,55 @@ def phh_file_name(site: str, hand_id: str, taken: set[str]) -> str:
 
 @dataclass
 class PhhExport:
-    """Hands written, and "site hand: reason" of each hand PHH cannot express."""
+    """Hands written, "site hand: reason" of each hand PHH cannot express (not written) and of each
+    written hand PokerKit cannot replay, and what judged that (PokerKit itself, or hhtool's rules
+    for it where PokerKit is not installed)."""
 
     written: int = 0
     refused: list[str] = field(default_factory=list)
+    unreplayable: list[str] = field(default_factory=list)
+    checked_by: str = ""
+
+
+#: the codes of hhtool's `pokerkit` profile whose violations PokerKit refuses to play (it chooses
+#: who brings in and who acts itself, and takes no other order)
+POKERKIT_REFUSES = frozenset({Code.BRING_IN_PLAYER, Code.ACTION_ORDER})
+
+
+def _pokerkit_checker() -> tuple[Callable[[Hand, str], str | None], str]:
+    """(why PokerKit cannot replay an exported hand, or None; what judges it)."""
+    try:
+        from importlib.metadata import version
+
+        import pokerkit  # noqa: F401 - only whether it is there
+    except ImportError:
+        return _by_known_rules, "hhtool's rules for PokerKit (PokerKit is not installed: pip install pokerkit)"
+    return _by_pokerkit, f"PokerKit {version('pokerkit')}"
+
+
+def _by_pokerkit(hand: Hand, text: str) -> str | None:
+    """PokerKit's refusal, with the hidden up card behind it where there is one (PokerKit names
+    only the action it refused)."""
+    from hhtool.phh import hidden_up_card, pokerkit_problem
+
+    problem = pokerkit_problem(text)
+    hidden = hidden_up_card(hand) if problem is not None else None
+    return problem if hidden is None else f"{problem} ({hidden})"
+
+
+def _by_known_rules(hand: Hand, _text: str) -> str | None:
+    """What hhtool knows PokerKit refuses: an up card the history hides (PokerKit orders the players
+    by their up cards), or a bring-in or action order other than its own (the `pokerkit` profile)."""
+    from hhtool.phh import hidden_up_card
+    from hhtool.replay import replay
+
+    hidden = hidden_up_card(hand)
+    if hidden is not None:
+        return hidden
+    for violation in replay(hand, "pokerkit").violations:
+        if violation.code in POKERKIT_REFUSES:
+            return f"PokerKit plays another order: {violation.message}"
+    return None
 
 
 def export_phh(database: Database, target: Path, hand_filter: HandFilter, user_fields: bool = True) -> PhhExport:
@@ -69,7 +120,8 @@ def export_phh(database: Database, target: Path, hand_filter: HandFilter, user_f
 def _write_phh(store: Store, target: Path, hand_filter: HandFilter, user_fields: bool) -> PhhExport:
     from hhtool.phh import PhhExportError, hand_to_phh
 
-    exported = PhhExport()
+    check, checked_by = _pokerkit_checker()
+    exported = PhhExport(checked_by=checked_by)
     single = target.suffix.lower() == ".phhs"
     if single:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -84,6 +136,9 @@ def _write_phh(store: Store, target: Path, hand_filter: HandFilter, user_fields:
             except PhhExportError as error:
                 exported.refused.append(f"{hand.site} {hand.hand_id}: {error}")
                 continue
+            problem = check(hand, hand_to_phh(hand, None, user_fields) if single else text)  # a hand, not a section
+            if problem is not None:  # written all the same: PHH expresses it, PokerKit cannot play it
+                exported.unreplayable.append(f"{hand.site} {hand.hand_id}: {problem}")
             if single:
                 sink.write(("\n" if exported.written else "") + text)
             else:

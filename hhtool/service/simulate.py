@@ -29,6 +29,7 @@ class SimulationRequest:
     site: str = "pokerstars"
     faults: float | None = None
     policy: str = "simple"
+    force: bool = False  # overwrite an existing file (and faults sidecar)
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,8 @@ def players_range(text: str) -> tuple[int, int]:
 
 
 def simulate(request: SimulationRequest) -> Simulated:
-    """Write the hands, streamed to disk, reproducible for a seed; UsageError for a malformed option,
-    CannotWrite when the file cannot be written."""
+    """Write the hands, streamed to disk, reproducible for a seed; UsageError for a malformed option
+    or a file that exists (unless ``force``), CannotWrite when the file cannot be written."""
     from hhtool.replay import profile_for_site
     from hhtool.simulate import POLICIES, TableConfig, parse_amount, parse_rake, sidecar_path, simulate_to_file
     from hhtool.simulate.writers import WRITERS
@@ -79,8 +80,12 @@ def simulate(request: SimulationRequest) -> Simulated:
         )
     except ValueError as error:
         raise UsageError(str(error)) from error
+    sidecar = sidecar_path(request.out_file) if request.faults is not None else None
+    existing = [path for path in (request.out_file, sidecar) if path is not None and path.exists()]
+    if existing and not request.force:  # a history or labels someone kept must not vanish unasked
+        raise UsageError(f"{existing[0]} exists; add --force to overwrite it")
     try:
         stats = simulate_to_file(request.out_file, config, POLICIES[request.policy](), request.hands, request.faults)
     except OSError as error:
         raise CannotWrite(request.out_file, error) from error
-    return Simulated(stats, sidecar_path(request.out_file) if request.faults is not None else None)
+    return Simulated(stats, sidecar)

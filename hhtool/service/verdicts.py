@@ -10,7 +10,7 @@ import polars as pl
 
 from hhtool.replay.codes import CODE_NAMES, Code
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.violations import BREAKDOWNS, violation_summary
+from hhtool.reports.violations import BREAKDOWNS, terminal_view, violation_summary
 from hhtool.service.errors import UsageError
 from hhtool.service.stores import Database
 from hhtool.store import Store
@@ -79,14 +79,18 @@ def conflicts_of_hand(store: Store, site: str, hand_id: str) -> list[dict[str, A
 
 
 def violation_breakdowns(database: Database, breakdowns: list[str], hand_filter: HandFilter, code: Code | None,
-                         player: str | None, limit: int | None = None) -> list[tuple[str, pl.DataFrame]]:
+                         player: str | None, limit: int | None = None,
+                         for_terminal: bool = False) -> list[tuple[str, pl.DataFrame]]:
     """`hhtool violations`: each breakdown asked for (code, site, player, date, hand) of the violations
-    of the matching hands under their own profiles, ``limit`` rows each; UsageError for an unknown one."""
+    of the matching hands under their own profiles, ``limit`` rows each; UsageError for an unknown one.
+    Money is in smallest units beside ``currency`` and ``unit``, or spelled in the currency
+    ``for_terminal``."""
     unknown = [by for by in breakdowns if by not in BREAKDOWNS]
     if unknown:
         raise UsageError(f"--by must be one of {', '.join(BREAKDOWNS)}")
     with database.open(read_only=True) as store:
-        return [(by, violation_summary(store, by, hand_filter, code, player, limit)) for by in breakdowns]
+        frames = [(by, violation_summary(store, by, hand_filter, code, player, limit)) for by in breakdowns]
+    return [(by, terminal_view(frame)) for by, frame in frames] if for_terminal else frames
 
 
 __all__ = ["BREAKDOWNS", "CODE_NAMES", "VIOLATION_KEYS", "Code", "conflicts_of_hand", "verdict_counts",

@@ -473,6 +473,16 @@ class SiteParser:
         if buffer:
             yield self._raw(buffer, 0, len(buffer), file, first)
 
+    def holds_hand(self, lines: Iterable[str]) -> bool:
+        """Whether a hand of this site starts in these lines (a whole file's): a file in which none
+        does is not a hand history of this site, so its text is no failed or truncated hand. By default
+        a ``hand_start`` line; a site whose hands start otherwise overrides it, and a site without
+        ``hand_start`` that does not cannot tell (True: its split reports the text as before)."""
+        if self.hand_start is None:
+            return True
+        match = self.hand_start.match
+        return any(match(line) for line in lines)
+
     @property
     def splits_at_hand_starts(self) -> bool:
         """Whether any run of a file's lines beginning at a hand start splits on its own (a file can be

@@ -176,6 +176,9 @@ class PartyPokerParser(LineSiteParser[_PartyFacts]):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_preamble_id(line) is not None for line in head[:5])
 
+    def holds_hand(self, lines: Iterable[str]) -> bool:
+        return any(_preamble_id(line) is not None for line in lines)  # any of the three preambles
+
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         """A hand starts at the first of its preamble lines ("Game #N starts.", "#Game No : N",
         "***** Hand History for Game N *****"); exports differ in which of them they keep.

@@ -118,6 +118,9 @@ class PhhParser(SiteParser):
 
     splitting = Splitting.IN_ORDER  # a section header may hold a sub-table that stays with its hand
 
+    def holds_hand(self, lines: Iterable[str]) -> bool:
+        return any(_VARIANT_KEY.match(line) for line in lines)  # every hand names its variant
+
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         """A ``.phhs`` is cut at its table headers (``[1]``, ``[2]``, …); a sub-table of a section
         (``[1.extra]``) or a user-defined table (``[_extra]``) stays with what it follows. A file

@@ -178,6 +178,9 @@ class XmlSiteParser(SiteParser):
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         yield from split_games(lines, file, self.header_start, self.ignorable, offset=offset)
 
+    def holds_hand(self, lines: Iterable[str]) -> bool:
+        return holds_game(lines)
+
     @staticmethod
     def start_attributes(raw: RawHand) -> dict[str, str]:
         """The attributes of the ``<game>`` start tag the hand begins with, without reading the rest."""
@@ -218,6 +221,11 @@ class _Window:
         if index - self.first > 256:
             self.lines = self.lines[index - self.first:]
             self.first = index
+
+
+def holds_game(lines: Iterable[str]) -> bool:
+    """Whether a ``<game>`` element starts in these lines (a file with none holds no hand)."""
+    return any("<game" in line and _GAME_START_TAG.search(line) is not None for line in lines)
 
 
 def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
