@@ -77,3 +77,14 @@ def test_misawarded_money_is_counted_once_and_shown_in_the_currency(tmp_path: Pa
         table = runner.invoke(app, ["violations", "--db", db, *args], terminal_width=80).output
         assert "$0.18" in table and "$0.00" in table
         assert " 36 " not in table and " 18 " not in table and "unit" not in table
+
+
+def test_violations_out_writes_the_format_its_suffix_names(tmp_path: Path) -> None:
+    """`--out` without `--by` writes the code breakdown into the file (it used to print every
+    breakdown to the terminal and write nothing)."""
+    db = store_with_faults(tmp_path)
+    out = tmp_path / "new" / "by-code.csv"
+    result = runner.invoke(app, ["violations", "--db", db, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith("code,") and len(lines) > 1 and "─" not in out.read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from hhtool.cli.common import DB_OPTION, database, out
-from hhtool.cli.output import OutputFormat, emit_frame
+from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.filters import hand_filter
 from hhtool.service.verdicts import BREAKDOWNS, CODE_NAMES, Code, violation_breakdowns
 
@@ -21,8 +21,10 @@ def register(app: typer.Typer) -> None:
         site: str | None = typer.Option(None, "--site", help="Only this site."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
         top: int = typer.Option(20, "--top", min=1, help="Rows per breakdown in the terminal view."),
-        output_format: OutputFormat = typer.Option(OutputFormat.table, "--format", help="table, csv, json or parquet."),
-        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal."),
+        output_format: OutputFormat | None = typer.Option(
+            None, "--format", help="table, csv, json, parquet or html. Default: the one --out's suffix names, else table."),
+        out_file: str | None = typer.Option(
+            None, "--out", help="Write one breakdown (--by, default code) to this file; its suffix decides the format."),
         db: str | None = DB_OPTION,
     ) -> None:
         """Counts of violations by code, site, player and date, and the worst hands first.
@@ -32,10 +34,11 @@ def register(app: typer.Typer) -> None:
         beside `currency` and `unit` (100 units make one dollar).
         """
         chosen = hand_filter(sites=site, hand_id=hand or None)
-        terminal = output_format is OutputFormat.table
-        if hand or by or not terminal:  # one breakdown (or one hand's violations)
+        written = file_format(output_format, out_file)  # --out's suffix decides, as for every --out
+        terminal = written is OutputFormat.table
+        if hand or by or out_file or not terminal:  # one breakdown (or one hand's violations)
             [(_, frame)] = violation_breakdowns(database(db), [by or "code"], chosen, code, player, for_terminal=terminal)
-            emit_frame(frame, output_format, out_file)
+            emit_frame(frame, written, out_file)
             return
         for breakdown, frame in violation_breakdowns(database(db), list(BREAKDOWNS), chosen, code, player, top,
                                                      for_terminal=True):
