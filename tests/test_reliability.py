@@ -148,8 +148,12 @@ def stop_watch_after_files(process: subprocess.Popen[str], names: set[str], time
     assert done.wait(timeout), f"the watch did not report {sorted(names - reported)}: {''.join(seen)}"
     time.sleep(0.3)  # into the next poll: the pass that reported them has finished
     process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
-    return "".join(seen) + stdout, stderr
+    # the rest through the same buffered pipe objects the reader used: communicate() reads the raw
+    # pipes and would miss what the reader's iteration had already buffered
+    rest = process.stdout.read()
+    stderr = process.stderr.read() if process.stderr is not None else ""
+    process.wait(timeout=60)
+    return "".join(seen) + rest, stderr
 
 
 @pytest.mark.slow
