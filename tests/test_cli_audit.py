@@ -63,8 +63,8 @@ def test_filters_and_csv(tmp_path: Path) -> None:
     assert set(players) == {"gashpor"} and {row["player"] for row in rows} - {"gashpor"}  # others filtered out
     clean_hand = runner.invoke(app, ["audit", "--db", db, "--hand", "35874576282"])
     assert clean_hand.exit_code == 0 and "1 hands audited: 1 ok" in clean_hand.output
-    other_site = runner.invoke(app, ["audit", "--db", db, "--site", "fulltilt"])
-    assert other_site.exit_code == 0 and "0 hands audited" in other_site.output
+    other_site = runner.invoke(app, ["audit", "--db", db, "--site", "fulltilt"])  # matches nothing: says so (#14)
+    assert other_site.exit_code == 2 and "no site 'fulltilt' in the store" in other_site.output, other_site.output
 
 
 def test_rules_profile_replays_stored_hands_again(tmp_path: Path) -> None:

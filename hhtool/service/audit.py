@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
+from hhtool.service.filters import require_matches
 from hhtool.service.importing import ImportOptions, check_rules, collect_paths, import_into
 from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
 from hhtool.service.stores import Database
@@ -49,6 +50,7 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
             profile = rereplay(store, rules, hand_filter)
             where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
             judge_table_context(store, where, params, profile)
+        require_matches(store, hand_filter, player)
         found = violations(store, hand_filter, code, player, profile)
         pages = None
         if report_dir is not None:

@@ -13,6 +13,7 @@ from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_
 from hhtool.reports.stats import Breakdown, TerminalChoice, UnknownColumn, ordered, player_stats, terminal_view
 from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
+from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
 
 GRAPH_SUFFIXES = (".png", ".html", ".htm")
@@ -24,6 +25,7 @@ def stats(database: Database, hand_filter: HandFilter, by: Breakdown | None = No
     ``sort`` names and cut to ``limit`` rows; with ``terminal``, the view the terminal shows (the
     default columns, the chosen ones, or every statistic). UsageError for an unknown column."""
     with report_store(database) as store:
+        require_matches(store, hand_filter)
         frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
     try:
         frame = ordered(frame, sort, limit)
@@ -50,6 +52,7 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
     if path.suffix.lower() not in GRAPH_SUFFIXES:
         raise UsageError(f"--out must end in .png or .html, not {path.name!r}")
     with report_store(database) as store:
+        require_matches(store, hand_filter, player)
         if player is None:
             found = heroes(store, hand_filter)
             if len(found) != 1:

@@ -12,6 +12,7 @@ from hhtool.replay.codes import CODE_NAMES, Code
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.violations import BREAKDOWNS, terminal_view, violation_summary
 from hhtool.service.errors import UsageError
+from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
 from hhtool.store import Store
 from hhtool.store.copies import conflicts_of
@@ -89,6 +90,7 @@ def violation_breakdowns(database: Database, breakdowns: list[str], hand_filter:
     if unknown:
         raise UsageError(f"--by must be one of {', '.join(BREAKDOWNS)}")
     with database.open(read_only=True) as store:
+        require_matches(store, hand_filter, player)
         frames = [(by, violation_summary(store, by, hand_filter, code, player, limit)) for by in breakdowns]
     return [(by, terminal_view(frame)) for by, frame in frames] if for_terminal else frames
 
