@@ -31,7 +31,7 @@ import pkgutil  # noqa: E402
 import typer  # noqa: E402
 
 from hhtool import __version__  # noqa: E402
-from hhtool.cli.common import EXIT_CODES_HELP, GuardedGroup  # noqa: E402
+from hhtool.cli.common import BEFORE_COMMAND, EXIT_CODES_HELP, GuardedGroup  # noqa: E402
 
 app = typer.Typer(
     name="hhtool",
@@ -40,6 +40,7 @@ app = typer.Typer(
     cls=GuardedGroup,
     no_args_is_help=True,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # -h as well, as users expect
     pretty_exceptions_enable=False,
 )
 
@@ -53,12 +54,15 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    db: str | None = typer.Option(None, "--db", help="DuckDB file for the command that follows (as its own --db)."),
 ) -> None:
     """Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.
 
     The database is an embedded DuckDB file: hhtool.duckdb in the current directory, or --db PATH,
-    or the HHTOOL_DB environment variable; --db :memory: keeps nothing.
+    or the HHTOOL_DB environment variable; --db :memory: keeps nothing. --db may come before the
+    command (`hhtool --db X stats`) or after it; after it, it wins.
     """
+    BEFORE_COMMAND["db"] = db
 
 
 for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):

@@ -62,10 +62,17 @@ out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 err = Console(stderr=True, soft_wrap=True)
 
 
+#: options given before the command (``hhtool --db X stats``), set by the app's callback on every run
+#: (the commands run on a worker thread, where click's context is not at hand)
+BEFORE_COMMAND: dict[str, str | None] = {"db": None}
+
+
 def database(db: str | None) -> Database:
     """The store named by --db (or $HHTOOL_DB, or the default), telling the user on stderr while the
-    service waits for another process's lock, warns, or stores report facts first."""
-    return Database(db, on_wait=_tell_waiting, warn=_warn, on_facts_refresh=_tell_refreshing)
+    service waits for another process's lock, warns, or stores report facts first. A --db given
+    before the command (``hhtool --db X stats``) counts where the command's own is not given."""
+    return Database(db if db is not None else BEFORE_COMMAND["db"], on_wait=_tell_waiting, warn=_warn,
+                    on_facts_refresh=_tell_refreshing)
 
 
 def _tell_waiting(path: str, holder: str, read_only: bool) -> None:
