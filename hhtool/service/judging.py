@@ -37,6 +37,17 @@ def stored_hands(store: Store, hand_filter: HandFilter) -> Iterator[Hand]:
     return load_hands(store, where, params)
 
 
+def the_stored_hand(store: Store, hand_id: str, site: str | None) -> Hand:
+    """The one stored hand with this id (on ``site``); UsageError when none is stored, or when several
+    sites share the id (the message names them: add --site)."""
+    hands = list(stored_hands(store, HandFilter(sites=(site.lower(),) if site else (), hand_id=hand_id)))
+    if not hands:
+        raise UsageError(f"no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
+    if len(hands) > 1:  # (stored_hands orders them by site)
+        raise UsageError(f"hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site")
+    return hands[0]
+
+
 @dataclass(frozen=True)
 class ShownHand:
     """A stored hand as `show` describes it (plain data, also its JSON, naming the profile that
@@ -53,12 +64,7 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
 
     check_rules(rules)  # a wrong --rules is a usage error, before the store is opened
     with database.open(read_only=True) as store:
-        hands = list(stored_hands(store, HandFilter(sites=(site.lower(),) if site else (), hand_id=hand_id)))
-    if not hands:
-        raise UsageError(f"no stored hand {hand_id!r}")
-    if len(hands) > 1:
-        raise UsageError(f"hand {hand_id!r} exists on {', '.join(h.site for h in hands)}; add --site")
-    hand = hands[0]
+        hand = the_stored_hand(store, hand_id, site)
     chosen, result = judge(hand, rules)
     return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
 
@@ -66,16 +72,11 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
 def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> Report:
     """`audit --explain`: the dispute report of the one stored hand with this id (on ``site``), under
     ``rules`` or its own profile; UsageError when none is stored, or when several sites share the id."""
-    from hhtool.replay import load_profile, profile_for
+    from hhtool.replay import profile_for
     from hhtool.reports.dispute import report_of_stored_hand
 
-    hands = list(stored_hands(store, HandFilter(sites=(site.lower(),) if site else (), hand_id=hand_id)))
-    if not hands:
-        raise UsageError(f"no stored hand {hand_id!r}" + (f" on {site}" if site else ""))
-    if len(hands) > 1:
-        raise UsageError(f"hand {hand_id!r} exists on {', '.join(sorted(h.site for h in hands))}; add --site")
-    hand = hands[0]
-    return report_of_stored_hand(store, hand, profile_for(hand, load_profile(rules) if rules else None))
+    hand = the_stored_hand(store, hand_id, site)
+    return report_of_stored_hand(store, hand, profile_for(hand, rules))
 
 
 def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
