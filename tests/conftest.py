@@ -16,6 +16,16 @@ from tests.inputs import SAMPLES, require_corpus
 from tests.stats_hands import ALL_HANDS, load
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_user_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The user's own config file (a default database, watch folders) stays out of the tests: every
+    command, in this process or a subprocess, looks in an empty config folder."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+        patch.delenv("HHTOOL_CONFIG", raising=False)
+        yield
+
+
 @pytest.fixture
 def corpus() -> Path:
     """The shared corpus folder; the test is skipped, saying what is missing, without it."""

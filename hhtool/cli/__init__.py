@@ -58,9 +58,9 @@ def main(
 ) -> None:
     """Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.
 
-    The database is an embedded DuckDB file: hhtool.duckdb in the current directory, or --db PATH,
-    or the HHTOOL_DB environment variable; --db :memory: keeps nothing. --db may come before the
-    command (`hhtool --db X stats`) or after it; after it, it wins.
+    The database is an embedded DuckDB file: --db PATH, or the HHTOOL_DB environment variable, or the
+    config file's database (`hhtool config`), or hhtool.duckdb in the current directory; --db :memory:
+    keeps nothing. --db may come before the command (`hhtool --db X stats`) or after it; after it, it wins.
     """
     BEFORE_COMMAND["db"] = db
 

@@ -30,9 +30,10 @@ from hhtool.service.errors import (
 )
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
-DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB or ./hhtool.duckdb; ':memory:' keeps nothing).")
+DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
+                         "(`hhtool config`), or ./hhtool.duckdb; ':memory:' keeps nothing).")
 # the hand filter of the reports (`stats`, `graph`)
-PLAYER_OPTION = typer.Option(None, "--player", help="Only this player (repeatable).")
+PLAYER_OPTION = typer.Option(None, "--player", help="Only this player, or alias (`hhtool alias`) (repeatable).")
 SITE_OPTION = typer.Option(None, "--site", help="Only hands of this site (repeatable).")
 STAKES_OPTION = typer.Option(None, "--stakes", help="Small bet/big bet in currency units, e.g. 0.04/0.08.")
 FROM_OPTION = typer.Option(None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from hhtool.cli.common import DB_OPTION, EXIT_FINDINGS, EXIT_OK, database, err, out, stderr_is_terminal
 from hhtool.cli.output import print_text_summary
+from hhtool.service.config import watch_targets
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval
 def register(app: typer.Typer) -> None:
     @app.command("import")
     def import_command(
-        paths: list[str] = typer.Argument(..., help="Files, folders (searched recursively) or glob patterns."),
+        paths: list[str] | None = typer.Argument(None, help="Files, folders (searched recursively) or glob patterns "
+                                                 "(default: the watch folders of the config file: `hhtool config`)."),
         db: str | None = DB_OPTION,
         site: str | None = typer.Option(None, "--site", help="Force the site instead of detecting it from the content."),
         rules: str | None = typer.Option(
@@ -97,6 +99,7 @@ def register(app: typer.Typer) -> None:
         3 when the store cannot be read or written, 130 on Ctrl-C (a re-run resumes).
         """
         options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
+        paths = watch_targets(paths or [])
         if watch_mode:
             run_watch(paths, db, options, interval)
             raise typer.Exit(EXIT_OK)

@@ -1,4 +1,5 @@
-"""Opening the store for a command: which file (--db, $HHTOOL_DB, ./hhtool.duckdb), waiting while
+"""Opening the store for a command: which file (--db, $HHTOOL_DB, the user's config file,
+./hhtool.duckdb: :mod:`.config`), waiting while
 another process holds it, upgrading an older schema a reader meets, and the record of what the
 command opened, so that a failure can say which file and how many hands were stored before it.
 
@@ -15,6 +16,7 @@ from typing import Any
 
 import duckdb
 
+from hhtool.service.config import configured_database
 from hhtool.store import SchemaTooNew, SchemaTooOld, SettingError, Store, StoreError, memory_size, resolve_db_path
 
 #: DuckDB's buffer pool during an import, overriding the default below
@@ -44,7 +46,7 @@ class Database:
 
     @property
     def path(self) -> str:
-        return resolve_db_path(self.option)
+        return resolve_db_path(self.option, configured_database)
 
 
 @dataclass
@@ -80,7 +82,7 @@ def opened_for_writing() -> bool:
 def open_store(database: Database, read_only: bool = False, config: dict[str, Any] | None = None) -> Store:
     """The store for reading or writing. Every failure to open it is raised (StoreError,
     SettingError, …): the command line turns it into its message and exit code."""
-    path = resolve_db_path(database.option)
+    path = resolve_db_path(database.option, configured_database)
     _opened.path = path
     if not read_only:
         _check_import_memory()

@@ -73,14 +73,25 @@ class SchemaTooOld(StoreError):
     """A reader found a store written by an older hhtool: it must be migrated before it can be read."""
 
 
-def resolve_db_path(option: str | None) -> str:
-    """--db wins, then $HHTOOL_DB (unless empty), then hhtool.duckdb in the current directory."""
+def resolve_db_path(option: str | None, configured: Callable[[], str | None] | None = None) -> str:
+    """--db wins, then $HHTOOL_DB (unless empty), then what ``configured`` gives (the user's config
+    file, which the service reads: asked only when neither names a file), then hhtool.duckdb in the
+    current directory."""
+    return chosen_db_path(option, configured)[0]
+
+
+def chosen_db_path(option: str | None, configured: Callable[[], str | None] | None = None) -> tuple[str, str]:
+    """The database file :func:`resolve_db_path` picks, and what picked it: ``--db``, ``$HHTOOL_DB``,
+    ``config`` or ``default``."""
     source, path = ("--db", option) if option else (f"${DB_ENV}", os.environ.get(DB_ENV, "").strip())
+    if not path and configured is not None:
+        source, path = "config", configured() or ""
     if not path:
-        return DEFAULT_DB
+        return DEFAULT_DB, "default"
     if path != ":memory:" and Path(path).expanduser().is_dir():
-        raise SettingError(f"{source} {path} is a folder; name a database file, e.g. {Path(path) / DEFAULT_DB}")
-    return path
+        named = "the config file's database" if source == "config" else source
+        raise SettingError(f"{named} {path} is a folder; name a database file, e.g. {Path(path) / DEFAULT_DB}")
+    return path, source
 
 
 def lock_timeout_from_env() -> float:
@@ -346,5 +357,5 @@ class Store:
 
 
 __all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "SchemaTooNew", "SchemaTooOld", "SettingError", "Store",
-           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "duckdb_message", "is_damage", "lock_timeout_from_env",
-           "memory_size", "resolve_db_path"]
+           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "duckdb_message", "is_damage",
+           "lock_timeout_from_env", "memory_size", "resolve_db_path"]

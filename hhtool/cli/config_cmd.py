@@ -1,0 +1,52 @@
+"""`hhtool config`: where the user's config file is, what it says, and which value is in force."""
+
+from __future__ import annotations
+
+import re
+
+import typer
+
+from hhtool.cli.common import DB_OPTION, database, out
+from hhtool.service.config import describe, write_template
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _plain(text: object) -> str:
+    return _CONTROL.sub("?", str(text))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("config")
+    def config_command(
+        init: bool = typer.Option(False, "--init", help="Write a commented template where the config file belongs."),
+        force: bool = typer.Option(False, "--force", help="With --init: replace a config file that is there."),
+        db: str | None = DB_OPTION,
+    ) -> None:
+        """Show the config file (path, and whether it is there) and the values in force, each with its source.
+
+        The file is $HHTOOL_CONFIG, else $XDG_CONFIG_HOME/hhtool/config.toml, else
+        ~/.config/hhtool/config.toml. It may name the default database (database = "...": --db and
+        $HHTOOL_DB win over it) and the folders `import --watch` follows when given no PATH (watch = ["..."]).
+        In it, ~ is the home folder and other relative paths are the config file's folder's.
+        """
+        if init:
+            path = write_template(force)
+            out.print(_plain(f"wrote {path}: remove the '#' of a line to use it"), markup=False, highlight=False)
+            return
+        view = describe(database(db).option)
+        lines = [f"config file: {view.path}", f"             ({view.located_by})"]
+        if not view.exists:
+            lines.append("             not there: `hhtool config --init` writes a template")
+        lines += [f"database:    {view.database.value}", f"             from {view.database.source}"]
+        if view.watch:
+            lines.append("watch:       " + view.watch[0])
+            lines += [f"             {folder}" for folder in view.watch[1:]]
+            lines.append("             from the config file")
+        else:
+            lines.append("watch:       none (`import --watch` needs a PATH)")
+        for line in lines:
+            out.print(_plain(line), markup=False, highlight=False)
+
+
+__all__ = ["register"]
