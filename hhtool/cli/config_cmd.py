@@ -23,12 +23,15 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="With --init: replace a config file that is there."),
         db: str | None = DB_OPTION,
     ) -> None:
-        """Show the config file (path, and whether it is there) and the values in force, each with its source.
+        """Show the config file (its path, whether it is there) and the values in force, each with its source.
 
-        The file is $HHTOOL_CONFIG, else $XDG_CONFIG_HOME/hhtool/config.toml, else
-        ~/.config/hhtool/config.toml. It may name the default database (database = "...": --db and
-        $HHTOOL_DB win over it) and the folders `import --watch` follows when given no PATH (watch = ["..."]).
-        In it, ~ is the home folder and other relative paths are the config file's folder's.
+        The file: $HHTOOL_CONFIG, else $XDG_CONFIG_HOME/hhtool/config.toml, else ~/.config/hhtool/config.toml.
+
+        database = "FILE": the default database (--db and $HHTOOL_DB win over it).
+
+        watch = ["FOLDER", ...]: what `import --watch` (and `import`) read when given no PATH.
+
+        In the file, ~ is the home folder; other relative paths are the config file's folder's.
         """
         if init:
             path = write_template(force)

@@ -38,7 +38,7 @@ import pyarrow as pa
 
 from hhtool.evaluation import high_value, low_value
 from hhtool.model import Card
-from hhtool.reports.filters import HandFilter
+from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.store import Store
 
 LATER_STREETS = (4, 5, 6, 7)
@@ -465,14 +465,16 @@ def facts_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
 
 def hands_facts_sql(where: str, params: list[Any], players: tuple[str, ...] = ()) -> tuple[str, list[Any]]:
     """The facts of the hands matching ``where`` (a condition on ``hands h``), rows of ``players``
-    only when some are given (the card-value table must be registered first)."""
-    player_condition = ""
+    (names or aliases: :func:`~hhtool.reports.filters.player_condition`) only when some are given
+    (the card-value table must be registered first)."""
+    rows_of, rows_params = "", []
     if players:
-        player_condition = f"WHERE f.player IN ({', '.join('?' for _ in players)})"
+        who, rows_params = player_condition(players, "fh.site", "f.player")
+        rows_of = f"WHERE {who}"
     showdown = _SHOWDOWN.format(card_values=CARD_VALUES_VIEW, full_cards=_FULL_CARDS)
     ctes = [HANDS_CTE.format(where=where), BASE_CTES, _THIRD, _later_sql(), showdown]
-    sql = "WITH" + ",".join(ctes) + _select_sql(player_condition)
-    return sql, [*params, *players]
+    sql = "WITH" + ",".join(ctes) + _select_sql(rows_of)
+    return sql, [*params, *rows_params]
 
 
 def evaluate_cards(text: str) -> tuple[int | None, int | None] | None:

@@ -1,6 +1,11 @@
 """Which hands a command looks at: site, hand id, stakes, dates, game, table size (and the players
 asked for).
 
+A player asked for is a name as histories write it (any site), or a person: an alias of the
+``aliases`` table grouping several site names (``hhtool alias``). A name that is both an alias and
+a player's name means the alias (the user made it on purpose); names match exactly, as the sites
+write them (their case too).
+
 A filter becomes a SQL condition on the ``hands`` table (alias ``h``) with positional parameters,
 so every command (stats, graph, audit, violations, show, export) selects hands the same way.
 
@@ -89,11 +94,9 @@ class HandFilter:
             parts.append("h.table_size = ?")
             params.append(self.table_size)
         if self.players:
-            marks = ", ".join("?" for _ in self.players)
-            parts.append(
-                f"EXISTS (SELECT 1 FROM results pr WHERE pr.site = h.site AND pr.hand_id = h.hand_id AND pr.player IN ({marks}))"
-            )
-            params.extend(self.players)
+            who, who_params = player_condition(self.players, "pr.site", "pr.player")
+            parts.append(f"EXISTS (SELECT 1 FROM results pr WHERE pr.site = h.site AND pr.hand_id = h.hand_id AND {who})")
+            params.extend(who_params)
         return (" AND ".join(parts) or "TRUE"), params
 
     def facts_sql(self) -> tuple[str, list[Any]]:
@@ -103,6 +106,42 @@ class HandFilter:
         :meth:`sql` asks of the hand."""
         where, params = replace(self, players=()).sql()
         if self.players:
-            where += f" AND h.player IN ({', '.join('?' for _ in self.players)})"
-            params.extend(self.players)
+            who, who_params = player_condition(self.players, "h.site", "h.player")
+            where += f" AND {who}"
+            params.extend(who_params)
         return where, params
+
+    def person_label(self, site: str, player: str) -> tuple[str, list[Any]]:
+        """A SQL value naming whose row a (site, player) row is, for reports grouped by player: the
+        alias grouping it when the filter asks for that alias or for no player at all, else the
+        player's own name (the name a player is asked by keeps its own row). A player outside every
+        alias whose name is an alias's is told apart as ``name (site)``, so that his hands never
+        join the person's row."""
+        asked = "TRUE"
+        params: list[Any] = []
+        if self.players:
+            asked = f"a.person IN ({', '.join('?' for _ in self.players)})"
+            params.extend(self.players)
+        label = (f"coalesce((SELECT min(a.person) FROM {ALIASES} a WHERE a.site = {site} AND a.player = {player} "
+                 f"AND {asked}), CASE WHEN {player} IN (SELECT person FROM {ALIASES}) "
+                 f"THEN {player} || ' (' || {site} || ')' ELSE {player} END)")
+        return label, params
+
+
+#: the store's table of aliases: (person, site, player), one row per site name a person goes by
+ALIASES = "aliases"
+
+
+def player_condition(names: tuple[str, ...], site: str, player: str) -> tuple[str, list[Any]]:
+    """A SQL condition on the columns ``site`` and ``player`` of a row: it is one of ``names``,
+    each an alias (every site name it groups) or, when no alias has that name, a player of that name
+    on any site.
+
+    >>> player_condition(("Tom",), "r.site", "r.player")[0]  # doctest: +NORMALIZE_WHITESPACE
+    '((r.player IN (?) AND r.player NOT IN (SELECT person FROM aliases)) OR EXISTS (SELECT 1 FROM aliases a
+    WHERE a.person IN (?) AND a.site = r.site AND a.player = r.player))'
+    """
+    marks = ", ".join("?" for _ in names)
+    sql = (f"(({player} IN ({marks}) AND {player} NOT IN (SELECT person FROM {ALIASES})) OR EXISTS (SELECT 1 FROM "
+           f"{ALIASES} a WHERE a.person IN ({marks}) AND a.site = {site} AND a.player = {player}))")
+    return sql, [*names, *names]

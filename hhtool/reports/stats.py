@@ -130,12 +130,15 @@ def _sorted(frame: pl.DataFrame, by: Breakdown | None) -> pl.DataFrame:
 
 def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0) -> pl.DataFrame:
     """One row per player and currency (and per breakdown value), players with at least
-    ``min_hands`` hands in total. ``--by street`` rows come from :func:`by_street`."""
+    ``min_hands`` hands in total; the site names of an alias are one row, the person's
+    (:meth:`HandFilter.person_label`). ``--by street`` rows come from :func:`by_street`."""
     keys = ["player", "currency"]
     if by in BREAKDOWN_COLUMN:
         keys.append(BREAKDOWN_COLUMN[by])
-    with summed_facts(store, hand_filter, tuple(keys)) as (sums, params):
-        totals = store.frame(totals_sql(sums, keys), params)
+    with summed_facts(store, hand_filter, (*keys, "site")) as (sums, params):
+        label, label_params = hand_filter.person_label("s0.site", "s0.player")
+        by_person = f"SELECT * REPLACE ({label} AS player) FROM ({sums}) s0"
+        totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
     if totals.is_empty():
         return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
     frame = finish(totals, keys)

@@ -13,7 +13,7 @@ import polars as pl
 
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
-from hhtool.reports.filters import HandFilter
+from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.store import Store
 
 BREAKDOWNS = ("code", "site", "player", "date", "hand")
@@ -36,10 +36,13 @@ _AT_STAKE = """
 def _conditions(hand_filter: HandFilter, code: Code | None, player: str | None) -> tuple[str, list[Any]]:
     """The hands chosen, and of their violations those of ``code`` and by ``player``."""
     where, params = hand_filter.sql()
-    for column, value in (("v.code", code.value if code else None), ("v.player", player)):
-        if value:
-            where += f" AND {column} = ?"
-            params.append(value)
+    if code:
+        where += " AND v.code = ?"
+        params.append(code.value)
+    if player:  # a name, or an alias: every site name it groups
+        who, who_params = player_condition((player,), "v.site", "v.player")
+        where += f" AND {who}"
+        params.extend(who_params)
     return where, params
 
 

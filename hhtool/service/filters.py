@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date, datetime
 from difflib import get_close_matches
 
-from hhtool.reports.filters import Game, HandFilter, parse_stakes
+from hhtool.reports.filters import ALIASES, Game, HandFilter, parse_stakes
 from hhtool.service.errors import UsageError
 from hhtool.store import Store
 
@@ -59,8 +59,8 @@ class NothingMatched(UsageError):
 
 def require_matches(store: Store, chosen: HandFilter, player: str | None = None) -> None:
     """NothingMatched when a filter given selects no stored hand (no filter: every hand, even none);
-    names the first value the store does not know (a site, a player, a hand id) with close matches
-    ("did you mean 'Hero'?"). ``player``: a command's own player option (the violations by him)."""
+    names the first value the store does not know (a site, a player or alias, a hand id) with close
+    matches ("did you mean 'Hero'?"). ``player``: a command's own player option (the violations by him)."""
     if player is not None:
         chosen = replace(chosen, players=(*chosen.players, player))
     if chosen == HandFilter():
@@ -72,22 +72,22 @@ def require_matches(store: Store, chosen: HandFilter, player: str | None = None)
         raise NothingMatched("the store holds no hands yet: run `hhtool import PATH` first")
     for what, values, query in (
         ("site", chosen.sites, "SELECT DISTINCT site FROM hands"),
-        ("player", chosen.players, "SELECT DISTINCT player FROM seats"),
+        ("player", chosen.players, f"SELECT DISTINCT player FROM seats UNION SELECT DISTINCT person FROM {ALIASES}"),
     ):
         known = [str(row[0]) for row in store.run(query)]
         for value in values:
             if value not in known:
-                raise NothingMatched(f"no {what} {value!r} in the store{_close_to(value, known)}")
+                raise NothingMatched(f"no {what} {value!r} in the store{close_to(value, known)}")
     if chosen.hand_id is not None and not store.run("SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [chosen.hand_id]):
         raise NothingMatched(f"no stored hand {chosen.hand_id!r}")
     raise NothingMatched("no stored hand matches the filters together (each value exists, but not in one hand)")
 
 
-def _close_to(value: str, known: list[str]) -> str:
+def close_to(value: str, known: list[str]) -> str:
     """``; did you mean 'Hero'?``: the names of the store a letter's case or a typo away, if any."""
     same_but_case = [name for name in known if name.casefold() == value.casefold()]
     close = same_but_case or get_close_matches(value, known, n=3, cutoff=0.6)
     return f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
 
 
-__all__ = ["Game", "HandFilter", "NothingMatched", "hand_filter", "parse_day", "require_matches"]
+__all__ = ["Game", "HandFilter", "NothingMatched", "close_to", "hand_filter", "parse_day", "require_matches"]

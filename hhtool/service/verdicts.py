@@ -9,7 +9,7 @@ from typing import Any
 import polars as pl
 
 from hhtool.replay.codes import CODE_NAMES, Code
-from hhtool.reports.filters import HandFilter
+from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.reports.violations import BREAKDOWNS, terminal_view, violation_summary
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
@@ -58,9 +58,10 @@ def violations(store: Store, hand_filter: HandFilter, code: Code | None, player:
     if code:
         replayed += " AND v.code = ?"
         values.append(code.value)
-    if player:
-        replayed += " AND v.player = ?"
-        values.append(player)
+    if player:  # a name, or an alias: every site name it groups
+        who, who_params = player_condition((player,), "v.site", "v.player")
+        replayed += f" AND {who}"
+        values.extend(who_params)
     copies = f"""SELECT c.site, c.hand_id, '{Code.CONFLICTING_COPY}', NULL, NULL, c.first_file || ':' || c.first_first_line,
                         c.second_file || ':' || c.second_first_line,
                         'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,

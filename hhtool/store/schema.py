@@ -238,8 +238,19 @@ UPDATE seats SET dealt_in = EXISTS (
 );
 """
 
+#: one person's names on several sites, grouped as one player by --player and the reports (`hhtool alias`)
+PLAYER_ALIASES = """
+CREATE TABLE aliases (                  -- one row per site name a person goes by
+    person VARCHAR NOT NULL,            -- the name --player asks for
+    site VARCHAR NOT NULL,
+    player VARCHAR NOT NULL,            -- as the site's histories write it
+    added_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
-MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS]
+MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
+                         PLAYER_ALIASES]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

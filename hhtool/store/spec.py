@@ -39,6 +39,7 @@ class Role(StrEnum):
     HAND = "hand"  # the hands
     HAND_PART = "hand_part"  # per-hand rows, keyed by (site, hand_id), written with the hand
     REPLAY = "replay"  # what a replay under a profile found, keyed by (site, hand_id, profile)
+    SHARED = "shared"  # what the analysts record beside the hands (player aliases), travelling with them
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +313,14 @@ TABLES: tuple[Table, ...] = (
         Column("diff", VARCHAR, "line-level summary"),
         Column("first_text", VARCHAR, "NULL when the first copy's file no longer holds it", null=True),
         Column("second_text", VARCHAR, ""),
+    )),
+    Table("aliases", "site name a person goes by (`hhtool alias`; a site name belongs to one person at most)",
+          Role.SHARED, (
+        Column("person", VARCHAR, "the name `--player` asks for: every site name of the person together (a name "
+               "that is also a player's means the alias)"),
+        Column("site", VARCHAR, "as `hands.site`"),
+        Column("player", VARCHAR, "as the site's histories write it"),
+        Column("added_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
     )),
 )
 
