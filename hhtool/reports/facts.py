@@ -467,7 +467,8 @@ def hands_facts_sql(where: str, params: list[Any], players: tuple[str, ...] = ()
     """The facts of the hands matching ``where`` (a condition on ``hands h``), rows of ``players``
     (names or aliases: :func:`~hhtool.reports.filters.player_condition`) only when some are given
     (the card-value table must be registered first)."""
-    rows_of, rows_params = "", []
+    rows_of = ""
+    rows_params: list[Any] = []
     if players:
         who, rows_params = player_condition(players, "fh.site", "f.player")
         rows_of = f"WHERE {who}"
