@@ -65,12 +65,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List hands, newest first: the id to give `hhtool show`, date, table, stakes, pot, verdict.
 
-        With --player: one row per hand he was dealt into, with his net (and, in --all, his showdown
-        `sd` and his cards).
+        With --player: a row per hand he was dealt into, with his net (--all: his showdown `sd`, his cards).
 
-        The pot is what the players put in, less uncalled bets returned. Money is spelled in the
-        hand's currency on the terminal; csv, json and parquet carry every key, money in smallest
-        units beside `currency` and `unit`.
+        The pot: what the players put in, less uncalled bets returned.
+
+        csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size)
