@@ -179,3 +179,16 @@ def test_an_id_on_two_sites_brings_the_site_column(evening: str, tmp_path: Path)
     assert result.output.splitlines()[0].split()[:2] == ["id", "site"]
     assert sorted(line.split()[1] for line in result.output.splitlines() if line.split()[:1] == ["7001"]) == [
         "fulltilt", "pokerstars"]
+
+
+def test_a_hostile_player_name_reaches_neither_list_as_escapes_nor_past_80_columns(tmp_path: Path) -> None:
+    name = "Z\x1b[31m: calls $5 " + "é李" * 30
+    (tmp_path / "e.txt").write_text("\n\n".join(hand.replace("Ann", name) for hand in EVENING), encoding="utf-8")
+    db = str(tmp_path / "h.duckdb")
+    assert runner.invoke(app, ["import", str(tmp_path / "e.txt"), "--db", db]).exit_code == 0
+    for command in (["hands", "--columns", "id,player,net,sd"], ["sessions", "--columns", "player,table,net"]):
+        result = runner.invoke(app, [*command, "--db", db, "--player", name], env=WIDTH)
+        assert result.exit_code == 0, result.output
+        assert "\x1b" not in result.output and "Z?[31m: calls $5" in result.output
+        assert all(cell_len(line) <= 80 for line in result.output.splitlines())
+        assert len(result.output.splitlines()) == (9 if command[0] == "hands" else 6)
