@@ -40,11 +40,11 @@ def run(db: str, *args: str) -> str:
 def test_a_break_of_exactly_the_gap_splits_a_session(evening: str) -> None:
     shown = run(evening, "--player", "Ann").splitlines()
     assert shown == [
-        "table  start             duration  hands  hands/h     net  bb/100",
-        "─────  ────────────────  ────────  ─────  ───────  ──────  ──────",
-        "Alpha  2024-03-01 20:59  0:05          2       12   $0.06   37.50",  # 20:59:59-21:05:00, 2 x +$0.03
-        "Beta   2024-03-01 20:05  0:00          1        -  -$0.03  -37.50",  # another table: its own session
-        "Alpha  2024-03-01 20:00  0:29          3        4   $0.03   12.50",  # 20:00:00-20:29:59, +3 -3 +3
+        "table  start             length  hands  hands/h     net  bb/100",
+        "─────  ────────────────  ──────  ─────  ───────  ──────  ──────",
+        "Alpha  2024-03-01 20:59  0:05        2       12   $0.06   37.50",  # 20:59:59-21:05:00, 2 x +$0.03
+        "Beta   2024-03-01 20:05  0:00        1        -  -$0.03  -37.50",  # another table: its own session
+        "Alpha  2024-03-01 20:00  0:29        3        4   $0.03   12.50",  # 20:00:00-20:29:59, +3 -3 +3
         "3 rows",
     ]
 

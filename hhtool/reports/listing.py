@@ -2,9 +2,9 @@
 label, the direction a column sorts in, and a list cut to its first rows with the count it was cut
 from.
 
->>> column_key("Date", ("hand_id", "started_at"), {"started_at": "date"}, "hands")
+>>> column_key("Date", ("hand_id", "started_at"), {"hand_id": "id", "started_at": "date"}, "hands")
 'started_at'
->>> column_key("dat", ("hand_id", "started_at"), {"started_at": "date"}, "hands")
+>>> column_key("dat", ("hand_id", "started_at"), {"hand_id": "id", "started_at": "date"}, "hands")
 Traceback (most recent call last):
 ...
 hhtool.reports.listing.UnknownColumn: no hands column 'dat' (did you mean 'date'?); the columns are id, date
@@ -26,9 +26,13 @@ class UnknownColumn(ValueError):
     """A --columns or --sort name that is no column of the list (the message lists close matches)."""
 
 
-def column_key(name: str, keys: Sequence[str], labels: Mapping[str, str], what: str) -> str:
-    """The key ``name`` (a key or its terminal label, any case) names among ``keys``."""
+def column_key(name: str, keys: Sequence[str], labels: Mapping[str, str], what: str,
+               aliases: Mapping[str, str] | None = None) -> str:
+    """The key ``name`` (a key, its terminal label or another name ``aliases`` gives it, any case)
+    names among ``keys``."""
     wanted = name.strip().lower()
+    if aliases and wanted in aliases:
+        return aliases[wanted]
     for key in keys:
         if wanted in (key.lower(), labels.get(key, key).lower()):
             return key

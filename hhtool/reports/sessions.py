@@ -120,12 +120,14 @@ def _session(run: Sequence[PlayedHand]) -> Session:
 #: every key of a row (--format csv / json), in order; money in smallest units beside currency and unit
 KEYS = ("player", "site", "table", "tournament_id", "currency", "unit", "start", "end", "duration_seconds", "hands",
         "hands_per_hour", "net_won", "bb_per_100", "bb_per_100_hands")
-LABELS = {"duration_seconds": "duration", "hands_per_hour": "hands/h", "net_won": "net", "bb_per_100": "bb/100",
+LABELS = {"duration_seconds": "length", "hands_per_hour": "hands/h", "net_won": "net", "bb_per_100": "bb/100",
           "tournament_id": "tournament", "bb_per_100_hands": "bb hands"}
+#: other names --sort and --columns take
+ALIASES = {"duration": "duration_seconds", "pace": "hands_per_hour"}
 DEFAULT_COLUMNS = ("table", "start", "duration_seconds", "hands", "hands_per_hour", "net_won", "bb_per_100")
 #: never cut on the terminal; left out first where the rest does not fit
-UNCUT_COLUMNS = ("start", "duration")
-OPTIONAL_COLUMNS = ("site", "hands/h", "duration")
+UNCUT_COLUMNS = ("start", "length")
+OPTIONAL_COLUMNS = ("site", "hands/h", "length")
 TEXT_KEYS = ("player", "site", "table", "tournament_id", "currency")
 
 

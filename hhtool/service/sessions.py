@@ -10,6 +10,7 @@ from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
 from hhtool.reports.sessions import (
+    ALIASES,
     DEFAULT_GAP_MINUTES,
     KEYS,
     LABELS,
@@ -49,8 +50,8 @@ def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEF
     if gap_minutes < 1:
         raise UsageError(f"--gap wants a number of minutes of at least 1, not {gap_minutes}")
     try:
-        sort_key = column_key(sort, KEYS, LABELS, "sessions") if sort else "start"
-        chosen = [column_key(name, KEYS, LABELS, "sessions") for name in terminal.columns] if terminal else []
+        sort_key = column_key(sort, KEYS, LABELS, "sessions", ALIASES) if sort else "start"
+        chosen = [column_key(name, KEYS, LABELS, "sessions", ALIASES) for name in terminal.columns] if terminal else []
     except UnknownColumn as error:
         raise UsageError(str(error)) from None
     whose = "TRUE" if hand_filter.players else "f.player = h.hero"
