@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Collection, Sequence
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
@@ -87,8 +88,10 @@ def prepare_out_file(out_file: str) -> Path:
     return path
 
 
-def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None) -> None:
-    """Print ``frame``, or write it to ``out_file`` in the format its suffix names (see :func:`file_format`)."""
+def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None, *,
+               uncut: Collection[str] = (), optional: Sequence[str] = ()) -> None:
+    """Print ``frame``, or write it to ``out_file`` in the format its suffix names (see :func:`file_format`);
+    a table as :func:`fitted_table` fits it (``uncut``, ``optional``)."""
     chosen = file_format(output_format, out_file)
     if chosen is OutputFormat.parquet:
         if not out_file:
@@ -102,7 +105,8 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
     elif chosen is OutputFormat.html:
         text = html_text(frame)
     else:
-        text = "".join(line + "\n" for line in fitted_table(frame, UNBOUNDED_WIDTH if out_file else terminal_width()))
+        width = UNBOUNDED_WIDTH if out_file else terminal_width()
+        text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional))
     write_text(text, out_file)
 
 
@@ -197,10 +201,13 @@ def _pad(text: str, width: int, right: bool) -> str:
     return space + text if right else text + space
 
 
-def fitted_table(frame: pl.DataFrame, width: int) -> list[str]:
+def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = (),
+                 optional: Sequence[str] = ()) -> list[str]:
     """The frame as lines of at most ``width`` cells: one line a row, numbers right-aligned, long text
-    cut with "…"; where even the columns cut to their least do not fit, one "column: value" line
-    each, record after record (:func:`records`)."""
+    cut with "…" (never the columns named ``uncut``: an id to copy, a date); where even the columns
+    cut to their least do not fit, the ``optional`` columns are left out one by one in that order
+    (a last line names them), and where that is not enough, one "column: value" line each, record
+    after record (:func:`records`)."""
     if not frame.columns:
         return []
     cells = [[_cell(value) for value in frame[name].to_list()] for name in frame.columns]
@@ -208,9 +215,17 @@ def fitted_table(frame: pl.DataFrame, width: int) -> list[str]:
              for dtype, column in zip(frame.dtypes, cells, strict=True)]
     natural = [max([cell_len(name), *(cell_len(text) for text in column)])
                for name, column in zip(frame.columns, cells, strict=True)]
-    least = [size if is_number else min(size, MIN_TEXT_WIDTH) for size, is_number in zip(natural, right, strict=True)]
+    least = [size if is_number or name in uncut else min(size, MIN_TEXT_WIDTH)
+             for name, size, is_number in zip(frame.columns, natural, right, strict=True)]
     gaps = len(GAP) * (len(natural) - 1)
     if sum(least) + gaps > width:
+        left_out = [name for name in optional if name in frame.columns]
+        for count in range(1, len(left_out) + 1):
+            kept = [name for name in frame.columns if name not in left_out[:count]]
+            kept_least = [size for name, size in zip(frame.columns, least, strict=True) if name in kept]
+            if kept and sum(kept_least) + len(GAP) * (len(kept) - 1) <= width:
+                return [*fitted_table(frame.select(kept), width, uncut=uncut),
+                        cut(f"(left out to fit: {', '.join(left_out[:count])}; --columns or --all shows them)", width)]
         return records(frame, width)
     sizes = list(natural)
     while sum(sizes) + gaps > width:  # the widest text column gives one cell at a time

@@ -1,0 +1,93 @@
+"""`hhtool sessions`: a player's sessions per table (start, duration, hands, pace, net, bb/100)."""
+
+from __future__ import annotations
+
+import typer
+
+from hhtool.cli.common import (
+    DB_OPTION,
+    FROM_OPTION,
+    GAME_OPTION,
+    PLAYER_OPTION,
+    SITE_OPTION,
+    STAKES_OPTION,
+    TABLE_SIZE_OPTION,
+    TO_OPTION,
+    database,
+    err,
+)
+from hhtool.cli.output import OutputFormat, emit_frame, file_format
+from hhtool.service.filters import Game, hand_filter
+from hhtool.service.sessions import (
+    DEFAULT_GAP_MINUTES,
+    OPTIONAL_COLUMNS,
+    UNCUT_COLUMNS,
+    TerminalChoice,
+    limit_for,
+    sessions,
+)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("sessions")
+    def sessions_command(
+        players: list[str] | None = PLAYER_OPTION,
+        sites: list[str] | None = SITE_OPTION,
+        stakes: str | None = STAKES_OPTION,
+        date_from: str | None = FROM_OPTION,
+        date_to: str | None = TO_OPTION,
+        game: Game | None = GAME_OPTION,
+        table_size: int | None = TABLE_SIZE_OPTION,
+        gap: int = typer.Option(DEFAULT_GAP_MINUTES, "--gap", min=1, help="Minutes: a break this long or longer "
+                                "between two hands at a table ends a session."),
+        sort: str | None = typer.Option(None, "--sort", help="Sort by this column (a header or a --format csv key). "
+                                        "Default: start."),
+        descending: bool | None = typer.Option(None, "--desc/--asc", help="Sort largest or newest first (--desc) or "
+                                               "the other way. Default: --desc for numbers and dates, --asc for text.",
+                                               show_default=False),
+        limit: int | None = typer.Option(None, "--limit", "--top", min=0, help="Only the first N rows; 0: all. "
+                                         "Default: 50 on the terminal, all in csv, json, parquet and html."),
+        columns: str | None = typer.Option(None, "--columns", help="Table: these columns, comma-separated, e.g. "
+                                           "start,hands,net,bb/100."),
+        all_columns: bool = typer.Option(False, "--all", help="Table: every column."),
+        output_format: OutputFormat | None = typer.Option(
+            None, "--format", help="table, csv, json, parquet or html. Default: the one --out's suffix names, else table."),
+        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
+                                                               "its suffix (.csv, .json, .parquet, .html) decides the format."),
+        db: str | None = DB_OPTION,
+    ) -> None:
+        """Sessions per player and table, newest first: start, duration, hands, hands per hour, net, bb/100.
+
+        A session: a player's hands at one table with no break of --gap minutes (default 30) or more.
+
+        Without --player: the sessions of the hands' hero.
+
+        Duration: from the first hand's start to the last one's; hands/h: (hands - 1) per hour of it.
+
+        bb/100: big bets won per 100 hands, each hand in its own big bet (stud's), as `stats` has it.
+
+        csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
+        """
+        chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
+                             game=game, table_size=table_size)
+        written = file_format(output_format, out_file)
+        on_terminal = written is OutputFormat.table and not out_file
+        terminal = None
+        if written is OutputFormat.table:
+            names = tuple(name for name in (columns or "").split(",") if name.strip())
+            terminal = TerminalChoice(columns=names, all_columns=all_columns)
+        report = sessions(database(db), chosen, gap, sort=sort, descending=descending,
+                          limit=limit_for(limit, on_terminal), terminal=terminal)
+        listed = report.listed
+        emit_frame(listed.frame, written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        notes = []
+        if listed.cut:
+            notes.append(f"showing {listed.frame.height:,} of {listed.total:,} sessions; "
+                         "--limit N to see more (--limit 0: all)")
+        if report.undated:
+            notes.append(f"{report.undated:,} hands state no time: they are in no session")
+        for note in notes:
+            if on_terminal:
+                typer.echo(note)
+            else:
+                err.print(note, highlight=False)

@@ -1,0 +1,221 @@
+"""Sessions (`hhtool sessions`): a player's consecutive hands at one table, split where the time
+from one hand's start to the next one's reaches the gap.
+
+A table is the site's table (its name and, in a tournament, the tournament) in one currency; a
+player's hands at two tables at once are two sessions. Per session:
+
+* ``start``, ``end``: the first and the last hand's start, as the histories state them; the duration
+  is the time between them (a one-hand session lasts 0);
+* ``hands_per_hour``: the pace between them, (hands − 1) per hour of duration (none for a
+  session that lasts 0);
+* ``net``: Σ net won in the hand's smallest units, an integer;
+* ``bb_per_100``: as `stats` and `graph --unit bb` define it (docs/stats.md): 100 × Σ(net / big
+  bet) / hands whose big bet is known, each hand in its own big bets — computed exactly
+  (:class:`~fractions.Fraction`), rounded only where it is shown.
+
+>>> rows = [PlayedHand("Ann", "s", "T", None, "USD", 100, datetime(2024, 1, 1, 20, 0), 8, 4),
+...         PlayedHand("Ann", "s", "T", None, "USD", 100, datetime(2024, 1, 1, 20, 10), -2, 4),
+...         PlayedHand("Ann", "s", "T", None, "USD", 100, datetime(2024, 1, 1, 21, 0), 4, 4)]
+>>> [(s.hands, s.net, s.bb_per_100) for s in split_sessions(rows, timedelta(minutes=30))]
+[(2, 6, Fraction(75, 1)), (1, 4, Fraction(100, 1))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from hhtool.money import format_money
+
+#: a break of this long or longer ends a session
+DEFAULT_GAP_MINUTES = 30
+
+
+class PlayedHand(NamedTuple):
+    """One player's hand, as the sessions need it (money in smallest units; big_bet None: unknown)."""
+
+    player: str
+    site: str
+    table: str | None
+    tournament_id: str | None
+    currency: str
+    unit: int
+    started_at: datetime
+    net: int
+    big_bet: int | None
+
+
+
+def big_bets_per_100(big_bets: Fraction, hands: int) -> Fraction | None:
+    """100 × Σ(net / big bet) over ``hands`` hands with a known big bet (stats' ``bb_per_100``);
+    None without such a hand."""
+    return None if hands == 0 else big_bets * 100 / hands
+
+
+@dataclass(frozen=True)
+class Session:
+    player: str
+    site: str
+    table: str | None
+    tournament_id: str | None
+    currency: str
+    unit: int
+    start: datetime
+    end: datetime
+    hands: int
+    net: int
+    big_bets: Fraction  # Σ net / big bet over the hands whose big bet is known
+    bb_hands: int  # those hands
+
+    @property
+    def duration_seconds(self) -> int:
+        return (self.end - self.start) // timedelta(seconds=1)
+
+    @property
+    def hands_per_hour(self) -> Fraction | None:
+        seconds = self.duration_seconds
+        return None if seconds <= 0 else Fraction((self.hands - 1) * 3600, seconds)
+
+    @property
+    def bb_per_100(self) -> Fraction | None:
+        return big_bets_per_100(self.big_bets, self.bb_hands)
+
+
+def split_sessions(hands: Iterable[PlayedHand], gap: timedelta) -> list[Session]:
+    """The sessions of ``hands`` (in any order; ties in time keep the order given), oldest first per
+    player and table."""
+    by_table: dict[tuple[Any, ...], list[PlayedHand]] = {}
+    for hand in hands:
+        by_table.setdefault(hand[:5], []).append(hand)
+    sessions: list[Session] = []
+    for played in by_table.values():
+        played.sort(key=lambda hand: hand.started_at)
+        run: list[PlayedHand] = [played[0]]
+        for hand in played[1:]:
+            if hand.started_at - run[-1].started_at >= gap:
+                sessions.append(_session(run))
+                run = []
+            run.append(hand)
+        sessions.append(_session(run))
+    return sessions
+
+
+def _session(run: Sequence[PlayedHand]) -> Session:
+    first = run[0]
+    known = [hand for hand in run if hand.big_bet]
+    return Session(player=first.player, site=first.site, table=first.table, tournament_id=first.tournament_id,
+                   currency=first.currency, unit=first.unit, start=run[0].started_at, end=run[-1].started_at,
+                   hands=len(run), net=sum(hand.net for hand in run),
+                   big_bets=sum((Fraction(hand.net, hand.big_bet) for hand in known if hand.big_bet), Fraction(0)),
+                   bb_hands=len(known))
+
+
+# ------------------------------------------------------------------ columns, order, what is shown
+
+#: every key of a row (--format csv / json), in order; money in smallest units beside currency and unit
+KEYS = ("player", "site", "table", "tournament_id", "currency", "unit", "start", "end", "duration_seconds", "hands",
+        "hands_per_hour", "net_won", "bb_per_100", "bb_per_100_hands")
+LABELS = {"duration_seconds": "length", "hands_per_hour": "hands/h", "net_won": "net", "bb_per_100": "bb/100",
+          "tournament_id": "tournament", "bb_per_100_hands": "bb hands"}
+#: other names --sort and --columns take
+ALIASES = {"duration": "duration_seconds", "pace": "hands_per_hour"}
+DEFAULT_COLUMNS = ("table", "start", "duration_seconds", "hands", "hands_per_hour", "net_won", "bb_per_100")
+#: never cut on the terminal; left out first where the rest does not fit
+UNCUT_COLUMNS = ("start", "length")
+OPTIONAL_COLUMNS = ("site", "hands/h", "length")
+TEXT_KEYS = ("player", "site", "table", "tournament_id", "currency")
+
+
+def sort_value(session: Session, key: str) -> Any:
+    """What ``key`` sorts ``session`` by: money by its amount in currency units, exactly."""
+    if key == "net_won":
+        return Fraction(session.net, session.unit)
+    if key == "duration_seconds":
+        return session.duration_seconds
+    if key == "bb_per_100_hands":
+        return session.bb_hands
+    return getattr(session, key)
+
+
+def ordered(sessions: list[Session], key: str, descending: bool) -> list[Session]:
+    """Sorted by ``key`` (None last, whichever the direction); ties newest first."""
+    newest = sorted(sessions, key=lambda s: (s.start, s.player, s.site, s.table or ""), reverse=True)
+    present = [s for s in newest if sort_value(s, key) is not None]
+    missing = [s for s in newest if sort_value(s, key) is None]
+    return sorted(present, key=lambda s: sort_value(s, key), reverse=descending) + missing
+
+
+def _rounded(value: Fraction | None, places: int) -> float | None:
+    return None if value is None else float(round(value, places))
+
+
+def sessions_frame(sessions: Sequence[Session]) -> pl.DataFrame:
+    """Every key of each session (csv, json, parquet): rates rounded to 3 places from their exact value."""
+    rows = [{"player": s.player, "site": s.site, "table": s.table, "tournament_id": s.tournament_id,
+             "currency": s.currency, "unit": s.unit, "start": s.start, "end": s.end,
+             "duration_seconds": s.duration_seconds, "hands": s.hands, "hands_per_hour": _rounded(s.hands_per_hour, 3),
+             "net_won": s.net, "bb_per_100": _rounded(s.bb_per_100, 3), "bb_per_100_hands": s.bb_hands}
+            for s in sessions]
+    schema = {"player": pl.Utf8, "site": pl.Utf8, "table": pl.Utf8, "tournament_id": pl.Utf8, "currency": pl.Utf8,
+              "unit": pl.Int64, "start": pl.Datetime, "end": pl.Datetime, "duration_seconds": pl.Int64,
+              "hands": pl.Int64, "hands_per_hour": pl.Float64, "net_won": pl.Int64, "bb_per_100": pl.Float64,
+              "bb_per_100_hands": pl.Int64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def duration_text(seconds: int) -> str:
+    """``1:05`` (hours:minutes) for 65 minutes; seconds are dropped, not rounded up.
+
+    >>> duration_text(3900), duration_text(59), duration_text(36000)
+    ('1:05', '0:00', '10:00')
+    """
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours}:{minutes:02d}"
+
+
+def _shown(session: Session, key: str) -> object:
+    if key == "start":
+        return f"{session.start:%Y-%m-%d %H:%M}"
+    if key == "end":
+        return f"{session.end:%Y-%m-%d %H:%M}"
+    if key == "duration_seconds":
+        return duration_text(session.duration_seconds)
+    if key == "hands_per_hour":
+        pace = session.hands_per_hour
+        return "-" if pace is None else str(round(pace))
+    if key == "net_won":
+        return format_money(session.net, session.unit, session.currency)
+    if key == "bb_per_100":
+        rate = session.bb_per_100
+        return "-" if rate is None else f"{float(round(rate, 2)):.2f}"
+    if key == "bb_per_100_hands":
+        return session.bb_hands
+    return getattr(session, key)
+
+
+def shown_keys(sessions: Sequence[Session], columns: list[str], all_columns: bool) -> list[str]:
+    """``columns`` as chosen, every key with ``--all``, else the default set with the player where
+    several are listed and the site where several are."""
+    if columns:
+        return columns
+    if all_columns:
+        return [key for key in KEYS if key != "unit"]
+    keys = list(DEFAULT_COLUMNS)
+    if len({s.site for s in sessions}) > 1:
+        keys.insert(0, "site")
+    if len({s.player for s in sessions}) > 1:
+        keys.insert(0, "player")
+    return keys
+
+
+def terminal_view(sessions: Sequence[Session], keys: list[str]) -> pl.DataFrame:
+    """The columns ``keys`` as the terminal shows them, from the exact values: money spelled in its
+    currency, durations as hours:minutes, bb/100 to two places, hands per hour whole."""
+    whole = ("hands", "bb_per_100_hands", "unit")
+    return pl.DataFrame([pl.Series(LABELS.get(key, key), [_shown(s, key) for s in sessions],
+                                   dtype=pl.Int64 if key in whole else pl.Utf8) for key in keys])

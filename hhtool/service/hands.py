@@ -1,0 +1,163 @@
+"""`hhtool hands`: the stored hands the filters select, one row a hand (with players asked for, a
+hand and each of them dealt in), sorted and cut to a limit, with the count of all that matched.
+
+The filters are the one :class:`HandFilter` of every command plus the list's own
+(:class:`~hhtool.reports.hand_list.HandChoice`): the hand's verdict under its own profile (a
+conflicting copy makes it a violation, as `audit` counts), the player's showdown, the pot. The pot
+is what the players put in, less uncalled bets returned (Σ ``results.contributed``): known for every
+hand, whether or not the site states a total.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hhtool.reports.facts_table import selected_facts
+from hhtool.reports.filters import HandFilter
+from hhtool.reports.hand_list import (
+    KEYS,
+    LABELS,
+    OPTIONAL_COLUMNS,
+    PLAYER_KEYS,
+    UNCUT_COLUMNS,
+    HandChoice,
+    Showdown,
+    Verdict,
+    parse_amount,
+    shown_keys,
+    terminal_view,
+)
+from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
+from hhtool.reports.stats import TerminalChoice
+from hhtool.service.errors import UsageError
+from hhtool.service.facts import report_store
+from hhtool.service.filters import NothingMatched, require_matches
+from hhtool.service.stores import Database
+from hhtool.service.verdicts import CONFLICTED
+from hhtool.store import Store
+
+VERDICT_SQL = f"CASE WHEN {CONFLICTED} THEN 'violation' ELSE coalesce(h.verdict, '{Verdict.not_replayed}') END"
+POT_SQL = ("(SELECT CAST(coalesce(sum(r.contributed), 0) AS BIGINT) FROM results r "
+           "WHERE r.site = h.site AND r.hand_id = h.hand_id)")
+ELSEWHERE_SQL = "EXISTS (SELECT 1 FROM hands o WHERE o.hand_id = h.hand_id AND o.site <> h.site)"
+HAND_COLUMNS = ("h.site, h.hand_id, h.started_at, h.timezone, h.table_name AS \"table\", h.tournament_id, h.currency, "
+                f"h.unit, h.small_bet, h.big_bet, h.players, {POT_SQL} AS pot, {VERDICT_SQL} AS verdict, h.rules_profile")
+PLAYER_COLUMNS = ("f.player, f.net, CASE WHEN f.went_sd = 1 THEN CASE WHEN f.collected > 0 THEN 'won' ELSE 'lost' END "
+                  "END AS showdown, (SELECT string_agg(coalesce(c.card, '??'), ' ' ORDER BY c.seq) FROM cards c "
+                  "WHERE c.site = h.site AND c.hand_id = h.hand_id AND c.player = f.player) AS cards")
+#: money sorts by its amount in currency units, exactly (a decimal currency's unit divides 10^6)
+_SCALE = 1_000_000
+#: columns that sort as numbers or dates: largest or newest first unless --asc
+DESCENDING_FIRST = ("started_at", "players", "pot", "net", "small_bet", "unit", "first_line", "big_bet")
+
+
+def hand_choice(verdict: Verdict | None = None, showdown: Showdown | None = None, min_pot: str | None = None,
+                max_pot: str | None = None) -> HandChoice:
+    """The list's own filters from the option texts; UsageError for a malformed amount or bounds
+    that leave no room."""
+    try:
+        low = parse_amount(min_pot, "--min-pot") if min_pot is not None else None
+        high = parse_amount(max_pot, "--max-pot") if max_pot is not None else None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if low is not None and high is not None and low > high:
+        raise UsageError(f"--min-pot {min_pot} is above --max-pot {max_pot}: no pot lies between them")
+    return HandChoice(verdict=verdict, showdown=showdown, min_pot=low, max_pot=high)
+
+
+def _sort_sql(key: str) -> str:
+    if key in ("pot", "net"):
+        return f"CAST(l.{key} AS HUGEINT) * {_SCALE} // l.unit"
+    if key == "small_bet":  # the stakes: by the big bet, then the small bet
+        return f"CAST(l.big_bet AS HUGEINT) * {_SCALE} // l.unit, CAST(l.small_bet AS HUGEINT) * {_SCALE} // l.unit"
+    return f'l."{key}"'
+
+
+def _choice_sql(choice: HandChoice) -> tuple[str, list[Any]]:
+    parts: list[str] = []
+    params: list[Any] = []
+    if choice.verdict is not None:
+        parts.append("l.verdict = ?")
+        params.append(str(choice.verdict))
+    if choice.showdown is not None:
+        parts.append("l.showdown = ?")
+        params.append(str(choice.showdown))
+    # exact: the pot is whole smallest units, the bound a decimal in currency units
+    if choice.min_pot is not None:
+        parts.append("l.pot >= CAST(? AS DECIMAL(38,6)) * l.unit")
+        params.append(str(choice.min_pot))
+    if choice.max_pot is not None:
+        parts.append("l.pot <= CAST(? AS DECIMAL(38,6)) * l.unit")
+        params.append(str(choice.max_pot))
+    return " AND ".join(parts) or "TRUE", params
+
+
+def _hands_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
+    where, params = hand_filter.sql()
+    return (f"SELECT {HAND_COLUMNS}, h.file, h.first_line, {ELSEWHERE_SQL} AS id_elsewhere "
+            f"FROM hands h WHERE {where}"), params
+
+
+def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice | None = None, *,
+               sort: str | None = None, descending: bool | None = None, limit: int | None = None,
+               terminal: TerminalChoice | None = None) -> Listed:
+    """The matching hands sorted by the column ``sort`` names (default: the date; numbers and dates
+    largest first, text A to Z, unless ``descending`` says), the first ``limit`` of them, with how
+    many matched; with ``terminal``, the columns the terminal shows, spelled for it. NothingMatched
+    (a UsageError) when the filters select no hand; UsageError for an unknown column, or a
+    showdown asked without a player."""
+    choice = choice or HandChoice()
+    with_player = bool(hand_filter.players)
+    if choice.showdown is not None and not with_player:
+        raise UsageError("--showdown is a player's: add --player NAME (whose showdown)")
+    keys = [key for key in KEYS if with_player or key not in PLAYER_KEYS]
+    try:
+        sort_key = column_key(sort, keys, LABELS, "hands") if sort else "started_at"
+        chosen = [column_key(name, keys, LABELS, "hands") for name in terminal.columns] if terminal else []
+    except UnknownColumn as error:
+        raise UsageError(str(error)) from None
+    if descending is None:
+        descending = sort_key in DESCENDING_FIRST
+    direction = " DESC" if descending else ""
+    order = ", ".join(f"{part}{direction} NULLS LAST" for part in _sort_sql(sort_key).split(", "))
+    order += ", l.started_at DESC NULLS LAST, l.site, l.hand_id" + (", l.player" if with_player else "")
+    condition, condition_params = _choice_sql(choice)
+    with report_store(database) as store:
+        require_matches(store, hand_filter)
+        if with_player:
+            with selected_facts(store, hand_filter) as (facts, facts_params):
+                rows = (f"SELECT {HAND_COLUMNS}, {PLAYER_COLUMNS}, h.file, h.first_line, {ELSEWHERE_SQL} AS id_elsewhere "
+                        f"FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id")
+                frame, total, before = _run(store, rows, facts_params, condition, condition_params, order, limit)
+        else:
+            rows, params = _hands_sql(hand_filter)
+            frame, total, before = _run(store, rows, params, condition, condition_params, order, limit)
+    if total == 0:
+        raise NothingMatched(_nothing_said(choice, before, with_player))
+    if terminal is not None:
+        frame = terminal_view(frame, shown_keys(frame, chosen, terminal.all_columns, with_player))
+    else:
+        frame = frame.select([key for key in keys if key in frame.columns])
+    return Listed(frame, total)
+
+
+def _run(store: Store, rows: str, params: list[Any], condition: str, condition_params: list[Any], order: str,
+         limit: int | None) -> tuple[Any, int, int]:
+    """The page of rows, how many match with the list's filters, and how many without them."""
+    counted = store.run(f"SELECT count(*), count(*) FILTER (WHERE {condition}) FROM ({rows}) l",
+                        [*condition_params, *params])
+    before, total = int(counted[0][0]), int(counted[0][1])
+    page = f"SELECT * FROM ({rows}) l WHERE {condition} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit else "")
+    return store.frame(page, [*params, *condition_params]), total, before
+
+
+def _nothing_said(choice: HandChoice, before: int, with_player: bool) -> str:
+    if before == 0:  # (the players were seated in matching hands, but dealt into none of them)
+        return "the players asked for were dealt into no hand the filters select"
+    whose = "of the player's " if with_player else "of the "
+    hands = f"{before:,} hand" + ("" if before == 1 else "s")
+    return f"none {whose}{hands} the other filters select matches {choice.said()}"
+
+
+__all__ = ["OPTIONAL_COLUMNS", "UNCUT_COLUMNS", "HandChoice", "Listed", "Showdown", "TerminalChoice", "Verdict",
+           "hand_choice", "limit_for", "list_hands"]

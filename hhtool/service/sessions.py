@@ -1,0 +1,87 @@
+"""`hhtool sessions`: the sessions (:mod:`hhtool.reports.sessions`) of the players asked for, or of
+the hands' heroes, in the hands the filters select; sorted, cut to a limit, with the count of all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from hhtool.reports.facts_table import selected_facts
+from hhtool.reports.filters import HandFilter
+from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
+from hhtool.reports.sessions import (
+    ALIASES,
+    DEFAULT_GAP_MINUTES,
+    KEYS,
+    LABELS,
+    OPTIONAL_COLUMNS,
+    TEXT_KEYS,
+    UNCUT_COLUMNS,
+    PlayedHand,
+    ordered,
+    sessions_frame,
+    shown_keys,
+    split_sessions,
+    terminal_view,
+)
+from hhtool.reports.stats import TerminalChoice
+from hhtool.service.errors import UsageError
+from hhtool.service.facts import report_store
+from hhtool.service.filters import require_matches
+from hhtool.service.stores import Database
+
+
+@dataclass(frozen=True)
+class SessionsReport:
+    """The sessions listed, and how many of the players' hands are in none for want of a time."""
+
+    listed: Listed
+    undated: int = 0
+
+
+def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEFAULT_GAP_MINUTES, *,
+             sort: str | None = None, descending: bool | None = None, limit: int | None = None,
+             terminal: TerminalChoice | None = None) -> SessionsReport:
+    """The sessions of the players of ``hand_filter`` (none named: of each hand's hero) at each table,
+    a break of ``gap_minutes`` or more ending one; sorted by the column ``sort`` names (default: the
+    start; numbers and dates largest first, text A to Z, unless ``descending`` says), the first
+    ``limit``; with ``terminal``, the columns the terminal shows. NothingMatched (a UsageError) when
+    the filters select no hand; UsageError for an unknown column, or no player to report on."""
+    if gap_minutes < 1:
+        raise UsageError(f"--gap wants a number of minutes of at least 1, not {gap_minutes}")
+    try:
+        sort_key = column_key(sort, KEYS, LABELS, "sessions", ALIASES) if sort else "start"
+        chosen = [column_key(name, KEYS, LABELS, "sessions", ALIASES) for name in terminal.columns] if terminal else []
+    except UnknownColumn as error:
+        raise UsageError(str(error)) from None
+    whose = "TRUE" if hand_filter.players else "f.player = h.hero"
+    with report_store(database) as store:
+        require_matches(store, hand_filter)
+        with selected_facts(store, hand_filter) as (facts, params):
+            rows = store.run(
+                f"""SELECT f.player, h.site, h.table_name, h.tournament_id, h.currency, h.unit, h.started_at,
+                           f.net, f.big_bet
+                    FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id
+                    WHERE {whose} ORDER BY h.started_at, h.file, h.first_line""", params)
+    if not rows:
+        if not hand_filter.players:
+            raise UsageError("--player is required: the hands the filters select name no hero (whose sessions?)")
+        raise UsageError("the players asked for were dealt into no hand the filters select")
+    dated = [PlayedHand(str(player), str(site), table, tournament, str(currency), int(unit), started, int(net),
+                        None if big_bet is None else int(big_bet))
+             for player, site, table, tournament, currency, unit, started, net, big_bet in rows if started is not None]
+    if not dated:
+        raise UsageError(f"none of the {len(rows):,} hands the filters select states when it was played: "
+                         "sessions need the hands' times")
+    found = split_sessions(dated, timedelta(minutes=gap_minutes))
+    if descending is None:
+        descending = sort_key not in TEXT_KEYS
+    found = ordered(found, sort_key, descending)
+    kept = found[:limit] if limit else found
+    frame = (sessions_frame(kept) if terminal is None
+             else terminal_view(kept, shown_keys(kept, chosen, terminal.all_columns)))
+    return SessionsReport(Listed(frame, len(found)), undated=len(rows) - len(dated))
+
+
+__all__ = ["DEFAULT_GAP_MINUTES", "OPTIONAL_COLUMNS", "UNCUT_COLUMNS", "SessionsReport", "TerminalChoice",
+           "limit_for", "sessions"]
