@@ -180,9 +180,12 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
                 writer.candidates.append(CopyAt(result.site, hand_id, file, first, last, sha,
                                                 result.origins.get(hand_id)))
     writer.candidates.extend(copy for copy in result.repeats)
-    report.hands_found += result.found
+    # a hand this file's earlier read stored at this very place (the last hand, read again by a grown
+    # file's resume; the part an interrupted import stored) is not found again by this read: counted
+    # apart, and in the file's totals as the hand it stored
+    report.hands_found += result.found - len(own)
     report.stored += len(result.hand_ids) - len(known)
-    report.duplicates += result.duplicates + len(known)
+    report.duplicates += result.duplicates + len(known) - len(own)
     report.already_stored += len(own)
     report.skipped += result.skipped
     report.failed += len(result.failures)
@@ -204,7 +207,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
         conflicts = {"copy_conflicts": conflict_table(rows)}
     counts = {name: getattr(report, name) for name in COUNTS}
     counts["stored"] += report.already_stored
-    counts["duplicates"] -= report.already_stored
+    counts["hands_found"] += report.already_stored
     writer.add(result.site, new_ids, {**tables, **conflicts, **extra(counts, tail)}, last=True, origins=result.origins)
 
 
@@ -428,17 +431,13 @@ class Importer:
             counts = {name: getattr(job.report, name) for name in COUNTS}
             job.writer.add(None, [], {"files": self._file_row(job, counts, job.tail)}, last=True)
 
-    def _unchanged(self, name: str, known: dict[str, Any]) -> FileReport:
-        """A file whose bytes were imported before: nothing to parse, every hand is known."""
+    @staticmethod
+    def _unchanged(name: str, known: dict[str, Any]) -> FileReport:
+        """A file whose bytes were imported before: not read again, so this import finds nothing in
+        it (no hand stored, none a duplicate, no failure told twice); ``totals`` still give what its
+        import found (the files row)."""
         report = FileReport(name, known["site"], known["encoding"], status="unchanged", reading=known["reading"])
-        report.hands_found = known["hands_found"]
-        report.skipped, report.failed, report.incomplete = known["skipped"], known["failed"], known["incomplete"]
-        report.duplicates = report.hands_found - report.skipped - report.failed - report.incomplete
         report.totals = {name: known[name] for name in COUNTS}
-        errors = [Failure(int(line), str(reason), str(kind)) for line, reason, kind in self.store.run(
-            "SELECT line, reason, kind FROM import_errors WHERE file = ? ORDER BY first_line, line", [known["path"]])]
-        cut = len(errors) - report.incomplete  # only the file's last item can be incomplete
-        report.failures, report.incomplete_hands = errors[:cut], errors[cut:]
         return report
 
 

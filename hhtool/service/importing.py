@@ -123,14 +123,25 @@ def _execute(store: Store, sources: list[Source], options: ImportOptions, progre
 
 @dataclass
 class WatchSummary:
-    """Each file's accounting after its latest pass, and their sums."""
+    """Each file's accounting after its latest pass, and what this watch did: each file's totals now
+    less what they were before its first pass (an unchanged file adds nothing; a grown one its new part)."""
 
     latest: dict[str, FileReport] = field(default_factory=dict)
+    before: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def heard(self, report: FileReport) -> None:
+        from hhtool.importer import COUNTS
+
+        if report.path not in self.before:  # the file's totals less what this pass read of it
+            totals = report.file_totals()
+            self.before[report.path] = {name: totals[name] - getattr(report, name) for name in COUNTS}
+        self.latest[report.path] = report
 
     def totals(self) -> dict[str, int]:
         from hhtool.importer import COUNTS
 
-        return {name: sum(report.file_totals()[name] for report in self.latest.values()) for name in COUNTS}
+        return {name: sum(report.file_totals()[name] - self.before[path][name] for path, report in self.latest.items())
+                for name in COUNTS}
 
 
 def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions, interval: float,
@@ -145,7 +156,7 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
     summary = WatchSummary()
 
     def heard(report: FileReport) -> None:
-        summary.latest[report.path] = report
+        summary.heard(report)
         on_file(report)
 
     with database.open() as store:
