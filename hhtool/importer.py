@@ -74,6 +74,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         importer = Importer(store, replay, rules, site, running.submit, running.in_flight, on_written=facts)
         report = importer.run(sources, on_file)
     if facts_every is not None and facts_every > 1:  # (every write refreshed them already when it is 1)
+        store.release()
         facts_table.refresh_facts(store)  # the facts of the last hands: `stats` and `graph` have nothing left to compute
     return report
 
@@ -149,6 +150,7 @@ class FileWriter:
                                     new_only=NEW_ONLY, first=self.first)
         self._tables, self._pending, self._hands, self.first = {}, set(), 0, []
         if hands and self.on_written:
+            self.store.release()  # the batch is committed: a reader's turn before the facts refresh
             self.on_written(hands)
 
 
@@ -237,7 +239,9 @@ class _Resume:
 
 class Importer:
     """Imports files into a store (:func:`import_sources` sets one up). ``submit`` (an executor's)
-    runs the parsing and replay elsewhere; results are written here, in order, one transaction per chunk."""
+    runs the parsing and replay elsewhere; results are written here, in order, one transaction per chunk.
+    A store shared between batches (:meth:`Store.share_between_batches`) is given back to other
+    processes while files are read and chunks parsed, and taken again to look up and write."""
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
                  submit: Submit | None = None, in_flight: int = 4,
@@ -260,6 +264,7 @@ class Importer:
         mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
+            self.store.release()  # reading the file holds nothing: readers may open the store meanwhile
             try:
                 job = self._start(source)
             except SourceError as error:
@@ -274,6 +279,7 @@ class Importer:
                     on_file(job.report)
             first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
+                self.store.release()  # (between batches, while the lines are read and parsed)
                 following = next(chunks, None)
                 pending.append((job, self._dispatch(job, chunk, following is None, first), following is None))
                 first = False
@@ -283,6 +289,7 @@ class Importer:
         while pending:
             self._finish(*pending.popleft(), on_file)
         if self.replay:
+            self.store.release()  # (a reader's turn between the last batch and the tables' pass)
             judge_imported_since(self.store, mark)  # forced bets against the tables' other hands
         return report
 
@@ -353,6 +360,7 @@ class Importer:
         """A file read as a stream (digest and encoding, then lines), never whole: memory stays
         flat whatever its size. None when its site's splitter needs the whole file."""
         previous = self.store.last_import_of(name)
+        self.store.release()  # (the whole file is read to digest it)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
         known, resume = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
@@ -405,6 +413,8 @@ class Importer:
 
     def _finish(self, job: _FileJob, pending: Any, is_last: bool,
                 on_file: Callable[[FileReport], None] | None = None) -> None:
+        if not isinstance(pending, ChunkResult):
+            self.store.release()  # waiting for a worker holds nothing
         result: ChunkResult = pending if isinstance(pending, ChunkResult) else pending.result()
         self._apply(job, result, file_row=is_last)
         if is_last and on_file:

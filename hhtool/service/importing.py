@@ -99,6 +99,7 @@ def import_into(store: Store, collected: Collected, options: ImportOptions, prog
         store.limit_memory(os.environ.get(IMPORT_MEMORY_ENV, DEFAULT_IMPORT_MEMORY))
     except ValueError as error:
         raise UsageError(f"${IMPORT_MEMORY_ENV}: {error}") from error
+    store.share_between_batches()  # readers open the store while files are read and parsed
     report = _execute(store, collected.sources, options, progress)
     report.unreadable[:0] = collected.problems
     return report
@@ -160,10 +161,13 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
         on_file(report)
 
     with database.open() as store:
+        store.share_between_batches()
+        store.release()  # held again only while a pass writes
         if on_watching is not None:
             on_watching()
         try:  # (the facts of new hands are refreshed at every write: they arrive a few at a time)
-            watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules)
+            watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules,
+                  on_locked=database.warning)
         except KeyboardInterrupt:
             stop.set()
     return summary
