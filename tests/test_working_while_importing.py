@@ -138,6 +138,37 @@ def test_a_reader_works_between_the_batches_of_a_long_import_which_completes(
 
 
 @pytest.mark.slow
+def test_an_import_kept_out_between_batches_says_what_it_stored_and_a_rerun_resumes(
+        tmp_path: Path, slow_hhtool: list[str], processes: list[subprocess.Popen[str]]) -> None:
+    history = tmp_path / "big.txt"
+    history.write_text(numbered_hands(900))
+    db = str(tmp_path / "i.duckdb")
+    gate = tmp_path / "go on"
+    importing = subprocess.Popen([*slow_hhtool, "import", "-j", "1", str(history), "--db", db],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env={**os.environ, "PAUSE_UNTIL": str(gate), "HHTOOL_LOCK_TIMEOUT": "0.5"})
+    processes.append(importing)
+    assert importing.stdout is not None
+    assert [importing.stdout.readline().strip() for _ in range(2)] == ["written", "between"]
+    reader = hold_for_reading(db, 60)  # a reader that stays (a long query) while the import wants the file back
+    processes.append(reader)
+    gate.touch()
+    stdout, stderr = importing.communicate(timeout=120)
+    assert importing.returncode == 3 and "Traceback" not in stderr, stderr
+    [error] = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert error.startswith(f"error: could not write database {db}: another program ({sys.executable} -c")
+    assert f"PID {reader.pid}) kept it open for 0.5 s" in error and "nothing was written" not in error
+    assert error.endswith("300 hands were stored before that, each one whole: run the same command again to resume "
+                          "(stored hands and files are skipped)")
+    reader.kill()
+    reader.wait()
+    again = run_hhtool("import", "-j", "1", str(history), "--db", db)
+    assert again.returncode == 0, again.stderr
+    assert "600 hands found = 600 stored + 0 duplicates" in again.stdout  # the rest: the first 300 are not found again
+    assert table_digest(db)[0][0] == 900
+
+
+@pytest.mark.slow
 def test_a_reader_kept_out_past_its_timeout_names_the_import_in_one_line(
         tmp_path: Path, slow_hhtool: list[str], processes: list[subprocess.Popen[str]]) -> None:
     (tmp_path / "a.txt").write_text(numbered_hands(5))
