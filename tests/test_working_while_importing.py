@@ -317,3 +317,29 @@ def test_the_holder_is_read_from_duckdbs_message_and_the_pid(tmp_path: Path) -> 
 def test_the_holder_is_named_by_its_command(argv: tuple[str, ...], writing: bool, described: str, doing: str) -> None:
     holder = Holder(9, argv[0], argv, writing)
     assert (holder.describe(), holder.doing()) == (described, doing)
+
+
+def test_a_watch_pass_kept_out_of_the_store_is_told_and_the_file_read_at_the_next_poll(tmp_path: Path) -> None:
+    from hhtool.watch import watch
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    (folder / "a.txt").write_text(numbered_hands(3))
+    db = str(tmp_path / "w.duckdb")
+    locked: list[str] = []
+    reports: list[object] = []
+    with Store(db, lock_timeout=0.3) as store:
+        store.share_between_batches()
+        store.release()
+        holder = hold_for_reading(db, 60)
+        try:
+            watch(store, [str(folder)], 0.0, threading.Event(), reports.append, pytest.fail, max_passes=1,
+                  on_locked=locked.append)
+        finally:
+            holder.kill()
+            holder.wait()
+        assert reports == [] and len(locked) == 1
+        assert locked[0].startswith(f"{folder / 'a.txt'}: could not write database {db}: another program (")
+        assert locked[0].endswith("; it is read again at the next poll")
+        watch(store, [str(folder)], 0.0, threading.Event(), reports.append, pytest.fail, max_passes=1)
+        assert len(reports) == 1 and store.run("SELECT count(*) FROM hands") == [(3,)]
