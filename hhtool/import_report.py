@@ -35,12 +35,15 @@ class FileReport:
     skipped: int = 0
     failed: int = 0
     incomplete: int = 0  # a truncated last hand: kept raw in import_errors, not counted as failed
-    already_stored: int = 0  # of the duplicates: stored by an earlier, interrupted or shorter, read of this file
+    # stored by an earlier (interrupted or shorter) read of this file at the same place and read again by
+    # this one: not counted in this import's hands found, only in the file's totals
+    already_stored: int = 0
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
-    status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand) | reread
-    # | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
+    # parsed | unchanged (already imported, not read again: counts 0) | grown (parsed from the last known hand)
+    # | reread | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
+    status: str = "parsed"
     reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
     totals: dict[str, int] = field(default_factory=dict)
 

@@ -74,6 +74,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         importer = Importer(store, replay, rules, site, running.submit, running.in_flight, on_written=facts)
         report = importer.run(sources, on_file)
     if facts_every is not None and facts_every > 1:  # (every write refreshed them already when it is 1)
+        store.release()
         facts_table.refresh_facts(store)  # the facts of the last hands: `stats` and `graph` have nothing left to compute
     return report
 
@@ -149,6 +150,7 @@ class FileWriter:
                                     new_only=NEW_ONLY, first=self.first)
         self._tables, self._pending, self._hands, self.first = {}, set(), 0, []
         if hands and self.on_written:
+            self.store.release()  # the batch is committed: a reader's turn before the facts refresh
             self.on_written(hands)
 
 
@@ -180,9 +182,12 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
                 writer.candidates.append(CopyAt(result.site, hand_id, file, first, last, sha,
                                                 result.origins.get(hand_id)))
     writer.candidates.extend(copy for copy in result.repeats)
-    report.hands_found += result.found
+    # a hand this file's earlier read stored at this very place (the last hand, read again by a grown
+    # file's resume; the part an interrupted import stored) is not found again by this read: counted
+    # apart, and in the file's totals as the hand it stored
+    report.hands_found += result.found - len(own)
     report.stored += len(result.hand_ids) - len(known)
-    report.duplicates += result.duplicates + len(known)
+    report.duplicates += result.duplicates + len(known) - len(own)
     report.already_stored += len(own)
     report.skipped += result.skipped
     report.failed += len(result.failures)
@@ -204,7 +209,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
         conflicts = {"copy_conflicts": conflict_table(rows)}
     counts = {name: getattr(report, name) for name in COUNTS}
     counts["stored"] += report.already_stored
-    counts["duplicates"] -= report.already_stored
+    counts["hands_found"] += report.already_stored
     writer.add(result.site, new_ids, {**tables, **conflicts, **extra(counts, tail)}, last=True, origins=result.origins)
 
 
@@ -234,7 +239,9 @@ class _Resume:
 
 class Importer:
     """Imports files into a store (:func:`import_sources` sets one up). ``submit`` (an executor's)
-    runs the parsing and replay elsewhere; results are written here, in order, one transaction per chunk."""
+    runs the parsing and replay elsewhere; results are written here, in order, one transaction per chunk.
+    A store shared between batches (:meth:`Store.share_between_batches`) is given back to other
+    processes while files are read and chunks parsed, and taken again to look up and write."""
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
                  submit: Submit | None = None, in_flight: int = 4,
@@ -257,6 +264,7 @@ class Importer:
         mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
+            self.store.release()  # reading the file holds nothing: readers may open the store meanwhile
             try:
                 job = self._start(source)
             except SourceError as error:
@@ -271,6 +279,7 @@ class Importer:
                     on_file(job.report)
             first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
+                self.store.release()  # (between batches, while the lines are read and parsed)
                 following = next(chunks, None)
                 pending.append((job, self._dispatch(job, chunk, following is None, first), following is None))
                 first = False
@@ -280,6 +289,7 @@ class Importer:
         while pending:
             self._finish(*pending.popleft(), on_file)
         if self.replay:
+            self.store.release()  # (a reader's turn between the last batch and the tables' pass)
             judge_imported_since(self.store, mark)  # forced bets against the tables' other hands
         return report
 
@@ -350,6 +360,7 @@ class Importer:
         """A file read as a stream (digest and encoding, then lines), never whole: memory stays
         flat whatever its size. None when its site's splitter needs the whole file."""
         previous = self.store.last_import_of(name)
+        self.store.release()  # (the whole file is read to digest it)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
         known, resume = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
@@ -402,6 +413,8 @@ class Importer:
 
     def _finish(self, job: _FileJob, pending: Any, is_last: bool,
                 on_file: Callable[[FileReport], None] | None = None) -> None:
+        if not isinstance(pending, ChunkResult):
+            self.store.release()  # waiting for a worker holds nothing
         result: ChunkResult = pending if isinstance(pending, ChunkResult) else pending.result()
         self._apply(job, result, file_row=is_last)
         if is_last and on_file:
@@ -428,17 +441,13 @@ class Importer:
             counts = {name: getattr(job.report, name) for name in COUNTS}
             job.writer.add(None, [], {"files": self._file_row(job, counts, job.tail)}, last=True)
 
-    def _unchanged(self, name: str, known: dict[str, Any]) -> FileReport:
-        """A file whose bytes were imported before: nothing to parse, every hand is known."""
+    @staticmethod
+    def _unchanged(name: str, known: dict[str, Any]) -> FileReport:
+        """A file whose bytes were imported before: not read again, so this import finds nothing in
+        it (no hand stored, none a duplicate, no failure told twice); ``totals`` still give what its
+        import found (the files row)."""
         report = FileReport(name, known["site"], known["encoding"], status="unchanged", reading=known["reading"])
-        report.hands_found = known["hands_found"]
-        report.skipped, report.failed, report.incomplete = known["skipped"], known["failed"], known["incomplete"]
-        report.duplicates = report.hands_found - report.skipped - report.failed - report.incomplete
         report.totals = {name: known[name] for name in COUNTS}
-        errors = [Failure(int(line), str(reason), str(kind)) for line, reason, kind in self.store.run(
-            "SELECT line, reason, kind FROM import_errors WHERE file = ? ORDER BY first_line, line", [known["path"]])]
-        cut = len(errors) - report.incomplete  # only the file's last item can be incomplete
-        report.failures, report.incomplete_hands = errors[:cut], errors[cut:]
         return report
 
 

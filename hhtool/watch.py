@@ -13,14 +13,19 @@ from collections.abc import Callable, Sequence
 
 from hhtool.importer import FileReport, import_sources
 from hhtool.sources import collect_sources
-from hhtool.store import Store
+from hhtool.store import Store, StoreLocked
 
 
 def watch(store: Store, arguments: Sequence[str], interval: float, stop: threading.Event,
           on_file: Callable[[FileReport], None], on_problem: Callable[[str], None], *, site: str | None = None,
-          rules: str | None = None, replay: bool = True, max_passes: int | None = None) -> int:
+          rules: str | None = None, replay: bool = True, max_passes: int | None = None,
+          on_locked: Callable[[str], None] | None = None) -> int:
     """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes made. Each
-    changed file is imported as ``hhtool import`` would (``site``, ``rules``, ``replay``)."""
+    changed file is imported as ``hhtool import`` would (``site``, ``rules``, ``replay``). The store
+    is shared between batches: between polls this holds nothing, and readers open the file; a pass
+    that cannot take it back in time (another process kept it) is told to ``on_locked`` and the
+    file is read again at the next poll (what was written of it stays: it resumes)."""
+    store.share_between_batches()
     seen: dict[str, tuple[int, int]] = {}
     reported: set[str] = set()
     passes = 0
@@ -40,7 +45,13 @@ def watch(store: Store, arguments: Sequence[str], interval: float, stop: threadi
                 continue
             # streamed like any import, memory flat; new hands arrive a few at a time, and stats
             # should show them at once: the facts are refreshed at every write
-            imported = import_sources(store, [source], site=site, rules=rules, replay=replay, facts_every=1)
+            try:
+                imported = import_sources(store, [source], site=site, rules=rules, replay=replay, facts_every=1)
+            except StoreLocked as error:
+                (on_locked or on_problem)(f"{source.name}: {error}; it is read again at the next poll")
+                continue
+            finally:
+                store.release()
             for problem in imported.unreadable:
                 on_problem(problem)
             if imported.unreadable:

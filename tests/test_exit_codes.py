@@ -219,12 +219,12 @@ def test_a_locked_store_with_lock_in_its_path_is_still_a_lock_and_readers_wait_t
             code, _, stderr = invoke(READERS[name], db, tmp_path, env={"HHTOOL_LOCK_TIMEOUT": "0.5"})
             assert code == EXIT_STORE, (name, stderr)
             assert time.monotonic() - started >= 0.5
-            assert "waiting to read it" in stderr and "could not read it" in stderr, (name, stderr)
-            assert f"(PID {holder.pid})" in stderr
+            assert "(to read it): another program" in stderr and "error: could not read database" in stderr, (name, stderr)
+            assert f"PID {holder.pid}) kept it locked for 0.5 s" in stderr
             assert "nothing was written" not in stderr and "Traceback" not in stderr
         code, _, stderr = invoke(WRITERS["import"], db, tmp_path, env={"HHTOOL_LOCK_TIMEOUT": "0.5"})
         assert code == EXIT_STORE
-        assert "waiting to write it" in stderr and "nothing was written" in stderr, stderr
+        assert "(to write it): another program" in stderr and "nothing was written" in stderr, stderr
     finally:
         holder.kill()
         holder.wait()

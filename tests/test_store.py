@@ -45,7 +45,9 @@ def test_reimport_stores_nothing_twice_and_counts_duplicates(tmp_path: Path) -> 
         assert (first.hands_found, first.stored, first.duplicates, first.failed) == (3, 2, 1, 0)
         tables = {name: count(store, name) for name in ("hands", "actions", "seats", "cards", "awards", "results")}
         second = Importer(store).import_file(path, path.read_bytes())
-        assert (second.stored, second.duplicates, second.status) == (0, 3, "unchanged")
+        # not read again: nothing found in it by this import (#14: no phantom duplicates), its totals kept
+        assert (second.hands_found, second.stored, second.duplicates, second.status) == (0, 0, 0, "unchanged")
+        assert second.file_totals() == first.file_totals() and second.balanced()
         assert tables == {name: count(store, name) for name in tables}
         copy = write(tmp_path, "copy.txt", path.read_text() + "\n")  # same hands, other bytes: parsed again
         third = Importer(store).import_file(copy, copy.read_bytes())

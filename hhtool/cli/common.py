@@ -78,7 +78,7 @@ def database(db: str | None) -> Database:
 
 def _tell_waiting(path: str, holder: str, read_only: bool) -> None:
     what = "read" if read_only else "write"
-    err.print(f"database {path} is in use by another process{holder}; waiting to {what} it…", highlight=False)
+    err.print(f"waiting for database {path} (to {what} it): {holder}…", highlight=False, markup=False)
 
 
 def _warn(text: str) -> None:

@@ -47,12 +47,14 @@ class ProgressBar:
 
 
 def print_file_pass(report: FileReport) -> None:
-    """One line per file a --watch pass read, and its failures and conflicting copies."""
-    totals = report.file_totals()
+    """One line per file a --watch pass read (what this pass found: a grown file's new part), and its
+    failures and conflicting copies; nothing for a file imported before and unchanged."""
     if report.status != "unchanged":
-        out.print(f"{escape(report.path)}: {totals['hands_found']} hands found = {totals['stored']} stored + "
-                  f"{totals['duplicates']} duplicates + {totals['skipped']} skipped + {totals['failed']} failed"
-                  f" + {totals['incomplete']} incomplete", highlight=False)
+        whole = report.file_totals()["hands_found"]
+        out.print(f"{escape(report.path)}: {report.hands_found} hands found = {report.stored} stored + "
+                  f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
+                  f" + {report.incomplete} incomplete" + (f" ({whole} in the file)" if report.status == "grown" else ""),
+                  highlight=False)
     for failure in report.failures:
         out.print(f"  [red]failed[/red] {escape(report.path)}:{failure.line}: {escape(failure.reason)}", highlight=False)
     for conflict in report.conflicts:

@@ -99,6 +99,7 @@ def import_into(store: Store, collected: Collected, options: ImportOptions, prog
         store.limit_memory(os.environ.get(IMPORT_MEMORY_ENV, DEFAULT_IMPORT_MEMORY))
     except ValueError as error:
         raise UsageError(f"${IMPORT_MEMORY_ENV}: {error}") from error
+    store.share_between_batches()  # readers open the store while files are read and parsed
     report = _execute(store, collected.sources, options, progress)
     report.unreadable[:0] = collected.problems
     return report
@@ -123,14 +124,25 @@ def _execute(store: Store, sources: list[Source], options: ImportOptions, progre
 
 @dataclass
 class WatchSummary:
-    """Each file's accounting after its latest pass, and their sums."""
+    """Each file's accounting after its latest pass, and what this watch did: each file's totals now
+    less what they were before its first pass (an unchanged file adds nothing; a grown one its new part)."""
 
     latest: dict[str, FileReport] = field(default_factory=dict)
+    before: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def heard(self, report: FileReport) -> None:
+        from hhtool.importer import COUNTS
+
+        if report.path not in self.before:  # the file's totals less what this pass read of it
+            totals = report.file_totals()
+            self.before[report.path] = {name: totals[name] - getattr(report, name) for name in COUNTS}
+        self.latest[report.path] = report
 
     def totals(self) -> dict[str, int]:
         from hhtool.importer import COUNTS
 
-        return {name: sum(report.file_totals()[name] for report in self.latest.values()) for name in COUNTS}
+        return {name: sum(report.file_totals()[name] - self.before[path][name] for path, report in self.latest.items())
+                for name in COUNTS}
 
 
 def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions, interval: float,
@@ -145,14 +157,17 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
     summary = WatchSummary()
 
     def heard(report: FileReport) -> None:
-        summary.latest[report.path] = report
+        summary.heard(report)
         on_file(report)
 
     with database.open() as store:
+        store.share_between_batches()
+        store.release()  # held again only while a pass writes
         if on_watching is not None:
             on_watching()
         try:  # (the facts of new hands are refreshed at every write: they arrive a few at a time)
-            watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules)
+            watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules,
+                  on_locked=database.warning)
         except KeyboardInterrupt:
             stop.set()
     return summary

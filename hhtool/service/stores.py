@@ -22,7 +22,8 @@ from hhtool.store import SchemaTooNew, SchemaTooOld, SettingError, Store, StoreE
 #: DuckDB's buffer pool during an import, overriding the default below
 IMPORT_MEMORY_ENV = "HHTOOL_IMPORT_MEMORY"
 
-#: told once when another process holds the file: (path, the holder DuckDB names, reading or not)
+#: told once when another process holds the file: (path, who holds it and what it does, e.g. "an import
+#: (hhtool import --watch hands, PID 1234) is writing a batch", whether this command reads only)
 WaitNotice = Callable[[str, str, bool], None]
 
 
@@ -132,7 +133,8 @@ def stored_since_open() -> int | None:
     """Hands stored by this command before it stopped (None: it wrote nothing, or it cannot be told)."""
     if _opened.writer is None or _opened.hands_before is None or _opened.path is None:
         return None
-    counted = _count_hands(_opened.writer)  # the connection may still be open
+    # the connection may still be open; one given back between batches is not taken again for this
+    counted = _count_hands(_opened.writer) if _opened.writer.holds_file else None
     if counted is None:
         try:
             with Store(_opened.path, read_only=True, lock_timeout=0) as store:

@@ -3,6 +3,12 @@
 Writes are bulk (Arrow tables inserted by name) and one transaction per batch, so a crash
 leaves either the whole batch or none of it. A hand is identified by (site, hand_id);
 storing a hand that is already there is a duplicate, never a second copy.
+
+DuckDB lets one process write a file and keeps every other process out meanwhile (readers share
+it among themselves). An import therefore holds its write connection only while it uses it
+(:meth:`Store.share_between_batches`, :meth:`Store.release`): between batches, and between the
+polls of ``--watch``, readers open the file; each side waits a bounded time for the other
+($HHTOOL_LOCK_TIMEOUT), telling who holds the file (:mod:`hhtool.store.holders`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import polars as pl
 import pyarrow as pa
 
 from hhtool.model import Hand
+from hhtool.store.holders import Holder, holder_of
 from hhtool.store.schema import CURRENT_VERSION, HAND_TABLES, REPLAY_TABLES, SchemaTooNew, current_version, migrate
 from hhtool.store.tables import replay_rows
 
@@ -31,10 +38,13 @@ DEFAULT_LOCK_TIMEOUT = 30.0
 _MEMORY_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
 _MEMORY_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
                  "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-# DuckDB's words for another process holding the file (checked once the path is cut out of the
-# message, so that a path which itself contains "lock" is not taken for a lock conflict)
-_LOCK_CONFLICT = re.compile(r'Could not set lock on file "": Conflicting lock is held in (?P<holder>.*?)(?:\. See also|$)',
-                            re.DOTALL)
+#: seconds between two attempts to open a file another process holds
+_RETRY_EVERY = 0.1
+#: a writer taking its file back between batches tells that it waits only once it waited this long
+_QUIET_WAIT = 1.0
+#: a writer that held its file this long leaves it free at least _GAP seconds before taking it back:
+#: file locks are not fair, and a reader that waited (it retries every _RETRY_EVERY) gets its turn
+_LONG_HOLD, _GAP = 1.0, 0.3
 # DuckDB's words for a file that is not (or no longer) a whole database
 _DAMAGED = ("not a valid DuckDB database", "Could not read enough bytes", "checksum", "Corrupt", "corrupt")
 
@@ -60,12 +70,16 @@ class StoreDamaged(StoreError):
 
 
 class StoreLocked(StoreError):
-    """Another process holds the database (for writing, or for reading while this one wants to write)."""
+    """Another process held the database for as long as this one could wait (for writing; or for
+    reading while this one wants to write). ``resumed``: a writer taking it back between batches,
+    which has written the batches before."""
 
-    def __init__(self, path: str, waited: float, read_only: bool, holder: str) -> None:
-        outcome = "could not read it" if read_only else "nothing was written"
-        super().__init__(f"database {path} is in use by another process{holder} and stayed locked for {waited:g} s; "
-                         f"{outcome} (wait longer with {LOCK_TIMEOUT_ENV}=SECONDS)")
+    def __init__(self, path: str, waited: float, read_only: bool, holder: Holder, resumed: bool = False) -> None:
+        verb = "read" if read_only else "write"
+        kept = "kept it locked" if holder.writing else "kept it open"
+        outcome = "" if read_only or resumed else "nothing was written; "
+        super().__init__(f"could not {verb} database {path}: {holder.describe()} {kept} for {waited:g} s; "
+                         f"{outcome}try again when it is done, or wait longer with {LOCK_TIMEOUT_ENV}=SECONDS")
         self.path, self.waited, self.read_only, self.holder = path, waited, read_only, holder
 
 
@@ -116,21 +130,6 @@ def memory_size(text: str) -> int:
     return int(float(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()])
 
 
-def is_lock_conflict(error: BaseException, path: str) -> str | None:
-    """The holder DuckDB names (e.g. `` (PID 123 …)``) when ``error`` says another process holds
-    ``path``; None for any other error. The path is cut out first: it may contain any word."""
-    text = str(error)
-    expanded = os.path.expanduser(path)
-    for spelling in sorted({os.path.realpath(expanded), os.path.abspath(expanded), expanded, path}, key=len, reverse=True):
-        text = text.replace(f'"{spelling}"', '""')
-    match = _LOCK_CONFLICT.search(text)
-    if match is None:
-        return None
-    holder = match.group("holder").strip()
-    pid = re.search(r"\(PID (\d+)\)", holder)
-    return f" (PID {pid.group(1)})" if pid else ""
-
-
 def duckdb_message(error: BaseException) -> str:
     """DuckDB's message on one line: its first line, and a "Did you mean" hint when it gives one."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
@@ -158,11 +157,20 @@ class Store:
         """Open the store: a writer migrates it to the current schema, a reader checks that it is
         an hhtool store of exactly this schema. When another process holds the file, wait up to
         ``lock_timeout`` seconds (default $HHTOOL_LOCK_TIMEOUT or 30), telling ``on_wait`` once
-        (with the holder), before giving up with :class:`StoreLocked`. ``config`` is passed to
-        DuckDB at connection (e.g. the confinement of :mod:`hhtool.store.confined`)."""
+        what it waits for ("an import (…, PID 1234) is writing a batch"), before giving up with
+        :class:`StoreLocked`. ``config`` is passed to DuckDB at connection (e.g. the confinement of
+        :mod:`hhtool.store.confined`)."""
         self.path = path
         in_memory = path == ":memory:"
         read_only = read_only and not in_memory
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._closed = False
+        self._shared = False  # release() gives the file back (share_between_batches)
+        self._settings: list[str] = []  # statements run again on taking the file back
+        self._lock_timeout = lock_timeout_from_env() if lock_timeout is None else lock_timeout
+        self._on_wait, self._config = on_wait, config or {}
+        self._held_since = self._released_at = time.monotonic()
+        self._long_hold = False
         if read_only and not Path(path).expanduser().exists():
             raise StoreMissing(path)
         if not read_only and not in_memory:
@@ -173,34 +181,71 @@ class Store:
                 raise StoreError(f"cannot create database {path}: part of {folder} is a file, not a folder") from None
             except OSError as error:
                 raise StoreError(f"cannot create database {path}: {error.strerror or error}") from None
-        self.con = self._connect(path, read_only, lock_timeout_from_env() if lock_timeout is None else lock_timeout,
-                                 on_wait, config or {})
+        self._con = self._connect(read_only)
         try:
             if not in_memory:
                 self._check_length()
             self._check_schema(read_only)
         except BaseException:
-            self.con.close()
+            self.close()
             raise
 
-    @staticmethod
-    def _connect(path: str, read_only: bool, lock_timeout: float, on_wait: Callable[[str], None] | None,
-                 config: dict[str, Any]) -> duckdb.DuckDBPyConnection:
-        deadline = time.monotonic() + lock_timeout
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The connection; a store that gave its file back between batches takes it back here
+        (waiting, as at open, while another process holds it)."""
+        if self._con is None:
+            if self._closed:
+                raise duckdb.ConnectionException(f"the store {self.path} is closed")
+            if self._long_hold:  # a reader's turn, if one waited
+                time.sleep(max(0.0, self._released_at + _GAP - time.monotonic()))
+            self._con = self._connect(read_only=False, resumed=True)
+            self._held_since = time.monotonic()
+            try:
+                for statement in self._settings:
+                    self._con.execute(statement)
+                self._check_schema(read_only=False)  # (another hhtool may have migrated it meanwhile)
+            except BaseException:
+                self.release(force=True)
+                raise
+        return self._con
+
+    def _connect(self, read_only: bool, resumed: bool = False) -> duckdb.DuckDBPyConnection:
+        started = time.monotonic()
         told = False
         while True:
             try:
-                return duckdb.connect(path, read_only=read_only, config=config)
+                return duckdb.connect(self.path, read_only=read_only, config=self._config)
             except duckdb.Error as error:
-                holder = is_lock_conflict(error, path)
+                holder = holder_of(error, self.path, read_only)
                 if holder is None:
-                    raise _open_error(error, path) from error
-                if time.monotonic() >= deadline:
-                    raise StoreLocked(path, lock_timeout, read_only, holder) from None
-                if on_wait is not None and not told:
-                    on_wait(holder)
+                    raise _open_error(error, self.path) from error
+                waited = time.monotonic() - started
+                if waited >= self._lock_timeout:
+                    raise StoreLocked(self.path, self._lock_timeout, read_only, holder, resumed) from None
+                if self._on_wait is not None and not told and (not resumed or waited >= _QUIET_WAIT):
+                    self._on_wait(f"{holder.describe()} {holder.doing()}")
                     told = True
-                time.sleep(0.2)
+                time.sleep(_RETRY_EVERY)
+
+    def share_between_batches(self) -> None:
+        """Let :meth:`release` give the file back to other processes (a file-backed writer only:
+        an in-memory store would lose everything)."""
+        self._shared = self.path != ":memory:"
+
+    def release(self, force: bool = False) -> None:
+        """Between batches: close the connection, so that readers can open the file; the next use
+        of :attr:`con` opens it again. Never inside a transaction (each write is one whole call)."""
+        if (self._shared or force) and self._con is not None:
+            con, self._con = self._con, None
+            con.close()
+            self._released_at = time.monotonic()
+            self._long_hold = self._released_at - self._held_since >= _LONG_HOLD
+
+    @property
+    def holds_file(self) -> bool:
+        """Whether the store holds its connection now (not closed, not released between batches)."""
+        return self._con is not None
 
     def _check_length(self) -> None:
         """A file cut short (a copy interrupted, a disk that filled) opens, and fails only on the
@@ -239,10 +284,15 @@ class Store:
         """Cap DuckDB's buffer pool (e.g. ``512MiB``): by default it may grow to 80 % of the
         machine's memory, and an import's inserts and facts refresh would keep it filled."""
         memory_size(limit)
-        self.run(f"SET memory_limit = '{limit.strip()}'")
+        statement = f"SET memory_limit = '{limit.strip()}'"
+        self.run(statement)
+        self._settings.append(statement)
 
     def close(self) -> None:
-        self.con.close()
+        self._closed = True
+        if self._con is not None:
+            con, self._con = self._con, None
+            con.close()
 
     def __enter__(self) -> Store:
         return self
@@ -357,5 +407,5 @@ class Store:
 
 
 __all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "SchemaTooNew", "SchemaTooOld", "SettingError", "Store",
-           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "duckdb_message", "is_damage",
-           "lock_timeout_from_env", "memory_size", "resolve_db_path"]
+           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "duckdb_message", "holder_of",
+           "is_damage", "lock_timeout_from_env", "memory_size", "resolve_db_path"]
