@@ -19,11 +19,11 @@ import polars as pl
 from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
 
-from hhtool.cli.common import out
+from hhtool.cli.common import Verbosity, out, verbosity
 from hhtool.service.errors import UsageError
 
 if TYPE_CHECKING:
-    from hhtool.service.importing import ImportReport
+    from hhtool.service.importing import FileReport, ImportReport
 
 #: an import report's status of a file that holds no hand (hhtool.importer.NOT_A_HAND_HISTORY)
 NOT_A_HAND_HISTORY = "not a hand history"
@@ -237,6 +237,15 @@ def records(frame: pl.DataFrame, width: int) -> list[str]:
     return lines
 
 
+def print_file_line(report: FileReport) -> None:
+    """-v: what one file gave (its whole accounting where only its new part was read)."""
+    totals = report.file_totals()
+    site = f"{report.site}, " if report.site else ""
+    others = "".join(f" + {totals[name]} {name}" for name in ("skipped", "failed", "incomplete") if totals[name])
+    out.print(f"  {escape(report.path)} ({escape(site)}{escape(report.status)}): {totals['hands_found']} found = "
+              f"{totals['stored']} stored + {totals['duplicates']} duplicates{others}", highlight=False)
+
+
 def print_text_summary(report: ImportReport) -> None:
     found, stored, dup = report.total("hands_found"), report.total("stored"), report.total("duplicates")
     skipped, failed = report.total("skipped"), report.failed
@@ -248,8 +257,13 @@ def print_text_summary(report: ImportReport) -> None:
         + f" + {skipped} skipped (other games) + {report.total('failed')} failed"
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")
     )
+    level = verbosity()
+    if level is Verbosity.VERBOSE:
+        for file_report in report.files:
+            print_file_line(file_report)
+    notes = level is not Verbosity.QUIET  # -q: of the lines below, only the errors (failures, conflicts, unreadable)
     for file_report in report.files:
-        if file_report.status == NOT_A_HAND_HISTORY:
+        if notes and file_report.status == NOT_A_HAND_HISTORY:
             site = escape(file_report.site or "")
             out.print(f"  [yellow]not a hand history[/yellow] {escape(file_report.path)}: no {site} hand starts in it "
                       f"(read with --site {site}; without it the site is detected); skipped", highlight=False)
@@ -260,7 +274,7 @@ def print_text_summary(report: ImportReport) -> None:
                 out.print(f"  [red]failed[/red] {escape(file_report.path)}:{failure.line}: {escape(failure.reason)}",
                           highlight=False)
             shown += 1
-    for file_report in report.files:
+    for file_report in report.files if notes else []:
         for hand in file_report.incomplete_hands:
             out.print(f"  [yellow]incomplete[/yellow] {escape(file_report.path)}:{hand.line}: {escape(hand.reason)}",
                       highlight=False)
@@ -276,7 +290,7 @@ def print_text_summary(report: ImportReport) -> None:
     if shown > SHOWN_FAILURES:
         out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
     unchanged = [r for r in report.files if r.status == "unchanged"]
-    if unchanged:
+    if unchanged and notes:
         out.print(f"{len(unchanged)} files were imported before and read the same way: not read again. To read a file "
                   "again another way, import it with --site SITE (or without --site, to detect the site).")
     if failed:
