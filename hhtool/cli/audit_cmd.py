@@ -24,7 +24,7 @@ from hhtool.cli.common import (
     rules_option,
     site_option,
 )
-from hhtool.cli.output import print_text_summary
+from hhtool.cli.output import print_text_summary, write_text
 from hhtool.reports.dispute import REPORT_FORMATS, render
 from hhtool.service import audit
 from hhtool.service.filters import hand_filter
@@ -89,19 +89,6 @@ def formats(given: str, explain_id: str | None) -> tuple[str, AuditFormat]:
     return "text", AuditFormat(given)
 
 
-def write_output(text: str, out_file: str | None) -> None:
-    """The report on standard output, or into ``out_file`` (a file that cannot be written: exit 2)."""
-    if out_file is None:
-        sys.stdout.write(text)
-        return
-    try:
-        with open(out_file, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        err.print(f"error: cannot write {out_file}: {error.strerror}", highlight=False, markup=False)
-        raise typer.Exit(EXIT_ERROR) from error
-
-
 def register(app: typer.Typer) -> None:
     @app.command("audit")
     def audit_command(
@@ -131,7 +118,7 @@ def register(app: typer.Typer) -> None:
         on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
             report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported)
-            write_output(render(report, report_format), out_file)
+            write_text(render(report, report_format), out_file)
             raise typer.Exit(EXIT_OK)
         chosen = hand_filter(sites=site, hand_id=hand or None)
         outcome = audit.audit(database(db), paths or [], chosen, code, player, rules, on_imported, report_dir)

@@ -238,6 +238,12 @@ def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
 
 
+def live_progress() -> bool:
+    """Whether a progress display that redraws itself may run: stderr is a terminal, no -q, and no
+    NO_COLOR (a redraw is escape sequences, which NO_COLOR rules out as well as colour)."""
+    return stderr_is_terminal() and verbosity() is not Verbosity.QUIET and not no_color()
+
+
 # ------------------------------------------------------------------ failures -> exit codes
 
 

@@ -21,10 +21,10 @@ from hhtool.cli.common import (
     database,
     err,
     info,
+    live_progress,
     out,
     rules_option,
     site_option,
-    stderr_is_terminal,
     verbosity,
 )
 from hhtool.cli.output import print_text_summary
@@ -45,12 +45,11 @@ FORMAT_HELP = f"{choices(ImportFormat)}."
 
 
 class ProgressBar:
-    """A bar on a terminal's stderr while files are imported (nothing when stderr is not a terminal, or with -q)."""
+    """A bar on a terminal's stderr while files are imported (see :func:`live_progress` for when it is not)."""
 
     def __init__(self) -> None:
         self.bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                            TimeRemainingColumn(), console=err, transient=True,
-                            disable=not stderr_is_terminal() or verbosity() is Verbosity.QUIET)
+                            TimeRemainingColumn(), console=err, transient=True, disable=not live_progress())
         self.task: TaskID | None = None
 
     def start(self, files: int) -> None:

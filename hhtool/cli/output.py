@@ -21,6 +21,7 @@ from rich.markup import escape
 
 from hhtool.cli.common import Verbosity, out, verbosity
 from hhtool.service.errors import UsageError
+from hhtool.service.out_files import prepare_out_file
 
 if TYPE_CHECKING:
     from hhtool.service.importing import FileReport, ImportReport
@@ -76,15 +77,6 @@ def file_format(output_format: OutputFormat | None, out_file: str | None) -> Out
         raise UsageError(f"--format {output_format} does not match --out {out_file} (a {named} file): "
                          "drop --format, or change the suffix")
     return named
-
-
-def prepare_out_file(out_file: str) -> Path:
-    """``out_file`` with its missing folders made."""
-    path = Path(out_file)
-    if path.is_dir():
-        raise UsageError(f"--out {out_file} is a folder: name a file")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None) -> None:
