@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from hhtool.cli.common import (
     DB_OPTION,
@@ -24,7 +25,7 @@ from hhtool.cli.common import (
     rules_option,
     site_option,
 )
-from hhtool.cli.output import print_text_summary, write_text
+from hhtool.cli.output import fit_lines, print_text_summary, terminal_width, write_text
 from hhtool.reports.dispute import REPORT_FORMATS, render
 from hhtool.service import audit
 from hhtool.service.filters import hand_filter
@@ -68,10 +69,12 @@ def print_profiles() -> None:
     """Every built-in profile with one line on where it comes from (``--rules list``)."""
     catalog = profile_catalog()
     width = max(len(name) for name, _ in catalog)
-    for name, source in catalog:
-        out.print(f"{name:<{width}}  {source}", highlight=False, markup=False)
-    out.print("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).",
-              highlight=False, markup=False)
+    lines = fit_lines([Text(f"{name:<{width}}  {source}") for name, source in catalog], terminal_width(),
+                      hanging=width + 2)  # continued under the sources
+    lines += fit_lines([Text("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).")],
+                       terminal_width())
+    for line in lines:
+        out.print(line, highlight=False)
 
 
 def formats(given: str, explain_id: str | None) -> tuple[str, AuditFormat]:

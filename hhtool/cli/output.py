@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
+from rich.text import Text
 
 from hhtool.cli.common import Verbosity, out, verbosity
 from hhtool.service.errors import UsageError
@@ -216,6 +217,54 @@ def fitted_table(frame: pl.DataFrame, width: int) -> list[str]:
                               for column, size, is_number in zip(cells, sizes, right, strict=True)).rstrip())
     lines.append(f"{frame.height} row" + ("" if frame.height == 1 else "s"))
     return lines
+
+
+_WORD = re.compile(r"\S+\s*")
+
+
+def fit_lines(lines: list[Text], width: int, hanging: int | None = None) -> list[Text]:
+    """Each line in at most ``width`` cells: a longer one broken between words, its continuations
+    indented ``hanging`` cells (default: two past its own indent; styles kept); a word longer than a
+    line is cut."""
+    fitted: list[Text] = []
+    for line in lines:
+        plain = line.plain
+        if cell_len(plain) <= width:
+            fitted.append(line)
+            continue
+        own_indent = len(plain) - len(plain.lstrip(" "))
+        indent = min(own_indent + 2 if hanging is None else hanging, width // 2)
+        cuts = _line_breaks(plain, width, indent, own_indent)
+        for number, piece in enumerate(line.divide(cuts)):
+            piece.rstrip()
+            fitted.append(Text(" " * indent) + piece if number else piece)
+    return fitted
+
+
+def _line_breaks(plain: str, width: int, indent: int, used: int) -> list[int]:
+    """Where ``plain`` breaks so that no line passes ``width`` (continuations start after ``indent``)."""
+    room, cuts = width, []
+    for word in _WORD.finditer(plain):
+        position, core_end = word.start(), word.start() + len(word.group().rstrip())
+        if used and used + cell_len(plain[position:core_end]) > room:
+            cuts.append(position)
+            room, used = width - indent, 0
+        while cell_len(plain[position:core_end]) > room - used:  # longer than a whole line: cut it
+            position += max(_chars_in(plain[position:core_end], room - used), 1)
+            cuts.append(position)
+            room, used = width - indent, 0
+        used += cell_len(plain[position:word.end()])
+    return cuts
+
+
+def _chars_in(text: str, cells: int) -> int:
+    """How many of ``text``'s first characters fit in ``cells``."""
+    total = 0
+    for count, char in enumerate(text):
+        total += cell_len(char)
+        if total > cells:
+            return count
+    return len(text)
 
 
 def records(frame: pl.DataFrame, width: int) -> list[str]:

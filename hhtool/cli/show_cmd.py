@@ -9,6 +9,7 @@ from enum import StrEnum
 import typer
 
 from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
+from hhtool.cli.output import fit_lines, terminal_width
 from hhtool.reports.show import render_text
 from hhtool.service.judging import show_hand
 
@@ -41,5 +42,5 @@ def register(app: typer.Typer) -> None:
         if output_format is ShowFormat.json:
             sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")
             return
-        for line in render_text(shown.described, shown.hand):
+        for line in fit_lines(render_text(shown.described, shown.hand), terminal_width()):
             out.print(line)
