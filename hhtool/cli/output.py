@@ -279,8 +279,9 @@ def records(frame: pl.DataFrame, width: int) -> list[str]:
 
 
 def print_file_line(report: FileReport) -> None:
-    """-v: what one file gave (its whole accounting where only its new part was read)."""
-    totals = report.file_totals()
+    """-v: what this run did with one file (of a grown file, its new part)."""
+    totals = {name: getattr(report, name) for name in ("hands_found", "stored", "duplicates", "skipped", "failed",
+                                                       "incomplete")}
     site = f"{report.site}, " if report.site else ""
     others = "".join(f" + {totals[name]} {name}" for name in ("skipped", "failed", "incomplete") if totals[name])
     out.print(f"  {escape(report.path)} ({escape(site)}{escape(report.status)}): {totals['hands_found']} found = "
