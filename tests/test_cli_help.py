@@ -200,3 +200,19 @@ def test_no_escape_sequence_off_a_terminal(store: Path) -> None:
     for args in (["--db", str(store), "show", "200", "--site", "pokerstars"], ["show", "--help"], ["show"]):
         done = subprocess.run([*HHTOOL, *args], capture_output=True, env=env, check=False, timeout=60)
         assert b"\x1b" not in done.stdout + done.stderr and (done.stdout + done.stderr).strip(), args
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to source the completion script in")
+def test_bash_sources_the_script_and_completes(tmp_path: Path) -> None:
+    # the whole round as a user's shell makes it: the script printed, sourced, then asked as <TAB> asks
+    launcher = tmp_path / "hhtool"
+    launcher.write_text(f'#!/bin/sh\nexec {sys.executable} -m hhtool "$@"\n', encoding="utf-8")
+    launcher.chmod(0o755)
+    script = ('source <(hhtool --show-completion bash); '
+              'COMP_WORDS=(hhtool show --site par); COMP_CWORD=3; _hhtool_completion hhtool; echo "${COMPREPLY[@]}"; '
+              'COMP_WORDS=(hhtool stats --by ""); COMP_CWORD=3; _hhtool_completion hhtool; echo "${COMPREPLY[@]}"')
+    env = completion_env(PATH=f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}",
+                         _TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION="1")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["partypoker", " ".join(breakdown.value for breakdown in Breakdown)], done.stdout
