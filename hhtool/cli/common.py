@@ -55,9 +55,9 @@ def _complete_rules(incomplete: str) -> list[str]:
     return [name for name in (*profile_names(), "list") if name.startswith(incomplete.lower())]
 
 
-def site_option(what: str, default: Any = None) -> Any:
+def site_option(what: str) -> Any:
     """``--site`` with the sites listed after ``what`` (and completed by the shell)."""
-    return typer.Option(default, "--site", autocompletion=_complete_site, help=f"{what}: {SITE_CHOICES}.")
+    return typer.Option(None, "--site", autocompletion=_complete_site, help=f"{what}: {SITE_CHOICES}.")
 
 
 def rules_option(what: str) -> Any:

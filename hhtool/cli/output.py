@@ -20,7 +20,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
 from rich.text import Text
 
-from hhtool.cli.common import Verbosity, out, verbosity
+from hhtool.cli.common import Verbosity, detail, out, verbosity
 from hhtool.service.errors import UsageError
 from hhtool.service.out_files import prepare_out_file
 
@@ -284,8 +284,8 @@ def print_file_line(report: FileReport) -> None:
                                                        "incomplete")}
     site = f"{report.site}, " if report.site else ""
     others = "".join(f" + {totals[name]} {name}" for name in ("skipped", "failed", "incomplete") if totals[name])
-    out.print(f"  {escape(report.path)} ({escape(site)}{escape(report.status)}): {totals['hands_found']} found = "
-              f"{totals['stored']} stored + {totals['duplicates']} duplicates{others}", highlight=False)
+    detail(f"  {escape(report.path)} ({escape(site)}{escape(report.status)}): {totals['hands_found']} found = "
+           f"{totals['stored']} stored + {totals['duplicates']} duplicates{others}", highlight=False)
 
 
 def print_text_summary(report: ImportReport) -> None:
@@ -299,11 +299,9 @@ def print_text_summary(report: ImportReport) -> None:
         + f" + {skipped} skipped (other games) + {report.total('failed')} failed"
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")
     )
-    level = verbosity()
-    if level is Verbosity.VERBOSE:
-        for file_report in report.files:
-            print_file_line(file_report)
-    notes = level is not Verbosity.QUIET  # -q: of the lines below, only the errors (failures, conflicts, unreadable)
+    for file_report in report.files:
+        print_file_line(file_report)  # -v only
+    notes = verbosity() is not Verbosity.QUIET  # -q: of the lines below, only the errors (failures, conflicts, unreadable)
     for file_report in report.files:
         if notes and file_report.status == NOT_A_HAND_HISTORY:
             site = escape(file_report.site or "")
