@@ -87,8 +87,9 @@ EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 some hands failed (import) or violations were reported (audit); 2 usage error "
     "(a bad option, an --out where no file can be made, $HHTOOL_* value or SQL statement); 3 the store, or a "
-    "file hhtool had to write, could not be read or written (disk full, damaged database, newer schema, locked by another process); 4 internal error; "
-    "130 interrupted (what was stored stays stored: run the same command again to resume)."
+    "file hhtool had to write, could not be read or written (disk full, damaged database, newer schema, locked "
+    "by another process); 4 internal error; 130 interrupted (what was stored stays stored: run the same command "
+    "again to resume)."
 )
 DEBUG_ENV = "HHTOOL_DEBUG"
 
