@@ -32,6 +32,12 @@ POOL_MIN_BYTES = 4 << 20
 #: chunks handed out at most per worker before the importer waits for the oldest: enough to keep
 #: every worker busy while one result is stored, few enough that memory stays bounded
 IN_FLIGHT_PER_WORKER = 2
+#: seconds to wait for a Dask scheduler to answer before saying none does
+DASK_CONNECT_TIMEOUT = 5
+
+
+class DaskUnavailable(ValueError):
+    """``--dask ADDRESS`` names no scheduler that can be reached: the message says what to do."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,24 @@ class LocalExecutor:
             yield Running(pool.submit, IN_FLIGHT_PER_WORKER * self.jobs)
 
 
+def check_dask_address(address: str) -> None:
+    """DaskUnavailable for an address Dask cannot connect to as written (no port, an unknown protocol)."""
+    if address == "local":
+        return
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    example = "e.g. tcp://HOST:8786, or 'local' for a cluster on this machine"
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError:
+        raise DaskUnavailable(f"--dask {address!r}: a scheduler address needs a port ({example})") from None
+    if scheme not in backends:
+        raise DaskUnavailable(f"--dask {address!r}: unknown protocol {scheme!r} ({example})")
+
+
 @dataclass(frozen=True)
 class DaskExecutor:
     """The workers of a Dask distributed scheduler at ``address``; ``local`` starts a LocalCluster
@@ -81,10 +105,18 @@ class DaskExecutor:
     def running(self, total_bytes: int) -> Iterator[Running]:
         from distributed import Client, LocalCluster
 
+        check_dask_address(self.address)
         cluster = LocalCluster(n_workers=default_jobs(), threads_per_worker=1, host="127.0.0.1",
                                dashboard_address=None, silence_logs=logging.ERROR) if self.address == "local" else None
         try:
-            with Client(cluster if cluster is not None else self.address) as client:
+            try:
+                connected = Client(cluster if cluster is not None else self.address, timeout=DASK_CONNECT_TIMEOUT)
+            except (OSError, TimeoutError) as error:  # distributed says "Timed out trying to connect …"
+                if cluster is not None:
+                    raise
+                raise DaskUnavailable(f"no Dask scheduler answers at {self.address} (waited {DASK_CONNECT_TIMEOUT} s): "
+                                      "start one with `dask scheduler` or check the address") from error
+            with connected as client:
                 threads = sum(client.nthreads().values()) or 1
 
                 def submit(function: Callable[..., Any], *args: Any) -> Any:

@@ -192,8 +192,12 @@ def test_explain_usage_errors(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "text, json or html" in wrong.output
     listing = runner.invoke(app, ["audit", "--db", db, "--format", "html"])  # the listing has its own formats
     assert listing.exit_code == 2 and "table, jsonl or csv" in listing.output
-    nowhere = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--out", str(tmp_path / "no" / "r.txt")])
-    assert nowhere.exit_code == 2 and "cannot write" in nowhere.output and "Traceback" not in nowhere.output
+    # a missing folder is made, as for every --out (#14); one that cannot be made is one line, exit 2
+    made = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--out", str(tmp_path / "no" / "r.txt")])
+    assert made.exit_code == 0 and (tmp_path / "no" / "r.txt").read_text(encoding="utf-8"), made.output
+    (tmp_path / "blocker").write_text("", encoding="utf-8")
+    nowhere = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--out", str(tmp_path / "blocker" / "r.txt")])
+    assert nowhere.exit_code == 2 and "cannot make the folder" in nowhere.output and "Traceback" not in nowhere.output
 
 
 def test_report_dir_writes_a_page_per_violation_and_a_sorted_index(tmp_path: Path) -> None:

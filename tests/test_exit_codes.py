@@ -379,11 +379,15 @@ def test_a_database_that_cannot_be_created_is_exit_3(tmp_path: Path) -> None:
 def test_an_output_file_that_cannot_be_written_is_exit_3(store: Path, tmp_path: Path) -> None:
     (tmp_path / "a_file").write_text("not a folder")
     blocked = tmp_path / "a_file" / "out"
-    for args in (["export", str(blocked)], ["export", "--format", "phh", "--out", str(blocked)],
+    code, stdout, stderr = invoke(["export", str(blocked)], store, tmp_path)  # the parquet folder argument
+    assert code == EXIT_STORE, (stdout, stderr)
+    assert "Traceback" not in stderr and "cannot" in stderr and str(tmp_path / "a_file") in stderr
+    # an --out where no folder can be made is refused before anything is written: a usage error (#14)
+    for args in (["export", "--format", "phh", "--out", str(blocked)],
                  ["sql", "SELECT 1", "--format", "parquet", "--out", str(blocked)],
                  ["graph", "--out", f"{blocked}.html", "--player", "Hero"]):
         code, stdout, stderr = invoke(args, store, tmp_path)
-        assert code == EXIT_STORE, (args, stdout, stderr)
-        assert "Traceback" not in stderr and "cannot" in stderr and str(tmp_path / "a_file") in stderr
+        assert code == EXIT_USAGE, (args, stdout, stderr)
+        one_line(stderr, "cannot make the folder", str(tmp_path / "a_file"))
     result = runner.invoke(app, ["simulate", "--hands", "2", "--out", str(blocked / "s.txt")])
-    assert result.exit_code == EXIT_STORE and "cannot write" in result.stderr
+    assert result.exit_code == EXIT_USAGE and "cannot make the folder" in result.stderr

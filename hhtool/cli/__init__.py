@@ -39,7 +39,7 @@ app = typer.Typer(
     epilog=EXIT_CODES_HELP,
     cls=GuardedGroup,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (and `hhtool completion SHELL`)
     context_settings={"help_option_names": ["-h", "--help"]},  # -h as well, as users expect
     pretty_exceptions_enable=False,
 )

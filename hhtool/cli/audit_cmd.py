@@ -10,10 +10,23 @@ from typing import Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, database, err, out
-from hhtool.cli.output import print_text_summary
-from hhtool.reports.dispute import render
+from hhtool.cli.common import (
+    DB_OPTION,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    choices,
+    database,
+    err,
+    info,
+    out,
+    rules_option,
+    site_option,
+)
+from hhtool.cli.output import fit_lines, print_text_summary, terminal_width, write_text
+from hhtool.reports.dispute import REPORT_FORMATS, render
 from hhtool.service import audit
 from hhtool.service.filters import hand_filter
 from hhtool.service.judging import profile_catalog
@@ -27,6 +40,11 @@ class AuditFormat(StrEnum):
     table = "table"
     jsonl = "jsonl"
     csv = "csv"
+
+
+SITE_OPTION = site_option("Only this site")
+RULES_OPTION = rules_option("Replay under this profile ('--rules list' lists them with their sources)")
+FORMAT_HELP = f"{choices(AuditFormat)}; with --explain: {choices(REPORT_FORMATS)}."
 
 
 def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> None:
@@ -51,38 +69,27 @@ def print_profiles() -> None:
     """Every built-in profile with one line on where it comes from (``--rules list``)."""
     catalog = profile_catalog()
     width = max(len(name) for name, _ in catalog)
-    for name, source in catalog:
-        out.print(f"{name:<{width}}  {source}", highlight=False, markup=False)
-    out.print("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).",
-              highlight=False, markup=False)
+    lines = fit_lines([Text(f"{name:<{width}}  {source}") for name, source in catalog], terminal_width(),
+                      hanging=width + 2)  # continued under the sources
+    lines += fit_lines([Text("Or a TOML file: --rules my.toml (a [profile] table; 'base' names a built-in).")],
+                       terminal_width())
+    for line in lines:
+        out.print(line, highlight=False)
 
 
 def formats(given: str, explain_id: str | None) -> tuple[str, AuditFormat]:
     """(--explain report format, audit listing format) from --format; a wrong one is a usage error."""
-    report_formats = ("text", "json", "html")
     if explain_id:
         chosen = "text" if given == "table" else given
-        if chosen not in report_formats:
-            err.print(f"error: --format {given!r} with --explain; use text, json or html", highlight=False, markup=False)
+        if chosen not in REPORT_FORMATS:
+            err.print(f"error: --format {given!r} with --explain; use {choices(REPORT_FORMATS)}", highlight=False,
+                      markup=False)
             raise typer.Exit(EXIT_ERROR)
         return chosen, AuditFormat.table
     if given not in AuditFormat.__members__:
-        err.print(f"error: --format {given!r}; use table, jsonl or csv", highlight=False, markup=False)
+        err.print(f"error: --format {given!r}; use {choices(AuditFormat)}", highlight=False, markup=False)
         raise typer.Exit(EXIT_ERROR)
     return "text", AuditFormat(given)
-
-
-def write_output(text: str, out_file: str | None) -> None:
-    """The report on standard output, or into ``out_file`` (a file that cannot be written: exit 2)."""
-    if out_file is None:
-        sys.stdout.write(text)
-        return
-    try:
-        with open(out_file, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as error:
-        err.print(f"error: cannot write {out_file}: {error.strerror}", highlight=False, markup=False)
-        raise typer.Exit(EXIT_ERROR) from error
 
 
 def register(app: typer.Typer) -> None:
@@ -91,16 +98,14 @@ def register(app: typer.Typer) -> None:
         paths: list[str] = typer.Argument(None, help="Import these first (files, folders, globs); none: audit the store."),
         db: str | None = DB_OPTION,
         hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
-        site: str | None = typer.Option(None, "--site", help="Only this site."),
+        site: str | None = SITE_OPTION,
         code: Code | None = typer.Option(None, "--code", parser=Code, metavar="CODE",
                                         help=f"Only this code: {CODE_NAMES}."),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
-        rules: str | None = typer.Option(
-            None, "--rules", help="Replay under this profile (name or TOML file); '--rules list' lists the profiles."),
+        rules: str | None = RULES_OPTION,
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
-        output_format: str = typer.Option("table", "--format",
-                                          help="table, jsonl or csv; with --explain: text, json or html."),
+        output_format: str = typer.Option("table", "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(None, "--out", help="With --explain: write the report to this file."),
         report_dir: str | None = typer.Option(None, "--report", metavar="DIR",
                                               help="Write one dispute page per hand with a violation, and an index."),
@@ -116,16 +121,17 @@ def register(app: typer.Typer) -> None:
         on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
             report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported)
-            write_output(render(report, report_format), out_file)
+            write_text(render(report, report_format), out_file)
             raise typer.Exit(EXIT_OK)
         chosen = hand_filter(sites=site, hand_id=hand or None)
         outcome = audit.audit(database(db), paths or [], chosen, code, player, rules, on_imported, report_dir)
         if outcome.pages is not None:
-            err.print(f"wrote {outcome.pages} dispute pages and index.html to {report_dir}", highlight=False, markup=False)
+            info(f"wrote {outcome.pages} dispute pages and index.html to {report_dir}", stderr=True, highlight=False,
+                 markup=False)
         print_violations(outcome.violations, listing)
         if listing is AuditFormat.table:
             summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(outcome.verdicts.items()))
-            out.print(f"{sum(outcome.verdicts.values())} hands audited: {summary or 'none stored'}; "
+            info(f"{sum(outcome.verdicts.values())} hands audited: {summary or 'none stored'}; "
                       f"{len(outcome.violations)} violations reported")
         raise typer.Exit(EXIT_FINDINGS if outcome.violations else EXIT_OK)
 

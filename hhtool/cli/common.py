@@ -1,6 +1,14 @@
 """Options and output helpers shared by the commands, the store a command names (:func:`database`),
 and the one place where a failure becomes an exit code and a one-line message
-(:class:`GuardedGroup`, used by the app for every command)."""
+(:class:`GuardedGroup`, used by the app for every command).
+
+The conventions every command keeps without declaring anything: GuardedGroup gives each command
+(and the app, before the command) ``-q/--quiet`` and ``-v/--verbose``, read through :func:`verbosity`
+(:func:`info` and :func:`detail` print by it), and help whose value labels are names (``--db DB``,
+``--format text|json``), never Python types (``<str>``, ``<bool>``). ``NO_COLOR`` (and output that is
+not a terminal) means no escape sequence, help included. A list of choices for an option's help
+comes from its one source (:func:`choices`).
+"""
 
 from __future__ import annotations
 
@@ -10,15 +18,19 @@ import signal
 import sys
 import threading
 import traceback
-from typing import Any
+from collections.abc import Callable, Iterable
+from enum import Enum, IntEnum
+from typing import Any, Literal
 
 import duckdb
 import typer
+import typer.rich_utils
 from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
 from hhtool.service import stores
+from hhtool.service.choices import profile_names, site_names
 from hhtool.service.errors import (
     CannotWrite,
     SchemaTooNew,
@@ -30,11 +42,34 @@ from hhtool.service.errors import (
 )
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
+#: the sites (the registry of site parsers) and built-in profiles, as the help lists them
+SITE_CHOICES = ", ".join(site_names())
+RULES_CHOICES = ", ".join(profile_names())
+
+
+def _complete_site(incomplete: str) -> list[str]:
+    return [name for name in site_names() if name.startswith(incomplete.lower())]
+
+
+def _complete_rules(incomplete: str) -> list[str]:
+    return [name for name in (*profile_names(), "list") if name.startswith(incomplete.lower())]
+
+
+def site_option(what: str) -> Any:
+    """``--site`` with the sites listed after ``what`` (and completed by the shell)."""
+    return typer.Option(None, "--site", autocompletion=_complete_site, help=f"{what}: {SITE_CHOICES}.")
+
+
+def rules_option(what: str) -> Any:
+    """``--rules`` with the built-in profiles listed after ``what`` (and completed by the shell)."""
+    return typer.Option(None, "--rules", autocompletion=_complete_rules, help=f"{what}: {RULES_CHOICES}; or a TOML file.")
+
+
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
                          "(`hhtool config`), or ./hhtool.duckdb; ':memory:' keeps nothing).")
 # the hand filter of the reports (`stats`, `graph`)
 PLAYER_OPTION = typer.Option(None, "--player", help="Only this player, or alias (`hhtool alias`) (repeatable).")
-SITE_OPTION = typer.Option(None, "--site", help="Only hands of this site (repeatable).")
+SITE_OPTION = site_option("Only hands of this site (repeatable)")
 STAKES_OPTION = typer.Option(None, "--stakes", help="Small bet/big bet in currency units, e.g. 0.04/0.08.")
 FROM_OPTION = typer.Option(None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")
 TO_OPTION = typer.Option(None, "--to", help="Last day, YYYY-MM-DD, inclusive.")
@@ -52,15 +87,126 @@ EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok; 1 some hands failed (import) or violations were reported (audit); 2 usage error "
-    "(a bad option, $HHTOOL_* value or SQL statement); 3 the store, or a file hhtool had to write, could not be "
-    "read or written (disk full, damaged database, newer schema, locked by another process); 4 internal error; "
-    "130 interrupted (what was stored stays stored: run the same command again to resume)."
+    "(a bad option, an --out where no file can be made, $HHTOOL_* value or SQL statement); 3 the store, or a "
+    "file hhtool had to write, could not be read or written (disk full, damaged database, newer schema, locked "
+    "by another process); 4 internal error; 130 interrupted (what was stored stays stored: run the same command "
+    "again to resume)."
 )
 DEBUG_ENV = "HHTOOL_DEBUG"
 
+ColorSystem = Literal["auto", "standard", "256", "truecolor", "windows"]
+
+
+def no_color() -> bool:
+    """``NO_COLOR`` is set to anything but the empty string (https://no-color.org)."""
+    return os.environ.get("NO_COLOR", "") != ""
+
+
+#: no colour system at all under NO_COLOR: Rich's own NO_COLOR handling keeps bold and dim escapes
+COLOR_SYSTEM: ColorSystem | None = None if no_color() else "auto"
+if COLOR_SYSTEM is None:
+    typer.rich_utils.COLOR_SYSTEM = None  # Typer's help and usage-error panels (its documented switch)
+
 # Tables piped to a file or another program get room instead of an 80-column wrap.
-out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200)
-err = Console(stderr=True, soft_wrap=True)
+out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200, color_system=COLOR_SYSTEM)
+err = Console(stderr=True, soft_wrap=True, color_system=COLOR_SYSTEM)
+
+
+# ------------------------------------------------------------------ -q / -v
+
+
+class Verbosity(IntEnum):
+    QUIET = 0  # errors and the result only
+    NORMAL = 1
+    VERBOSE = 2  # more detail (an import's line per file)
+
+
+#: this run's level, set while the command line is parsed (the commands run on a worker thread)
+_LEVEL: dict[str, Verbosity] = {"now": Verbosity.NORMAL}
+
+
+def verbosity() -> Verbosity:
+    """How much the command should say: -q, -v (the last one given wins, before or after the command)."""
+    return _LEVEL["now"]
+
+
+def info(*objects: Any, stderr: bool = False, **options: Any) -> None:
+    """Print what is not the result (a progress note, "wrote FILE", a summary of work done) unless -q."""
+    if verbosity() > Verbosity.QUIET:
+        (err if stderr else out).print(*objects, **options)
+
+
+def detail(*objects: Any, stderr: bool = False, **options: Any) -> None:
+    """Print what only -v asks for."""
+    if verbosity() >= Verbosity.VERBOSE:
+        (err if stderr else out).print(*objects, **options)
+
+
+def _set_level(level: Verbosity) -> Callable[[bool], None]:
+    def given(value: bool) -> None:
+        if value:
+            _LEVEL["now"] = level
+    return given
+
+
+QUIET_OPTION = typer.Option(False, "--quiet", "-q", callback=_set_level(Verbosity.QUIET),
+                            help="Only errors and the result: no progress, notes or summaries.")
+VERBOSE_OPTION = typer.Option(False, "--verbose", "-v", callback=_set_level(Verbosity.VERBOSE),
+                              help="More detail, e.g. a line per file in an import's summary.")
+
+
+def _verbosity_params() -> list[Any]:
+    """-q and -v as the parameters Typer makes of QUIET_OPTION and VERBOSE_OPTION, passed to no
+    command function (their callbacks set the level)."""
+    holder = typer.Typer(add_completion=False)
+
+    @holder.command()
+    def conventions(quiet: bool = QUIET_OPTION, verbose: bool = VERBOSE_OPTION) -> None:
+        """Never run: the options' holder."""
+
+    params = list(typer.main.get_command(holder).params)
+    for param in params:
+        param.expose_value = False
+    return params
+
+
+# ------------------------------------------------------------------ help: choices and value labels
+
+
+def choices(values: Iterable[object], last: str = "or") -> str:
+    """``a, b or c`` from the one list of an option's values (an enum, the site registry, …)."""
+    names = [str(value.value) if isinstance(value, Enum) else str(value) for value in values]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+def _value_label(param: Any) -> Callable[..., str | None]:
+    """The label of ``param``'s value in the help: its metavar, its choices (a|b), or its name in
+    capitals; none for a flag or an argument (its name is shown)."""
+    def label(ctx: Any = None) -> str | None:
+        if param.param_type_name == "argument" or getattr(param, "is_flag", False) or getattr(param, "count", False):
+            return None
+        if param.metavar is not None:
+            return str(param.metavar)
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is not None and descriptor.is_choice:
+            return "|".join(str(c.value) if isinstance(c, Enum) else str(c) for c in descriptor.choices or ())
+        long_names = [opt for opt in param.opts if opt.startswith("--")] or list(param.opts)
+        return long_names[0].lstrip("-").upper().replace("-", "_")
+    return label
+
+
+def keep_conventions(command: Any, ctx: Any) -> None:
+    """Give ``command`` -q/-v (once) and name-like value labels in its help."""
+    if not getattr(command, "_hhtool_conventions", False):
+        taken = {opt for param in command.params for opt in param.opts}
+        command.params.extend(p for p in _verbosity_params() if not taken & set(p.opts))
+        command._hhtool_conventions = True
+    for param in command.get_params(ctx):
+        if param.param_type_name == "argument" and param.metavar is None:  # HAND_ID, PATHS, as usage lines name them
+            param.metavar = (param.name or "").upper()
+        if hasattr(param, "display_type_rich") and not getattr(param, "_hhtool_label", False):
+            param.display_type_rich = _value_label(param)  # this instance's, in the place of Typer's <type>
+            param._hhtool_label = True
 
 
 #: options given before the command (``hhtool --db X stats``), set by the app's callback on every run
@@ -86,12 +232,18 @@ def _warn(text: str) -> None:
 
 
 def _tell_refreshing() -> None:
-    if stderr_is_terminal():
+    if stderr_is_terminal() and verbosity() is not Verbosity.QUIET:
         err.print("storing the report facts of hands imported without them (once per hand)…")
 
 
 def stderr_is_terminal() -> bool:
     return sys.stderr.isatty()
+
+
+def live_progress() -> bool:
+    """Whether a progress display that redraws itself may run: stderr is a terminal, no -q, and no
+    NO_COLOR (a redraw is escape sequences, which NO_COLOR rules out as well as colour)."""
+    return stderr_is_terminal() and verbosity() is not Verbosity.QUIET and not no_color()
 
 
 # ------------------------------------------------------------------ failures -> exit codes
@@ -164,6 +316,17 @@ class GuardedGroup(TyperGroup):
     """Runs a command so that nothing but its own output and one line reach the user: an error no
     command handled (a full disk, a damaged database, a bad $HHTOOL_* value, Ctrl-C) ends with the
     message and exit code :func:`failure` gives it, never a traceback."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _LEVEL["now"] = Verbosity.NORMAL  # each run starts at the normal level (a test runs many)
+        keep_conventions(self, ctx)
+        return list(super().parse_args(ctx, args))
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            keep_conventions(command, ctx)
+        return command
 
     def invoke(self, ctx: Any) -> Any:
         stores.command_starts()

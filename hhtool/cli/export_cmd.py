@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import DB_OPTION, EXIT_ERROR, database, err, out
+from hhtool.cli.common import DB_OPTION, EXIT_ERROR, choices, database, err, info, site_option
 from hhtool.service.export import export_parquet, export_phh
 from hhtool.service.filters import hand_filter
 
@@ -19,13 +19,17 @@ class ExportFormat(StrEnum):
     phh = "phh"
 
 
+SITE_OPTION = site_option("phh: only hands of this site")
+FORMAT_HELP = f"{choices(ExportFormat)}."
+
+
 def register(app: typer.Typer) -> None:
     @app.command("export")
     def export_command(
         out_dir: str | None = typer.Argument(None, help="parquet: folder to write <table>/part-00000.parquet into."),
-        output_format: ExportFormat = typer.Option(ExportFormat.parquet, "--format", help="parquet or phh."),
+        output_format: ExportFormat = typer.Option(ExportFormat.parquet, "--format", help=FORMAT_HELP),
         target: str | None = typer.Option(None, "--out", help="phh: a folder (one .phh per hand) or a FILE.phhs."),
-        site: str | None = typer.Option(None, "--site", help="phh: only hands of this site."),
+        site: str | None = SITE_OPTION,
         hand: str | None = typer.Option(None, "--hand", help="phh: only the hand with this id."),
         player: str | None = typer.Option(None, "--player", help="phh: only hands this player sat in."),
         plain: bool = typer.Option(False, "--plain", help="phh: leave out hhtool's _hhtool_* fields."),
@@ -42,7 +46,7 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[yellow]not exported:[/yellow] {escape(reason)}", highlight=False)
             for reason in exported.unreplayable:
                 err.print(f"[yellow]exported, not replayable in PokerKit:[/yellow] {escape(reason)}", highlight=False)
-            out.print(f"{exported.written} hands written to {target}"
+            info(f"{exported.written} hands written to {target}"
                       + (f"; {len(exported.refused)} not expressible in PHH" if exported.refused else "")
                       + (f"; {len(exported.unreplayable)} written that PokerKit cannot replay" if exported.unreplayable
                          else "; PokerKit can replay every one")
@@ -52,4 +56,4 @@ def register(app: typer.Typer) -> None:
             err.print("[red]error:[/red] --format parquet takes a folder argument and no --out or filters")
             raise typer.Exit(EXIT_ERROR)
         counts = export_parquet(database(db), out_dir)
-        out.print(", ".join(f"{name} {rows}" for name, rows in counts.items()), highlight=False)
+        info(", ".join(f"{name} {rows}" for name, rows in counts.items()), highlight=False)

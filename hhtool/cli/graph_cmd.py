@@ -15,7 +15,7 @@ from hhtool.cli.common import (
     TABLE_SIZE_OPTION,
     TO_OPTION,
     database,
-    out,
+    info,
 )
 from hhtool.service.filters import Game, hand_filter
 from hhtool.service.reports import Axis, Unit, graph
@@ -45,4 +45,4 @@ def register(app: typer.Typer) -> None:
         drawn = graph(database(db), chosen, path, player, currency, unit, axis)
         missing = " or ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
         left_out = f"; {drawn.left_out} hands without {missing} left out" if drawn.left_out else ""
-        out.print(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out})")
+        info(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out})")

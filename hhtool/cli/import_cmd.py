@@ -12,7 +12,21 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
-from hhtool.cli.common import DB_OPTION, EXIT_FINDINGS, EXIT_OK, database, err, out, stderr_is_terminal
+from hhtool.cli.common import (
+    DB_OPTION,
+    EXIT_FINDINGS,
+    EXIT_OK,
+    Verbosity,
+    choices,
+    database,
+    err,
+    info,
+    live_progress,
+    out,
+    rules_option,
+    site_option,
+    verbosity,
+)
 from hhtool.cli.output import print_text_summary
 from hhtool.service.config import watch_targets
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
@@ -26,12 +40,17 @@ class ImportFormat(StrEnum):
     json = "json"
 
 
+SITE_OPTION = site_option("Read every file as this site instead of detecting it from the content")
+RULES_OPTION = rules_option("Rule profile for the replay (default: each site's own)")
+FORMAT_HELP = f"{choices(ImportFormat)}."
+
+
 class ProgressBar:
-    """A bar on a terminal's stderr while files are imported (nothing when stderr is not a terminal)."""
+    """A bar on a terminal's stderr while files are imported (see :func:`live_progress` for when it is not)."""
 
     def __init__(self) -> None:
         self.bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                            TimeRemainingColumn(), console=err, disable=not stderr_is_terminal(), transient=True)
+                            TimeRemainingColumn(), console=err, transient=True, disable=not live_progress())
         self.task: TaskID | None = None
 
     def start(self, files: int) -> None:
@@ -49,7 +68,7 @@ class ProgressBar:
 def print_file_pass(report: FileReport) -> None:
     """One line per file a --watch pass read (what this pass found: a grown file's new part), and its
     failures and conflicting copies; nothing for a file imported before and unchanged."""
-    if report.status != "unchanged":
+    if report.status != "unchanged" and verbosity() is not Verbosity.QUIET:
         whole = report.file_totals()["hands_found"]
         out.print(f"{escape(report.path)}: {report.hands_found} hands found = {report.stored} stored + "
                   f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
@@ -67,7 +86,7 @@ def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval
     summary = watch_paths(
         database(db), paths, options, interval, print_file_pass,
         on_problem=lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"),
-        on_watching=lambda: err.print(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops"))
+        on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops", stderr=True))
     sums = summary.totals()
     out.print(f"stopped: {sums['hands_found']} hands found = {sums['stored']} stored + {sums['duplicates']} duplicates"
               f" + {sums['skipped']} skipped + {sums['failed']} failed + {sums['incomplete']} incomplete")
@@ -84,11 +103,9 @@ def register(app: typer.Typer) -> None:
         paths: list[str] | None = typer.Argument(None, help="Files, folders (searched recursively) or glob patterns "
                                                  "(default: the watch folders of the config file: `hhtool config`)."),
         db: str | None = DB_OPTION,
-        site: str | None = typer.Option(None, "--site", help="Force the site instead of detecting it from the content."),
-        rules: str | None = typer.Option(
-            None, "--rules", help="Rule profile name or TOML file for the replay (default: each site's own)."
-        ),
-        output_format: ImportFormat = typer.Option(ImportFormat.text, "--format", help="text or json."),
+        site: str | None = SITE_OPTION,
+        rules: str | None = RULES_OPTION,
+        output_format: ImportFormat = typer.Option(ImportFormat.text, "--format", help=FORMAT_HELP),
         watch_mode: bool = typer.Option(False, "--watch", help="Keep polling the paths for new and growing files; Ctrl-C stops."),
         interval: float = typer.Option(2.0, "--interval", min=0.05, help="Seconds between polls in --watch mode."),
         jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes for parsing and replay."),

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
+from rich.text import Text
 
-from hhtool.cli.common import out
+from hhtool.cli.common import Verbosity, detail, out, verbosity
 from hhtool.service.errors import UsageError
+from hhtool.service.out_files import prepare_out_file
 
 if TYPE_CHECKING:
-    from hhtool.service.importing import ImportReport
+    from hhtool.service.importing import FileReport, ImportReport
 
 #: an import report's status of a file that holds no hand (hhtool.importer.NOT_A_HAND_HISTORY)
 NOT_A_HAND_HISTORY = "not a hand history"
@@ -77,15 +79,6 @@ def file_format(output_format: OutputFormat | None, out_file: str | None) -> Out
         raise UsageError(f"--format {output_format} does not match --out {out_file} (a {named} file): "
                          "drop --format, or change the suffix")
     return named
-
-
-def prepare_out_file(out_file: str) -> Path:
-    """``out_file`` with its missing folders made."""
-    path = Path(out_file)
-    if path.is_dir():
-        raise UsageError(f"--out {out_file} is a folder: name a file")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None, *,
@@ -241,6 +234,54 @@ def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = ()
     return lines
 
 
+_WORD = re.compile(r"\S+\s*")
+
+
+def fit_lines(lines: list[Text], width: int, hanging: int | None = None) -> list[Text]:
+    """Each line in at most ``width`` cells: a longer one broken between words, its continuations
+    indented ``hanging`` cells (default: two past its own indent; styles kept); a word longer than a
+    line is cut."""
+    fitted: list[Text] = []
+    for line in lines:
+        plain = line.plain
+        if cell_len(plain) <= width:
+            fitted.append(line)
+            continue
+        own_indent = len(plain) - len(plain.lstrip(" "))
+        indent = min(own_indent + 2 if hanging is None else hanging, width // 2)
+        cuts = _line_breaks(plain, width, indent, own_indent)
+        for number, piece in enumerate(line.divide(cuts)):
+            piece.rstrip()
+            fitted.append(Text(" " * indent) + piece if number else piece)
+    return fitted
+
+
+def _line_breaks(plain: str, width: int, indent: int, used: int) -> list[int]:
+    """Where ``plain`` breaks so that no line passes ``width`` (continuations start after ``indent``)."""
+    room, cuts = width, []
+    for word in _WORD.finditer(plain):
+        position, core_end = word.start(), word.start() + len(word.group().rstrip())
+        if used and used + cell_len(plain[position:core_end]) > room:
+            cuts.append(position)
+            room, used = width - indent, 0
+        while cell_len(plain[position:core_end]) > room - used:  # longer than a whole line: cut it
+            position += max(_chars_in(plain[position:core_end], room - used), 1)
+            cuts.append(position)
+            room, used = width - indent, 0
+        used += cell_len(plain[position:word.end()])
+    return cuts
+
+
+def _chars_in(text: str, cells: int) -> int:
+    """How many of ``text``'s first characters fit in ``cells``."""
+    total = 0
+    for count, char in enumerate(text):
+        total += cell_len(char)
+        if total > cells:
+            return count
+    return len(text)
+
+
 def records(frame: pl.DataFrame, width: int) -> list[str]:
     """Each row as a record: one "column: value" line a column, values cut to ``width``."""
     label = min(max(cell_len(name) for name in frame.columns), max(width // 2, 1))
@@ -250,6 +291,16 @@ def records(frame: pl.DataFrame, width: int) -> list[str]:
         for name, value in zip(frame.columns, row, strict=True):
             lines.append(f"{_pad(cut(name, label), label, False)}: {cut(_cell(value), max(width - label - 2, 1))}".rstrip())
     return lines
+
+
+def print_file_line(report: FileReport) -> None:
+    """-v: what this run did with one file (of a grown file, its new part)."""
+    totals = {name: getattr(report, name) for name in ("hands_found", "stored", "duplicates", "skipped", "failed",
+                                                       "incomplete")}
+    site = f"{report.site}, " if report.site else ""
+    others = "".join(f" + {totals[name]} {name}" for name in ("skipped", "failed", "incomplete") if totals[name])
+    detail(f"  {escape(report.path)} ({escape(site)}{escape(report.status)}): {totals['hands_found']} found = "
+           f"{totals['stored']} stored + {totals['duplicates']} duplicates{others}", highlight=False)
 
 
 def print_text_summary(report: ImportReport) -> None:
@@ -264,7 +315,10 @@ def print_text_summary(report: ImportReport) -> None:
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")
     )
     for file_report in report.files:
-        if file_report.status == NOT_A_HAND_HISTORY:
+        print_file_line(file_report)  # -v only
+    notes = verbosity() is not Verbosity.QUIET  # -q: of the lines below, only the errors (failures, conflicts, unreadable)
+    for file_report in report.files:
+        if notes and file_report.status == NOT_A_HAND_HISTORY:
             site = escape(file_report.site or "")
             out.print(f"  [yellow]not a hand history[/yellow] {escape(file_report.path)}: no {site} hand starts in it "
                       f"(read with --site {site}; without it the site is detected); skipped", highlight=False)
@@ -275,7 +329,7 @@ def print_text_summary(report: ImportReport) -> None:
                 out.print(f"  [red]failed[/red] {escape(file_report.path)}:{failure.line}: {escape(failure.reason)}",
                           highlight=False)
             shown += 1
-    for file_report in report.files:
+    for file_report in report.files if notes else []:
         for hand in file_report.incomplete_hands:
             out.print(f"  [yellow]incomplete[/yellow] {escape(file_report.path)}:{hand.line}: {escape(hand.reason)}",
                       highlight=False)
@@ -291,7 +345,7 @@ def print_text_summary(report: ImportReport) -> None:
     if shown > SHOWN_FAILURES:
         out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
     unchanged = [r for r in report.files if r.status == "unchanged"]
-    if unchanged:
+    if unchanged and notes:
         out.print(f"{len(unchanged)} files were imported before and read the same way: not read again. To read a file "
                   "again another way, import it with --site SITE (or without --site, to detect the site).")
     if failed:

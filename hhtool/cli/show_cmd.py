@@ -8,7 +8,8 @@ from enum import StrEnum
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, database, out
+from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
+from hhtool.cli.output import fit_lines, terminal_width
 from hhtool.reports.show import render_text
 from hhtool.service.judging import show_hand
 
@@ -18,16 +19,21 @@ class ShowFormat(StrEnum):
     json = "json"
 
 
+SITE_OPTION = site_option("The site, when two sites share the id")
+RULES_OPTION = rules_option("Rule profile for the awards and violations shown")
+FORMAT_HELP = f"{choices(ShowFormat)}."
+
+
 def register(app: typer.Typer) -> None:
     @app.command("show")
     def show_command(
         hand_id: str = typer.Argument(..., help="The site's hand id."),
-        site: str | None = typer.Option(None, "--site", help="The site, when two sites share the id."),
+        site: str | None = SITE_OPTION,
         hide_hole: bool = typer.Option(False, "--hide-hole", help=(
             "Hide the down cards on the streets (the hero's and those revealed later) to review the hand "
             "as the table saw it.")),
-        rules: str | None = typer.Option(None, "--rules", help="Rule profile for the awards and violations shown."),
-        output_format: ShowFormat = typer.Option(ShowFormat.text, "--format", help="text or json."),
+        rules: str | None = RULES_OPTION,
+        output_format: ShowFormat = typer.Option(ShowFormat.text, "--format", help=FORMAT_HELP),
         db: str | None = DB_OPTION,
     ) -> None:
         """Show a hand street by street: cards (opponents' down cards the hand revealed later in parentheses),
@@ -36,5 +42,5 @@ def register(app: typer.Typer) -> None:
         if output_format is ShowFormat.json:
             sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")
             return
-        for line in render_text(shown.described, shown.hand):
+        for line in fit_lines(render_text(shown.described, shown.hand), terminal_width()):
             out.print(line)

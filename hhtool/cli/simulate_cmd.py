@@ -7,9 +7,14 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, err, out
+from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, choices, err, info
+from hhtool.service.choices import simulated_sites, simulation_policies
 from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.simulate import SimulationRequest, simulate
+
+SITE_HELP = (f"Format to write: {choices(simulated_sites())} (phh: a .phhs). The rake is shared between pots as "
+             "that site's replay profile says (Full Tilt: all from the main pot).")
+POLICY_HELP = f"{choices(simulation_policies())} (calldown: nobody folds; raisewar: always raise)."
 
 
 def register(app: typer.Typer) -> None:
@@ -24,14 +29,13 @@ def register(app: typer.Typer) -> None:
         rake: str = typer.Option("5%", "--rake", help="Rake percent with optional cap, e.g. 5% or 5%:3.00; 0 for none."),
         site: str = typer.Option(
             "pokerstars", "--site",
-            help="Format to write: pokerstars, fulltilt or phh (a .phhs). The rake is shared between pots as that site's "
-                 "replay profile says (Full Tilt: all from the main pot).",
+            help=SITE_HELP,
         ),
         faults: float | None = typer.Option(
             None, "--faults", min=0.0, max=1.0,
             help="Share of hands that break one rule each; writes FILE.faults.json (hand id -> code, street, player).",
         ),
-        policy: str = typer.Option("simple", "--policy", help="simple, calldown (nobody folds) or raisewar (always raise)."),
+        policy: str = typer.Option("simple", "--policy", help=POLICY_HELP),
         out_file: Path = typer.Option(..., "--out", help="The hand-history file to write (an existing one: --force)."),
         force: bool = typer.Option(False, "--force", help="Overwrite --out (and its faults file) if it exists."),
     ) -> None:
@@ -45,7 +49,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(EXIT_USAGE if isinstance(error, UsageError) else EXIT_STORE) from error
         stats = simulated.stats
         shown = ", ".join(f"{name} {count}" for name, count in sorted(stats.features.items()))
-        out.print(f"wrote {stats.hands} hands to {out_file} ({shown})")
+        info(f"wrote {stats.hands} hands to {out_file} ({shown})")
         if simulated.sidecar is not None:
             kinds = ", ".join(f"{code} {count}" for code, count in sorted(stats.faults.items())) or "none"
-            out.print(f"{sum(stats.faults.values())} faulty hands ({kinds}) listed in {simulated.sidecar}")
+            info(f"{sum(stats.faults.values())} faulty hands ({kinds}) listed in {simulated.sidecar}")

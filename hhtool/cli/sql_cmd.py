@@ -7,9 +7,12 @@ import sys
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import DB_OPTION, EXIT_USAGE, database, err
+from hhtool.cli.common import DB_OPTION, EXIT_USAGE, choices, database, err
 from hhtool.cli.output import OutputFormat, emit_frame, file_format, terminal_width, write_text
 from hhtool.service.sql import DEFAULT_MEMORY, DEFAULT_TIMEOUT, BoxLayout, QueryFailed, QueryRefused, run_sql, sql_box
+
+FORMAT_HELP = (f"{choices(OutputFormat)}; table: DuckDB's box, fitted to the terminal. "
+               "Default: the one --out's suffix names, else table.")
 
 
 def register(app: typer.Typer) -> None:
@@ -19,8 +22,7 @@ def register(app: typer.Typer) -> None:
                                               "statement; the schema is in docs/schema.md."),
         db: str | None = DB_OPTION,
         output_format: OutputFormat | None = typer.Option(
-            None, "--format", help="table (DuckDB's box, fitted to the terminal), csv, json, parquet or html. "
-                                   "Default: the one --out's suffix names, else table."),
+            None, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
                                                                "its suffix (.csv, .json, .parquet, .html) decides the format."),
         max_rows: int = typer.Option(40, "--max-rows", min=1, help="Table: rows shown (the first and last halves)."),

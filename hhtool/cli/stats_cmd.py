@@ -13,11 +13,15 @@ from hhtool.cli.common import (
     STAKES_OPTION,
     TABLE_SIZE_OPTION,
     TO_OPTION,
+    choices,
     database,
 )
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.filters import Game, hand_filter
 from hhtool.service.reports import Breakdown, TerminalChoice, stats
+
+BY_HELP = f"Break down by {choices(Breakdown)}."
+FORMAT_HELP = f"{choices(OutputFormat)}. Default: the one --out's suffix names, else table."
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +35,7 @@ def register(app: typer.Typer) -> None:
         game: Game | None = GAME_OPTION,
         table_size: int | None = TABLE_SIZE_OPTION,
         min_hands: int = typer.Option(0, "--min-hands", help="Only players with at least this many hands."),
-        by: Breakdown | None = typer.Option(None, "--by", help="Break down by street, stakes, month or door-card."),
+        by: Breakdown | None = typer.Option(None, "--by", help=BY_HELP),
         columns: str | None = typer.Option(None, "--columns", help="Table: these columns, comma-separated (keys of "
                                            "--format csv, or the table's headers), e.g. player,hands,vpip,bb_per_100."),
         all_columns: bool = typer.Option(False, "--all", help="Table: every statistic (one record a player)."),
@@ -39,7 +43,7 @@ def register(app: typer.Typer) -> None:
                                         "names A to Z). Default: most hands first."),
         limit: int | None = typer.Option(None, "--limit", "--top", min=1, help="Only the first N rows."),
         output_format: OutputFormat | None = typer.Option(
-            None, "--format", help="table, csv, json, parquet or html. Default: the one --out's suffix names, else table."),
+            None, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
                                                                "its suffix (.csv, .json, .parquet, .html) decides the format."),
         db: str | None = DB_OPTION,

@@ -4,25 +4,28 @@ from __future__ import annotations
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, database, out
+from hhtool.cli.common import DB_OPTION, choices, database, out, site_option
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.filters import hand_filter
 from hhtool.service.verdicts import BREAKDOWNS, CODE_NAMES, Code, violation_breakdowns
+
+SITE_OPTION = site_option("Only this site")
+BY_HELP = f"{choices(BREAKDOWNS)} (hand: worst first). Default: every breakdown in the terminal, by code otherwise."
+FORMAT_HELP = f"{choices(OutputFormat)}. Default: the one --out's suffix names, else table."
 
 
 def register(app: typer.Typer) -> None:
     @app.command("violations")
     def violations_command(
-        by: str | None = typer.Option(None, "--by", help="code, site, player, date or hand (worst first). "
-                                      "Default: every breakdown in the terminal, by code otherwise."),
+        by: str | None = typer.Option(None, "--by", help=BY_HELP),
         code: Code | None = typer.Option(None, "--code", parser=Code, metavar="CODE",
                                         help=f"Only this code: {CODE_NAMES}."),
         hand: str | None = typer.Option(None, "--hand", help="Drill down into one hand's violations."),
-        site: str | None = typer.Option(None, "--site", help="Only this site."),
+        site: str | None = SITE_OPTION,
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
         top: int = typer.Option(20, "--top", min=1, help="Rows per breakdown in the terminal view."),
         output_format: OutputFormat | None = typer.Option(
-            None, "--format", help="table, csv, json, parquet or html. Default: the one --out's suffix names, else table."),
+            None, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(
             None, "--out", help="Write one breakdown (--by, default code) to this file; its suffix decides the format."),
         db: str | None = DB_OPTION,

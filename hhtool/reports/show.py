@@ -218,10 +218,14 @@ def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
         return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
 
     lines = [Text(f"{described['site']} hand #{described['hand_id']} — {described['game']}", style="bold")]
+    started = " ".join(part for part in (described["started_at"], described["timezone"]) if part)
+    where = " · ".join(part for part in (described["table"], started) if part)
+    if where:  # the table and the start on a line of their own: with the stakes they pass 80 columns
+        lines.append(Text(where))
     stakes = described["stakes"]
     lines.append(Text(f"{money(stakes['small_bet'])}/{money(stakes['big_bet'])}, ante {money(stakes['ante'])}, "
-                      f"bring-in {money(stakes['bring_in'])} ({stakes['sources']}) · {described['table'] or ''} · "
-                      f"{described['started_at'] or ''} {described['timezone'] or ''}"))
+                      f"bring-in {money(stakes['bring_in'])}"))
+    lines.append(Text(f"  ({stakes['sources']})", style="dim"))
     for seat in described["seats"]:
         note = " (hero)" if seat["hero"] else ""
         note += " sitting out" if seat["sitting_out"] else ""

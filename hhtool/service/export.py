@@ -13,6 +13,7 @@ from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import CannotWrite
 from hhtool.service.judging import stored_hands
+from hhtool.service.out_files import prepare_out_file, prepare_out_folder
 from hhtool.service.stores import Database
 from hhtool.store import Store
 from hhtool.store.spec import TABLES, Role
@@ -124,10 +125,9 @@ def _write_phh(store: Store, target: Path, hand_filter: HandFilter, user_fields:
     exported = PhhExport(checked_by=checked_by)
     single = target.suffix.lower() == ".phhs"
     if single:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        sink = target.open("w", encoding="utf-8", newline="\n")
+        sink = prepare_out_file(target).open("w", encoding="utf-8", newline="\n")
     else:
-        target.mkdir(parents=True, exist_ok=True)
+        prepare_out_folder(target)
     taken: set[str] = set()
     try:
         for hand in stored_hands(store, hand_filter):

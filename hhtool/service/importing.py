@@ -81,6 +81,13 @@ def collect_paths(paths: Sequence[str], site: str | None, warn: Callable[[str], 
 
 def check_options(options: ImportOptions) -> None:
     check_rules(options.rules)
+    if options.dask:
+        from hhtool.executors import DaskUnavailable, check_dask_address
+
+        try:
+            check_dask_address(options.dask)
+        except DaskUnavailable as error:
+            raise UsageError(str(error)) from None
 
 
 def import_paths(database: Database, paths: Sequence[str], options: ImportOptions,
@@ -108,18 +115,21 @@ def import_into(store: Store, collected: Collected, options: ImportOptions, prog
 def _execute(store: Store, sources: list[Source], options: ImportOptions, progress: Progress | None) -> ImportReport:
     """Run the one importer over ``sources``, its chunks on a Dask cluster when one is named, else on
     local worker processes; the stats facts refreshed alongside and at the end."""
-    from hhtool.executors import DaskExecutor, LocalExecutor
+    from hhtool.executors import DaskExecutor, DaskUnavailable, LocalExecutor
     from hhtool.importer import import_sources
 
     executor = DaskExecutor(options.dask) if options.dask else LocalExecutor(options.jobs)
-    if progress is None:
-        return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor)
-    progress.start(len(sources))
     try:
-        return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
-                              on_file=progress.advance)
-    finally:
-        progress.done()
+        if progress is None:
+            return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor)
+        progress.start(len(sources))
+        try:
+            return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
+                                  on_file=progress.advance)
+        finally:
+            progress.done()
+    except DaskUnavailable as error:  # found on connecting, before any chunk was run
+        raise UsageError(str(error)) from None
 
 
 @dataclass

@@ -14,6 +14,7 @@ from hhtool.reports.stats import Breakdown, TerminalChoice, UnknownColumn, order
 from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
 from hhtool.service.filters import require_matches
+from hhtool.service.out_files import prepare_out_file
 from hhtool.service.stores import Database
 
 GRAPH_SUFFIXES = (".png", ".html", ".htm")
@@ -63,7 +64,7 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
             drawn = drawing(store, hand_filter, player, currency.upper() if currency else None, unit, axis)
         except GraphError as error:
             raise UsageError(str(error)) from error
-    write_graph(drawn, path)
+    write_graph(drawn, prepare_out_file(path))
     return Graphed(player, drawn.series.height, drawn.left_out)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhtool.service.errors import CannotWrite, UsageError
+from hhtool.service.out_files import prepare_out_file
 
 if TYPE_CHECKING:
     from hhtool.simulate import SimulationStats
@@ -84,6 +85,7 @@ def simulate(request: SimulationRequest) -> Simulated:
     existing = [path for path in (request.out_file, sidecar) if path is not None and path.exists()]
     if existing and not request.force:  # a history or labels someone kept must not vanish unasked
         raise UsageError(f"{existing[0]} exists; add --force to overwrite it")
+    prepare_out_file(request.out_file)
     try:
         stats = simulate_to_file(request.out_file, config, POLICIES[request.policy](), request.hands, request.faults)
     except OSError as error:

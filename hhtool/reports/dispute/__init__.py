@@ -15,12 +15,16 @@ from hhtool.reports.dispute.stored import StoredFacts, stored_facts
 from hhtool.reports.dispute.text import render_text
 from hhtool.store import Store
 
+#: the formats :func:`render` writes
+REPORT_FORMATS = ("text", "json", "html")
+
 
 def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile) -> Report:
     return build_report(hand, chosen, stored_facts(store, hand, chosen.name))
 
 
-__all__ = ["Report", "StoredFacts", "build_report", "render", "render_text", "report_of_stored_hand", "stored_facts"]
+__all__ = ["REPORT_FORMATS", "Report", "StoredFacts", "build_report", "render", "render_text", "report_of_stored_hand",
+           "stored_facts"]
 
 
 def render(report: Report, report_format: str) -> str:
