@@ -19,6 +19,10 @@ class Failure:
 
 #: the counts of a file's accounting, in the order the summary gives them
 COUNTS = ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete")
+#: hand ids of duplicates a file's report keeps (the rest are counted)
+KEPT_DUPLICATE_IDS = 20
+#: the status of a file that holds no hand: skipped, nothing found, no failure (``note`` says why)
+NOT_A_HAND_HISTORY = "not a hand history"
 
 
 @dataclass
@@ -39,6 +43,9 @@ class FileReport:
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
+    duplicate_ids: list[str] = field(default_factory=list)  # the first KEPT_DUPLICATE_IDS (not already_stored)
+    skipped_games: dict[str, int] = field(default_factory=dict)  # the games of the skipped hands, as the site names them
+    note: str | None = None  # why a file is not a hand history
     status: str = "parsed"  # parsed | unchanged (already imported) | grown (parsed from the last known hand) | reread
     # | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
     reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
@@ -61,13 +68,37 @@ class FileReport:
             "failures": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.failures],
             "incomplete_hands": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.incomplete_hands],
             "conflicts": [conflict.as_json() for conflict in self.conflicts],
+            "duplicate_ids": self.duplicate_ids,
+            "skipped_games": self.skipped_games,
+            "note": self.note,
         }
+
+    def keep_duplicate_ids(self, hand_ids: list[str]) -> None:
+        room = KEPT_DUPLICATE_IDS - len(self.duplicate_ids)
+        if room > 0:
+            self.duplicate_ids.extend(hand_ids[:room])
+
+
+@dataclass
+class ImportProgress:
+    """How far an import is, as the importer tells it after each chunk and file: hands found so far
+    (each one stored, a duplicate, skipped or failed), files done, and bytes read (on disk: an
+    archive's compressed bytes) of ``bytes_total``, from which a time left can be estimated."""
+
+    files_total: int = 0
+    bytes_total: int = 0
+    files_done: int = 0
+    hands_found: int = 0
+    stored: int = 0
+    failed: int = 0
+    bytes_done: int = 0
 
 
 @dataclass
 class ImportReport:
     files: list[FileReport] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)  # sources that could not be opened, with the reason
+    ignored: list[str] = field(default_factory=list)  # files of the folders named not read for their names
 
     def total(self, name: str) -> int:
         return sum(getattr(report, name) for report in self.files)
@@ -85,4 +116,6 @@ class ImportReport:
         totals["files"] = len(self.files)
         totals["unreadable"] = len(self.unreadable)
         totals["conflicts"] = len(self.conflicts)
-        return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
+        totals["not_hand_histories"] = sum(1 for r in self.files if r.status == NOT_A_HAND_HISTORY) + len(self.ignored)
+        return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable,
+                "ignored": self.ignored}
