@@ -48,7 +48,7 @@ class Problems:
         return pl.concat([self.errors, self.unverifiable], how="vertical")
 
 
-_TYPES: dict[str, Any] = {name: pl.Int64 if name.endswith("line") else pl.Utf8 for name in COLUMNS}
+_TYPES = pl.Schema({name: pl.Int64 if name.endswith("line") else pl.Utf8 for name in COLUMNS})
 
 
 def _empty() -> pl.DataFrame:
