@@ -312,8 +312,11 @@ def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
     ids, failures = (10**9, 10**9) if detail is Detail.VERBOSE else (SHOWN_IDS, SHOWN_FILE_FAILURES)
     fit = (lambda text, room: text) if detail is Detail.VERBOSE else cut
     how = {"grown": " (grown: read from its last hand on)", "reread": " (read again another way)"}.get(report.status, "")
-    path = cut_left(shown_path(report.path), max(width // 2, 20))
-    lines = [f"  {escape(path)}: {escape(', '.join(_file_counts(report)))}{how}"]
+    counts = f": {', '.join(_file_counts(report))}{how}"
+    path = shown_path(report.path)
+    if detail is not Detail.VERBOSE:  # the path gives room to the counts, down to 20 cells (its end kept)
+        path = cut_left(path, max(width - 2 - cell_len(counts), 20))
+    lines = ["  " + escape(fit(path + counts, width - 2))]
     duplicates = report.duplicates - report.already_stored
     if duplicates and report.duplicate_ids:
         lines.append("      duplicates: " + escape(_some(report.duplicate_ids, 10**9, duplicates) if detail is Detail.VERBOSE
@@ -369,7 +372,7 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
             groups.setdefault(file.note or "no hand in it", []).append(shown_path(file.path))
     if report.ignored:
         groups["not read, by the name's ending"] = [shown_path(path) for path in report.ignored]
-    for why, names in groups.items():
+    for why, names in groups.items() if detail is not Detail.QUIET else ():
         count = f"{len(names)} {'file' if len(names) == 1 else 'files'}"
         lines.append(f"  [yellow]not a hand history[/yellow], skipped ({count}: {escape(why)}):")
         if detail is Detail.VERBOSE:
@@ -379,7 +382,7 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
     for problem in report.unreadable:
         lines.append(f"  [red]unreadable[/red] {escape(problem)}")
     unchanged = [r for r in report.files if r.status == "unchanged"]
-    if unchanged:
+    if unchanged and detail is not Detail.QUIET:
         lines.append(f"{len(unchanged)} {'file was' if len(unchanged) == 1 else 'files were'} imported before and "
                      "read the same way: not read again")
         lines.append("  (to read a file another way: --site SITE, or no --site to detect the site)")
