@@ -3,6 +3,7 @@ failed or incomplete (``found = stored + duplicates + skipped + failed + incompl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,3 +120,38 @@ class ImportReport:
         totals["not_hand_histories"] = sum(1 for r in self.files if r.status == NOT_A_HAND_HISTORY) + len(self.ignored)
         return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable,
                 "ignored": self.ignored}
+
+
+class ProgressTracker:
+    """Tells ``listener`` how far an import is after each chunk and file: hands found (from the
+    report), files done, bytes read (on disk, of ``bytes_total``)."""
+
+    def __init__(self, report: ImportReport, files_total: int, bytes_total: int,
+                 listener: Callable[[ImportProgress], None] | None) -> None:
+        self.report, self.listener = report, listener
+        self.progress = ImportProgress(files_total, bytes_total)
+        self.finished_bytes = 0
+        self.partial: dict[int, float] = {}  # id of a file in flight -> its bytes read so far
+
+    def chunk_done(self, key: int, bytes_read: float) -> None:
+        """A chunk of the file ``key`` is stored, ``bytes_read`` of the file read so far."""
+        self.partial[key] = bytes_read
+        self._tell()
+
+    def file_done(self, size: int, key: int | None = None) -> None:
+        """A file of ``size`` bytes on disk is done (stored, unchanged, skipped or unreadable)."""
+        if key is not None:
+            self.partial.pop(key, None)
+        self.finished_bytes += size
+        self.progress.files_done += 1
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.listener is None:
+            return
+        done = self.progress
+        done.hands_found = self.report.total("hands_found")
+        done.stored = self.report.total("stored")
+        done.failed = self.report.total("failed")
+        done.bytes_done = min(done.bytes_total, self.finished_bytes + int(sum(self.partial.values())))
+        self.listener(done)

@@ -28,9 +28,17 @@ from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_c
 from hhtool.copies import identity
 from hhtool.copy_check import CopyChecker
 from hhtool.executors import Executor, LocalExecutor, Submit
-from hhtool.import_report import COUNTS, NOT_A_HAND_HISTORY, Failure, FileReport, ImportProgress, ImportReport
+from hhtool.import_report import (
+    COUNTS,
+    NOT_A_HAND_HISTORY,
+    Failure,
+    FileReport,
+    ImportProgress,
+    ImportReport,
+    ProgressTracker,
+)
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
-from hhtool.reader import DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
+from hhtool.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.reports import facts_table
 from hhtool.sites import all_parsers, detect, parser_for
 from hhtool.sites.base import SiteParser
@@ -265,7 +273,7 @@ class Importer:
         self.submit = submit
         self.in_flight = in_flight if submit else 0
         self.on_written = on_written  # hears how many hands each transaction stored (e.g. to refresh facts)
-        self._progress = _ProgressTracker(ImportReport(), [], None)  # run's, for each import
+        self._progress = ProgressTracker(ImportReport(), 0, 0, None)  # run's, for each import
 
     @property
     def reading(self) -> str:
@@ -277,7 +285,8 @@ class Importer:
         how far the import is after each chunk and file."""
         sources = list(sources)
         report = ImportReport()
-        self._progress = _ProgressTracker(report, sources, on_progress)
+        self._progress = ProgressTracker(report, len(sources), sum(_source_size(source) for source in sources),
+                                         on_progress)
         mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
@@ -418,7 +427,7 @@ class Importer:
             job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix)
             self._no_site_detected(job, decoded, holding)
             return job
-        counted = _Counted()
+        counted = CountingStream()
 
         def chunks() -> Iterator[LineBlock | list[RawHand]]:
             with opener() as stream:
@@ -453,9 +462,9 @@ class Importer:
         if is_last and on_file:
             on_file(job.report)
         if is_last:
-            self._progress.file_done(job.size, job)
+            self._progress.file_done(job.size, id(job))
         else:
-            self._progress.chunk_done(job, share)
+            self._progress.chunk_done(id(job), job.size * share)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
         if result.not_hand_history:
@@ -565,51 +574,6 @@ def _last_line(chunk: list[RawHand] | LineBlock) -> int:
         return chunk.offset + len(chunk.lines)
     return chunk[-1].last_line if chunk else 0
 
-
-class _Counted:
-    """A byte stream that counts what was read from it (how far a streamed file is read)."""
-
-    def __init__(self) -> None:
-        self.stream: BinaryIO | None = None
-        self.read_bytes = 0
-
-    def read(self, size: int = -1) -> bytes:
-        assert self.stream is not None
-        data = self.stream.read(size)
-        self.read_bytes += len(data)
-        return data
-
-
-class _ProgressTracker:
-    """Tells ``listener`` how far an import is: hands found, files done, bytes read (on disk)."""
-
-    def __init__(self, report: ImportReport, sources: Sequence[Readable],
-                 listener: Callable[[ImportProgress], None] | None) -> None:
-        self.report, self.listener = report, listener
-        self.progress = ImportProgress(len(sources), sum(_source_size(source) for source in sources))
-        self.finished_bytes = 0
-        self.partial: dict[int, float] = {}  # id of a file in flight -> its bytes read so far
-
-    def chunk_done(self, job: _FileJob, share: float) -> None:
-        self.partial[id(job)] = job.size * share
-        self._tell()
-
-    def file_done(self, size: int, job: _FileJob | None = None) -> None:
-        if job is not None:
-            self.partial.pop(id(job), None)
-        self.finished_bytes += size
-        self.progress.files_done += 1
-        self._tell()
-
-    def _tell(self) -> None:
-        if self.listener is None:
-            return
-        done = self.progress
-        done.hands_found = self.report.total("hands_found")
-        done.stored = self.report.total("stored")
-        done.failed = self.report.total("failed")
-        done.bytes_done = min(done.bytes_total, self.finished_bytes + int(sum(self.partial.values())))
-        self.listener(done)
 
 
 def _line_blocks(pieces: Iterable[Sequence[str]], parser: SiteParser, file: str, start_line: int) -> Iterator[LineBlock]:

@@ -194,7 +194,7 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
         "more than 64 folder levels below",
         "line bound; it was not read",
         "not a hand history, skipped (3 files: no hand start of any site, nor PHH):",  # (#14: never failed)
-        "caf\\xe9-notes.txt, ", "[bold]x.txt, ", "[/red].txt",  # names that are rich markup: printed as they are
+        "caf\\xe9-notes.txt\n", "[bold]x.txt\n", "[/red].txt\n",  # names that are rich markup: printed as they are
         "**/*.txt: no such file, or no hand-history files in it",  # ** walks 64 levels down, no deeper
     ]
     for reason in reasons:

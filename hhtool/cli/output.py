@@ -377,7 +377,9 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
         lines.append(f"  [yellow]not a hand history[/yellow], skipped ({count}: {escape(why)}):")
         if detail is Detail.VERBOSE:
             lines.extend(f"      {escape(name)}" for name in names)
-        else:
+        elif len(names) <= SHOWN_NOT_HISTORIES:  # a few: one a line, each path's end kept
+            lines.extend(f"      {escape(cut_left(name, width - 6))}" for name in names)
+        else:  # many (a folder of pictures): as many as fit on one line
             lines.append("      " + escape(_fitting(names, width - 6)))
     for problem in report.unreadable:
         lines.append(f"  [red]unreadable[/red] {escape(problem)}")
