@@ -325,8 +325,10 @@ def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
         games = [f"{game} ×{count}" for game, count in sorted(report.skipped_games.items(), key=lambda item: -item[1])]
         lines.append("      " + escape(fit("skipped (other games): " + ", ".join(games), width - 6)))
     for failure in report.failures[:failures]:
-        where = f"line {failure.line}" if failure.line else "file"
-        lines.append(f"      [red]failed[/red] {escape(fit(f'{where}: {failure.reason}', width - 13))}")
+        if not failure.line:  # about the whole file (how it was decoded): no hand failed for it
+            lines.append(f"      note: {escape(fit(failure.reason, width - 12))}")
+            continue
+        lines.append(f"      [red]failed[/red] {escape(fit(f'line {failure.line}: {failure.reason}', width - 13))}")
     if len(report.failures) > failures:
         lines.append(f"      … {len(report.failures) - failures} more failed (hhtool problems --file {escape(path)})")
     for hand in report.incomplete_hands:
