@@ -123,25 +123,34 @@ class ImportReport:
 
 
 class ProgressTracker:
-    """Tells ``listener`` how far an import is after each chunk and file: hands found (from the
-    report), files done, bytes read (on disk, of ``bytes_total``)."""
+    """Tells ``listener`` how far an import is after each chunk and file: hands found, stored and
+    failed (the done files' sums kept, the files in flight summed again: a tell costs the few files
+    in flight, not every file), files done, bytes read (on disk, of ``bytes_total``)."""
 
-    def __init__(self, report: ImportReport, files_total: int, bytes_total: int,
-                 listener: Callable[[ImportProgress], None] | None) -> None:
-        self.report, self.listener = report, listener
+    #: the counts of the progress, summed from the files' reports
+    SUMMED = ("hands_found", "stored", "failed")
+
+    def __init__(self, files_total: int, bytes_total: int, listener: Callable[[ImportProgress], None] | None) -> None:
+        self.listener = listener
         self.progress = ImportProgress(files_total, bytes_total)
         self.finished_bytes = 0
-        self.partial: dict[int, float] = {}  # id of a file in flight -> its bytes read so far
+        self.done_sums = dict.fromkeys(self.SUMMED, 0)
+        self.in_flight: dict[int, tuple[FileReport, float]] = {}  # id of a file's report -> (it, its bytes read)
 
-    def chunk_done(self, key: int, bytes_read: float) -> None:
-        """A chunk of the file ``key`` is stored, ``bytes_read`` of the file read so far."""
-        self.partial[key] = bytes_read
+    def started(self, report: FileReport) -> None:
+        self.in_flight[id(report)] = (report, 0.0)
+
+    def chunk_done(self, report: FileReport, bytes_read: float) -> None:
+        """A chunk of the file is stored, ``bytes_read`` of the file read so far."""
+        self.in_flight[id(report)] = (report, bytes_read)
         self._tell()
 
-    def file_done(self, size: int, key: int | None = None) -> None:
-        """A file of ``size`` bytes on disk is done (stored, unchanged, skipped or unreadable)."""
-        if key is not None:
-            self.partial.pop(key, None)
+    def file_done(self, size: int, report: FileReport | None = None) -> None:
+        """A file of ``size`` bytes on disk is done (stored, unchanged, skipped; without a report: unreadable)."""
+        if report is not None:
+            self.in_flight.pop(id(report), None)
+            for name in self.SUMMED:
+                self.done_sums[name] += getattr(report, name)
         self.finished_bytes += size
         self.progress.files_done += 1
         self._tell()
@@ -150,8 +159,8 @@ class ProgressTracker:
         if self.listener is None:
             return
         done = self.progress
-        done.hands_found = self.report.total("hands_found")
-        done.stored = self.report.total("stored")
-        done.failed = self.report.total("failed")
-        done.bytes_done = min(done.bytes_total, self.finished_bytes + int(sum(self.partial.values())))
+        flying = list(self.in_flight.values())
+        done.hands_found, done.stored, done.failed = (
+            self.done_sums[name] + sum(getattr(report, name) for report, _ in flying) for name in self.SUMMED)
+        done.bytes_done = min(done.bytes_total, self.finished_bytes + int(sum(read for _, read in flying)))
         self.listener(done)

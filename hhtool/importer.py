@@ -273,7 +273,7 @@ class Importer:
         self.submit = submit
         self.in_flight = in_flight if submit else 0
         self.on_written = on_written  # hears how many hands each transaction stored (e.g. to refresh facts)
-        self._progress = ProgressTracker(ImportReport(), 0, 0, None)  # run's, for each import
+        self._progress = ProgressTracker(0, 0, None)  # run's, for each import
 
     @property
     def reading(self) -> str:
@@ -285,8 +285,7 @@ class Importer:
         how far the import is after each chunk and file."""
         sources = list(sources)
         report = ImportReport()
-        self._progress = ProgressTracker(report, len(sources), sum(_source_size(source) for source in sources),
-                                         on_progress)
+        self._progress = ProgressTracker(len(sources), sum(_source_size(source) for source in sources), on_progress)
         mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
@@ -298,6 +297,7 @@ class Importer:
                 continue
             job.size = _source_size(source)
             report.files.append(job.report)
+            self._progress.started(job.report)
             chunks = iter(job.chunks)
             chunk = next(chunks, None)
             if chunk is None:
@@ -306,7 +306,7 @@ class Importer:
                 self._write_file_row(job)
                 if on_file:
                     on_file(job.report)
-                self._progress.file_done(job.size)
+                self._progress.file_done(job.size, job.report)
             first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
                 following = next(chunks, None)
@@ -462,9 +462,9 @@ class Importer:
         if is_last and on_file:
             on_file(job.report)
         if is_last:
-            self._progress.file_done(job.size, id(job))
+            self._progress.file_done(job.size, job.report)
         else:
-            self._progress.chunk_done(id(job), job.size * share)
+            self._progress.chunk_done(job.report, job.size * share)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
         if result.not_hand_history:
