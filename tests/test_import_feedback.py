@@ -114,8 +114,8 @@ def test_ctrl_c_says_what_was_stored_and_a_rerun_stores_the_rest(tmp_path: Path)
     stdout, stderr = running.communicate(timeout=300)
     assert running.returncode == 130, (seen, stdout, stderr)
     assert "Traceback" not in stderr
-    assert ("interrupted: 10,000 hands stored (each one whole), 0 of 1 files done; run the same command again to "
-            "resume where it stopped") in stderr, stderr
+    assert ("interrupted; 10,000 hands were stored before that, each one whole, and 0 of 1 files done: run the same "
+            "command again to resume where it stopped") in stderr, stderr
     assert hands_in(db) == 10_000
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stdout + again.stderr

@@ -122,10 +122,10 @@ class ImportProgressView:
 
 def tell_interrupted(progress: ImportProgressView, stored: int | None) -> None:
     """What a Ctrl-C left: the hands stored (each one whole), the files done, and how to resume."""
-    hands = "some hands may have been" if stored is None else f"{stored:,} hands"
-    err.print(f"interrupted: {hands} stored (each one whole), {progress.files_done} of {progress.files_total} "
-              "files done; run the same command again to resume where it stopped (stored hands and files are "
-              "skipped)", markup=False, highlight=False)
+    hands = "some hands may have been stored" if stored is None else f"{stored:,} hands were stored before that"
+    err.print(f"interrupted; {hands}, each one whole, and {progress.files_done} of {progress.files_total} files "
+              "done: run the same command again to resume where it stopped (stored hands and files are skipped)",
+              markup=False, highlight=False)
 
 
 def print_file_pass(report: FileReport) -> None:
