@@ -3,6 +3,7 @@ failed or incomplete (``found = stored + duplicates + skipped + failed + incompl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +20,10 @@ class Failure:
 
 #: the counts of a file's accounting, in the order the summary gives them
 COUNTS = ("hands_found", "stored", "duplicates", "skipped", "failed", "incomplete")
+#: hand ids of duplicates a file's report keeps (the rest are counted)
+KEPT_DUPLICATE_IDS = 20
+#: the status of a file that holds no hand: skipped, nothing found, no failure (``note`` says why)
+NOT_A_HAND_HISTORY = "not a hand history"
 
 
 @dataclass
@@ -41,6 +46,9 @@ class FileReport:
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
+    duplicate_ids: list[str] = field(default_factory=list)  # the first KEPT_DUPLICATE_IDS (not already_stored)
+    skipped_games: dict[str, int] = field(default_factory=dict)  # the games of the skipped hands, as the site names them
+    note: str | None = None  # why a file is not a hand history
     # parsed | unchanged (already imported, not read again: counts 0) | grown (parsed from the last known hand)
     # | reread | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
     status: str = "parsed"
@@ -64,13 +72,37 @@ class FileReport:
             "failures": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.failures],
             "incomplete_hands": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.incomplete_hands],
             "conflicts": [conflict.as_json() for conflict in self.conflicts],
+            "duplicate_ids": self.duplicate_ids,
+            "skipped_games": self.skipped_games,
+            "note": self.note,
         }
+
+    def keep_duplicate_ids(self, hand_ids: list[str]) -> None:
+        room = KEPT_DUPLICATE_IDS - len(self.duplicate_ids)
+        if room > 0:
+            self.duplicate_ids.extend(hand_ids[:room])
+
+
+@dataclass
+class ImportProgress:
+    """How far an import is, as the importer tells it after each chunk and file: hands found so far
+    (each one stored, a duplicate, skipped or failed), files done, and bytes read (on disk: an
+    archive's compressed bytes) of ``bytes_total``, from which a time left can be estimated."""
+
+    files_total: int = 0
+    bytes_total: int = 0
+    files_done: int = 0
+    hands_found: int = 0
+    stored: int = 0
+    failed: int = 0
+    bytes_done: int = 0
 
 
 @dataclass
 class ImportReport:
     files: list[FileReport] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)  # sources that could not be opened, with the reason
+    ignored: list[str] = field(default_factory=list)  # files of the folders named not read for their names
 
     def total(self, name: str) -> int:
         return sum(getattr(report, name) for report in self.files)
@@ -88,4 +120,50 @@ class ImportReport:
         totals["files"] = len(self.files)
         totals["unreadable"] = len(self.unreadable)
         totals["conflicts"] = len(self.conflicts)
-        return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable}
+        totals["not_hand_histories"] = sum(1 for r in self.files if r.status == NOT_A_HAND_HISTORY) + len(self.ignored)
+        return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable,
+                "ignored": self.ignored}
+
+
+class ProgressTracker:
+    """Tells ``listener`` how far an import is after each chunk and file: hands found, stored and
+    failed (the done files' sums kept, the files in flight summed again: a tell costs the few files
+    in flight, not every file), files done, bytes read (on disk, of ``bytes_total``)."""
+
+    #: the counts of the progress, summed from the files' reports
+    SUMMED = ("hands_found", "stored", "failed")
+
+    def __init__(self, files_total: int, bytes_total: int, listener: Callable[[ImportProgress], None] | None) -> None:
+        self.listener = listener
+        self.progress = ImportProgress(files_total, bytes_total)
+        self.finished_bytes = 0
+        self.done_sums = dict.fromkeys(self.SUMMED, 0)
+        self.in_flight: dict[int, tuple[FileReport, float]] = {}  # id of a file's report -> (it, its bytes read)
+
+    def started(self, report: FileReport) -> None:
+        self.in_flight[id(report)] = (report, 0.0)
+
+    def chunk_done(self, report: FileReport, bytes_read: float) -> None:
+        """A chunk of the file is stored, ``bytes_read`` of the file read so far."""
+        self.in_flight[id(report)] = (report, bytes_read)
+        self._tell()
+
+    def file_done(self, size: int, report: FileReport | None = None) -> None:
+        """A file of ``size`` bytes on disk is done (stored, unchanged, skipped; without a report: unreadable)."""
+        if report is not None:
+            self.in_flight.pop(id(report), None)
+            for name in self.SUMMED:
+                self.done_sums[name] += getattr(report, name)
+        self.finished_bytes += size
+        self.progress.files_done += 1
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.listener is None:
+            return
+        done = self.progress
+        flying = list(self.in_flight.values())
+        done.hands_found, done.stored, done.failed = (
+            self.done_sums[name] + sum(getattr(report, name) for report, _ in flying) for name in self.SUMMED)
+        done.bytes_done = min(done.bytes_total, self.finished_bytes + int(sum(read for _, read in flying)))
+        self.listener(done)

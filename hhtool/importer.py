@@ -19,7 +19,7 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -28,11 +28,19 @@ from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_c
 from hhtool.copies import identity
 from hhtool.copy_check import CopyChecker
 from hhtool.executors import Executor, LocalExecutor, Submit
-from hhtool.import_report import COUNTS, Failure, FileReport, ImportReport
+from hhtool.import_report import (
+    COUNTS,
+    NOT_A_HAND_HISTORY,
+    Failure,
+    FileReport,
+    ImportProgress,
+    ImportReport,
+    ProgressTracker,
+)
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
-from hhtool.reader import DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
+from hhtool.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.reports import facts_table
-from hhtool.sites import detect, parser_for
+from hhtool.sites import all_parsers, detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
@@ -52,13 +60,15 @@ MAX_BLOCK_LINES = 1_000_000
 MAX_UNKNOWN_RAW = 1_000_000
 #: stored hands between two refreshes of the stats facts during an import
 FACTS_EVERY = 20_000
-#: the status of a file in which the site read (forced with --site) finds no hand start: skipped
-NOT_A_HAND_HISTORY = "not a hand history"
+#: why a file is not a hand history (its status NOT_A_HAND_HISTORY: skipped, nothing found, no failure)
+NO_TEXT = "empty"
+NO_HAND_START = "no hand start of any site, nor PHH"
 
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
                    replay: bool = True, executor: Executor | None = None, facts_every: int | None = FACTS_EVERY,
-                   on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
+                   on_file: Callable[[FileReport], None] | None = None,
+                   on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
     """Import ``sources`` in order into ``store`` and account for every hand found.
 
     ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
@@ -66,13 +76,13 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     ``executor`` runs the parsing and replay (default: this process). ``facts_every`` refreshes the
     stats facts every that many stored hands (1 when watching, so that stats show new hands at once)
     and at the end; None leaves them to be computed on reading. ``on_file`` hears of each file once
-    it is stored."""
+    it is stored; ``on_progress`` hears how far the import is after each chunk and file."""
     sources = list(sources)
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
     facts = FactsAlongside(store, facts_every) if facts_every else None
     with (executor or LocalExecutor()).running(total_bytes) as running:
         importer = Importer(store, replay, rules, site, running.submit, running.in_flight, on_written=facts)
-        report = importer.run(sources, on_file)
+        report = importer.run(sources, on_file, on_progress)
     if facts_every is not None and facts_every > 1:  # (every write refreshed them already when it is 1)
         store.release()
         facts_table.refresh_facts(store)  # the facts of the last hands: `stats` and `graph` have nothing left to compute
@@ -93,11 +103,20 @@ class FactsAlongside:
             self.unrefreshed = 0
 
 
-def unknown_format_failure(name: str, decoded: DecodedFile) -> FailedHand:
+def sites_holding_a_hand(lines: Sequence[str]) -> list[str]:
+    """The sites (PHH included) a hand of which starts somewhere in ``lines``: a file in which none
+    does is not a hand history, whatever its name (a README, notes, JSON, a picture, an empty file)."""
+    return [parser.name for parser in all_parsers() if parser.holds_hand(lines)]
+
+
+def unknown_format_failure(name: str, decoded: DecodedFile, holding: Sequence[str] = ()) -> FailedHand:
     text = "\n".join(decoded.lines)
     raw = RawHand(name, 1, tuple(text[:MAX_UNKNOWN_RAW].split("\n")) if text else ("",))
     first = next((line for line in decoded.lines if line.strip()), "")
     reason = f"no supported site recognised this file's format (first line: {first[:120]!r})"
+    if holding:  # a hand start further in: a garbled history, or one behind a preamble
+        reason += (f"; a {' or '.join(holding)} hand starts further in (if it is one, import it with "
+                   f"--site {holding[0]})")
     if len(text) > MAX_UNKNOWN_RAW:
         reason += f"; raw text cut to {MAX_UNKNOWN_RAW} characters"
     return FailedHand(None, None, 1, reason, raw, FailureKind.UNKNOWN_FORMAT)
@@ -182,6 +201,11 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
                 writer.candidates.append(CopyAt(result.site, hand_id, file, first, last, sha,
                                                 result.origins.get(hand_id)))
     writer.candidates.extend(copy for copy in result.repeats)
+    report.keep_duplicate_ids([copy.hand_id for copy in result.repeats] + [hand_id for hand_id in known if hand_id not in own])
+    skipped_hands = result.tables.get("skipped_hands")
+    if skipped_hands is not None and skipped_hands.num_rows:
+        for game in skipped_hands["game"].to_pylist():
+            report.skipped_games[str(game)] = report.skipped_games.get(str(game), 0) + 1
     # a hand this file's earlier read stored at this very place (the last hand, read again by a grown
     # file's resume; the part an interrupted import stored) is not found again by this read: counted
     # apart, and in the file's totals as the hand it stored
@@ -225,6 +249,9 @@ class _FileJob:
     prefix: dict[str, int] = field(default_factory=dict)  # a grown file: the counts of the part not read again
     ends_mid_line: bool = False
     tail: list[str] = field(default_factory=list)  # how the items of a file with no chunk to parse were counted
+    size: int = 0  # bytes on disk, for the progress
+    position: Callable[[list[RawHand] | LineBlock], float] | None = None  # the share of the file read after a chunk
+    shares: deque[float] = field(default_factory=deque)  # position after each chunk in flight
 
 
 @dataclass
@@ -253,14 +280,19 @@ class Importer:
         self.submit = submit
         self.in_flight = in_flight if submit else 0
         self.on_written = on_written  # hears how many hands each transaction stored (e.g. to refresh facts)
+        self._progress = ProgressTracker(0, 0, None)  # run's, for each import
 
     @property
     def reading(self) -> str:
         return "forced" if self.site else "detected"
 
-    def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None) -> ImportReport:
-        """Import ``sources`` in order; ``on_file`` hears of each file once it is stored."""
+    def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None,
+            on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
+        """Import ``sources`` in order; ``on_file`` hears of each file once it is stored, ``on_progress``
+        how far the import is after each chunk and file."""
+        sources = list(sources)
         report = ImportReport()
+        self._progress = ProgressTracker(len(sources), sum(_source_size(source) for source in sources), on_progress)
         mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
@@ -269,14 +301,20 @@ class Importer:
                 job = self._start(source)
             except SourceError as error:
                 report.unreadable.append(str(error))
+                self._progress.file_done(_source_size(source))
                 continue
+            job.size = _source_size(source)
             report.files.append(job.report)
+            self._progress.started(job.report)
             chunks = iter(job.chunks)
             chunk = next(chunks, None)
             if chunk is None:
+                if job.row and job.report.status == "parsed" and not job.report.hands_found:
+                    _not_a_history(job.report, NO_TEXT)  # (an empty file read with --site)
                 self._write_file_row(job)
                 if on_file:
                     on_file(job.report)
+                self._progress.file_done(job.size, job.report)
             first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
                 self.store.release()  # (between batches, while the lines are read and parsed)
@@ -347,14 +385,25 @@ class Importer:
         start_line = resume.start_line
         if parser is None:
             job = _FileJob(report, row, [], start_line, writer, resume.prefix)
-            if decoded.lines:
-                self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
+            self._no_site_detected(job, decoded, sites_holding_a_hand(decoded.lines))
             return job
         if parser.splits_at_hand_starts:  # cut into blocks of lines; the workers split them
             chunks: Iterable[list[RawHand] | LineBlock] = _line_blocks([decoded.lines], parser, name, start_line)
         else:
             chunks = _batched(raw for raw in parser.split(decoded.lines, name) if raw.first_line >= start_line)
-        return _FileJob(report, row, chunks, start_line, writer, resume.prefix, ends_mid_line(data[-4:]))
+        total = max(len(decoded.lines), 1)
+        return _FileJob(report, row, chunks, start_line, writer, resume.prefix, ends_mid_line(data[-4:]),
+                        position=lambda chunk: min(_last_line(chunk) / total, 1.0))
+
+    def _no_site_detected(self, job: _FileJob, decoded: DecodedFile, holding: Sequence[str]) -> None:
+        """A file no site recognises: not a hand history when no hand of any site starts in it (or it
+        holds no text), else one failure holding its text (a garbled history: nothing is lost)."""
+        if not any(line.strip() for line in decoded.lines):
+            _not_a_history(job.report, NO_TEXT)
+        elif not holding:
+            _not_a_history(job.report, NO_HAND_START)
+        else:
+            self._apply(job, failure_chunk(unknown_format_failure(job.report.path, decoded, holding)), file_row=False)
 
     def _start_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> _FileJob | None:
         """A file read as a stream (digest and encoding, then lines), never whole: memory stays
@@ -383,16 +432,18 @@ class Importer:
         if parser is None:
             with opener() as stream:
                 reader = LineReader(stream, scanned.encoding)
-                decoded = DecodedFile(scanned.encoding.label, _first_characters(reader, MAX_UNKNOWN_RAW + 1))
+                kept, holding = _first_characters(reader, MAX_UNKNOWN_RAW + 1)
+                decoded = DecodedFile(scanned.encoding.label, kept)
                 lines_read(reader)
             job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix)
-            if decoded.lines:
-                self._apply(job, failure_chunk(unknown_format_failure(name, decoded)), file_row=False)
+            self._no_site_detected(job, decoded, holding)
             return job
+        counted = CountingStream()
 
         def chunks() -> Iterator[LineBlock | list[RawHand]]:
             with opener() as stream:
-                reader = LineReader(stream, scanned.encoding)
+                counted.stream = stream
+                reader = LineReader(cast(BinaryIO, counted), scanned.encoding)
                 if parser.splits_at_hand_starts:
                     yield from _line_blocks(reader, parser, name, start_line)
                 else:
@@ -400,13 +451,16 @@ class Importer:
                     yield from _batched(raw for raw in parser.split(lines, name) if raw.first_line >= start_line)
                 lines_read(reader)
 
-        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener))
+        expanded = max(scanned.size, 1)
+        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener),
+                        position=lambda _: min(counted.read_bytes / expanded, 1.0))
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool, is_first: bool) -> Any:
         site = job.report.site
         assert site is not None  # a file no site reads has no chunks to parse
         whole = is_first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
         args = (site, chunk, self.rules, self.replay, is_last, is_last and job.ends_mid_line, whole)
+        job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
         if self.submit is None:
             return process_chunk(*args)
         return self.submit(process_chunk, *args)
@@ -417,12 +471,17 @@ class Importer:
             self.store.release()  # waiting for a worker holds nothing
         result: ChunkResult = pending if isinstance(pending, ChunkResult) else pending.result()
         self._apply(job, result, file_row=is_last)
+        share = job.shares.popleft() if job.shares else 1.0
         if is_last and on_file:
             on_file(job.report)
+        if is_last:
+            self._progress.file_done(job.size, job.report)
+        else:
+            self._progress.chunk_done(job.report, job.size * share)
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
         if result.not_hand_history:
-            job.report.status = NOT_A_HAND_HISTORY
+            _not_a_history(job.report, f"no hand start of --site {job.report.site}")
         if result.found:
             job.resume_line = result.last_first_line
         if not file_row:
@@ -492,16 +551,38 @@ class _InMemory:
         return io.BytesIO(self.data)
 
 
-def _first_characters(reader: LineReader, limit: int) -> tuple[str, ...]:
-    """The lines holding a stream's first ``limit`` characters; the rest is read and counted only."""
+def _first_characters(reader: LineReader, limit: int) -> tuple[tuple[str, ...], list[str]]:
+    """The lines holding a stream's first ``limit`` characters (the rest is read and counted only),
+    and the sites a hand of which starts anywhere in it (:func:`sites_holding_a_hand`)."""
     kept: list[str] = []
+    holding: list[str] = []
     size = 0
     for batch in reader:
+        holding.extend(site for site in sites_holding_a_hand(batch) if site not in holding)
         for line in batch:
             if size < limit:
                 kept.append(line[: limit - size])
                 size += len(line) + 1
-    return tuple(kept)
+    return tuple(kept), holding
+
+
+def _not_a_history(report: FileReport, note: str) -> None:
+    """Mark a file that holds no hand: skipped, nothing found, no failure (its decoding notes are
+    about text that is no hand: dropped)."""
+    report.status, report.note = NOT_A_HAND_HISTORY, note
+    report.failures = [failure for failure in report.failures if not failure.reason.startswith("decoding:")]
+
+
+def _source_size(source: Readable) -> int:
+    size = getattr(source, "size", None)
+    return int(size()) if callable(size) else 0
+
+
+def _last_line(chunk: list[RawHand] | LineBlock) -> int:
+    if isinstance(chunk, LineBlock):
+        return chunk.offset + len(chunk.lines)
+    return chunk[-1].last_line if chunk else 0
+
 
 
 def _line_blocks(pieces: Iterable[Sequence[str]], parser: SiteParser, file: str, start_line: int) -> Iterator[LineBlock]:

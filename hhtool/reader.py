@@ -409,3 +409,18 @@ def stream_line_batches(stream: BinaryIO, encoding: Encoding, chars: int | None 
 
 def read_file(path: Path) -> DecodedFile:
     return decode_bytes(path.read_bytes())
+
+
+class CountingStream:
+    """A byte stream that counts the bytes read from it (how far a streamed file is read, for the
+    progress); ``stream`` is set once the file is opened."""
+
+    def __init__(self) -> None:
+        self.stream: BinaryIO | None = None
+        self.read_bytes = 0
+
+    def read(self, size: int = -1) -> bytes:
+        assert self.stream is not None
+        data = self.stream.read(size)
+        self.read_bytes += len(data)
+        return data

@@ -24,7 +24,7 @@ import stat
 import zipfile
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Protocol, cast
 
@@ -147,6 +147,8 @@ class Source:
 
     fs_path: Path
     member: str | None = None
+    #: a zip member's compressed bytes in the archive (its share of the archive's size on disk)
+    packed_size: int | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -159,7 +161,9 @@ class Source:
         return self.member is not None or self.fs_path.suffix.lower() == ".gz"
 
     def size(self) -> int:
-        """Bytes on disk (compressed size for archives); 0 when it cannot be told."""
+        """Bytes on disk (compressed size for archives: a zip member's own); 0 when it cannot be told."""
+        if self.packed_size is not None:
+            return self.packed_size
         try:
             return self.fs_path.stat().st_size
         except OSError:
@@ -214,12 +218,13 @@ def _zip_members(path: Path) -> list[Source]:
         raise SourceError(f"{name}: {len(infos)} files in the archive, more than the {MAX_ZIP_MEMBERS} allowed; refused")
     if sum(info.file_size for info in infos) > MAX_ZIP_TOTAL_BYTES:
         raise SourceError(f"{name}: expands beyond {MAX_ZIP_TOTAL_BYTES} bytes in all; refused")
-    return [Source(path, info.filename) for info in infos]
+    return [Source(path, info.filename, info.compress_size) for info in infos]
 
 
-def _walk(folder: Path, problems: list[str]) -> list[Path]:
+def _walk(folder: Path, problems: list[str], ignored: list[str] | None = None) -> list[Path]:
     """The hand-history files under ``folder`` in sorted, depth-first order, without following
-    links to folders and without recursion; what could not be searched goes to ``problems``."""
+    links to folders and without recursion; what could not be searched goes to ``problems``, the
+    files not read for their names (not hidden ones) to ``ignored``."""
     found: list[Path] = []
     stack: list[tuple[Path, int]] = [(folder, 0)]
     while stack:
@@ -241,6 +246,8 @@ def _walk(folder: Path, problems: list[str]) -> list[Path]:
                 pass
             if path.suffix.lower() in HAND_HISTORY_SUFFIXES:
                 found.append(path)
+            elif ignored is not None and not entry.name.startswith("."):
+                ignored.append(display_name(path))
         if folders and depth >= MAX_FOLDER_DEPTH:
             problems.append(f"{display_name(current)}: more than {MAX_FOLDER_DEPTH} folder levels below "
                             f"{display_name(folder)}; its {len(folders)} sub-folders were not searched")
@@ -254,6 +261,9 @@ class Collected:
     sources: list[Source]
     unmatched: list[str]  # arguments that matched nothing
     problems: list[str]  # paths that could not be opened or listed (reported as failures)
+    #: files of the folders named that were not read: their names are not hand-history files'
+    #: (HAND_HISTORY_SUFFIXES); not hand histories, reported as such
+    ignored: list[str] = field(default_factory=list)
 
 
 _MAGIC = re.compile(r"[*?[]")
@@ -320,10 +330,11 @@ def collect_sources(arguments: Iterable[str]) -> Collected:
     seen: dict[Path, None] = {}
     unmatched: list[str] = []
     problems: list[str] = []
+    ignored: list[str] = []
     for argument in arguments:
         path = Path(argument).expanduser()
         if path.is_dir():
-            candidates = _walk(path, problems)
+            candidates = _walk(path, problems, ignored)
         elif path.exists() or path.is_symlink():
             candidates = [path]
         else:
@@ -356,7 +367,7 @@ def collect_sources(arguments: Iterable[str]) -> Collected:
     # the original is the copy stored and the converted one its duplicate (a stable sort: the order
     # of the arguments and of each folder is kept otherwise)
     sources.sort(key=lambda source: _is_converted(source.name))
-    return Collected(sources, unmatched, problems)
+    return Collected(sources, unmatched, problems, list(dict.fromkeys(ignored)))
 
 
 def _is_converted(name: str) -> bool:

@@ -18,7 +18,8 @@ from tests.test_store import BROKEN
 
 runner = CliRunner()
 JSON_FILE_KEYS = {"path", "site", "status", "reading", "hands_found", "stored", "duplicates", "already_stored",
-                  "skipped", "failed", "failures", "incomplete", "incomplete_hands", "conflicts"}
+                  "skipped", "failed", "failures", "incomplete", "incomplete_hands", "conflicts", "duplicate_ids",
+                  "skipped_games", "note"}
 
 
 def hands_in(db: Path) -> int:
@@ -46,7 +47,7 @@ def test_failures_exit_1_and_json_lists_them_with_lines(tmp_path: Path) -> None:
     summary = json.loads(result.output)
     assert summary["totals"] == {
         "hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "incomplete": 0, "files": 1,
-        "unreadable": 0, "conflicts": 0,
+        "unreadable": 0, "conflicts": 0, "not_hand_histories": 0,
     }
     [file_report] = summary["files"]
     assert set(file_report) == JSON_FILE_KEYS

@@ -130,11 +130,18 @@ def test_a_hand_twice_in_one_write_group_is_stored_once(tmp_path: Path, monkeypa
 
 
 def test_unknown_format_is_one_failure_with_the_raw_text(tmp_path: Path) -> None:
-    path = write(tmp_path, "x.txt", "hello\nthis is not poker\n")
+    """A file no site detects but in which a hand of some site starts (after a long preamble): one
+    failure holding its whole text. Without any hand start it is not a hand history (#14)."""
+    path = write(tmp_path, "x.txt", "hello\nthis is not poker\n" * 30 + SPLIT_HAND)
     with Store(":memory:") as store:
         report = Importer(store).import_file(path, path.read_bytes())
         assert report.failed == 1 and "no supported site" in report.failures[0].reason
-        assert store.run("SELECT raw_text FROM import_errors") == [("hello\nthis is not poker",)]
+        assert store.run("SELECT raw_text FROM import_errors") == [(path.read_text().rstrip("\n"),)]
+    notes = write(tmp_path, "notes.txt", "hello\nthis is not poker\n")
+    with Store(":memory:") as store:
+        report = Importer(store).import_file(notes, notes.read_bytes())
+        assert (report.status, report.failed, report.hands_found) == ("not a hand history", 0, 0)
+        assert store.run("SELECT count(*) FROM import_errors") == [(0,)]
 
 
 def test_collect_paths_expands_folders_globs_and_dedupes(tmp_path: Path) -> None:

@@ -5,21 +5,25 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
+from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn
 
 from hhtool.cli.common import (
     DB_OPTION,
     EXIT_FINDINGS,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Verbosity,
     choices,
     database,
     err,
+    failure,
     info,
     live_progress,
     out,
@@ -29,10 +33,12 @@ from hhtool.cli.common import (
 )
 from hhtool.cli.output import print_text_summary
 from hhtool.service.config import watch_targets
+from hhtool.service.errors import SettingError
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
+from hhtool.service.stores import stored_since_open
 
 if TYPE_CHECKING:
-    from hhtool.service.importing import FileReport
+    from hhtool.service.importing import FileReport, ImportProgress
 
 
 class ImportFormat(StrEnum):
@@ -45,24 +51,93 @@ RULES_OPTION = rules_option("Rule profile for the replay (default: each site's o
 FORMAT_HELP = f"{choices(ImportFormat)}."
 
 
-class ProgressBar:
-    """A bar on a terminal's stderr while files are imported (see :func:`live_progress` for when it is not)."""
+#: $HHTOOL_PROGRESS: auto (a bar on a terminal's stderr, nothing otherwise), lines (a plain line on stderr
+#: at most every second, even on a pipe or a log file) or off
+PROGRESS_ENV = "HHTOOL_PROGRESS"
+PROGRESS_MODES = ("auto", "lines", "off")
+#: seconds between two plain progress lines
+LINE_EVERY = 1.0
 
-    def __init__(self) -> None:
-        self.bar = Progress(TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("files"),
-                            TimeRemainingColumn(), console=err, transient=True, disable=not live_progress())
+
+def progress_mode() -> str:
+    """"bar", "lines" or "off", from $HHTOOL_PROGRESS and whether stderr is a terminal."""
+    chosen = os.environ.get(PROGRESS_ENV, "auto").strip().lower() or "auto"
+    if chosen not in PROGRESS_MODES:
+        raise SettingError(f"${PROGRESS_ENV} must be one of {', '.join(PROGRESS_MODES)}, not {chosen!r}")
+    if chosen == "auto":
+        return "bar" if live_progress() else "off"
+    return chosen
+
+
+def clock_text(seconds: float) -> str:
+    """``0:07``, ``12:30``, ``1:02:03``."""
+    whole = max(round(seconds), 0)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def describe_progress(progress: ImportProgress, elapsed: float) -> str:
+    """Hands found so far, their rate, files done, and the time left: an estimate from the bytes
+    read so far (of all files' bytes on disk), as if the rest reads at the same speed."""
+    rate = progress.hands_found / elapsed if elapsed > 0 else 0.0
+    if progress.bytes_done >= progress.bytes_total > 0:
+        left = "finishing"
+    elif progress.bytes_done > 0 and elapsed > 0:
+        left = f"~{clock_text((progress.bytes_total - progress.bytes_done) * elapsed / progress.bytes_done)} left"
+    else:
+        left = "estimating time left"
+    return (f"{progress.hands_found:,} hands, {rate:,.0f} hands/s, {progress.files_done}/{progress.files_total} "
+            f"files, {left}")
+
+
+class ImportProgressView:
+    """How far an import is, on stderr: a bar (bytes read) with the hands found, hands per second,
+    files done and time left on a terminal, plain lines with ``mode`` "lines", nothing "off"
+    (:func:`progress_mode`). It keeps the last progress heard either way, for the Ctrl-C summary."""
+
+    def __init__(self, mode: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.mode = mode or progress_mode()
+        self.clock = clock
+        self.started = clock()
+        self.last_line = -LINE_EVERY
+        self.files_total = self.files_done = 0
+        self.bar = Progress(TextColumn("importing"), BarColumn(bar_width=16), TextColumn("{task.description}"),
+                            console=err, disable=self.mode != "bar", transient=True)
         self.task: TaskID | None = None
 
     def start(self, files: int) -> None:
-        self.bar.start()
-        self.task = self.bar.add_task("import", total=files)
+        self.started = self.clock()
+        self.files_total = files
+        if self.mode == "bar":
+            self.bar.start()
+            self.task = self.bar.add_task(f"0 hands, 0/{files} files", total=None)
+
+    def update(self, progress: ImportProgress) -> None:
+        self.files_total, self.files_done = progress.files_total, progress.files_done
+        elapsed = self.clock() - self.started
+        text = describe_progress(progress, elapsed)
+        if self.task is not None:
+            self.bar.update(self.task, description=text, total=max(progress.bytes_total, 1),
+                            completed=progress.bytes_done)
+        elif self.mode == "lines" and elapsed - self.last_line >= LINE_EVERY:
+            self.last_line = elapsed
+            err.print(f"importing: {text}", markup=False, highlight=False)
 
     def advance(self, report: FileReport) -> None:
-        if self.task is not None:
-            self.bar.advance(self.task)
+        pass  # (each file's end comes with an update too)
 
     def done(self) -> None:
-        self.bar.stop()
+        if self.task is not None:
+            self.bar.stop()
+            self.task = None
+
+
+def tell_interrupted(progress: ImportProgressView, stored: int | None) -> None:
+    """What a Ctrl-C left: the hands stored (each one whole), the files done, and how to resume."""
+    hands = "some hands may have been stored" if stored is None else f"{stored:,} hands were stored before that"
+    err.print(f"interrupted; {hands}, each one whole, and {progress.files_done} of {progress.files_total} files "
+              "done: run the same command again to resume where it stopped (stored hands and files are skipped)",
+              markup=False, highlight=False)
 
 
 def print_file_pass(report: FileReport) -> None:
@@ -74,8 +149,8 @@ def print_file_pass(report: FileReport) -> None:
                   f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
                   f" + {report.incomplete} incomplete" + (f" ({whole} in the file)" if report.status == "grown" else ""),
                   highlight=False)
-    for failure in report.failures:
-        out.print(f"  [red]failed[/red] {escape(report.path)}:{failure.line}: {escape(failure.reason)}", highlight=False)
+    for failed in report.failures:
+        out.print(f"  [red]failed[/red] {escape(report.path)}:{failed.line}: {escape(failed.reason)}", highlight=False)
     for conflict in report.conflicts:
         out.print(f"  [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: "
                   f"{escape(conflict.second)} "
@@ -114,15 +189,29 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
+        On a terminal, stderr shows the hands found so far, hands per second, files done and the time
+        left (an estimate from the bytes read so far); $HHTOOL_PROGRESS=lines prints that as a line a
+        second even on a pipe, =off never. Files that are not hand histories (no line starts a hand of
+        any site) are skipped and said so, never failed.
+
         Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors,
-        3 when the store cannot be read or written, 130 on Ctrl-C (a re-run resumes).
+        3 when the store cannot be read or written, 130 on Ctrl-C (what was stored stays: the same
+        command again resumes where it stopped).
         """
         options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
         paths = watch_targets(paths or [])
         if watch_mode:
             run_watch(paths, db, options, interval)
             raise typer.Exit(EXIT_OK)
-        report = import_paths(database(db), paths, options, ProgressBar())
+        progress = ImportProgressView()
+        try:
+            report = import_paths(database(db), paths, options, progress)
+        except (Exception, KeyboardInterrupt) as error:
+            if failure(error)[0] != EXIT_INTERRUPTED:
+                raise
+            progress.done()
+            tell_interrupted(progress, stored_since_open())
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         if output_format is ImportFormat.json:
             sys.stdout.write(json.dumps(report.as_json(), indent=2) + "\n")
         else:

@@ -12,7 +12,7 @@ import shutil
 import sys
 from collections.abc import Collection, Sequence
 from decimal import Decimal
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,18 +21,15 @@ from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
 from rich.text import Text
 
-from hhtool.cli.common import Verbosity, detail, out, verbosity
+from hhtool.cli.common import Verbosity, out, verbosity
 from hhtool.service.errors import UsageError
 from hhtool.service.out_files import prepare_out_file
 
 if TYPE_CHECKING:
     from hhtool.service.importing import FileReport, ImportReport
 
-#: an import report's status of a file that holds no hand (hhtool.importer.NOT_A_HAND_HISTORY)
+#: an import report's status of a file that holds no hand (hhtool.import_report.NOT_A_HAND_HISTORY)
 NOT_A_HAND_HISTORY = "not a hand history"
-
-#: failures (and conflicting copies) an import summary lists; the rest are counted
-SHOWN_FAILURES = 5
 
 
 class OutputFormat(StrEnum):
@@ -293,60 +290,173 @@ def records(frame: pl.DataFrame, width: int) -> list[str]:
     return lines
 
 
-def print_file_line(report: FileReport) -> None:
-    """-v: what this run did with one file (of a grown file, its new part)."""
-    totals = {name: getattr(report, name) for name in ("hands_found", "stored", "duplicates", "skipped", "failed",
-                                                       "incomplete")}
-    site = f"{report.site}, " if report.site else ""
-    others = "".join(f" + {totals[name]} {name}" for name in ("skipped", "failed", "incomplete") if totals[name])
-    detail(f"  {escape(report.path)} ({escape(site)}{escape(report.status)}): {totals['hands_found']} found = "
-           f"{totals['stored']} stored + {totals['duplicates']} duplicates{others}", highlight=False)
+class Detail(IntEnum):
+    """How much an import summary tells: QUIET the total line and what failed in all; NORMAL (the
+    default) a line for each file with something to say beyond "stored N", the first few hand ids
+    and reasons of each; VERBOSE every file, every duplicate id kept and every reason uncut."""
+
+    QUIET = 0
+    NORMAL = 1
+    VERBOSE = 2
 
 
-def print_text_summary(report: ImportReport) -> None:
+#: files with something to say listed by a NORMAL summary (the others are counted)
+SHOWN_FILES = 20
+#: duplicate hand ids, and failures, a NORMAL summary shows of one file
+SHOWN_IDS = 5
+SHOWN_FILE_FAILURES = 3
+#: names of files that are not hand histories a NORMAL summary shows on its one line
+SHOWN_NOT_HISTORIES = 8
+
+
+def shown_path(path: str) -> str:
+    """A report's path as the user would type it: relative to the current folder when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return relative if not relative.startswith("..") else path
+
+
+def cut_left(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, its start replaced by "…" (a path's end says most)."""
+    if cell_len(text) <= width or width < 2:
+        return text
+    return "…" + text[len(text) - width + 1:]
+
+
+def _some(items: list[str], shown: int, total: int) -> str:
+    more = total - min(shown, len(items))
+    return ", ".join(items[:shown]) + (f" … {more} more" if more > 0 else "")
+
+
+def _fitting(names: list[str], width: int, total: int | None = None) -> str:
+    """As many of ``names`` (the first of ``total``) as fit in ``width`` cells (at least one, cut),
+    then "… N more"."""
+    total = len(names) if total is None else max(total, len(names))
+    shown: list[str] = []
+    for index, name in enumerate(names):
+        more = f" … {total - index - 1} more" if index < total - 1 else ""
+        if shown and cell_len(", ".join([*shown, name]) + more) > width:
+            return ", ".join(shown) + f" … {total - index} more"
+        shown.append(name)
+    more = f" … {total - len(shown)} more" if total > len(shown) else ""
+    return (cut(", ".join(shown), width - len(more)) if len(shown) == 1 else ", ".join(shown)) + more
+
+
+def _file_counts(report: FileReport) -> list[str]:
+    resumed = report.already_stored
+    parts = [f"{report.stored} stored"]
+    if resumed:
+        parts.append(f"{resumed} stored by an interrupted import before (resumed)")
+    for count, what in ((report.duplicates - resumed, "duplicates"), (report.skipped, "skipped"),
+                        (report.failed, "failed"), (report.incomplete, "incomplete")):
+        if count:
+            parts.append(f"{count} {what}")
+    return parts
+
+
+def _says_more(report: FileReport) -> bool:
+    """Whether a file has more to say than "stored N" (and was read: unchanged files are counted)."""
+    return report.status not in ("unchanged", NOT_A_HAND_HISTORY) and bool(
+        report.duplicates or report.skipped or report.failed or report.incomplete or report.conflicts
+        or report.failures or report.status in ("grown", "reread"))
+
+
+def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
+    """A file's line and its indented details, as rich markup (every value escaped)."""
+    ids, failures = (10**9, 10**9) if detail is Detail.VERBOSE else (SHOWN_IDS, SHOWN_FILE_FAILURES)
+    fit = (lambda text, room: text) if detail is Detail.VERBOSE else cut
+    how = {"grown": " (grown: read from its last hand on)", "reread": " (read again another way)",
+           "unchanged": " (imported before, unchanged: not read again)"}.get(report.status, "")
+    counts = f": {', '.join(_file_counts(report))}{how}"
+    path = shown_path(report.path)
+    if detail is not Detail.VERBOSE:  # the path gives room to the counts, down to 20 cells (its end kept)
+        path = cut_left(path, max(width - 2 - cell_len(counts), 20))
+    lines = ["  " + escape(fit(path + counts, width - 2))]
+    duplicates = report.duplicates - report.already_stored
+    if duplicates and report.duplicate_ids:
+        lines.append("      duplicates: " + escape(_some(report.duplicate_ids, 10**9, duplicates) if detail is Detail.VERBOSE
+                                                 else _fitting(report.duplicate_ids[:ids], width - 18, duplicates)))
+    if report.skipped_games:
+        games = [f"{game} ×{count}" for game, count in sorted(report.skipped_games.items(), key=lambda item: -item[1])]
+        lines.append("      " + escape(fit("skipped (other games): " + ", ".join(games), width - 6)))
+    for failure in report.failures[:failures]:
+        if not failure.line:  # about the whole file (how it was decoded): no hand failed for it
+            lines.append(f"      note: {escape(fit(failure.reason, width - 12))}")
+            continue
+        lines.append(f"      [red]failed[/red] {escape(fit(f'line {failure.line}: {failure.reason}', width - 13))}")
+    if len(report.failures) > failures:
+        lines.append(f"      … {len(report.failures) - failures} more failed (hhtool problems --file {escape(path)})")
+    for hand in report.incomplete_hands:
+        lines.append(f"      [yellow]incomplete[/yellow] {escape(fit(f'line {hand.line}: {hand.reason}', width - 17))}")
+    for conflict in report.conflicts[:failures]:
+        lines.append(f"      [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: differs "
+                     f"from the stored copy {escape(shown_path(conflict.first))} (`hhtool audit --explain "
+                     f"{escape(conflict.hand_id)}` shows both)")
+    if len(report.conflicts) > failures:
+        lines.append(f"      … {len(report.conflicts) - failures} more conflicting copies "
+                     "(hhtool audit --code CONFLICTING_COPY)")
+    return lines
+
+
+def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, width: int = 80) -> list[str]:
+    """An import's summary as lines of rich markup fitting ``width`` columns: the total line, then
+    (``detail`` NORMAL, the default) a line for each file with something to say beyond "stored N"
+    (duplicates with their hand ids, skipped games, failures with their reasons, the first few of
+    each), the files that are not hand histories on one line, and what could not be read."""
     found, stored, dup = report.total("hands_found"), report.total("stored"), report.total("duplicates")
-    skipped, failed = report.total("skipped"), report.failed
-    incomplete = report.total("incomplete")
+    resumed, skipped, incomplete = report.total("already_stored"), report.total("skipped"), report.total("incomplete")
     conflicts = report.conflicts
-    out.print(
-        f"{len(report.files)} files: {found} hands found = {stored} stored + {dup} duplicates"
+    lines = [
+        f"{len(report.files)} files: {found} hands found = {stored} stored + "
+        + (f"{resumed} stored before (an interrupted import, resumed) + " if resumed else "")
+        + f"{dup - resumed} duplicates"
         + (f" ({len(conflicts)} conflicting copies)" if conflicts else "")
         + f" + {skipped} skipped (other games) + {report.total('failed')} failed"
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")
-    )
-    for file_report in report.files:
-        print_file_line(file_report)  # -v only
-    notes = verbosity() is not Verbosity.QUIET  # -q: of the lines below, only the errors (failures, conflicts, unreadable)
-    for file_report in report.files:
-        if notes and file_report.status == NOT_A_HAND_HISTORY:
-            site = escape(file_report.site or "")
-            out.print(f"  [yellow]not a hand history[/yellow] {escape(file_report.path)}: no {site} hand starts in it "
-                      f"(read with --site {site}; without it the site is detected); skipped", highlight=False)
-    shown = 0
-    for file_report in report.files:
-        for failure in file_report.failures:
-            if shown < SHOWN_FAILURES:
-                out.print(f"  [red]failed[/red] {escape(file_report.path)}:{failure.line}: {escape(failure.reason)}",
-                          highlight=False)
-            shown += 1
-    for file_report in report.files if notes else []:
-        for hand in file_report.incomplete_hands:
-            out.print(f"  [yellow]incomplete[/yellow] {escape(file_report.path)}:{hand.line}: {escape(hand.reason)}",
-                      highlight=False)
-    for conflict in conflicts[:SHOWN_FAILURES]:
-        out.print(f"  [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: "
-                  f"{escape(conflict.second)} differs from the stored copy {escape(conflict.first)} "
-                  f"({escape(conflict.diff[:300])}); `hhtool audit --explain "
-                  f"{escape(conflict.hand_id)}` shows both", highlight=False)
-    if len(conflicts) > SHOWN_FAILURES:
-        out.print(f"  … and {len(conflicts) - SHOWN_FAILURES} more conflicting copies (`hhtool audit --code CONFLICTING_COPY`)")
+    ]
+    if detail is not Detail.QUIET:
+        talking = [file for file in report.files
+                   if (detail is Detail.VERBOSE and file.status != NOT_A_HAND_HISTORY) or _says_more(file)]
+        shown = talking if detail is Detail.VERBOSE else talking[:SHOWN_FILES]
+        for file_report in shown:
+            lines.extend(_file_lines(file_report, detail, width))
+        if len(talking) > len(shown):
+            lines.append(f"  … and {len(talking) - len(shown)} more files with duplicates, skipped or failed hands "
+                         "(--format json lists every file)")
+    groups: dict[str, list[str]] = {}  # why -> the files
+    for file in report.files:
+        if file.status == NOT_A_HAND_HISTORY:
+            groups.setdefault(file.note or "no hand in it", []).append(shown_path(file.path))
+    if report.ignored:
+        groups["not read, by the name's ending"] = [shown_path(path) for path in report.ignored]
+    for why, names in groups.items() if detail is not Detail.QUIET else ():
+        count = f"{len(names)} {'file' if len(names) == 1 else 'files'}"
+        lines.append(f"  [yellow]not a hand history[/yellow], skipped ({count}: {escape(why)}):")
+        if detail is Detail.VERBOSE:
+            lines.extend(f"      {escape(name)}" for name in names)
+        elif len(names) <= SHOWN_NOT_HISTORIES:  # a few: one a line, each path's end kept
+            lines.extend(f"      {escape(cut_left(name, width - 6))}" for name in names)
+        else:  # many (a folder of pictures): as many as fit on one line
+            lines.append("      " + escape(_fitting(names, width - 6)))
     for problem in report.unreadable:
-        out.print(f"  [red]unreadable[/red] {escape(problem)}", highlight=False)
-    if shown > SHOWN_FAILURES:
-        out.print(f"  … and {shown - SHOWN_FAILURES} more (see the import_errors table, or --format json)")
+        lines.append(f"  [red]unreadable[/red] {escape(problem)}")
     unchanged = [r for r in report.files if r.status == "unchanged"]
-    if unchanged and notes:
-        out.print(f"{len(unchanged)} files were imported before and read the same way: not read again. To read a file "
-                  "again another way, import it with --site SITE (or without --site, to detect the site).")
-    if failed:
-        out.print(f"[red]{failed} failed[/red]; every other hand was stored.")
+    if unchanged and detail is not Detail.QUIET:
+        lines.append(f"{len(unchanged)} {'file was' if len(unchanged) == 1 else 'files were'} imported before and "
+                     "read the same way: not read again")
+        lines.append("  (to read a file another way: --site SITE, or no --site to detect the site)")
+    if report.failed:
+        lines.append(f"[red]{report.failed} failed[/red]; every other hand was stored (`hhtool problems` lists "
+                     "the failures).")
+    return lines
+
+
+def print_text_summary(report: ImportReport, level: Detail | None = None) -> None:
+    """The import summary on stdout (:func:`import_summary_lines`, at the terminal's width), as much
+    of it as ``level`` asks (default: what -q/-v chose)."""
+    if level is None:
+        level = {Verbosity.QUIET: Detail.QUIET, Verbosity.VERBOSE: Detail.VERBOSE}.get(verbosity(), Detail.NORMAL)
+    for line in import_summary_lines(report, level, min(terminal_width(), UNBOUNDED_WIDTH)):
+        out.print(line, highlight=False)

@@ -19,7 +19,7 @@ from hhtool.service.errors import UsageError
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
 if TYPE_CHECKING:
-    from hhtool.importer import FileReport, ImportReport
+    from hhtool.importer import FileReport, ImportProgress, ImportReport
     from hhtool.sources import Collected, Source
     from hhtool.store import Store
 
@@ -40,10 +40,13 @@ class ImportOptions:
 
 
 class Progress(Protocol):
-    """Hears how many files an import reads, then of each file once it is stored, then that the
-    files are read (the facts of their hands are stored next)."""
+    """Hears how many files an import reads, then how far it is after each chunk of hands and each
+    file (:class:`ImportProgress`: hands found, files done, bytes read of all), and of each file
+    once it is stored, then that the files are read (the facts of their hands are stored next)."""
 
     def start(self, files: int) -> None: ...
+
+    def update(self, progress: ImportProgress) -> None: ...
 
     def advance(self, report: FileReport) -> None: ...
 
@@ -74,7 +77,7 @@ def collect_paths(paths: Sequence[str], site: str | None, warn: Callable[[str], 
     for argument in collected.unmatched:
         if warn is not None:
             warn(f"{argument}: no such file, or no hand-history files in it")
-    if not collected.sources and not collected.problems:
+    if not collected.sources and not collected.problems and not collected.ignored:
         raise UsageError("nothing to import")
     return collected
 
@@ -109,6 +112,7 @@ def import_into(store: Store, collected: Collected, options: ImportOptions, prog
     store.share_between_batches()  # readers open the store while files are read and parsed
     report = _execute(store, collected.sources, options, progress)
     report.unreadable[:0] = collected.problems
+    report.ignored = collected.ignored
     return report
 
 
@@ -125,7 +129,7 @@ def _execute(store: Store, sources: list[Source], options: ImportOptions, progre
         progress.start(len(sources))
         try:
             return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
-                                  on_file=progress.advance)
+                                  on_file=progress.advance, on_progress=progress.update)
         finally:
             progress.done()
     except DaskUnavailable as error:  # found on connecting, before any chunk was run
@@ -183,6 +187,6 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
     return summary
 
 
-# (FileReport and ImportReport, which the command line renders, are named here for its type hints.)
-__all__ = ["DEFAULT_IMPORT_MEMORY", "ImportOptions", "Progress", "WatchSummary", "check_rules", "collect_paths",
+# (FileReport, ImportProgress and ImportReport, which the command line renders, are named here for its type hints.)
+__all__ = ["DEFAULT_IMPORT_MEMORY", "ImportOptions", "ImportProgress", "Progress", "WatchSummary", "check_rules", "collect_paths",
            "import_into", "import_paths", "watch_paths"]
