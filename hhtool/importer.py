@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_chunk
 from hhtool.copies import identity
 from hhtool.copy_check import CopyChecker
-from hhtool.executors import Executor, LocalExecutor, Submit
+from hhtool.executors import Executor, LocalExecutor, Submit, import_gc
 from hhtool.import_report import (
     COUNTS,
     NOT_A_HAND_HISTORY,
@@ -58,11 +58,13 @@ STREAM_MIN_BYTES = 32 << 20
 MAX_BLOCK_LINES = 1_000_000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
-#: stored hands between two refreshes of the stats facts during an import
+#: facts_every's default: the stats facts of each transaction's hands are written with them
 FACTS_EVERY = 20_000
 #: why a file is not a hand history (its status NOT_A_HAND_HISTORY: skipped, nothing found, no failure)
 NO_TEXT = "empty"
 NO_HAND_START = "no hand start of any site, nor PHH"
+#: the rows of more tables to write with a transaction's tables (the stats facts of its hands)
+FactsOf = Callable[[dict[str, pa.Table]], dict[str, pa.Table]]
 
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
@@ -73,34 +75,23 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
 
     ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
     hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
-    ``executor`` runs the parsing and replay (default: this process). ``facts_every`` refreshes the
-    stats facts every that many stored hands (1 when watching, so that stats show new hands at once)
-    and at the end; None leaves them to be computed on reading. ``on_file`` hears of each file once
+    ``executor`` runs the parsing and replay (default: this process). ``facts_every`` (any number)
+    stores the stats facts of the hands of each transaction with them, computed from the batch's
+    tables (:class:`~hhtool.reports.facts_table.BatchFacts`), and those of any hand left without
+    at the end; None leaves them to be computed on reading. ``on_file`` hears of each file once
     it is stored; ``on_progress`` hears how far the import is after each chunk and file."""
     sources = list(sources)
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
-    facts = FactsAlongside(store, facts_every) if facts_every else None
-    with (executor or LocalExecutor()).running(total_bytes) as running:
-        importer = Importer(store, replay, rules, site, running.submit, running.in_flight, on_written=facts)
+    facts = facts_table.BatchFacts(store) if facts_every else None
+    # the collector tuned for the chunks of model objects an import holds (import_gc: ≈9 % of CPU)
+    with import_gc(), (executor or LocalExecutor()).running(total_bytes) as running:
+        importer = Importer(store, replay, rules, site, running.submit, running.in_flight,
+                            facts_of=facts.tables_for if facts else None)
         report = importer.run(sources, on_file, on_progress)
-    if facts_every is not None and facts_every > 1:  # (every write refreshed them already when it is 1)
-        store.release()
-        facts_table.refresh_facts(store)  # the facts of the last hands: `stats` and `graph` have nothing left to compute
+    if facts is not None:
+        store.release()  # a reader's turn before the facts of the hands left without
+        facts.finish()  # `stats` and `graph` have nothing left to compute
     return report
-
-
-class FactsAlongside:
-    """Refreshes the stats facts every ``every`` stored hands during an import, so that the work
-    overlaps the workers' parsing instead of trailing the import (and a long import leaves little)."""
-
-    def __init__(self, store: Store, every: int = FACTS_EVERY) -> None:
-        self.store, self.every, self.unrefreshed = store, every, 0
-
-    def __call__(self, hands: int) -> None:
-        self.unrefreshed += hands
-        if self.unrefreshed >= self.every:
-            facts_table.refresh_facts(self.store)
-            self.unrefreshed = 0
 
 
 def sites_holding_a_hand(lines: Sequence[str]) -> list[str]:
@@ -134,9 +125,10 @@ class FileWriter:
     chunk goes with its ``files`` row, so a files row always means the whole file is stored."""
 
     def __init__(self, store: Store, on_written: Callable[[int], None] | None = None,
-                 first: Sequence[tuple[str, Sequence[Any]]] = ()) -> None:
+                 first: Sequence[tuple[str, Sequence[Any]]] = (), facts_of: FactsOf | None = None) -> None:
         self.store = store
         self.on_written = on_written  # hears how many hands each transaction stored
+        self.facts_of = facts_of  # the stats-facts rows of a transaction's hands, written with them
         self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
         self.checker = CopyChecker(store)
         self.candidates: list[CopyAt] = []  # second copies of stored hands whose text differs: checked at the end
@@ -165,12 +157,15 @@ class FileWriter:
     def flush(self) -> None:
         hands = self._hands
         if self._tables or self.first:
-            self.store.write_tables({name: pa.concat_tables(parts) for name, parts in self._tables.items()},
-                                    new_only=NEW_ONLY, first=self.first)
+            tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
+            if self.facts_of is not None:
+                tables.update(self.facts_of(tables))
+            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first)
         self._tables, self._pending, self._hands, self.first = {}, set(), 0, []
-        if hands and self.on_written:
-            self.store.release()  # the batch is committed: a reader's turn before the facts refresh
-            self.on_written(hands)
+        if hands:
+            self.store.release()  # the batch (and its facts) is committed: a reader's turn
+            if self.on_written:
+                self.on_written(hands)
 
 
 def _locations(table: pa.Table, hand_ids: set[str]) -> dict[str, tuple[str, int, int, str]]:
@@ -272,15 +267,16 @@ class Importer:
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
                  submit: Submit | None = None, in_flight: int = 4,
-                 on_written: Callable[[int], None] | None = None) -> None:
+                 on_written: Callable[[int], None] | None = None, facts_of: FactsOf | None = None) -> None:
         self.store = store
         self.replay = replay
         self.rules = rules
         self.site = site
         self.submit = submit
         self.in_flight = in_flight if submit else 0
-        self.on_written = on_written  # hears how many hands each transaction stored (e.g. to refresh facts)
+        self.on_written = on_written  # hears how many hands each transaction stored
         self._progress = ProgressTracker(0, 0, None)  # run's, for each import
+        self.facts_of = facts_of  # the stats-facts rows of each transaction's hands (FileWriter)
 
     @property
     def reading(self) -> str:
@@ -332,7 +328,7 @@ class Importer:
         return report
 
     def _writer(self, resume: _Resume | None = None) -> FileWriter:
-        return FileWriter(self.store, self.on_written, resume.first if resume else ())
+        return FileWriter(self.store, self.on_written, resume.first if resume else (), self.facts_of)
 
     def import_file(self, name: str | os.PathLike[str], data: bytes) -> FileReport:
         return self.run([_InMemory(str(name), data)]).files[0]

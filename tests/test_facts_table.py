@@ -199,11 +199,13 @@ def test_stats_computes_on_the_fly_when_the_store_cannot_be_written(tmp_path: Pa
 
 
 @pytest.mark.slow
-def test_facts_are_refreshed_during_a_long_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The import refreshes the facts every few transactions (here every 3 hands, writing 2 at a time),
-    so the refresh overlaps the parsing; the cache then equals one computed from the hands."""
+def test_facts_are_written_with_each_transaction_of_an_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import writes the facts of each transaction's hands (here 2 at a time) with them, computed
+    from the batch's tables: nothing is left to refresh at the end, and the cache equals the facts
+    computed from the stored hands."""
     from hhtool import importer as importer_module
-    from hhtool.importer import FactsAlongside, Importer
+    from hhtool.importer import import_sources
+    from hhtool.sources import Source
 
     monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
     monkeypatch.setattr(importer_module, "WRITE_HANDS", 2)
@@ -211,12 +213,18 @@ def test_facts_are_refreshed_during_a_long_import(tmp_path: Path, monkeypatch: p
     path = tmp_path / "all.txt"
     path.write_text("\n\n".join(texts), encoding="utf-8")
     store = Store(":memory:")
-    refreshes: list[int] = []
-    original = facts_table.refresh_facts
-    monkeypatch.setattr(facts_table, "refresh_facts", lambda s: refreshes.append(original(s)) or refreshes[-1])
-    report = Importer(store, on_written=FactsAlongside(store, every=3)).import_file(path, path.read_bytes())
+    batches: list[int] = []
+    original = facts_table.BatchFacts.tables_for
+    monkeypatch.setattr(facts_table.BatchFacts, "tables_for",
+                        lambda self, tables: batches.append(tables["hands"].num_rows) or original(self, tables))
+    refreshed: list[int] = []
+    original_refresh = facts_table.refresh_facts
+    monkeypatch.setattr(facts_table, "refresh_facts", lambda s: refreshed.append(original_refresh(s)) or refreshed[-1])
+    report = import_sources(store, [Source(path)]).files[0]
     assert report.stored == len(texts)
-    assert len(refreshes) >= 2 and all(refreshes)  # each refresh found new hands
-    assert sum(refreshes) + original(store) == len(texts)  # the import command refreshes the rest at the end
+    assert len(batches) >= len(texts) // 2 and sum(batches) == len(texts)
+    assert refreshed == [0]  # the end of the import found every hand covered
     assert not needs_refresh(store)
     assert all(facts_rows(store, f).equals(computed_rows(store, f)) for f in FILTERS)
+    assert count(store, facts_table.DAILY_TABLE) == len(store.run(
+        f"SELECT DISTINCT {', '.join(facts_table.DAILY_KEYS)} FROM ({facts_table.daily_sums_sql('SELECT * FROM player_facts')})"))

@@ -28,7 +28,7 @@ strings of the selected hands are evaluated once in Python and joined back as a 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -497,13 +497,19 @@ def evaluate_cards(text: str) -> tuple[int | None, int | None] | None:
         return None
 
 
+def showdown_cards_sql(where: str) -> str:
+    """The distinct showdown card strings (completed with the community card) of the hands matching ``where``."""
+    return (f"WITH {HANDS_CTE.format(where=where)} SELECT DISTINCT {_FULL_CARDS} AS cards "
+            "FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id WHERE s.cards IS NOT NULL")
+
+
 def card_values(store: Store, where: str, params: list[Any]) -> pa.Table:
     """Evaluate each distinct showdown card string of the hands matching ``where`` once."""
-    rows = store.run(
-        f"WITH {HANDS_CTE.format(where=where)} SELECT DISTINCT {_FULL_CARDS} AS cards "
-        "FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id WHERE s.cards IS NOT NULL",
-        params,
-    )
+    return evaluated_cards(store.run(showdown_cards_sql(where), params))
+
+
+def evaluated_cards(rows: Iterable[tuple[Any, ...]]) -> pa.Table:
+    """The card-value table the facts query reads, of rows of one showdown card string each."""
     texts: list[str] = []
     highs: list[int | None] = []
     lows: list[int | None] = []

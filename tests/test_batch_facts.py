@@ -1,0 +1,77 @@
+"""The stats facts an import writes with each transaction, computed from the batch's own Arrow
+tables (:class:`hhtool.reports.facts_table.BatchFacts`), are the facts a full refresh computes from
+the stored hands: the same rows in ``player_facts``, ``player_facts_daily`` and ``player_facts_hands``
+on the sample histories, the real corpus and simulated hands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from hhtool.cli import app
+from hhtool.reports import facts_table
+from hhtool.store import Store
+from tests.inputs import SAMPLES, require_corpus
+from tests.test_reliability import every_table
+
+runner = CliRunner()
+
+
+def cache_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = every_table(con)
+    finally:
+        con.close()
+    return {name: rows for name, rows in tables.items() if name in facts_table.CACHE_TABLES}
+
+
+def refreshed_from_the_store(db: Path, target: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The cache tables of a copy of ``db`` whose cache was dropped and computed again from its hands."""
+    target.write_bytes(db.read_bytes())
+    with Store(str(target)) as store:
+        for name in (*facts_table.CACHE_TABLES, facts_table.VERSION_TABLE):
+            store.run(f"DROP TABLE {name}")
+        assert facts_table.refresh_facts(store) == store.run("SELECT count(*) FROM hands")[0][0]
+    return cache_tables(target)
+
+
+def import_command(db: Path, *paths: Path) -> None:
+    result = runner.invoke(app, ["import", *map(str, paths), "--db", str(db)])
+    assert result.exit_code in (0, 1), result.output  # (1: the corpus holds hands that fail to parse)
+
+
+@pytest.mark.slow
+def test_facts_written_with_the_batches_equal_a_full_refresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hhtool import importer
+
+    monkeypatch.setattr(importer, "WRITE_HANDS", 150)  # several transactions per file
+    simulated = tmp_path / "sim.txt"
+    assert runner.invoke(app, ["simulate", "--hands", "400", "--seed", "3", "--out", str(simulated)]).exit_code == 0
+    db = tmp_path / "batches.duckdb"
+    import_command(db, SAMPLES, require_corpus(), simulated)
+    written = cache_tables(db)
+    assert len(written[facts_table.FACTS_TABLE]) > 1000 and len(written[facts_table.COVERED_TABLE]) > 400
+    assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
+
+
+@pytest.mark.slow
+def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp_path: Path) -> None:
+    """Hands stored with no facts (an import with the cache unwanted) are computed at the end of the
+    next import, whose own hands come with their batch's facts: the cache equals a full refresh."""
+    from hhtool.importer import import_sources
+    from hhtool.sources import Source
+
+    db = tmp_path / "two.duckdb"
+    first, second = sorted((SAMPLES / "pokerstars").iterdir())[:2]
+    with Store(str(db)) as store:
+        import_sources(store, [Source(first)], facts_every=None)
+        assert facts_table.needs_refresh(store)
+        import_sources(store, [Source(second)])
+        assert not facts_table.needs_refresh(store)
+    written = cache_tables(db)
+    assert written[facts_table.FACTS_TABLE]
+    assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
