@@ -20,6 +20,8 @@ from typer.testing import CliRunner
 
 import hhtool
 from hhtool.cli import app
+from hhtool.model import Note, NoteTopic, Restated, Restatement, Street
+from hhtool.store.load import declared_hints
 from tests.inputs import SAMPLES
 from tests.test_reliability import assert_same_tables, every_table
 
@@ -35,6 +37,8 @@ from hhtool import executors, importer
 executors.POOL_MIN_BYTES = 0
 importer.BATCH_HANDS = 40
 from hhtool.cli import app
+from hhtool.model import Note, NoteTopic, Restated, Restatement, Street
+from hhtool.store.load import declared_hints
 app(sys.argv[1:], prog_name="hhtool")
 """
 
@@ -121,3 +125,11 @@ def test_the_build_that_runs_is_the_one_expected(tmp_path: Path) -> None:
 def test_version_names_the_build() -> None:
     output = CliRunner().invoke(app, ["--version"]).output
     assert output.strip() == f"hhtool {hhtool.__version__} ({hhtool.build()})"
+
+
+def test_the_store_loader_reads_the_model_fields_types_in_either_build() -> None:
+    """mypyc keeps only an attribute's run-time type (an optional field's hint becomes ``type``): the loader
+    reads the declarations instead, or a stored hand's optional street would load as a bare int."""
+    hints = declared_hints(Restatement)
+    assert hints["street"] == Street | None and hints["fact"] is Restated
+    assert declared_hints(Note)["topic"] == NoteTopic | None
