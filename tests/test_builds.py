@@ -9,7 +9,9 @@ that each Python imports the hhtool it has installed, never this checkout's sour
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +22,10 @@ from typer.testing import CliRunner
 
 import hhtool
 from hhtool.cli import app
-from hhtool.model import Note, NoteTopic, Restated, Restatement, Street
+from hhtool.model import Card, Hand, Note, NoteTopic, Restated, Restatement, Street
+from hhtool.reader import read_file
+from hhtool.replay import profile_for, replay
+from hhtool.sites import detect
 from hhtool.store.load import declared_hints
 from tests.inputs import SAMPLES
 from tests.test_reliability import assert_same_tables, every_table
@@ -37,7 +42,10 @@ from hhtool import executors, importer
 executors.POOL_MIN_BYTES = 0
 importer.BATCH_HANDS = 40
 from hhtool.cli import app
-from hhtool.model import Note, NoteTopic, Restated, Restatement, Street
+from hhtool.model import Card, Hand, Note, NoteTopic, Restated, Restatement, Street
+from hhtool.reader import read_file
+from hhtool.replay import profile_for, replay
+from hhtool.sites import detect
 from hhtool.store.load import declared_hints
 app(sys.argv[1:], prog_name="hhtool")
 """
@@ -133,3 +141,18 @@ def test_the_store_loader_reads_the_model_fields_types_in_either_build() -> None
     hints = declared_hints(Restatement)
     assert hints["street"] == Street | None and hints["fact"] is Restated
     assert declared_hints(Note)["topic"] == NoteTopic | None
+
+
+def test_hands_and_replay_results_pickle_and_copy_in_either_build() -> None:
+    """Frozen dataclasses pickle through their constructor (hhtool.model.pickled_by_constructor): the
+    compiled build restores a pickle by setting attributes, which a frozen dataclass refuses."""
+    path = SAMPLES / "pokerstars"
+    [first, *_] = sorted(path.glob("*.txt"))
+    decoded = read_file(first)
+    parser = detect(decoded.lines)
+    assert parser is not None
+    hand = next(outcome for raw in parser.split(decoded.lines, str(first)) if isinstance(outcome := parser.parse(raw), Hand))
+    result = replay(hand)
+    for value in (hand, result, profile_for(hand).profile, Card.parse("Ah")):
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value and copy.copy(value) == value
