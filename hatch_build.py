@@ -43,7 +43,7 @@ def why_not_compilable() -> str | None:
         import setuptools  # noqa: F401
     except ImportError as error:
         return f"{error.name} is not installed in the build environment"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]  # as setuptools chooses
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler}) on PATH"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
