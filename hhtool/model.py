@@ -11,7 +11,7 @@ Every value here is **immutable by convention**: once a site's builder has made 
 nothing changes it or any value it holds (a changed copy is made with ``dataclasses.replace``).
 Only :class:`Card` is a frozen dataclass (one value per spelling is shared by :meth:`Card.parse`);
 the records are slotted dataclasses that are not frozen, because a frozen one costs a
-``object.__setattr__`` call per field to build (≈740 against ≈170 ns for an action) and the site
+``object.__setattr__`` call per field to build (an action: ≈1,000 against ≈340 ns, benchmarks/bench_model.py) and the site
 modules build several per line. They compare and hash by value as frozen ones do
 (``unsafe_hash``), so they stay usable in sets and as keys. ``tests/test_model_immutable.py``
 checks that replaying, tabulating and reporting every sample hand leaves it as it was built.
