@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hhtool.model import Card
+from hhtool.model import Card, pickled_by_constructor
 
 __all__ = [
     "CATEGORIES",
@@ -398,3 +398,6 @@ def best_low(hand: Sequence[Card]) -> LowHand | None:
 def cards(text: str) -> tuple[Card, ...]:
     """Parse space-separated cards, a convenience for tests and doctests: ``cards("Ah Kd")``."""
     return tuple(Card.parse(part) for part in text.split())
+
+
+pickled_by_constructor(HighHand, LowHand)  # frozen: see hhtool.model.pickled_by_constructor

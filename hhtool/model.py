@@ -7,6 +7,15 @@ rules *require* is the replay engine's job. It imports nothing else from hhtool.
 All money is an ``int`` in the hand's smallest unit (cents for real money, chips in
 tournaments and play money); see :attr:`Stakes.unit`.
 
+Every value here is **immutable by convention**: once a site's builder has made a :class:`Hand`,
+nothing changes it or any value it holds (a changed copy is made with ``dataclasses.replace``).
+Only :class:`Card` is a frozen dataclass (one value per spelling is shared by :meth:`Card.parse`);
+the records are slotted dataclasses that are not frozen, because a frozen one costs a
+``object.__setattr__`` call per field to build (an action: ≈1,000 against ≈340 ns, benchmarks/bench_model.py) and the site
+modules build several per line. They compare and hash by value as frozen ones do
+(``unsafe_hash``), so they stay usable in sets and as keys. ``tests/test_model_immutable.py``
+checks that replaying, tabulating and reporting every sample hand leaves it as it was built.
+
 >>> Card.parse("Ah")
 Card(rank=14, suit='h')
 >>> str(Card.parse("10d"))
@@ -17,9 +26,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copyreg
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import IntEnum, StrEnum
+from typing import Any
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # also the bring-in tie-break order: clubs < diamonds < hearts < spades
@@ -90,6 +101,21 @@ class Card:
 _CARDS_BY_TEXT: dict[str, Card] = {}
 
 
+def pickled_by_constructor(*classes: type) -> None:
+    """Pickle and copy these frozen dataclasses by calling the class with their fields' values. The
+    compiled build (mypyc) restores a pickled object by setting its attributes, which a frozen
+    dataclass refuses; the constructor works in both builds."""
+    for cls in classes:
+        copyreg.pickle(cls, _by_constructor)
+
+
+def _by_constructor(value: Any) -> tuple[type, tuple[Any, ...]]:
+    return type(value), tuple(getattr(value, each.name) for each in fields(value))
+
+
+pickled_by_constructor(Card)
+
+
 def cards_text(cards: tuple[Card | None, ...]) -> str:
     """Render cards with ``??`` for unknown ones.
 
@@ -154,7 +180,7 @@ class ShowStatus(StrEnum):
     NOT_SHOWN = "not_shown"  # "doesn't show hand": won without showing, or left silently
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Source:
     """Where a hand came from: file, 1-based inclusive line span, sha256 of its raw text."""
 
@@ -173,7 +199,7 @@ class StakeSource(StrEnum):
     INFERRED = "inferred"  # worked out from the hand's forced bets and betting (bet sizes not stated)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Stakes:
     """Table stakes. ``None`` means the history does not say and it could not be derived.
 
@@ -207,7 +233,7 @@ class Stakes:
                          (("ante", self.ante_source), ("bring-in", self.bring_in_source), ("bets", self.bets_source)))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Seat:
     seat: int
     player: str
@@ -216,7 +242,7 @@ class Seat:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Deal:
     """Cards one player received on one street. ``None`` is a card the history hides."""
 
@@ -227,7 +253,7 @@ class Deal:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Action:
     """One action. ``amount`` is the chips this action put in; ``to_amount`` is the
     player's total for the street after it (for antes: the ante itself)."""
@@ -241,7 +267,7 @@ class Action:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class UncalledReturn:
     street: Street
     player: str
@@ -249,7 +275,7 @@ class UncalledReturn:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ShownHand:
     """A player's cards at (or after) showdown, in dealing order when the site gives it."""
 
@@ -261,7 +287,7 @@ class ShownHand:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Award:
     """Money a player collected, as the site printed it.
 
@@ -275,7 +301,7 @@ class Award:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class StatedPot:
     """One pot's amount as the site's summary states it (``Main pot $0.41. Side pot $0.18.``).
 
@@ -301,7 +327,7 @@ class Restated(StrEnum):
     STACK_AFTER = "stack_after"  # summary: the player's chips after the hand ("(2,054.59)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Restatement:
     """A fact the history states again (mostly in its summary), as it states it there.
 
@@ -324,7 +350,7 @@ class NoteTopic(StrEnum):
     BETS_INFERRED = "bets_inferred"  # the header states no bets: the small and big bet inferred from the betting
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Note:
     """Something the parser recorded about a hand (an ambiguity, the reading it chose), with the file
     line it is about; ``line`` is None when it is about the hand as a whole, ``topic`` None when no
@@ -335,7 +361,7 @@ class Note:
     topic: NoteTopic | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Hand:
     site: str
     hand_id: str
@@ -397,7 +423,7 @@ class Hand:
         return self.collected_by(player) - self.contributed_by(player)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RawHand:
     """One hand's text as the splitter found it, before parsing."""
 
@@ -418,7 +444,7 @@ class RawHand:
         return "\n".join(self.lines)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SkippedHand:
     """A hand of another game (Hold'em, Razz, Stud high…): counted, not stored as stud/8."""
 
@@ -437,7 +463,7 @@ class FailureKind(StrEnum):
     UNKNOWN_FORMAT = "unknown_format"  # no site recognised the file
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class FailedHand:
     """A hand that could not be read. Kept with its raw text so nothing is lost."""
 

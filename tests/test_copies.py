@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from hhtool.cli import app
 from hhtool.copies import compare_copies, content_lines, diff_summary, normalised_lines
 from hhtool.executors import DaskExecutor, LocalExecutor
 from hhtool.importer import Importer, import_sources
+from hhtool.model import Hand
 from hhtool.sites import parser_for
 from hhtool.sources import collect_sources
 from hhtool.store import Store
@@ -137,10 +139,10 @@ def test_two_players_own_histories_of_one_hand_are_not_a_conflict() -> None:
     assert "Dealt to Hero [5h] [Qc]" in theirs and "Dealt to gashpor [2d 5c 4h] [8d]" in theirs
     a, b = (parser.parse(next(iter(parser.split(text.splitlines(), "f")))) for text in (mine, theirs))
     assert a.hero == "Hero"  # type: ignore[union-attr]
-    b = b.__class__(**{**{name: getattr(b, name) for name in b.__slots__}, "hero": "gashpor"})  # type: ignore[union-attr]
+    assert isinstance(b, Hand)
+    b = dataclasses.replace(b, hero="gashpor")
     assert compare_copies(a, mine, b, theirs) is None  # type: ignore[arg-type]
-    cheat = b.__class__(**{**{name: getattr(b, name) for name in b.__slots__},  # type: ignore[union-attr]
-                           "awards": ()})
+    cheat = dataclasses.replace(b, awards=())
     assert compare_copies(a, mine, cheat, theirs) is not None  # type: ignore[arg-type]
 
 

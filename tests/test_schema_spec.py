@@ -18,6 +18,7 @@ from hhtool.importer import Importer
 from hhtool.model import FailedHand, FailureKind, Hand, RawHand, SkippedHand
 from hhtool.pipeline import make_replayer
 from hhtool.reader import read_file
+from hhtool.replay.codes import Code
 from hhtool.replay.result import Violation
 from hhtool.sites import detect, parser_for
 from hhtool.store import Store, document, schema, spec, tables
@@ -94,7 +95,7 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
     hand = parser_for("pokerstars").parse(RawHand("a.txt", 1, tuple(SPLIT_HAND.splitlines())))
     assert isinstance(hand, Hand)
     replay, profile = make_replayer(None)(hand)
-    violation = Violation("pokerstars", hand.hand_id, "CODE", 5, "Bob", "expected", "actual", "message", "v.txt", 42)
+    violation = Violation("pokerstars", hand.hand_id, Code.ANTE, 5, "Bob", "expected", "actual", "message", "v.txt", 42)
     found = tables.replay_rows([(hand, dataclasses.replace(replay, violations=(violation,)), profile)])["violations"]
     raw = RawHand("b.txt", 7, ("PokerStars Hand #1: gibberish",))
     built |= {"violations": found,
@@ -110,7 +111,7 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
     # values land in their own columns (two of the same type swapped would pass the schema; the
     # hand tables are checked so by tests/test_store.py::test_stored_hands_load_back_identical)
     assert found.to_pylist() == [{
-        "site": "pokerstars", "hand_id": hand.hand_id, "profile": profile, "code": "CODE", "street": 5, "player": "Bob",
+        "site": "pokerstars", "hand_id": hand.hand_id, "profile": profile, "code": "ANTE", "street": 5, "player": "Bob",
         "expected": "expected", "actual": "actual", "message": "message", "file": "v.txt", "line": 42}]
     assert built["import_errors"].to_pylist()[0] | {"raw_sha256": ""} == {
         "file": "b.txt", "first_line": 7, "last_line": 7, "line": 8, "site": "pokerstars", "hand_id": "1",

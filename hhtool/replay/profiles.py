@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from hhtool.model import Hand
+from hhtool.model import Hand, pickled_by_constructor
 
 # Allowed values of every text parameter; checked when a profile is made.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -420,3 +420,6 @@ def load_profile(name_or_toml_path: str) -> RuleProfile:
     if not isinstance(table, dict):
         raise ValueError(f"{path}: [profile] must be a table")
     return profile_from_mapping(dict(table), name=path.stem)
+
+
+pickled_by_constructor(RuleProfile, Reading, Unsettled, ChosenProfile)  # frozen: see hhtool.model.pickled_by_constructor

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hhtool.evaluation import HighHand, LowHand
+from hhtool.model import pickled_by_constructor
 from hhtool.replay.codes import Code
 
 
@@ -127,3 +128,6 @@ def verdict_of(violations: tuple[Violation, ...], unverifiable: tuple[Unverifiab
         return Verdict.UNVERIFIABLE
     return Verdict.OK
 
+
+# frozen: see hhtool.model.pickled_by_constructor
+pickled_by_constructor(Violation, Unverifiable, PlayerAward, ShowdownHand, PotResult, BettingFacts, ReplayResult)

@@ -135,4 +135,6 @@ def blank_step() -> Step:
     return _new_object(Step)
 
 
-_new_object = object.__new__
+#: Step's own __new__: object.__new__ when interpreted; in the compiled build (mypyc) the native
+#: class's, which object.__new__ refuses to stand in for
+_new_object = Step.__new__

@@ -89,25 +89,23 @@ def _find_opener(
     best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
     for position, player in enumerate(live):
         # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the profile says
-        cards: list[Card] = []
+        exposed: list[Card | None] = []
         dealt_by_street = upcards.get(player)
         if dealt_by_street:
             for dealt_on, dealt in dealt_by_street.items():
                 if dealt_on <= through:
-                    cards += dealt  # type: ignore[arg-type]  # a None card is caught just below
+                    exposed += dealt
             if exposed_seventh:
-                cards += dealt_by_street.get(SEVENTH, ())  # type: ignore[arg-type]
+                exposed += dealt_by_street.get(SEVENTH, ())
         if add_common:
-            cards.append(community)  # type: ignore[arg-type]
-        try:
-            ranks = tuple(sorted([card.rank for card in cards]))
-        except AttributeError:  # a hidden (None) upcard
-            ranks = ()
+            exposed.append(community)
+        # a hidden (None) upcard leaves no ranks (never read through a None: the compiled build checks types)
+        cards = [card for card in exposed if card is not None]
+        ranks = tuple(sorted([card.rank for card in cards])) if len(cards) == len(exposed) else ()
         if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
             if any_live or player in active:
-                known = [card for card in cards if card is not None]
                 dealt_known = [c for on, dealt in (dealt_by_street or {}).items() if on <= through for c in dealt if c]
-                hidden.append((position, player, known, max(needed - len(dealt_known), 0)))
+                hidden.append((position, player, cards, max(needed - len(dealt_known), 0)))
             continue
         boards[player] = cards
         if not any_live and player not in active:
