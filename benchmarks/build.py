@@ -4,8 +4,7 @@ from __future__ import annotations
 
 
 def measured_build() -> str:
-    """``compiled`` when :mod:`hhtool.model` was loaded from a compiled extension module, else
-    ``pure Python``. (When hhtool itself says whether it is compiled, point this at that.)"""
-    import hhtool.model
+    """``compiled`` or ``pure Python``: what :func:`hhtool.build` says of the hhtool that runs."""
+    import hhtool
 
-    return "compiled" if str(hhtool.model.__file__).endswith((".so", ".pyd")) else "pure Python"
+    return hhtool.build()
