@@ -119,7 +119,7 @@ def test_ctrl_c_says_what_was_stored_and_a_rerun_stores_the_rest(tmp_path: Path)
     assert hands_in(db) == 10_000
     again = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert ("12000 hands found = 2000 stored + 10000 stored before (an interrupted import, resumed) + 0 duplicates"
+    assert ("12000 hands found = 2000 stored + 10000 stored before (resumed) + 0 duplicates"
             in again.stdout), again.stdout
     assert hands_in(db) == 12_000
 

@@ -348,8 +348,8 @@ def _file_counts(report: FileReport) -> list[str]:
     resumed = report.already_stored
     parts = [f"{report.stored} stored"]
     if resumed:
-        parts.append(f"{resumed} stored by an interrupted import before (resumed)")
-    for count, what in ((report.duplicates - resumed, "duplicates"), (report.skipped, "skipped"),
+        parts.append(f"{resumed} stored before (an earlier import of it stopped there: resumed)")
+    for count, what in ((report.duplicates, "duplicates"), (report.skipped, "skipped"),
                         (report.failed, "failed"), (report.incomplete, "incomplete")):
         if count:
             parts.append(f"{count} {what}")
@@ -374,7 +374,7 @@ def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
     if detail is not Detail.VERBOSE:  # the path gives room to the counts, down to 20 cells (its end kept)
         path = cut_left(path, max(width - 2 - cell_len(counts), 20))
     lines = ["  " + escape(fit(path + counts, width - 2))]
-    duplicates = report.duplicates - report.already_stored
+    duplicates = report.duplicates
     if duplicates and report.duplicate_ids:
         lines.append("      duplicates: " + escape(_some(report.duplicate_ids, 10**9, duplicates) if detail is Detail.VERBOSE
                                                  else _fitting(report.duplicate_ids[:ids], width - 18, duplicates)))
@@ -409,9 +409,10 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
     resumed, skipped, incomplete = report.total("already_stored"), report.total("skipped"), report.total("incomplete")
     conflicts = report.conflicts
     lines = [
-        f"{len(report.files)} files: {found} hands found = {stored} stored + "
-        + (f"{resumed} stored before (an interrupted import, resumed) + " if resumed else "")
-        + f"{dup - resumed} duplicates"
+        # (the hands an earlier import of a file stored where this one resumed are found, not duplicates)
+        f"{len(report.files)} files: {found + resumed} hands found = {stored} stored + "
+        + (f"{resumed} stored before (resumed) + " if resumed else "")
+        + f"{dup} duplicates"
         + (f" ({len(conflicts)} conflicting copies)" if conflicts else "")
         + f" + {skipped} skipped (other games) + {report.total('failed')} failed"
         + (f" + {incomplete} incomplete (a truncated last hand, kept in import_errors)" if incomplete else "")

@@ -146,6 +146,8 @@ def is_damage(message: str) -> bool:
 
 def _open_error(error: duckdb.Error, path: str) -> StoreError:
     message = duckdb_message(error).removeprefix("IO Error: ")
+    if "Could not read enough bytes" in message:  # its header or metadata lies past the file's end
+        return StoreDamaged(f"database {path} is truncated: it ends before blocks it needs ({message})")
     if is_damage(message):
         return StoreDamaged(f"database {path} is damaged or not a DuckDB database ({message})")
     return StoreError(f"cannot open database {path}: {message}")
