@@ -14,15 +14,23 @@ from hhtool.cli.common import (
     TABLE_SIZE_OPTION,
     TO_OPTION,
     database,
-    err,
 )
-from hhtool.cli.output import OutputFormat, emit_frame, file_format
+from hhtool.cli.listing import (
+    ALL_COLUMNS_OPTION,
+    DESCENDING_OPTION,
+    FORMAT_OPTION,
+    LIMIT_OPTION,
+    OUT_OPTION,
+    columns_option,
+    list_target,
+    sort_option,
+)
+from hhtool.cli.output import OutputFormat, emit_frame
 from hhtool.service.filters import Game, hand_filter
 from hhtool.service.sessions import (
     DEFAULT_GAP_MINUTES,
     OPTIONAL_COLUMNS,
     UNCUT_COLUMNS,
-    TerminalChoice,
     limit_for,
     sessions,
 )
@@ -40,20 +48,13 @@ def register(app: typer.Typer) -> None:
         table_size: int | None = TABLE_SIZE_OPTION,
         gap: int = typer.Option(DEFAULT_GAP_MINUTES, "--gap", min=1, help="Minutes: a break this long or longer "
                                 "between two hands at a table ends a session."),
-        sort: str | None = typer.Option(None, "--sort", help="Sort by this column (a header or a --format csv key). "
-                                        "Default: start."),
-        descending: bool | None = typer.Option(None, "--desc/--asc", help="Sort largest or newest first (--desc) or "
-                                               "the other way. Default: --desc for numbers and dates, --asc for text.",
-                                               show_default=False),
-        limit: int | None = typer.Option(None, "--limit", "--top", min=0, help="Only the first N rows; 0: all. "
-                                         "Default: 50 on the terminal, all in csv, json, parquet and html."),
-        columns: str | None = typer.Option(None, "--columns", help="Table: these columns, comma-separated, e.g. "
-                                           "start,hands,net,bb/100."),
-        all_columns: bool = typer.Option(False, "--all", help="Table: every column."),
-        output_format: OutputFormat | None = typer.Option(
-            None, "--format", help="table, csv, json, parquet or html. Default: the one --out's suffix names, else table."),
-        out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
-                                                               "its suffix (.csv, .json, .parquet, .html) decides the format."),
+        sort: str | None = sort_option("start"),
+        descending: bool | None = DESCENDING_OPTION,
+        limit: int | None = LIMIT_OPTION,
+        columns: str | None = columns_option("start,hands,net,bb/100"),
+        all_columns: bool = ALL_COLUMNS_OPTION,
+        output_format: OutputFormat | None = FORMAT_OPTION,
+        out_file: str | None = OUT_OPTION,
         db: str | None = DB_OPTION,
     ) -> None:
         """Sessions per player and table, newest first: start, duration, hands, hands per hour, net, bb/100.
@@ -70,16 +71,11 @@ def register(app: typer.Typer) -> None:
         """
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size)
-        written = file_format(output_format, out_file)
-        on_terminal = written is OutputFormat.table and not out_file
-        terminal = None
-        if written is OutputFormat.table:
-            names = tuple(name for name in (columns or "").split(",") if name.strip())
-            terminal = TerminalChoice(columns=names, all_columns=all_columns)
+        target = list_target(output_format, out_file, columns, all_columns)
         report = sessions(database(db), chosen, gap, sort=sort, descending=descending,
-                          limit=limit_for(limit, on_terminal), terminal=terminal)
+                          limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
         listed = report.listed
-        emit_frame(listed.frame, written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
         notes = []
         if listed.cut:
             notes.append(f"showing {listed.frame.height:,} of {listed.total:,} sessions; "
@@ -87,7 +83,4 @@ def register(app: typer.Typer) -> None:
         if report.undated:
             notes.append(f"{report.undated:,} hands state no time: they are in no session")
         for note in notes:
-            if on_terminal:
-                typer.echo(note)
-            else:
-                err.print(note, highlight=False)
+            target.tell(note)

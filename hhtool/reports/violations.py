@@ -33,7 +33,7 @@ _AT_STAKE = """
 """
 
 
-def _conditions(hand_filter: HandFilter, code: Code | None, player: str | None) -> tuple[str, list[Any]]:
+def violation_conditions(hand_filter: HandFilter, code: Code | None, player: str | None) -> tuple[str, list[Any]]:
     """The hands chosen, and of their violations those of ``code`` and by ``player``."""
     where, params = hand_filter.sql()
     if code:
@@ -50,7 +50,7 @@ def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code
                       player: str | None = None, limit: int | None = None) -> pl.DataFrame:
     """One breakdown of the violations: counts per code, site, player, date, or the worst hands;
     a filter naming one hand drills down into its violations."""
-    where, params = _conditions(hand_filter, code, player)
+    where, params = violation_conditions(hand_filter, code, player)
     base = _BASE.format(where=where)
     if hand_filter.hand_id is not None:  # drill down: the violations of that hand, in the order of its lines
         return store.frame(f"SELECT site, hand_id, code, street, player, expected, actual, message, file, line "

@@ -9,8 +9,8 @@ from typing import Any
 import polars as pl
 
 from hhtool.replay.codes import CODE_NAMES, Code
-from hhtool.reports.filters import HandFilter, player_condition
-from hhtool.reports.violations import BREAKDOWNS, terminal_view, violation_summary
+from hhtool.reports.filters import HandFilter
+from hhtool.reports.violations import BREAKDOWNS, terminal_view, violation_conditions, violation_summary
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
@@ -49,19 +49,13 @@ def violations(store: Store, hand_filter: HandFilter, code: Code | None, player:
     by ``player`` when given, with each conflicting copy as a CONFLICTING_COPY finding (expected: the
     kept copy, actual: the other one)."""
     where, params = hand_filter.sql()
+    chosen, chosen_params = violation_conditions(hand_filter, code, player)
     profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
     replayed = f"""SELECT v.site, v.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
                           v.line, h.started_at
                    FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id
-                   WHERE {profile_condition} AND {where}"""
-    values: list[Any] = ([] if profile is None else [profile]) + params
-    if code:
-        replayed += " AND v.code = ?"
-        values.append(code.value)
-    if player:  # a name, or an alias: every site name it groups
-        who, who_params = player_condition((player,), "v.site", "v.player")
-        replayed += f" AND {who}"
-        values.extend(who_params)
+                   WHERE {profile_condition} AND {chosen}"""
+    values: list[Any] = ([] if profile is None else [profile]) + chosen_params
     copies = f"""SELECT c.site, c.hand_id, '{Code.CONFLICTING_COPY}', NULL, NULL, c.first_file || ':' || c.first_first_line,
                         c.second_file || ':' || c.second_first_line,
                         'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
