@@ -58,8 +58,6 @@ STREAM_MIN_BYTES = 32 << 20
 MAX_BLOCK_LINES = 1_000_000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
 MAX_UNKNOWN_RAW = 1_000_000
-#: facts_every's default: the stats facts of each transaction's hands are written with them
-FACTS_EVERY = 20_000
 #: why a file is not a hand history (its status NOT_A_HAND_HISTORY: skipped, nothing found, no failure)
 NO_TEXT = "empty"
 NO_HAND_START = "no hand start of any site, nor PHH"
@@ -68,21 +66,21 @@ FactsOf = Callable[[dict[str, pa.Table]], dict[str, pa.Table]]
 
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
-                   replay: bool = True, executor: Executor | None = None, facts_every: int | None = FACTS_EVERY,
+                   replay: bool = True, executor: Executor | None = None, store_facts: bool = True,
                    on_file: Callable[[FileReport], None] | None = None,
                    on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
     """Import ``sources`` in order into ``store`` and account for every hand found.
 
     ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
     hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
-    ``executor`` runs the parsing and replay (default: this process). ``facts_every`` (any number)
-    stores the stats facts of the hands of each transaction with them, computed from the batch's
-    tables (:class:`~hhtool.reports.facts_table.BatchFacts`), and those of any hand left without
-    at the end; None leaves them to be computed on reading. ``on_file`` hears of each file once
+    ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
+    stats facts of the hands of each transaction with them, computed from the batch's tables
+    (:class:`~hhtool.reports.facts_table.BatchFacts`), and those of any hand left without at the
+    end; False leaves them to be computed on reading. ``on_file`` hears of each file once
     it is stored; ``on_progress`` hears how far the import is after each chunk and file."""
     sources = list(sources)
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
-    facts = facts_table.BatchFacts(store) if facts_every else None
+    facts = facts_table.BatchFacts(store) if store_facts else None
     # the collector tuned for the chunks of model objects an import holds (import_gc: ≈9 % of CPU)
     with import_gc(), (executor or LocalExecutor()).running(total_bytes) as running:
         importer = Importer(store, replay, rules, site, running.submit, running.in_flight,
@@ -124,10 +122,9 @@ class FileWriter:
     """Writes one file's chunks, grouped up to WRITE_HANDS hands per transaction; the file's last
     chunk goes with its ``files`` row, so a files row always means the whole file is stored."""
 
-    def __init__(self, store: Store, on_written: Callable[[int], None] | None = None,
-                 first: Sequence[tuple[str, Sequence[Any]]] = (), facts_of: FactsOf | None = None) -> None:
+    def __init__(self, store: Store, first: Sequence[tuple[str, Sequence[Any]]] = (),
+                 facts_of: FactsOf | None = None) -> None:
         self.store = store
-        self.on_written = on_written  # hears how many hands each transaction stored
         self.facts_of = facts_of  # the stats-facts rows of a transaction's hands, written with them
         self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
         self.checker = CopyChecker(store)
@@ -164,8 +161,6 @@ class FileWriter:
         self._tables, self._pending, self._hands, self.first = {}, set(), 0, []
         if hands:
             self.store.release()  # the batch (and its facts) is committed: a reader's turn
-            if self.on_written:
-                self.on_written(hands)
 
 
 def _locations(table: pa.Table, hand_ids: set[str]) -> dict[str, tuple[str, int, int, str]]:
@@ -266,15 +261,13 @@ class Importer:
     processes while files are read and chunks parsed, and taken again to look up and write."""
 
     def __init__(self, store: Store, replay: bool = True, rules: str | None = None, site: str | None = None,
-                 submit: Submit | None = None, in_flight: int = 4,
-                 on_written: Callable[[int], None] | None = None, facts_of: FactsOf | None = None) -> None:
+                 submit: Submit | None = None, in_flight: int = 4, facts_of: FactsOf | None = None) -> None:
         self.store = store
         self.replay = replay
         self.rules = rules
         self.site = site
         self.submit = submit
         self.in_flight = in_flight if submit else 0
-        self.on_written = on_written  # hears how many hands each transaction stored
         self._progress = ProgressTracker(0, 0, None)  # run's, for each import
         self.facts_of = facts_of  # the stats-facts rows of each transaction's hands (FileWriter)
 
@@ -328,7 +321,7 @@ class Importer:
         return report
 
     def _writer(self, resume: _Resume | None = None) -> FileWriter:
-        return FileWriter(self.store, self.on_written, resume.first if resume else (), self.facts_of)
+        return FileWriter(self.store, resume.first if resume else (), self.facts_of)
 
     def import_file(self, name: str | os.PathLike[str], data: bytes) -> FileReport:
         return self.run([_InMemory(str(name), data)]).files[0]

@@ -43,10 +43,10 @@ def watch(store: Store, arguments: Sequence[str], interval: float, stop: threadi
             signature = (status.st_size, status.st_mtime_ns)
             if seen.get(source.name) == signature:
                 continue
-            # streamed like any import, memory flat; new hands arrive a few at a time, and stats
-            # should show them at once: the facts are refreshed at every write
+            # streamed like any import, memory flat; the facts of new hands are stored with them, so
+            # stats show them at once
             try:
-                imported = import_sources(store, [source], site=site, rules=rules, replay=replay, facts_every=1)
+                imported = import_sources(store, [source], site=site, rules=rules, replay=replay)
             except StoreLocked as error:
                 (on_locked or on_problem)(f"{source.name}: {error}; it is read again at the next poll")
                 continue

@@ -68,7 +68,7 @@ def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp
     db = tmp_path / "two.duckdb"
     first, second = sorted((SAMPLES / "pokerstars").iterdir())[:2]
     with Store(str(db)) as store:
-        import_sources(store, [Source(first)], facts_every=None)
+        import_sources(store, [Source(first)], store_facts=False)
         assert facts_table.needs_refresh(store)
         import_sources(store, [Source(second)])
         assert not facts_table.needs_refresh(store)

@@ -123,9 +123,6 @@ class ImportProgressView:
             self.last_line = elapsed
             err.print(f"importing: {text}", markup=False, highlight=False)
 
-    def advance(self, report: FileReport) -> None:
-        pass  # (each file's end comes with an update too)
-
     def done(self) -> None:
         if self.task is not None:
             self.bar.stop()

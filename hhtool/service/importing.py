@@ -41,14 +41,12 @@ class ImportOptions:
 
 class Progress(Protocol):
     """Hears how many files an import reads, then how far it is after each chunk of hands and each
-    file (:class:`ImportProgress`: hands found, files done, bytes read of all), and of each file
-    once it is stored, then that the files are read (the facts of their hands are stored next)."""
+    file (:class:`ImportProgress`: hands found, files done, bytes read of all), then that the files
+    are read (the facts of the hands left without are stored next)."""
 
     def start(self, files: int) -> None: ...
 
     def update(self, progress: ImportProgress) -> None: ...
-
-    def advance(self, report: FileReport) -> None: ...
 
     def done(self) -> None: ...
 
@@ -129,7 +127,7 @@ def _execute(store: Store, sources: list[Source], options: ImportOptions, progre
         progress.start(len(sources))
         try:
             return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
-                                  on_file=progress.advance, on_progress=progress.update)
+                                  on_progress=progress.update)
         finally:
             progress.done()
     except DaskUnavailable as error:  # found on connecting, before any chunk was run
