@@ -51,7 +51,8 @@ def violations(store: Store, hand_filter: HandFilter, code: Code | None, player:
     where, params = hand_filter.sql()
     chosen, chosen_params = violation_conditions(hand_filter, code, player)
     profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
-    # (rowid: findings of a hand on one line in the order the replay found them)
+    # (rowid: the findings of a hand on one line, the last stored first, as audit has always listed them:
+    # DuckDB's sort put these ties so when the table was read directly, and the key's join does not keep it)
     replayed = f"""SELECT h.site, h.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
                           v.line, h.started_at, v.rowid AS nth
                    FROM keyed.violations v JOIN hands h ON v.hk = h.hk
@@ -65,7 +66,7 @@ def violations(store: Store, hand_filter: HandFilter, code: Code | None, player:
     if (code and code is not Code.CONFLICTING_COPY) or player:
         copies += " AND FALSE"  # a conflict is about the whole hand, not one player's action
     sql = f"""SELECT site, hand_id, code, street, player, expected, actual, message, file, line
-              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line, nth"""
+              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line, nth DESC"""
     return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values + params)]
 
 
