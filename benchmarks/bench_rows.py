@@ -1,10 +1,11 @@
-"""Time the store's row builders (hhtool.store.tables.hand_rows) on simulated hands.
+"""Time the store's row builders (hhtool.store.tables.hand_rows) and the stats facts of a batch
+(hhtool.reports.facts_table.BatchFacts.tables_for) on simulated hands.
 
     python benchmarks/bench_rows.py [--hands 10000] [--repeats 5] [--file PATH]
 
-Hands come from `hhtool simulate --seed 1` (PokerStars format), parsed and replayed once; only
-hand_rows is timed, in batches of the importer's BATCH_HANDS. Prints the median µs per hand.
-Nothing here runs in the unit tests.
+Hands come from `hhtool simulate --seed 1` (PokerStars format), parsed and replayed once; hand_rows
+is timed in batches of the importer's BATCH_HANDS, the batch facts over each batch's tables (an
+in-memory store). Prints the median µs per hand. Nothing here runs in the unit tests.
 """
 
 from __future__ import annotations
@@ -57,6 +58,23 @@ def main() -> None:
         runs = [one_run(clock) for _ in range(args.repeats)]
         print(f"hand_rows ({label}): {statistics.median(runs):.1f} µs per hand (median of {args.repeats}; runs "
               f"{', '.join(f'{run:.1f}' for run in runs)}; {len(items)} hands, batches of {BATCH_HANDS})")
+
+    from hhtool.reports.facts_table import BatchFacts
+    from hhtool.store import Store
+    from hhtool.store.tables import replay_rows
+
+    tables = [{**hand_rows(batch), **replay_rows(batch)} for batch in batches]  # each batch's hands numbered from 0
+    with Store(":memory:") as store:
+        facts = BatchFacts(store)
+        facts.tables_for(tables[0])  # sets up the cache tables
+        runs = []
+        for _ in range(args.repeats):
+            started = time.process_time()
+            for batch_tables in tables:
+                facts.tables_for(batch_tables)
+            runs.append((time.process_time() - started) / len(items) * 1e6)
+    print(f"BatchFacts.tables_for (cpu): {statistics.median(runs):.1f} µs per hand (median of {args.repeats}; runs "
+          f"{', '.join(f'{run:.1f}' for run in runs)})")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,7 @@ def main() -> int:
     from hhtool.sites import parser_for
     from hhtool.store import Store
     from hhtool.store.copies import NEW_ONLY
-    from hhtool.store.tables import hand_rows, replay_rows
+    from hhtool.store.tables import hand_rows, next_key, replay_rows, shifted
 
     site = parser_for("pokerstars")
     replayer = make_replayer(None)
@@ -79,7 +79,7 @@ def main() -> int:
         decoded = steps.run("read + decode", lambda: decode_bytes(data), in_file)
         blocks: list[LineBlock] = steps.run("cut into blocks", lambda: list(_line_blocks(
             [decoded.lines], site, str(args.path), 1)), in_file)
-        done, pending = 0, []
+        done, pending, offset = 0, [], 0
         for block in blocks:
             if done >= args.hands:
                 break
@@ -87,15 +87,23 @@ def main() -> int:
             hands = steps.run("parse", lambda raws=raws: [h for h in map(site.parse, raws) if isinstance(h, Hand)])  # type: ignore[misc]
             items = steps.run("replay", lambda hands=hands: [(h, *replayer(h)) for h in hands])  # type: ignore[misc]
             tables = steps.run("tabulate", lambda items=items: {**hand_rows(items), **replay_rows(items)})  # type: ignore[misc]
+            # each chunk numbers its hands from 0 (hk): moved past the batch's earlier ones, as FileWriter.add does
+            tables, offset = shifted(tables, offset), offset + next_key(tables)
             pending.append(tables)
             done += len(hands)
             if sum(t["hands"].num_rows for t in pending) >= WRITE_HANDS or done >= args.hands:
                 import pyarrow as pa
 
                 joined = {name: pa.concat_tables([t[name] for t in pending]) for name in pending[0]}
-                facts = steps.run("stats facts, batch tables (now)", lambda joined=joined: batch.tables_for(joined))  # type: ignore[misc]
-                steps.run("DuckDB write", lambda joined=joined, facts=facts: store.write_tables(  # type: ignore[misc]
-                    {**joined, **facts}, new_only=NEW_ONLY))
+
+                def facts_of(keyed: dict[str, Any]) -> dict[str, Any]:  # inside the write: its keys assigned
+                    return steps.run("stats facts, batch tables (now)", lambda: batch.tables_for(keyed))
+
+                before = steps.cpu.get("stats facts, batch tables (now)", 0.0)
+                steps.run("DuckDB write", lambda joined=joined: store.write_tables(  # type: ignore[misc]
+                    joined, new_only=NEW_ONLY, derived=facts_of))
+                steps.cpu["DuckDB write"] -= steps.cpu["stats facts, batch tables (now)"] - before  # (counted apart)
+                offset = 0
                 pending = []
         # the refresh the batch path replaced, over the same hands: drop the cache, compute it again
         for name in (*facts_table.CACHE_TABLES, facts_table.VERSION_TABLE):

@@ -166,7 +166,7 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     result.hand_ids = list(stored)
     result.tables = {
         **hand_rows(items),
-        **replay_rows([item for item in items if item[1] is not None]),
+        **replay_rows(items),  # (the items not replayed have no rows)
         "import_errors": failure_rows(failures),
         "skipped_hands": skipped_rows(skipped),
     }

@@ -46,6 +46,7 @@ from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
 from hhtool.store.context import import_mark, judge_imported_since
 from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
+from hhtool.store.tables import next_key, shifted
 
 #: hands parsed, replayed and tabulated together (one task for a worker)
 BATCH_HANDS = 2000
@@ -132,6 +133,7 @@ class FileWriter:
         self._tables: dict[str, list[pa.Table]] = {}
         self._pending: set[tuple[str, str]] = set()  # identities accounted as stored but not written yet
         self._hands = 0
+        self._next_key = 0  # the batch's own hand numbers (hk) so far: each chunk's are moved past them
 
     def copies_of(self, site: str, hand_ids: list[str], origins: dict[str, str]) -> dict[str, CopyAt]:
         """The stored copy of each of ``hand_ids`` already stored (or about to be: written first)."""
@@ -142,6 +144,9 @@ class FileWriter:
 
     def add(self, site: str | None, new_ids: list[str], tables: dict[str, pa.Table], last: bool,
             origins: dict[str, str] | None = None) -> None:
+        moved = next_key(tables)
+        tables = shifted(tables, self._next_key)
+        self._next_key += moved
         for name, table in tables.items():
             if table.num_rows:
                 self._tables.setdefault(name, []).append(table)
@@ -155,10 +160,8 @@ class FileWriter:
         hands = self._hands
         if self._tables or self.first:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
-            if self.facts_of is not None:
-                tables.update(self.facts_of(tables))
-            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first)
-        self._tables, self._pending, self._hands, self.first = {}, set(), 0, []
+            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of)
+        self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         if hands:
             self.store.release()  # the batch (and its facts) is committed: a reader's turn
 
@@ -178,10 +181,11 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
     known = writer.copies_of(result.site, result.hand_ids, result.origins) if result.site and result.hand_ids else {}
     tables = result.tables
     own: set[str] = set()  # stored before from this very place of this file: an interrupted or shorter read
-    if known:
-        drop = pa.array(sorted(known), pa.string())
-        tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=drop)))
-                  if name not in ("import_errors", "skipped_hands") else table for name, table in tables.items()}
+    if known:  # their rows go, in every table keyed by the chunk's hand numbers (hk)
+        hands = tables["hands"]
+        drop = hands.filter(pc.is_in(hands["hand_id"], value_set=pa.array(sorted(known), pa.string())))["hk"]
+        tables = {name: table.filter(pc.invert(pc.is_in(table["hk"], value_set=drop.combine_chunks())))
+                  if "hk" in table.column_names else table for name, table in tables.items()}
         for hand_id, (file, first, last, sha) in _locations(result.tables["hands"], set(known)).items():
             stored = known[hand_id]
             if (stored.file, stored.first_line) == (file, first):

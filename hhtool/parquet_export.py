@@ -16,7 +16,9 @@ def export_parquet(store: Store, out_dir: str, tables: Sequence[str]) -> dict[st
     for name in tables:
         folder = Path(out_dir) / name
         folder.mkdir(parents=True, exist_ok=True)
-        arrow = store.con.sql(f"SELECT * FROM {name}").to_arrow_table()
+        # the per-hand tables through their views, by (site, hand_id); the hands without their store key
+        chosen = "* EXCLUDE (hk)" if name == "hands" else "*"
+        arrow = store.con.sql(f"SELECT {chosen} FROM {name}").to_arrow_table()
         pq.write_table(arrow, folder / "part-00000.parquet")
         counts[name] = arrow.num_rows
     return counts

@@ -172,12 +172,22 @@ def test_explain_refuses_when_two_sites_share_the_id(tmp_path: Path) -> None:
     from hhtool.store import Store
 
     db, _ = imported(tmp_path, side_pot_hand())
+    from hhtool.store import spec
+
     with Store(db) as store:  # the same hand id on a second site: every row of the hand copied under it
         tables = [name for (name,) in store.run(
             "SELECT table_name FROM information_schema.columns WHERE column_name = 'hand_id' AND table_name IN "
-            "(SELECT table_name FROM information_schema.columns WHERE column_name = 'site')")]
+            "(SELECT table_name FROM information_schema.columns WHERE column_name = 'site') AND table_name IN "
+            "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema = 'main')")]
+        (top,) = store.run("SELECT max(hk) + 1 FROM hands")[0]  # the copy's store key: the next free one
         for name in tables:
-            store.run(f"INSERT INTO {name} SELECT * REPLACE ('fulltilt' AS site) FROM {name} WHERE site = 'pokerstars'")
+            moved = ", hk + ? AS hk" if name == "hands" else ""
+            store.run(f"INSERT INTO {name} SELECT * REPLACE ('fulltilt' AS site{moved}) FROM {name} WHERE site = 'pokerstars'",
+                      [top] if moved else [])
+        for table in spec.TABLES:  # the per-hand rows, by the hand's key
+            if table.keyed:
+                store.run(f"INSERT INTO {table.stored} SELECT * REPLACE (hk + ? AS hk) FROM {table.stored} "
+                          "WHERE hk IN (SELECT hk FROM hands WHERE site = 'pokerstars')", [top])
     refused = runner.invoke(app, ["audit", "--db", db, "--explain", "200"])
     assert refused.exit_code == 2 and "pokerstars" in refused.output and "fulltilt" in refused.output
     assert "--site" in refused.output

@@ -64,18 +64,26 @@ def store(tmp_path_factory: pytest.TempPathFactory, pokerstars_samples_store: Pa
 
 
 def every_table(db: Path | str) -> dict[str, tuple[object, ...]]:
-    """Row count and content hash of every table, columns stamped with the time of writing left out."""
+    """Row count and content hash of every table, columns stamped with the time of writing left out.
+    The per-hand tables are read through their views (main schema), and a hand's store key (``hk``,
+    which may skip numbers where a re-run left some out) as the hand's (site, hand_id)."""
     con = duckdb.connect(str(db), read_only=True)
     try:
         digest = {}
-        for (table,) in con.execute("SELECT table_name FROM duckdb_tables() ORDER BY 1").fetchall():
-            columns = [name for name, default in con.execute(
-                "SELECT column_name, column_default FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index",
-                [table]).fetchall() if "current_timestamp" not in str(default or "").lower()]
+        for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' UNION ALL "
+                                    "SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal "
+                                    "ORDER BY 1").fetchall():
+            found = con.execute("SELECT column_name, column_default FROM duckdb_columns() WHERE table_name = ? "
+                                "AND schema_name = 'main' ORDER BY column_index", [table]).fetchall()
+            columns = [f'x."{name}"' for name, default in found
+                       if "current_timestamp" not in str(default or "").lower() and name != "hk"]
             if table == "schema_version":
-                columns = ["version"]
-            listed = ", ".join(f'"{name}"' for name in columns)
-            digest[table] = con.execute(f"SELECT count(*), sum(hash(row({listed}))) FROM {table}").fetchall()[0]
+                columns = ['x."version"']
+            source = f"{table} x"
+            if table != "hands" and any(name == "hk" for name, _ in found):
+                columns, source = ["h.site", "h.hand_id", *columns], f"{table} x JOIN hands h USING (hk)"
+            listed = ", ".join(columns)
+            digest[table] = con.execute(f"SELECT count(*), sum(hash(row({listed}))) FROM {source}").fetchall()[0]
         return digest
     finally:
         con.close()

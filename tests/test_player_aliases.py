@@ -83,7 +83,7 @@ def test_graph_of_an_alias_is_one_line_of_every_names_hands(db: str, tmp_path: P
 
 def test_violations_by_an_alias_are_those_of_every_name(db: str) -> None:
     with duckdb.connect(db) as con:  # a finding against one of the names (the samples have none)
-        con.execute("""INSERT INTO violations SELECT h.site, h.hand_id, h.rules_profile, 'BET_SIZE', 4, 'dsouza',
+        con.execute("""INSERT INTO keyed.violations SELECT h.hk, h.rules_profile, 'BET_SIZE', 4, 'dsouza',
                        '$4', '$5', 'bet too big', h.file, h.first_line FROM hands h JOIN seats s USING (site, hand_id)
                        WHERE h.site = 'fulltilt' AND s.player = 'dsouza' LIMIT 1""")
     before = run(db, "violations", "--player", "Me", "--by", "player", "--format", "csv")
@@ -174,7 +174,8 @@ def test_alias_commands_on_a_missing_store_create_nothing(tmp_path: Path) -> Non
 
 def test_a_hostile_player_name_in_an_alias_reaches_the_terminal_harmless(db: str) -> None:
     with duckdb.connect(db) as con:  # a name with an escape sequence, as a hostile history could carry
-        con.execute("UPDATE seats SET player = 'evil\x1b[31m' WHERE site = 'fulltilt' AND player = 'dsouza'")
+        con.execute("UPDATE keyed.seats SET player = 'evil\x1b[31m' "
+                    "WHERE hk IN (SELECT hk FROM hands WHERE site = 'fulltilt') AND player = 'dsouza'")
     result = run(db, "alias", "add", "Me", "fulltilt:evil\x1b[31m")
     assert result.exit_code == 0 and "\x1b" not in result.output and "evil?[31m" in result.output, result.output
     listed = run(db, "alias", "list")

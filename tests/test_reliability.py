@@ -58,18 +58,24 @@ def table_digest(db: str) -> tuple[object, ...]:
 
 def every_table(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[object, ...]]]:
     """Every row of every table, sorted, timestamps of the import left out. Floating-point sums (the
-    stats facts' big bets per day) are rounded: DuckDB adds them up in no fixed order."""
-    names = [row[0] for row in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
+    stats facts' big bets per day) are rounded: DuckDB adds them up in no fixed order. The per-hand
+    tables are read through their views, and a hand's number (``hk``, which may skip numbers where
+    a resumed import left some out) as the hand's (site, hand_id): the identity the tables must agree on."""
+    names = [row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()]
     rows = {}
     for name in sorted(names):
         if name == "schema_version":
             continue
         columns = con.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
-            [name]).fetchall()
-        listed = ", ".join(f'round("{column}", 9)' if kind in ("DOUBLE", "FLOAT") else f'"{column}"'
-                           for column, kind in columns if column not in ("imported_at", "applied_at"))
-        rows[name] = sorted(con.execute(f'SELECT {listed} FROM "{name}"').fetchall(), key=repr)
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+            "AND table_schema = 'main' ORDER BY ordinal_position", [name]).fetchall()
+        listed = ", ".join(f'round(x."{column}", 9)' if kind in ("DOUBLE", "FLOAT") else f'x."{column}"'
+                           for column, kind in columns if column not in ("imported_at", "applied_at", "hk"))
+        source = f'"{name}" x'
+        if name != "hands" and any(column == "hk" for column, _ in columns):
+            listed, source = f"h.site, h.hand_id{', ' if listed else ''}{listed}", f'"{name}" x JOIN hands h USING (hk)'
+        rows[name] = sorted(con.execute(f"SELECT {listed} FROM {source}").fetchall(), key=repr)
     return rows
 
 

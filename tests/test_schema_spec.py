@@ -30,16 +30,21 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def layout(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    """Every table's columns in order (name, type, nullable, default) and its keys."""
+    """Every table's columns in order (name, type, nullable, default), the keyed tables' in their
+    schema, the views' columns (by view name) and the keys."""
     columns: dict[str, list[tuple[Any, ...]]] = {}
-    for name, column, kind, nullable, default in con.execute(
-            "SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns "
-            "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position").fetchall():
-        columns.setdefault(name, []).append((column, kind, nullable, default))
+    views: dict[str, list[tuple[Any, ...]]] = {}
+    for name, column, kind, nullable, default, table_type in con.execute(
+            "SELECT c.table_name, c.column_name, c.data_type, c.is_nullable, c.column_default, t.table_type "
+            "FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) "
+            f"WHERE c.table_schema IN ('main', '{spec.KEYED}') AND t.table_catalog = current_database() "
+            "AND c.table_catalog = current_database() ORDER BY c.table_name, c.ordinal_position").fetchall():
+        into = views if table_type == "VIEW" else columns
+        into.setdefault(name, []).append((column, kind, nullable, default))
     keys = sorted((name, kind, tuple(names)) for name, kind, names in con.execute(
         "SELECT table_name, constraint_type, constraint_column_names FROM duckdb_constraints() "
         "WHERE constraint_type IN ('PRIMARY KEY', 'UNIQUE')").fetchall())
-    return {"columns": columns, "keys": keys}
+    return {"columns": columns, "views": views, "keys": keys}
 
 
 def version_1_store() -> duckdb.DuckDBPyConnection:
@@ -66,6 +71,12 @@ def test_a_fresh_store_is_the_spec_at_the_current_version() -> None:
         assert [(c[0], c[1], c[2] == "YES") for c in found["columns"][table.name]] == \
             [(c.name, c.type, c.null) for c in table.columns], table.name
     assert found["keys"] == [("hands", "PRIMARY KEY", ("site", "hand_id"))]
+    # each keyed table is shown under its name by a view with the hand's (site, hand_id) in place of hk
+    keyed = [table for table in spec.TABLES if table.keyed]
+    assert keyed and set(found["views"]) == {table.name for table in keyed}
+    for table in keyed:
+        assert [c[0] for c in found["views"][table.name]] == ["site", "hand_id", *(c.name for c in table.columns[1:])]
+        assert table.columns[0].name == "hk"
 
 
 def test_a_migrated_version_1_store_equals_a_fresh_one() -> None:
@@ -111,7 +122,7 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
     # values land in their own columns (two of the same type swapped would pass the schema; the
     # hand tables are checked so by tests/test_store.py::test_stored_hands_load_back_identical)
     assert found.to_pylist() == [{
-        "site": "pokerstars", "hand_id": hand.hand_id, "profile": profile, "code": "ANTE", "street": 5, "player": "Bob",
+        "hk": 0, "profile": profile, "code": "ANTE", "street": 5, "player": "Bob",
         "expected": "expected", "actual": "actual", "message": "message", "file": "v.txt", "line": 42}]
     assert built["import_errors"].to_pylist()[0] | {"raw_sha256": ""} == {
         "file": "b.txt", "first_line": 7, "last_line": 7, "line": 8, "site": "pokerstars", "hand_id": "1",
@@ -133,7 +144,7 @@ def test_a_column_added_in_the_spec_with_its_migration_is_stored(monkeypatch: py
     grown = dataclasses.replace(actions, columns=(*actions.columns, Column("line_again", INTEGER, "test", null=True, of="line")))
     monkeypatch.setattr(spec, "TABLES", tuple(grown if t is actions else t for t in spec.TABLES))
     monkeypatch.setitem(spec.BY_NAME, "actions", grown)
-    migrations = [*schema.MIGRATIONS, "ALTER TABLE actions ADD COLUMN line_again INTEGER;"]
+    migrations = [*schema.MIGRATIONS, "ALTER TABLE keyed.actions ADD COLUMN line_again INTEGER;"]
     monkeypatch.setattr(schema, "MIGRATIONS", migrations)
     for module in (schema, sys.modules["hhtool.store"]):
         monkeypatch.setattr(module, "CURRENT_VERSION", len(migrations))

@@ -220,8 +220,8 @@ def test_audit_judges_a_store_from_before_the_table_context_once(tmp_path: Path)
     hands = [stars_hand(n) for n in range(1, 5)] + [stars_hand(5, bring_in=3)]
     runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
     with Store(db) as store:  # what a version-1 store holds after the migration: posts judged against themselves
-        store.run("DELETE FROM violations")
-        store.run("DELETE FROM unverifiable")
+        store.run("DELETE FROM keyed.violations")
+        store.run("DELETE FROM keyed.unverifiable")
         store.run("UPDATE hands SET verdict = 'ok', ante_source = 'posted', bring_in_source = 'posted'")
     result = runner.invoke(app, ["audit", "--db", db, "--format", "jsonl"])
     assert result.exit_code == 1, result.output

@@ -19,7 +19,7 @@ hand whose walk failed has them NULL: it has no facts rows (nobody is known to b
 it counts as covered in the cache.
 * ``first_at_level``: the player's first decision at that level on the street.
 
-Hands are numbered (``hk``) once filtered, and every join and window runs on that number.
+Every join and window runs on the hand's number (``hk``, the store's key of the per-hand tables).
 
 Hand evaluation (which half a showdown player won) needs the evaluator: the distinct showdown card
 strings of the selected hands are evaluated once in Python and joined back as a small table.
@@ -51,20 +51,24 @@ _FULL_CARDS = (
     "THEN s.cards || ' ' || fh.community_card ELSE s.cards END"
 )
 
+#: where the facts query reads the per-hand tables, keyed by ``hk``: the store's ``keyed`` schema
+#: (a batch about to be written registers its tables under their bare names instead: ``tables=""``)
+STORED_TABLES = "keyed."
+
 HANDS_CTE = """
-fh AS MATERIALIZED (  -- the selected hands, each numbered: joins and windows below use the number
-    SELECT row_number() OVER () AS hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
+fh AS MATERIALIZED (  -- the selected hands: joins and windows below use their number (hk)
+    SELECT h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
            h.is_tournament, h.table_size, h.community_card, h.file, h.first_line,
-           coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM results r
-                                                  WHERE r.site = h.site AND r.hand_id = h.hand_id)), h.fees) AS rake_total
+           coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM {tables}results r
+                                                  WHERE r.hk = h.hk)), h.fees) AS rake_total
     FROM hands h WHERE {where}
 ),
-a_src AS MATERIALIZED (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM actions x JOIN fh USING (site, hand_id)),
-c_src AS MATERIALIZED (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM cards x JOIN fh USING (site, hand_id)),
-s_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM seats x JOIN fh USING (site, hand_id)),
-r_src AS MATERIALIZED (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM results x JOIN fh USING (site, hand_id)),
-sd_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM showdown x JOIN fh USING (site, hand_id)),
-aw_src AS (SELECT fh.hk, x.* EXCLUDE (site, hand_id) FROM awards x JOIN fh USING (site, hand_id))"""
+a_src AS MATERIALIZED (SELECT x.* FROM {tables}actions x SEMI JOIN fh ON fh.hk = x.hk),
+c_src AS MATERIALIZED (SELECT x.* FROM {tables}cards x SEMI JOIN fh ON fh.hk = x.hk),
+s_src AS (SELECT x.* FROM {tables}seats x SEMI JOIN fh ON fh.hk = x.hk),
+r_src AS MATERIALIZED (SELECT x.* FROM {tables}results x SEMI JOIN fh ON fh.hk = x.hk),
+sd_src AS (SELECT x.* FROM {tables}showdown x SEMI JOIN fh ON fh.hk = x.hk),
+aw_src AS (SELECT x.* FROM {tables}awards x SEMI JOIN fh ON fh.hk = x.hk)"""
 
 BASE_CTES = """
 acts AS MATERIALIZED (  -- level_before and to_call are the replay engine's, stored with each action
@@ -463,17 +467,18 @@ def facts_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
     return hands_facts_sql(where, params, hand_filter.players)
 
 
-def hands_facts_sql(where: str, params: list[Any], players: tuple[str, ...] = ()) -> tuple[str, list[Any]]:
+def hands_facts_sql(where: str, params: list[Any], players: tuple[str, ...] = (),
+                    tables: str = STORED_TABLES) -> tuple[str, list[Any]]:
     """The facts of the hands matching ``where`` (a condition on ``hands h``), rows of ``players``
     (names or aliases: :func:`~hhtool.reports.filters.player_condition`) only when some are given
-    (the card-value table must be registered first)."""
+    (the card-value table must be registered first); ``tables``: where the keyed tables are."""
     rows_of = ""
     rows_params: list[Any] = []
     if players:
         who, rows_params = player_condition(players, "fh.site", "f.player")
         rows_of = f"WHERE {who}"
     showdown = _SHOWDOWN.format(card_values=CARD_VALUES_VIEW, full_cards=_FULL_CARDS)
-    ctes = [HANDS_CTE.format(where=where), BASE_CTES, _THIRD, _later_sql(), showdown]
+    ctes = [HANDS_CTE.format(where=where, tables=tables), BASE_CTES, _THIRD, _later_sql(), showdown]
     sql = "WITH" + ",".join(ctes) + _select_sql(rows_of)
     return sql, [*params, *rows_params]
 
@@ -497,10 +502,10 @@ def evaluate_cards(text: str) -> tuple[int | None, int | None] | None:
         return None
 
 
-def showdown_cards_sql(where: str) -> str:
+def showdown_cards_sql(where: str, tables: str = STORED_TABLES) -> str:
     """The distinct showdown card strings (completed with the community card) of the hands matching ``where``."""
-    return (f"WITH {HANDS_CTE.format(where=where)} SELECT DISTINCT {_FULL_CARDS} AS cards "
-            "FROM showdown s JOIN fh ON fh.site = s.site AND fh.hand_id = s.hand_id WHERE s.cards IS NOT NULL")
+    return (f"WITH {HANDS_CTE.format(where=where, tables=tables)} SELECT DISTINCT {_FULL_CARDS} AS cards "
+            f"FROM {tables}showdown s JOIN fh ON fh.hk = s.hk WHERE s.cards IS NOT NULL")
 
 
 def card_values(store: Store, where: str, params: list[Any]) -> pa.Table:

@@ -11,8 +11,8 @@ The tables belong to the reports layer (created here, not by the store's migrati
 * ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query;
 * ``player_facts_daily``: the same facts summed per player, day and kind of table (the
   :data:`DAILY_KEYS`): what ``hhtool stats`` sums, far fewer rows than ``player_facts``;
-* ``player_facts_hands``: one row per hand whose facts are stored (a hand nobody was dealt in has
-  no player row, yet it is done);
+* ``player_facts_hands``: one row per hand whose facts are stored, by its ``hk`` (a hand nobody was
+  dealt in has no player row, yet it is done);
 * ``facts_version``: one row naming the facts definition the rows were computed with; when it is
   not this code's :func:`facts_version`, both tables are dropped and rebuilt.
 
@@ -47,7 +47,7 @@ from hhtool.store import Store
 from hhtool.store.tables import arrow_schema
 
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
-FACTS_DEFINITION = 1
+FACTS_DEFINITION = 2  # 2: the covered hands by hk
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
 FACTS_TABLE, DAILY_TABLE, COVERED_TABLE = "player_facts", "player_facts_daily", "player_facts_hands"
@@ -62,7 +62,7 @@ DAILY_KEYS = ("player", "site", "currency", "unit", "small_bet", "big_bet", "sta
 FACTS_INPUTS = ("hands", "actions", "cards", "seats", "results", "showdown", "awards")
 
 #: a condition on ``hands h``: the hand's facts are not stored
-NOT_COVERED = f"NOT EXISTS (SELECT 1 FROM {COVERED_TABLE} c WHERE c.site = h.site AND c.hand_id = h.hand_id)"
+NOT_COVERED = f"NOT EXISTS (SELECT 1 FROM {COVERED_TABLE} c WHERE c.hk = h.hk)"
 
 
 def facts_version() -> str:
@@ -162,7 +162,7 @@ def _prepare(store: Store) -> None:
             *((f"DROP TABLE IF EXISTS {name}", []) for name in CACHE_TABLES),
             (f"CREATE TABLE IF NOT EXISTS {FACTS_TABLE} AS {empty}", params),
             (f"CREATE TABLE IF NOT EXISTS {DAILY_TABLE} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}", []),
-            (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL)", []),
+            (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (hk BIGINT NOT NULL)", []),
             (f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version VARCHAR NOT NULL)", []),
             (f"DELETE FROM {VERSION_TABLE}", []),
             (f"INSERT INTO {VERSION_TABLE} VALUES (?)", [version]),
@@ -192,7 +192,7 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
             _transaction(store, [
                 (f"INSERT INTO {FACTS_TABLE} BY NAME SELECT * FROM batch_facts", []),
                 (f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql('SELECT * FROM batch_facts')}", []),
-                (f"INSERT INTO {COVERED_TABLE} SELECT h.site, h.hand_id FROM hands h WHERE {where}", params),
+                (f"INSERT INTO {COVERED_TABLE} SELECT h.hk FROM hands h WHERE {where}", params),
             ])
         finally:
             store.run("DROP TABLE IF EXISTS batch_facts")
@@ -242,8 +242,8 @@ class BatchFacts:
             given = tables.get(name)
             con.register(name, given if given is not None else arrow_schema(name).empty_table())
         try:
-            con.register(CARD_VALUES_VIEW, evaluated_cards(con.sql(showdown_cards_sql("TRUE")).fetchall()))
-            sql, params = hands_facts_sql("TRUE", [])
+            con.register(CARD_VALUES_VIEW, evaluated_cards(con.sql(showdown_cards_sql("TRUE", tables="")).fetchall()))
+            sql, params = hands_facts_sql("TRUE", [], tables="")
             facts = con.sql(sql, params=params or None).to_arrow_table()
             con.register("batch_facts", facts)
             daily = con.sql(daily_sums_sql("SELECT * FROM batch_facts")).to_arrow_table()
@@ -251,7 +251,7 @@ class BatchFacts:
             for name in (*FACTS_INPUTS, CARD_VALUES_VIEW, "batch_facts"):
                 con.unregister(name)
         self.hands += hands.num_rows
-        return {FACTS_TABLE: facts, DAILY_TABLE: daily, COVERED_TABLE: hands.select(["site", "hand_id"])}
+        return {FACTS_TABLE: facts, DAILY_TABLE: daily, COVERED_TABLE: hands.select(["hk"])}
 
     def finish(self) -> None:
         """After the import: the facts of any hand stored without them (before this import, or

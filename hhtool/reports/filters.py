@@ -94,8 +94,8 @@ class HandFilter:
             parts.append("h.table_size = ?")
             params.append(self.table_size)
         if self.players:
-            who, who_params = player_condition(self.players, "pr.site", "pr.player")
-            parts.append(f"EXISTS (SELECT 1 FROM results pr WHERE pr.site = h.site AND pr.hand_id = h.hand_id AND {who})")
+            who, who_params = player_condition(self.players, "h.site", "pr.player")
+            parts.append(f"EXISTS (SELECT 1 FROM keyed.results pr WHERE pr.hk = h.hk AND {who})")
             params.extend(who_params)
         return (" AND ".join(parts) or "TRUE"), params
 

@@ -40,7 +40,7 @@ def violation_conditions(hand_filter: HandFilter, code: Code | None, player: str
         where += " AND v.code = ?"
         params.append(code.value)
     if player:  # a name, or an alias: every site name it groups
-        who, who_params = player_condition((player,), "v.site", "v.player")
+        who, who_params = player_condition((player,), "h.site", "v.player")  # (v: the view, or keyed by hk)
         where += f" AND {who}"
         params.extend(who_params)
     return where, params

@@ -32,9 +32,9 @@ def verdict_counts(store: Store, hand_filter: HandFilter, profile: str | None) -
                                     count(*) FROM hands h WHERE {where} GROUP BY 1""", params)
         return {str(verdict): int(n) for verdict, n in rows}
     rows = store.run(
-        f"""SELECT CASE WHEN {CONFLICTED} OR EXISTS (SELECT 1 FROM violations v WHERE v.site = h.site
-                                     AND v.hand_id = h.hand_id AND v.profile = ?) THEN 'violation'
-                        WHEN EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
+        f"""SELECT CASE WHEN {CONFLICTED} OR EXISTS (SELECT 1 FROM keyed.violations v WHERE v.hk = h.hk
+                                     AND v.profile = ?) THEN 'violation'
+                        WHEN EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk
                                      AND u.profile = ?) THEN 'unverifiable'
                         ELSE 'ok' END, count(*)
             FROM hands h WHERE {where} GROUP BY 1""",
@@ -51,20 +51,22 @@ def violations(store: Store, hand_filter: HandFilter, code: Code | None, player:
     where, params = hand_filter.sql()
     chosen, chosen_params = violation_conditions(hand_filter, code, player)
     profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
-    replayed = f"""SELECT v.site, v.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
-                          v.line, h.started_at
-                   FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id
+    # (rowid: the findings of a hand on one line, the last stored first, as audit has always listed them:
+    # DuckDB's sort put these ties so when the table was read directly, and the key's join does not keep it)
+    replayed = f"""SELECT h.site, h.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
+                          v.line, h.started_at, v.rowid AS nth
+                   FROM keyed.violations v JOIN hands h ON v.hk = h.hk
                    WHERE {profile_condition} AND {chosen}"""
     values: list[Any] = ([] if profile is None else [profile]) + chosen_params
     copies = f"""SELECT c.site, c.hand_id, '{Code.CONFLICTING_COPY}', NULL, NULL, c.first_file || ':' || c.first_first_line,
                         c.second_file || ':' || c.second_first_line,
                         'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
-                        c.second_first_line, h.started_at
+                        c.second_first_line, h.started_at, NULL
                  FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id WHERE {where}"""
     if (code and code is not Code.CONFLICTING_COPY) or player:
         copies += " AND FALSE"  # a conflict is about the whole hand, not one player's action
     sql = f"""SELECT site, hand_id, code, street, player, expected, actual, message, file, line
-              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line"""
+              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line, nth DESC"""
     return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values + params)]
 
 

@@ -2,7 +2,8 @@
 
 Writes are bulk (Arrow tables inserted by name) and one transaction per batch, so a crash
 leaves either the whole batch or none of it. A hand is identified by (site, hand_id);
-storing a hand that is already there is a duplicate, never a second copy.
+storing a hand that is already there is a duplicate, never a second copy. Its rows in the per-hand
+tables refer to it by its number ``hands.hk``, given when its batch is written (:meth:`Store.write_tables`).
 
 DuckDB lets one process write a file and keeps every other process out meanwhile (readers share
 it among themselves). An import therefore holds its write connection only while it uses it
@@ -29,7 +30,8 @@ import pyarrow as pa
 from hhtool.model import Hand
 from hhtool.store.holders import Holder, holder_of
 from hhtool.store.schema import CURRENT_VERSION, HAND_TABLES, REPLAY_TABLES, SchemaTooNew, current_version, migrate
-from hhtool.store.tables import replay_rows
+from hhtool.store.spec import BY_NAME
+from hhtool.store.tables import replay_rows, shifted
 
 DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
@@ -354,10 +356,24 @@ class Store:
             self.run("ROLLBACK")
 
     def write_tables(self, tables: dict[str, pa.Table], new_only: dict[str, tuple[str, ...]] | None = None,
-                     first: Sequence[tuple[str, Sequence[Any]]] = ()) -> None:
+                     first: Sequence[tuple[str, Sequence[Any]]] = (),
+                     derived: Callable[[dict[str, pa.Table]], dict[str, pa.Table]] | None = None) -> None:
         """Insert rows into several tables in one transaction (all of them or none). ``new_only``
         names, per table, the columns that identify a row: rows already there are not inserted
-        again (a re-run after an interrupted import). ``first``: statements run before, in it."""
+        again (a re-run after an interrupted import). ``first``: statements run before, in it.
+
+        New hands (``hands`` and the keyed tables, their ``hk`` numbered from 0 within the batch, as
+        the row builders give it) get the store's next free keys here: ``max(hands.hk) + 1`` is
+        added to every ``hk``. It is read just before the transaction, on the connection that
+        writes it: DuckDB lets one process at a time open the file for writing, and this one keeps
+        it until the commit, so no other writer can take those keys. ``derived``: more tables
+        computed from the batch with its keys (the stats facts, which may set up their own tables
+        first), written with it."""
+        hands = tables.get("hands")
+        if hands is not None and hands.num_rows:
+            tables = shifted(tables, int(self.run("SELECT coalesce(max(hk) + 1, 0) FROM hands")[0][0]))
+        if derived is not None:
+            tables = {**tables, **derived(tables)}
         self.run("BEGIN TRANSACTION")
         try:
             for sql, params in first:
@@ -372,36 +388,45 @@ class Store:
 
     def _insert(self, name: str, table: pa.Table, key: tuple[str, ...] = ()) -> None:
         view = f"incoming_{name}"
+        spec = BY_NAME.get(name)
+        stored = spec.stored if spec is not None else name  # (the reports' cache tables are not the spec's)
         self.con.register(view, table)
         try:
-            sql = f"INSERT INTO {name} BY NAME SELECT * FROM {view}"
+            sql = f"INSERT INTO {stored} BY NAME SELECT * FROM {view}"
             if key:
                 match = " AND ".join(f"t.{column} IS NOT DISTINCT FROM {view}.{column}" for column in key)
-                sql += f" WHERE NOT EXISTS (SELECT 1 FROM {name} t WHERE {match})"
+                sql += f" WHERE NOT EXISTS (SELECT 1 FROM {stored} t WHERE {match})"
             self.run(sql)
         finally:
             self.con.unregister(view)
 
     def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
         """Store new replay findings for hands already stored (audit under another profile)."""
-        tables = replay_rows(rows)
+        tables = replay_rows(rows)  # hk: the hand's place in rows, mapped to the stored key below
         self.run("BEGIN TRANSACTION")
         try:
             keys = pa.table({
+                "place": pa.array(range(len(rows)), pa.int64()),
                 "site": [hand.site for hand, _, _ in rows],
                 "hand_id": [hand.hand_id for hand, _, _ in rows],
                 "profile": [profile for _, _, profile in rows],
             })
             self.con.register("replaced_keys", keys)
-            for name in REPLAY_TABLES:
-                self.run(
-                    f"DELETE FROM {name} USING replaced_keys k WHERE {name}.site = k.site "
-                    f"AND {name}.hand_id = k.hand_id AND {name}.profile = k.profile"
-                )
+            self.run("CREATE OR REPLACE TEMP TABLE replaced_hands AS SELECT k.place, h.hk, k.profile "
+                     "FROM replaced_keys k JOIN hands h USING (site, hand_id)")
             self.con.unregister("replaced_keys")
+            for name in REPLAY_TABLES:
+                self.run(f"DELETE FROM {BY_NAME[name].stored} AS x USING replaced_hands k "
+                         "WHERE x.hk = k.hk AND x.profile = k.profile")
             for name, table in tables.items():
                 if name in REPLAY_TABLES and table.num_rows:
-                    self._insert(name, table)
+                    self.con.register("replaced_rows", table)
+                    try:
+                        self.run(f"INSERT INTO {BY_NAME[name].stored} BY NAME SELECT k.hk, x.* EXCLUDE (hk) "
+                                 "FROM replaced_rows x JOIN replaced_hands k ON k.place = x.hk")
+                    finally:
+                        self.con.unregister("replaced_rows")
+            self.run("DROP TABLE replaced_hands")
             self.run("COMMIT")
         except BaseException:
             self.rollback()

@@ -39,6 +39,7 @@ from hhtool.replay.checks.antes import ANTE_BY_CONTEXT
 from hhtool.replay.checks.bring_in import BRING_IN_BY_CONTEXT
 from hhtool.replay.codes import Code
 from hhtool.store import Store
+from hhtool.store.spec import KEYED
 from hhtool.store.tables import replay_table_of
 
 #: the table a hand was dealt at (JSON, so that no table name can pass for another table's key): NULL
@@ -80,7 +81,7 @@ class _Table:
         return f"table '{self.name}' ({bets})"
 
 
-_HAND_COLUMNS = ("site, hand_id, origin_site, file, table_name, tournament_id, is_tournament, small_bet, big_bet, "
+_HAND_COLUMNS = ("hk, site, hand_id, origin_site, file, table_name, tournament_id, is_tournament, small_bet, big_bet, "
                  "currency, unit, structure, rules_profile, verdict, ante_source, bring_in_source")
 #: what a finding needs to name the table: the columns of _Table, in order
 _TABLE_FIELDS = "table_name, tournament_id, is_tournament, small_bet, big_bet, currency, unit, structure"
@@ -93,7 +94,7 @@ def import_mark(store: Store) -> Any:
 
 #: hands stored with the replay's placeholder still in place: an import killed (or stopped by a full
 #: disk) after writing them but before its table-context pass; the next import judges them
-_AWAITING_CONTEXT = f"""EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id
+_AWAITING_CONTEXT = f"""EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk
     AND u.profile = h.rules_profile AND ((u.check_code = '{Code.ANTE}' AND u.reason = ?)
                                          OR (u.check_code = '{Code.BRING_IN_AMOUNT}' AND u.reason = ?)))"""
 
@@ -109,13 +110,13 @@ def judge_imported_since(store: Store, mark: Any) -> int:
 #: hands whose forced bets no table-context pass has judged yet (a store from before it existed): a
 #: posted value the pass always leaves with a finding or turns into ``context``
 _NEVER_JUDGED = f"""h.verdict IS NOT NULL AND (
-    (h.ante_source = 'posted' AND NOT EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = h.site
-        AND u.hand_id = h.hand_id AND u.profile = h.rules_profile AND u.check_code = '{Code.ANTE}'))
-    OR (h.bring_in_source = 'posted' AND EXISTS (SELECT 1 FROM actions a WHERE a.site = h.site
-        AND a.hand_id = h.hand_id AND a.kind = 'bring_in') AND NOT EXISTS (
-        SELECT 1 FROM unverifiable u WHERE u.site = h.site AND u.hand_id = h.hand_id AND u.profile = h.rules_profile
+    (h.ante_source = 'posted' AND NOT EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk
+        AND u.profile = h.rules_profile AND u.check_code = '{Code.ANTE}'))
+    OR (h.bring_in_source = 'posted' AND EXISTS (SELECT 1 FROM keyed.actions a WHERE a.hk = h.hk
+        AND a.kind = 'bring_in') AND NOT EXISTS (
+        SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk AND u.profile = h.rules_profile
         AND u.check_code = '{Code.BRING_IN_AMOUNT}') AND NOT EXISTS (
-        SELECT 1 FROM violations v WHERE v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
+        SELECT 1 FROM keyed.violations v WHERE v.hk = h.hk AND v.profile = h.rules_profile
         AND v.code = '{Code.BRING_IN_AMOUNT}')))"""
 
 
@@ -155,7 +156,7 @@ def _judge_tables(store: Store, touched: str, params: list[Any], profile: str | 
     run("""CREATE OR REPLACE TEMP TABLE ctx_scope AS SELECT * FROM ctx_hands
            WHERE chosen OR tkey IN (SELECT tkey FROM ctx_touched)""")
     run(f"""CREATE OR REPLACE TEMP TABLE ctx_judged AS
-            SELECT site, hand_id, tkey, file, {_TABLE_FIELDS}, coalesce(?, rules_profile) AS profile,
+            SELECT hk, site, hand_id, tkey, file, {_TABLE_FIELDS}, coalesce(?, rules_profile) AS profile,
                    ante_source <> 'header' AS judge_ante, bring_in_source <> 'header' AS judge_bring_in
             FROM ctx_scope
             WHERE (ante_source <> 'header' OR bring_in_source <> 'header')
@@ -321,15 +322,16 @@ def _store_findings(store: Store, findings: _Findings) -> None:
     run("BEGIN TRANSACTION")
     try:
         for table, code in (("violations", "code"), ("unverifiable", "check_code")):
-            run(f"""DELETE FROM {table} USING ctx_judged j
-                    WHERE {table}.site = j.site AND {table}.hand_id = j.hand_id AND {table}.profile = j.profile
-                      AND (({table}.{code} = '{Code.ANTE}' AND j.judge_ante)
-                           OR ({table}.{code} = '{Code.BRING_IN_AMOUNT}' AND j.judge_bring_in))""")
+            run(f"""DELETE FROM {KEYED}.{table} AS x USING ctx_judged j
+                    WHERE x.hk = j.hk AND x.profile = j.profile
+                      AND ((x.{code} = '{Code.ANTE}' AND j.judge_ante)
+                           OR (x.{code} = '{Code.BRING_IN_AMOUNT}' AND j.judge_bring_in))""")
         for name, rows in (("violations", findings.violations), ("unverifiable", findings.unverifiable)):
             if rows:
                 store.con.register("ctx_incoming", replay_table_of(name, rows))
                 try:
-                    run(f"INSERT INTO {name} BY NAME SELECT * FROM ctx_incoming")
+                    run(f"INSERT INTO {KEYED}.{name} BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) "
+                        "FROM ctx_incoming x JOIN hands h USING (site, hand_id)")
                 finally:
                     store.con.unregister("ctx_incoming")
         for kind in ("ante", "bring_in"):
@@ -343,9 +345,9 @@ def _store_findings(store: Store, findings: _Findings) -> None:
                           WHERE c.kind = '{kind}' AND c.profile = h.rules_profile) v
                     WHERE hands.site = v.site AND hands.hand_id = v.hand_id""")
         run("""UPDATE hands SET verdict = CASE
-                   WHEN EXISTS (SELECT 1 FROM violations v WHERE v.site = hands.site AND v.hand_id = hands.hand_id
+                   WHEN EXISTS (SELECT 1 FROM keyed.violations v WHERE v.hk = hands.hk
                                 AND v.profile = hands.rules_profile) THEN 'violation'
-                   WHEN EXISTS (SELECT 1 FROM unverifiable u WHERE u.site = hands.site AND u.hand_id = hands.hand_id
+                   WHEN EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = hands.hk
                                 AND u.profile = hands.rules_profile) THEN 'unverifiable'
                    ELSE 'ok' END
                FROM ctx_judged j WHERE hands.site = j.site AND hands.hand_id = j.hand_id

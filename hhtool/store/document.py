@@ -29,6 +29,9 @@ def markdown() -> str:
     parts = [BEGIN, ""]
     for spec in TABLES:
         key = f" Key: ({', '.join(spec.primary_key)})." if spec.primary_key else ""
+        if spec.keyed:
+            key += (f" Stored as `{spec.stored}`, as below; the view `{spec.name}` shows its rows with the hand's "
+                    "`site` and `hand_id` in place of `hk`.")
         parts += [f"### `{spec.name}`", "", f"One row per {spec.row}.{key}", "",
                   "| column | type | null | meaning |", "|---|---|---|---|"]
         for column in spec.columns:

@@ -122,16 +122,16 @@ _SOURCE = _Maker(Source, "hands", prefix="source.")
 _STAKES = _Maker(Stakes, "hands", prefix="stakes.")
 
 
-def _group(rows: list[tuple[Any, ...]]) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
-    grouped: dict[tuple[str, str], list[tuple[Any, ...]]] = defaultdict(list)
+def _group(rows: list[tuple[Any, ...]]) -> dict[int, list[tuple[Any, ...]]]:
+    grouped: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for row in rows:
-        grouped[(row[0], row[1])].append(row[2:])
+        grouped[row[0]].append(row[1:])
     return grouped
 
 
 def load_hands(store: Store, where: str = "TRUE", params: Sequence[Any] = ()) -> Iterator[Hand]:
     """Hands matching a SQL condition on ``hands`` (alias ``h``), in (site, hand_id) order."""
-    keys = store.run(f"SELECT h.site, h.hand_id FROM hands h WHERE {where} ORDER BY h.site, h.hand_id", list(params))
+    keys = store.run(f"SELECT h.hk FROM hands h WHERE {where} ORDER BY h.site, h.hand_id", list(params))
     for start in range(0, len(keys), LOAD_CHUNK):
         yield from _load_chunk(store, keys[start:start + LOAD_CHUNK])
 
@@ -139,13 +139,13 @@ def load_hands(store: Store, where: str = "TRUE", params: Sequence[Any] = ()) ->
 def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
     import pyarrow as pa
 
-    wanted = pa.table({"site": [k[0] for k in keys], "hand_id": [k[1] for k in keys]})
+    wanted = pa.table({"hk": pa.array([k[0] for k in keys], pa.int64())})
     store.con.register("wanted_hands", wanted)
     try:
-        def rows(table: str, columns: str, order: str) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
+        def rows(name: str, columns: str, order: str) -> dict[int, list[tuple[Any, ...]]]:
             return _group(store.run(
-                f"SELECT t.site, t.hand_id, {columns} FROM {table} t JOIN wanted_hands w "
-                f"ON t.site = w.site AND t.hand_id = w.hand_id ORDER BY t.site, t.hand_id, {order}"
+                f"SELECT t.hk, {columns} FROM {table(name).stored} t JOIN wanted_hands w "
+                f"ON t.hk = w.hk ORDER BY t.hk, {order}"
             ))
 
         hand_columns = f"{_HAND.select}, {_SOURCE.select}, {_STAKES.select}"
@@ -163,8 +163,7 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
     # the hands row: the Hand's own columns, community_card, then Source's and Stakes' columns
     source_at = len(_HAND.columns) + len(_HAND.extra)
     stakes_at = source_at + len(_SOURCE.columns)
-    for key in keys:
-        key = (key[0], key[1])
+    for (key,) in keys:
         row = hands[key][0]
         hand = _HAND.make(
             row[:len(_HAND.columns)],

@@ -5,14 +5,15 @@ store is created from it directly, at ``CURRENT_VERSION``. The migrations below 
 written by an older hhtool to it, each from version N-1 to N, once, in a transaction; they are
 history and are never edited. Adding a column is one edit in the spec plus one migration appended
 here (see the spec's docstring); a test migrates a version-1 store and compares it with a fresh one.
-Every hand-level table is keyed by (site, hand_id), which is how a hand is identified.
+A hand is identified by (site, hand_id); since version 8 the per-hand tables refer to it by its
+number ``hands.hk`` (schema ``keyed``), each shown under its old name by a view with (site, hand_id).
 """
 
 from __future__ import annotations
 
 import duckdb
 
-from hhtool.store.spec import Role, ddl, names_of
+from hhtool.store.spec import Role, ddl, names_of, views_sql
 
 SCHEMA_V1 = """
 CREATE TABLE files (
@@ -248,15 +249,226 @@ CREATE TABLE aliases (                  -- one row per site name a person goes b
 );
 """
 
+#: the int64 hand key (#17): every per-hand table refers to its hand by ``hands.hk`` (a number the
+#: import assigns) instead of the (site, hand_id) strings, in the ``keyed`` schema; a view of the old
+#: name shows its rows with (site, hand_id) as before (made after the migrations: spec.views_sql). The
+#: existing rows are rewritten (a full copy of the store's per-hand rows: minutes per million hands).
+HAND_KEY = """
+CREATE TABLE hands_keyed (
+    site VARCHAR NOT NULL,
+    hand_id VARCHAR NOT NULL,
+    file VARCHAR NOT NULL,
+    first_line INTEGER NOT NULL,
+    last_line INTEGER NOT NULL,
+    raw_sha256 VARCHAR NOT NULL,
+    started_at TIMESTAMP,
+    timezone VARCHAR,
+    table_name VARCHAR,
+    tournament_id VARCHAR,
+    game_label VARCHAR,
+    structure VARCHAR NOT NULL,
+    is_tournament BOOLEAN NOT NULL,
+    currency VARCHAR NOT NULL,
+    unit INTEGER NOT NULL,
+    ante BIGINT,
+    bring_in BIGINT,
+    small_bet BIGINT,
+    big_bet BIGINT,
+    table_size INTEGER,
+    players INTEGER NOT NULL,
+    hero VARCHAR,
+    dealer_seat INTEGER,
+    total_pot BIGINT,
+    rake BIGINT,
+    fees BIGINT NOT NULL,
+    community_card VARCHAR,
+    origin_site VARCHAR,
+    notes VARCHAR[],
+    verdict VARCHAR,
+    rules_profile VARCHAR,
+    ante_source VARCHAR NOT NULL DEFAULT 'header',
+    bring_in_source VARCHAR NOT NULL DEFAULT 'header',
+    bets_source VARCHAR NOT NULL DEFAULT 'header',
+    note_lines INTEGER[],
+    note_topics VARCHAR[],
+    hk BIGINT NOT NULL,
+    PRIMARY KEY (site, hand_id)
+);
+INSERT INTO hands_keyed SELECT *, row_number() OVER (ORDER BY rowid) - 1 FROM hands ORDER BY rowid;
+DROP TABLE hands;
+ALTER TABLE hands_keyed RENAME TO hands;
+CREATE SCHEMA keyed;
+
+CREATE TABLE keyed.seats (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    stack BIGINT,
+    sitting_out BOOLEAN NOT NULL,
+    position INTEGER NOT NULL,
+    line INTEGER NOT NULL,
+    dealt_in BOOLEAN
+);
+INSERT INTO keyed.seats BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM seats x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE seats;
+
+CREATE TABLE keyed.cards (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    street INTEGER NOT NULL,
+    face VARCHAR NOT NULL,
+    card VARCHAR,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.cards BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM cards x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE cards;
+
+CREATE TABLE keyed.actions (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    street INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    amount BIGINT NOT NULL,
+    to_amount BIGINT NOT NULL,
+    all_in BOOLEAN NOT NULL,
+    line INTEGER NOT NULL,
+    to_call BIGINT,
+    level_before INTEGER
+);
+INSERT INTO keyed.actions BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM actions x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE actions;
+
+CREATE TABLE keyed.returns (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    street INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    amount BIGINT NOT NULL,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.returns BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM returns x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE returns;
+
+CREATE TABLE keyed.showdown (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,
+    cards VARCHAR,
+    high_text VARCHAR,
+    low_text VARCHAR,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.showdown BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM showdown x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE showdown;
+
+CREATE TABLE keyed.awards (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    amount BIGINT NOT NULL,
+    pot INTEGER,
+    half VARCHAR NOT NULL,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.awards BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM awards x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE awards;
+
+CREATE TABLE keyed.results (
+    hk BIGINT NOT NULL,
+    player VARCHAR NOT NULL,
+    contributed BIGINT NOT NULL,
+    collected BIGINT NOT NULL,
+    net BIGINT NOT NULL
+);
+INSERT INTO keyed.results BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM results x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.rowid;
+DROP TABLE results;
+
+CREATE TABLE keyed.violations (
+    hk BIGINT NOT NULL,
+    profile VARCHAR NOT NULL,
+    code VARCHAR NOT NULL,
+    street INTEGER,
+    player VARCHAR,
+    expected VARCHAR,
+    actual VARCHAR,
+    message VARCHAR NOT NULL,
+    file VARCHAR NOT NULL,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.violations BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM violations x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.rowid;
+DROP TABLE violations;
+
+CREATE TABLE keyed.unverifiable (
+    hk BIGINT NOT NULL,
+    profile VARCHAR NOT NULL,
+    check_code VARCHAR NOT NULL,
+    reason VARCHAR NOT NULL,
+    line INTEGER
+);
+INSERT INTO keyed.unverifiable BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM unverifiable x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.rowid;
+DROP TABLE unverifiable;
+
+CREATE TABLE keyed.rule_awards (
+    hk BIGINT NOT NULL,
+    profile VARCHAR NOT NULL,
+    player VARCHAR NOT NULL,
+    rules_amount BIGINT NOT NULL,
+    site_amount BIGINT NOT NULL
+);
+INSERT INTO keyed.rule_awards BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM rule_awards x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.rowid;
+DROP TABLE rule_awards;
+
+CREATE TABLE keyed.stated_pots (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    pot INTEGER NOT NULL,
+    amount BIGINT NOT NULL,
+    after_rake BOOLEAN NOT NULL,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.stated_pots BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM stated_pots x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE stated_pots;
+
+CREATE TABLE keyed.restatements (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    fact VARCHAR NOT NULL,
+    player VARCHAR NOT NULL,
+    street INTEGER,
+    amount BIGINT,
+    cards VARCHAR,
+    text VARCHAR,
+    line INTEGER NOT NULL
+);
+INSERT INTO keyed.restatements BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) FROM restatements x
+    JOIN hands h USING (site, hand_id) ORDER BY h.hk, x.seq;
+DROP TABLE restatements;
+"""
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
-                         PLAYER_ALIASES]
+                         PLAYER_ALIASES, HAND_KEY]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)
 SPEC_VERSION = CURRENT_VERSION
 
-#: child tables holding per-hand rows, keyed by (site, hand_id)
+#: child tables holding per-hand rows, keyed by hk (``keyed.<name>``; the view ``<name>`` adds (site, hand_id))
 HAND_TABLES = names_of(Role.HAND_PART)
 REPLAY_TABLES = names_of(Role.REPLAY)
 
@@ -289,15 +501,18 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
         _apply(con, ddl(), SPEC_VERSION)
         version = SPEC_VERSION
     for target in range(version + 1, CURRENT_VERSION + 1):
-        _apply(con, MIGRATIONS[target - 1], target)
+        _apply(con, MIGRATIONS[target - 1], target, views=target == CURRENT_VERSION)
     return CURRENT_VERSION
 
 
-def _apply(con: duckdb.DuckDBPyConnection, sql: str, version: int) -> None:
-    """Run ``sql`` and record ``version``, in one transaction."""
+def _apply(con: duckdb.DuckDBPyConnection, sql: str, version: int, views: bool = False) -> None:
+    """Run ``sql`` and record ``version``, in one transaction; ``views``: then make the keyed tables'
+    views again (a view records its table's columns: a migration may have added one)."""
     _run(con, "BEGIN TRANSACTION")
     try:
         _run(con, sql)
+        if views:
+            _run(con, views_sql())
         _run(con, "INSERT INTO schema_version VALUES (?, current_timestamp)", [version])
         _run(con, "COMMIT")
     except Exception:

@@ -31,14 +31,19 @@ VARCHAR, INTEGER, BIGINT, BOOLEAN, TIMESTAMP = "VARCHAR", "INTEGER", "BIGINT", "
 VARCHAR_LIST, INTEGER_LIST = "VARCHAR[]", "INTEGER[]"
 
 
+#: the DuckDB schema of the per-hand tables (roles HAND_PART and REPLAY), keyed by ``hands.hk``; a
+#: view of the same name in ``main`` shows each of them with the hand's (site, hand_id) in its place
+KEYED = "keyed"
+
+
 class Role(StrEnum):
     """What a table holds, which is how other code names groups of tables."""
 
     META = "meta"  # the store's own bookkeeping
     IMPORT = "import"  # what an import found in the files, beside the hands
     HAND = "hand"  # the hands
-    HAND_PART = "hand_part"  # per-hand rows, keyed by (site, hand_id), written with the hand
-    REPLAY = "replay"  # what a replay under a profile found, keyed by (site, hand_id, profile)
+    HAND_PART = "hand_part"  # per-hand rows, keyed by hk (the hand's number), written with the hand
+    REPLAY = "replay"  # what a replay under a profile found, keyed by (hk, profile)
     SHARED = "shared"  # what the analysts record beside the hands (player aliases), travelling with them
 
 
@@ -76,6 +81,16 @@ class Table:
         raise KeyError(f"{self.name} has no column {name}")
 
     @property
+    def keyed(self) -> bool:
+        """Stored in the ``keyed`` schema under ``hk``, shown in ``main`` by a view with (site, hand_id)."""
+        return self.role in (Role.HAND_PART, Role.REPLAY)
+
+    @property
+    def stored(self) -> str:
+        """The name of the table that holds the rows (``keyed.<name>`` for a keyed one)."""
+        return f"{KEYED}.{self.name}" if self.keyed else self.name
+
+    @property
     def built(self) -> tuple[Column, ...]:
         """The columns a row builder supplies (all but those the database fills)."""
         return tuple(column for column in self.columns if not column.auto)
@@ -85,6 +100,10 @@ def _key(of_hand: bool = False) -> tuple[Column, Column]:
     site = "the site whose history it is (`phh` for a PHH file: see `hands.origin_site`)"
     return (Column("site", VARCHAR, site, of="site" if of_hand else None),
             Column("hand_id", VARCHAR, "the site's id of the hand", of="hand_id" if of_hand else None))
+
+
+#: the hand a keyed table's row belongs to (its view shows the hand's site and hand_id instead)
+_HK = Column("hk", BIGINT, "the hand: `hands.hk`")
 
 
 def _seq(what: str) -> Column:
@@ -171,9 +190,12 @@ TABLES: tuple[Table, ...] = (
                "whole)", null=True),
         Column("note_topics", VARCHAR_LIST, "`note_topics[i]`: what `notes[i]` is about where other code acts on it "
                "(`bets_inferred`), else NULL", null=True),
+        Column("hk", BIGINT, "the store's number of the hand, by which the per-hand tables refer to it (`keyed` "
+               "schema): assigned by the import, increasing in the order hands are stored; (site, hand_id) stays the "
+               "hand's identity"),
     ), primary_key=("site", "hand_id")),
     Table("seats", "player in a hand", Role.HAND_PART, (
-        *_key(), _seq("order of the seat lines in the history"),
+        _HK, _seq("order of the seat lines in the history"),
         Column("seat", INTEGER, "", of="seat"),
         Column("player", VARCHAR, "", of="player"),
         Column("stack", BIGINT, "starting stack; NULL when not printed", null=True, of="stack"),
@@ -184,7 +206,7 @@ TABLES: tuple[Table, ...] = (
                "when the hand's walk failed", null=True),
     )),
     Table("cards", "dealt card", Role.HAND_PART, (
-        *_key(), _seq("order of dealing within the hand"),
+        _HK, _seq("order of dealing within the hand"),
         Column("player", VARCHAR, "", of="player"),
         Column("street", INTEGER, "3–7", of="street"),
         Column("face", VARCHAR, "down or up"),
@@ -192,7 +214,7 @@ TABLES: tuple[Table, ...] = (
         _line("the deal line"),
     )),
     Table("actions", "action", Role.HAND_PART, (
-        *_key(), _seq("order within the hand, antes first"),
+        _HK, _seq("order within the hand, antes first"),
         Column("street", INTEGER, "3–7", of="street"),
         Column("player", VARCHAR, "", of="player"),
         Column("kind", VARCHAR, "ante, bring_in, complete, bet, raise, call, check or fold", of="kind"),
@@ -206,14 +228,14 @@ TABLES: tuple[Table, ...] = (
                "is none); NULL when the hand's walk failed", null=True),
     )),
     Table("returns", "uncalled bet returned", Role.HAND_PART, (
-        *_key(), _seq("order within the hand"),
+        _HK, _seq("order within the hand"),
         Column("street", INTEGER, "", of="street"),
         Column("player", VARCHAR, "", of="player"),
         Column("amount", BIGINT, "", of="amount"),
         _line(),
     )),
     Table("showdown", "player's shown or mucked hand", Role.HAND_PART, (
-        *_key(), _seq("order within the hand"),
+        _HK, _seq("order within the hand"),
         Column("player", VARCHAR, "", of="player"),
         Column("status", VARCHAR, "shown, mucked or not_shown", of="status"),
         Column("cards", VARCHAR, "as printed, space-separated, `??` hidden", null=True),
@@ -222,7 +244,7 @@ TABLES: tuple[Table, ...] = (
         _line(),
     )),
     Table("awards", "collect line", Role.HAND_PART, (
-        *_key(), _seq("order within the hand"),
+        _HK, _seq("order within the hand"),
         Column("player", VARCHAR, "", of="player"),
         Column("amount", BIGINT, "", of="amount"),
         Column("pot", INTEGER, "0 main, N side pot N, NULL unknown", null=True, of="pot"),
@@ -230,7 +252,7 @@ TABLES: tuple[Table, ...] = (
         _line(),
     )),
     Table("results", "player in a hand: money in, out, net", Role.HAND_PART, (
-        *_key(),
+        _HK,
         Column("player", VARCHAR, ""),
         Column("contributed", BIGINT, "put in less returns"),
         Column("collected", BIGINT, ""),
@@ -258,7 +280,7 @@ TABLES: tuple[Table, ...] = (
         Column("game", VARCHAR, "as the site names it", of="game"),
     )),
     Table("violations", "rule violation", Role.REPLAY, (
-        *_key(), _PROFILE,
+        _HK, _PROFILE,
         Column("code", VARCHAR, "the rule's code (docs/violations.md)", of="code"),
         Column("street", INTEGER, "NULL for a hand-level finding", null=True, of="street"),
         Column("player", VARCHAR, "", null=True, of="player"),
@@ -269,20 +291,20 @@ TABLES: tuple[Table, ...] = (
         _line("the line it is found on"),
     )),
     Table("unverifiable", "check that could not run", Role.REPLAY, (
-        *_key(), _PROFILE,
+        _HK, _PROFILE,
         Column("check_code", VARCHAR, "", of="check"),
         Column("reason", VARCHAR, "", of="reason"),
         Column("line", INTEGER, "the file line of the cause, like `violations.line`; NULL when the cause is the "
                "whole hand (e.g. a stake the history never states)", null=True, of="line"),
     )),
     Table("rule_awards", "player in a replayed hand", Role.REPLAY, (
-        *_key(), _PROFILE,
+        _HK, _PROFILE,
         Column("player", VARCHAR, "", of="player"),
         Column("rules_amount", BIGINT, "what the rules award", of="rules_amount"),
         Column("site_amount", BIGINT, "what the site paid", of="site_amount"),
     )),
     Table("stated_pots", "pot amount a summary states (`Main pot $0.41. Side pot $0.18.`)", Role.HAND_PART, (
-        *_key(), _seq("order within the hand"),
+        _HK, _seq("order within the hand"),
         Column("pot", INTEGER, "0 main, N side pot N", of="pot"),
         Column("amount", BIGINT, "", of="amount"),
         Column("after_rake", BOOLEAN, "true: what the pot held once raked, as PokerStars states it; false: before the "
@@ -290,7 +312,7 @@ TABLES: tuple[Table, ...] = (
         _line(),
     )),
     Table("restatements", "fact the history states a second time", Role.HAND_PART, (
-        *_key(), _seq("order within the hand"),
+        _HK, _seq("order within the hand"),
         Column("fact", VARCHAR, "cards: a later deal line's repeated earlier cards; folded, showed, mucked, won, lost, "
                "net, stack_after: a summary seat line", of="fact"),
         Column("player", VARCHAR, "", of="player"),
@@ -335,14 +357,29 @@ def names_of(role: Role) -> tuple[str, ...]:
     return tuple(t.name for t in TABLES if t.role is role)
 
 
+def view_sql(spec: Table) -> str:
+    """The view showing a keyed table's rows with their hand's (site, hand_id) in place of ``hk``: the
+    table as users' SQL and the exports know it. (Made again after each migration: a view records its
+    columns, so one added to the table needs the view made again.)"""
+    return (f"CREATE OR REPLACE VIEW {spec.name} AS SELECT h.site, h.hand_id, x.* EXCLUDE (hk) "
+            f"FROM {spec.stored} x JOIN hands h ON h.hk = x.hk;")
+
+
+def views_sql() -> str:
+    return "\n".join(view_sql(spec) for spec in TABLES if spec.keyed) + "\n"
+
+
 def ddl(only: Table | None = None) -> str:
-    """CREATE TABLE statements of the current schema (of one table, or of all of them)."""
-    statements = []
+    """CREATE TABLE statements of the current schema (of one table, or of all of them), and the views
+    of the keyed tables."""
+    statements = [] if only else [f"CREATE SCHEMA IF NOT EXISTS {KEYED};"]
     for spec in (only,) if only else TABLES:
         entries = [(column.ddl(), column.comment) for column in spec.columns]
         if spec.primary_key:
             entries.append((f"PRIMARY KEY ({', '.join(spec.primary_key)})", ""))
         lines = [f"    {code}{',' if index < len(entries) - 1 else ''}" + (f"  -- {comment}" if comment else "")
                  for index, (code, comment) in enumerate(entries)]
-        statements.append(f"CREATE TABLE {spec.name} (  -- one row per {spec.row}\n" + "\n".join(lines) + "\n);")
+        statements.append(f"CREATE TABLE {spec.stored} (  -- one row per {spec.row}\n" + "\n".join(lines) + "\n);")
+    if not only:
+        statements.append(views_sql())
     return "\n\n".join(statements) + "\n"

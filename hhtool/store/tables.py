@@ -17,8 +17,9 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from hhtool.model import FailedHand, Hand, SkippedHand, cards_text
+from hhtool.model import Card, FailedHand, Hand, SkippedHand
 from hhtool.replay import betting_of
 from hhtool.store.spec import BIGINT, BOOLEAN, INTEGER, INTEGER_LIST, TIMESTAMP, VARCHAR, VARCHAR_LIST, table
 
@@ -66,44 +67,88 @@ def repeated(values: list[Any], counts: list[int]) -> list[Any]:
     return list(chain.from_iterable(map(repeat, values, counts)))
 
 
+class _CardTexts(dict[Any, Any]):
+    """A card's text by card, made once per card (``str(card)`` per dealt card was ≈ a tenth of the
+    builder's time); ``None`` (a hidden card) maps to the given text."""
+
+    def __init__(self, hidden: str | None) -> None:
+        super().__init__({None: hidden})
+
+    def __missing__(self, card: Card) -> str:
+        text = self[card] = str(card)
+        return text
+
+
+_DEALT_TEXT = _CardTexts(None).__getitem__  # cards: NULL where the history hides a card
+_SHOWN_TEXT = _CardTexts("??").__getitem__  # card lists, as model.cards_text writes them
+
+
+def _cards_text(cards: tuple[Card | None, ...]) -> str | None:
+    """:func:`hhtool.model.cards_text` of a card list (None when empty), from the cached texts."""
+    return " ".join(map(_SHOWN_TEXT, cards)) if cards else None
+
+
 def numbered(counts: list[int]) -> list[int]:
     """0 … count - 1 for each count: ``seq`` within each hand."""
     return list(chain.from_iterable(map(range, counts)))
 
 
 # enums are stored as they are: pyarrow takes a StrEnum as its text and an IntEnum as its number
-HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines", "note_topics"))
-SEATS = Rows("seats", ("site", "hand_id", "seq", "position", "dealt_in"))
-CARDS = Rows("cards", ("site", "hand_id", "seq", "face", "card"))
+HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines", "note_topics",
+                      "hk"))
+SEATS = Rows("seats", ("hk", "seq", "position", "dealt_in"))
+CARDS = Rows("cards", ("hk", "seq", "face", "card"))
 #: the columns of ``actions`` the builder computes (the rest are read from the Action values)
-ACTIONS_GIVEN = ("site", "hand_id", "seq", "to_call", "level_before")
+ACTIONS_GIVEN = ("hk", "seq", "to_call", "level_before")
 ACTIONS = Rows("actions", ACTIONS_GIVEN)
-RETURNS = Rows("returns", ("site", "hand_id", "seq"))
-SHOWDOWN = Rows("showdown", ("site", "hand_id", "seq", "cards"))
-AWARDS = Rows("awards", ("site", "hand_id", "seq"))
-RESULTS = Rows("results", ("site", "hand_id", "player", "contributed", "collected", "net"))
-STATED_POTS = Rows("stated_pots", ("site", "hand_id", "seq"))
-RESTATEMENTS = Rows("restatements", ("site", "hand_id", "seq", "cards"))
-VIOLATIONS = Rows("violations", ("site", "hand_id", "profile"))
-UNVERIFIABLE = Rows("unverifiable", ("site", "hand_id", "profile"))
-RULE_AWARDS = Rows("rule_awards", ("site", "hand_id", "profile"))
+RETURNS = Rows("returns", ("hk", "seq"))
+SHOWDOWN = Rows("showdown", ("hk", "seq", "cards"))
+AWARDS = Rows("awards", ("hk", "seq"))
+RESULTS = Rows("results", ("hk", "player", "contributed", "collected", "net"))
+STATED_POTS = Rows("stated_pots", ("hk", "seq"))
+RESTATEMENTS = Rows("restatements", ("hk", "seq", "cards"))
+VIOLATIONS = Rows("violations", ("hk", "profile"))
+UNVERIFIABLE = Rows("unverifiable", ("hk", "profile"))
+RULE_AWARDS = Rows("rule_awards", ("hk", "profile"))
 IMPORT_ERRORS = Rows("import_errors", ("raw_sha256",))
 SKIPPED_HANDS = Rows("skipped_hands", ())
 
 
-def _keyed(sites: list[str], hand_ids: list[str], counts: list[int]) -> dict[str, list[Any]]:
-    return {"site": repeated(sites, counts), "hand_id": repeated(hand_ids, counts), "seq": numbered(counts)}
+def shifted(tables: dict[str, pa.Table], by: int) -> dict[str, pa.Table]:
+    """``tables`` with ``by`` added to every ``hk`` (a batch's own numbers made the store's keys)."""
+    if not by:
+        return tables
+    moved = {}
+    for name, rows in tables.items():
+        index = rows.schema.get_field_index("hk")
+        moved[name] = rows if index < 0 else rows.set_column(
+            index, rows.schema.field(index), pc.add(rows.column(index), pa.scalar(by, pa.int64())))
+    return moved
+
+
+def next_key(tables: dict[str, pa.Table]) -> int:
+    """One past the largest ``hk`` of a batch's ``hands`` (0 when it has none)."""
+    hands = tables.get("hands")
+    if hands is None or not hands.num_rows:
+        return 0
+    return int(pc.max(hands["hk"]).as_py()) + 1
+
+
+def _keyed(counts: list[int]) -> dict[str, list[Any]]:
+    """``hk`` (the hand's place in the batch) and ``seq`` of each row, from each hand's row count."""
+    return {"hk": repeated(list(range(len(counts))), counts), "seq": numbered(counts)}
 
 
 def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
     """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile).
 
+    ``hk`` is each hand's place in ``items`` (0, 1, …): the importer makes it the store's key by
+    adding the next free key when it writes the batch (:meth:`hhtool.store.Store.write_tables`).
+
     Speed: no container is made per row. A row is its model object (the hand's own tuples are
     extended into one list per table), its ``of`` columns are read per column, keys and ``seq`` are
     made from each hand's row count; a tuple per row, kept alive until the batch is written, made
     the cyclic collector scan them all again and again (≈3x the builder's time with enum values)."""
-    sites = [hand.site for hand, _, _ in items]
-    hand_ids = [hand.hand_id for hand, _, _ in items]
     counts: dict[str, list[int]] = {name: [] for name in ("seats", "cards", "actions", "returns", "showdown", "awards",
                                                           "results", "stated_pots", "restatements")}
     n_seats, n_cards, n_actions, n_returns, n_showdown, n_awards, n_results, n_pots, n_restated = counts.values()
@@ -157,13 +202,14 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             to_call.extend(betting.to_call)
             level_before.extend(betting.level_before)
         dealt = 0
-        for deal in hand.deals:
-            for face, faced in (("down", deal.down), ("up", deal.up)):
-                for card in faced:
-                    deals.append(deal)
-                    faces.append(face)
-                    card_texts.append(str(card) if card else None)
-                dealt += len(faced)
+        for deal in hand.deals:  # a deal's down cards, then its up cards, each row reading the deal
+            down, up = deal.down, deal.up
+            deals.extend(repeat(deal, len(down) + len(up)))
+            faces.extend(repeat("down", len(down)))
+            faces.extend(repeat("up", len(up)))
+            card_texts.extend(map(_DEALT_TEXT, down))
+            card_texts.extend(map(_DEALT_TEXT, up))
+            dealt += len(down) + len(up)
         n_cards.append(dealt)
         n_actions.append(len(hand.actions))
         actions.extend(hand.actions)
@@ -171,14 +217,14 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
         returns.extend(hand.uncalled)
         n_showdown.append(len(hand.showdown))
         showdown.extend(hand.showdown)
-        shown_cards.extend(cards_text(s.cards) if s.cards else None for s in hand.showdown)
+        shown_cards.extend(_cards_text(s.cards) for s in hand.showdown)
         n_awards.append(len(hand.awards))
         awards.extend(hand.awards)
         n_pots.append(len(hand.stated_pots))
         stated_pots.extend(hand.stated_pots)
         n_restated.append(len(hand.restatements))
         restatements.extend(hand.restatements)
-        restated_cards.extend(cards_text(r.cards) if r.cards else None for r in hand.restatements)
+        restated_cards.extend(_cards_text(r.cards) for r in hand.restatements)
         put_in: dict[str, int] = defaultdict(int)  # default: a name outside the seats must not break the import
         for action in hand.actions:
             put_in[action.player] += action.amount
@@ -193,13 +239,14 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
             contributed.append(put_in[player])
             collected_col.append(collected[player])
             net.append(collected[player] - put_in[player])
-    keyed = {name: _keyed(sites, hand_ids, count) for name, count in counts.items()}
+    keyed = {name: _keyed(count) for name, count in counts.items()}
     results_key = keyed["results"]
     del results_key["seq"]
     return {
         "hands": HANDS.table({"players": n_seats, "community_card": community, "notes": notes, "verdict": verdicts,
                               "rules_profile": profiles, "note_lines": note_lines,
-                              "note_topics": note_topics}, [hand for hand, _, _ in items]),
+                              "note_topics": note_topics, "hk": list(range(len(items)))},
+                             [hand for hand, _, _ in items]),
         "seats": SEATS.table({**keyed["seats"], "position": positions, "dealt_in": dealt_in}, seats),
         "cards": CARDS.table({**keyed["cards"], "face": faces, "card": card_texts}, deals),
         "actions": ACTIONS.table({**keyed["actions"], "to_call": to_call, "level_before": level_before}, actions),
@@ -214,22 +261,32 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
 
 
 def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
-    """Rows for the replay tables (``violations``, ``unverifiable``, ``rule_awards``)."""
-    keys = {"site": [hand.site for hand, _, _ in items], "hand_id": [hand.hand_id for hand, _, _ in items],
-            "profile": [profile or "" for _, _, profile in items]}
+    """Rows for the replay tables (``violations``, ``unverifiable``, ``rule_awards``) of the items
+    replayed (a replay of None has none); ``hk`` is the hand's place in ``items``, as in :func:`hand_rows`."""
+    replayed = [(index, replay, profile) for index, (_, replay, profile) in enumerate(items) if replay is not None]
+    keys: dict[str, list[Any]] = {"hk": [index for index, _, _ in replayed],
+                                  "profile": [profile or "" for _, _, profile in replayed]}
     tables = {}
     for rows, found in ((VIOLATIONS, attrgetter("violations")), (UNVERIFIABLE, attrgetter("unverifiable")),
                         (RULE_AWARDS, attrgetter("awards"))):
-        per_hand = [found(replay) for _, replay, _ in items]
+        per_hand = [found(replay) for _, replay, _ in replayed]
         counts = list(map(len, per_hand))
         tables[rows.name] = rows.table({key: repeated(column, counts) for key, column in keys.items()},
                                        list(chain.from_iterable(per_hand)))
     return tables
 
 
+def shown_schema(name: str) -> pa.Schema:
+    """The Arrow schema of a keyed table's rows as its view shows them: (site, hand_id) in place of ``hk``."""
+    built = arrow_schema(name)
+    return pa.schema([pa.field("site", pa.string()), pa.field("hand_id", pa.string()),
+                      *(field for field in built if field.name != "hk")])
+
+
 def replay_table_of(name: str, rows: list[tuple[Any, ...]]) -> pa.Table:
-    """Rows of ``violations`` or ``unverifiable`` (in the spec's column order) as a typed table."""
-    schema = arrow_schema(name)
+    """Rows of ``violations`` or ``unverifiable`` as its view shows them (site, hand_id, then the
+    spec's columns after ``hk``) as a typed table."""
+    schema = shown_schema(name)
     if rows and len(rows[0]) != len(schema):
         raise SpecMismatch(f"{name}: rows of {len(rows[0])} values for {len(schema)} columns")
     return pa.table({field.name: pa.array(list(map(itemgetter(index), rows)), type=field.type)
