@@ -20,16 +20,18 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import polars as pl
-import pyarrow as pa
 
-from hhtool.model import Hand
 from hhtool.store.holders import Holder, holder_of
 from hhtool.store.schema import CURRENT_VERSION, HAND_TABLES, REPLAY_TABLES, SchemaTooNew, current_version, migrate
-from hhtool.store.tables import replay_rows
+
+if TYPE_CHECKING:  # Polars, PyArrow and the rows of a replay load where they are used: a reader (`show`) needs none
+    import polars as pl
+    import pyarrow as pa
+
+    from hhtool.model import Hand
 
 DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
@@ -308,6 +310,8 @@ class Store:
         ids = list(set(hand_ids))
         if not ids:
             return set()
+        import pyarrow as pa
+
         probe = pa.table({"hand_id": pa.array(ids, pa.string())})
         self.con.register("probe_ids", probe)
         try:
@@ -341,7 +345,10 @@ class Store:
 
     def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
         """A query's result as a Polars frame."""
-        result = pl.from_arrow(self.con.sql(sql, params=params or None).to_arrow_table())
+        import polars as pl
+
+        # through the Arrow C stream interface: no PyArrow needed (nor loaded) for a report
+        result = pl.DataFrame(self.con.sql(sql, params=params or None))
         assert isinstance(result, pl.DataFrame)
         return result
 
@@ -384,6 +391,10 @@ class Store:
 
     def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
         """Store new replay findings for hands already stored (audit under another profile)."""
+        import pyarrow as pa
+
+        from hhtool.store.tables import replay_rows
+
         tables = replay_rows(rows)
         self.run("BEGIN TRANSACTION")
         try:
