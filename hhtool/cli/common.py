@@ -40,30 +40,24 @@ from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 #: the sites (the registry of site parsers, read without loading them), as the help lists them
 SITE_CHOICES = ", ".join(site_names())
 
-#: placeholder help -> what fills in its option (help, default) from a module too heavy for every start
-_LATE: dict[str, Callable[[Any], None]] = {}
+#: placeholder -> the help text, from a module too heavy to load for every start
+_LATE: dict[str, Callable[[], str]] = {}
 
 
 def late_help(text: Callable[[], str]) -> str:
     """A placeholder for an option's help that ``text()`` gives when its command is resolved (to run,
     show its help or complete: :meth:`GuardedGroup.resolve_command`), never for `hhtool --help`."""
-    return late_option(lambda param: setattr(param, "help", text()))
-
-
-def late_option(fill: Callable[[Any], None]) -> str:
-    """A placeholder help for an option that ``fill(param)`` completes (its help, its default) when
-    its command is resolved."""
     key = f"\0late-{len(_LATE)}"
-    _LATE[key] = fill
+    _LATE[key] = text
     return key
 
 
 def fill_late(command: Any) -> None:
-    """Fill in the late help and defaults of ``command``'s options (once)."""
+    """Put the late help of ``command``'s options in place of their placeholders (once)."""
     for param in getattr(command, "params", ()):
-        fill = _LATE.get(getattr(param, "help", None) or "")
-        if fill is not None:
-            fill(param)
+        text = _LATE.get(getattr(param, "help", None) or "")
+        if text is not None:
+            param.help = text()
 
 
 def _complete_site(incomplete: str) -> list[str]:

@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import DB_OPTION, EXIT_USAGE, choices, database, err, late_option
+from hhtool.cli.common import DB_OPTION, EXIT_USAGE, choices, database, err
 from hhtool.cli.output import OutputFormat, emit_frame, file_format, terminal_width, write_text
-from hhtool.service.choices import sql_limits
+from hhtool.service.choices import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 
 FORMAT_HELP = (f"{choices(OutputFormat)}; table: DuckDB's box, fitted to the terminal. "
                "Default: the one --out's suffix names, else table.")
-
-
-def _limit(index: int, help_text: str) -> str:
-    """The help of --timeout (0) or --memory (1), whose default the store's confined SQL keeps."""
-    def fill(param: Any) -> None:
-        param.default, param.help = sql_limits()[index], help_text
-    return late_option(fill)
-
-
-TIMEOUT_HELP = _limit(0, "Stop the query after SECONDS.")
-MEMORY_HELP = _limit(1, "DuckDB memory for the query, and the largest result kept (e.g. 512MiB, 4GB).")
 
 
 def register(app: typer.Typer) -> None:
@@ -40,8 +28,9 @@ def register(app: typer.Typer) -> None:
         max_rows: int = typer.Option(40, "--max-rows", min=1, help="Table: rows shown (the first and last halves)."),
         max_width: int | None = typer.Option(None, "--max-width", min=20, help="Table: characters a line "
                                                                               "(default: the terminal's width)."),
-        timeout: float = typer.Option(None, "--timeout", min=0.01, help=TIMEOUT_HELP),
-        memory: str = typer.Option(None, "--memory", help=MEMORY_HELP),
+        timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.01, help="Stop the query after SECONDS."),
+        memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="DuckDB memory for the query, and the largest "
+                                                                    "result kept (e.g. 512MiB, 4GB)."),
     ) -> None:
         """Run one read-only query on the store's tables and views and print the result.
 

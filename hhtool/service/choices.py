@@ -4,7 +4,7 @@ command line's option types, help and completion.
 
 Importing this module is cheap (no DuckDB, Polars, PyArrow, Lark, nor the replay): the enums and
 constants come from light modules, and what only a heavy module knows (the profiles, the codes, the
-simulator's formats, the SQL limits) is a function the command line calls when it needs the value.
+simulator's formats) is a function the command line calls when it needs the value.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from hhtool.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from hhtool.reports.choices import (
     BREAKDOWNS,
     DEFAULT_GAP_MINUTES,
@@ -78,13 +79,6 @@ def simulation_policies() -> tuple[str, ...]:
     return tuple(POLICIES)
 
 
-def sql_limits() -> tuple[float, str]:
-    """`sql`'s default timeout (seconds) and memory limit."""
-    from hhtool.store.confined import DEFAULT_MEMORY, DEFAULT_TIMEOUT
-
-    return DEFAULT_TIMEOUT, DEFAULT_MEMORY
-
-
-__all__ = ["BREAKDOWNS", "DEFAULT_GAP_MINUTES", "REPORT_FORMATS", "Axis", "Breakdown", "Game", "ProblemKind",
-           "Showdown", "Unit", "Verdict", "code_names", "finding_code", "profile_names", "simulated_sites",
-           "simulation_policies", "site_names", "sql_limits"]
+__all__ = ["BREAKDOWNS", "DEFAULT_GAP_MINUTES", "DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "REPORT_FORMATS", "Axis",
+           "Breakdown", "Game", "ProblemKind", "Showdown", "Unit", "Verdict", "code_names", "finding_code",
+           "profile_names", "simulated_sites", "simulation_policies", "site_names"]

@@ -137,10 +137,10 @@ def load_hands(store: Store, where: str = "TRUE", params: Sequence[Any] = ()) ->
 
 
 def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
-    import pyarrow as pa
-
-    wanted = pa.table({"site": [k[0] for k in keys], "hand_id": [k[1] for k in keys]})
-    store.con.register("wanted_hands", wanted)
+    # a temporary table made from two list parameters rather than a registered Arrow table: `show`
+    # loads one hand, and PyArrow would cost it more than the rest of the loading
+    store.run("CREATE OR REPLACE TEMP TABLE wanted_hands AS SELECT unnest(?) AS site, unnest(?) AS hand_id",
+              [[k[0] for k in keys], [k[1] for k in keys]])
     try:
         def rows(table: str, columns: str, order: str) -> dict[tuple[str, str], list[tuple[Any, ...]]]:
             return _group(store.run(
@@ -159,7 +159,7 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
         stated = rows("stated_pots", _POT.select, "seq")
         restated = rows("restatements", _RESTATEMENT.select, "seq")
     finally:
-        store.con.unregister("wanted_hands")
+        store.run("DROP TABLE IF EXISTS wanted_hands")
     # the hands row: the Hand's own columns, community_card, then Source's and Stakes' columns
     source_at = len(_HAND.columns) + len(_HAND.extra)
     stakes_at = source_at + len(_SOURCE.columns)
