@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_once(args: list[str], tree: Path) -> tuple[float, float]:
     """(cpu, wall) seconds of ``python -m hhtool ARGS`` with ``tree`` first on the path."""
-    env = dict(os.environ, PYTHONPATH=str(tree), NO_COLOR="1", COLUMNS="80")
+    env = dict(os.environ, PYTHONPATH=str(tree), COLUMNS="80")
     started = time.perf_counter()
     # run from elsewhere: `python -m` puts the working directory before PYTHONPATH
     process = subprocess.Popen([sys.executable, "-m", "hhtool", *args], env=env, cwd=tempfile.gettempdir(),

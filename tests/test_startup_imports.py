@@ -104,3 +104,12 @@ def sample_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     listed = runner.invoke(app, ["hands", "--db", str(db), "--format", "json", "--limit", "1"])
     assert listed.exit_code == 0, listed.output
     return db, str(json.loads(listed.stdout)[0]["hand_id"])
+
+
+def test_the_sites_named_without_loading_are_the_parsers_registered() -> None:
+    """The help's site list (module names, nothing imported) is the registry's: every site module has
+    its parser named after it, and every other module of hhtool.sites is a declared helper."""
+    from hhtool.sites import all_parsers, site_names
+
+    assert site_names() == tuple(parser.name for parser in all_parsers())
+    assert "pokerstars" in site_names() and "lines" not in site_names()
