@@ -272,14 +272,18 @@ def live_progress() -> bool:
 
 def failure(error: BaseException) -> tuple[int, str]:
     """The exit code and one-line message for an error no command handled itself."""
-    from hhtool.service.errors import SchemaTooNew, SettingError, StoreError
-
     path = stores.opened_path() or "the database"
     if isinstance(error, KeyboardInterrupt) or _duckdb_saw_ctrl_c(error):
         return EXIT_INTERRUPTED, "interrupted"
-    if isinstance(error, SettingError | UsageError):
+    if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
-    if isinstance(error, StoreError | SchemaTooNew | CannotWrite):
+    if isinstance(error, CannotWrite):
+        return EXIT_STORE, str(error)
+    from hhtool.service.errors import SchemaTooNew, SettingError, StoreError  # (the store loads: at an error only)
+
+    if isinstance(error, SettingError):
+        return EXIT_USAGE, str(error)
+    if isinstance(error, StoreError | SchemaTooNew):
         return EXIT_STORE, str(error)
     duckdb = sys.modules.get("duckdb")  # not loaded: the error is none of DuckDB's
     if duckdb is not None and isinstance(error, duckdb.Error | duckdb.InterruptException):
