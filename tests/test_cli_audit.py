@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.cli.audit_cmd import VIOLATION_KEYS
+from hhtool.service.verdicts import VIOLATION_KEYS
 from tests.inputs import SAMPLES
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 

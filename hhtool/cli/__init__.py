@@ -20,7 +20,7 @@ def _interrupted_while_starting(signum: int, frame: FrameType | None) -> None:
     os._exit(130)
 
 
-# A Ctrl-C while the libraries load (a second or so) would print a traceback from whichever import it
+# A Ctrl-C while the libraries load (a command imports its own) would print a traceback from whichever import it
 # hit: until a command starts (GuardedGroup restores Python's handler), it just ends the program.
 if Path(sys.argv[0]).name == "hhtool" or sys.argv[0].endswith(os.path.join("hhtool", "__main__.py")):
     signal.signal(signal.SIGINT, _interrupted_while_starting)

@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-import polars as pl
 import typer
 
 from hhtool.cli.common import DB_OPTION, database, err, out
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.aliases import add, aliases, remove
 
 
 class ListFormat(StrEnum):
@@ -43,6 +41,8 @@ def add_command(
     db: str | None = DB_OPTION,
 ) -> None:
     """Group site names under NAME (creating the alias, or adding to it)."""
+    from hhtool.service.aliases import add
+
     done = add(database(db), name, site_names)
     for warning in done.warnings:
         err.print(f"warning: {_plain(warning)}", markup=False, highlight=False)
@@ -60,6 +60,10 @@ def list_command(
     db: str | None = DB_OPTION,
 ) -> None:
     """Every alias and its site names, with the hands of each in the database."""
+    import polars as pl
+
+    from hhtool.service.aliases import aliases
+
     found = aliases(database(db))
     if not found and output_format is ListFormat.table:
         out.print("no aliases yet: `hhtool alias add NAME SITE:PLAYER...` groups a person's names", markup=False,
@@ -79,6 +83,8 @@ def remove_command(
     db: str | None = DB_OPTION,
 ) -> None:
     """Take site names out of an alias, or remove the whole alias (the hands stay)."""
+    from hhtool.service.aliases import remove
+
     removed = ", ".join(map(str, remove(database(db), name, site_names or [])))
     text = f"alias {name}: removed {removed}" if site_names else f"alias {name} removed (it grouped {removed})"
     out.print(_plain(text), markup=False, highlight=False)

@@ -6,7 +6,7 @@ import csv
 import json
 import sys
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 from rich.table import Table
@@ -21,16 +21,16 @@ from hhtool.cli.common import (
     database,
     err,
     info,
+    late_help,
     out,
     rules_option,
     site_option,
 )
 from hhtool.cli.output import fit_lines, print_text_summary, terminal_width, write_text
-from hhtool.reports.dispute import REPORT_FORMATS, render
-from hhtool.service import audit
-from hhtool.service.filters import hand_filter
-from hhtool.service.judging import profile_catalog
-from hhtool.service.verdicts import CODE_NAMES, VIOLATION_KEYS, Code
+from hhtool.service.choices import REPORT_FORMATS, code_names, finding_code
+
+if TYPE_CHECKING:
+    from hhtool.service.verdicts import Code
 
 #: the columns of the terminal table (the other formats carry every key)
 TABLE_KEYS = ("hand_id", "code", "street", "player", "expected", "actual", "message", "line")
@@ -45,9 +45,12 @@ class AuditFormat(StrEnum):
 SITE_OPTION = site_option("Only this site")
 RULES_OPTION = rules_option("Replay under this profile ('--rules list' lists them with their sources)")
 FORMAT_HELP = f"{choices(AuditFormat)}; with --explain: {choices(REPORT_FORMATS)}."
+CODE_HELP = late_help(lambda: f"Only this code: {code_names()}.")
 
 
 def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> None:
+    from hhtool.service.verdicts import VIOLATION_KEYS
+
     if output_format is AuditFormat.jsonl:
         for row in rows:
             sys.stdout.write(json.dumps(row) + "\n")
@@ -67,6 +70,8 @@ def print_violations(rows: list[dict[str, Any]], output_format: AuditFormat) -> 
 
 def print_profiles() -> None:
     """Every built-in profile with one line on where it comes from (``--rules list``)."""
+    from hhtool.service.judging import profile_catalog
+
     catalog = profile_catalog()
     width = max(len(name) for name, _ in catalog)
     lines = fit_lines([Text(f"{name:<{width}}  {source}") for name, source in catalog], terminal_width(),
@@ -99,8 +104,7 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
         hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
         site: str | None = SITE_OPTION,
-        code: Code | None = typer.Option(None, "--code", parser=Code, metavar="CODE",
-                                        help=f"Only this code: {CODE_NAMES}."),
+        code: str | None = typer.Option(None, "--code", parser=finding_code, metavar="CODE", help=CODE_HELP),
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
         rules: str | None = RULES_OPTION,
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
@@ -114,6 +118,10 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when no violation is reported, 1 when some are, 2 on usage errors, 3 when the store fails.
         """
+        from hhtool.reports.dispute import render
+        from hhtool.service import audit
+        from hhtool.service.filters import hand_filter
+
         if rules == "list":
             print_profiles()
             raise typer.Exit(EXIT_OK)
@@ -124,7 +132,8 @@ def register(app: typer.Typer) -> None:
             write_text(render(report, report_format), out_file)
             raise typer.Exit(EXIT_OK)
         chosen = hand_filter(sites=site, hand_id=hand or None)
-        outcome = audit.audit(database(db), paths or [], chosen, code, player, rules, on_imported, report_dir)
+        found_code = cast("Code | None", code)  # the parser made it a Code
+        outcome = audit.audit(database(db), paths or [], chosen, found_code, player, rules, on_imported, report_dir)
         if outcome.pages is not None:
             info(f"wrote {outcome.pages} dispute pages and index.html to {report_dir}", stderr=True, highlight=False,
                  markup=False)
@@ -136,4 +145,4 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(EXIT_FINDINGS if outcome.violations else EXIT_OK)
 
 
-__all__ = ["EXIT_ERROR", "VIOLATION_KEYS", "register"]
+__all__ = ["EXIT_ERROR", "register"]

@@ -8,6 +8,11 @@ The conventions every command keeps without declaring anything: GuardedGroup giv
 ``--format text|json``), never Python types (``<str>``, ``<bool>``). ``NO_COLOR`` (and output that is
 not a terminal) means no escape sequence, help included. A list of choices for an option's help
 comes from its one source (:func:`choices`).
+
+Start-up stays light: nothing here (nor in a command module) imports DuckDB, Polars, PyArrow, Lark or
+the replay at module level, so `hhtool --help`, a command's --help and completion load none of them; a
+command imports the service it calls when it runs. Help that names values from a heavy module (the rule
+profiles, the finding codes) is :func:`late_help`, filled in when its command is resolved.
 """
 
 from __future__ import annotations
@@ -22,29 +27,37 @@ from collections.abc import Callable, Iterable
 from enum import Enum, IntEnum
 from typing import Any, Literal
 
-import duckdb
 import typer
-import typer.rich_utils
 from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
 from hhtool.service import stores
 from hhtool.service.choices import profile_names, site_names
-from hhtool.service.errors import (
-    CannotWrite,
-    SchemaTooNew,
-    SettingError,
-    StoreError,
-    UsageError,
-    duckdb_message,
-    is_damage,
-)
+from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
-#: the sites (the registry of site parsers) and built-in profiles, as the help lists them
+#: the sites (the registry of site parsers, read without loading them), as the help lists them
 SITE_CHOICES = ", ".join(site_names())
-RULES_CHOICES = ", ".join(profile_names())
+
+#: placeholder -> the help text, from a module too heavy to load for every start
+_LATE: dict[str, Callable[[], str]] = {}
+
+
+def late_help(text: Callable[[], str]) -> str:
+    """A placeholder for an option's help that ``text()`` gives when its command is resolved (to run,
+    show its help or complete: :meth:`GuardedGroup.resolve_command`), never for `hhtool --help`."""
+    key = f"\0late-{len(_LATE)}"
+    _LATE[key] = text
+    return key
+
+
+def fill_late(command: Any) -> None:
+    """Put the late help of ``command``'s options in place of their placeholders (once)."""
+    for param in getattr(command, "params", ()):
+        text = _LATE.get(getattr(param, "help", None) or "")
+        if text is not None:
+            param.help = text()
 
 
 def _complete_site(incomplete: str) -> list[str]:
@@ -62,7 +75,8 @@ def site_option(what: str) -> Any:
 
 def rules_option(what: str) -> Any:
     """``--rules`` with the built-in profiles listed after ``what`` (and completed by the shell)."""
-    return typer.Option(None, "--rules", autocompletion=_complete_rules, help=f"{what}: {RULES_CHOICES}; or a TOML file.")
+    return typer.Option(None, "--rules", autocompletion=_complete_rules,
+                        help=late_help(lambda: f"{what}: {', '.join(profile_names())}; or a TOML file."))
 
 
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
@@ -104,8 +118,15 @@ def no_color() -> bool:
 
 #: no colour system at all under NO_COLOR: Rich's own NO_COLOR handling keeps bold and dim escapes
 COLOR_SYSTEM: ColorSystem | None = None if no_color() else "auto"
-if COLOR_SYSTEM is None:
-    typer.rich_utils.COLOR_SYSTEM = None  # Typer's help and usage-error panels (its documented switch)
+
+
+def _plain_typer_panels() -> None:
+    """Under NO_COLOR, Typer's help and usage-error panels without colour (its documented switch). Its
+    rich_utils module is loaded only for help and errors: set when one of them is about to be shown."""
+    if COLOR_SYSTEM is None:
+        import typer.rich_utils
+
+        typer.rich_utils.COLOR_SYSTEM = None
 
 # Tables piped to a file or another program get room instead of an 80-column wrap.
 out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 200, color_system=COLOR_SYSTEM)
@@ -254,25 +275,19 @@ def failure(error: BaseException) -> tuple[int, str]:
     path = stores.opened_path() or "the database"
     if isinstance(error, KeyboardInterrupt) or _duckdb_saw_ctrl_c(error):
         return EXIT_INTERRUPTED, "interrupted"
-    if isinstance(error, SettingError | UsageError):
+    if isinstance(error, UsageError):
         return EXIT_USAGE, str(error)
-    if isinstance(error, StoreError | SchemaTooNew | CannotWrite):
+    if isinstance(error, CannotWrite):
         return EXIT_STORE, str(error)
-    if isinstance(error, duckdb.InterruptException):
-        return EXIT_INTERRUPTED, "interrupted"
-    if isinstance(error, duckdb.OutOfMemoryException):
-        return EXIT_STORE, (f"out of memory working on database {path} ({duckdb_message(error)}); "
-                            f"raise ${IMPORT_MEMORY_ENV} or free memory")
-    if isinstance(error, duckdb.ProgrammingError):  # our own SQL is wrong: a bug, not the store's fault
-        return EXIT_INTERNAL, f"internal error: {duckdb_message(error)}"
-    if isinstance(error, duckdb.Error):
-        message = duckdb_message(error)
-        if _disk_full(message):
-            return EXIT_STORE, f"disk full (or file size limit) writing database {path}: {message}"
-        if is_damage(message):
-            return EXIT_STORE, f"database {path} is damaged or truncated: {message}"
-        verb = "read or written" if stores.opened_for_writing() else "read"
-        return EXIT_STORE, f"database {path} could not be {verb}: {message}"
+    from hhtool.service.errors import SchemaTooNew, SettingError, StoreError  # (the store loads: at an error only)
+
+    if isinstance(error, SettingError):
+        return EXIT_USAGE, str(error)
+    if isinstance(error, StoreError | SchemaTooNew):
+        return EXIT_STORE, str(error)
+    duckdb = sys.modules.get("duckdb")  # not loaded: the error is none of DuckDB's
+    if duckdb is not None and isinstance(error, duckdb.Error | duckdb.InterruptException):
+        return _duckdb_failure(error, duckdb, path)
     if isinstance(error, MemoryError):
         return EXIT_STORE, "out of memory"
     if isinstance(error, OSError):
@@ -282,6 +297,25 @@ def failure(error: BaseException) -> tuple[int, str]:
             return EXIT_STORE, f"disk full (or file size limit) writing{where}: {reason}"
         return EXIT_STORE, f"cannot read or write{where}: {reason}"
     return EXIT_INTERNAL, f"internal error: {type(error).__name__}: {error}"
+
+
+def _duckdb_failure(error: BaseException, duckdb: Any, path: str) -> tuple[int, str]:
+    from hhtool.service.errors import duckdb_message, is_damage
+
+    if isinstance(error, duckdb.InterruptException):
+        return EXIT_INTERRUPTED, "interrupted"
+    if isinstance(error, duckdb.OutOfMemoryException):
+        return EXIT_STORE, (f"out of memory working on database {path} ({duckdb_message(error)}); "
+                            f"raise ${IMPORT_MEMORY_ENV} or free memory")
+    if isinstance(error, duckdb.ProgrammingError):  # our own SQL is wrong: a bug, not the store's fault
+        return EXIT_INTERNAL, f"internal error: {duckdb_message(error)}"
+    message = duckdb_message(error)
+    if _disk_full(message):
+        return EXIT_STORE, f"disk full (or file size limit) writing database {path}: {message}"
+    if is_damage(message):
+        return EXIT_STORE, f"database {path} is damaged or truncated: {message}"
+    verb = "read or written" if stores.opened_for_writing() else "read"
+    return EXIT_STORE, f"database {path} could not be {verb}: {message}"
 
 
 def _duckdb_saw_ctrl_c(error: BaseException) -> bool:
@@ -322,11 +356,21 @@ class GuardedGroup(TyperGroup):
         keep_conventions(self, ctx)
         return list(super().parse_args(ctx, args))
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _plain_typer_panels()
+        return super().main(*args, **kwargs)
+
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             keep_conventions(command, ctx)
         return command
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """The command to run (or whose help to show, or to complete): its late help filled in."""
+        name, command, rest = super().resolve_command(ctx, args)
+        fill_late(command)
+        return name, command, rest
 
     def invoke(self, ctx: Any) -> Any:
         stores.command_starts()

@@ -10,8 +10,6 @@ import typer
 from rich.markup import escape
 
 from hhtool.cli.common import DB_OPTION, EXIT_ERROR, choices, database, err, info, site_option
-from hhtool.service.export import export_parquet, export_phh
-from hhtool.service.filters import hand_filter
 
 
 class ExportFormat(StrEnum):
@@ -36,6 +34,9 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Export the stored hands, findings and import errors (parquet), or the hands as PHH."""
+        from hhtool.service.export import export_parquet, export_phh
+        from hhtool.service.filters import hand_filter
+
         if output_format is ExportFormat.phh:
             if out_dir is not None or target is None:
                 err.print("[red]error:[/red] --format phh writes to --out DIR or --out FILE.phhs (no folder argument)")

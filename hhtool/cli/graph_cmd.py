@@ -17,8 +17,7 @@ from hhtool.cli.common import (
     database,
     info,
 )
-from hhtool.service.filters import Game, hand_filter
-from hhtool.service.reports import Axis, Unit, graph
+from hhtool.service.choices import Axis, Game, Unit
 
 
 def register(app: typer.Typer) -> None:
@@ -39,6 +38,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Graph a player's cumulative winnings against hands played or dates, in money or big bets.
         In HTML, hovering a point names its hand; clicking it goes to the hand's row and its `hhtool show` command."""
+        from hhtool.service.filters import hand_filter
+        from hhtool.service.reports import graph
+
         path = Path(out_file)
         chosen = hand_filter(sites=sites, stakes=stakes, date_from=date_from, date_to=date_to, game=game,
                              table_size=table_size)

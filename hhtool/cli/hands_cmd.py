@@ -26,16 +26,7 @@ from hhtool.cli.listing import (
     sort_option,
 )
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.filters import Game, hand_filter
-from hhtool.service.hands import (
-    OPTIONAL_COLUMNS,
-    UNCUT_COLUMNS,
-    Showdown,
-    Verdict,
-    hand_choice,
-    limit_for,
-    list_hands,
-)
+from hhtool.service.choices import Game, Showdown, Verdict
 
 
 def register(app: typer.Typer) -> None:
@@ -72,6 +63,9 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
+        from hhtool.service.filters import hand_filter
+        from hhtool.service.hands import OPTIONAL_COLUMNS, UNCUT_COLUMNS, hand_choice, limit_for, list_hands
+
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size)
         listed_choice = hand_choice(verdict, showdown, min_pot, max_pot)

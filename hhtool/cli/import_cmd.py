@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TaskID, TextColumn
 
 from hhtool.cli.common import (
     DB_OPTION,
@@ -33,11 +32,12 @@ from hhtool.cli.common import (
 )
 from hhtool.cli.output import print_text_summary
 from hhtool.service.config import watch_targets
-from hhtool.service.errors import SettingError
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
 from hhtool.service.stores import stored_since_open
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from hhtool.service.importing import FileReport, ImportProgress
 
 
@@ -63,6 +63,8 @@ def progress_mode() -> str:
     """"bar", "lines" or "off", from $HHTOOL_PROGRESS and whether stderr is a terminal."""
     chosen = os.environ.get(PROGRESS_ENV, "auto").strip().lower() or "auto"
     if chosen not in PROGRESS_MODES:
+        from hhtool.service.errors import SettingError
+
         raise SettingError(f"${PROGRESS_ENV} must be one of {', '.join(PROGRESS_MODES)}, not {chosen!r}")
     if chosen == "auto":
         return "bar" if live_progress() else "off"
@@ -96,6 +98,8 @@ class ImportProgressView:
     (:func:`progress_mode`). It keeps the last progress heard either way, for the Ctrl-C summary."""
 
     def __init__(self, mode: str | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn
+
         self.mode = mode or progress_mode()
         self.clock = clock
         self.started = clock()

@@ -4,13 +4,15 @@ where a list goes (terminal table, or a file in the format its suffix names), an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from hhtool.cli.common import choices, err
 from hhtool.cli.output import OutputFormat, file_format
-from hhtool.service.reports import TerminalChoice
+
+if TYPE_CHECKING:
+    from hhtool.service.reports import TerminalChoice
 
 DESCENDING_OPTION = typer.Option(None, "--desc/--asc", help="Sort largest or newest first (--desc) or the other "
                                  "way. Default: --desc for numbers and dates, --asc for text.", show_default=False)
@@ -49,6 +51,8 @@ class ListTarget:
 
 def list_target(output_format: OutputFormat | None, out_file: str | None, columns: str | None,
                 all_columns: bool) -> ListTarget:
+    from hhtool.service.reports import TerminalChoice
+
     written = file_format(output_format, out_file)
     terminal = None
     if written is OutputFormat.table:

@@ -16,7 +16,6 @@ from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
 from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
 from rich.text import Text
@@ -25,7 +24,9 @@ from hhtool.cli.common import Verbosity, out, verbosity
 from hhtool.service.errors import UsageError
 from hhtool.service.out_files import prepare_out_file
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a frame to print comes from a command that loaded Polars; this module does not need to
+    import polars as pl
+
     from hhtool.service.importing import FileReport, ImportReport
 
 #: an import report's status of a file that holds no hand (hhtool.import_report.NOT_A_HAND_HISTORY)
@@ -137,6 +138,8 @@ def csv_text(frame: pl.DataFrame) -> str:
     """CSV, a list or struct column's cells written as JSON text (CSV has no nesting)."""
     nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
     if nested:
+        import polars as pl
+
         frame = frame.with_columns(
             pl.Series(name, [None if value is None else json.dumps(jsonable(value), ensure_ascii=False)
                              for value in frame[name].to_list()], dtype=pl.Utf8)

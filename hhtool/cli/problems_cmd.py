@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-import polars as pl
 import typer
 
 from hhtool.cli.common import DB_OPTION, database
@@ -19,7 +19,12 @@ from hhtool.cli.output import (
     terminal_width,
     write_text,
 )
-from hhtool.service.problems import ProblemKind, Problems, problems
+from hhtool.service.choices import ProblemKind
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from hhtool.service.problems import Problems
 
 #: rows of each kind the terminal shows unless --limit says otherwise
 TERMINAL_LIMIT = 20
@@ -39,6 +44,8 @@ def _lines_of(frame: pl.DataFrame) -> list[str]:
 def error_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.DataFrame:
     """The import errors as the terminal shows them: file (as typed, its end kept), lines, the line it
     stopped at, why."""
+    import polars as pl
+
     files = [cut_left(shown_path(path), max(width // 3, 12)) for path in frame["file"].to_list()]
     return pl.DataFrame({"file": files, "lines": _lines_of(frame),
                          "at": frame["line"], "reason": frame["reason"]}, schema_overrides={"at": pl.Int64})
@@ -46,6 +53,8 @@ def error_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.DataFram
 
 def unverifiable_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.DataFrame:
     """The unverifiable checks as the terminal shows them: site, hand id, check, why, line."""
+    import polars as pl
+
     return frame.select("site", "hand_id", pl.col("code").alias("check"), "reason", "line")
 
 
@@ -94,6 +103,8 @@ def register(app: typer.Typer) -> None:
         import_errors WHERE file = '…'"` shows its text. csv and json give both kinds in one table
         (a `problem` column tells them apart) with every line number.
         """
+        from hhtool.service.problems import problems
+
         asked = {ProblemsFormat.text: OutputFormat.table, ProblemsFormat.csv: OutputFormat.csv,
                  ProblemsFormat.json: OutputFormat.json, None: None}[output_format]
         written = file_format(asked, out_file)

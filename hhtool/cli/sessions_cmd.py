@@ -26,14 +26,7 @@ from hhtool.cli.listing import (
     sort_option,
 )
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.filters import Game, hand_filter
-from hhtool.service.sessions import (
-    DEFAULT_GAP_MINUTES,
-    OPTIONAL_COLUMNS,
-    UNCUT_COLUMNS,
-    limit_for,
-    sessions,
-)
+from hhtool.service.choices import DEFAULT_GAP_MINUTES, Game
 
 
 def register(app: typer.Typer) -> None:
@@ -69,6 +62,9 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
+        from hhtool.service.filters import hand_filter
+        from hhtool.service.sessions import OPTIONAL_COLUMNS, UNCUT_COLUMNS, limit_for, sessions
+
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size)
         target = list_target(output_format, out_file, columns, all_columns)

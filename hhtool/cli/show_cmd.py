@@ -10,8 +10,6 @@ import typer
 
 from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
 from hhtool.cli.output import fit_lines, terminal_width
-from hhtool.reports.show import render_text
-from hhtool.service.judging import show_hand
 
 
 class ShowFormat(StrEnum):
@@ -38,6 +36,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Show a hand street by street: cards (opponents' down cards the hand revealed later in parentheses),
         actions with the pot, showdown, site and rules awards, violations."""
+        from hhtool.reports.show import render_text
+        from hhtool.service.judging import show_hand
+
         shown = show_hand(database(db), hand_id, site, rules, hide_hole)
         if output_format is ShowFormat.json:
             sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")

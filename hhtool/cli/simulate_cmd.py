@@ -7,14 +7,14 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, choices, err, info
+from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, choices, err, info, late_help
 from hhtool.service.choices import simulated_sites, simulation_policies
 from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.simulate import SimulationRequest, simulate
 
-SITE_HELP = (f"Format to write: {choices(simulated_sites())} (phh: a .phhs). The rake is shared between pots as "
-             "that site's replay profile says (Full Tilt: all from the main pot).")
-POLICY_HELP = f"{choices(simulation_policies())} (calldown: nobody folds; raisewar: always raise)."
+SITE_HELP = late_help(lambda: f"Format to write: {choices(simulated_sites())} (phh: a .phhs). The rake is shared "
+                      "between pots as that site's replay profile says (Full Tilt: all from the main pot).")
+POLICY_HELP = late_help(lambda: f"{choices(simulation_policies())} (calldown: nobody folds; raisewar: always raise).")
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from hhtool.cli.common import DB_OPTION, EXIT_USAGE, choices, database, err
 from hhtool.cli.output import OutputFormat, emit_frame, file_format, terminal_width, write_text
-from hhtool.service.sql import DEFAULT_MEMORY, DEFAULT_TIMEOUT, BoxLayout, QueryFailed, QueryRefused, run_sql, sql_box
+from hhtool.service.choices import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 
 FORMAT_HELP = (f"{choices(OutputFormat)}; table: DuckDB's box, fitted to the terminal. "
                "Default: the one --out's suffix names, else table.")
@@ -44,6 +44,8 @@ def register(app: typer.Typer) -> None:
 
         A query that starts with a comment ("-- …") goes after a lone --: hhtool sql -- "-- …".
         """
+        from hhtool.service.sql import BoxLayout, QueryFailed, QueryRefused, run_sql, sql_box
+
         chosen = file_format(output_format, out_file)
         try:
             if chosen is OutputFormat.table:

@@ -17,8 +17,7 @@ from hhtool.cli.common import (
     database,
 )
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
-from hhtool.service.filters import Game, hand_filter
-from hhtool.service.reports import Breakdown, TerminalChoice, stats
+from hhtool.service.choices import Breakdown, Game
 
 BY_HELP = f"Break down by {choices(Breakdown)}."
 FORMAT_HELP = f"{choices(OutputFormat)}. Default: the one --out's suffix names, else table."
@@ -59,6 +58,9 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key. Definitions: docs/stats.md.
         """
+        from hhtool.service.filters import hand_filter
+        from hhtool.service.reports import TerminalChoice, stats
+
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size)
         written = file_format(output_format, out_file)

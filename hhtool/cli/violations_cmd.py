@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import typer
 
-from hhtool.cli.common import DB_OPTION, choices, database, out, site_option
+from hhtool.cli.common import DB_OPTION, choices, database, late_help, out, site_option
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
-from hhtool.service.filters import hand_filter
-from hhtool.service.verdicts import BREAKDOWNS, CODE_NAMES, Code, violation_breakdowns
+from hhtool.service.choices import BREAKDOWNS, code_names, finding_code
+
+if TYPE_CHECKING:
+    from hhtool.service.verdicts import Code
 
 SITE_OPTION = site_option("Only this site")
 BY_HELP = f"{choices(BREAKDOWNS)} (hand: worst first). Default: every breakdown in the terminal, by code otherwise."
 FORMAT_HELP = f"{choices(OutputFormat)}. Default: the one --out's suffix names, else table."
+CODE_HELP = late_help(lambda: f"Only this code: {code_names()}.")
 
 
 def register(app: typer.Typer) -> None:
     @app.command("violations")
     def violations_command(
         by: str | None = typer.Option(None, "--by", help=BY_HELP),
-        code: Code | None = typer.Option(None, "--code", parser=Code, metavar="CODE",
-                                        help=f"Only this code: {CODE_NAMES}."),
+        code: str | None = typer.Option(None, "--code", parser=finding_code, metavar="CODE", help=CODE_HELP),
         hand: str | None = typer.Option(None, "--hand", help="Drill down into one hand's violations."),
         site: str | None = SITE_OPTION,
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
@@ -36,14 +40,18 @@ def register(app: typer.Typer) -> None:
         once: in the hand's currency in the terminal; csv, json and parquet give it in smallest units
         beside `currency` and `unit` (100 units make one dollar).
         """
+        from hhtool.service.filters import hand_filter
+        from hhtool.service.verdicts import violation_breakdowns
+
+        found_code = cast("Code | None", code)  # the parser made it a Code
         chosen = hand_filter(sites=site, hand_id=hand or None)
         written = file_format(output_format, out_file)  # --out's suffix decides, as for every --out
         terminal = written is OutputFormat.table
         if hand or by or out_file or not terminal:  # one breakdown (or one hand's violations)
-            [(_, frame)] = violation_breakdowns(database(db), [by or "code"], chosen, code, player, for_terminal=terminal)
+            [(_, frame)] = violation_breakdowns(database(db), [by or "code"], chosen, found_code, player, for_terminal=terminal)
             emit_frame(frame, written, out_file)
             return
-        for breakdown, frame in violation_breakdowns(database(db), list(BREAKDOWNS), chosen, code, player, top,
+        for breakdown, frame in violation_breakdowns(database(db), list(BREAKDOWNS), chosen, found_code, player, top,
                                                      for_terminal=True):
             out.print(f"[bold]by {breakdown}[/bold]" + (" (worst first)" if breakdown == "hand" else ""))
             emit_frame(frame, output_format)

@@ -1,12 +1,6 @@
 """Reports over the store: per-player statistics and the winnings graph.
 
 The reports read the DuckDB store through SQL (and Polars for the last aggregation); they may use
-the hand model and the evaluator, never the command line.
+the hand model and the evaluator, never the command line. This package's own import loads nothing:
+the command line reaches the light modules here (:mod:`.filters`, :mod:`.choices`) without Polars or DuckDB.
 """
-
-from __future__ import annotations
-
-from hhtool.reports.filters import Game, HandFilter, parse_stakes
-from hhtool.reports.stats import RATES, Breakdown, output_keys, player_stats
-
-__all__ = ["RATES", "Breakdown", "Game", "HandFilter", "output_keys", "parse_stakes", "player_stats"]

@@ -31,15 +31,16 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
-
-import polars as pl
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from hhtool.evaluation import high_value, low_value
 from hhtool.model import Card
 from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.store import Store
+
+if TYPE_CHECKING:  # loaded where used: a report over the facts cache needs neither
+    import polars as pl
+    import pyarrow as pa
 
 LATER_STREETS = (4, 5, 6, 7)
 ALL_STREETS = (3, 4, 5, 6, 7)
@@ -515,6 +516,8 @@ def card_values(store: Store, where: str, params: list[Any]) -> pa.Table:
 
 def evaluated_cards(rows: Iterable[tuple[Any, ...]]) -> pa.Table:
     """The card-value table the facts query reads, of rows of one showdown card string each."""
+    import pyarrow as pa
+
     texts: list[str] = []
     highs: list[int | None] = []
     lows: list[int | None] = []

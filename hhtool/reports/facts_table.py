@@ -29,10 +29,9 @@ import hashlib
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 
 from hhtool.reports.facts import (
     CARD_VALUES_VIEW,
@@ -44,7 +43,9 @@ from hhtool.reports.facts import (
 )
 from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
-from hhtool.store.tables import arrow_schema
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
 FACTS_DEFINITION = 2  # 2: the covered hands by hk
@@ -237,6 +238,8 @@ class BatchFacts:
         if not self._prepared:
             _prepare(self.store)
             self._prepared = True
+        from hhtool.store.tables import arrow_schema  # (the store's writing side: the replay, PyArrow)
+
         con = self._con
         for name in FACTS_INPUTS:
             given = tables.get(name)

@@ -19,13 +19,13 @@ import html
 import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from hhtool.money import currency_symbol, format_money, site_amount
+from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.store import Store
@@ -35,16 +35,6 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 40, 50
 MAX_SVG_POINTS = 2000
 MAX_TABLE_ROWS = 5000
 LINES = (("total", "Total", "#1f4e9c"), ("showdown", "Showdown", "#2e8b57"), ("non_showdown", "Non-showdown", "#c0392b"))
-
-
-class Unit(StrEnum):
-    money = "money"
-    bb = "bb"  # big bets
-
-
-class Axis(StrEnum):
-    hands = "hands"
-    date = "date"
 
 
 class GraphError(ValueError):

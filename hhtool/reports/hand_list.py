@@ -18,24 +18,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from enum import StrEnum
 
 import polars as pl
 
 from hhtool.money import format_money, site_amount
-
-
-class Verdict(StrEnum):
-    ok = "ok"
-    violation = "violation"
-    unverifiable = "unverifiable"
-    not_replayed = "not-replayed"
-
-
-class Showdown(StrEnum):
-    won = "won"  # went to showdown and collected something (a quarter counts): stats' W$SD
-    lost = "lost"  # went to showdown and collected nothing
-
+from hhtool.reports.choices import Showdown, Verdict
 
 _AMOUNT = re.compile(r"^\s*[$€£]?\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:[A-Za-z]{3,5})?\s*$")
 

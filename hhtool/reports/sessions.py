@@ -32,9 +32,6 @@ import polars as pl
 
 from hhtool.money import format_money
 
-#: a break of this long or longer ends a session
-DEFAULT_GAP_MINUTES = 30
-
 
 class PlayedHand(NamedTuple):
     """One player's hand, as the sessions need it (money in smallest units; big_bet None: unknown)."""

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from enum import StrEnum
 
 import polars as pl
 
 from hhtool.money import format_money
+from hhtool.reports.choices import Breakdown
 from hhtool.reports.facts import ALL_STREETS, LATER_STREETS
 from hhtool.reports.facts_table import summed_facts
 from hhtool.reports.filters import HandFilter
@@ -25,13 +25,6 @@ from hhtool.store import Store
 
 ORDINAL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 RANK_ORDER = "AKQJT98765432"
-
-
-class Breakdown(StrEnum):
-    street = "street"
-    stakes = "stakes"
-    month = "month"
-    door_card = "door-card"
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,6 @@ from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.store import Store
 
-BREAKDOWNS = ("code", "site", "player", "date", "hand")
-
 _BASE = """
     SELECT v.*, h.started_at, h.currency, h.unit
     FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile

@@ -25,7 +25,6 @@ from difflib import get_close_matches
 from pathlib import Path
 
 from hhtool.service.errors import CannotWrite, UsageError
-from hhtool.store import DEFAULT_DB, chosen_db_path
 
 CONFIG_ENV = "HHTOOL_CONFIG"
 XDG_ENV = "XDG_CONFIG_HOME"
@@ -102,7 +101,7 @@ def load_config() -> UserConfig:
     database = table.get("database")
     if database is not None and (not isinstance(database, str) or not database.strip()):
         raise ConfigError(f"config file {path}: database must be a file name in quotes, e.g. "
-                          f"database = \"~/poker/{DEFAULT_DB}\", not {_shown(database)}")
+                          f"database = \"~/poker/{_default_db()}\", not {_shown(database)}")
     watch = table.get("watch", [])
     if isinstance(watch, str):
         watch = [watch]
@@ -127,6 +126,12 @@ def _resolved(text: str, config_file: Path) -> str:
     return str(path if path.is_absolute() else config_file.parent / path)
 
 
+def _default_db() -> str:
+    from hhtool.store import DEFAULT_DB
+
+    return DEFAULT_DB
+
+
 def configured_database() -> str | None:
     """The database the config file names, if any (ConfigError when the file is malformed)."""
     return load_config().database
@@ -134,6 +139,8 @@ def configured_database() -> str | None:
 
 def database_setting(option: str | None) -> Setting:
     """The database a command with ``--db option`` opens, and which of the four places chose it."""
+    from hhtool.store import chosen_db_path
+
     path, source = chosen_db_path(option, configured_database)
     named = {"config": f"the config file ({config_path()})", "default": "the default (in the current folder)"}
     return Setting(path, named.get(source, source))

@@ -1,9 +1,26 @@
 """The failures a command may meet, as the service names them: the command line turns each into
-its message and exit code (:mod:`hhtool.cli.common`)."""
+its message and exit code (:mod:`hhtool.cli.common`).
+
+The store's own (:class:`StoreError`, :class:`SettingError`, …) are named here too, loaded from
+:mod:`hhtool.store` when first asked for, so that importing this module costs no DuckDB.
+"""
 
 from __future__ import annotations
 
-from hhtool.store import SchemaTooNew, SettingError, StoreError, StoreMissing, duckdb_message, is_damage
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hhtool.store import SchemaTooNew, SettingError, StoreError, StoreMissing, duckdb_message, is_damage
+
+#: the names this module passes on from hhtool.store
+_FROM_STORE = frozenset({"SchemaTooNew", "SettingError", "StoreError", "StoreMissing", "duckdb_message", "is_damage"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_STORE:
+        return getattr(importlib.import_module("hhtool.store"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UsageError(ValueError):

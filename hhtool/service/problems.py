@@ -11,21 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
-from enum import StrEnum
 from typing import Any
 
 import polars as pl
 
+from hhtool.service.choices import ProblemKind
 from hhtool.service.filters import NothingMatched
 from hhtool.service.stores import Database
 from hhtool.store import Store
-
-
-class ProblemKind(StrEnum):
-    errors = "errors"
-    unverifiable = "unverifiable"
-    all = "all"
-
 
 #: the columns of either kind of problem, as one table (csv, json and --out write this)
 COLUMNS = ("problem", "file", "first_line", "last_line", "line", "site", "hand_id", "code", "reason", "profile")

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from hhtool.reports.choices import DEFAULT_GAP_MINUTES
 from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
 from hhtool.reports.sessions import (
     ALIASES,
-    DEFAULT_GAP_MINUTES,
     KEYS,
     LABELS,
     OPTIONAL_COLUMNS,

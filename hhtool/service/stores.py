@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import duckdb
+from typing import TYPE_CHECKING, Any
 
 from hhtool.service.config import configured_database
-from hhtool.store import SchemaTooNew, SchemaTooOld, SettingError, Store, StoreError, memory_size, resolve_db_path
+
+if TYPE_CHECKING:  # the store (and DuckDB) load when a command opens one, not with the command line
+    from hhtool.store import Store
 
 #: DuckDB's buffer pool during an import, overriding the default below
 IMPORT_MEMORY_ENV = "HHTOOL_IMPORT_MEMORY"
@@ -47,6 +47,8 @@ class Database:
 
     @property
     def path(self) -> str:
+        from hhtool.store import resolve_db_path
+
         return resolve_db_path(self.option, configured_database)
 
 
@@ -83,6 +85,7 @@ def opened_for_writing() -> bool:
 def open_store(database: Database, read_only: bool = False, config: dict[str, Any] | None = None) -> Store:
     """The store for reading or writing. Every failure to open it is raised (StoreError,
     SettingError, …): the command line turns it into its message and exit code."""
+    from hhtool.store import SchemaTooOld, Store, resolve_db_path
     path = resolve_db_path(database.option, configured_database)
     _opened.path = path
     if not read_only:
@@ -106,6 +109,9 @@ def _waiting(notice: WaitNotice | None, path: str, read_only: bool) -> Callable[
 
 def _upgrade(path: str) -> None:
     """A reader found an older schema: migrate it (briefly as a writer), or say why it cannot."""
+    import duckdb
+
+    from hhtool.store import Store, StoreError
     try:
         Store(path, lock_timeout=1.0).close()
     except (StoreError, OSError, duckdb.Error) as error:
@@ -116,6 +122,8 @@ def _upgrade(path: str) -> None:
 def _check_import_memory() -> None:
     text = os.environ.get(IMPORT_MEMORY_ENV)
     if text is not None:
+        from hhtool.store import SettingError, memory_size
+
         try:
             memory_size(text)
         except ValueError as error:
@@ -123,6 +131,8 @@ def _check_import_memory() -> None:
 
 
 def _count_hands(store: Store) -> int | None:
+    import duckdb
+
     try:
         return int(store.run("SELECT count(*) FROM hands")[0][0])
     except (duckdb.Error, IndexError):
@@ -133,6 +143,9 @@ def stored_since_open() -> int | None:
     """Hands stored by this command before it stopped (None: it wrote nothing, or it cannot be told)."""
     if _opened.writer is None or _opened.hands_before is None or _opened.path is None:
         return None
+    import duckdb
+
+    from hhtool.store import SchemaTooNew, Store, StoreError
     # the connection may still be open; one given back between batches is not taken again for this
     counted = _count_hands(_opened.writer) if _opened.writer.holds_file else None
     if counted is None:

@@ -9,8 +9,9 @@ from typing import Any
 import polars as pl
 
 from hhtool.replay.codes import CODE_NAMES, Code
+from hhtool.reports.choices import BREAKDOWNS
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.violations import BREAKDOWNS, terminal_view, violation_conditions, violation_summary
+from hhtool.reports.violations import terminal_view, violation_conditions, violation_summary
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database

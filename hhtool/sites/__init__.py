@@ -1,6 +1,11 @@
-"""Site parsers: one module per site, each exposing ``PARSER`` (a :class:`SiteParser`).
+"""Site parsers: one module per site, each exposing ``PARSER`` (a :class:`SiteParser`) whose name is
+the module's name.
 
-Modules are discovered, not listed, so adding a site touches no other file.
+Site modules are discovered, not listed, so adding a site touches no other file; the modules that
+help them (the line grammar driver, the shared handlers) are the ones named in :data:`HELPER_MODULES`.
+:func:`site_names` reads the package's module names only, importing no parser (nor Lark), so the
+command line can list the sites in its help at no cost; :func:`all_parsers` imports them and checks
+that each site module has its parser, named after it.
 """
 
 from __future__ import annotations
@@ -10,27 +15,34 @@ import pkgutil
 from collections.abc import Sequence
 from functools import cache
 from itertools import islice
+from typing import TYPE_CHECKING
 
-from hhtool.sites.base import SiteParser
+if TYPE_CHECKING:
+    from hhtool.sites.base import SiteParser
 
-_NOT_SITES = {"base"}
+#: the modules of this package that are not sites: what the site modules share
+HELPER_MODULES = frozenset({"base", "common_lines", "dates", "facts", "line_rules", "line_site", "lines",
+                            "restated", "stakes", "xmlsupport"})
+
+
+@cache
+def site_names() -> tuple[str, ...]:
+    """The sites hhtool reads, by name (each one's module), without importing their parsers."""
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__)
+                        if info.name not in HELPER_MODULES and not info.name.startswith("_")))
 
 
 @cache
 def all_parsers() -> tuple[SiteParser, ...]:
+    from hhtool.sites.base import SiteParser
+
     parsers: list[SiteParser] = []
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name in _NOT_SITES or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        parser = getattr(module, "PARSER", None)
-        if isinstance(parser, SiteParser):
-            parsers.append(parser)
+    for name in site_names():
+        parser = getattr(importlib.import_module(f"{__name__}.{name}"), "PARSER", None)
+        if not isinstance(parser, SiteParser) or parser.name != name:
+            raise TypeError(f"hhtool.sites.{name} is neither a site (a PARSER named {name!r}) nor in HELPER_MODULES")
+        parsers.append(parser)
     return tuple(parsers)
-
-
-def site_names() -> tuple[str, ...]:
-    return tuple(parser.name for parser in all_parsers())
 
 
 def parser_for(name: str) -> SiteParser:

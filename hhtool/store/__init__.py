@@ -21,17 +21,19 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import polars as pl
-import pyarrow as pa
 
-from hhtool.model import Hand
 from hhtool.store.holders import Holder, holder_of
 from hhtool.store.schema import CURRENT_VERSION, HAND_TABLES, REPLAY_TABLES, SchemaTooNew, current_version, migrate
 from hhtool.store.spec import BY_NAME
-from hhtool.store.tables import replay_rows, shifted
+
+if TYPE_CHECKING:  # Polars, PyArrow and the rows of a replay load where they are used: a reader (`show`) needs none
+    import polars as pl
+    import pyarrow as pa
+
+    from hhtool.model import Hand
 
 DEFAULT_DB = "hhtool.duckdb"
 DB_ENV = "HHTOOL_DB"
@@ -310,6 +312,8 @@ class Store:
         ids = list(set(hand_ids))
         if not ids:
             return set()
+        import pyarrow as pa
+
         probe = pa.table({"hand_id": pa.array(ids, pa.string())})
         self.con.register("probe_ids", probe)
         try:
@@ -343,7 +347,10 @@ class Store:
 
     def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
         """A query's result as a Polars frame."""
-        result = pl.from_arrow(self.con.sql(sql, params=params or None).to_arrow_table())
+        import polars as pl
+
+        # through the Arrow C stream interface: no PyArrow needed (nor loaded) for a report
+        result = pl.DataFrame(self.con.sql(sql, params=params or None))
         assert isinstance(result, pl.DataFrame)
         return result
 
@@ -371,6 +378,8 @@ class Store:
         first), written with it."""
         hands = tables.get("hands")
         if hands is not None and hands.num_rows:
+            from hhtool.store.tables import shifted
+
             tables = shifted(tables, int(self.run("SELECT coalesce(max(hk) + 1, 0) FROM hands")[0][0]))
         if derived is not None:
             tables = {**tables, **derived(tables)}
@@ -402,6 +411,10 @@ class Store:
 
     def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
         """Store new replay findings for hands already stored (audit under another profile)."""
+        import pyarrow as pa
+
+        from hhtool.store.tables import replay_rows
+
         tables = replay_rows(rows)  # hk: the hand's place in rows, mapped to the stored key below
         self.run("BEGIN TRANSACTION")
         try:

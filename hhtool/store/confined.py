@@ -24,10 +24,9 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from hhtool.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from hhtool.store import Store, duckdb_message, memory_size
 
-DEFAULT_TIMEOUT = 60.0
-DEFAULT_MEMORY = "1GiB"
 THREADS = min(os.cpu_count() or 1, 4)
 _BATCH_ROWS = 65_536
 _LEADING_COMMENTS = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)

@@ -137,10 +137,9 @@ def load_hands(store: Store, where: str = "TRUE", params: Sequence[Any] = ()) ->
 
 
 def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
-    import pyarrow as pa
-
-    wanted = pa.table({"hk": pa.array([k[0] for k in keys], pa.int64())})
-    store.con.register("wanted_hands", wanted)
+    # a temporary table made from a list parameter rather than a registered Arrow table: `show`
+    # loads one hand, and PyArrow would cost it more than the rest of the loading
+    store.run("CREATE OR REPLACE TEMP TABLE wanted_hands AS SELECT unnest(?::BIGINT[]) AS hk", [[k[0] for k in keys]])
     try:
         def rows(name: str, columns: str, order: str) -> dict[int, list[tuple[Any, ...]]]:
             return _group(store.run(
@@ -159,7 +158,7 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
         stated = rows("stated_pots", _POT.select, "seq")
         restated = rows("restatements", _RESTATEMENT.select, "seq")
     finally:
-        store.con.unregister("wanted_hands")
+        store.run("DROP TABLE IF EXISTS wanted_hands")
     # the hands row: the Hand's own columns, community_card, then Source's and Stakes' columns
     source_at = len(_HAND.columns) + len(_HAND.extra)
     stakes_at = source_at + len(_SOURCE.columns)

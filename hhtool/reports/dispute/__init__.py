@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hhtool.model import Hand
 from hhtool.replay.profiles import ChosenProfile
+from hhtool.reports.choices import REPORT_FORMATS
 from hhtool.reports.dispute.build import build_report
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.dispute.stored import StoredFacts, stored_facts
@@ -16,7 +17,6 @@ from hhtool.reports.dispute.text import render_text
 from hhtool.store import Store
 
 #: the formats :func:`render` writes
-REPORT_FORMATS = ("text", "json", "html")
 
 
 def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile) -> Report:
