@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from lark import Token
 from lark.exceptions import UnexpectedInput
@@ -48,6 +48,11 @@ from hhtool.sites.dates import parse_datetime as parse_datetime  # re-exported: 
 from hhtool.sites.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
 from hhtool.sites.lines import LineToken, describe_lark_error, lark_error_ends_early
 from hhtool.sites.lines import load_grammar as load_grammar
+
+if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
+    from mypy_extensions import mypyc_attr
+else:
+    from hhtool.sites.subclassing import mypyc_attr
 
 
 class HandParseError(Exception):
@@ -117,25 +122,44 @@ def _parse_money(text: str, unit: int, line: int = 0) -> int:
     return -value if "-" in (match.group("sign"), match.group("sign_after")) else value
 
 
-def parse_cards(text: str, hidden: Iterable[str] = ("X", "H", "-", "null", "", "??")) -> tuple[Card | None, ...]:
+#: the tokens that stand for a hidden card, unless a site names its own
+HIDDEN_CARDS = ("X", "H", "-", "null", "", "??")
+
+
+def parse_cards(text: str, hidden: Iterable[str] = HIDDEN_CARDS) -> tuple[Card | None, ...]:
     """Cards separated by blanks or commas; hidden-card tokens become ``None``.
 
     >>> parse_cards("Ah X 10d")
     (Card(rank=14, suit='h'), None, Card(rank=10, suit='d'))
     """
-    return _cards_cached(text, hidden if isinstance(hidden, tuple) else tuple(hidden))
+    if hidden is HIDDEN_CARDS:  # nearly every call: one dictionary look-up
+        known = _CARDS_BY_TEXT.get(text)
+        if known is not None:
+            return known
+        cards = _read_cards(text, HIDDEN_CARDS)
+        if len(_CARDS_BY_TEXT) >= MAX_CARD_TEXTS:  # a bound on the spellings remembered
+            _CARDS_BY_TEXT.clear()
+        _CARDS_BY_TEXT[text] = cards
+        return cards
+    return _read_cards(text, hidden if isinstance(hidden, tuple) else tuple(hidden))
 
 
-@lru_cache(maxsize=16384)
-def _cards_cached(text: str, hidden: tuple[str, ...]) -> tuple[Card | None, ...]:
-    hidden_set = set(hidden)
+#: parse_cards results by text, for the default hidden tokens; cards are immutable, so they are shared
+_CARDS_BY_TEXT: dict[str, tuple[Card | None, ...]] = {}
+MAX_CARD_TEXTS = 65_536
+
+
+def _read_cards(text: str, hidden: tuple[str, ...]) -> tuple[Card | None, ...]:
+    body = text.strip()
+    # a body without commas is cut at runs of blanks, as str.split cuts it (the same blanks as the regex's \s)
+    parts = body.split() if body and "," not in body else re.split(r"[,\s]+", body)
     result: list[Card | None] = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if part in hidden_set:
+    for part in parts:
+        if part in hidden:
             result.append(None)
         else:
             result.append(Card.parse(part))
-    if result == [None] and text.strip() == "":
+    if result == [None] and body == "":
         return ()
     return tuple(result)
 
@@ -432,6 +456,7 @@ class Splitting(Enum):
     WHOLE_FILE = "whole file"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SiteParser:
     """Base of every site module: the outer skeleton every format shares (sniff, split, parse a
     hand never raising, build). Subclasses set ``name`` and override what differs."""
@@ -441,7 +466,7 @@ class SiteParser:
     #: ``hand_start`` lines)
     splitting: ClassVar[Splitting] = Splitting.AT_HAND_STARTS
     #: regex matching the first line of a hand (text formats)
-    hand_start: re.Pattern[str] | None = None
+    hand_start: ClassVar[re.Pattern[str] | None] = None
 
     def sniff(self, head: Sequence[str]) -> bool:
         """True when these first non-blank lines of a file are in this site's format: by default,

@@ -36,11 +36,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, parse_datetime, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
+
+if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
+    from mypy_extensions import mypyc_attr
+else:
+    from hhtool.sites.subclassing import mypyc_attr
 
 _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")
@@ -145,13 +151,15 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class IPokerParser(XmlSiteParser):
     name = "ipoker"
 
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
-    header_start, ignorable = _SESSION_START, _SESSION_END
+    header_start = _SESSION_START
+    ignorable = _SESSION_END
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = self.start_attributes(raw)

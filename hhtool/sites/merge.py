@@ -35,6 +35,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
 from hhtool.money import site_amount
@@ -47,6 +48,11 @@ from hhtool.sites.base import (
 )
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
+
+if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
+    from mypy_extensions import mypyc_attr
+else:
+    from hhtool.sites.subclassing import mypyc_attr
 
 _DESCRIPTION = re.compile(r"<description\b")
 #: how a hand says it is of the older export whose awards include the returned uncalled bet
@@ -102,6 +108,7 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MergeParser(XmlSiteParser):
     name = "merge"
 

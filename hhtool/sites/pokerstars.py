@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
@@ -18,6 +19,11 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
+
+if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
+    from mypy_extensions import mypyc_attr
+else:
+    from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -146,6 +152,7 @@ def _label_halves(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
         b.label_awards_whole()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PokerStarsParser(LineSiteParser[_StarsFacts]):
     name = "pokerstars"
     hand_start = _HAND_START

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Card, Half, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.money import site_amount
@@ -45,6 +46,11 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
+
+if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
+    from mypy_extensions import mypyc_attr
+else:
+    from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -205,6 +211,7 @@ def _shows(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     b.show(player, ShowStatus.SHOWN, cards, high_text, low_text, line)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WinamaxParser(LineSiteParser[_WinamaxFacts]):
     name = "winamax"
     hand_start = _HAND_START

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from hhtool.model import (
     ActionKind,
@@ -50,6 +51,11 @@ from hhtool.sites.line_rules import LineRule, LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
+
+if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
+    from mypy_extensions import mypyc_attr
+else:
+    from hhtool.sites.subclassing import mypyc_attr
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
@@ -109,6 +115,7 @@ def _stated_pot(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     facts.rake, facts.total_pot = rake, stated + rake + facts.fees
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _WinningExport(LineSiteParser[_WinningFacts]):
     """What the two exports share: the site's name, and what they settle once an export's own
     last step (:meth:`settle`) is done."""
@@ -379,6 +386,7 @@ class _AcrExport(_WinningExport):
 _OLD, _ACR = _OldExport(), _AcrExport()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WinningParser(SiteParser):
     """Both exports under one site name: the hand's first line tells which one it is."""
 
