@@ -24,14 +24,14 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: the site modules compiled (every one but the package's discovery, sites/__init__.py): the line driver, the
+#: the site modules compiled (every one but the package's discovery, sites/__init__.py, and subclassing.py): the line driver, the
 #: builder and every site's readers, which build the model's objects (native classes, fast only when built by
 #: compiled code). Interpreted code may subclass their parsers (``allow_interpreted_subclasses``).
 SITE_MODULES = sorted(f"hhtool/sites/{path.name}" for path in (Path(__file__).resolve().parent / "hhtool" / "sites").glob("*.py")
-                      if path.name != "__init__.py")
-#: the modules compiled: the model, the replay (every rule check, the pots, the evaluator) and the line
-#: grammar driver, the per-line and per-action loops of an import. None of their classes is subclassed
-#: outside them (mypyc's native classes cannot be subclassed by interpreted code).
+                      if path.name not in ("__init__.py", "subclassing.py"))
+#: the modules compiled: the model, the replay (every rule check, the pots, the evaluator) and the sites, the
+#: per-line and per-action loops of an import. None of their classes is subclassed outside them (mypyc's
+#: native classes cannot be subclassed by interpreted code) but the site parsers, which allow it.
 COMPILED = ["hhtool/model.py", "hhtool/evaluation.py", "hhtool/replay", *SITE_MODULES]
 #: what the compilation needs in the build environment (lark: lines.py's types)
 COMPILE_REQUIRES = ["mypy>=1.11", "setuptools>=68", "lark>=1.2"]

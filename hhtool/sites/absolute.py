@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from hhtool.model import Award, Card, Half, RawHand, Restated, Restatement, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards, parse_datetime
@@ -32,11 +31,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import summary_restatements
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from lark import Token
 from lark.exceptions import UnexpectedInput
@@ -48,11 +48,7 @@ from hhtool.sites.dates import parse_datetime as parse_datetime  # re-exported: 
 from hhtool.sites.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
 from hhtool.sites.lines import LineToken, describe_lark_error, lark_error_ends_early
 from hhtool.sites.lines import load_grammar as load_grammar
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 
 class HandParseError(Exception):

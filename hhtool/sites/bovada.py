@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Award, Half, RawHand, Restated, Restatement, ShowStatus, Stakes, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
@@ -27,11 +26,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import summary_restatements
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")

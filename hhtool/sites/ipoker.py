@@ -36,17 +36,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, parse_datetime, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
+from hhtool.sites.subclassing import mypyc_attr
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
 
 _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")

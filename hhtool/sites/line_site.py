@@ -12,7 +12,7 @@ settle the stakes and build. A site module declares only what differs: its gramm
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from hhtool.model import Hand, RawHand, Stakes
 from hhtool.sites.base import HandBuilder, SiteParser, load_grammar
@@ -20,11 +20,7 @@ from hhtool.sites.common_lines import COMMON_LINES, stakes_from_forced_bets
 from hhtool.sites.facts import HandFacts
 from hhtool.sites.line_rules import LineRule, LineTable
 from hhtool.sites.lines import LineGrammar, LineToken
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 F = TypeVar("F", bound=HandFacts)
 

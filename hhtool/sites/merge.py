@@ -35,7 +35,6 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
 from hhtool.money import site_amount
@@ -47,12 +46,8 @@ from hhtool.sites.base import (
     uncalled_excess,
 )
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
+from hhtool.sites.subclassing import mypyc_attr
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
 
 _DESCRIPTION = re.compile(r"<description\b")
 #: how a hand says it is of the older export whose awards include the returned uncalled bet

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Half, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
 from hhtool.money import site_amount
@@ -47,11 +46,7 @@ from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, Splitting, parse_cards, parse_datetime
@@ -26,11 +25,7 @@ from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")

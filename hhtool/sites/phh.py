@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, time
 from decimal import Decimal
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hhtool.model import (
     Action,
@@ -66,11 +66,7 @@ from hhtool.model import (
     UncalledReturn,
 )
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 STUD8_VARIANT = "F7S/8"
 _VARIANT_KEY = re.compile(r"""^\s*variant\s*=\s*["']""")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
@@ -19,11 +18,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -38,6 +33,22 @@ _LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ?([A
 _ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4})\]")
 _TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
+
+
+def _stakes_in(header: str) -> re.Match[str] | None:
+    """``_STAKES.search(header)``, started where a match can first begin: a match holds exactly one "/",
+    with the first amount (currency signs, digits, points, commas) and at most one blank before it, so
+    none begins before that run in front of the header's first "/". (From the start, the search would
+    try the long run of the hand number's digits from each digit.)"""
+    slash = header.find("/")
+    if slash < 0:
+        return None
+    start = slash
+    if start and header[start - 1] == " ":
+        start -= 1
+    while start and (header[start - 1] in "$€£.," or header[start - 1].isdigit()):
+        start -= 1
+    return _STAKES.search(header, start)
 
 
 def _game_label(header: str) -> str:
@@ -164,13 +175,13 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
         header = raw.lines[0]
         hand_id = _HAND_ID.search(header)
         label = _game_label(header)
-        if "Hand cancelled" in map(str.strip, raw.lines):
+        if "Hand cancelled" in raw.text and "Hand cancelled" in map(str.strip, raw.lines):
             return (hand_id.group(1) if hand_id else None), f"{label} (hand cancelled)", False
         return (hand_id.group(1) if hand_id else None), label, bool(_STUD8.search(header))
 
     def read_header(self, raw: RawHand) -> _StarsFacts:
         header = raw.lines[0]
-        stakes_match = _STAKES.search(header)
+        stakes_match = _stakes_in(header)
         tournament = _TOURNAMENT.search(header)
         if stakes_match is None and tournament is None:
             raise HandParseError(raw.first_line, f"no stakes in header: {header[:160]!r}")

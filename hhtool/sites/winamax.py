@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from hhtool.model import ActionKind, Card, Half, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.money import site_amount
@@ -46,11 +45,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(

@@ -34,18 +34,14 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
 
 from hhtool.model import CUT_LINE_MARK, Action, ActionKind, FailureKind, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
-
-if TYPE_CHECKING:  # a compile-time mark for mypyc (hatch_build.py), nothing at run time
-    from mypy_extensions import mypyc_attr
-else:
-    from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.subclassing import mypyc_attr
 
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
