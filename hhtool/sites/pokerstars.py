@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
@@ -33,6 +34,7 @@ _LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ?([A
 _ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4})\]")
 _TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
+_THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and a deal line makes two)
 
 
 def _stakes_in(header: str) -> re.Match[str] | None:
@@ -51,6 +53,7 @@ def _stakes_in(header: str) -> re.Match[str] | None:
     return _STAKES.search(header, start)
 
 
+@lru_cache(maxsize=4)  # game_of and read_header read the same header one after the other
 def _game_label(header: str) -> str:
     after_colon = header.split(":", 1)[1].strip() if ":" in header else header
     mixed = _MIXED_GAME.search(after_colon)
@@ -92,13 +95,13 @@ def _river(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
 def _dealt(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     fields, line = token.groups, token.number
     player, second = fields[0] or "", fields[2]
-    if second is not None and b.street is not Street.THIRD:
+    if second is not None and b.street is not _THIRD:
         # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
         facts.restatements.extend(restated_cards(b, player, fields[1] or "", line))
         b.deal_up_or_down(player, parse_cards(second), line)
         return
     first = parse_cards(fields[1] or "")
-    if b.street is Street.THIRD and second is None:
+    if b.street is _THIRD and second is None:
         deal_third_street(b, facts, player, first, line)
         return
     b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
