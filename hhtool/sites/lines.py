@@ -15,7 +15,7 @@ import re
 import re._parser as sre_parse  # type: ignore[import-not-found]  # the stdlib's own regex parser, to find each pattern's required literal
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -174,8 +174,9 @@ def _read_line(candidates: list[Candidate], line: str, names: list[str], ignore:
     return named
 
 
-#: marks a line not read yet in a state's remembered readings
-_UNREAD = ("", ())
+#: marks a line not read yet in a step's remembered readings: a plain object, never a tuple (mypyc unboxes
+#: fixed-length tuples, so a tuple's identity would not survive a round trip through the dictionary)
+_UNREAD: Final[Any] = object()
 
 
 class _Step:
