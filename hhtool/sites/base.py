@@ -561,17 +561,17 @@ class SiteParser:
             if not is_stud8:
                 return SkippedHand(self.name, hand_id, game, raw)
             return self.parse_stud8(raw)
-        except HandParseError as error:
-            return FailedHand(self.name, hand_id, error.line, f"{self.name}: {error.reason}", raw, error.kind)
-        except UnexpectedInput as error:
-            line, reason = describe_lark_error(error, raw)
-            kind = FailureKind.ENDS_EARLY if lark_error_ends_early(error) else FailureKind.UNREADABLE
+        except HandParseError as parse_error:  # (each clause its own name: mypyc types a name once)
+            return FailedHand(self.name, hand_id, parse_error.line, f"{self.name}: {parse_error.reason}", raw, parse_error.kind)
+        except UnexpectedInput as lark_error:
+            line, reason = describe_lark_error(lark_error, raw)
+            kind = FailureKind.ENDS_EARLY if lark_error_ends_early(lark_error) else FailureKind.UNREADABLE
             return FailedHand(self.name, hand_id, line, f"{self.name}: {reason}", raw, kind)
-        except (ValueError, KeyError, IndexError) as error:
-            return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(error).__name__}: {error}", raw)
-        except Exception as error:  # a fault in this parser must cost one hand, not the import
+        except (ValueError, KeyError, IndexError) as bad_value:
+            return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(bad_value).__name__}: {bad_value}", raw)
+        except Exception as fault:  # a fault in this parser must cost one hand, not the import
             return FailedHand(self.name, hand_id, raw.first_line,
-                              f"{self.name}: internal error ({type(error).__name__}: {error}); please report this hand", raw)
+                              f"{self.name}: internal error ({type(fault).__name__}: {fault}); please report this hand", raw)
 
 
 def _cut_line(raw: RawHand) -> tuple[int, str] | None:
