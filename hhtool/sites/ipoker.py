@@ -40,7 +40,6 @@ from functools import lru_cache
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, parse_datetime, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
-from hhtool.sites.subclassing import mypyc_attr
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _SESSION_START = re.compile(r"<session\b")
@@ -146,7 +145,6 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class IPokerParser(XmlSiteParser):
     name = "ipoker"
 

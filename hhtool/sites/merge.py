@@ -46,7 +46,6 @@ from hhtool.sites.base import (
     uncalled_excess,
 )
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
-from hhtool.sites.subclassing import mypyc_attr
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _DESCRIPTION = re.compile(r"<description\b")
@@ -103,7 +102,6 @@ def _card(token: str, line: int) -> Card | None:
         raise HandParseError(line, f"not a card: {token!r}") from None
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class MergeParser(XmlSiteParser):
     name = "merge"
 

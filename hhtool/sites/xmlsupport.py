@@ -41,7 +41,6 @@ from defusedxml.ElementTree import XMLParser
 
 from hhtool.model import CUT_LINE_MARK, Action, ActionKind, FailureKind, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
-from hhtool.sites.subclassing import mypyc_attr
 
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
@@ -167,7 +166,6 @@ def require_closed_game(raw: RawHand) -> None:
         raise HandParseError(raw.last_line, "hand ends early (truncated or incomplete <game> element)", FailureKind.ENDS_EARLY)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class XmlSiteParser(SiteParser):
     """Base of the XML sites: a file is cut into one hand per ``<game>`` element, each carrying the
     file header in force before it. A site sets ``header_start`` (and ``ignorable``, the markup
