@@ -465,7 +465,7 @@ class SiteParser:
     """Base of every site module: the outer skeleton every format shares (sniff, split, parse a
     hand never raising, build). Subclasses set ``name`` and override what differs."""
 
-    name: str = ""
+    name: ClassVar[str] = ""
     #: how :meth:`split` reads a file (declared by a site that overrides it; the default split cuts at
     #: ``hand_start`` lines)
     splitting: ClassVar[Splitting] = Splitting.AT_HAND_STARTS
