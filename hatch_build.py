@@ -24,10 +24,18 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: the modules compiled: the model, the replay (every rule check, the pots, the evaluator) and the line
-#: grammar driver, the per-line and per-action loops of an import. None of their classes is subclassed
-#: outside them (mypyc's native classes cannot be subclassed by interpreted code).
-COMPILED = ["hhtool/model.py", "hhtool/evaluation.py", "hhtool/replay", "hhtool/sites/lines.py"]
+#: site modules left interpreted: the package's discovery, mypyc's mark, and the XML sites (compiled, ElementTree's
+#: parser crashed in their tree builder's start callback: a segmentation fault on every iPoker and Merge file)
+INTERPRETED_SITE_MODULES = ("__init__.py", "subclassing.py", "xmlsupport.py", "ipoker.py", "merge.py")
+#: the site modules compiled: the line driver, the builder and every line site's readers, which build the model's
+#: objects (native classes, fast only when built by compiled code). Interpreted code may subclass their parsers
+#: (``allow_interpreted_subclasses``: the XML sites' and the tests' variants).
+SITE_MODULES = sorted(f"hhtool/sites/{path.name}" for path in (Path(__file__).resolve().parent / "hhtool" / "sites").glob("*.py")
+                      if path.name not in INTERPRETED_SITE_MODULES)
+#: the modules compiled: the model, the replay (every rule check, the pots, the evaluator) and the sites, the
+#: per-line and per-action loops of an import. None of their classes is subclassed outside them (mypyc's
+#: native classes cannot be subclassed by interpreted code) but the site parsers, which allow it.
+COMPILED = ["hhtool/model.py", "hhtool/evaluation.py", "hhtool/replay", *SITE_MODULES]
 #: what the compilation needs in the build environment (lark: lines.py's types)
 COMPILE_REQUIRES = ["mypy>=1.11", "setuptools>=68", "lark>=1.2"]
 

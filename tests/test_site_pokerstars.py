@@ -9,8 +9,21 @@ from pathlib import Path
 
 import pytest
 
-from hhtool.model import ActionKind, Card, FailedHand, FailureKind, Half, Hand, ShowStatus, SkippedHand, Street, Structure
+from hhtool.model import (
+    ActionKind,
+    Card,
+    FailedHand,
+    FailureKind,
+    Half,
+    Hand,
+    RawHand,
+    ShowStatus,
+    SkippedHand,
+    Street,
+    Structure,
+)
 from hhtool.sites import detect, parser_for
+from hhtool.sites.pokerstars import PokerStarsParser
 from tests.inputs import edited
 from tests.site_helpers import conserved, corpus_outcomes, failed_at, kinds, one_outcome, only_hand, parse_text
 
@@ -363,11 +376,11 @@ def test_every_pokerstars_corpus_hand_parses_and_balances(corpus: Path) -> None:
             assert hand.fees == 0 and conserved(hand, total_pot=True), hand.hand_id  # Stars states no fees
 
 
-def test_a_fault_inside_the_parser_costs_one_hand_not_the_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(raw: object) -> Hand:
-        raise ZeroDivisionError("simulated parser fault")
+def test_a_fault_inside_the_parser_costs_one_hand_not_the_import() -> None:
+    class Broken(PokerStarsParser):  # a subclass, not a patched instance: compiled, the parser is a native class
+        def parse_stud8(self, raw: RawHand) -> Hand:
+            raise ZeroDivisionError("simulated parser fault")
 
-    monkeypatch.setattr(STARS, "parse_stud8", broken)
-    outcome = parse_one(SPLIT_HAND)
+    outcome = one_outcome(parse_text(Broken(), SPLIT_HAND, "test.txt"))
     assert isinstance(outcome, FailedHand)
     assert "internal error" in outcome.reason and "simulated parser fault" in outcome.reason

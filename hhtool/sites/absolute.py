@@ -31,6 +31,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import summary_restatements
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -190,6 +191,7 @@ def _summary_seat(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> No
         )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
     name = "absolute"
     hand_start = _HAND_START

@@ -48,6 +48,7 @@ from hhtool.sites.dates import parse_datetime as parse_datetime  # re-exported: 
 from hhtool.sites.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
 from hhtool.sites.lines import LineToken, describe_lark_error, lark_error_ends_early
 from hhtool.sites.lines import load_grammar as load_grammar
+from hhtool.sites.subclassing import mypyc_attr
 
 
 class HandParseError(Exception):
@@ -117,30 +118,56 @@ def _parse_money(text: str, unit: int, line: int = 0) -> int:
     return -value if "-" in (match.group("sign"), match.group("sign_after")) else value
 
 
-def parse_cards(text: str, hidden: Iterable[str] = ("X", "H", "-", "null", "", "??")) -> tuple[Card | None, ...]:
+#: the tokens that stand for a hidden card, unless a site names its own
+HIDDEN_CARDS = ("X", "H", "-", "null", "", "??")
+
+
+def parse_cards(text: str, hidden: Iterable[str] = HIDDEN_CARDS) -> tuple[Card | None, ...]:
     """Cards separated by blanks or commas; hidden-card tokens become ``None``.
 
     >>> parse_cards("Ah X 10d")
     (Card(rank=14, suit='h'), None, Card(rank=10, suit='d'))
     """
-    return _cards_cached(text, hidden if isinstance(hidden, tuple) else tuple(hidden))
+    if hidden is HIDDEN_CARDS:  # nearly every call: one dictionary look-up
+        known = _CARDS_BY_TEXT.get(text)
+        if known is not None:
+            return known
+        cards = _read_cards(text, HIDDEN_CARDS)
+        if len(_CARDS_BY_TEXT) >= MAX_CARD_TEXTS:  # a bound on the spellings remembered
+            _CARDS_BY_TEXT.clear()
+        _CARDS_BY_TEXT[text] = cards
+        return cards
+    return _read_cards(text, hidden if isinstance(hidden, tuple) else tuple(hidden))
 
 
-@lru_cache(maxsize=16384)
-def _cards_cached(text: str, hidden: tuple[str, ...]) -> tuple[Card | None, ...]:
-    hidden_set = set(hidden)
+#: parse_cards results by text, for the default hidden tokens; cards are immutable, so they are shared
+_CARDS_BY_TEXT: dict[str, tuple[Card | None, ...]] = {}
+MAX_CARD_TEXTS = 65_536
+
+
+def _read_cards(text: str, hidden: tuple[str, ...]) -> tuple[Card | None, ...]:
+    body = text.strip()
+    # a body without commas is cut at runs of blanks, as str.split cuts it (the same blanks as the regex's \s)
+    parts = body.split() if body and "," not in body else re.split(r"[,\s]+", body)
     result: list[Card | None] = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if part in hidden_set:
+    for part in parts:
+        if part in hidden:
             result.append(None)
         else:
             result.append(Card.parse(part))
-    if result == [None] and text.strip() == "":
+    if result == [None] and body == "":
         return ()
     return tuple(result)
 
 
 # ---------------------------------------------------------------- the builder
+
+# enum members looked up once: in CPython 3.11 each ``Street.THIRD`` costs a class attribute look-up
+# through the enum's metaclass (≈0.2 µs), several per line of a hand
+_THIRD, _SEVENTH = Street.THIRD, Street.SEVENTH
+_ANTE, _COMPLETE, _BET, _RAISE = ActionKind.ANTE, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE
+_WITHOUT_AMOUNT = (ActionKind.CHECK, ActionKind.FOLD)
+_INCREASES = (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)  # ActionKind.is_aggressive
 
 
 @dataclass
@@ -186,7 +213,7 @@ class HandBuilder:
 
     def ante(self, player: str, amount: int, all_in: bool = False, line: int = 0) -> None:
         self._require_seated(player, line)
-        self.actions.append(Action(Street.THIRD, player, ActionKind.ANTE, amount, amount, all_in, line))
+        self.actions.append(Action(_THIRD, player, _ANTE, amount, amount, all_in, line))
 
     def deal(self, player: str, down: Sequence[Card | None], up: Sequence[Card | None], line: int = 0,
              street: Street | None = None) -> None:
@@ -196,14 +223,14 @@ class HandBuilder:
     def deal_new_cards(self, player: str, cards: Sequence[Card | None], line: int = 0, street: Street | None = None) -> None:
         """Record the cards a street brings a player as stud deals them: on 3rd street the first two
         face down and the rest up; on later streets see :meth:`deal_up_or_down`."""
-        if (street or self.street) is Street.THIRD:
+        if (street or self.street) is _THIRD:
             self.deal(player, cards[:2], cards[2:], line, street)
         else:
             self.deal_up_or_down(player, cards, line, street)
 
     def deal_up_or_down(self, player: str, cards: Sequence[Card | None], line: int = 0, street: Street | None = None) -> None:
         """Record cards dealt after the first three: face down on 7th street, face up before it."""
-        if (street or self.street) is Street.SEVENTH:
+        if (street or self.street) is _SEVENTH:
             self.deal(player, cards, (), line, street)
         else:
             self.deal(player, (), cards, line, street)
@@ -218,7 +245,7 @@ class HandBuilder:
         (the player's street total afterwards); the other is derived."""
         self._require_seated(player, line)
         before = self.put_in(player)
-        if kind in (ActionKind.CHECK, ActionKind.FOLD):
+        if kind in _WITHOUT_AMOUNT:
             added, to = 0, before
         elif added is None and to is None:
             raise HandParseError(line, f"{kind.value} without an amount")
@@ -239,13 +266,14 @@ class HandBuilder:
         """Record a bet, raise or completion, whatever verb the site used: on 3rd street the
         first increase over the bring-in is the completion (PokerStars writes it "raises",
         KingsClub "bets"); on later streets the first increase is a bet, the rest raises."""
-        already_opened = any(
-            action.street is self.street and action.kind.is_aggressive for action in self.actions
-        )
-        if self.street is Street.THIRD:
-            kind = ActionKind.RAISE if already_opened else ActionKind.COMPLETE
-        else:
-            kind = ActionKind.RAISE if already_opened else ActionKind.BET
+        street = self.street
+        already_opened = False
+        for action in self.actions:  # (ActionKind.is_aggressive, written out: this runs for every increase)
+            if action.street is street and action.kind in _INCREASES:
+                already_opened = True
+                break
+        opening = _COMPLETE if street is _THIRD else _BET
+        kind = _RAISE if already_opened else opening
         return self.act(player, kind, added=added, to=to, all_in=all_in, line=line)
 
     def highest_bet(self) -> int:
@@ -432,16 +460,17 @@ class Splitting(Enum):
     WHOLE_FILE = "whole file"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SiteParser:
     """Base of every site module: the outer skeleton every format shares (sniff, split, parse a
     hand never raising, build). Subclasses set ``name`` and override what differs."""
 
-    name: str = ""
+    name: ClassVar[str] = ""
     #: how :meth:`split` reads a file (declared by a site that overrides it; the default split cuts at
     #: ``hand_start`` lines)
     splitting: ClassVar[Splitting] = Splitting.AT_HAND_STARTS
     #: regex matching the first line of a hand (text formats)
-    hand_start: re.Pattern[str] | None = None
+    hand_start: ClassVar[re.Pattern[str] | None] = None
 
     def sniff(self, head: Sequence[str]) -> bool:
         """True when these first non-blank lines of a file are in this site's format: by default,
@@ -532,17 +561,17 @@ class SiteParser:
             if not is_stud8:
                 return SkippedHand(self.name, hand_id, game, raw)
             return self.parse_stud8(raw)
-        except HandParseError as error:
-            return FailedHand(self.name, hand_id, error.line, f"{self.name}: {error.reason}", raw, error.kind)
-        except UnexpectedInput as error:
-            line, reason = describe_lark_error(error, raw)
-            kind = FailureKind.ENDS_EARLY if lark_error_ends_early(error) else FailureKind.UNREADABLE
+        except HandParseError as parse_error:  # (each clause its own name: mypyc types a name once)
+            return FailedHand(self.name, hand_id, parse_error.line, f"{self.name}: {parse_error.reason}", raw, parse_error.kind)
+        except UnexpectedInput as lark_error:
+            line, reason = describe_lark_error(lark_error, raw)
+            kind = FailureKind.ENDS_EARLY if lark_error_ends_early(lark_error) else FailureKind.UNREADABLE
             return FailedHand(self.name, hand_id, line, f"{self.name}: {reason}", raw, kind)
-        except (ValueError, KeyError, IndexError) as error:
-            return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(error).__name__}: {error}", raw)
-        except Exception as error:  # a fault in this parser must cost one hand, not the import
+        except (ValueError, KeyError, IndexError) as bad_value:
+            return FailedHand(self.name, hand_id, raw.first_line, f"{self.name}: {type(bad_value).__name__}: {bad_value}", raw)
+        except Exception as fault:  # a fault in this parser must cost one hand, not the import
             return FailedHand(self.name, hand_id, raw.first_line,
-                              f"{self.name}: internal error ({type(error).__name__}: {error}); please report this hand", raw)
+                              f"{self.name}: internal error ({type(fault).__name__}: {fault}); please report this hand", raw)
 
 
 def _cut_line(raw: RawHand) -> tuple[int, str] | None:

@@ -26,6 +26,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import summary_restatements
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -176,6 +177,7 @@ def _summary_seat(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None
     facts.restatements.extend(summary_restatements(body.strip(), player, b, line))  # "Folded on the RIVER"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BovadaParser(LineSiteParser[_BovadaFacts]):
     name = "bovada"
     hand_start = _HAND_START

@@ -24,6 +24,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -157,6 +158,7 @@ def _summary_seat(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
         b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class FullTiltParser(LineSiteParser[_TiltFacts]):
     name = "fulltilt"
     hand_start = _HAND_START

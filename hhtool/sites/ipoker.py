@@ -151,7 +151,8 @@ class IPokerParser(XmlSiteParser):
     def sniff(self, head: Sequence[str]) -> bool:
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
-    header_start, ignorable = _SESSION_START, _SESSION_END
+    header_start = _SESSION_START
+    ignorable = _SESSION_END
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = self.start_attributes(raw)

@@ -29,6 +29,7 @@ from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
@@ -137,6 +138,7 @@ def _wins(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
     b.award(player or "", b.money(amount, token.number), int(side) if side else 0, Half.UNKNOWN, token.number)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class KingsClubParser(LineSiteParser[_KingsFacts]):
     name = "kingsclub"
     hand_start = _HAND_START

@@ -20,10 +20,12 @@ from hhtool.sites.common_lines import COMMON_LINES, stakes_from_forced_bets
 from hhtool.sites.facts import HandFacts
 from hhtool.sites.line_rules import LineRule, LineTable
 from hhtool.sites.lines import LineGrammar, LineToken
+from hhtool.sites.subclassing import mypyc_attr
 
 F = TypeVar("F", bound=HandFacts)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LineSiteParser(SiteParser, Generic[F]):
     """A site read by a line grammar. Subclasses set ``grammar_name`` and ``lines`` and implement
     :meth:`read_header`; the rest has defaults."""

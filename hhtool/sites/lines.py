@@ -15,7 +15,7 @@ import re
 import re._parser as sre_parse  # type: ignore[import-not-found]  # the stdlib's own regex parser, to find each pattern's required literal
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -26,6 +26,10 @@ from hhtool.model import RawHand
 #: (terminal name, its regex, the one literal every match contains or None, a search for any of
 #: several literals, one of which every match contains, or None)
 Candidate = tuple[str, re.Pattern[str], str | None, Any]
+
+
+#: a line's terminal and the groups its regex captured
+Reading = tuple[str, tuple[str | None, ...]]
 
 
 #: regex flags for every line terminal: ASCII, so that ``\d`` is 0-9 only (``int`` would read other
@@ -116,10 +120,6 @@ def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[s
     return None
 
 
-#: a parser stack (states, bottom first) and a terminal → the stack after shifting it
-Transitions = dict[tuple[tuple[int, ...], str], tuple[int, ...]]
-
-
 #: stands for a seated player's name while a line is matched: one private-use character, which every
 #: grammar's name pattern accepts and no history writes
 NAME_ALIAS = "\ue000"
@@ -162,11 +162,10 @@ def _names_longest(groups: tuple[str | None, ...], line: str, names: list[str]) 
 
 
 def _read_line(candidates: list[Candidate], line: str, names: list[str], ignore: frozenset[str],
-               found: tuple[str, re.Match[str]] | None) -> tuple[str, tuple[str | None, ...]] | None:
-    """The terminal and groups of a line, given its plain match ``found``: that match when it names the
+               plain: Reading | None) -> Reading | None:
+    """The terminal and groups of a line, given its plain reading ``plain``: that reading when it names the
     longest seated name the line holds (or the line holds none), else the reading
-    :func:`match_naming_seated` resolves, falling back to the plain match; None when nothing matches."""
-    plain = None if found is None else (found[0], found[1].groups())
+    :func:`match_naming_seated` resolves, falling back to the plain one; None when nothing matches."""
     if not names or (plain is not None and plain[0] not in ignore and _names_longest(plain[1], line, names)):
         return plain
     named = match_naming_seated(candidates, line, names, ignore)
@@ -175,18 +174,40 @@ def _read_line(candidates: list[Candidate], line: str, names: list[str], ignore:
     return named
 
 
+#: marks a line not read yet in a step's remembered readings: a plain object, never a tuple (mypyc unboxes
+#: fixed-length tuples, so a tuple's identity would not survive a round trip through the dictionary)
+_UNREAD: Final[Any] = object()
+
+
+class _Step:
+    """One parser stack (states, bottom first) with what the driver needs at it: the terminals its top
+    state accepts (in priority order), the plain readings of lines already seen there (shared by every
+    stack whose top accepts the same terminals) and the stack each terminal leads to."""
+
+    __slots__ = ("candidates", "following", "readings", "stack")
+
+    def __init__(self, stack: tuple[int, ...], candidates: list[Candidate],
+                 readings: dict[str, Reading | None]) -> None:
+        self.stack, self.candidates, self.readings = stack, candidates, readings
+        self.following: dict[str, _Step] = {}
+
+
 class LineParser:
     """Validates a hand's lines against a Lark LALR grammar and returns its tokens in order.
 
     A line grammar's stacks are few and shallow, so each (stack, terminal) step — the reduces
-    and the shift Lark's ``feed_token`` would make — is worked out once and then looked up.
+    and the shift Lark's ``feed_token`` would make — is worked out once and then looked up; so is
+    each line's plain reading at a stack (which terminal of those its top state accepts matches it
+    first, and the groups), a function of the line and the accepted terminals alone: a line met again
+    (an action, a marker, a summary line at the same stakes) is not matched again.
 
     Player names are resolved against the seated ones: each ``SEAT`` line's name group
     (``seat_name_group``) is remembered, and every later line is read first with a seated name in
     one of its groups (:func:`match_naming_seated`), so that a name can hold anything a line's own
     words hold. Lines no seated name resolves are matched as they are."""
 
-    MAX_TRANSITIONS = 100_000  # a bound on the cache, should a grammar nest deeply
+    MAX_TRANSITIONS = 100_000  # a bound on the stacks remembered, should a grammar nest deeply
+    MAX_READINGS = 100_000  # a bound on the plain readings remembered (all are forgotten when it is reached)
 
     def __init__(self, lark: Lark, seat_name_group: int = 1) -> None:
         self._seat_name_group = seat_name_group
@@ -198,7 +219,10 @@ class LineParser:
         self._terminals: list[Candidate] = [candidate(t.name, t.pattern.to_regexp()) for t in order]
         self._ignore = frozenset(lark.ignore_tokens)
         self._by_state: dict[int, list[Candidate]] = {}
-        self._transitions: Transitions = {}
+        self._readings: dict[frozenset[str], dict[str, Reading | None]] = {}
+        self._read = 0  # plain readings remembered
+        self._step_of: dict[tuple[int, ...], _Step] = {}
+        self._first = self._step((self._start,))
 
     def _candidates(self, state: int) -> list[Candidate]:
         accepted = set(self._states[state]) | self._ignore
@@ -206,38 +230,68 @@ class LineParser:
         self._by_state[state] = candidates
         return candidates
 
+    def _step(self, stack: tuple[int, ...]) -> _Step:
+        """The step of ``stack`` (one per stack while under :attr:`MAX_TRANSITIONS`)."""
+        known = self._step_of.get(stack)
+        if known is not None:
+            return known
+        candidates = self._by_state.get(stack[-1]) or self._candidates(stack[-1])
+        readings = self._readings.setdefault(frozenset(term[0] for term in candidates), {})
+        step = _Step(stack, candidates, readings)
+        if len(self._step_of) < self.MAX_TRANSITIONS:
+            self._step_of[stack] = step
+        return step
+
     def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
         """The hand's lines as tokens; ``first_line`` is the file line of the text's first line."""
-        by_state, ignore, transitions = self._by_state, self._ignore, self._transitions
-        stack: tuple[int, ...] = (self._start,)
+        ignore = self._ignore
+        step = self._first
         tokens: list[LineToken] = []
         names: list[str] = []  # seated so far, longest first
         line_no = 0
         for line_no, line in enumerate(text.split("\n"), start=1):
             if not line:
                 continue
-            candidates = by_state.get(stack[-1]) or self._candidates(stack[-1])
-            matched = first_match(candidates, line)  # the plain reading, which is nearly always the one
-            if matched is not None and not names:
-                name, groups = matched[0], matched[1].groups()
-            else:
-                found = _read_line(candidates, line, names, ignore, matched)
-                if found is None:
-                    raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
-                                               allowed={candidate[0] for candidate in candidates})
-                name, groups = found
+            plain = step.readings.get(line, _UNREAD)
+            if plain is _UNREAD:
+                plain = self._plain_reading(step, line)
+            if names:
+                # written out rather than _read_line's test: this runs for nearly every line of every hand
+                resolved = False
+                if plain is not None and plain[0] not in ignore:
+                    resolved = True
+                    for seated in names:  # longest first
+                        if seated in line:
+                            resolved = seated in plain[1]
+                            break
+                if not resolved:
+                    plain = _read_line(step.candidates, line, names, ignore, plain)
+            if plain is None:
+                raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
+                                           allowed={candidate[0] for candidate in step.candidates})
+            name, groups = plain
             if name in ignore:
                 continue
             if name == "SEAT":
                 self._remember_seated(names, groups)
             token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens))
-            following = transitions.get((stack, name))
-            if following is None:
-                following = self._shift(stack, token)
-            stack = following
+            following = step.following.get(name)
+            step = following if following is not None else self._shift(step, token)
             tokens.append(token)
-        self._finish(list(stack), Token("$END", "", 0, line_no + 1, 1))
+        self._finish(list(step.stack), Token("$END", "", 0, line_no + 1, 1))
         return tokens
+
+    def _plain_reading(self, step: _Step, line: str) -> Reading | None:
+        """The line's plain reading at ``step`` (remembered while under :attr:`MAX_READINGS`)."""
+        found = first_match(step.candidates, line)
+        plain = None if found is None else (found[0], found[1].groups())
+        if self._read >= self.MAX_READINGS:
+            for readings in self._readings.values():
+                readings.clear()
+            self._read = 0
+        step.readings[line] = plain
+        self._read += 1
+        return plain
 
     def _remember_seated(self, names: list[str], groups: tuple[str | None, ...]) -> None:
         seated = groups[self._seat_name_group] if len(groups) > self._seat_name_group else None
@@ -245,9 +299,9 @@ class LineParser:
             names.append(seated)
             names.sort(key=len, reverse=True)
 
-    def _shift(self, stack: tuple[int, ...], token: LineToken) -> tuple[int, ...]:
+    def _shift(self, step: _Step, token: LineToken) -> _Step:
         """The reduces and the shift that ``token`` causes, from Lark's table (remembered)."""
-        states, work = self._states, list(stack)
+        states, work = self._states, list(step.stack)
         while True:
             try:
                 action, arg = states[work[-1]][token.type]
@@ -261,9 +315,9 @@ class LineParser:
             if size:
                 del work[-size:]
             work.append(states[work[-1]][arg.origin.name][1])
-        following = tuple(work)
-        if len(self._transitions) < self.MAX_TRANSITIONS:
-            self._transitions[(stack, token.type)] = following
+        following = self._step(tuple(work))
+        if len(self._step_of) < self.MAX_TRANSITIONS:
+            step.following[token.type] = following
         return following
 
     def _finish(self, stack: list[int], end: Token) -> None:

@@ -46,6 +46,7 @@ from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -168,6 +169,7 @@ def _end_marker(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
         raise HandParseError(token.number, f"ongame: end of hand {token.groups[0]} inside hand {b.hand_id}")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OnGameParser(LineSiteParser[_OnGameFacts]):
     name = "ongame"
     hand_start = _HAND_START

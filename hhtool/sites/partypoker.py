@@ -25,6 +25,7 @@ from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
+from hhtool.sites.subclassing import mypyc_attr
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -166,6 +167,7 @@ def _no_low(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     facts.no_low = True
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PartyPokerParser(LineSiteParser[_PartyFacts]):
     name = "partypoker"
     hand_start = _GAME_STARTS

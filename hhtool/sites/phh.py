@@ -66,6 +66,7 @@ from hhtool.model import (
     UncalledReturn,
 )
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
+from hhtool.sites.subclassing import mypyc_attr
 
 STUD8_VARIANT = "F7S/8"
 _VARIANT_KEY = re.compile(r"""^\s*variant\s*=\s*["']""")
@@ -110,6 +111,7 @@ def parse_phh_cards(text: str, line: int) -> tuple[Card | None, ...]:
         raise HandParseError(line, f"{error} in {text!r}") from None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PhhParser(SiteParser):
     name = "phh"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
@@ -18,6 +19,7 @@ from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
+from hhtool.sites.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -32,8 +34,26 @@ _LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ?([A
 _ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4})\]")
 _TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
+_THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and a deal line makes two)
 
 
+def _stakes_in(header: str) -> re.Match[str] | None:
+    """``_STAKES.search(header)``, started where a match can first begin: a match holds exactly one "/",
+    with the first amount (currency signs, digits, points, commas) and at most one blank before it, so
+    none begins before that run in front of the header's first "/". (From the start, the search would
+    try the long run of the hand number's digits from each digit.)"""
+    slash = header.find("/")
+    if slash < 0:
+        return None
+    start = slash
+    if start and header[start - 1] == " ":
+        start -= 1
+    while start and (header[start - 1] in "$€£.," or header[start - 1].isdigit()):
+        start -= 1
+    return _STAKES.search(header, start)
+
+
+@lru_cache(maxsize=4)  # game_of and read_header read the same header one after the other
 def _game_label(header: str) -> str:
     after_colon = header.split(":", 1)[1].strip() if ":" in header else header
     mixed = _MIXED_GAME.search(after_colon)
@@ -75,13 +95,13 @@ def _river(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
 def _dealt(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     fields, line = token.groups, token.number
     player, second = fields[0] or "", fields[2]
-    if second is not None and b.street is not Street.THIRD:
+    if second is not None and b.street is not _THIRD:
         # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
         facts.restatements.extend(restated_cards(b, player, fields[1] or "", line))
         b.deal_up_or_down(player, parse_cards(second), line)
         return
     first = parse_cards(fields[1] or "")
-    if b.street is Street.THIRD and second is None:
+    if b.street is _THIRD and second is None:
         deal_third_street(b, facts, player, first, line)
         return
     b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
@@ -146,6 +166,7 @@ def _label_halves(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
         b.label_awards_whole()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PokerStarsParser(LineSiteParser[_StarsFacts]):
     name = "pokerstars"
     hand_start = _HAND_START
@@ -157,13 +178,13 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
         header = raw.lines[0]
         hand_id = _HAND_ID.search(header)
         label = _game_label(header)
-        if "Hand cancelled" in map(str.strip, raw.lines):
+        if "Hand cancelled" in raw.text and "Hand cancelled" in map(str.strip, raw.lines):
             return (hand_id.group(1) if hand_id else None), f"{label} (hand cancelled)", False
         return (hand_id.group(1) if hand_id else None), label, bool(_STUD8.search(header))
 
     def read_header(self, raw: RawHand) -> _StarsFacts:
         header = raw.lines[0]
-        stakes_match = _STAKES.search(header)
+        stakes_match = _stakes_in(header)
         tournament = _TOURNAMENT.search(header)
         if stakes_match is None and tournament is None:
             raise HandParseError(raw.first_line, f"no stakes in header: {header[:160]!r}")

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 from hhtool.model import Card, Restated, Restatement, StatedPot, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
@@ -79,37 +81,54 @@ def summary_player(text: str, seat_number: int, seats: Sequence[tuple[int, str]]
     return None
 
 
-def summary_restatements(tail: str, player: str, b: HandBuilder, line: int) -> list[Restatement]:
-    """What a summary seat line (the text after the player's name) says again about the player."""
-    found: list[Restatement] = []
+#: what a summary tail says, as its words read (cards and amounts still text): ("folded", street or None)
+#: or ("showed", cards, description | None, won amounts, lost) / ("mucked", cards | None, description | None,
+#: won amounts, lost) / ("", None, None, won amounts, lost)
+TailWords = tuple[Any, ...]
+
+
+@lru_cache(maxsize=8192)
+def _tail_words(tail: str) -> TailWords:
+    """The words of a summary tail (a pure function of the text, so a tail met again is not searched
+    again: "folded on the 3rd Street (didn't bet)" recurs in nearly every hand)."""
     folded_on = _FOLDED_ON.match(tail)
     if folded_on is not None and folded_on.group(1).lower() in _STREET_WORDS:
-        found.append(Restatement(Restated.FOLDED, player, _STREET_WORDS[folded_on.group(1).lower()], line=line))
-        return found
+        return ("folded", _STREET_WORDS[folded_on.group(1).lower()])
     if _FOLDED.match(tail):
-        found.append(Restatement(Restated.FOLDED, player, None, line=line))
-        return found
+        return ("folded", None)
+    won = tuple(bracketed or bare for bracketed, bare in _WON.findall(tail))
+    lost = not won and bool(_LOST.search(tail) or tail.lower().startswith("lost"))
     showed = _SHOWED.match(tail)
-    described = _WITH.search(tail)
+    if showed is not None:
+        described = _WITH.search(tail)
+        return ("showed", showed.group(1), described.group(1).strip() if described else None, won, lost)
+    mucked = _MUCKED.search(tail)
+    if mucked is not None:
+        return ("mucked", mucked.group(1), (mucked.group(2) or "").strip() or None, won, lost)
+    return ("", None, None, won, lost)
+
+
+def summary_restatements(tail: str, player: str, b: HandBuilder, line: int) -> list[Restatement]:
+    """What a summary seat line (the text after the player's name) says again about the player."""
+    words = _tail_words(tail)
+    if words[0] == "folded":
+        return [Restatement(Restated.FOLDED, player, words[1], line=line)]
+    kind, cards_text, text, won, lost = words
+    found: list[Restatement] = []
     try:
-        if showed is not None:
-            text = described.group(1).strip() if described else None
-            found.append(Restatement(Restated.SHOWED, player, cards=parse_cards(showed.group(1)), text=text, line=line))
-        else:
-            mucked = _MUCKED.search(tail)
-            if mucked is not None:
-                cards: tuple[Card | None, ...] = parse_cards(mucked.group(1)) if mucked.group(1) is not None else ()
-                found.append(Restatement(Restated.MUCKED, player, cards=cards,
-                                         text=(mucked.group(2) or "").strip() or None, line=line))
+        if kind == "showed":
+            found.append(Restatement(Restated.SHOWED, player, cards=parse_cards(cards_text), text=text, line=line))
+        elif kind == "mucked":
+            cards: tuple[Card | None, ...] = parse_cards(cards_text) if cards_text is not None else ()
+            found.append(Restatement(Restated.MUCKED, player, cards=cards, text=text, line=line))
     except ValueError:
         b.note(f"the summary's cards for {player} cannot be read", line)
-    won = [bracketed or bare for bracketed, bare in _WON.findall(tail)]
     if won:
         try:
             found.append(Restatement(Restated.WON, player, amount=sum(b.money(a, line) for a in won), line=line))
         except HandParseError:  # recorded without an amount: the check says it cannot be compared
             b.note(f"the summary's amount for {player} cannot be read", line)
             found.append(Restatement(Restated.WON, player, amount=None, line=line))
-    elif _LOST.search(tail) or tail.lower().startswith("lost"):
+    elif lost:
         found.append(Restatement(Restated.LOST, player, amount=0, line=line))
     return found

@@ -50,6 +50,7 @@ from hhtool.sites.line_rules import LineRule, LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.subclassing import mypyc_attr
 
 _OLD_START = re.compile(r"Game started at: \d{4}/")
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
@@ -109,6 +110,7 @@ def _stated_pot(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     facts.rake, facts.total_pot = rake, stated + rake + facts.fees
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _WinningExport(LineSiteParser[_WinningFacts]):
     """What the two exports share: the site's name, and what they settle once an export's own
     last step (:meth:`settle`) is done."""
@@ -379,6 +381,7 @@ class _AcrExport(_WinningExport):
 _OLD, _ACR = _OldExport(), _AcrExport()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class WinningParser(SiteParser):
     """Both exports under one site name: the hand's first line tells which one it is."""
 
