@@ -11,6 +11,8 @@ violation unverifiable) and under each named built-in profile as the user's expl
 check's code, reason, line) and a digest of the whole result's repr (pots, awards, showdown hands,
 betting facts), and the same for the walk's state under the site's profile as the dispute report
 reads it. ``compare`` prints the counts and every difference; its exit code is 1 when any differs.
+Dump both sides with ``PYTHONHASHSEED=0``: the state holds sets (who went all-in), whose repr follows
+the hash order, which otherwise changes from process to process (the findings do not depend on it).
 """
 
 from __future__ import annotations
