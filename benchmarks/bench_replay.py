@@ -3,13 +3,17 @@ profile, random PokerKit hands (the differential test's generator) under ``poker
 optionally the hands of one history file (e.g. ``hhtool simulate --hands 5000 --seed 7``).
 
 Usage: /work/venv/bin/python benchmarks/bench_replay.py [--repeats 5] [--pokerkit 1000] [--file PATH]
-       [--no-corpus] [--profile]
+       [--no-corpus] [--profile] [--side-by-side PATH [--limit 5000]]
 
 Parsing and PokerKit play are done before timing; only replay() is timed. Prints hands per second
 of CPU time (``time.process_time``: the machine is shared, wall clock is printed beside it), the
 best of the repeated passes. For the PokerKit hands it also times PokerKit itself replaying the
 same hands (same cards, same actions, its automations doing the rest) and prints the ratio.
 ``--profile`` prints the top of a cProfile of replay() over the chosen hands instead.
+``--side-by-side PATH`` runs benchmarks/run.py's PokerKit comparison on a PokerStars file instead (the
+first ``--limit`` hands that PokerKit can play, read back from hhtool's PHH export; hhtool's replay as
+the importer calls it; median of ``--repeats`` CPU-time rates), e.g. on ``hhtool simulate --seed 1``
+hands or on the replicated real hands of benchmarks/real_hands.py.
 """
 
 from __future__ import annotations
@@ -152,8 +156,20 @@ def main() -> None:
     parser.add_argument("--file", type=Path, help="also time the hands of this history file")
     parser.add_argument("--no-corpus", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile replay() instead of timing it")
+    parser.add_argument("--side-by-side", type=Path, help="PokerKit against hhtool on this PokerStars file")
+    parser.add_argument("--limit", type=int, default=5000, help="hands of --side-by-side's file")
     options = parser.parse_args()
     warnings.simplefilter("ignore")
+    if options.side_by_side:
+        sys.path.insert(0, str(REPO / "benchmarks"))
+        from build import measured_build
+        from run import pokerkit_ratio
+
+        kit = pokerkit_ratio(options.side_by_side, options.limit, options.repeats)
+        print(f"{options.side_by_side.name} ({measured_build()}): {kit.get('hands', 0):,.0f} hands, hhtool "
+              f"{kit.get('hhtool', 0):,.0f}/CPU-s, PokerKit {kit.get('pokerkit', 0):,.0f}/CPU-s, "
+              f"{kit.get('ratio', 0):.1f}x (median of {options.repeats})")
+        return
     sets: list[tuple[str, list[Hand], Callable[[Hand], RuleProfile]]] = []
     by_site: Callable[[Hand], RuleProfile] = lambda hand: profile_for_site(hand.site)  # noqa: E731
     if CORPUS.is_dir() and not options.no_corpus:

@@ -104,51 +104,79 @@ def _flush_suit_of(suit_counts: int) -> str | None:
 _FLUSH_SUIT: tuple[str | None, ...] = tuple(_flush_suit_of(counts) for counts in range(1 << 12))
 
 
-def _straight_top(present: set[int]) -> int:
-    """Top rank of the highest straight among ``present`` ranks (ace plays low too), 0 if none."""
-    for top in range(14, 4, -1):
-        if all((rank if rank != 1 else 14) in present for rank in range(top - 4, top + 1)):
-            return top
-    return 0
+def _straight_top(rank_mask: int) -> int:
+    """Top rank of the highest straight among the ranks of ``rank_mask`` (bit ``rank`` set for each
+    rank present, 2..14; the ace plays low too), 0 if none: five consecutive set bits, found by
+    and-ing the mask with itself shifted one to four places."""
+    if rank_mask >> 14 & 1:
+        rank_mask |= 2  # the ace as 1
+    runs = rank_mask & rank_mask >> 1 & rank_mask >> 2 & rank_mask >> 3 & rank_mask >> 4
+    return runs.bit_length() + 3 if runs else 0
 
 
-def _straight_ranks(top: int) -> tuple[int, ...]:
-    return tuple(range(top, top - 5, -1)) if top > 5 else (5, 4, 3, 2, 1)
+def _straight_value(category: int, top: int) -> int:
+    """The packed value of a straight (or straight flush) topped by ``top``: its five ranks counting
+    down from ``top`` (the wheel: 5, 4, 3, 2 and the ace as 1)."""
+    if top == 5:
+        return (category << 20) | 0x54321
+    return (category << 20) | (top * 0x11111 - 0x01234)
+
+
+_RANKS_DOWN: tuple[int, ...] = tuple(range(14, 1, -1))
 
 
 def _best_non_flush(rank_counts: int) -> int:
-    """Best five (ignoring suits) for a rank multiset given as 3-bit counters."""
-    counts = {rank: (rank_counts >> (3 * (rank - 2))) & 7 for rank in range(2, 15)}
-    present = sorted((rank for rank, count in counts.items() if count), reverse=True)
-    # ranks ordered by (count, rank), best group first
-    groups = sorted(present, key=lambda rank: (counts[rank], rank), reverse=True)
-    first, second = groups[0], groups[1]  # five or more cards hold at least two ranks
-    if counts[first] >= 4:
-        kicker = next(rank for rank in present if rank != first)
-        return _pack(QUADS, (first,) * 4 + (kicker,))
-    if counts[first] == 3 and counts[second] >= 2:
-        return _pack(FULL_HOUSE, (first,) * 3 + (second,) * 2)
-    top = _straight_top(set(present))
+    """Best five (ignoring suits) for a rank multiset given as 3-bit counters (five to seven cards).
+
+    The ranks are sorted into singles, pairs, trips and quads in one pass from the ace down, so each
+    list is highest first; the packed value is then built with multiplications by repeated nibbles
+    (``rank * 0x11100`` packs the rank three times, in the first three places)."""
+    singles: list[int] = []
+    pairs: list[int] = []
+    trips: list[int] = []
+    quads: list[int] = []
+    mask = 0
+    for rank in _RANKS_DOWN:
+        count = rank_counts >> (3 * rank - 6) & 7
+        if count:
+            mask |= 1 << rank
+            if count == 1:
+                singles.append(rank)
+            elif count == 2:
+                pairs.append(rank)
+            elif count == 3:
+                trips.append(rank)
+            else:
+                quads.append(rank)
+    if quads:
+        first = quads[0]
+        kicker = (mask & ~(1 << first)).bit_length() - 1  # the highest other rank, whatever its count
+        return (QUADS << 20) | first * 0x11110 | kicker
+    if trips and (len(trips) > 1 or pairs):
+        first = trips[0]
+        # the pair of the full house: the better of a second trips and the top pair
+        second = trips[1] if len(trips) > 1 and (not pairs or trips[1] > pairs[0]) else pairs[0]
+        return (FULL_HOUSE << 20) | first * 0x11100 | second * 0x11
+    top = _straight_top(mask)
     if top:
-        return _pack(STRAIGHT, _straight_ranks(top))
-    if counts[first] == 3:
-        kickers = [rank for rank in present if rank != first][:2]
-        return _pack(TRIPS, (first,) * 3 + tuple(kickers))
-    if counts[first] == 2 and counts[second] == 2:
-        kicker = next(rank for rank in present if rank not in (first, second))
-        return _pack(TWO_PAIR, (first, first, second, second, kicker))
-    if counts[first] == 2:
-        kickers = [rank for rank in present if rank != first][:3]
-        return _pack(ONE_PAIR, (first, first, *kickers))
-    return _pack(HIGH_CARD, present[:5])
+        return _straight_value(STRAIGHT, top)
+    if trips:  # no pair beside them (that would be a full house): two singles at least
+        return (TRIPS << 20) | trips[0] * 0x11100 | singles[0] << 4 | singles[1]
+    if len(pairs) >= 2:
+        first, second = pairs[0], pairs[1]
+        kicker = (mask & ~(1 << first) & ~(1 << second)).bit_length() - 1  # a third pair's rank may be it
+        return (TWO_PAIR << 20) | first * 0x11000 | second * 0x110 | kicker
+    if pairs:
+        return (ONE_PAIR << 20) | pairs[0] * 0x11000 | singles[0] << 8 | singles[1] << 4 | singles[2]
+    return (HIGH_CARD << 20) | singles[0] << 16 | singles[1] << 12 | singles[2] << 8 | singles[3] << 4 | singles[4]
 
 
 def _best_flush(rank_mask: int) -> int:
     """Best five among the ranks of one suit (bit ``rank`` set for each), five or more of them."""
-    present = [rank for rank in range(14, 1, -1) if rank_mask >> rank & 1]
-    top = _straight_top(set(present))
+    top = _straight_top(rank_mask)
     if top:
-        return _pack(STRAIGHT_FLUSH, _straight_ranks(top))
+        return _straight_value(STRAIGHT_FLUSH, top)
+    present = [rank for rank in _RANKS_DOWN if rank_mask >> rank & 1]
     return _pack(FLUSH, present[:5])
 
 

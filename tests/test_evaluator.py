@@ -344,3 +344,52 @@ def test_agrees_with_pokerkit_on_random_hands() -> None:
     for index in range(len(by_low) - 1):
         ours = sign(low_value(by_low[index]), low_value(by_low[index + 1]))
         assert ours == sign(strengths[index], strengths[index + 1]), by_low[index : index + 2]
+
+
+# ---------------------------------------------------------------- exhaustive: every rank multiset
+
+
+def reference_value(five: Sequence[Card]) -> int:
+    """The packed value the module docstring defines, built from the reference key of five cards:
+    category << 20, then the five ranks most significant first, each group repeated by its size."""
+    category, key = reference_five_high(five)
+    ranks = [card.rank for card in five]
+    if category in (4, 8):  # straights: counting down from the top, the wheel's ace as 1
+        top = key[0]
+        packed: Sequence[int] = (5, 4, 3, 2, 1) if top == 5 else range(top, top - 5, -1)
+    else:
+        packed = [rank for rank in key for _ in range(ranks.count(rank))] if category not in (0, 5) else key
+    value = category
+    for rank in packed:
+        value = value << 4 | rank
+    return value
+
+
+def unsuited(ranks: Sequence[int]) -> tuple[Card, ...]:
+    """Cards of these ranks with no flush: suits dealt round the four in turn (at most two of a suit)."""
+    return tuple(Card(rank, "cdhs"[index % 4]) for index, rank in enumerate(ranks))
+
+
+@pytest.mark.slow
+def test_high_value_is_exact_for_every_rank_multiset_and_every_flush() -> None:
+    """Every multiset of 5 to 7 ranks (at most four of each: 73,775 of them) without a flush, and every
+    set of 5 to 7 ranks in one suit: the value is exactly the best five's packing by the reference."""
+    five_values: dict[tuple[int, ...], int] = {}
+    for five in itertools.combinations_with_replacement(range(2, 15), 5):
+        if max(Counter(five).values()) <= 4:
+            five_values[five] = reference_value(unsuited(five))
+    checked = 0
+    for size in (5, 6, 7):
+        for ranks in itertools.combinations_with_replacement(range(2, 15), size):
+            if max(Counter(ranks).values()) > 4:
+                continue
+            expected = max(five_values[five] for five in itertools.combinations(ranks, 5))
+            assert high_value(unsuited(ranks)) == expected, ranks
+            checked += 1
+    assert checked == 73_775
+    for size in (5, 6, 7):
+        for ranks in itertools.combinations(range(2, 15), size):
+            suited = tuple(Card(rank, "h") for rank in ranks)
+            expected = max(reference_value(five) for five in itertools.combinations(suited, 5))
+            assert high_value(suited) == expected, ranks
+            assert best_high(suited).value == expected

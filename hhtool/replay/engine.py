@@ -333,20 +333,35 @@ class _Walker:
         steps: list[Step] = []
         previous: str | None = None  # the last legal actor: the turn moves on from him
         last_line = max([action.line for _, action in indexed]) if indexed else max([d.line for d in deals], default=0)
+        # what every action reads, as locals; :meth:`pay` and :meth:`_Betting.may_raise` written out
+        # below (a method call per action cost ≈ 8 µs of a simulated hand's ≈ 115 µs walk on 3.11)
+        stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
+        reopens_on_short_sum = rules.largest_increase_reference
+        returned_total = self.returned_total  # constant until the round's end (give_back below)
         for index, action in indexed:
-            player, kind = action.player, action.kind
+            player, kind, amount = action.player, action.kind, action.amount
             live_before, active_before = self._live, self._active
             # (1) the turn
             due = None if previous is None else self.due_after(previous, put, betting.level, acted)
             # (2) the situation, before the action moves anything
             put_before = put.get(player, 0)
-            to = put_before + action.amount
+            to = put_before + amount
             level_before, full_level_before, opened_before = betting.level, betting.full_level, betting.opened
             bets_before, big_before, last_increment_before = betting.bets, betting.big_made, betting.last_increment
-            may_raise = betting.may_raise(player)
-            pot_before = self.put_total - self.returned_total
-            # (3) the chips
-            chips_before, all_in, changed = self.pay(player, action.amount, action.all_in)
+            may_raise = player not in betting.acted_since_full or (reopens_on_short_sum and betting.short_sum == 0)
+            pot_before = self.put_total - returned_total
+            # (3) the chips (as :meth:`pay`)
+            stack = stacks.get(player)
+            chips_before = None if stack is None else stack - spent[player] + returns[player]
+            spent[player] = spent.get(player, 0) + amount
+            self.put_total += amount
+            if player in all_in_players:
+                all_in, changed = True, False
+            elif action.all_in or (amount > 0 and chips_before is not None and chips_before - amount <= 0):
+                all_in_players.add(player)
+                all_in, changed = True, True
+            else:
+                all_in, changed = False, False
             # (4) a fold (a second fold by the same player changes nothing)
             if kind is _FOLD and player not in folded:
                 folded[player] = street

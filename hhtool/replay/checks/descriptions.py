@@ -21,10 +21,11 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from hhtool.evaluation import (
+    CATEGORIES,
     FLUSH,
     FULL_HOUSE,
     HIGH_CARD,
@@ -117,17 +118,35 @@ def description_conflict(cards: Sequence[Card], high_text: str | None, low_text:
     """None when the descriptions agree with the cards (or say nothing); ``("conflict", said, what the
     cards make)`` or ``("unreadable", said, "")`` otherwise. A low given inside the high text after
     ``LO:`` / ``; low`` is read as the low. ``best``: the cards' best high and low, when already known."""
+    if best is not None:
+        high, low = best
+        return _conflict_of_values(high.value, None if low is None else low.ranks, high_text, low_text)
+    return _conflict(high_text, low_text, lambda: best_high(cards), lambda: best_low(cards))
+
+
+@lru_cache(maxsize=8192)  # the answer depends only on the hands' values and the words, which repeat
+def _conflict_of_values(high_value: int, low_ranks: tuple[int, ...] | None, high_text: str | None,
+                        low_text: str | None) -> tuple[str, str, str] | None:
+    """:func:`description_conflict` for a best high of ``high_value`` and a best low of ``low_ranks``
+    (None: no qualifying low): what it reads of them (category, ranks, wording) follows from these."""
+    high = HighHand(high_value, CATEGORIES[high_value >> 20], ())
+    low = None if low_ranks is None else LowHand(0, low_ranks, ())
+    return _conflict(high_text, low_text, lambda: high, lambda: low)
+
+
+def _conflict(high_text: str | None, low_text: str | None, high_of: Callable[[], HighHand],
+              low_of: Callable[[], LowHand | None]) -> tuple[str, str, str] | None:
     high_text, said_high, low_text, said_low = read_description(high_text, low_text)
     if high_text:
         if said_high is None:
             return "unreadable", high_text, ""
-        high = best[0] if best is not None else best_high(cards)
+        high = high_of()
         if not _high_agrees(high.value >> 20, high.ranks, said_high):
             return "conflict", high_text, high.describe()
     if low_text:
         if said_low == "unreadable":
             return "unreadable", low_text, ""
-        low = best[1] if best is not None else best_low(cards)
+        low = low_of()
         if said_low == "no low":
             return None if low is None else ("conflict", low_text, f"a low of {low.describe()}")
         if low is None:
