@@ -4,6 +4,9 @@ introduced it rewrites a store of the schema before it; every query answers the 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -142,3 +145,23 @@ def test_audit_under_another_profile_replaces_the_findings_of_the_right_hands(tm
         again = con.execute("SELECT count(*) FROM violations").fetchone()
     assert "pokerkit" in profiles and orphans == (0,)
     assert before is not None and again is not None and again[0] >= before[0]
+
+
+def test_a_command_says_it_upgrades_an_older_store_once(tmp_path: Path) -> None:
+    """The upgrade rewrites every hand's rows (minutes on a large store): the user is told before it,
+    whichever command meets the older store first (a reader too), and not again; -q says nothing."""
+    current, old, quiet = tmp_path / "current.duckdb", tmp_path / "old.duckdb", tmp_path / "quiet.duckdb"
+    import_samples(current)
+    store_before_the_key(current, old)
+    store_before_the_key(current, quiet)
+    first = subprocess.run([sys.executable, "-m", "hhtool", "stats", "--db", str(old)], capture_output=True,
+                           text=True, env={**os.environ, **WIDTH})
+    assert first.returncode == 0, first.stderr
+    assert f"upgrading database {old} from schema version {BEFORE_KEY} to {schema.CURRENT_VERSION}" in first.stderr
+    assert "Hero" in first.stdout
+    again = subprocess.run([sys.executable, "-m", "hhtool", "stats", "--db", str(old)], capture_output=True,
+                           text=True, env={**os.environ, **WIDTH})
+    assert again.returncode == 0 and "upgrading" not in again.stderr, again.stderr
+    hushed = subprocess.run([sys.executable, "-m", "hhtool", "-q", "stats", "--db", str(quiet)], capture_output=True,
+                            text=True, env={**os.environ, **WIDTH})
+    assert hushed.returncode == 0 and "upgrading" not in hushed.stderr, hushed.stderr

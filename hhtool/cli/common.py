@@ -240,12 +240,18 @@ def database(db: str | None) -> Database:
     service waits for another process's lock, warns, or stores report facts first. A --db given
     before the command (``hhtool --db X stats``) counts where the command's own is not given."""
     return Database(db if db is not None else BEFORE_COMMAND["db"], on_wait=_tell_waiting, warn=_warn,
-                    on_facts_refresh=_tell_refreshing)
+                    on_facts_refresh=_tell_refreshing, on_upgrade=_tell_upgrading)
 
 
 def _tell_waiting(path: str, holder: str, read_only: bool) -> None:
     what = "read" if read_only else "write"
     err.print(f"waiting for database {path} (to {what} it): {holder}…", highlight=False, markup=False)
+
+
+def _tell_upgrading(path: str, old: int, new: int) -> None:
+    if verbosity() is not Verbosity.QUIET:
+        err.print(f"upgrading database {path} from schema version {old} to {new} (once; a large store takes "
+                  "a while)…", highlight=False, markup=False)
 
 
 def _warn(text: str) -> None:

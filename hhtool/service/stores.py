@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hhtool.service.config import configured_database
@@ -25,18 +26,23 @@ IMPORT_MEMORY_ENV = "HHTOOL_IMPORT_MEMORY"
 #: told once when another process holds the file: (path, who holds it and what it does, e.g. "an import
 #: (hhtool import --watch hands, PID 1234) is writing a batch", whether this command reads only)
 WaitNotice = Callable[[str, str, bool], None]
+#: told before an older store is upgraded: (path, its schema version, this hhtool's); an upgrade may
+#: rewrite every stored hand's rows (the int64 hand key did), minutes on a large store
+UpgradeNotice = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)
 class Database:
     """The store a command works on: the --db value as given (None: $HHTOOL_DB or the default), and
     whom the service tells what the user should know while it works: that it waits for another
-    process's lock, a warning, that it stores report facts first (a moment's wait)."""
+    process's lock, a warning, that it stores report facts first (a moment's wait), that it upgrades
+    an older store's schema first."""
 
     option: str | None = None
     on_wait: WaitNotice | None = None
     warn: Callable[[str], None] | None = None
     on_facts_refresh: Callable[[], None] | None = None
+    on_upgrade: UpgradeNotice | None = None
 
     def warning(self, text: str) -> None:
         if self.warn is not None:
@@ -91,10 +97,11 @@ def open_store(database: Database, read_only: bool = False, config: dict[str, An
     if not read_only:
         _check_import_memory()
     on_wait = _waiting(database.on_wait, path, read_only)
+    on_upgrade = None if database.on_upgrade is None else partial(database.on_upgrade, path)
     try:
-        store = Store(path, read_only=read_only, on_wait=on_wait, config=config)
+        store = Store(path, read_only=read_only, on_wait=on_wait, config=config, on_upgrade=on_upgrade)
     except SchemaTooOld:
-        _upgrade(path)
+        _upgrade(path, on_upgrade)
         store = Store(path, read_only=read_only, on_wait=on_wait, config=config)
     if not read_only and path != ":memory:":
         _opened.writer, _opened.hands_before = store, _count_hands(store)
@@ -107,13 +114,13 @@ def _waiting(notice: WaitNotice | None, path: str, read_only: bool) -> Callable[
     return lambda holder: notice(path, holder, read_only)
 
 
-def _upgrade(path: str) -> None:
+def _upgrade(path: str, on_upgrade: Callable[[int, int], None] | None) -> None:
     """A reader found an older schema: migrate it (briefly as a writer), or say why it cannot."""
     import duckdb
 
     from hhtool.store import Store, StoreError
     try:
-        Store(path, lock_timeout=1.0).close()
+        Store(path, lock_timeout=1.0, on_upgrade=on_upgrade).close()
     except (StoreError, OSError, duckdb.Error) as error:
         raise StoreError(f"database {path} has an older schema and could not be upgraded to read it "
                          f"({error}); run `hhtool import` on it once") from None

@@ -159,14 +159,17 @@ def _open_error(error: duckdb.Error, path: str) -> StoreError:
 
 class Store:
     def __init__(self, path: str, read_only: bool = False, lock_timeout: float | None = None,
-                 on_wait: Callable[[str], None] | None = None, config: dict[str, Any] | None = None) -> None:
+                 on_wait: Callable[[str], None] | None = None, config: dict[str, Any] | None = None,
+                 on_upgrade: Callable[[int, int], None] | None = None) -> None:
         """Open the store: a writer migrates it to the current schema, a reader checks that it is
         an hhtool store of exactly this schema. When another process holds the file, wait up to
         ``lock_timeout`` seconds (default $HHTOOL_LOCK_TIMEOUT or 30), telling ``on_wait`` once
         what it waits for ("an import (…, PID 1234) is writing a batch"), before giving up with
         :class:`StoreLocked`. ``config`` is passed to DuckDB at connection (e.g. the confinement of
-        :mod:`hhtool.store.confined`)."""
+        :mod:`hhtool.store.confined`). ``on_upgrade`` is told (the file's schema version, this
+        hhtool's) before a writer migrates an existing store: a migration may rewrite every hand's rows."""
         self.path = path
+        self._on_upgrade = on_upgrade
         in_memory = path == ":memory:"
         read_only = read_only and not in_memory
         self._con: duckdb.DuckDBPyConnection | None = None
@@ -279,6 +282,8 @@ class Store:
             raise SchemaTooNew(f"database {self.path} has schema version {version}, newer than this hhtool "
                                f"understands ({CURRENT_VERSION}): use a newer hhtool")
         if not read_only:
+            if 0 < version < CURRENT_VERSION and self._on_upgrade is not None:
+                self._on_upgrade(version, CURRENT_VERSION)
             migrate(self.con)
         elif version == 0:
             raise StoreError(f"{self.path} is a DuckDB database but not an hhtool store (it has no schema_version)")
