@@ -37,6 +37,23 @@ def run_once(args: list[str], tree: Path) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, wall
 
 
+def compare(commands: dict[str, list[str]], trees: dict[str, Path], runs: int) -> None:
+    """Print, per command, the median CPU and wall seconds of ``runs`` runs in each source tree, the
+    trees' runs interleaved so that they see the same load."""
+    width = max(map(len, commands)) + 2
+    print(f"load {os.getloadavg()[0]:.2f} at start; median of {runs} runs, seconds")
+    print(f"{'command':<{width}}" + "".join(f"{name + ' cpu':>11}{name + ' wall':>11}" for name in trees))
+    for label, args in commands.items():
+        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+        for _ in range(runs):
+            for name, tree in trees.items():
+                samples[name].append(run_once(args, tree))
+        print(f"{label:<{width}}" + "".join(f"{statistics.median(c for c, _ in samples[name]):>11.3f}"
+                                            f"{statistics.median(w for _, w in samples[name]):>11.3f}" for name in trees),
+              flush=True)
+    print(f"load {os.getloadavg()[0]:.2f} at end")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=lambda text: str(Path(text).resolve()), required=True,
@@ -54,20 +71,7 @@ def main() -> None:
         "stats (small store)": ["stats", "--db", options.db],
     }
     trees = {"this": ROOT} | ({"base": options.base.resolve()} if options.base else {})
-    print(f"load {os.getloadavg()[0]:.2f} at start; median of {options.runs} runs, seconds")
-    print(f"{'command':<22}" + "".join(f"{name + ' cpu':>11}{name + ' wall':>11}" for name in trees))
-    for label, args in commands.items():
-        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
-        for _ in range(options.runs):
-            for name, tree in trees.items():  # interleaved: the same load for both
-                samples[name].append(run_once(args, tree))
-        row = f"{label:<22}"
-        for name in trees:
-            row += f"{statistics.median(c for c, _ in samples[name]):>11.3f}"
-            row += f"{statistics.median(w for _, w in samples[name]):>11.3f}"
-        print(row, flush=True)
-    print(f"load {os.getloadavg()[0]:.2f} at end")
-
+    compare(commands, trees, options.runs)
 
 if __name__ == "__main__":
     main()

@@ -17,16 +17,14 @@ reads them while the cache covers every hand, which the script checks (needs_ref
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import duckdb
+from bench_startup import compare  # this folder's: the same interleaved runs and table
 
 from hhtool.reports.facts_table import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql, needs_refresh
 from hhtool.store import Store
@@ -34,19 +32,6 @@ from hhtool.store import Store
 ROOT = Path(__file__).resolve().parents[1]
 #: the tables copied: what `stats` reads (with or without filters) while the cache covers every hand
 COPIED = ("hands", "seats", FACTS_TABLE, COVERED_TABLE)
-
-
-def hhtool(args: list[str], tree: Path = ROOT) -> tuple[float, float]:
-    """(cpu, wall) seconds of ``python -m hhtool ARGS`` (exact CPU: os.wait4), output discarded."""
-    env = dict(os.environ, PYTHONPATH=str(tree), COLUMNS="100")
-    started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "hhtool", *args], env=env, cwd=tempfile.gettempdir(),
-                               stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"hhtool {' '.join(args)} failed (tree {tree})")
-    return usage.ru_utime + usage.ru_stime, wall
 
 
 def base_store(work: Path, hands: int) -> Path:
@@ -111,18 +96,7 @@ def main() -> None:
         "stats --by month": ["stats", "--db", str(scaled), "--by", "month", "--format", "csv"],
         "--help": ["--help"],
     }
-    print(f"load {os.getloadavg()[0]:.2f} at start; median of {options.runs} runs, seconds")
-    print(f"{'command':<20}" + "".join(f"{name + ' cpu':>11}{name + ' wall':>11}" for name in trees))
-    for label, args in commands.items():
-        samples: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
-        for _ in range(options.runs):
-            for name, tree in trees.items():  # interleaved: the same load for both
-                samples[name].append(hhtool(args, tree))
-        print(f"{label:<20}" + "".join(f"{statistics.median(c for c, _ in samples[name]):>11.3f}"
-                                       f"{statistics.median(w for _, w in samples[name]):>11.3f}" for name in trees),
-              flush=True)
-    print(f"load {os.getloadavg()[0]:.2f} at end")
-
+    compare(commands, trees, options.runs)
 
 if __name__ == "__main__":
     main()
