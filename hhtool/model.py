@@ -196,6 +196,8 @@ class StakeSource(StrEnum):
     HEADER = "header"  # the history states it (header, table line, game description)
     POSTED = "posted"  # taken from this hand's own forced bets: a claim to judge, not a fact
     CONTEXT = "context"  # what the other hands at the same table and stakes agree on
+    SITE = "site"  # what the same site's other tables at the same game, structure, currency and bets agree on
+    STRUCTURE = "structure"  # the site's structures table shipped with hhtool (rows citing public histories)
     INFERRED = "inferred"  # worked out from the hand's forced bets and betting (bet sizes not stated)
 
 
@@ -228,6 +230,7 @@ class Stakes:
         'ante: header, bring-in: table context, bets: header'
         """
         words = {StakeSource.HEADER: "header", StakeSource.POSTED: "own post", StakeSource.CONTEXT: "table context",
+                 StakeSource.SITE: "site's other tables", StakeSource.STRUCTURE: "site structure",
                  StakeSource.INFERRED: "inferred"}
         return ", ".join(f"{name}: {words[source]}" for name, source in
                          (("ante", self.ante_source), ("bring-in", self.bring_in_source), ("bets", self.bets_source)))
@@ -348,6 +351,8 @@ class NoteTopic(StrEnum):
     """What a note is about, where other code acts on it: that code reads this value, never the text."""
 
     BETS_INFERRED = "bets_inferred"  # the header states no bets: the small and big bet inferred from the betting
+    PRIVATE_TABLE = "private_table"  # a home game or private table: its forced bets are its host's, not the site's
+    STRUCTURE_DIFFERS = "structure_differs"  # the forced bets judged by differ from a farther source's (set by the judging pass)
 
 
 @dataclass(slots=True, unsafe_hash=True)

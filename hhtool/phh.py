@@ -408,6 +408,8 @@ def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[
     sitting_out = [seat.player for seat in writer.table.players if seat.sitting_out]
     lists: list[tuple[str, list[object]]] = [
         ("notes", [note.text for note in hand.notes]),  # the lines are the original file's, not this one's
+        ("note_topics", [note.topic.value if note.topic else "" for note in hand.notes] if any(
+            note.topic for note in hand.notes) else []),  # what other code acts on ("" for none)
         ("sitting_out", list(sitting_out)),
         ("idle_seats", [{"seat": s.seat, "player": s.player, "stack": s.stack, "sitting_out": s.sitting_out}
                         for s in writer.idle]),

@@ -84,7 +84,8 @@ def normalized(hand: Hand) -> Hand:
 
     antes = sorted(no_line(tuple(a for a in hand.actions if a.kind is ActionKind.ANTE)), key=lambda a: a.player)
     betting = no_line(tuple(a for a in hand.actions if a.kind is not ActionKind.ANTE))
-    stakes = replace(hand.stakes, **{name: StakeSource.POSTED if getattr(hand.stakes, name) is StakeSource.CONTEXT
+    learnt = (StakeSource.CONTEXT, StakeSource.SITE, StakeSource.STRUCTURE)  # by the cross-hand pass, in a store
+    stakes = replace(hand.stakes, **{name: StakeSource.POSTED if getattr(hand.stakes, name) in learnt
                                      else getattr(hand.stakes, name) for name in ("ante_source", "bring_in_source")})
     return replace(
         hand, site="", hand_id="", stakes=stakes,

@@ -53,6 +53,7 @@ from hhtool.model import (
     Half,
     Hand,
     Note,
+    NoteTopic,
     RawHand,
     Restated,
     Restatement,
@@ -79,6 +80,8 @@ _CARD_SLOTS: tuple[tuple[Street, bool], ...] = (
     (Street.THIRD, False), (Street.THIRD, False), (Street.THIRD, True),
     (Street.FOURTH, True), (Street.FIFTH, True), (Street.SIXTH, True), (Street.SEVENTH, False),
 )
+#: the note topics a file hhtool wrote may name (another value is read as a plain note)
+_TOPICS = frozenset(topic.value for topic in NoteTopic)
 _AMOUNT_FIELDS = ("antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "finishing_stacks", "winnings")
 
 
@@ -536,7 +539,13 @@ class _Reader:
             "timezone": str(zone) if zone else None,
             "table_name": None if table is None else str(table),
         }
-        self.b.notes.extend(Note(str(note)) for note in user("notes", [])) if self.ours else self.b.notes.extend(self.notes)
+        if self.ours:
+            topics = [str(topic) for topic in user("note_topics", [])]
+            topics += [""] * (len(user("notes", [])) - len(topics))
+            self.b.notes.extend(Note(str(note), None, NoteTopic(topic) if topic in _TOPICS else None)
+                                for note, topic in zip(user("notes", []), topics, strict=False))
+        else:
+            self.b.notes.extend(self.notes)
         if self.ours:
             community = user("community_card")
             fields.update(

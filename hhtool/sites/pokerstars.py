@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hhtool.model import Card, Half, RawHand, Restated, ShowStatus, Street
+from hhtool.model import Card, Half, NoteTopic, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, deal_third_street, header_match, pot_number, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
@@ -67,6 +67,7 @@ def _game_label(header: str) -> str:
 class _StarsFacts(HandFacts):
     no_low: bool = False
     showdown: bool = False
+    home_game: bool = False  # "PokerStars Home Game Hand #…": the club's host sets the structure
 
 
 _LINES = LineTable[_StarsFacts](order_only=("HEADER", "CAPPED", "DOUBLE_BET"))
@@ -75,6 +76,9 @@ _LINES = LineTable[_StarsFacts](order_only=("HEADER", "CAPPED", "DOUBLE_BET"))
 @_LINES.on("TABLE", groups=2)
 def _table(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     facts.table_name, facts.table_size = token.groups[0], int(token.groups[1] or 0) or None
+    if facts.home_game:
+        b.note("a PokerStars home game: its forced bets are its host's, learnt from its own hands only",
+               token.number - 1, NoteTopic.PRIVATE_TABLE)  # (the header, just above)
 
 
 @_LINES.on("SEAT", groups=4)
@@ -209,6 +213,7 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
             timezone=when.group(2) if when else None,
             # small/big bet from the header; ante and bring-in as posted
             stated=StatedStakes(raw.first_line, *(stakes_match.group(1, 2) if stakes_match else (None, None))),
+            home_game="PokerStars Home Game " in header[:24],
         )
 
 
