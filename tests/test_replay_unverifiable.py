@@ -74,8 +74,31 @@ def test_winner_did_not_show() -> None:
 def test_rake_not_stated() -> None:
     result = run(edit(CLEAN, "rake 2", "rake ?"))
     assert result.violations == ()
-    assert reasons(result) == {"POT_TOTAL": "the site states no rake (implied $0.02)"}
+    assert reasons(result) == {"POT_TOTAL": "the site states no rake (implied $0.02): what the pot is short of its chips "
+                                            "could be a rake or money kept, and no rake rule of the site tells"}
     assert {(a.player, a.rules_amount) for a in result.awards} == {("C", 45), ("B", 44)}  # split after the implied rake
+
+
+def test_no_rake_stated_but_chips_in_equal_chips_out_is_judged() -> None:
+    """Issue #24: awards that add up to the pot mean no rake; the total and the split are judged to the chip."""
+    script = edit(edit(edit(CLEAN, "rake 2", "rake ?"), "collect C 45", "collect C 46"), "collect B 44", "collect B 45")
+    result = run(script)
+    assert result.verdict is Verdict.OK, (result.violations, result.unverifiable)
+    # and a wrong split is still caught, with the implied rake of 0
+    wrong = run(edit(edit(CLEAN, "rake 2", "rake ?"), "collect C 45", "collect C 47"))  # 47 + 44: B is owed 45
+    assert {v.code for v in wrong.violations} == {"POT_AWARD"}
+
+
+def test_a_tournament_pot_short_of_its_chips_is_a_violation() -> None:
+    """Issue #24: tournaments take no rake from pots: chips that vanish are missing, not a rake."""
+    from hhtool.replay.checks.totals import check_totals
+    from hhtool.replay.timeline import ReplayState
+    from tests.replay_helpers import with_stakes
+
+    hand = with_stakes(build_hand(edit(CLEAN, "rake 2", "rake ?")), is_tournament=True)
+    found = list(check_totals(hand, ReplayState.__new__(ReplayState), DEFAULT))
+    assert [getattr(f, "code", None) for f in found] == ["POT_TOTAL"]
+    assert "a tournament takes no rake from its pots, and $0.02 is missing" in found[0].message  # type: ignore[union-attr]
 
 
 def test_a_violation_outranks_what_is_unverifiable() -> None:

@@ -1,5 +1,11 @@
 """R15: chips put in, less what was returned, equal what was collected plus rake and fees; the
-site's stated total pot is the chips in the pot."""
+site's stated total pot is the chips in the pot.
+
+Where the site states no rake, what is known still decides: chips in equal to chips out (PHH
+finishing stacks, any hand whose awards sum to the pot) is a rake of 0, judged to the chip; a
+tournament takes no rake from its pots, so chips missing there are a violation; only a cash pot
+short of its chips by an amount no stated rake explains stays unverifiable (the split is judged
+with that implied rake in any case, :func:`hhtool.replay.pots.settle`)."""
 
 from __future__ import annotations
 
@@ -31,8 +37,13 @@ def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
         if implied < 0:
             yield violation(hand, Code.POT_TOTAL, None, None, f"at most {money(hand, in_pot)}", money(hand, paid + hand.fees),
                             f"{money(hand, paid)} was paid out of a {money(hand, in_pot)} pot", line)
-        else:
-            yield Unverifiable(Code.POT_TOTAL, f"the site states no rake (implied {money(hand, implied)})")
+        elif implied > 0 and hand.stakes.is_tournament:
+            yield violation(hand, Code.POT_TOTAL, None, None, money(hand, in_pot), money(hand, paid + hand.fees),
+                            f"{money(hand, in_pot)} went into the pot but {money(hand, paid)} was paid out: a tournament "
+                            f"takes no rake from its pots, and {money(hand, implied)} is missing", line)
+        elif implied > 0:
+            yield Unverifiable(Code.POT_TOTAL, f"the site states no rake (implied {money(hand, implied)}): what the pot is "
+                               "short of its chips could be a rake or money kept, and no rake rule of the site tells")
     if hand.total_pot is not None and hand.total_pot != in_pot:
         yield violation(hand, Code.POT_TOTAL, None, None, money(hand, in_pot), money(hand, hand.total_pot),
                         f"the site states a total pot of {money(hand, hand.total_pot)}; {money(hand, in_pot)} went in",
