@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_chunk
 from hhtool.copies import identity
 from hhtool.copy_check import CopyChecker
+from hhtool.cross_hand import judge_imported_since
 from hhtool.executors import Executor, LocalExecutor, Submit, import_gc
 from hhtool.import_report import (
     COUNTS,
@@ -44,8 +45,8 @@ from hhtool.sites import all_parsers, detect, parser_for
 from hhtool.sites.base import SiteParser
 from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
-from hhtool.store.context import import_mark, judge_imported_since
 from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
+from hhtool.store.forced_bets import import_mark
 from hhtool.store.tables import next_key, shifted
 
 #: hands parsed, replayed and tabulated together (one task for a worker)

@@ -54,8 +54,7 @@ from hhtool.model import (
     UncalledReturn,
 )
 from hhtool.replay import Unverifiable
-from hhtool.replay.checks.antes import ANTE_BY_CONTEXT
-from hhtool.replay.checks.bring_in import BRING_IN_BY_CONTEXT
+from hhtool.replay.forced_bets import ANTE_BY_CONTEXT, BRING_IN_BY_CONTEXT
 
 _STREETS = {"3rd": Street.THIRD, "4th": Street.FOURTH, "5th": Street.FIFTH, "6th": Street.SIXTH, "7th": Street.SEVENTH}
 _KINDS = {

@@ -145,8 +145,10 @@ def test_every_fault_is_reported_after_import(tmp_path: Path, site: str) -> None
 
 def test_a_context_fault_at_a_table_without_context_is_unverifiable_not_ok(tmp_path: Path) -> None:
     """The legal counterpart's other side: the same wrong bring-in, imported alone, is not passed as
-    ok: with no other hand at its table the bring-in is unverifiable, with that reason."""
-    simulated = faulty_hand(Dealer(TableConfig(seed=4), SimplePolicy()), 0, "BRING_IN_AMOUNT:table", random.Random(1))
+    ok: at stakes ($0.05/$0.10) where no other hand, table or structure row answers, the bring-in is
+    unverifiable, with that reason."""
+    dealer = Dealer(TableConfig(seed=4, small_bet=5, big_bet=10), SimplePolicy())
+    simulated = faulty_hand(dealer, 0, "BRING_IN_AMOUNT:table", random.Random(1))
     assert simulated is not None
     alone = tmp_path / "alone.txt"
     alone.write_text(WRITERS["pokerstars"].write(simulated), encoding="utf-8")
@@ -154,6 +156,17 @@ def test_a_context_fault_at_a_table_without_context_is_unverifiable_not_ok(tmp_p
     assert code == 0 and rows == []
     (row,) = [r for r in unverifiable_rows(tmp_path / "alone.duckdb") if r["check_code"] == "BRING_IN_AMOUNT"]
     assert "no other hand at table 'Alcyone IV'" in row["reason"]
+
+
+def test_a_context_fault_alone_at_a_level_the_structures_table_knows_is_caught(tmp_path: Path) -> None:
+    """Issue #24: at $0.04/$0.08 the site's structures table answers for a lone hand."""
+    simulated = faulty_hand(Dealer(TableConfig(seed=4), SimplePolicy()), 0, "BRING_IN_AMOUNT:table", random.Random(1))
+    assert simulated is not None
+    alone = tmp_path / "alone.txt"
+    alone.write_text(WRITERS["pokerstars"].write(simulated), encoding="utf-8")
+    code, rows = import_and_audit(tmp_path / "alone.duckdb", alone)
+    assert code == 1 and [row["code"] for row in rows] == ["BRING_IN_AMOUNT"]
+    assert "by the PokerStars structure for $0.04/$0.08 USD" in rows[0]["message"]
 
 
 # ------------------------------------------------------------------ legal files

@@ -155,7 +155,9 @@ def test_collect_paths_expands_folders_globs_and_dedupes(tmp_path: Path) -> None
 
 
 def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
-    from hhtool.model import Hand
+    from dataclasses import replace
+
+    from hhtool.model import Hand, StakeSource
     from hhtool.sites import parser_for
     from hhtool.store.load import load_hands
 
@@ -169,6 +171,11 @@ def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
         Importer(store).import_file(path, path.read_bytes())
         loaded = {hand.hand_id: hand for hand in load_hands(store)}
     assert parsed and all(isinstance(hand, Hand) for hand in parsed)
+    # the cross-hand pass judged the $0.04/$0.08 hand's posts by the site's structure (the same amounts)
+    learnt = {hand_id: (hand.stakes.ante_source, hand.stakes.bring_in_source) for hand_id, hand in loaded.items()}
+    assert learnt == {"35874576282": ("structure", "structure"), "200": ("posted", "posted")}
+    posted = replace(loaded["35874576282"].stakes, ante_source=StakeSource.POSTED, bring_in_source=StakeSource.POSTED)
+    loaded["35874576282"] = replace(loaded["35874576282"], stakes=posted)
     assert {hand.hand_id: hand for hand in parsed} == loaded
 
 

@@ -1,5 +1,5 @@
 """Table context: PokerStars states neither ante nor bring-in, so a hand's forced bets are judged
-against the other hands at the same table and stakes (hhtool/store/context.py), after each import
+against the other hands at the same table and stakes (hhtool/replay/forced_bets.py), after each import
 and under `audit --rules`."""
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ def _money(cents: int, chips: bool) -> str:
 
 def stars_hand(hand_id: int, *, bring_in: int = 2, antes: tuple[int | None, int | None, int | None] = (1, 1, 1),
                bob_stack: int = 150, all_in: bool = False, table: str = "Sabik VII",
-               tournament: str | None = None, bets: tuple[int, int] = (4, 8)) -> str:
-    """A PokerStars hand where Bob brings in and the others fold. ``antes`` per player (None: no ante)."""
+               tournament: str | None = None, bets: tuple[int, int] = (5, 10)) -> str:
+    """A PokerStars hand where Bob brings in and the others fold. ``antes`` per player (None: no ante).
+    The default stakes, $0.05/$0.10, are a level hhtool's PokerStars structures table has no row for:
+    only the stored hands can answer (tests/test_structure_tiers.py has the levels it knows)."""
     chips = tournament is not None
     m = lambda amount: _money(amount, chips)  # noqa: E731
     if tournament:
@@ -81,10 +83,12 @@ def test_context_grows_and_re_judges_earlier_hands(tmp_path: Path) -> None:
     assert verdicts(db) == {"1": "unverifiable"}  # alone at the table: never a silent pass
     _, unverifiable = findings(db, "1")
     assert unverifiable == [
-        "ANTE: the site does not state the ante and no other hand at table 'Sabik VII' ($0.04/$0.08) is stored to learn "
-        "it from",
-        "BRING_IN_AMOUNT: the site does not state the bring-in and no other hand at table 'Sabik VII' ($0.04/$0.08) is "
-        "stored to learn it from",
+        "ANTE: the site does not state the ante: no other hand at table 'Sabik VII' ($0.05/$0.10) is stored; no hand of "
+        "the other PokerStars tables at $0.05/$0.10 USD is stored; hhtool's structures table has no PokerStars row for "
+        "$0.05/$0.10 USD",
+        "BRING_IN_AMOUNT: the site does not state the bring-in: no other hand at table 'Sabik VII' ($0.05/$0.10) is "
+        "stored; no hand of the other PokerStars tables at $0.05/$0.10 USD is stored; hhtool's structures table has no "
+        "PokerStars row for $0.05/$0.10 USD",
     ]
     assert stakes_of(db, "1") == (1, "posted", 2, "posted")
 
@@ -96,7 +100,7 @@ def test_context_grows_and_re_judges_earlier_hands(tmp_path: Path) -> None:
     assert judged.pop("12") == "violation"
     assert set(judged.values()) == {"ok"}  # hand 1 re-judged; the short all-in bring-in (13) is legal
     assert findings(db, "12") == (
-        ["Bob brought in for $0.03; 11 other hands at table 'Sabik VII' ($0.04/$0.08) brought in for $0.02"], [])
+        ["Bob brought in for $0.03; 11 other hands at table 'Sabik VII' ($0.05/$0.10) brought in for $0.02"], [])
     assert stakes_of(db, "1") == (1, "context", 2, "context")
     assert stakes_of(db, "13") == (1, "context", 2, "context")  # judged with the table's bring-in, not its short post
 
@@ -127,8 +131,9 @@ def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
     runner.invoke(app, ["import", write(tmp_path, "a.txt", stars_hand(1), stars_hand(2, bring_in=3)), "--db", db])
     assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable"}
     _, unverifiable = findings(db, "2")
-    assert ("BRING_IN_AMOUNT: the site does not state the bring-in and the other hands at table 'Sabik VII' "
-            "($0.04/$0.08) do not agree on it: 1 brought in for $0.02") in unverifiable
+    assert ("BRING_IN_AMOUNT: the site does not state the bring-in: the other hands at table 'Sabik VII' "
+            "($0.05/$0.10) do not agree on it: 1 brought in for $0.02; no hand of the other PokerStars tables at "
+            "$0.05/$0.10 USD is stored; hhtool's structures table has no PokerStars row for $0.05/$0.10 USD") in unverifiable
     # a third hand makes a majority: the odd one out is caught, the others are clean
     runner.invoke(app, ["import", write(tmp_path, "b.txt", stars_hand(3)), "--db", db])
     assert verdicts(db) == {"1": "ok", "2": "violation", "3": "ok"}
@@ -138,13 +143,21 @@ def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
     assert any("do not agree on it: 2 brought in for $0.02, 2 brought in for $0.03" in u for u in unverifiable)
 
 
-def test_other_tables_and_stakes_are_not_context(tmp_path: Path) -> None:
+def test_other_tables_are_the_next_tier_and_other_stakes_are_none(tmp_path: Path) -> None:
     db = str(tmp_path / "o.duckdb")
     hands = [stars_hand(1), stars_hand(2, table="Other"), stars_hand(3, bets=(10, 20), bring_in=3),
              stars_hand(4, table="Sabik VII\"|x'; --", bring_in=3)]
     runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
-    assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable", "3": "unverifiable", "4": "unverifiable"}
-    assert "no other hand at table 'Sabik VII\"|x'; --' ($0.04/$0.08)" in findings(db, "4")[1][0]
+    # each hand is alone at its table; at $0.05/$0.10 the other tables' hands are the evidence: every one
+    # anted $0.01; the bring-in of 1 and 2 is open (the other two tables split), 4's is two hands' $0.02
+    assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable", "3": "unverifiable", "4": "violation"}
+    assert findings(db, "4")[0] == ["Bob brought in for $0.03; 2 hands of the other PokerStars tables at $0.05/$0.10 USD "
+                                    "brought in for $0.02"]
+    assert stakes_of(db, "1") == (1, "site", 2, "posted")
+    assert "no other hand at table 'Sabik VII' ($0.05/$0.10) is stored; the other PokerStars tables at $0.05/$0.10 USD do not " \
+        "agree on it: 1 brought in for $0.02, 1 brought in for $0.03" in findings(db, "1")[1][0]
+    # $0.10/$0.20 is another level: nothing at it but hand 3
+    assert "no hand of the other PokerStars tables at $0.10/$0.20 USD is stored" in findings(db, "3")[1][0]
 
 
 def test_wrong_and_missing_antes(tmp_path: Path) -> None:
@@ -152,9 +165,9 @@ def test_wrong_and_missing_antes(tmp_path: Path) -> None:
     hands = [stars_hand(n) for n in range(1, 5)]
     hands += [stars_hand(5, antes=(1, 2, 1)), stars_hand(6, antes=(1, None, 1))]
     runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
-    assert findings(db, "5")[0] == ["Bob anted $0.02; 5 other hands at table 'Sabik VII' ($0.04/$0.08) anted $0.01"]
+    assert findings(db, "5")[0] == ["Bob anted $0.02; 5 other hands at table 'Sabik VII' ($0.05/$0.10) anted $0.01"]
     assert findings(db, "6")[0] == [
-        "Bob was dealt in without posting an ante; 5 other hands at table 'Sabik VII' ($0.04/$0.08) anted $0.01"]
+        "Bob was dealt in without posting an ante; 5 other hands at table 'Sabik VII' ($0.05/$0.10) anted $0.01"]
     assert {hand_id for hand_id, verdict in verdicts(db).items() if verdict != "ok"} == {"5", "6"}
 
 
@@ -172,10 +185,10 @@ def test_tournament_context_is_the_tournament_and_level_across_tables(tmp_path: 
 
 def test_a_bring_in_not_below_the_small_bet_is_caught_even_alone(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
-    result = runner.invoke(app, ["import", write(tmp_path, "a.txt", stars_hand(1, bring_in=4)), "--db", db])
+    result = runner.invoke(app, ["import", write(tmp_path, "a.txt", stars_hand(1, bring_in=5)), "--db", db])
     assert result.exit_code == 0, result.output
     violations, unverifiable = findings(db, "1")
-    assert violations == ["Bob brought in for $0.04, not below the small bet $0.04"]
+    assert violations == ["Bob brought in for $0.05, not below the small bet $0.05"]
     assert not [u for u in unverifiable if u.startswith("BRING_IN_AMOUNT")]
 
 

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hhtool.cross_hand import judge_hands, judge_never_judged
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.filters import require_matches
@@ -17,7 +18,7 @@ from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
 from hhtool.service.stores import Database
 from hhtool.service.verdicts import verdict_counts, violations
 from hhtool.store import Store, StoreError
-from hhtool.store.context import has_never_judged, judge_never_judged, judge_table_context
+from hhtool.store.forced_bets import has_never_judged
 
 if TYPE_CHECKING:
     from hhtool.importer import ImportReport
@@ -49,7 +50,7 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
         if rules:  # every matching stored hand is replayed again, duplicates of earlier imports included
             profile = rereplay(store, rules, hand_filter)
             where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
-            judge_table_context(store, where, params, profile)
+            judge_hands(store, where, params, profile)
         require_matches(store, hand_filter, player)
         found = violations(store, hand_filter, code, player, profile)
         pages = None

@@ -143,7 +143,7 @@ def generate_hands(
 
 @dataclass
 class _ForcedBetVotes:
-    """How the hands so far vote on the table's bring-in and ante (as hhtool/store/context.py
+    """How the hands so far vote on the table's bring-in and ante (as hhtool/replay/forced_bets.py
     counts them): a hand that posts the table's value agrees; a faulty post disagrees."""
 
     agree: Counter[str] = field(default_factory=Counter)

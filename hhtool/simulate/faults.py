@@ -89,7 +89,7 @@ FAULT_CODES: tuple[str, ...] = (
     "ROUND_INCOMPLETE", "CARDS", "POT_TOTAL", "UNCALLED_BET", "POT_AWARD", "SHOWDOWN",
     "RESTATED:cards", "RESTATED:won", "POT_TOTAL:side_pot", "BRING_IN_AMOUNT:table", "ANTE",
 )  # fmt: skip  (fault kinds: the code each breaks, ":variant" where several break one code)
-#: kinds that change a hand's vote on the table's forced bets (see hhtool/store/context.py): caught
+#: kinds that change a hand's vote on the table's forced bets (see hhtool/replay/forced_bets.py): caught
 #: only where most other hands at the table post the table's value
 TABLE_CONTEXT_KINDS = frozenset(("BRING_IN_AMOUNT", "BRING_IN_AMOUNT:table", "ANTE"))
 MAX_ATTEMPTS = 60  # fresh deals tried before giving up on a fault for one hand

@@ -180,8 +180,10 @@ TABLES: tuple[Table, ...] = (
         Column("verdict", VARCHAR, "ok, violation or unverifiable (NULL: not replayed)", null=True),
         Column("rules_profile", VARCHAR, "the profile of `verdict`", null=True),
         Column("ante_source", VARCHAR, "where `ante` came from: header (stated by the history), posted (this hand's "
-               "own forced bets), context (what the other hands at the table agree on, set by the table-context pass) "
-               "or inferred (worked out from the betting)", default="'header'", of="stakes.ante_source"),
+               "own forced bets), context (what the other hands at the table agree on), site (what the site's other "
+               "tables at the same level agree on), structure (hhtool's structures table of the site; context, site and "
+               "structure are set by the cross-hand pass) or inferred (worked out from the betting)", default="'header'",
+               of="stakes.ante_source"),
         Column("bring_in_source", VARCHAR, "where `bring_in` came from (as `ante_source`)", default="'header'",
                of="stakes.bring_in_source"),
         Column("bets_source", VARCHAR, "where `small_bet` and `big_bet` came from (as `ante_source`)", default="'header'",
@@ -189,7 +191,7 @@ TABLES: tuple[Table, ...] = (
         Column("note_lines", INTEGER_LIST, "`note_lines[i]`: the file line `notes[i]` is about (NULL: the hand as a "
                "whole)", null=True),
         Column("note_topics", VARCHAR_LIST, "`note_topics[i]`: what `notes[i]` is about where other code acts on it "
-               "(`bets_inferred`), else NULL", null=True),
+               "(`bets_inferred`, `private_table`, `structure_differs`), else NULL", null=True),
         Column("hk", BIGINT, "the store's number of the hand, by which the per-hand tables refer to it (`keyed` "
                "schema): assigned by the import, increasing in the order hands are stored; (site, hand_id) stays the "
                "hand's identity"),

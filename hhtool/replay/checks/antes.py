@@ -1,9 +1,11 @@
 """R2: every dealt-in player posts the ante once, the full amount unless it takes his whole stack.
 
-The ante is judged here when the history states it, or when the store's table-context pass
-(:mod:`hhtool.store.context`) has set it from the other hands at the table (source ``context``).
-Taken from the hand's own posts (``posted``), a post would be judged against itself: the finding
-is then a placeholder, which the table-context pass replaces with its judgement."""
+The ante is judged here when the history states it, or when the cross-hand pass
+(:mod:`hhtool.replay.forced_bets`) has learnt it from the table, the site's other tables or the
+site's structures table (sources ``context``, ``site``, ``structure``). Taken from the hand's own
+posts (``posted``), a post would be judged against itself: only what the hand shows of itself is
+judged then (every dealt-in player posts the same ante), and the amount is a placeholder finding,
+which the cross-hand pass replaces with its judgement."""
 
 from __future__ import annotations
 
@@ -12,20 +14,29 @@ from collections.abc import Iterator
 from hhtool.model import Hand, StakeSource, Street
 from hhtool.replay.checks.common import Finding, first_line_of, money, violation
 from hhtool.replay.codes import Code
+from hhtool.replay.forced_bets import ANTE_BY_CONTEXT, Post, in_hand_ante_findings
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
 from hhtool.replay.timeline import ReplayState, Step
 
-#: the finding of a hand whose ante the history does not state, until the table context judges it
-ANTE_BY_CONTEXT = "the site does not state the ante and no table context is known for this hand"
+#: how a finding names a learnt ante's source
+LEARNT_FROM = {StakeSource.CONTEXT: " the other hands at the table posted", StakeSource.SITE: " the site's other tables post",
+               StakeSource.STRUCTURE: " the site's structure for these stakes"}
 
 
 def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     if hand.stakes.ante_source is StakeSource.POSTED:
-        yield Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)
+        posts = [Post(step.player, step.action.amount, step.action.line, step.all_in_after) for step in state.antes]
+        posters = {step.player for step in state.antes}
+        unanted = [(player, first_line_of(hand, player)) for player in state.dealt_in if player not in posters]
+        found = in_hand_ante_findings(posts, unanted, lambda amount: money(hand, amount))
+        for player, expected, actual, message, line in found:
+            yield violation(hand, Code.ANTE, Street.THIRD, player, expected, actual, message, line)
+        if not found:
+            yield Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)
         return
     ante = hand.stakes.ante
-    whose = " the other hands at the table posted" if hand.stakes.ante_source is StakeSource.CONTEXT else ""
+    whose = LEARNT_FROM.get(hand.stakes.ante_source, "")
     posted: dict[str, list[Step]] = {}
     for step in state.antes:
         posted.setdefault(step.player, []).append(step)

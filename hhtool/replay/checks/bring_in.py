@@ -11,6 +11,7 @@ from hhtool.model import SUIT_CHARS, ActionKind, Card, Hand, StakeSource, Street
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.codes import Code
 from hhtool.replay.engine import clockwise_from
+from hhtool.replay.forced_bets import BRING_IN_BY_CONTEXT
 from hhtool.replay.hidden import hidden_pool, names_of
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Unverifiable
@@ -147,13 +148,9 @@ def check_bring_in_player(hand: Hand, state: ReplayState, profile: RuleProfile) 
                     f"{first.player} opened 3rd street, but {why}", first.action.line)
 
 
-#: the finding of a hand whose bring-in the history does not state, until the table context judges it
-BRING_IN_BY_CONTEXT = "the site does not state the bring-in and no table context is known for this hand"
-
-
 def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    """R4 against a bring-in the history states, or the other hands at the table agree on (source
-    ``context``, set by the store). In no-limit and pot-limit games the small bet is the minimum
+    """R4 against a bring-in the history states, or the cross-hand pass learnt (sources ``context``,
+    ``site``, ``structure``). In no-limit and pot-limit games the small bet is the minimum
     bet, and the bring-in must be below it as below a fixed-limit small bet. A bring-in taken from
     the hand's own post is not judged here (see :data:`BRING_IN_BY_CONTEXT`)."""
     third = state.round_of(THIRD)
@@ -184,9 +181,13 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
     else:
         yield violation(hand, Code.BRING_IN_AMOUNT, Street.THIRD, step.player, money(hand, bring_in), money(hand, amount),
                         f"{step.player} brought in for {money(hand, amount)}; the bring-in is {money(hand, bring_in)}"
-                        + (" (as the other hands at the table post it)"
-                           if hand.stakes.bring_in_source is StakeSource.CONTEXT else ""),
+                        + _LEARNT_FROM.get(hand.stakes.bring_in_source, ""),
                         step.action.line)
+
+
+_LEARNT_FROM = {StakeSource.CONTEXT: " (as the other hands at the table post it)",
+                StakeSource.SITE: " (as the site's other tables at these stakes post it)",
+                StakeSource.STRUCTURE: " (by the site's structure for these stakes)"}
 
 
 def _minimum_bet(hand: Hand) -> str:

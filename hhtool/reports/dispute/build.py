@@ -8,6 +8,7 @@ from hhtool.replay import judged
 from hhtool.replay.codes import Code
 from hhtool.replay.profiles import ChosenProfile, RuleProfile
 from hhtool.replay.result import ReplayResult, Unverifiable, Violation
+from hhtool.replay.structures import level_of, structure_for
 from hhtool.replay.timeline import ReplayState
 from hhtool.reports.dispute.findings import findings_of
 from hhtool.reports.dispute.hand_view import money_of, players_of, streets_of
@@ -21,6 +22,8 @@ _SOURCE_WORDS = {
     StakeSource.HEADER: "stated by the site",
     StakeSource.POSTED: "the hand's own post (a claim, not judged against itself)",
     StakeSource.CONTEXT: "learnt from the other hands at the same table and stakes (table context)",
+    StakeSource.SITE: "learnt from the site's other tables at the same game, currency and bets",
+    StakeSource.STRUCTURE: "the site's structure for these stakes, as its public histories show it",
     StakeSource.INFERRED: "inferred from the hand's betting",
 }
 
@@ -46,6 +49,9 @@ def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
     for what, amount, source in (("ante", hand.stakes.ante, hand.stakes.ante_source),
                                  ("bring-in", hand.stakes.bring_in, hand.stakes.bring_in_source)):
         detail = facts.table_words.get(what, "") if source is not StakeSource.HEADER else ""
+        if source is StakeSource.STRUCTURE:
+            row = structure_for(level_of(hand))
+            detail = f"evidence: {row.evidence}" if row is not None else detail
         notes.append(ContextNote(what, None if amount is None else money(amount), _SOURCE_WORDS[source], detail))
     return tuple(notes)
 
