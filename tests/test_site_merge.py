@@ -534,3 +534,38 @@ def test_tournament_description_without_amounts_is_stored_and_replayed(tmp_path:
         con.close()
     assert [hand_id for hand_id, _ in rows] == ["36400001-20", "36400001-21"] and errors == [(0,)]
     assert all(verdict in ("ok", "unverifiable") for _, verdict in rows), rows
+
+
+# ---------------------------------------------------------------- no-limit descriptions of three amounts (issue 24)
+
+
+@pytest.mark.parametrize("limit, structure", [("No Limit", Structure.NO_LIMIT), ("Pot Limit", Structure.POT_LIMIT)])
+def test_three_amounts_are_ante_bring_in_and_minimum_bet(limit: str, structure: Structure) -> None:
+    # as fpdb's cash/Merge/Stud/NL7-StudHL-0.01-0.02-0.10-201204.xml states them: "No Limit ($0.01/$0.02/$0.10)"
+    hand = only_hand(file_lines(game(FOLDED), stakes=f"{limit} ($0.02/$0.05/$0.25)"))
+    stakes = hand.stakes
+    assert stakes.structure is structure
+    assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (2, 5, 25, None)
+    assert (stakes.ante_source, stakes.bring_in_source, stakes.bets_source) == (StakeSource.HEADER,) * 3
+
+
+def test_three_amounts_judge_the_bring_in_and_bets_against_the_minimum_bet() -> None:
+    # Ann's $0.05 bring-in is below the $0.25 minimum bet; the completion, bets and raise are at least the last bet
+    hand = only_hand(file_lines(game(FOLDED), stakes="No Limit ($0.02/$0.05/$0.25)"))
+    result = replay(hand)
+    assert not [v for v in result.violations if v.code in ("BRING_IN_AMOUNT", "BET_SIZE")], result.violations
+    assert "BRING_IN_AMOUNT" not in {u.check for u in result.unverifiable}
+
+
+def test_three_amounts_judge_the_bring_in_against_the_stated_one() -> None:
+    hand = only_hand(file_lines(game(FOLDED), stakes="No Limit ($0.02/$0.04/$0.25)"))  # Ann brings in for $0.05
+    found = [(v.code, v.expected, v.actual) for v in replay(hand).violations if v.code == "BRING_IN_AMOUNT"]
+    assert found == [("BRING_IN_AMOUNT", "$0.04", "$0.05")]
+
+
+def test_two_amounts_keep_their_meaning_in_no_limit() -> None:
+    hand = only_hand(file_lines(game(FOLDED), stakes="No Limit ($0.25/$0.50)"))
+    stakes = hand.stakes
+    assert (stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in) == (25, 50, 2, 5)
+    assert (stakes.ante_source, stakes.bring_in_source, stakes.bets_source) == (
+        StakeSource.POSTED, StakeSource.POSTED, StakeSource.HEADER)
