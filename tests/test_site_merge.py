@@ -1,14 +1,32 @@
-"""Merge / Carbon XML fragments: unit tests on inline XML (no corpus needed), the sample file and the corpus."""
+"""Merge / Carbon XML fragments: unit tests on inline XML (no corpus needed), an authored tournament file,
+the sample file and the corpus."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
+import duckdb
 import pytest
+from typer.testing import CliRunner
 
-from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
+from hhtool.cli import app
+from hhtool.model import (
+    ActionKind,
+    Card,
+    FailedHand,
+    Half,
+    Hand,
+    ParseOutcome,
+    ShowStatus,
+    SkippedHand,
+    StakeSource,
+    Street,
+    Structure,
+)
 from hhtool.reader import read_file
+from hhtool.replay import Verdict, replay
 from hhtool.sites import detect
 from hhtool.sites.merge import PARSER, UNCALLED_INSIDE_AWARDS_NOTE
 from tests import site_helpers
@@ -472,3 +490,82 @@ def test_older_export_replays_clean_and_a_missing_bet_is_still_misawarded() -> N
     reasons = {u.check: u.reason for u in results["unpaid"].unverifiable}
     assert "implied $0.56" in reasons["POT_TOTAL"], reasons
     assert "implied $0.06" in {u.check: u.reason for u in results["older"].unverifiable}["POT_TOTAL"]
+
+
+# ---------------------------------------------------------------- stakes the description does not state (issue 24)
+
+# A mixed-game tournament export states only the limit. The input is written in the shape of fpdb's regression file
+# tour/Merge/Mixed/HORSE-Tournament-Freeroll.201107.xml: <description type="HORSE Tournament" stakes="Limit"/>, games
+# of gametype 77 with the real game in multigametype (45: Stud Hi/Lo), no seats attribute, chip balances printed
+# "$1000.00" and amounts with cents. Level 15 ante, 30 bring-in, 150/300. In the first game Bo (2c) brings in, Cy
+# completes, bets are 150 on 4th and 300 on 5th-6th, and the halves split at showdown; in the second the bring-in
+# player opens for the full bet, printed as a BET in the BRING_IN round (as in the fpdb file's game 36487050-24).
+TOURNAMENT = Path(__file__).parent / "merge_inputs" / "HORSE-Tournament-stakes-Limit.xml"
+
+
+def test_tournament_description_without_amounts_infers_the_bets() -> None:
+    showdown, opened = parse_all(list(read_file(TOURNAMENT).lines))
+    assert isinstance(showdown, Hand) and isinstance(opened, Hand), (showdown, opened)
+    check_balances([showdown, opened])
+    stakes = showdown.stakes
+    assert (stakes.currency, stakes.unit, stakes.is_tournament, stakes.structure) == ("CHIPS", 1, True, Structure.FIXED_LIMIT)
+    assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (15, 30, 150, 300)
+    assert stakes.bets_source is StakeSource.INFERRED
+    assert showdown.tournament_id == "36400000" and showdown.game_label == "HORSE Tournament (7-Stud H/L8)"
+    assert [(a.player, a.amount, a.half) for a in showdown.awards] == [("Cy", 1230, Half.HIGH), ("Bo", 1230, Half.LOW)]
+    # the bring-in player opened for the full bet: no bring-in posted, nothing bet on 5th-7th street
+    assert (opened.stakes.bring_in, opened.stakes.small_bet, opened.stakes.big_bet) == (None, 150, None)
+    assert (opened.actions[4].player, opened.actions[4].kind) == ("Bo", ActionKind.COMPLETE)
+    for hand in (showdown, opened):
+        result = replay(hand)
+        assert not result.violations and result.verdict is not Verdict.VIOLATION, (hand.hand_id, result.violations)
+
+
+def test_tournament_description_without_amounts_is_stored_and_replayed(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    result = CliRunner().invoke(app, ["import", str(TOURNAMENT), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "2 hands found = 2 stored" in result.output and "0 failed" in result.output, result.output
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute("SELECT hand_id, verdict FROM hands ORDER BY hand_id").fetchall()
+        errors = con.execute("SELECT count(*) FROM import_errors").fetchall()
+    finally:
+        con.close()
+    assert [hand_id for hand_id, _ in rows] == ["36400001-20", "36400001-21"] and errors == [(0,)]
+    assert all(verdict in ("ok", "unverifiable") for _, verdict in rows), rows
+
+
+# ---------------------------------------------------------------- no-limit descriptions of three amounts (issue 24)
+
+
+@pytest.mark.parametrize("limit, structure", [("No Limit", Structure.NO_LIMIT), ("Pot Limit", Structure.POT_LIMIT)])
+def test_three_amounts_are_ante_bring_in_and_minimum_bet(limit: str, structure: Structure) -> None:
+    # as fpdb's cash/Merge/Stud/NL7-StudHL-0.01-0.02-0.10-201204.xml states them: "No Limit ($0.01/$0.02/$0.10)"
+    hand = only_hand(file_lines(game(FOLDED), stakes=f"{limit} ($0.02/$0.05/$0.25)"))
+    stakes = hand.stakes
+    assert stakes.structure is structure
+    assert (stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet) == (2, 5, 25, None)
+    assert (stakes.ante_source, stakes.bring_in_source, stakes.bets_source) == (StakeSource.HEADER,) * 3
+
+
+def test_three_amounts_judge_the_bring_in_and_bets_against_the_minimum_bet() -> None:
+    # Ann's $0.05 bring-in is below the $0.25 minimum bet; the completion, bets and raise are at least the last bet
+    hand = only_hand(file_lines(game(FOLDED), stakes="No Limit ($0.02/$0.05/$0.25)"))
+    result = replay(hand)
+    assert not [v for v in result.violations if v.code in ("BRING_IN_AMOUNT", "BET_SIZE")], result.violations
+    assert "BRING_IN_AMOUNT" not in {u.check for u in result.unverifiable}
+
+
+def test_three_amounts_judge_the_bring_in_against_the_stated_one() -> None:
+    hand = only_hand(file_lines(game(FOLDED), stakes="No Limit ($0.02/$0.04/$0.25)"))  # Ann brings in for $0.05
+    found = [(v.code, v.expected, v.actual) for v in replay(hand).violations if v.code == "BRING_IN_AMOUNT"]
+    assert found == [("BRING_IN_AMOUNT", "$0.04", "$0.05")]
+
+
+def test_two_amounts_keep_their_meaning_in_no_limit() -> None:
+    hand = only_hand(file_lines(game(FOLDED), stakes="No Limit ($0.25/$0.50)"))
+    stakes = hand.stakes
+    assert (stakes.small_bet, stakes.big_bet, stakes.ante, stakes.bring_in) == (25, 50, 2, 5)
+    assert (stakes.ante_source, stakes.bring_in_source, stakes.bets_source) == (
+        StakeSource.POSTED, StakeSource.POSTED, StakeSource.HEADER)

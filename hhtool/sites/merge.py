@@ -26,6 +26,12 @@ Quirks kept here:
   bet. Such a hand keeps the stated amounts and gets a note (:data:`UNCALLED_INSIDE_AWARDS_NOTE`).
 * No rake is printed: ``rake`` stays None (unknown) and a note gives the implied
   amount, contributions − returns − awards.
+* The description's ``stakes`` names the limit and states two amounts (``Limit $0.25/$0.50``:
+  small and big bet, the ante and bring-in taken as posted), three (``No Limit
+  ($0.01/$0.02/$0.10)``: ante, bring-in and minimum bet, all stated), or none (a mixed-game
+  tournament's ``stakes="Limit"``: fixed-limit bets are inferred from the betting, other limits
+  leave the minimum bet unknown). Tournament chips are whole chips (``CHIPS``, unit 1) even where
+  a balance is printed ``$1000.00``.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 
-from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Street
+from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
@@ -52,9 +58,11 @@ _DESCRIPTION = re.compile(r"<description\b")
 #: how a hand says it is of the older export whose awards include the returned uncalled bet
 UNCALLED_INSIDE_AWARDS_NOTE = "older Merge export without an uncalled-bet pseudo-winner"
 _GAME_ID_LINE = re.compile(r'<game id="\d+-\d+" starttime=')
+_AMOUNT = r"[$€£]?\d(?:[\d.,]*\d)?"
+#: the description's stakes: the limit, then two amounts, three, or none at all (then nothing may follow)
 _STAKES = re.compile(
     r"^(?P<limit>No Limit|Pot Limit|Half Pot Limit|Limit)\s*(?:Level \d+ Blinds\s*)?"
-    r"\(?(?P<small>[$€£]?\d(?:[\d.,]*\d)?) ?/ ?(?P<big>[$€£]?\d(?:[\d.,]*\d)?)\)?"
+    rf"(?:\(?(?P<first>{_AMOUNT}) ?/ ?(?P<second>{_AMOUNT})(?: ?/ ?(?P<third>{_AMOUNT}))?\)?|\s*$)"
 )
 _STUD8_CODES = {"43", "45"}
 _TOURNAMENT_CODES = {"45"}
@@ -138,18 +146,19 @@ class MergeParser(XmlSiteParser):
         code = game.get("multigametype") or game.get("gametype") or ""
         is_tournament = code in _TOURNAMENT_CODES or "Tournament" in description.get("type", "")
         play_money = game.get("realmoney") == "false"
-        symbol = next((s for s in CURRENCY_OF_SYMBOL if s in stakes_match.group("small")), None)
+        amount_texts = [text for text in stakes_match.group("first", "second", "third") if text is not None]
+        symbol = next((s for s in CURRENCY_OF_SYMBOL if amount_texts and s in amount_texts[0]), None)
         if is_tournament or play_money:
             currency, unit = ("CHIPS" if is_tournament else "PLAY"), 1
         else:
             currency, unit = CURRENCY_OF_SYMBOL[symbol or "$"], 100  # Merge's real-money tables were in US dollars
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=attribute(game, "id", line))
-        small_bet = parse_money(stakes_match.group("small"), unit, line)
-        big_bet = parse_money(stakes_match.group("big"), unit, line)
+        stated = [parse_money(text, unit, line) for text in amount_texts]
+        minimum_bet = stated[-1] if len(stated) == 3 else stated[0] if stated else None
         started_at = parse_datetime(game.get("starttime", ""), ["%Y%m%d%H%M%S"])
 
         seats, stacks, dealer_seat = self._players(game, tree, builder)
-        state = _MergeState(seats, stacks, small_bet, started_at)
+        state = _MergeState(seats, stacks, minimum_bet, started_at)
         for child in game:
             if child.tag != "players" and child.tag != "round":
                 raise HandParseError(tree.line_of(child), f"unexpected <{child.tag}> in a game")
@@ -157,15 +166,16 @@ class MergeParser(XmlSiteParser):
             self._round(round_element, tree, builder, state)
         self._winners(state, builder)
 
-        stakes = stakes_from_forced_bets(  # small/big bet from the description; ante and bring-in as posted
-            builder,
-            small_bet=small_bet,
-            big_bet=big_bet,
-            currency=currency,
-            structure=structure_named(stakes_match.group("limit")),  # "Half Pot Limit" is pot limit
-            is_tournament=is_tournament,
-            table_size=int(game.get("seats", "0")) or None,
-        )
+        structure = structure_named(stakes_match.group("limit"))  # "Half Pot Limit" is pot limit
+        table_size = int(game.get("seats", "0")) or None
+        if len(stated) == 3:  # ante / bring-in / minimum bet, all stated (no big bet is)
+            ante, bring_in, _ = stated
+            stakes = Stakes(ante=ante, bring_in=bring_in, small_bet=minimum_bet, big_bet=None, currency=currency,
+                            unit=unit, structure=structure, is_tournament=is_tournament, table_size=table_size)
+        else:  # small/big bet from the description, else inferred; ante and bring-in as posted
+            small_bet, big_bet = (stated[0], stated[1]) if stated else (None, None)
+            stakes = stakes_from_forced_bets(builder, small_bet=small_bet, big_bet=big_bet, currency=currency,
+                                             structure=structure, is_tournament=is_tournament, table_size=table_size)
         contributed = sum(action.amount for action in builder.actions) - sum(ret.amount for ret in builder.uncalled)
         awarded = sum(award.amount for award in builder.awards)
         self._note_uncalled_inside_awards(builder, contributed, awarded)
@@ -353,7 +363,8 @@ class MergeParser(XmlSiteParser):
 class _MergeState:
     """What the round loop learns beyond the builder's lists."""
 
-    def __init__(self, seats: dict[str, str], stacks: dict[str, int], small_bet: int, started_at: datetime | None) -> None:
+    def __init__(self, seats: dict[str, str], stacks: dict[str, int], small_bet: int | None,
+                 started_at: datetime | None) -> None:
         self.seats = seats
         self.stacks = stacks
         self.small_bet = small_bet
