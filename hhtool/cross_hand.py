@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hhtool.replay.forced_bets import judge_forced_bets, undecided_by_table
+from hhtool.replay.forced_bets import judge_forced_bets, open_levels
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
 
@@ -20,8 +20,7 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
         evidence = evidence_of.gather(store, touched, params, profile)
         if not evidence.hands:
             return 0
-        open_levels = {hand.level for hand in evidence.hands if undecided_by_table(hand, evidence.tables)}
-        levels = evidence_of.level_votes(store, evidence, open_levels)
+        levels = evidence_of.level_votes(store, evidence, open_levels(evidence.hands, evidence.tables))
         judgements = judge_forced_bets(evidence.hands, evidence.tables, levels)
     finally:
         evidence_of.drop_scratch(store)

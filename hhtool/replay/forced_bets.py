@@ -31,7 +31,7 @@ nothing. The replay of a single hand uses :func:`in_hand_ante_findings` for the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -128,11 +128,14 @@ class HandPosts:
     bring_ins: tuple[Post, ...]
     unanted: tuple[tuple[str, int], ...]  # dealt-in players who posted no ante: (player, seat line)
 
+    ante_vote: int | None = None  # vote_of(Bet.ANTE, antes), given by the maker (read for every tier)
+    bring_in_vote: int | None = None
+
     def posts(self, bet: Bet) -> tuple[Post, ...]:
         return self.antes if bet is Bet.ANTE else self.bring_ins
 
     def vote(self, bet: Bet) -> int | None:
-        return vote_of(bet, self.posts(bet))
+        return self.ante_vote if bet is Bet.ANTE else self.bring_in_vote
 
 
 def vote_of(bet: Bet, posts: Sequence[Post]) -> int | None:
@@ -160,11 +163,16 @@ Tally = Mapping[int, int]
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A tier's value for a forced bet and how a finding names its evidence."""
+    """A tier's value for a forced bet and how a finding names its evidence (``who``, made only when a
+    finding or a note needs the words: formatting them for every hand was most of the pass's time)."""
 
     value: int
     source: StakeSource
-    who: str  # "11 other hands at table 'X' ($0.04/$0.08)", "the PokerStars structure at $0.04/$0.08 USD (…)"
+    who: Callable[[], str]  # "11 other hands at table 'X' ($0.04/$0.08)", "the PokerStars structure for …"
+
+
+#: why a tier has no answer, in words made when they are needed
+Reason = Callable[[], str]
 
 
 @dataclass
@@ -192,43 +200,60 @@ def judge_forced_bets(hands: Iterable[HandPosts], tables: TableTallies, levels: 
                       structures: Callable[[LevelKey], StructureRow | None] = structure_for) -> list[Judgement]:
     """Judge each hand's forced bets the header does not state, against the nearest tier that answers."""
     judgements = []
+    known = _Tallies(tables)
     for hand in hands:
         judgement = Judgement(hand.key, hand.site, hand.hand_id, hand.profile)
         for bet in Bet:
             if bet in hand.stated or (bet is Bet.BRING_IN and not hand.bring_ins):
                 continue
             judgement.judged.add(bet)
-            answers = _answers(hand, bet, tables, levels, structures)
-            _judge_bet(hand, bet, answers, judgement)
+            _judge_bet(hand, bet, _tiers(hand, bet, known, levels, structures), judgement)
         judgements.append(judgement)
     return judgements
 
 
-def undecided_by_table(hand: HandPosts, tables: TableTallies) -> bool:
-    """Whether the hand's table leaves one of its forced bets open (the store then gathers its level's votes)."""
-    return any(_table_answer(hand, bet, tables) is None for bet in Bet if bet not in hand.stated)
+def open_levels(hands: Iterable[HandPosts], tables: TableTallies) -> set[LevelKey]:
+    """The levels of the hands whose table leaves one of their forced bets open: the store gathers their votes."""
+    known = _Tallies(tables)
+    return {hand.level for hand in hands if any(_table_answer(hand, bet, known) is None for bet in Bet
+                                                 if bet not in hand.stated)}
 
 
-def _answers(hand: HandPosts, bet: Bet, tables: TableTallies, levels: LevelTallies,
-             structures: Callable[[LevelKey], StructureRow | None]) -> list[Answer | str]:
-    """Each tier's answer, nearest first, or why it has none."""
+class _Tallies:
+    """A table's votes with their strict majority worked out once (not once per hand of the table)."""
+
+    def __init__(self, tallies: TableTallies) -> None:
+        self.tallies = tallies
+        self.majorities: dict[tuple[str, Bet], tuple[int, int, int] | None] = {}
+
+    def get(self, key: tuple[str, Bet]) -> Tally:
+        return self.tallies.get(key, {})
+
+    def majority(self, key: tuple[str, Bet]) -> tuple[int, int, int] | None:
+        if key not in self.majorities:
+            self.majorities[key] = _strict_majority(self.get(key))
+        return self.majorities[key]
+
+
+def _tiers(hand: HandPosts, bet: Bet, tables: _Tallies, levels: LevelTallies,
+           structures: Callable[[LevelKey], StructureRow | None]) -> Iterator[Answer | Reason]:
+    """Each tier's answer, nearest first, or why it has none; the site's other tables are asked only
+    when the table does not answer (their votes are gathered only then)."""
     table = _table_answer(hand, bet, tables)
-    found: list[Answer | str] = [table if table is not None else _why_no_table(hand, bet, tables)]
+    yield table if table is not None else (lambda: _why_no_table(hand, bet, tables))
     if hand.private:
-        return found
-    if not hand.place.is_tournament:  # (a tournament's level is its table: the tournament)
-        found.append(_site_answer(hand, bet, tables, levels))
+        return
+    if table is None and not hand.place.is_tournament:  # (a tournament's level is its table: the tournament)
+        yield _site_answer(hand, bet, tables, levels)
     row = structures(hand.level)
     value = None if row is None else (row.ante if bet is Bet.ANTE else row.bring_in)
+    name = site_name(hand.level.site)
     if row is None or value is None:
-        found.append(f"hhtool's structures table has no {site_name(hand.level.site)} row for {hand.place.level_words}")
+        yield lambda: f"hhtool's structures table has no {name} row for {hand.place.level_words}"
     elif not row.independent_of(hand.hand_id):
-        found.append(f"hhtool's {site_name(hand.level.site)} structure for {hand.place.level_words} was learnt from "
-                     "this hand alone")
+        yield lambda: f"hhtool's {name} structure for {hand.place.level_words} was learnt from this hand alone"
     else:
-        found.append(Answer(value, StakeSource.STRUCTURE,
-                            f"the {site_name(hand.level.site)} structure for {hand.place.level_words} ({row.evidence})"))
-    return found
+        yield Answer(value, StakeSource.STRUCTURE, lambda: f"the {name} structure for {hand.place.level_words} ({row.evidence})")
 
 
 def _strict_majority(tally: Tally) -> tuple[int, int, int] | None:
@@ -240,25 +265,24 @@ def _strict_majority(tally: Tally) -> tuple[int, int, int] | None:
     return (top, top_n, total) if 2 * top_n > total else None
 
 
-def _table_answer(hand: HandPosts, bet: Bet, tables: TableTallies) -> Answer | None:
+def _table_answer(hand: HandPosts, bet: Bet, tables: _Tallies) -> Answer | None:
     if hand.table is None:
         return None
-    tally = tables.get((hand.table, bet), {})
-    own = hand.vote(bet)
-    majority = _strict_majority(tally)
+    majority = tables.majority((hand.table, bet))
     if majority is None:
         return None
     top, top_n, _ = majority
-    others_top = top_n - (own == top)
+    others_top = top_n - (hand.vote(bet) == top)
     if others_top < 1:
         return None
-    return Answer(top, StakeSource.CONTEXT, f"{others_top} other hand{'s' if others_top != 1 else ''} at {hand.place.words}")
+    return Answer(top, StakeSource.CONTEXT,
+                  lambda: f"{others_top} other hand{'s' if others_top != 1 else ''} at {hand.place.words}")
 
 
-def _why_no_table(hand: HandPosts, bet: Bet, tables: TableTallies) -> str:
+def _why_no_table(hand: HandPosts, bet: Bet, tables: _Tallies) -> str:
     if hand.table is None:
         return f"the history names no {'tournament' if hand.place.is_tournament else 'table'}"
-    others = Counter(tables.get((hand.table, bet), {}))
+    others = Counter(tables.get((hand.table, bet)))
     own = hand.vote(bet)
     if own is not None:
         others[own] -= 1
@@ -274,11 +298,11 @@ def _counts(bet: Bet, place: TablePlace, tally: Tally) -> str:
     return ", ".join(f"{n} {bet.verb} {place.money(vote)}" for vote, n in ordered)
 
 
-def _site_answer(hand: HandPosts, bet: Bet, tables: TableTallies, levels: LevelTallies) -> Answer | str:
+def _site_answer(hand: HandPosts, bet: Bet, tables: _Tallies, levels: LevelTallies) -> Answer | Reason:
     """The votes of the level's hands at other tables than the hand's."""
     others = Counter(levels.get((hand.level, bet), {}))
     if hand.table is not None:
-        others.subtract(tables.get((hand.table, bet), {}))
+        others.subtract(tables.get((hand.table, bet)))
     else:
         own = hand.vote(bet)
         if own is not None:
@@ -288,32 +312,35 @@ def _site_answer(hand: HandPosts, bet: Bet, tables: TableTallies, levels: LevelT
     majority = _strict_majority(others)
     if majority is None:
         if not others:
-            return f"no hand of {where} is stored"
-        return f"{where} do not agree on it: {_counts(bet, hand.place, others)}"
+            return lambda: f"no hand of {where} is stored"
+        return lambda: f"{where} do not agree on it: {_counts(bet, hand.place, others)}"
     top, top_n, _ = majority
     if top_n < 2 and hand.vote(bet) != top:
-        return f"only one hand of {where} is stored"
-    return Answer(top, StakeSource.SITE, f"{top_n} hand{'s' if top_n != 1 else ''} of {where}")
+        return lambda: f"only one hand of {where} is stored"
+    return Answer(top, StakeSource.SITE, lambda: f"{top_n} hand{'s' if top_n != 1 else ''} of {where}")
 
 
-def _judge_bet(hand: HandPosts, bet: Bet, answers: list[Answer | str], judgement: Judgement) -> None:
-    chosen = next((answer for answer in answers if isinstance(answer, Answer)), None)
-    if chosen is not None:
-        judgement.values[bet] = (chosen.value, chosen.source)
-        for farther in answers[answers.index(chosen) + 1:]:
-            if isinstance(farther, Answer) and farther.value != chosen.value:
+def _judge_bet(hand: HandPosts, bet: Bet, tiers: Iterator[Answer | Reason], judgement: Judgement) -> None:
+    reasons: list[Reason] = []
+    for tier in tiers:
+        if not isinstance(tier, Answer):
+            reasons.append(tier)
+            continue
+        judgement.values[bet] = (tier.value, tier.source)
+        for farther in tiers:  # a farther source that disagrees: a note, not a finding
+            if isinstance(farther, Answer) and farther.value != tier.value:
                 judgement.notes.append((
-                    f"the {bet.words} {hand.place.money(chosen.value)} that {chosen.who} show differs from "
-                    f"{hand.place.money(farther.value)} in {farther.who}; the nearer source judges the hand", None))
-        judgement.violations.extend(_against(hand, bet, chosen))
+                    f"the {bet.words} {hand.place.money(tier.value)} that {tier.who()} show differs from "
+                    f"{hand.place.money(farther.value)} in {farther.who()}; the nearer source judges the hand", None))
+        judgement.violations.extend(_against(hand, bet, tier))
         return
     own = next((post.amount for post in hand.posts(bet) if not post.all_in), None)
     judgement.values[bet] = (own, StakeSource.POSTED)
     found = list(_in_hand(hand, bet))
     judgement.violations.extend(found)
     if not found:
-        reasons = "; ".join(answer for answer in answers if isinstance(answer, str))
-        judgement.unverifiable.append(Unverifiable(bet.code, f"the site does not state the {bet.words}: {reasons}"))
+        said = "; ".join(reason() for reason in reasons)
+        judgement.unverifiable.append(Unverifiable(bet.code, f"the site does not state the {bet.words}: {said}"))
 
 
 def _violation(hand: HandPosts, bet: Bet, player: str | None, expected: str, actual: str, message: str,
@@ -347,22 +374,21 @@ def _twice(hand: HandPosts) -> list[Violation]:
 def _said(bet: Bet, answer: Answer, money: Callable[[int], str]) -> str:
     """What a tier says of a forced bet, for a finding."""
     if answer.source is StakeSource.STRUCTURE:
-        return f"the {bet.words} is {money(answer.value)} by {answer.who}"
-    return f"{answer.who} {bet.verb} {money(answer.value)}"
+        return f"the {bet.words} is {money(answer.value)} by {answer.who()}"
+    return f"{answer.who()} {bet.verb} {money(answer.value)}"
 
 
 def _against(hand: HandPosts, bet: Bet, answer: Answer) -> list[Violation]:
     """The posts judged against a tier's value: a short all-in post is legal, more than the value never is."""
     money, top = hand.place.money, answer.value
-    said = _said(bet, answer, money)
     if bet is Bet.BRING_IN:
         found = _not_below(hand)
         no_bring_in = {(v.player, v.line) for v in found}
         for post in hand.bring_ins:
             if (post.player, post.line) not in no_bring_in and (post.amount > top or (not post.all_in and post.amount != top)):
                 how = " all-in" if post.all_in else ""
-                found.append(_violation(hand, bet, post.player, money(top), money(post.amount),
-                                        f"{post.player} brought in for {money(post.amount)}{how}; {said}", post.line))
+                message = f"{post.player} brought in for {money(post.amount)}{how}; {_said(bet, answer, money)}"
+                found.append(_violation(hand, bet, post.player, money(top), money(post.amount), message, post.line))
         return found
     found = _twice(hand)
     seen: set[str] = set()
@@ -373,10 +399,10 @@ def _against(hand: HandPosts, bet: Bet, answer: Answer) -> list[Violation]:
         if post.amount > top or (not post.all_in and post.amount != top):
             how = " all-in" if post.all_in else ""
             found.append(_violation(hand, bet, post.player, money(top), money(post.amount),
-                                    f"{post.player} anted {money(post.amount)}{how}; {said}", post.line))
+                                    f"{post.player} anted {money(post.amount)}{how}; {_said(bet, answer, money)}", post.line))
     if top > 0:
-        found += [_violation(hand, bet, player, money(top), "none",
-                             f"{player} was dealt in without posting an ante; {said}", line) for player, line in hand.unanted]
+        found += [_violation(hand, bet, player, money(top), "none", f"{player} was dealt in without posting an ante; "
+                             f"{_said(bet, answer, money)}", line) for player, line in hand.unanted]
     return found
 
 
@@ -435,4 +461,4 @@ def in_hand_ante_findings(antes: Sequence[Post], unanted: Sequence[tuple[str, in
 
 
 __all__ = ["ANTE_BY_CONTEXT", "BRING_IN_BY_CONTEXT", "Answer", "Bet", "HandPosts", "Judgement", "Post", "TablePlace",
-           "in_hand_ante_findings", "judge_forced_bets", "undecided_by_table", "vote_of"]
+           "in_hand_ante_findings", "judge_forced_bets", "open_levels", "vote_of"]

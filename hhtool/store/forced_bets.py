@@ -17,7 +17,16 @@ from typing import Any
 
 from hhtool.model import NoteTopic, StakeSource, Structure
 from hhtool.replay.codes import Code
-from hhtool.replay.forced_bets import ANTE_BY_CONTEXT, BRING_IN_BY_CONTEXT, Bet, HandPosts, Judgement, Post, TablePlace
+from hhtool.replay.forced_bets import (
+    ANTE_BY_CONTEXT,
+    BRING_IN_BY_CONTEXT,
+    Bet,
+    HandPosts,
+    Judgement,
+    Post,
+    TablePlace,
+    vote_of,
+)
 from hhtool.replay.structures import LevelKey
 from hhtool.store import Store
 from hhtool.store.spec import KEYED
@@ -121,10 +130,11 @@ def gather(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     unanted: dict[int, list[tuple[str, int]]] = {}
     for hk, player, line in run(_UNANTED):
         unanted.setdefault(hk, []).append((player, line))
-    hands = [_hand_posts(row, posts.get(row[0], []), unanted.get(row[0], []))
-             for row in run(f"SELECT {_JUDGED_COLUMNS} FROM fb_judged ORDER BY hk")]
+    rows = run(f"SELECT {_JUDGED_COLUMNS}, lkey FROM fb_judged ORDER BY hk")
+    hands = [_hand_posts(row[:-1], posts.get(row[0], []), unanted.get(row[0], [])) for row in rows]
+    level_json = [row[-1] for row in rows]
     tables = _tallies(store, "tkey", "SELECT DISTINCT tkey FROM fb_judged WHERE tkey IS NOT NULL")
-    levels = {hand.level: json for hand, (json,) in zip(hands, run("SELECT lkey FROM fb_judged ORDER BY hk"), strict=True)}
+    levels = {hand.level: json for hand, json in zip(hands, level_json, strict=True)}
     return Evidence(hands, tables, levels)
 
 
@@ -176,10 +186,12 @@ def _hand_posts(row: tuple[Any, ...], posts: list[tuple[Any, ...]], unanted: lis
     level = LevelKey(dealt_by, (tournament_id or "") if is_tournament else None, currency, structure, small, big)
     stated = frozenset(bet for bet, source in ((Bet.ANTE, ante_source), (Bet.BRING_IN, bring_in_source))
                        if source == StakeSource.HEADER)
-    made = {bet: tuple(Post(player, amount, line, bool(all_in)) for kind, player, amount, line, all_in in posts
-                       if kind == bet) for bet in Bet}
-    return HandPosts(hk, site, hand_id, file, profile, place, tkey, level, bool(private), stated, made[Bet.ANTE],
-                     made[Bet.BRING_IN], tuple(unanted))
+    antes: list[Post] = []
+    bring_ins: list[Post] = []
+    for kind, player, amount, line, all_in in posts:
+        (antes if kind == "ante" else bring_ins).append(Post(player, amount, line, all_in))
+    return HandPosts(hk, site, hand_id, file, profile, place, tkey, level, bool(private), stated, tuple(antes),
+                     tuple(bring_ins), tuple(unanted), vote_of(Bet.ANTE, antes), vote_of(Bet.BRING_IN, bring_ins))
 
 
 def save(store: Store, judgements: list[Judgement]) -> None:
@@ -191,7 +203,7 @@ def save(store: Store, judgements: list[Judgement]) -> None:
                   for j in judgements for v in j.violations]
     unverifiable = [(j.site, j.hand_id, j.profile, u.check, u.reason, u.line) for j in judgements for u in j.unverifiable]
     values = [(j.key, j.profile, bet.value, value, source.value) for j in judgements for bet, (value, source) in j.values.items()]
-    notes = [(j.key, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]) for j in judgements]
+    notes = [(j.key, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]) for j in judgements if j.notes]
     run("BEGIN TRANSACTION")
     try:
         run("CREATE OR REPLACE TEMP TABLE fb_owned AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
@@ -233,21 +245,21 @@ def save(store: Store, judgements: list[Judgement]) -> None:
 
 
 def _save_notes(store: Store, notes: list[tuple[int, str, list[str], list[int | None]]]) -> None:
-    """The notes of topic STRUCTURE_DIFFERS replaced by the pass's, beside the parser's."""
-    if not notes:
-        return
+    """The notes of topic STRUCTURE_DIFFERS of the judged hands (``fb_owned``) replaced by the pass's,
+    beside the parser's (list positions told apart by their topic)."""
     topic = NoteTopic.STRUCTURE_DIFFERS.value
     store.run("CREATE OR REPLACE TEMP TABLE fb_notes AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
               "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[][]) AS texts, unnest(?::INTEGER[][]) AS lines)",
               [[n[0] for n in notes], [n[1] for n in notes], [n[2] for n in notes], [n[3] for n in notes]])
     keep = f"coalesce(h.note_topics[i], '') <> '{topic}'"
     store.run(f"""CREATE OR REPLACE TEMP TABLE fb_notes_new AS SELECT h.hk,
-            list_filter(coalesce(h.notes, []::VARCHAR[]), lambda x, i: {keep}) || n.texts AS notes,
-            list_filter(coalesce(h.note_lines, []::INTEGER[]), lambda x, i: {keep}) || n.lines AS note_lines,
+            list_filter(coalesce(h.notes, []::VARCHAR[]), lambda x, i: {keep}) || coalesce(n.texts, []) AS notes,
+            list_filter(coalesce(h.note_lines, []::INTEGER[]), lambda x, i: {keep}) || coalesce(n.lines, []) AS note_lines,
             list_filter(coalesce(h.note_topics, []::VARCHAR[]), lambda x, i: {keep})
-                || list_transform(n.texts, lambda t: '{topic}') AS note_topics
-        FROM hands h JOIN fb_notes n ON n.hk = h.hk AND n.profile = h.rules_profile
-        WHERE len(n.texts) > 0 OR list_contains(coalesce(h.note_topics, []::VARCHAR[]), '{topic}')""")
+                || list_transform(coalesce(n.texts, []), lambda t: '{topic}') AS note_topics
+        FROM hands h JOIN (SELECT DISTINCT hk, profile FROM fb_owned) o ON o.hk = h.hk AND o.profile = h.rules_profile
+        LEFT JOIN fb_notes n ON n.hk = h.hk AND n.profile = o.profile
+        WHERE n.hk IS NOT NULL OR list_contains(coalesce(h.note_topics, []::VARCHAR[]), '{topic}')""")
     store.run("""UPDATE hands SET notes = x.notes, note_lines = x.note_lines, note_topics = x.note_topics
                  FROM fb_notes_new x WHERE x.hk = hands.hk""")
 
