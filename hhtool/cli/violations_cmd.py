@@ -36,9 +36,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Counts of violations by code, site, player and date, and the worst hands first.
 
-        `misawarded` is the money a hand's pots paid otherwise than the rules award, each amount counted
-        once: in the hand's currency in the terminal; csv, json and parquet give it in smallest units
-        beside `currency` and `unit` (100 units make one dollar).
+        `misawarded` is the money a hand's settlement paid to the wrong players or kept (its pots and the
+        uncalled bets returned), each amount counted once, as `audit --explain` counts it: in the hand's
+        currency in the terminal; csv, json and parquet give it in smallest units beside `currency` and
+        `unit` (100 units make one dollar).
         """
         from hhtool.service.filters import hand_filter
         from hhtool.service.verdicts import violation_breakdowns

@@ -15,6 +15,13 @@ from hhtool.reports.dispute.hand_view import money_of, players_of, streets_of
 from hhtool.reports.dispute.model import Cited, ContextNote, Money, ProfileView, Report
 from hhtool.reports.dispute.pots_view import awards_of, pots_of
 from hhtool.reports.dispute.rules import parameters_of
+from hhtool.reports.dispute.settlement import (
+    differences_of,
+    misaward_rows,
+    misawarded_total,
+    return_rows,
+    returned_amounts,
+)
 from hhtool.reports.dispute.stored import CONTEXT_CODES, StoredFacts
 from hhtool.reports.dispute.verdict import headline
 
@@ -81,6 +88,11 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     findings = findings_of(violations, unverifiable, profile, hand.source.file)
     pots = pots_of(hand, result.pots, result.hands)
     awards = awards_of(hand, result.awards)
+    returns = return_rows(returned_amounts(hand, state, profile), money)
+    returns_wrong = {v.player for v in violations if v.code == Code.UNCALLED_BET and v.player}
+    differences = differences_of(hand, state, profile, result.awards, returns_wrong)
+    by_player = misaward_rows(differences, money)
+    misawarded = misawarded_total(differences)
     verdict = "violation" if violations or facts.copies else "unverifiable" if unverifiable else "ok"
     settlement = state.settlement
     rake_words = ("as the site states" if settlement.deduction_source == "stated" else "implied by the site's payouts")
@@ -97,9 +109,10 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
         stakes=f"{bets}, {forced}", stakes_source=stakes.provenance,
         source=Cited(hand.source.file, hand.source.first_line), last_line=hand.source.last_line,
         profile=profile_view, verdict=verdict,
-        headline=headline(profile.name, pots, awards, findings, len(facts.copies), lambda amount: money(amount).text),
-        misawarded=money(sum(row.difference.amount for row in awards if row.difference.amount > 0)),
+        headline=headline(profile.name, pots, awards, findings, len(facts.copies), lambda amount: money(amount).text,
+                          returns, differences, misawarded),
+        misawarded=money(misawarded), misawarded_by_player=by_player,
         streets=streets_of(hand), players=players_of(hand, state), pots=pots,
         rake=Money(settlement.deduction, money(settlement.deduction).text), rake_words=rake_words, awards=awards,
-        findings=findings, context=_context(hand, facts), copies=facts.copies,
+        returns=returns, findings=findings, context=_context(hand, facts), copies=facts.copies,
     )

@@ -8,7 +8,7 @@ import json
 from html import escape
 
 from hhtool.reports.dispute.assets import CSS, JS
-from hhtool.reports.dispute.model import Finding, PotView, Report
+from hhtool.reports.dispute.model import AwardRow, Finding, PotView, Report
 from hhtool.reports.dispute.replayer import replay_steps
 from hhtool.reports.dispute.rules import rule_words
 
@@ -87,6 +87,16 @@ def _finding(f: Finding) -> str:
     return f"<li>{_e(f.message)}{where}<br><span class=\"meta\">{' '.join(extra)}</span></li>"
 
 
+def _rules_beside_site(heading: str, table_id: str, rows: tuple[AwardRow, ...]) -> str:
+    cells = "".join(
+        f'<tr><td>{_e(r.player)}</td><td class="num">{_e(r.rules.text)}</td><td class="num">{_e(r.site.text)}</td>'
+        f'<td class="num{" plus" if r.difference.amount else ""}">{_e(r.difference.text)}</td><td>{_e(r.words)}</td></tr>'
+        for r in rows)
+    return (f'<section><h2>{_e(heading)}</h2><table id="{_e(table_id)}"><tr><th>Player</th><th class="num">Rules</th>'
+            '<th class="num">Site</th><th class="num">Site &minus; rules</th><th></th></tr>'
+            f"{cells}</table></section>")
+
+
 def render_html(report: Report) -> str:
     title = f"Hand {report.site} #{report.hand_id} — dispute report"
     body: list[str] = []
@@ -134,15 +144,11 @@ def render_html(report: Report) -> str:
     body.append(f'<section><h2>Pots</h2><p>Rake and fees: {_e(report.rake.text)} ({_e(report.rake_words)}).</p>'
                 f'<div class="pots">{"".join(_pot(p) for p in report.pots)}</div></section>')
     if report.awards:
-        award_rows = "".join(
-            f'<tr><td>{_e(r.player)}</td><td class="num">{_e(r.rules.text)}</td><td class="num">{_e(r.site.text)}</td>'
-            f'<td class="num{" plus" if r.difference.amount else ""}">{_e(r.difference.text)}</td><td>{_e(r.words)}</td></tr>'
-            for r in report.awards)
-        body.append('<section><h2>Award per player</h2><table id="awards"><tr><th>Player</th><th class="num">Rules</th>'
-                    '<th class="num">Site</th><th class="num">Site &minus; rules</th><th></th></tr>'
-                    f"{award_rows}</table></section>")
+        body.append(_rules_beside_site("Award per player", "awards", report.awards))
     else:
         body.append('<section><h2>Award per player</h2><p id="awards">The rules cannot decide every pot.</p></section>')
+    if any(row.difference.amount for row in report.returns):
+        body.append(_rules_beside_site("Uncalled bets returned", "returns", report.returns))
     for kind, heading in (("violation", "Departures from the rules"), ("unverifiable", "Could not be verified")):
         found = [f for f in report.findings if f.kind == kind]
         if found:

@@ -118,6 +118,18 @@ class AwardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class MisawardRow:
+    """One player's part of the money the settlement moved otherwise than the rules (each signed,
+    site minus rules): his award (every pot; the uncalled bet inside it where the site pays it with
+    the award) and the uncalled bet the site returned to him apart from the award."""
+
+    player: str
+    award: Money
+    returned: Money
+    total: Money  # award + returned: positive = the site paid him too much, negative = too little
+
+
+@dataclass(frozen=True, slots=True)
 class RuleRef:
     rule: str  # the rules document's rule number, e.g. "R14"
     title: str  # its title there, e.g. "Pot splitting and odd chips"
@@ -190,13 +202,19 @@ class Report:
     profile: ProfileView
     verdict: str  # "ok", "violation", "unverifiable"
     headline: tuple[str, ...]  # the verdict in one or two plain sentences
-    misawarded: Money  # money paid to the wrong players (sum of what the site overpaid)
+    # money the site paid to the wrong players or kept, wherever in the settlement (pots, uncalled bets
+    # returned), each amount counted once; see :func:`.settlement.misawarded_total`
+    misawarded: Money
+    misawarded_by_player: tuple[MisawardRow, ...]  # the players the settlement paid otherwise than the rules
     streets: tuple[StreetView, ...]
     players: tuple[PlayerView, ...]
     pots: tuple[PotView, ...]
     rake: Money
     rake_words: str
     awards: tuple[AwardRow, ...]
+    # the uncalled bets returned per player, the rules beside the site, where the site returns them apart
+    # from its awards (() where its awards hold them: ``uncalled_in_awards`` and no return line)
+    returns: tuple[AwardRow, ...]
     findings: tuple[Finding, ...]
     context: tuple[ContextNote, ...]
     copies: tuple[CopyView, ...]

@@ -1,5 +1,6 @@
 """``hhtool audit --report DIR``: one dispute page per hand with a violation and an index page
-that sorts them by the money misawarded, for a desk that reviews a day's findings."""
+that sorts them by the money misawarded (:func:`.settlement.misawarded_total`: pots and uncalled
+bets returned), largest first, for a desk that reviews a day's findings."""
 
 from __future__ import annotations
 
@@ -70,8 +71,8 @@ def index_html(entries: list[tuple[str, Report]]) -> str:
             "script-src 'unsafe-inline'\">"
             f"<title>Dispute reports: {len(entries)} hands</title><style>{CSS} th {{ cursor: pointer; }}</style></head>"
             f"<body><main><section><h1>Dispute reports: {len(entries)} hands with a violation</h1>"
-            f'<p class="meta">Sorted by the money the site paid to the wrong players; click a column heading to '
-            "sort by it.</p>"
+            f'<p class="meta">Sorted by the money misawarded, largest first: paid to the wrong players or kept by '
+            "the site, in the pots and the uncalled bets returned; click a column heading to sort by it.</p>"
             '<table id="index"><thead><tr><th data-type="number" aria-sort="descending">Misawarded</th><th>Site</th>'
             '<th>Hand</th><th>Started</th><th data-type="number">Findings</th><th>Verdict</th></tr></thead>'
             f"<tbody>{rows}</tbody></table></section></main><script>{_SORT_JS}</script></body></html>\n")

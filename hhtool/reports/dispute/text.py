@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from hhtool.reports.dispute.model import ContenderView, Finding, Report
+from hhtool.reports.dispute.model import AwardRow, ContenderView, Finding, Report
 from hhtool.reports.dispute.rules import rule_words
 
 WIDTH = 80
@@ -41,6 +41,17 @@ def _finding(f: Finding) -> list[str]:
     if f.parameters:
         lines += _wrap("Profile parameters: " + ", ".join(f"{k} = {v}" for k, v in f.parameters) + ".", "    ")
     return lines
+
+
+def _rules_beside_site(heading: str, rows: tuple[AwardRow, ...]) -> list[str]:
+    """A table of the rules beside the site per player, or a line per player where names are too long."""
+    width = max([len(row.player) for row in rows] + [6])
+    if width + 44 <= WIDTH:
+        return [heading, f"  {'Player':<{width}}  {'Rules':>10}  {'Site':>10}  {'Site-rules':>11}"] + [
+            f"  {row.player:<{width}}  {row.rules.text:>10}  {row.site.text:>10}  {row.difference.text:>11}"
+            for row in rows]
+    return [heading] + [line for row in rows for line in _wrap(
+        f"{row.player}: rules {row.rules.text}, site {row.site.text}, difference {row.difference.text}", "    ", "  ")]
 
 
 def render_text(report: Report) -> str:
@@ -114,20 +125,14 @@ def render_text(report: Report) -> str:
             out += _wrap(f"The site paid: {paid}", "    ", "  ")
     out.append("")
     if report.awards:
-        width = max([len(row.player) for row in report.awards] + [6])
-        if width + 44 <= WIDTH:
-            out.append(f"  {'Player':<{width}}  {'Rules':>10}  {'Site':>10}  {'Site-rules':>11}")
-            for row in report.awards:
-                out.append(f"  {row.player:<{width}}  {row.rules.text:>10}  {row.site.text:>10}  "
-                           f"{row.difference.text:>11}")
-        else:
-            for row in report.awards:
-                out += _wrap(f"{row.player}: rules {row.rules.text}, site {row.site.text}, difference "
-                             f"{row.difference.text}", "    ", "  ")
-        out.insert(len(out) - len(report.awards) - (1 if width + 44 <= WIDTH else 0),
-                   "Award per player (the rules beside the site; difference = site - rules):")
+        out += _rules_beside_site("Award per player (the rules beside the site; difference = site - rules):",
+                                  report.awards)
     else:
         out.append("Award per player: the rules cannot decide every pot (see above).")
+    if any(row.difference.amount for row in report.returns):
+        out.append("")
+        out += _rules_beside_site("Uncalled bets returned (the rules beside the site; difference = site - rules):",
+                                  report.returns)
     violations = [f for f in report.findings if f.kind == "violation"]
     unverifiable = [f for f in report.findings if f.kind == "unverifiable"]
     if violations:

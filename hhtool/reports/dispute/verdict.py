@@ -1,12 +1,13 @@
 """The verdict in one or two sentences a player understands: who the site paid, which pot and half,
-how much, who the rules give it to and why — or that the award is correct, or what could not be
-verified and why."""
+how much, who the rules give it to and why; whose uncalled bet it returned short (or over) and where
+the money went — or that the award is correct, or what could not be verified and why."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from hhtool.reports.dispute.model import AwardRow, ContenderView, Finding, PotView
+from hhtool.reports.dispute.settlement import PlayerDifference
 
 
 def _contender(pot: PotView, player: str) -> ContenderView | None:
@@ -119,17 +120,99 @@ def _player_sentences(pots: tuple[PotView, ...], awards: tuple[AwardRow, ...], m
     return sentences
 
 
+def _return_sentence(row: AwardRow, parts: dict[str, PlayerDifference], money_text: Callable[[int], str]) -> str:
+    """An uncalled bet returned otherwise than the rules (R10): to whom, how much, and where the
+    difference went as far as the awards show it (back to him with the pot, to another player, or
+    nowhere: the site kept it)."""
+    player, rules, site = row.player, row.rules.amount, row.site.amount
+    own = parts[player]
+    if site < rules:
+        if site == 0:
+            lead = f"The site did not return {player} the {row.rules.text} of his bet that nobody called"
+        else:
+            lead = (f"The site returned {player} {money_text(rules - site)} less than the {row.rules.text} of his bet "
+                    "that nobody called")
+        if own.total >= 0:  # his award holds what the return lacks
+            return f"{lead}, but paid it to him with the pot: he received what the rules give him."
+        others = sorted((r for r in parts.values() if r.player != player and r.total > 0), key=lambda r: -r.total)
+        if others and not any(r.award < 0 for r in parts.values()):
+            return f"{lead} and paid it to {others[0].player}; by the rules it goes back to {player}."
+        if others:  # pot money went wrong too: which part went where the awards cannot tell
+            return f"{lead}; by the rules it goes back to him."
+        if site == 0:
+            return f"{lead} and kept it; by the rules it goes back to him."
+        return f"{lead} and kept the difference; by the rules all {row.rules.text} goes back to him."
+    extra = money_text(site - rules)
+    if rules == 0:
+        lead = f"The site returned {player} {row.site.text} as uncalled, but his bet was called: by the rules it stays in the pot"
+    else:
+        lead = (f"The site returned {player} {row.site.text} as uncalled, {extra} more than the {row.rules.text} of his "
+                f"bet that nobody called; by the rules the {extra} stays in the pot")
+    if own.total == 0:
+        return f"{lead}, and the site paid him that much less from the pot: he received what the rules give him."
+    return f"{lead}."
+
+
+def _inside_sentence(row: AwardRow, own: PlayerDifference, money_text: Callable[[int], str]) -> str:
+    """A player paid too little where the site pays his uncalled bet with his award."""
+    return (f"The site paid {row.player} {row.site.text} for the pot and the {money_text(own.own_in_award)} of his bet "
+            f"that nobody called, {money_text(-own.total)} less than the {row.rules.text} the rules give him.")
+
+
+def _total_sentence(total: int, paid_to_players: int, returns: bool, money_text: Callable[[int], str]) -> str:
+    tables = "the award table and the uncalled bets returned" if returns else "the award table"
+    if total == paid_to_players:
+        return f"In all {money_text(total)} went to the wrong players (see {tables})."
+    kept = money_text(total - paid_to_players)
+    return f"In all {money_text(total)} was misawarded, {kept} of it kept by the site (see {tables})."
+
+
+def _money_sentences(pots: tuple[PotView, ...], awards: tuple[AwardRow, ...], returns: tuple[AwardRow, ...],
+                     differences: tuple[PlayerDifference, ...], total: int, money_text: Callable[[int], str]) -> list[str]:
+    """The settlement's misawards: the largest first, by pot where the site says which pot it paid,
+    an uncalled bet returned otherwise than the rules first when it is the larger; the total after.
+    Where the site pays the uncalled bets with its awards, its per-pot amounts hold them: the award
+    rows (returns inside on both sides) say it, not the pots."""
+    parts = {row.player: row for row in differences}
+    judged = sorted((row for row in returns if row.player in parts and parts[row.player].returned),
+                    key=lambda row: -abs(row.difference.amount))
+    # (the amount a sentence names, or None where the pot sentences name several; the sentence)
+    returned = [(abs(row.difference.amount), _return_sentence(row, parts, money_text)) for row in judged]
+    paid: list[tuple[int | None, str]] = []
+    if any(row.difference.amount for row in awards):
+        if any(row.own_in_award for row in differences):
+            short = sorted((row for row in awards if row.player in parts and parts[row.player].own_short),
+                           key=lambda row: row.difference.amount)
+            paid = [(-parts[row.player].total, _inside_sentence(row, parts[row.player], money_text)) for row in short]
+            paid += [(None, sentence) for sentence in _player_sentences(pots, awards, money_text)]
+        else:
+            paid = [(None, sentence) for sentence in
+                    _pot_sentences(pots, money_text) or _player_sentences(pots, awards, money_text)]
+    largest_award = max((abs(row.difference.amount) for row in awards), default=0)
+    returns_first = bool(returned) and returned[0][0] >= largest_award
+    sentences: list[tuple[int | None, str]] = [*returned, *paid] if returns_first else [*paid, *returned]
+    if not sentences:
+        return []
+    first_amount, first = sentences[0]
+    if len(sentences) > 1 and total and total != first_amount:
+        paid_to_players = sum(max(row.total, 0) for row in differences)
+        return [first, _total_sentence(total, paid_to_players, bool(returned), money_text)]
+    return [first]
+
+
 def headline(profile: str, pots: tuple[PotView, ...], awards: tuple[AwardRow, ...], findings: tuple[Finding, ...],
-             copies: int, money_text: Callable[[int], str]) -> tuple[str, ...]:
-    """``money_text`` writes an amount as a person reads it."""
+             copies: int, money_text: Callable[[int], str], returns: tuple[AwardRow, ...] = (),
+             differences: tuple[PlayerDifference, ...] = (), total: int | None = None) -> tuple[str, ...]:
+    """``money_text`` writes an amount as a person reads it; ``returns`` are the uncalled bets returned
+    per player (rules beside site), ``differences`` each player's settlement beside the rules' and
+    ``total`` the misawarded money counted once (default: what the site overpaid in its awards)."""
     violations = [f for f in findings if f.kind == "violation"]
     unverifiable = [f for f in findings if f.kind == "unverifiable"]
     sentences: list[str] = []
-    if any(row.difference.amount for row in awards):
-        sentences = _pot_sentences(pots, money_text) or _player_sentences(pots, awards, money_text)
-        if len(sentences) > 1:
-            total = sum(row.difference.amount for row in awards if row.difference.amount > 0)
-            sentences = [sentences[0], f"In all {money_text(total)} went to the wrong players (see the award table)."]
+    if total is None:
+        total = sum(row.difference.amount for row in awards if row.difference.amount > 0)
+    if any(row.difference.amount for row in awards) or any(row.returned for row in differences):
+        sentences = _money_sentences(pots, awards, returns, differences, total, money_text)
     elif not awards and not all(p.decided for p in pots):
         reason = next((f.message for f in unverifiable if f.topic in ("the award of each pot", "who won at the showdown")),
                       "the history hides cards the decision needs")
