@@ -21,77 +21,40 @@ _BASE = """
     FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
     WHERE {where}
 """
-# Money misawarded in a hand, each amount counted once, as the dispute report counts it
-# (hhtool.reports.dispute.settlement.misawarded_total): what the site paid players beyond what the rules
-# award them (paying one player's $0.18 to another is $0.18, not $0.36 with both sides summed), plus the
-# uncalled bets it returned short (R10) that no overpaid player received. Per player: ``award`` his
-# award row, site minus rules; ``returned`` the uncalled bet returned to him, site minus rules, where
-# the audit found it wrong (UNCALLED_BET); ``own_in_award`` the rules' return inside his award row
-# where the site pays returns with its awards (an ``uncalled_in_awards`` profile, the first parameter,
-# and no return line). The rules' return is R10 as the replay applies it: on each street, the part of
-# the highest total (antes apart) nobody else matched. A pot paid short to nobody is no player's own
-# money moved: POT_TOTAL reports it.
-_AT_STAKE = f"""
-    WITH awarded AS (
-        SELECT r.site, r.hand_id, r.player, r.site_amount - r.rules_amount AS award
-        FROM rule_awards r JOIN hands h ON r.site = h.site AND r.hand_id = h.hand_id AND r.profile = h.rules_profile
-    ), judged AS (
-        SELECT DISTINCT v.site, v.hand_id, v.player
-        FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
-        WHERE v.code = '{Code.UNCALLED_BET}' AND v.player IS NOT NULL
-    ), inside AS (
-        SELECT DISTINCT a.site, a.hand_id
-        FROM awarded a JOIN hands h ON a.site = h.site AND a.hand_id = h.hand_id
-        WHERE a.award < 0 AND list_contains(?, h.rules_profile)
-          AND NOT EXISTS (SELECT 1 FROM returns x WHERE x.site = h.site AND x.hand_id = h.hand_id)
-    ), street_put AS (
-        SELECT a.site, a.hand_id, a.street, a.player, sum(a.amount) AS put
-        FROM actions a JOIN (SELECT site, hand_id FROM judged UNION SELECT site, hand_id FROM inside) k
-          ON a.site = k.site AND a.hand_id = k.hand_id
-        WHERE a.kind <> 'ante'
-        GROUP BY ALL
-    ), ranked AS (
-        SELECT *, row_number() OVER w AS place, lead(put) OVER w AS next_put
-        FROM street_put WINDOW w AS (PARTITION BY site, hand_id, street ORDER BY put DESC)
-    ), rules_returned AS (
-        SELECT site, hand_id, player, sum(put - coalesce(next_put, 0)) AS amount
-        FROM ranked WHERE place = 1 AND put > coalesce(next_put, 0)
-        GROUP BY ALL
-    ), site_returned AS (
-        SELECT x.site, x.hand_id, x.player, sum(x.amount) AS amount
-        FROM returns x JOIN judged j ON x.site = j.site AND x.hand_id = j.hand_id AND x.player = j.player
-        GROUP BY ALL
-    ), players AS (
-        SELECT site, hand_id, player FROM awarded UNION SELECT site, hand_id, player FROM judged
-    ), per_player AS (
-        SELECT p.site, p.hand_id, coalesce(a.award, 0) AS award,
-               CASE WHEN j.player IS NULL THEN 0 ELSE coalesce(s.amount, 0) - coalesce(rr.amount, 0) END AS returned,
-               CASE WHEN i.hand_id IS NULL THEN 0 ELSE coalesce(rr.amount, 0) END AS own_in_award
-        FROM players p
-        LEFT JOIN awarded a ON a.site = p.site AND a.hand_id = p.hand_id AND a.player = p.player
-        LEFT JOIN judged j ON j.site = p.site AND j.hand_id = p.hand_id AND j.player = p.player
-        LEFT JOIN site_returned s ON s.site = p.site AND s.hand_id = p.hand_id AND s.player = p.player
-        LEFT JOIN rules_returned rr ON rr.site = p.site AND rr.hand_id = p.hand_id AND rr.player = p.player
-        LEFT JOIN inside i ON i.site = p.site AND i.hand_id = p.hand_id
-    ), shares AS (
-        SELECT site, hand_id, award + returned AS total,
-               least(greatest(-(award + returned), 0), greatest(-returned, 0) + own_in_award) AS own_short
-        FROM per_player
-    ), sums AS (
-        SELECT site, hand_id, sum(greatest(total, 0)) AS over, sum(own_short) AS own_short,
-               sum(greatest(-total, 0)) - sum(own_short) AS pot_short
-        FROM shares GROUP BY ALL
-    )
-    SELECT site, hand_id, CAST(over + greatest(0, own_short - greatest(0, over - pot_short)) AS BIGINT) AS misawarded
-    FROM sums
+# Money misawarded in a hand from its stored pot awards: what the site paid players beyond what the rules
+# award them (paying one player's $0.18 to another is $0.18, not $0.36 with both sides summed). A hand
+# with a wrong uncalled return or award (UNCALLED_BET, POT_AWARD) is counted again by the replay's own settlement
+# (:func:`misawarded_with_returns`), where the money returned short counts too: one source, R10 as the
+# replay applies it. A pot paid short to nobody is no money moved: POT_TOTAL reports it.
+_AT_STAKE = """
+    SELECT r.site, r.hand_id, CAST(sum(greatest(r.site_amount - r.rules_amount, 0)) AS BIGINT) AS misawarded
+    FROM rule_awards r JOIN hands h ON r.site = h.site AND r.hand_id = h.hand_id AND r.profile = h.rules_profile
+    GROUP BY ALL
 """
 
 
-def _returns_in_awards() -> list[str]:
-    """The built-in profiles under which a site pays the uncalled bets with its awards."""
-    from hhtool.replay.profiles import PROFILES
+def misawarded_with_returns(store: Store, keys: list[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """The money misawarded in each of these stored hands as the dispute report counts it, returns
+    included (:func:`hhtool.reports.dispute.settlement.misawarded_total`), under each hand's own profile."""
+    if not keys:
+        return {}
+    from hhtool.replay import judged, profile_for
+    from hhtool.replay.profiles import PROFILES, ChosenProfile
+    from hhtool.reports.dispute.settlement import differences_of, misawarded_total
+    from hhtool.store.load import load_hands
 
-    return sorted(name for name, profile in PROFILES.items() if profile.uncalled_in_awards)
+    wanted = [f"{site}:{hand_id}" for site, hand_id in keys]
+    profiles = dict(store.run("SELECT site || ':' || hand_id, rules_profile FROM hands h "
+                              "WHERE list_contains(?, h.site || ':' || h.hand_id)", [wanted]))
+    found: dict[tuple[str, str], int] = {}
+    for hand in load_hands(store, "list_contains(?, h.site || ':' || h.hand_id)", [wanted]):
+        stored = profiles.get(f"{hand.site}:{hand.hand_id}")
+        chosen = ChosenProfile(PROFILES[stored], False) if stored in PROFILES else profile_for(hand)
+        state, result = judged(hand, chosen)
+        wrong = {v.player for v in result.violations if v.code == Code.UNCALLED_BET and v.player}
+        found[(hand.site, hand.hand_id)] = misawarded_total(differences_of(hand, state, chosen.profile, result.awards,
+                                                                           wrong))
+    return found
 
 
 def violation_conditions(hand_filter: HandFilter, code: Code | None, player: str | None) -> tuple[str, list[Any]]:
@@ -125,7 +88,16 @@ def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code
             FROM ({base}) b LEFT JOIN ({_AT_STAKE}) s ON b.site = s.site AND b.hand_id = s.hand_id
             GROUP BY b.site, b.hand_id
             ORDER BY violations DESC, misawarded DESC, b.site, b.hand_id"""
-        params = [*params, _returns_in_awards()]
+        frame = store.frame(sql, params)
+        # (a site paying returns with its awards shows a short return as an award paid short: POT_AWARD)
+        returned = frame.filter(pl.col("codes").str.contains(f"{Code.UNCALLED_BET.value}|{Code.POT_AWARD.value}"))
+        again = misawarded_with_returns(store, list(zip(returned["site"], returned["hand_id"], strict=True)))
+        if again:
+            amounts = [again.get((site, hand_id), amount)
+                       for site, hand_id, amount in frame.select("site", "hand_id", "misawarded").iter_rows()]
+            frame = frame.with_columns(pl.Series("misawarded", amounts, dtype=frame.schema["misawarded"]))
+            frame = frame.sort(["violations", "misawarded", "site", "hand_id"], descending=[True, True, False, False])
+        return frame.head(limit) if limit else frame
     else:
         key = {"code": "code", "site": "site", "player": "coalesce(player, '(hand)')",
                "date": "CAST(started_at AS DATE)"}[by]

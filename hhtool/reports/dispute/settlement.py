@@ -2,8 +2,8 @@
 (every pot) and the uncalled bet returned to him, the site's beside the rules'; and the hand's
 misawarded total, each amount counted once.
 
-The audit's `violations --by hand` counts the same total in SQL (:mod:`hhtool.reports.violations`);
-the two follow :func:`misawarded_total`."""
+`violations --by hand` counts the same total with this module, on the hands it replays again
+(:func:`hhtool.reports.violations.misawarded_with_returns`)."""
 
 from __future__ import annotations
 
