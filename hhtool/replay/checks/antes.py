@@ -21,7 +21,7 @@ from hhtool.replay.timeline import ReplayState, Step
 
 #: how a finding names a learnt ante's source
 LEARNT_FROM = {StakeSource.CONTEXT: " the other hands at the table posted", StakeSource.SITE: " the site's other tables post",
-               StakeSource.STRUCTURE: " the site's structure for these stakes"}
+               StakeSource.STRUCTURE: " by the site's structure for these stakes"}
 
 
 def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:

@@ -75,7 +75,7 @@ def render_text(report: Report) -> str:
                      "    ", "  ")
     forced = [n for n in report.context if n.source != "stated by the site"]
     if forced:
-        out += ["", "Forced bets (table context):"]
+        out += ["", "Forced bets the site does not state, and where they were learnt:"]
         for bet in forced:
             amount = bet.amount.text if bet.amount else "not known"
             out += _wrap(f"{bet.what} {amount}: {bet.source}" + (f"; {bet.detail}" if bet.detail else ""), "    ",
