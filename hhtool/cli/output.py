@@ -179,7 +179,16 @@ def _cell(value: Any) -> str:
         return f"{value:.4g}" if abs(value) < 1e15 else str(value)
     if isinstance(value, list | dict):
         return json.dumps(jsonable(value), ensure_ascii=False)
-    return _CONTROL.sub("?", str(value))  # no escape sequence or line break from a player's name reaches the terminal
+    return printable(str(value))
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """``text`` with every control character (C0, DEL, C1: an escape sequence's start, a line break, a
+    tab) as "?", so that no player's name or history text reaches the terminal as an escape or a
+    line of its own; with ``lines``, the line breaks (``\\n``) of a text of several lines are kept."""
+    if lines:
+        return "\n".join(_CONTROL.sub("?", line) for line in text.split("\n"))
+    return _CONTROL.sub("?", text)
 
 
 def cut(text: str, width: int) -> str:
