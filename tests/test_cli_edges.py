@@ -5,8 +5,13 @@ no partial file."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import contextlib
+import io
+import os
+import subprocess
+import sys
 
+import duckdb
 import pytest
 from typer.testing import CliRunner
 
@@ -39,3 +44,44 @@ def test_a_players_escape_sequence_never_reaches_the_terminal(red_store: str, co
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output
     assert "?[31mRED?[0m" in result.output
+
+
+# ------------------------------------------------------------------ 10: what `hhtool sql` holds
+
+_RSS_RUN = """
+import resource, runpy, sys
+sys.argv = ["hhtool", *sys.argv[1:]]
+try:
+    runpy.run_module("hhtool", run_name="__main__")
+finally:
+    sys.stderr.write(f"\\nmaxrss-kib {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n")
+"""
+
+
+@pytest.mark.parametrize("output", [[], ["--format", "json"]])
+def test_sql_bounds_the_result_it_holds_by_bytes(red_store: str, output: list[str]) -> None:
+    """Long texts in few rows: 100,000 rows of 100 kB (10 GB) at --memory 64MiB end with exit 2 and
+    one line, the process never near the result's size (it was rendered whole at 1 GB and more)."""
+    done = subprocess.run([sys.executable, "-c", _RSS_RUN, "sql", "--db", red_store, "--memory", "64MiB",
+                           *output, "SELECT repeat('x', 100000) FROM range(100000)"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"})
+    said, rss = done.stderr.rsplit("maxrss-kib", 1)
+    assert done.returncode == 2, done.stderr[-500:]
+    assert (len(said.strip().splitlines()) == 1 and "64 MiB" in said) or "16 MiB" in said, said
+    assert "LIMIT" in said and done.stdout == ""
+    assert int(rss) < 1 << 20, f"peak RSS {int(rss) >> 10} MiB"  # KiB: under 1 GiB
+
+
+def test_the_sql_table_draws_the_query_as_written(red_store: str) -> None:
+    """The table's rows pass through a temporary table, long texts cut: a trailing ';' and comment, a
+    repeated column name, DuckDB's own types and long texts come out as DuckDB's renderer draws them."""
+    query = ("SELECT 1::HUGEINT AS a, 'b0b8d2c3-33b4-4e4a-9a5e-3f0b1a7f9a11'::UUID AS a, repeat('y', 50000) AS long, "
+             "'é李' || repeat('z', 900) AS mid, NULL AS n, '101'::BIT AS b")
+    con = duckdb.connect()
+    drawn = io.StringIO()
+    with contextlib.redirect_stdout(drawn):
+        con.sql(query).show(max_width=80, max_rows=40, max_col_width=None, null_value="NULL")
+    con.close()
+    result = runner.invoke(app, ["sql", "--db", red_store, "--max-width", "80", "--", query + "; -- done"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == drawn.getvalue()
