@@ -6,12 +6,16 @@ no partial file."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -85,3 +89,67 @@ def test_the_sql_table_draws_the_query_as_written(red_store: str) -> None:
     result = runner.invoke(app, ["sql", "--db", red_store, "--max-width", "80", "--", query + "; -- done"])
     assert result.exit_code == 0, result.output
     assert result.stdout == drawn.getvalue()
+
+
+# ------------------------------------------------------------------ 12: exit codes, partial files
+
+
+def test_too_little_memory_for_sql_is_a_usage_error(red_store: str) -> None:
+    result = runner.invoke(app, ["sql", "--db", red_store, "--memory", "1KB", "SELECT 1"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip() == "error: --memory: 1KB is too little for a query: give at least 16MiB"
+
+
+def test_show_on_a_store_missing_a_table_is_a_store_error(red_store: str, tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.duckdb"
+    shutil.copy(red_store, damaged)
+    con = duckdb.connect(str(damaged))
+    con.execute("DROP VIEW main.seats")
+    con.execute("DROP TABLE keyed.seats")
+    con.close()
+    result = runner.invoke(app, ["show", "7001", "--db", str(damaged)])
+    assert result.exit_code == 3, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "lacks part of hhtool's schema" in result.stderr
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_full_disk_while_writing_out_is_a_store_error_and_leaves_no_partial_file(
+        red_store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    target = tmp_path / f"result{suffix}"
+    target.write_text("the earlier result\n", encoding="utf-8")
+
+    def parquet_on_a_full_disk(frame: pl.DataFrame, file: Path, *args: object, **kwargs: object) -> None:
+        Path(file).write_bytes(b"PAR1 half")
+        raise pl.exceptions.ComputeError("parquet: underlying IO error: No space left on device (os error 28)")
+
+    def text_on_a_full_disk(path: Path, text: str, *args: object, **kwargs: object) -> int:
+        with open(path, "w", encoding="utf-8") as half:
+            half.write(text[:3])
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", parquet_on_a_full_disk)
+    monkeypatch.setattr(Path, "write_text", text_on_a_full_disk)
+    result = runner.invoke(app, ["sql", "--db", red_store, "--out", str(target), "SELECT 1 AS one"])
+    assert result.exit_code == 3, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "No space left" in result.stderr, result.stderr
+    assert [path.name for path in tmp_path.iterdir()] == [target.name]  # no partial file beside it
+    assert target.read_text(encoding="utf-8") == "the earlier result\n"  # the earlier one as it was
+
+
+def test_a_written_out_file_is_whole(red_store: str, tmp_path: Path) -> None:
+    for suffix in (".parquet", ".csv", ".txt"):
+        target = tmp_path / f"r{suffix}"
+        result = runner.invoke(app, ["sql", "--db", red_store, "--out", str(target), "SELECT 1 AS one"])
+        assert result.exit_code == 0 and target.stat().st_size > 0, result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["r.csv", "r.parquet", "r.txt"]
+
+
+def test_hands_on_an_empty_store_lists_none_and_says_so(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("just notes\n", encoding="utf-8")
+    db = str(tmp_path / "empty.duckdb")
+    assert runner.invoke(app, ["import", str(tmp_path / "notes.txt"), "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["hands", "--db", db], env=WIDTH)
+    assert result.exit_code == 0, result.output
+    assert "players asked for" not in result.output and "the store holds no hands yet" in result.output
+    result = runner.invoke(app, ["hands", "--db", db, "--verdict", "ok"], env=WIDTH)
+    assert result.exit_code == 2 and "the store holds no hands yet" in result.stderr, result.output

@@ -25,12 +25,14 @@ import polars as pl
 import pyarrow as pa
 
 from hhtool.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
-from hhtool.store import Store, duckdb_message, memory_size
+from hhtool.store import SettingError, Store, duckdb_message, memory_size
 
 THREADS = min(os.cpu_count() or 1, 4)
 #: rows a fetched batch holds: a result is checked against its bound every 256 rows (an eighth of a DuckDB
 #: vector: a batch of long texts overshoots the bound by less, and fetching takes hardly longer)
 _BATCH_ROWS = 256
+#: the least --memory a query is given (DuckDB cannot open the store in much less)
+MIN_MEMORY = 16 << 20
 #: the share of --memory a fetched result may hold (:func:`result_bound`)
 RESULT_SHARE = 4
 #: the rows DuckDB's box renderer reads of a result (it says ">9999 rows" past them)
@@ -57,7 +59,8 @@ class QueryFailed(ValueError):
 
 def confinement(memory_limit: str = DEFAULT_MEMORY, threads: int = THREADS) -> dict[str, Any]:
     """DuckDB configuration for the user's connection (given at connection: nothing runs before it)."""
-    memory_size(memory_limit)  # a clear error for a bad size, before DuckDB's
+    if memory_size(memory_limit) < MIN_MEMORY:  # (a bad size: a clear error, before DuckDB's)
+        raise SettingError(f"{memory_limit} is too little for a query: give at least {MIN_MEMORY >> 20}MiB")
     return {
         "enable_external_access": False,  # no file but the store: ATTACH, COPY, EXPORT, read_*, glob
         "python_enable_replacements": False,  # no Python variable read as a table
