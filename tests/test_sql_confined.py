@@ -132,7 +132,7 @@ def test_an_unbounded_query_is_stopped_at_the_timeout(stores: dict[str, Path]) -
 def test_a_result_or_a_query_beyond_the_memory_limit_is_refused(stores: dict[str, Path]) -> None:
     code, stdout, stderr = sql(stores["store"], "SELECT range FROM range(1e10::BIGINT)", "--memory", "64MiB",
                                "--format", "csv")
-    assert_refused(code, stdout, stderr, "larger than 64 MiB", "LIMIT")
+    assert_refused(code, stdout, stderr, "larger than 16 MiB (a quarter of --memory)", "LIMIT")
     # the table holds only the rows DuckDB's renderer reads (its cap), so it draws the same query
     code, stdout, stderr = sql(stores["store"], "SELECT range FROM range(1e10::BIGINT)", "--memory", "64MiB")
     assert code == 0 and ">9999 rows" in stdout, stderr

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 
 import typer
 
 from hhtool.cli.common import DB_OPTION, database, err, out
-from hhtool.cli.output import OutputFormat, emit_frame
+from hhtool.cli.output import OutputFormat, emit_frame, printable
 
 
 class ListFormat(StrEnum):
@@ -16,8 +15,6 @@ class ListFormat(StrEnum):
     csv = "csv"
     json = "json"
 
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 alias_app = typer.Typer(
     name="alias", no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
@@ -30,7 +27,7 @@ alias_app = typer.Typer(
 
 def _plain(text: object) -> str:
     """No escape sequence or line break from a player's name reaches the terminal."""
-    return _CONTROL.sub("?", str(text))
+    return printable(str(text))
 
 
 @alias_app.command("add")

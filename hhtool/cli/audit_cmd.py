@@ -26,7 +26,7 @@ from hhtool.cli.common import (
     rules_option,
     site_option,
 )
-from hhtool.cli.output import fit_lines, print_text_summary, terminal_width, write_text
+from hhtool.cli.output import fit_lines, print_text_summary, printable, terminal_width, write_text
 from hhtool.service.choices import REPORT_FORMATS, code_names, finding_code
 
 if TYPE_CHECKING:
@@ -129,7 +129,8 @@ def register(app: typer.Typer) -> None:
         on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
             report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported)
-            write_text(render(report, report_format), out_file)
+            rendered = render(report, report_format)  # JSON escapes its own text; text and HTML carry names as written
+            write_text(rendered if report_format == "json" else printable(rendered, lines=True), out_file)
             raise typer.Exit(EXIT_OK)
         chosen = hand_filter(sites=site, hand_id=hand or None)
         found_code = cast("Code | None", code)  # the parser made it a Code

@@ -313,6 +313,9 @@ def _duckdb_failure(error: BaseException, duckdb: Any, path: str) -> tuple[int, 
     if isinstance(error, duckdb.OutOfMemoryException):
         return EXIT_STORE, (f"out of memory working on database {path} ({duckdb_message(error)}); "
                             f"raise ${IMPORT_MEMORY_ENV} or free memory")
+    if isinstance(error, duckdb.CatalogException):  # a table or view hhtool's schema has is not in the store
+        return EXIT_STORE, (f"database {path} lacks part of hhtool's schema ({duckdb_message(error)}): it is damaged, "
+                            "or not an hhtool store")
     if isinstance(error, duckdb.ProgrammingError):  # our own SQL is wrong: a bug, not the store's fault
         return EXIT_INTERNAL, f"internal error: {duckdb_message(error)}"
     message = duckdb_message(error)

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import re
-
 import typer
 
 from hhtool.cli.common import DB_OPTION, database, out
+from hhtool.cli.output import printable
 from hhtool.service.config import describe, write_template
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _plain(text: object) -> str:
-    return _CONTROL.sub("?", str(text))
+    return printable(str(text))
 
 
 def register(app: typer.Typer) -> None:

@@ -73,6 +73,8 @@ def register(app: typer.Typer) -> None:
         listed = list_hands(database(db), chosen, listed_choice, sort=sort, descending=descending,
                             limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
         emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        if listed.total == 0:  # (only when nothing was asked: a filter selecting nothing is refused)
+            target.tell("the store holds no hands yet: run `hhtool import PATH` first")
         if listed.cut:
             note = (f"showing {listed.frame.height:,} of {listed.total:,} hands; "
                     "--limit N to see more (--limit 0: all)")

@@ -21,8 +21,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from hhtool.cli.common import Verbosity, out, verbosity
-from hhtool.service.errors import UsageError
-from hhtool.service.out_files import prepare_out_file
+from hhtool.service.errors import CannotWrite, UsageError
+from hhtool.service.out_files import written_whole
 
 if TYPE_CHECKING:  # a frame to print comes from a command that loaded Polars; this module does not need to
     import polars as pl
@@ -85,9 +85,15 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
     a table as :func:`fitted_table` fits it (``uncut``, ``optional``)."""
     chosen = file_format(output_format, out_file)
     if chosen is OutputFormat.parquet:
+        import polars as pl
+
         if not out_file:
             raise UsageError("--format parquet needs --out FILE")
-        frame.write_parquet(prepare_out_file(out_file))
+        with written_whole(out_file) as temporary:
+            try:
+                frame.write_parquet(temporary)
+            except pl.exceptions.ComputeError as error:  # Polars' words for an OSError (a full disk)
+                raise CannotWrite(out_file, OSError(str(error))) from None
         return
     if chosen is OutputFormat.csv:
         text = csv_text(frame)
@@ -103,7 +109,8 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
 
 def write_text(text: str, out_file: str | None) -> None:
     if out_file:
-        prepare_out_file(out_file).write_text(text, encoding="utf-8")
+        with written_whole(out_file) as temporary:
+            temporary.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
 
@@ -179,7 +186,16 @@ def _cell(value: Any) -> str:
         return f"{value:.4g}" if abs(value) < 1e15 else str(value)
     if isinstance(value, list | dict):
         return json.dumps(jsonable(value), ensure_ascii=False)
-    return _CONTROL.sub("?", str(value))  # no escape sequence or line break from a player's name reaches the terminal
+    return printable(str(value))
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """``text`` with every control character (C0, DEL, C1: an escape sequence's start, a line break, a
+    tab) as "?", so that no player's name or history text reaches the terminal as an escape or a
+    line of its own; with ``lines``, the line breaks (``\\n``) of a text of several lines are kept."""
+    if lines:
+        return "\n".join(_CONTROL.sub("?", line) for line in text.split("\n"))
+    return _CONTROL.sub("?", text)
 
 
 def cut(text: str, width: int) -> str:

@@ -9,7 +9,7 @@ from enum import StrEnum
 import typer
 
 from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
-from hhtool.cli.output import fit_lines, terminal_width
+from hhtool.cli.output import fit_lines, printable, terminal_width
 
 
 class ShowFormat(StrEnum):
@@ -43,5 +43,8 @@ def register(app: typer.Typer) -> None:
         if output_format is ShowFormat.json:
             sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")
             return
-        for line in fit_lines(render_text(shown.described, shown.hand), terminal_width()):
+        lines = render_text(shown.described, shown.hand)
+        for line in lines:  # a player's name, a table's: no escape sequence or line break of theirs reaches the terminal
+            line.plain = printable(line.plain)  # (one character for one: the styles' spans stay in place)
+        for line in fit_lines(lines, terminal_width()):
             out.print(line)

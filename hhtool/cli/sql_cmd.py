@@ -29,8 +29,10 @@ def register(app: typer.Typer) -> None:
         max_width: int | None = typer.Option(None, "--max-width", min=20, help="Table: characters a line "
                                                                               "(default: the terminal's width)."),
         timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.01, help="Stop the query after SECONDS."),
-        memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help="DuckDB memory for the query, and the largest "
-                                                                    "result kept (e.g. 512MiB, 4GB)."),
+        memory: str = typer.Option(DEFAULT_MEMORY, "--memory", help=(
+            "DuckDB's memory for the query, e.g. 512MiB, 4GB; the table's rows (the first 10,000) are kept in it. "
+            "csv, json, parquet and html: a result holding more than a quarter of it (Arrow's bytes, counted as "
+            "it is fetched) is refused, exit 2.")),
     ) -> None:
         """Run one read-only query on the store's tables and views and print the result.
 

@@ -132,7 +132,7 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
         else:
             rows, params = _hands_sql(hand_filter)
             frame, total, before = _run(store, rows, params, condition, condition_params, order, limit)
-    if total == 0:
+    if total == 0 and (before or hand_filter != HandFilter() or choice != HandChoice()):  # (asked for nothing: none)
         raise NothingMatched(_nothing_said(choice, before, with_player))
     if terminal is not None:
         frame = terminal_view(frame, shown_keys(frame, chosen, terminal.all_columns, with_player))
@@ -152,8 +152,10 @@ def _run(store: Store, rows: str, params: list[Any], condition: str, condition_p
 
 
 def _nothing_said(choice: HandChoice, before: int, with_player: bool) -> str:
-    if before == 0:  # (the players were seated in matching hands, but dealt into none of them)
+    if before == 0 and with_player:  # (the players were seated in matching hands, but dealt into none of them)
         return "the players asked for were dealt into no hand the filters select"
+    if before == 0:
+        return "the store holds no hands yet: run `hhtool import PATH` first"
     whose = "of the player's " if with_player else "of the "
     hands = f"{before:,} hand" + ("" if before == 1 else "s")
     return f"none {whose}{hands} the other filters select matches {choice.said()}"

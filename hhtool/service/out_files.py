@@ -1,11 +1,14 @@
 """The one way every ``--out`` gets its place: missing folders are made; where the place cannot be
 written (a folder where a file is named, a file where a folder must be, no permission) the request
 is refused as a usage error (exit 2), before anything is written. A failure while writing (a full
-disk) stays the file's, not the request's."""
+disk) stays the file's, not the request's: :func:`written_whole` writes under a temporary name and
+renames it, so that such a failure leaves no partial file (and an earlier file of that name as it was)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from hhtool.service.errors import UsageError
@@ -20,6 +23,21 @@ def prepare_out_file(out_file: str | Path) -> Path:
     if path.exists() and not os.access(path, os.W_OK):
         raise UsageError(f"--out {out_file}: the file cannot be written (no permission)")
     return path
+
+
+@contextlib.contextmanager
+def written_whole(out_file: str | Path) -> Iterator[Path]:
+    """A temporary name beside ``out_file`` (prepared by :func:`prepare_out_file`) to write to: renamed
+    to ``out_file`` when the block ends, removed when it fails."""
+    path = prepare_out_file(out_file)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
 
 
 def prepare_out_folder(out_dir: str | Path) -> Path:
@@ -42,4 +60,4 @@ def _writable_folder(folder: Path, named: str | Path) -> None:
         raise UsageError(f"--out {named}: the folder {folder} cannot be written (no permission)")
 
 
-__all__ = ["prepare_out_file", "prepare_out_folder"]
+__all__ = ["prepare_out_file", "prepare_out_folder", "written_whole"]

@@ -25,10 +25,22 @@ import polars as pl
 import pyarrow as pa
 
 from hhtool.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
-from hhtool.store import Store, duckdb_message, memory_size
+from hhtool.store import SettingError, Store, duckdb_message, memory_size
 
 THREADS = min(os.cpu_count() or 1, 4)
-_BATCH_ROWS = 65_536
+#: rows a fetched batch holds: a result is checked against its bound every 256 rows (an eighth of a DuckDB
+#: vector: a batch of long texts overshoots the bound by less, and fetching takes hardly longer)
+_BATCH_ROWS = 256
+#: the least --memory a query is given (DuckDB cannot open the store in much less)
+MIN_MEMORY = 16 << 20
+#: the share of --memory a fetched result may hold (:func:`result_bound`)
+RESULT_SHARE = 4
+#: the rows DuckDB's box renderer reads of a result (it says ">9999 rows" past them)
+RENDERED_ROWS = 10_000
+#: lines a long text's cell may take in the table (DuckDB's renderer wraps a text up to 16, then cuts it with "…")
+_CELL_LINES = 64
+#: where the table's rows wait for the renderer: a temporary table, in DuckDB's memory (no spilling)
+_HELD = 'temp.main."hhtool rendered rows"'
 _LEADING_COMMENTS = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
 _DUCKDB_KIND = re.compile(r"^(?P<kind>[A-Za-z ]+?) Error: ")
 
@@ -47,7 +59,8 @@ class QueryFailed(ValueError):
 
 def confinement(memory_limit: str = DEFAULT_MEMORY, threads: int = THREADS) -> dict[str, Any]:
     """DuckDB configuration for the user's connection (given at connection: nothing runs before it)."""
-    memory_size(memory_limit)  # a clear error for a bad size, before DuckDB's
+    if memory_size(memory_limit) < MIN_MEMORY:  # (a bad size: a clear error, before DuckDB's)
+        raise SettingError(f"{memory_limit} is too little for a query: give at least {MIN_MEMORY >> 20}MiB")
     return {
         "enable_external_access": False,  # no file but the store: ATTACH, COPY, EXPORT, read_*, glob
         "python_enable_replacements": False,  # no Python variable read as a table
@@ -101,14 +114,21 @@ def open_confined(path: str, memory_limit: str = DEFAULT_MEMORY, threads: int = 
 
 def run_query(store: Store, sql: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int | None = None) -> pl.DataFrame:
     """Check and run one query on a confined store; stop it after ``timeout`` seconds, and refuse
-    a result larger than ``max_bytes`` (default: the connection's memory limit) instead of
-    holding it all."""
+    a result holding more than ``max_bytes`` (default: :func:`result_bound` of the connection's
+    memory limit) as soon as the batches fetched so far pass it, instead of holding it all."""
     con = store.con
     check_statement(con, sql)
-    limit = max_bytes if max_bytes is not None else _memory_limit(con)
+    limit = max_bytes if max_bytes is not None else result_bound(_memory_limit(con))
     result = pl.from_arrow(_limited(con, lambda: _fetch(con, sql, limit), timeout))
     assert isinstance(result, pl.DataFrame)
     return result
+
+
+def result_bound(memory_limit: int) -> int:
+    """The most a result fetched for csv, json, parquet or html may hold (in Arrow's bytes): a quarter
+    of the query's memory, since writing it out takes a few times as much again (Polars' copy, the
+    text)."""
+    return max(memory_limit // RESULT_SHARE, 1)
 
 
 @dataclass(frozen=True)
@@ -125,21 +145,49 @@ class BoxLayout:
 def render_query(store: Store, sql: str, layout: BoxLayout, timeout: float = DEFAULT_TIMEOUT) -> str:
     """Check and run one query on a confined store and draw its result with DuckDB's own box
     renderer (the shell's "duckbox": column types, numbers right-aligned, a row count), under the
-    same ``timeout``. The renderer reads at most its own cap of rows (10,000), so the rows drawn
-    are bounded without the result-size check of :func:`run_query`."""
+    same ``timeout``. The rows the renderer reads (its first :data:`RENDERED_ROWS`) are first kept in
+    a temporary table, where DuckDB counts their bytes against the connection's memory limit (past
+    it, the query fails as out of memory), and a text longer than a line reaches the renderer cut to
+    a line, so that drawing the table holds no more of the result than that."""
     con = store.con
     check_statement(con, sql)
     return str(_limited(con, lambda: _box(con, sql, layout), timeout))
 
 
 def _box(con: duckdb.DuckDBPyConnection, sql: str, layout: BoxLayout) -> str:
-    relation = con.sql(sql)
-    drawn = io.StringIO()
-    # show() is the public entry to the renderer's options, and it prints: the text is taken from its print
-    with contextlib.redirect_stdout(drawn):
-        relation.show(max_width=layout.max_width, max_rows=layout.max_rows, max_col_width=layout.max_col_width,
-                      null_value=layout.null_value)
-    return drawn.getvalue()
+    names = con.sql(sql).columns  # (bound, not run) the names as the query gives them, a repeated one too
+    con.execute(f"CREATE OR REPLACE TEMPORARY TABLE {_HELD} AS SELECT * FROM (\n{_bare(sql)}\n) LIMIT {RENDERED_ROWS}")
+    try:
+        held = con.sql(f"FROM {_HELD}")
+        cut = layout.max_width * _CELL_LINES + 1  # still longer than a cell can show: cut where the renderer would
+        columns = ", ".join(
+            (f"left({_quoted(column)}, {cut})" if str(kind) == "VARCHAR" else _quoted(column)) + f" AS {_quoted(name)}"
+            for column, kind, name in zip(held.columns, held.types, names, strict=True))
+        relation = con.sql(f"SELECT {columns} FROM {_HELD}")
+        drawn = io.StringIO()
+        # show() is the public entry to the renderer's options, and it prints: the text is taken from its print
+        with contextlib.redirect_stdout(drawn):
+            relation.show(max_width=layout.max_width, max_rows=layout.max_rows, max_col_width=layout.max_col_width,
+                          null_value=layout.null_value)
+        return drawn.getvalue()
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {_HELD}")
+
+
+def _bare(sql: str) -> str:
+    """``sql`` (one statement) without the semicolons and comments it ends with, to be a subquery."""
+    text = sql.encode()  # the tokenizer's positions count UTF-8 bytes
+    end = len(text)
+    for position, kind in reversed(duckdb.tokenize(sql)):
+        if kind is not duckdb.token_type.comment and not (kind is duckdb.token_type.operator
+                                                          and text[position:position + 1] == b";"):
+            break
+        end = position
+    return text[:end].decode()
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _limited(con: duckdb.DuckDBPyConnection, work: Callable[[], Any], timeout: float) -> Any:
@@ -184,8 +232,8 @@ def _fetch(con: duckdb.DuckDBPyConnection, sql: str, limit: int) -> pa.Table:
         for batch in _batches(reader):
             size += batch.nbytes
             if size > limit:
-                raise QueryFailed(f"the result is larger than {_mib(limit)}: add a LIMIT, or aggregate "
-                                  "(or raise --memory)")
+                raise QueryFailed(f"the result is larger than {_mib(limit)} (a quarter of --memory): add a LIMIT, "
+                                  "or aggregate (or raise --memory)")
             batches.append(batch)
         return pa.Table.from_batches(batches, schema=reader.schema)
     finally:  # an unfinished result keeps DuckDB's connection busy (it could not even be closed)
@@ -206,8 +254,8 @@ def _judge(error: BaseException, con: duckdb.DuckDBPyConnection) -> None:
         raise QueryRefused(f"hhtool sql reads only the store's own tables and views; it cannot read or write "
                            f"files, other databases, settings or extensions ({message})") from None
     if isinstance(error, duckdb.OutOfMemoryException):
-        raise QueryFailed(f"the query needs more memory than its limit of {_mib(_memory_limit(con))} "
-                          "(raise --memory, or aggregate)") from None
+        raise QueryFailed(f"the query, or the result it keeps, needs more memory than its limit of "
+                          f"{_mib(_memory_limit(con))} (add a LIMIT, aggregate, or raise --memory)") from None
     if isinstance(error, duckdb.ProgrammingError | duckdb.DataError | duckdb.NotSupportedError
                   | duckdb.ConstraintException | duckdb.TransactionException | duckdb.SequenceException):
         raise QueryFailed(duckdb_message(error)) from None
@@ -257,4 +305,4 @@ def _mib(size: int) -> str:
 
 
 __all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "BoxLayout", "QueryFailed", "QueryRefused", "check_statement",
-           "confinement", "open_confined", "render_query", "run_query"]
+           "confinement", "open_confined", "render_query", "result_bound", "run_query"]
