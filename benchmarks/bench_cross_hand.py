@@ -2,11 +2,11 @@
 
     python benchmarks/bench_cross_hand.py [--hands 10000] [--tables 1] [--repeat 5]
 
-Imports simulated hands (``--tables`` tables at $0.04/$0.08, so that the table tier answers, or one hand a
-table, so that every hand goes on to the site's other tables) into a fresh store, then judges every hand
-again ``--repeat`` times, under the import's collector settings, and prints the median CPU µs per hand
-(the process's CPU: DuckDB's threads included). On a tree from before hhtool.cross_hand it times hhtool.store.context's SQL pass instead, for
-the before/after comparison.
+Imports simulated hands (``--tables`` tables at $0.04/$0.08, so that the table tier answers, or with 0
+one hand a table, so that every hand goes on to the site's other tables) into a fresh store, then judges
+every hand again ``--repeat`` times, under the import's collector settings, and prints the median CPU µs
+per hand (the process's CPU: DuckDB's threads included). On a tree from before hhtool.cross_hand it
+times hhtool.store.context's SQL pass instead, for the before/after comparison.
 """
 
 from __future__ import annotations

@@ -140,7 +140,8 @@ def render_html(report: Report) -> str:
     if notes:
         items = "".join(f"<li>{_e(n.what)} {_e(n.amount.text if n.amount else 'not known')}: {_e(n.source)}"
                         + (f"; {_e(n.detail)}" if n.detail else "") + "</li>" for n in notes)
-        body.append(f'<section id="context"><h2>Forced bets the site does not state, and where they were learnt</h2><ul>{items}</ul></section>')
+        body.append('<section id="context"><h2>Forced bets the site does not state, and where they were learnt</h2>'
+                    f'<ul>{items}</ul></section>')
     body.append(f'<section><h2>Pots</h2><p>Rake and fees: {_e(report.rake.text)} ({_e(report.rake_words)}).</p>'
                 f'<div class="pots">{"".join(_pot(p) for p in report.pots)}</div></section>')
     if report.awards:
