@@ -127,7 +127,8 @@ def test_an_impossible_date_is_kept_as_none_and_listed_with_its_line(tmp_path: P
 def test_a_local_time_stands_when_the_et_time_is_no_date(tmp_path: Path) -> None:
     """Both times stated: the one that is a date is the hand's, the other one is told."""
     history = tmp_path / "two-times.txt"
-    header = "PokerStars Hand #9300000009:  7 Card Stud Hi/Lo Limit ($0.04/$0.08 USD) - 2026/11/29 16:22:38 CET [2026/02/30 10:22:38 ET]"
+    header = ("PokerStars Hand #9300000009:  7 Card Stud Hi/Lo Limit ($0.04/$0.08 USD) - 2026/11/29 16:22:38 CET "
+              "[2026/02/30 10:22:38 ET]")
     history.write_text(edited(_hand(9300000009), _hand(9300000009).splitlines()[0], header), encoding="utf-8")
     db = tmp_path / "h.duckdb"
     assert runner.invoke(app, ["import", str(history), "--db", str(db)]).exit_code == 0
