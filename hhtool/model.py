@@ -353,6 +353,7 @@ class NoteTopic(StrEnum):
     BETS_INFERRED = "bets_inferred"  # the header states no bets: the small and big bet inferred from the betting
     PRIVATE_TABLE = "private_table"  # a home game or private table: its forced bets are its host's, not the site's
     STRUCTURE_DIFFERS = "structure_differs"  # the forced bets judged by differ from a farther source's (set by the judging pass)
+    BAD_DATE = "bad_date"  # the history states a date that is none (2026/02/30): kept without one, `hhtool problems` lists it
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -4,11 +4,15 @@ Sites export UTF-8 (with or without BOM), UTF-16 LE/BE with BOM, and cp1252; lin
 CRLF, LF, CR or mixed, lines carry trailing blanks, the last line may lack its newline.
 Lines come back right-stripped with line numbers preserved (line ``n`` is ``lines[n - 1]``).
 
-The encoding is decided from the whole file: UTF-8 when most of its non-ASCII text is well-formed
-UTF-8 (the few ill-formed bytes are replaced by U+FFFD and their lines noted in ``bad_bytes``),
-cp1252 otherwise. A line longer than :data:`MAX_LINE_BYTES` is never held whole: its start is
-kept, followed by :data:`~hhtool.model.CUT_LINE_MARK` and why, so the hand holding it fails with
-that reason and its neighbours are read as usual.
+UTF-16 is recognised by its BOM or NUL bytes; any other file is read line by line (:func:`read_line`):
+a line stays UTF-8 while its well-formed non-ASCII text outweighs its ill-formed bytes (those few are
+replaced by U+FFFD and noted in ``bad_bytes``), else it is cp1252. A file holding hands of a UTF-8
+client and of a cp1252 client is so read each hand as written, and is named ``utf-8+cp1252`` with a
+note of its cp1252 lines (a whole cp1252 file is just ``cp1252``).
+
+A line longer than :data:`MAX_LINE_BYTES` is never held whole: its start is kept, followed by
+:data:`~hhtool.model.CUT_LINE_MARK` and why, so the hand holding it fails with that reason and its
+neighbours are read as usual.
 
 >>> decode_bytes(b"\\xef\\xbb\\xbfA  \\r\\nB\\r\\n").lines
 ('A', 'B')
@@ -23,7 +27,6 @@ that reason and its neighbours are read as usual.
 
 from __future__ import annotations
 
-import bisect
 import codecs
 import hashlib
 import io
@@ -60,35 +63,61 @@ class Encoding:
 
 @dataclass
 class Utf8Evidence:
-    """What a file's bytes say for and against UTF-8, gathered a block at a time."""
+    """Which ways a file's lines read, gathered a block at a time: the same judgement of each line as
+    :class:`LineReader` makes (:func:`read_line`), so that the encoding named before reading is the
+    one the lines are read in."""
 
-    valid: int = 0  # non-ASCII characters that are well-formed UTF-8
-    invalid: int = 0  # ill-formed byte sequences (each would become one U+FFFD)
-    _decoder: codecs.IncrementalDecoder = field(
-        default_factory=lambda: codecs.getincrementaldecoder("utf-8")(errors="replace"), repr=False)
-    _tail: bytes = field(default=b"", repr=False)  # last bytes of the previous block
+    utf8_lines: bool = False  # a line with non-ASCII text is read as UTF-8
+    cp1252_lines: bool = False  # a line is not UTF-8 and is read as cp1252
+    _pending: bytes = field(default=b"", repr=False)  # the file's last line so far, when it is not ASCII
 
     def add(self, block: bytes, final: bool = False) -> None:
-        if block.isascii() and not self._decoder.getstate()[0]:  # the common case, at C speed
-            self._tail = (self._tail + block)[-2:]
+        if self.utf8_lines and self.cp1252_lines:
+            return  # both seen: nothing more can change the answer
+        if not self._pending and block.isascii():  # the common case, at C speed
+            return  # (an ASCII start of a line says nothing either way, and splits no character)
+        data = self._pending + block
+        end = len(data) if final else max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+        if len(data) - end > MAX_LINE_BYTES:  # a line over the bound (cut, not read): judged by its start
+            end = len(data)
+        complete, self._pending = data[:end], data[end:]
+        if complete.isascii():
             return
-        text = self._decoder.decode(block, final)
-        non_ascii_chars = len(text) - (len(block) - len(block.translate(None, _ASCII)))
-        # a U+FFFD written in the file is well-formed; count those ending in this block
-        joined = self._tail + block
-        genuine = joined.count(b"\xef\xbf\xbd") - self._tail.count(b"\xef\xbf\xbd")
-        replaced = text.count("\ufffd") - genuine
-        self.invalid += replaced
-        self.valid += non_ascii_chars - replaced
-        self._tail = joined[-2:]
+        try:
+            complete.decode("utf-8")
+        except UnicodeDecodeError:
+            if self.cp1252_lines and not _WELL_FORMED.search(complete):
+                return  # no well-formed character: no line here can read as UTF-8, and cp1252 is known
+            for line in _LINE_BREAK.split(complete):
+                if line.isascii() or (self.cp1252_lines and not _WELL_FORMED.search(line)):
+                    continue  # no well-formed character: it cannot read as UTF-8, and cp1252 is known
+                if read_line(line)[1] is None:
+                    self.cp1252_lines = True
+                else:
+                    self.utf8_lines = True
+                if self.mixed:
+                    return
+        else:
+            self.utf8_lines = True
 
     def finish(self) -> None:
         self.add(b"", final=True)
 
     @property
     def is_utf8(self) -> bool:
-        """UTF-8 unless most non-ASCII text is not UTF-8: one stray byte does not make a file cp1252."""
-        return self.invalid == 0 or self.valid > self.invalid
+        """UTF-8 unless every line with non-ASCII text is read as cp1252."""
+        return self.utf8_lines or not self.cp1252_lines
+
+    @property
+    def mixed(self) -> bool:
+        """Some lines read as UTF-8 and some as cp1252 (hands written by two clients, one file)."""
+        return self.utf8_lines and self.cp1252_lines
+
+
+#: a well-formed multi-byte UTF-8 character (RFC 3629); cp1252 text rarely holds one
+_WELL_FORMED = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+                          rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+                          rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
 
 
 def _looks_like_bomless_utf16(data: bytes) -> str | None:
@@ -125,16 +154,53 @@ def _note_and_replace(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("hhtool-note", _note_and_replace)
 
 
-def choose_encoding(head: bytes, valid_utf8: bool) -> Encoding:
-    """The encoding of a file from its first bytes and whether it is UTF-8 by its whole evidence."""
-    if head.startswith(b"\xef\xbb\xbf"):
-        return Encoding("utf-8", "strict", 3, "utf-8-sig") if valid_utf8 else Encoding("cp1252", "hhtool-latin1", 3, "cp1252")
+def read_line(line: bytes) -> tuple[str, int | None]:
+    """One line of an 8-bit file, and how it reads: (its text, the ill-formed bytes replaced by
+    U+FFFD) as UTF-8, or (its text, None) as cp1252. The line is UTF-8 unless it holds ill-formed
+    sequences that its well-formed non-ASCII characters do not outnumber: a stray byte among UTF-8
+    letters is one replaced character, while a line whose non-ASCII bytes are not UTF-8 (a hand a
+    cp1252 client wrote into the file) is cp1252, every byte kept. Deciding per line, not per file,
+    keeps one player one name in a file that holds both kinds of hands.
+
+    >>> read_line("Seat 4: Jürgen".encode("cp1252"))
+    ('Seat 4: Jürgen', None)
+    >>> read_line("Jösé ".encode() + b"\\xff")
+    ('Jösé \\ufffd', 1)
+    """
+    try:
+        return line.decode("utf-8"), 0
+    except UnicodeDecodeError:
+        pass
+    _NOTED.clear()
+    text = line.decode("utf-8", errors="hhtool-note")
+    sequences, replaced = len(_NOTED), sum(length for _, length in _NOTED)
+    _NOTED.clear()
+    ascii_bytes = len(line) - len(line.translate(None, _ASCII))
+    well_formed = len(text) - ascii_bytes - sequences  # (a U+FFFD written in the file is well-formed)
+    if well_formed > sequences:
+        return text, replaced
+    return line.decode("cp1252", errors="hhtool-latin1"), None
+
+
+def choose_encoding(head: bytes, valid_utf8: bool, mixed: bool = False) -> Encoding:
+    """The encoding of a file from its first bytes and its lines' evidence (:class:`Utf8Evidence`):
+    UTF-8 (or UTF-16 by its BOM or NUL bytes) unless every line with non-ASCII text reads as cp1252;
+    ``mixed``: some lines read as UTF-8, some as cp1252 (each line is read its own way either way)."""
+    skip = 3 if head.startswith(b"\xef\xbb\xbf") else 0
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return Encoding("utf-16", "replace", 0, "utf-16")
-    bomless = _looks_like_bomless_utf16(head)
+    bomless = None if skip else _looks_like_bomless_utf16(head)
     if bomless:
         return Encoding(bomless, "replace", 0, bomless)
-    return Encoding("utf-8", "strict", 0, "utf-8") if valid_utf8 else Encoding("cp1252", "hhtool-latin1", 0, "cp1252")
+    if mixed:
+        return Encoding("utf-8", "strict", skip, MIXED)
+    if not valid_utf8:
+        return Encoding("cp1252", "hhtool-latin1", skip, "cp1252")
+    return Encoding("utf-8", "strict", skip, "utf-8-sig" if skip else "utf-8")
+
+
+#: the encoding named for a file whose lines read some as UTF-8, some as cp1252
+MIXED = "utf-8+cp1252"
 
 
 # ---------------------------------------------------------------- reading lines
@@ -171,7 +237,13 @@ class LineReader:
     in linear time, never holding more than one block and one line of at most ``max_line_bytes``.
 
     After iteration ``lines`` is the number of lines, ``bad_bytes`` the (line, ill-formed bytes
-    replaced) of a UTF-8 file and ``cut_lines`` the (line, length in bytes) of the lines cut."""
+    replaced) of a UTF-8 file, ``cut_lines`` the (line, length in bytes) of the lines cut, and
+    ``cp1252_lines`` the lines read as cp1252 in a file whose other lines are UTF-8 (each run's first
+    and last line, the first :data:`SHOWN_RUNS` runs, of ``cp1252_count`` lines).
+
+    Each line of an 8-bit file is read its own way (:func:`read_line`): a block that is all UTF-8
+    is read at once, another line by line; a file with no UTF-8 line (``encoding`` cp1252) is read
+    as cp1252 at once."""
 
     def __init__(self, stream: BinaryIO, encoding: Encoding, block: int | None = None,
                  max_line_bytes: int = MAX_LINE_BYTES) -> None:
@@ -182,6 +254,9 @@ class LineReader:
         self.bad_bytes: list[tuple[int, int]] = []
         self.cut_lines: list[tuple[int, int]] = []
         self.problems: list[str] = []
+        self.cp1252_lines: list[tuple[int, int]] = []
+        self.cp1252_count = 0
+        self._utf8_seen = False  # a line with non-ASCII text was read as UTF-8
         self._transcoded: _Transcoded | None = None
         if encoding.codec.startswith("utf-16"):
             self._transcoded = _Transcoded(stream, encoding.codec)
@@ -239,6 +314,8 @@ class LineReader:
             if at_end:
                 if self._transcoded is not None and self._transcoded.odd_byte:
                     self.problems.append("odd number of bytes in a UTF-16 file: the last byte was dropped")
+                if self.cp1252_count and self._utf8_seen:
+                    self.problems.append(describe_cp1252_lines(self.cp1252_lines, self.cp1252_count))
                 return
 
     def _cut_line(self, start: bytes, length: int) -> str:
@@ -257,9 +334,11 @@ class LineReader:
         else:
             try:
                 text = chunk.decode(self._codec, errors=self._errors)
-            except UnicodeDecodeError:
-                text = self._decode_noting(chunk, first)
-            parts = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
+            except UnicodeDecodeError:  # not all UTF-8: each line its own way
+                parts = [self._decode_line(part, first + index) for index, part in enumerate(_LINE_BREAK.split(chunk))]
+            else:
+                self._utf8_seen = self._utf8_seen or (self._codec == "utf-8" and not chunk.isascii())
+                parts = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
             if first == 1 and parts[0].startswith("\ufeff"):
                 parts[0] = parts[0][1:]
             lines = [part.rstrip() for part in parts]
@@ -283,8 +362,9 @@ class LineReader:
                 continue
             try:
                 text = part.decode(self._codec, errors=self._errors)
+                self._utf8_seen = self._utf8_seen or (self._codec == "utf-8" and not part.isascii())
             except UnicodeDecodeError:
-                text = self._decode_noting(part, self.lines + 1)
+                text = self._decode_line(part, self.lines + 1)
             text = (text[1:] if self.lines == 0 and text.startswith("\ufeff") else text).rstrip()
             if unbroken and index == len(parts) - 1 and not text:
                 break  # like a blank last line without a line break: not a line
@@ -292,17 +372,19 @@ class LineReader:
             lines.append(text)
         return lines
 
-    def _decode_noting(self, chunk: bytes, first_line: int) -> str:
-        """Decode UTF-8 replacing each ill-formed sequence, noting how many bytes on which line."""
-        _NOTED.clear()
-        text = chunk.decode(self._codec, errors="hhtool-note")
-        line_starts = [0] + [match.end() for match in _LINE_BREAK.finditer(chunk)]
-        counts: dict[int, int] = {}
-        for offset, length in _NOTED:
-            line = first_line + bisect.bisect_right(line_starts, offset) - 1
-            counts[line] = counts.get(line, 0) + length
-        _NOTED.clear()
-        self.bad_bytes.extend(sorted(counts.items()))
+    def _decode_line(self, line: bytes, number: int) -> str:
+        """Line ``number`` of an 8-bit file, as :func:`read_line` reads it, noting how."""
+        text, replaced = read_line(line)
+        if replaced is None:
+            self.cp1252_count += 1
+            if self.cp1252_lines and self.cp1252_lines[-1][1] == number - 1:
+                self.cp1252_lines[-1] = (self.cp1252_lines[-1][0], number)
+            elif len(self.cp1252_lines) <= SHOWN_RUNS:  # (one more than shown: "and more")
+                self.cp1252_lines.append((number, number))
+        else:
+            self._utf8_seen = self._utf8_seen or not line.isascii()
+            if replaced:
+                self.bad_bytes.append((number, replaced))
         return text
 
 
@@ -323,6 +405,22 @@ class DecodedFile:
     cut_lines: tuple[tuple[int, int], ...] = ()  # (file line, length in bytes) of lines over the bound
 
 
+#: the runs of cp1252 lines a mixed file's note names
+SHOWN_RUNS = 5
+
+
+def describe_cp1252_lines(runs: list[tuple[int, int]], count: int) -> str:
+    """One sentence saying that a file was read in two encodings, and which lines as cp1252.
+
+    >>> describe_cp1252_lines([(21, 21), (23, 25)], 4)
+    'read in two encodings: 4 lines are not UTF-8 and were read as cp1252 (lines 21, 23-25), the others as UTF-8'
+    """
+    where = ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in runs[:SHOWN_RUNS])
+    more = ", and more" if len(runs) > SHOWN_RUNS else ""
+    lines = "1 line is not UTF-8 and was" if count == 1 else f"{count} lines are not UTF-8 and were"
+    return f"read in two encodings: {lines} read as cp1252 (line{'s' if count > 1 else ''} {where}{more}), the others as UTF-8"
+
+
 def describe_bad_bytes(bad_bytes: tuple[tuple[int, int], ...] | list[tuple[int, int]], shown: int = 5) -> str:
     """One sentence saying where ill-formed bytes were replaced.
 
@@ -341,7 +439,7 @@ def describe_bad_bytes(bad_bytes: tuple[tuple[int, int], ...] | list[tuple[int, 
 def decode_bytes(data: bytes, max_line_bytes: int = MAX_LINE_BYTES) -> DecodedFile:
     evidence = Utf8Evidence()
     evidence.add(data, final=True)
-    encoding = choose_encoding(data[:4096], evidence.is_utf8)
+    encoding = choose_encoding(data[:4096], evidence.is_utf8, evidence.mixed)
     reader = LineReader(io.BytesIO(data), encoding, max_line_bytes=max_line_bytes)
     lines = tuple(line for batch in reader for line in batch)
     problems = list(reader.problems)
@@ -378,7 +476,7 @@ def scan_stream(stream: BinaryIO, prefix_size: int | None = None, chunk: int = 1
         evidence.add(block)
         size += len(block)
     evidence.finish()
-    encoding = choose_encoding(head, evidence.is_utf8)
+    encoding = choose_encoding(head, evidence.is_utf8, evidence.mixed)
     lines: tuple[str, ...] = ()
     if stream.seekable():
         stream.seek(0)

@@ -215,7 +215,9 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
     assert any(path.endswith("caf\\xe9-stars.txt") for path in paths)  # stored as reported, escaped
     assert tables == {str((hostile / "names.txt").resolve())}
     stray_line = NAMES_HAND.count("\n") + 3  # the second hand's table line
-    note = f"      note: decoding: 1 byte that is not UTF-8 was replaced by U+FFFD (line {stray_line}: 1)"
+    # a line whose only non-ASCII byte is not UTF-8 is read as cp1252 (the byte kept), and the file said to mix them
+    note = (f"      note: decoding: read in two encodings: 1 line is not UTF-8 and was read as cp1252 (line {stray_line}),"
+            " the others as UTF-8")
     assert note in lines
     [*_, header] = [line for line in lines[:lines.index(note)] if not line.startswith("      ")]
     assert "names.txt: " in header

@@ -82,10 +82,10 @@ def test_streaming_reads_exactly_what_whole_file_decoding_reads(lines: list[str]
     assert scan_stream(io.BytesIO(data), prefix_size=prefix, chunk=chunk).prefix_sha256 == expected
 
 
-# ---------------------------------------------------------------- encoding from the whole file
+# ---------------------------------------------------------------- encoding line by line
 
 from hhtool.model import CUT_LINE_MARK  # noqa: E402
-from hhtool.reader import MAX_LINE_BYTES, LineReader, choose_encoding  # noqa: E402
+from hhtool.reader import MAX_LINE_BYTES, MIXED, LineReader, choose_encoding  # noqa: E402
 
 NAMES = "Seat 1: Jösé ($1 in chips)\nSeat 2: Zoë ($2 in chips)\nJösé: bets $1\n"
 
@@ -93,15 +93,21 @@ NAMES = "Seat 1: Jösé ($1 in chips)\nSeat 2: Zoë ($2 in chips)\nJösé: bets 
 @pytest.mark.parametrize(
     ("data", "encoding", "lines", "bad_bytes"),
     [
-        # valid UTF-8 but for one stray byte: stays UTF-8, that byte alone replaced and located
-        (NAMES.encode() + b"stray \xff byte\n", "utf-8",
-         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "stray \ufffd byte"), ((4, 1),)),
+        # a stray byte among UTF-8 letters on its line: the line stays UTF-8, that byte alone replaced and located
+        (NAMES.encode() + "Jösé \xff byte\n".encode().replace(b"\xc3\xbf", b"\xff"), "utf-8",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "Jösé \ufffd byte"), ((4, 1),)),
         # a truncated sequence at the very end is one bad byte of the last line
-        (NAMES.encode() + b"end \xc3", "utf-8",
-         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "end \ufffd"), ((4, 1),)),
-        # a BOM'd UTF-8 file with a bad byte keeps its BOM reading
-        (b"\xef\xbb\xbf" + NAMES.encode() + b"\x80\x80\n", "utf-8-sig",
-         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "\ufffd\ufffd"), ((4, 2),)),
+        (NAMES.encode() + "Zoë Jösé \xc3".encode()[:-1], "utf-8",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "Zoë Jösé \ufffd"), ((4, 1),)),
+        # a BOM'd UTF-8 file with bad bytes keeps its BOM reading
+        (b"\xef\xbb\xbf" + NAMES.encode() + "Zoë Jösé ".encode() + b"\x80\x80\n", "utf-8-sig",
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "Zoë Jösé \ufffd\ufffd"), ((4, 2),)),
+        # a line whose only non-ASCII byte is not UTF-8 is cp1252, its byte kept: the file is read both ways
+        (NAMES.encode() + b"stray \xff byte\n", MIXED,
+         ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "stray ÿ byte"), ()),
+        # hands of a UTF-8 client and of a cp1252 client in one file: every name read as written
+        (NAMES.encode() + NAMES.encode("cp1252"), MIXED, 2 * ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)",
+                                                              "Jösé: bets $1"), ()),
         # every non-ASCII byte ill-formed: cp1252, nothing replaced
         (NAMES.encode("cp1252") + "10€\n".encode("cp1252"), "cp1252",
          ("Seat 1: Jösé ($1 in chips)", "Seat 2: Zoë ($2 in chips)", "Jösé: bets $1", "10€"), ()),
@@ -113,13 +119,14 @@ NAMES = "Seat 1: Jösé ($1 in chips)\nSeat 2: Zoë ($2 in chips)\nJösé: bets 
         (b"\xc3\xa9 \xe9\n", "cp1252", ("Ã© é",), ()),
     ],
 )
-def test_encoding_is_decided_by_the_whole_files_evidence(data: bytes, encoding: str, lines: tuple[str, ...],
+def test_encoding_is_decided_line_by_line(data: bytes, encoding: str, lines: tuple[str, ...],
                                                          bad_bytes: tuple[tuple[int, int], ...]) -> None:
     import io
 
     decoded = decode_bytes(data)
     assert (decoded.encoding, decoded.lines, decoded.bad_bytes) == (encoding, lines, bad_bytes)
-    assert bool(bad_bytes) == any("not UTF-8" in problem for problem in decoded.problems)
+    assert bool(bad_bytes) == any("U+FFFD" in problem for problem in decoded.problems)
+    assert (encoding == MIXED) == any("read in two encodings" in problem for problem in decoded.problems)
     scanned = scan_stream(io.BytesIO(data), chunk=3)  # the streamed reading decides the same, a few bytes at a time
     assert scanned.encoding.label == encoding
     reader = LineReader(io.BytesIO(data), scanned.encoding, block=2)
@@ -132,24 +139,30 @@ _CLEAN = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=12)
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(_CLEAN, st.integers(0, 3)), min_size=1, max_size=12), st.integers(1, 9))
-def test_stray_bytes_in_utf8_are_replaced_one_for_one_and_located(rows: list[tuple[str, int]], block: int) -> None:
-    """Each line gets ``count`` stray 0xFF bytes (never UTF-8) at its end; while well-formed non-ASCII
-    text outweighs them the file stays UTF-8, and exactly those bytes are replaced, on their lines."""
+def test_stray_bytes_are_judged_line_by_line(rows: list[tuple[str, int]], block: int) -> None:
+    """Each line gets ``count`` stray 0xFF bytes (never UTF-8) at its end; while the line's well-formed
+    non-ASCII text outweighs them the line stays UTF-8 and exactly those bytes are replaced, on their
+    line; otherwise the line is cp1252, every byte kept. The file is named by how its lines read."""
     import io
 
     data = b"".join(text.encode() + b"\xff" * count + b"\n" for text, count in rows)
+    expected_lines, bad_bytes, ways = [], [], set()
+    for number, (text, count) in enumerate(rows, 1):
+        valid = sum(1 for char in text if ord(char) > 127)
+        if count and valid <= count:
+            expected_lines.append((text.encode() + b"\xff" * count).decode("cp1252", "hhtool-latin1").rstrip())
+            ways.add("cp1252")
+            continue
+        expected_lines.append((text + "\ufffd" * count).rstrip())
+        bad_bytes.extend([(number, count)] if count else [])
+        ways.update(["utf-8"] if valid else [])
     decoded = decode_bytes(data)
-    valid = sum(1 for text, _ in rows for char in text if ord(char) > 127)
-    stray = sum(count for _, count in rows)
-    expected_lines = tuple((text + "\ufffd" * count).rstrip() for text, count in rows)
-    if stray and valid <= stray:
-        assert decoded.encoding == "cp1252"
-        return
-    assert decoded.encoding == "utf-8"
-    assert decoded.lines == expected_lines
-    assert decoded.bad_bytes == tuple((number, count) for number, (_, count) in enumerate(rows, 1) if count)
+    assert decoded.encoding == {frozenset(["utf-8", "cp1252"]): MIXED, frozenset(["cp1252"]): "cp1252"}.get(
+        frozenset(ways), "utf-8")
+    assert decoded.lines == tuple(expected_lines)
+    assert decoded.bad_bytes == tuple(bad_bytes)
     reader = LineReader(io.BytesIO(data), choose_encoding(data, True), block=block)
-    assert tuple(line for batch in reader for line in batch) == expected_lines
+    assert tuple(line for batch in reader for line in batch) == tuple(expected_lines)
 
 
 # ---------------------------------------------------------------- the bound on a line

@@ -1,4 +1,4 @@
-"""`hhtool problems`: the import errors and unverifiable checks, without SQL."""
+"""`hhtool problems`: the import errors, unverifiable checks and history defects, without SQL."""
 
 from __future__ import annotations
 
@@ -58,12 +58,23 @@ def unverifiable_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.D
     return frame.select("site", "hand_id", pl.col("code").alias("check"), "reason", "line")
 
 
+def defect_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.DataFrame:
+    """The defects as the terminal shows them: file (its end kept), the line, the hand (none for a
+    file's defect), what, why."""
+    import polars as pl
+
+    files = [cut_left(shown_path(path), max(width // 4, 12)) for path in frame["file"].to_list()]
+    return pl.DataFrame({"file": files, "at": frame["line"], "hand": frame["hand_id"].fill_null(""),
+                         "what": frame["code"], "reason": frame["reason"]}, schema_overrides={"at": pl.Int64})
+
+
 def render_text(found: Problems, width: int) -> list[str]:
     """Each kind asked for: a title with the count, a table fitting ``width``, and what was left out."""
     lines: list[str] = []
     sections = [("import errors", found.errors, found.errors_total, error_view, ProblemKind.errors),
                 ("unverifiable checks", found.unverifiable, found.unverifiable_total, unverifiable_view,
-                 ProblemKind.unverifiable)]
+                 ProblemKind.unverifiable),
+                ("history defects (stored anyway)", found.defects, found.defects_total, defect_view, ProblemKind.defects)]
     for title, frame, total, view, kind in sections:
         if found.kind not in (kind, ProblemKind.all):
             continue
@@ -83,11 +94,14 @@ def register(app: typer.Typer) -> None:
     def problems_command(
         kind: ProblemKind = typer.Option(ProblemKind.all, "--kind",
                                          help="errors (hands and files an import could not read), unverifiable "
-                                              "(checks a replay could not run) or all."),
+                                              "(checks a replay could not run), defects (what a history states "
+                                              "wrongly, its hands stored anyway: a date that is none, a file "
+                                              "in two encodings) or all."),
         site: list[str] = typer.Option([], "--site", help="Only this site (repeatable)."),
         file: str | None = typer.Option(None, "--file", help="Only files whose path holds this text."),
         code: str | None = typer.Option(None, "--code",
-                                        help="Only this check code (unverifiable) or kind of error (errors)."),
+                                        help="Only this check code (unverifiable), kind of error (errors) or "
+                                             "defect (bad_date, mixed_encoding)."),
         limit: int | None = typer.Option(None, "--limit", min=1,
                                          help=f"At most this many of each kind (default: {TERMINAL_LIMIT} on the "
                                               "terminal, every one in csv, json or --out)."),
@@ -96,11 +110,13 @@ def register(app: typer.Typer) -> None:
         out_file: str | None = typer.Option(None, "--out", help="Write to this file; its suffix decides the format."),
         db: str | None = DB_OPTION,
     ) -> None:
-        """List what an import could not read (file, lines, reason) and the checks a replay could not
-        run (site, hand id, check code, reason, line), without SQL.
+        """List what an import could not read (file, lines, reason), the checks a replay could not
+        run (site, hand id, check code, reason, line) and the defects of histories whose hands were
+        stored anyway (a date that is none, with its file and line; a file read in two encodings),
+        without SQL.
 
         A hand or file that failed is kept raw in the store: `hhtool sql "SELECT raw_text FROM
-        import_errors WHERE file = '…'"` shows its text. csv and json give both kinds in one table
+        import_errors WHERE file = '…'"` shows its text. csv and json give every kind in one table
         (a `problem` column tells them apart) with every line number.
         """
         from hhtool.service.problems import problems

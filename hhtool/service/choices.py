@@ -34,6 +34,7 @@ class ProblemKind(StrEnum):
 
     errors = "errors"
     unverifiable = "unverifiable"
+    defects = "defects"
     all = "all"
 
 

@@ -1,6 +1,7 @@
-"""`hhtool problems`: what an import could not read (``import_errors``: file, lines, reason) and the
+"""`hhtool problems`: what an import could not read (``import_errors``: file, lines, reason), the
 checks a replay could not run (``unverifiable``, under each hand's own profile: site, hand id, check,
-reason, line), without SQL.
+reason, line) and the defects of histories whose hands were stored anyway (a date that is none: the
+hand's ``bad_date`` note with its line; a file read in two encodings: its ``files.encoding``), without SQL.
 
 A filter value the store does not know (a site, a file) is a usage error naming it, with close
 matches; a known one with no problem is an empty list, which is an answer, not an error.
@@ -9,12 +10,14 @@ matches; a known one with no problem is an empty list, which is an answer, not a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import get_close_matches
 from typing import Any
 
 import polars as pl
 
+from hhtool.model import NoteTopic
+from hhtool.reader import MIXED
 from hhtool.service.choices import ProblemKind
 from hhtool.service.filters import NothingMatched
 from hhtool.service.stores import Database
@@ -24,6 +27,10 @@ from hhtool.store import Store
 COLUMNS = ("problem", "file", "first_line", "last_line", "line", "site", "hand_id", "code", "reason", "profile")
 IMPORT_ERROR = "import_error"
 UNVERIFIABLE = "unverifiable"
+DEFECT = "defect"
+#: the codes of the defects (a hand's note topic, or what a file's row says)
+MIXED_ENCODING = "mixed_encoding"
+DEFECT_CODES = (NoteTopic.BAD_DATE.value, MIXED_ENCODING)
 
 
 @dataclass(frozen=True)
@@ -35,10 +42,12 @@ class Problems:
     errors_total: int
     unverifiable_total: int
     kind: ProblemKind
+    defects: pl.DataFrame = field(default_factory=lambda: _empty())  # COLUMNS, problem = defect
+    defects_total: int = 0
 
     def combined(self) -> pl.DataFrame:
-        """Both kinds as one table (the import errors first)."""
-        return pl.concat([self.errors, self.unverifiable], how="vertical")
+        """Every kind as one table (the import errors first, the defects last)."""
+        return pl.concat([self.errors, self.unverifiable, self.defects], how="vertical")
 
 
 _TYPES = pl.Schema({name: pl.Int64 if name.endswith("line") else pl.Utf8 for name in COLUMNS})
@@ -80,6 +89,21 @@ _UNVERIFIABLE = f"""SELECT '{UNVERIFIABLE}' AS problem, h.file, h.first_line, h.
                     WHERE u.profile = h.rules_profile"""
 
 
+# a stored hand's bad_date notes, each at its line; a file whose lines were read in two encodings (the
+# import's summary named them; the files row keeps how it was read)
+_DEFECTS = f"""SELECT '{DEFECT}' AS problem, file, first_line, last_line, line, site, hand_id, topic AS code,
+                      text AS reason, NULL::VARCHAR AS profile
+               FROM (SELECT file, first_line, last_line, site, hand_id, unnest(notes) AS text,
+                            unnest(note_lines) AS line, unnest(note_topics) AS topic
+                     FROM hands WHERE list_contains(note_topics, '{NoteTopic.BAD_DATE.value}'))
+               WHERE topic = '{NoteTopic.BAD_DATE.value}'
+               UNION ALL
+               SELECT '{DEFECT}', path, NULL, NULL, NULL, site, NULL, '{MIXED_ENCODING}',
+                      'read as {MIXED}: its lines that are not UTF-8 as cp1252, the others as UTF-8 (the '
+                      || 'import''s summary named them)', NULL
+               FROM files WHERE encoding = '{MIXED}'"""
+
+
 def _require_known(store: Store, sites: Sequence[str], file: str | None, code: str | None) -> None:
     """NothingMatched for a site, file or check code the store has never seen."""
     known_sites = [str(row[0]) for row in store.run(
@@ -93,8 +117,9 @@ def _require_known(store: Store, sites: Sequence[str], file: str | None, code: s
     if code:
         known_codes = [str(row[0]) for row in store.run("SELECT DISTINCT check_code FROM unverifiable")]
         kinds = [str(row[0]) for row in store.run("SELECT DISTINCT kind FROM import_errors")]
-        if code not in known_codes and code not in kinds:
-            raise NothingMatched(f"no problem of code {code!r} in the store{_close_to(code, known_codes + kinds)}")
+        if code not in known_codes and code not in kinds and code not in DEFECT_CODES:
+            raise NothingMatched(f"no problem of code {code!r} in the store"
+                                 f"{_close_to(code, known_codes + kinds + list(DEFECT_CODES))}")
 
 
 def _close_to(value: str, known: list[str]) -> str:
@@ -105,9 +130,10 @@ def _close_to(value: str, known: list[str]) -> str:
 
 def problems(database: Database, kind: ProblemKind = ProblemKind.all, sites: Sequence[str] = (),
              file: str | None = None, code: str | None = None, limit: int | None = None) -> Problems:
-    """The import errors and/or unverifiable checks (``kind``) of ``sites``, of files whose path holds
-    ``file``, of ``code`` (an import error's kind, or an unverifiable check's code), at most ``limit``
-    of each, in file and line order. NothingMatched (a usage error) for a value the store does not know."""
+    """The import errors, unverifiable checks and/or defects (``kind``) of ``sites``, of files whose
+    path holds ``file``, of ``code`` (an import error's kind, an unverifiable check's code, or a defect's:
+    DEFECT_CODES), at most ``limit`` of each, in file and line order. NothingMatched (a usage error)
+    for a value the store does not know."""
     sites = [site.lower() for site in sites]
     with database.open(read_only=True) as store:
         _require_known(store, sites, file, code)
@@ -126,7 +152,15 @@ def problems(database: Database, kind: ProblemKind = ProblemKind.all, sites: Seq
                 params.append(code)
             unverifiable, unverifiable_total = _select(store, _UNVERIFIABLE, where, params,
                                                        "file, first_line, line NULLS FIRST, code", limit)
-    return Problems(errors, unverifiable, errors_total, unverifiable_total, kind)
+        defects, defects_total = _empty(), 0
+        if kind in (ProblemKind.defects, ProblemKind.all):
+            where, params = _conditions("site", "file", sites, file)
+            if code:
+                where.append("code = ?")
+                params.append(code)
+            defects, defects_total = _select(store, _DEFECTS, where, params,
+                                             "file, first_line NULLS FIRST, line NULLS FIRST, code", limit)
+    return Problems(errors, unverifiable, errors_total, unverifiable_total, kind, defects, defects_total)
 
 
 __all__ = ["COLUMNS", "ProblemKind", "Problems", "problems"]

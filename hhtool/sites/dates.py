@@ -38,6 +38,38 @@ def parse_datetime(text: str, formats: Sequence[str]) -> datetime | None:
     return None
 
 
+def stated_datetime(text: str, formats: Sequence[str]) -> tuple[datetime | None, str | None]:
+    """What a history states as its date: (the datetime, None) as :func:`parse_datetime` reads it, or
+    (None, why not) for text that is no date (2026/02/30, 25:61:61, 0000/00/00) or not in the site's
+    form (a five-digit year). Such a date is never read another way (a year cut to four digits, a
+    day moved to the next month): the hand keeps no date, and the caller notes why.
+
+    >>> stated_datetime("2026/02/30 10:22:38", ["%Y/%m/%d %H:%M:%S"])
+    (None, "not a date: '2026/02/30 10:22:38' (day is out of range for month); the hand is kept without one")
+    >>> stated_datetime("12026/11/29 10:22:38", ["%Y/%m/%d %H:%M:%S"])[1]
+    "not a date: '12026/11/29 10:22:38' (a year of 5 digits); the hand is kept without one"
+    """
+    value = parse_datetime(text, formats)
+    if value is not None:
+        return value, None
+    return None, f"not a date: {text.strip()!r} ({_why_not_a_date(text)}); the hand is kept without one"
+
+
+def _why_not_a_date(text: str) -> str:
+    """Why numbers in the order year, month, day, hour, minute[, second] make no date; for another
+    layout, that it is not the site's."""
+    numbers = re.findall(r"\d+", text)
+    if not re.fullmatch(r"[\d\s/:.-]*", text) or len(numbers) not in (5, 6):
+        return "not in the form the site writes"
+    if len(numbers[0]) != 4:
+        return f"a year of {len(numbers[0])} digits"
+    try:
+        datetime(*(int(number) for number in numbers))  # type: ignore[arg-type]  # five or six of them
+    except (ValueError, OverflowError) as error:
+        return str(error)
+    return "not in the form the site writes"
+
+
 #: strptime's own patterns for the numeric directives (1 or 2 digits, except the year)
 _NUMERIC_DIRECTIVES = {
     "%Y": r"(\d{4})", "%m": r"(1[0-2]|0[1-9]|[1-9])", "%d": r"(3[01]|[12]\d|0[1-9]|[1-9]| [1-9])",

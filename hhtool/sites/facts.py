@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from hhtool.model import Card, Restatement, StatedPot, Structure
+from hhtool.model import Card, Note, Restatement, StatedPot, Structure
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,8 @@ class HandFacts:
     restatements: list[Restatement] = field(default_factory=list)  # facts stated a second time
     #: the hand's lines, for a reader that looks ahead (``token.index`` is a token's place here)
     tokens: list[Any] = field(default_factory=list, repr=False)
+    #: what the header reading noted (a date that is none), given to the hand with the lines' notes
+    notes: list[Note] = field(default_factory=list)
 
     def hand_fields(self) -> dict[str, Any]:
         """Keyword arguments for :meth:`HandBuilder.build`."""

@@ -84,6 +84,7 @@ class LineSiteParser(SiteParser, Generic[F]):
         facts = self.read_header(raw)
         facts.tokens = tokens
         b = HandBuilder(self.name, raw, unit=facts.unit, hand_id=facts.hand_id)
+        b.notes.extend(facts.notes)
         self.read_lines(b, facts)
         self.finish(b, facts)
         stakes = self.stakes(b, facts)

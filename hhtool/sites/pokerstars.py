@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
-from hhtool.model import Card, Half, NoteTopic, RawHand, Restated, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
+from hhtool.model import Card, Half, Note, NoteTopic, RawHand, Restated, ShowStatus, Street
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, deal_third_street, header_match, pot_number, structure_named
+from hhtool.sites.dates import stated_datetime
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -29,9 +31,10 @@ _PLAIN_GAME = re.compile(r"((?:[A-Za-z0-9'/-]+ )+?(?:Pot Limit|No Limit|Limit))\
 _BUY_IN = re.compile(r"^(?:\{[^}]*\} )?(?:Tournament #\d+, )?(?:\S*\+\S* (?:[A-Z]{3} )?)?", re.I)
 # read tolerantly: spaces around the slash ("$2.50 / $5"), thousands separators, a code after the amounts
 _STAKES = re.compile(r"([$€£]?\d(?:[\d.,]*\d)?) ?/ ?([$€£]?\d(?:[\d.,]*\d)?)(?: ([A-Z]{3}))?\)")
-# times with or without seconds; the ET time may follow the local one in brackets
-_LOCAL_TIME = re.compile(r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ?([A-Z]{2,4})?")
-_ET_TIME = re.compile(r"\[(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4})\]")
+# times with or without seconds; the ET time may follow the local one in brackets. Any run of digits is
+# taken whole (never a year's last four digits of "12026"), so that a date that is none is told, not moved
+_LOCAL_TIME = re.compile(r"(?<![\d/])(\d+/\d+/\d+ \d+:\d+(?::\d+)?)(?![\d:]) ?([A-Z]{2,4})?")
+_ET_TIME = re.compile(r"\[(\d+/\d+/\d+ \d+:\d+(?::\d+)?) ([A-Z]{2,4})\]")
 _TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
 _THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and a deal line makes two)
@@ -200,7 +203,7 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
         else:
             currency, unit = (stakes_match.group(3) or CURRENCY_OF_SYMBOL[symbol]), 100
         label = _game_label(header)
-        when = _ET_TIME.search(header) or _LOCAL_TIME.search(header)
+        started_at, timezone, notes = _started(header, raw.first_line)
         return _StarsFacts(
             hand_id=_HAND_ID.search(header).group(1),  # type: ignore[union-attr]  # game_of found it
             unit=unit,
@@ -209,12 +212,27 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
             is_tournament=tournament is not None,
             tournament_id=tournament.group(1) if tournament else None,
             game_label=label,
-            started_at=parse_datetime(when.group(1), _TIME_FORMATS) if when else None,
-            timezone=when.group(2) if when else None,
+            started_at=started_at,
+            timezone=timezone,
+            notes=notes,
             # small/big bet from the header; ante and bring-in as posted
             stated=StatedStakes(raw.first_line, *(stakes_match.group(1, 2) if stakes_match else (None, None))),
             home_game="PokerStars Home Game " in header[:24],
         )
+
+
+def _started(header: str, line: int) -> tuple[datetime | None, str | None, list[Note]]:
+    """The start the header states, ET first (the local time where the ET one is no date), with its
+    zone; each stated date that is none is a BAD_DATE note at the header's line, never read another way."""
+    notes: list[Note] = []
+    for when in (_ET_TIME.search(header), _LOCAL_TIME.search(header)):
+        if when is None:
+            continue
+        started_at, problem = stated_datetime(when.group(1), _TIME_FORMATS)
+        if started_at is not None:
+            return started_at, when.group(2), notes
+        notes.append(Note(str(problem), line, NoteTopic.BAD_DATE))
+    return None, None, notes
 
 
 PARSER = PokerStarsParser()

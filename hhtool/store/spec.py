@@ -191,7 +191,7 @@ TABLES: tuple[Table, ...] = (
         Column("note_lines", INTEGER_LIST, "`note_lines[i]`: the file line `notes[i]` is about (NULL: the hand as a "
                "whole)", null=True),
         Column("note_topics", VARCHAR_LIST, "`note_topics[i]`: what `notes[i]` is about where other code acts on it "
-               "(`bets_inferred`, `private_table`, `structure_differs`), else NULL", null=True),
+               "(`bets_inferred`, `private_table`, `structure_differs`, `bad_date`), else NULL", null=True),
         Column("hk", BIGINT, "the store's number of the hand, by which the per-hand tables refer to it (`keyed` "
                "schema): assigned by the import, increasing in the order hands are stored; (site, hand_id) stays the "
                "hand's identity"),
