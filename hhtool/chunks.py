@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
 from hhtool.sites import parser_for
+from hhtool.sites.stray_bytes import NOTE_PREFIX as STRAY_NOTE
 from hhtool.store.copies import CopyAt
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
@@ -55,6 +56,8 @@ class ChunkResult:
     tail: list[tuple[str, str | None]] = field(default_factory=list)
     # the whole file holds no hand start of the site: not a hand history, its text no hand at all
     not_hand_history: bool = False
+    # what the file's report notes about hands stored: bytes that are no text before a hand start, removed
+    notes: list[str] = field(default_factory=list)
 
 
 @cache
@@ -162,6 +165,8 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
                                              source.last_line, source.sha256, outcome.origin_site))
                 counted = ("duplicates", None)
             else:
+                result.notes.extend(f"line {note.line}: {note.text}" for note in outcome.notes
+                                    if note.text.startswith(STRAY_NOTE))
                 replayed, profile = replayer(outcome) if replayer else (None, None)
                 stored[outcome.hand_id] = (outcome, replayed, profile)
                 if outcome.origin_site:

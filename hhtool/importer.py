@@ -217,6 +217,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
     report.skipped += result.skipped
     report.failed += len(result.failures)
     report.failures.extend(Failure(*failure) for failure in result.failures)
+    report.failures.extend(Failure(0, note) for note in result.notes)  # (line 0: a note, no hand failed)
     report.incomplete += len(result.incomplete)
     report.incomplete_hands.extend(Failure(*failure) for failure in result.incomplete)
     new_ids = [hand_id for hand_id in result.hand_ids if hand_id not in known]
