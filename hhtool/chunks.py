@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
 from hhtool.sites import parser_for
+from hhtool.sites.stray_bytes import NOTE_PREFIX as STRAY_NOTE
 from hhtool.store.copies import CopyAt
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
@@ -55,6 +56,8 @@ class ChunkResult:
     tail: list[tuple[str, str | None]] = field(default_factory=list)
     # the whole file holds no hand start of the site: not a hand history, its text no hand at all
     not_hand_history: bool = False
+    # what the file's report notes about hands stored: bytes that are no text before a hand start, removed
+    notes: list[str] = field(default_factory=list)
 
 
 @cache
@@ -66,23 +69,28 @@ def _replayer(rules: str | None, enabled: bool) -> Any:
     return make_replayer(rules)
 
 
+#: lines of a stray run right after a hand's last line tried, one by one, as the hand's next line
+MAX_STRAY_PROBES = 20
+
+
 def _stray_text(parser: Any, failed: FailedHand, at_file_end: bool) -> tuple[Hand, FailedHand] | None:
     """A complete hand followed by lines that belong to no hand (a note, a footer, an editor's
-    leftover): the hand, and the stray lines as their own failure. Between hands the stray text must
-    follow a blank line; at the end of the file any lines the hand does not read are stray."""
+    leftover): the hand, and the stray lines as their own failure. At the end of the file any lines
+    the hand does not read are stray; between hands, those after a blank line, and those right after
+    the hand's last line when none of them would continue the hand (else a damaged line inside the
+    hand stopped the parser, and the hand fails whole: its later lines are no stray text)."""
     raw = failed.raw
     cut = failed.line - raw.first_line  # index in raw.lines of the line the parser stopped at
     if failed.kind is not FailureKind.UNREADABLE or not 0 < cut < len(raw.lines):
         return None
-    if not at_file_end and raw.lines[cut - 1].strip():
-        return None
+    adjoining = not at_file_end and bool(raw.lines[cut - 1].strip())
     keep = cut
     while keep > 0 and not raw.lines[keep - 1].strip():
         keep -= 1
     if keep == 0:
         return None
     hand = parser.parse(RawHand(raw.file, raw.first_line, raw.lines[:keep], raw.header, raw.header_line))
-    if not isinstance(hand, Hand):
+    if not isinstance(hand, Hand) or (adjoining and _continues(parser, raw, keep)):
         return None
     stray = RawHand(raw.file, failed.line, raw.lines[cut:])
     reason = (f"{failed.site}: {len(stray.lines)} stray line(s) after the complete hand {hand.hand_id} "
@@ -92,6 +100,17 @@ def _stray_text(parser: Any, failed: FailedHand, at_file_end: bool) -> tuple[Han
                 stray.first_line)
     return replace(hand, notes=(*hand.notes, note)), FailedHand(failed.site, None, failed.line, reason, stray,
                                                                  FailureKind.STRAY_TEXT)
+
+
+def _continues(parser: Any, raw: RawHand, keep: int) -> bool:
+    """Whether some line after ``raw.lines[:keep]`` (a whole hand) reads as that hand's next line,
+    or there are too many of them to try (then they are not taken for stray text either)."""
+    later = [line for line in raw.lines[keep:] if line.strip()]
+    if len(later) > MAX_STRAY_PROBES:
+        return True
+    head = raw.lines[:keep]
+    return any(isinstance(parser.parse(RawHand(raw.file, raw.first_line, (*head, line), raw.header, raw.header_line)), Hand)
+               for line in later)
 
 
 def _cut_off(outcome: FailedHand, ends_mid_line: bool) -> bool:
@@ -146,6 +165,8 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
                                              source.last_line, source.sha256, outcome.origin_site))
                 counted = ("duplicates", None)
             else:
+                result.notes.extend(f"line {note.line}: {note.text}" for note in outcome.notes
+                                    if note.text.startswith(STRAY_NOTE))
                 replayed, profile = replayer(outcome) if replayer else (None, None)
                 stored[outcome.hand_id] = (outcome, replayed, profile)
                 if outcome.origin_site:

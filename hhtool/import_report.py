@@ -43,6 +43,9 @@ class FileReport:
     # stored by an earlier (interrupted or shorter) read of this file at the same place and read again by
     # this one: not counted in this import's hands found, only in the file's totals
     already_stored: int = 0
+    # of the stored: hands whose copy an earlier import stored cut off (a client was writing it) and this
+    # one replaced with the whole hand (:mod:`hhtool.provisional`)
+    completed: int = 0
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
@@ -69,6 +72,7 @@ class FileReport:
             "reading": self.reading,
             **{name: getattr(self, name) for name in COUNTS},
             "already_stored": self.already_stored,
+            "completed": self.completed,
             "failures": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.failures],
             "incomplete_hands": [{"line": f.line, "reason": f.reason, "kind": f.kind} for f in self.incomplete_hands],
             "conflicts": [conflict.as_json() for conflict in self.conflicts],

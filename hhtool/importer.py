@@ -39,6 +39,7 @@ from hhtool.import_report import (
     ProgressTracker,
 )
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
+from hhtool.provisional import completes, forget_hand
 from hhtool.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.reports import facts_table
 from hhtool.sites import all_parsers, detect, parser_for
@@ -182,6 +183,11 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
     known = writer.copies_of(result.site, result.hand_ids, result.origins) if result.site and result.hand_ids else {}
     tables = result.tables
     own: set[str] = set()  # stored before from this very place of this file: an interrupted or shorter read
+    if known and report.status == "grown":  # a provisional last hand the grown file completes: replaced
+        for hand_id, (file, first, last, sha) in _locations(result.tables["hands"], set(known)).items():
+            if result.site and completes(known[hand_id], result.site, file, first, last, sha):
+                writer.first.extend(forget_hand(writer.store, known.pop(hand_id).site, hand_id))
+                report.completed += 1
     if known:  # their rows go, in every table keyed by the chunk's hand numbers (hk)
         hands = tables["hands"]
         drop = hands.filter(pc.is_in(hands["hand_id"], value_set=pa.array(sorted(known), pa.string())))["hk"]
@@ -211,6 +217,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
     report.skipped += result.skipped
     report.failed += len(result.failures)
     report.failures.extend(Failure(*failure) for failure in result.failures)
+    report.failures.extend(Failure(0, note) for note in result.notes)  # (line 0: a note, no hand failed)
     report.incomplete += len(result.incomplete)
     report.incomplete_hands.extend(Failure(*failure) for failure in result.incomplete)
     new_ids = [hand_id for hand_id in result.hand_ids if hand_id not in known]

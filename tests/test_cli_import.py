@@ -17,7 +17,7 @@ from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 from tests.test_store import BROKEN
 
 runner = CliRunner()
-JSON_FILE_KEYS = {"path", "site", "status", "reading", "hands_found", "stored", "duplicates", "already_stored",
+JSON_FILE_KEYS = {"path", "site", "status", "reading", "hands_found", "stored", "duplicates", "already_stored", "completed",
                   "skipped", "failed", "failures", "incomplete", "incomplete_hands", "conflicts", "duplicate_ids",
                   "skipped_games", "note"}
 

@@ -155,16 +155,19 @@ def test_normalising_and_the_diff_summary() -> None:
     assert any(line.startswith("award gashpor 19 pot 0") for line in content_lines(hand))  # type: ignore[arg-type]
 
 
-def test_a_hand_stored_while_its_file_was_written_and_then_extended_is_a_grown_conflict(tmp_path: Path) -> None:
+def test_a_hand_stored_while_its_file_was_written_and_then_extended_is_replaced_by_the_whole_hand(tmp_path: Path) -> None:
+    """#28: a last hand cut inside its summary reads as whole; once the file grows, the stored cut
+    copy is that hand completed (replaced), never a conflicting copy nor "stored before"."""
     path = tmp_path / "live.txt"
     path.write_text("\n".join(SPLIT_HAND.splitlines()[:-1]) + "\n")  # parses without its last summary line
     with Store(":memory:") as store:
         assert Importer(store).import_file(str(path), path.read_bytes()).stored == 1
         path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
         report = Importer(store).import_file(str(path), path.read_bytes())
-        assert (report.status, report.stored, report.already_stored) == ("grown", 1, 1)
-        assert report.totals["stored"] == 2 and [c.kind for c in report.conflicts] == ["grown"]
-        assert "Seat 5: Hero folded on the 4th Street" in report.conflicts[0].diff
+        assert (report.status, report.stored, report.already_stored, report.completed) == ("grown", 2, 0, 1)
+        assert report.totals["stored"] == 2 and report.conflicts == [] and report.balanced()
+        assert store.run("SELECT hand_id, last_line FROM hands ORDER BY first_line") == [("35874576282", 52), ("200", 104)]
         path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n" + SPLIT_HAND.replace("35874576282", "9") + "\n")
         report = Importer(store).import_file(str(path), path.read_bytes())  # grown again, its last hand whole
-        assert report.conflicts == [] and store.run("SELECT count(*) FROM copy_conflicts") == [(1,)]
+        assert report.conflicts == [] and store.run("SELECT count(*) FROM copy_conflicts") == [(0,)]
+        assert (report.stored, report.already_stored, report.completed) == (1, 1, 0)

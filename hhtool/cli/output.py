@@ -366,6 +366,8 @@ def _fitting(names: list[str], width: int, total: int | None = None) -> str:
 def _file_counts(report: FileReport) -> list[str]:
     resumed = report.already_stored
     parts = [f"{report.stored} stored"]
+    if report.completed:  # (one of the stored: said, as the count it replaced is gone from the store)
+        parts[0] += f" ({report.completed} completing a hand stored cut off while it was written: replaced)"
     if resumed:
         parts.append(f"{resumed} stored before (an earlier import of it stopped there: resumed)")
     for count, what in ((report.duplicates, "duplicates"), (report.skipped, "skipped"),

@@ -48,6 +48,7 @@ from hhtool.sites.dates import parse_datetime as parse_datetime  # re-exported: 
 from hhtool.sites.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
 from hhtool.sites.lines import LineToken, describe_lark_error, lark_error_ends_early
 from hhtool.sites.lines import load_grammar as load_grammar
+from hhtool.sites.stray_bytes import lenient, noted, stray_prefix
 from hhtool.sites.subclassing import mypyc_attr
 
 
@@ -477,7 +478,8 @@ class SiteParser:
         when one of the first five starts a hand."""
         if self.hand_start is None:
             raise NotImplementedError
-        return any(self.hand_start.match(line) for line in head[:5])
+        match = lenient(self.hand_start).match
+        return any(match(line) for line in head[:5])
 
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         """Cut a file's lines into hands, each with its true line numbers; ``offset`` is the file index
@@ -487,7 +489,7 @@ class SiteParser:
         own 'hand' so that the parser reports it instead of it vanishing. Reads the lines once, in
         order, so a file can be streamed through it, and a run beginning at a hand start splits alike."""
         assert self.hand_start is not None
-        hand_start = self.hand_start
+        hand_start = lenient(self.hand_start)  # (a hand start behind a byte-order mark or NULs is one too)
         buffer: list[str] = []
         first = 0
         for index, line in enumerate(lines, offset):
@@ -509,7 +511,7 @@ class SiteParser:
         ``hand_start`` that does not cannot tell (True: its split reports the text as before)."""
         if self.hand_start is None:
             return True
-        match = self.hand_start.match
+        match = lenient(self.hand_start).match
         return any(match(line) for line in lines)
 
     @property
@@ -527,7 +529,7 @@ class SiteParser:
         """Indexes of the lines that begin a hand (where a file may be cut into independent runs),
         for sites that :attr:`splits_at_hand_starts`."""
         assert self.hand_start is not None
-        match = self.hand_start.match
+        match = lenient(self.hand_start).match
         return [index for index, line in enumerate(lines) if match(line)]
 
     @staticmethod
@@ -553,6 +555,11 @@ class SiteParser:
     def parse(self, raw: RawHand) -> ParseOutcome:
         """Parse one hand; never raises for bad input."""
         hand_id: str | None = None
+        stray = stray_prefix(raw.lines[0]) if raw.lines else 0
+        if stray:  # a byte-order mark or NULs before the first line (see hhtool.sites.stray_bytes)
+            first = raw.lines[0]
+            kept = RawHand(raw.file, raw.first_line, (first[stray:], *raw.lines[1:]), raw.header, raw.header_line)
+            return noted(self.parse(kept), first[:stray], raw.first_line)
         cut = _cut_line(raw)
         if cut is not None:  # the reader cut an over-long line: the hand cannot be read as written
             return FailedHand(self.name, None, cut[0], f"{self.name}: {cut[1]}", raw)
