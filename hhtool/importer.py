@@ -161,7 +161,8 @@ class FileWriter:
         hands = self._hands
         if self._tables or self.first:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
-            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of)
+            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
+                                    summed=facts_table.SUMMED)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         if hands:
             self.store.release()  # the batch (and its facts) is committed: a reader's turn
