@@ -23,8 +23,8 @@ Hands are never deleted and covered hands are recorded in the transaction that s
 so the cache is complete exactly when it covers as many hands as ``hands`` holds.
 
 A store whose daily sums are split (each batch's appended, the merge never run: an older hhtool
-stopped between its last batch and its merge) is merged by the next refresh (every import ends with
-one, and a report refreshes first: :func:`needs_refresh`).
+stopped between its last batch and its merge) is merged by the next refresh: every import ends with
+one, even an import storing nothing, and a report that refreshes runs one.
 
 ``$HHTOOL_KILL_AT=facts`` (unset by default: for the kill campaign, ``benchmarks/kill_run.py``, and
 the tests) makes an import kill itself (SIGKILL) right after its last batch's commit, before the
@@ -55,7 +55,7 @@ from hhtool.reports.facts import (
     showdown_cards_sql,
 )
 from hhtool.reports.filters import HandFilter
-from hhtool.store import Store
+from hhtool.store import Store, raise_if_interrupted
 from hhtool.store.sums import split_keys, sums_added
 
 if TYPE_CHECKING:
@@ -156,11 +156,12 @@ def daily_split(store: Store) -> bool:
 
 
 def needs_refresh(store: Store) -> bool:
-    """Whether :func:`refresh_facts` would store anything: no current cache, a hand without facts,
-    or daily sums to merge. Reads only: safe on a store opened read-only."""
+    """Whether :func:`refresh_facts` would store facts: no current cache, or a hand without facts.
+    Reads only: safe on a store opened read-only. (Daily sums an older hhtool left split are not
+    looked for here, on every report: ``stats`` sums them right; the next import merges them.)"""
     if not cache_is_current(store):
         return bool(store.run("SELECT EXISTS (SELECT 1 FROM hands)")[0][0])
-    return not _complete(store) or daily_split(store)
+    return not _complete(store)
 
 
 def _transaction(store: Store, statements: list[tuple[str, list[Any]]]) -> None:
@@ -278,6 +279,9 @@ class BatchFacts:
             facts = con.sql(sql, params=params or None).to_arrow_table()
             con.register("batch_facts", facts)
             daily = con.sql(daily_sums_sql("SELECT * FROM batch_facts")).to_arrow_table()
+        except duckdb.Error as error:
+            raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's tables)
+            raise
         finally:
             for name in (*FACTS_INPUTS, CARD_VALUES_VIEW, "batch_facts"):
                 con.unregister(name)

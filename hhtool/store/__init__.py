@@ -134,6 +134,15 @@ def memory_size(text: str) -> int:
     return int(float(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()])
 
 
+def raise_if_interrupted(error: BaseException) -> None:
+    """A Ctrl-C that arrives while DuckDB reads a registered Python object (a batch's Arrow table)
+    comes back as DuckDB's own error naming it ("counting the rows of the object registered as
+    'awards' failed: KeyboardInterrupt"): raise it as the KeyboardInterrupt it is (exit 130 and
+    "interrupted", not a store error or an internal one)."""
+    if "failed: KeyboardInterrupt" in str(error):
+        raise KeyboardInterrupt from error
+
+
 def duckdb_message(error: BaseException) -> str:
     """DuckDB's message on one line: its first line, and a "Did you mean" hint when it gives one."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
@@ -348,7 +357,11 @@ class Store:
 
     def run(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         """Execute one statement and fetch everything (DuckDB 2 keeps a connection busy until then)."""
-        return self.con.execute(sql, params or []).fetchall()
+        try:
+            return self.con.execute(sql, params or []).fetchall()
+        except duckdb.Error as error:
+            raise_if_interrupted(error)
+            raise
 
     def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
         """A query's result as a Polars frame."""
@@ -423,9 +436,9 @@ class Store:
 
     def _with_view(self, view: str, table: pa.Table, statements: list[str]) -> None:
         """Run ``statements`` (inside the caller's transaction) with ``table`` registered as ``view``.
-        A statement that fails aborts the transaction, where DuckDB refuses even the unregistering:
-        that error would hide the one to report (a Ctrl-C, a full disk), so it is not raised; the
-        view goes with the rollback's next registration of the name or the connection."""
+        A statement that fails aborts the transaction, in which DuckDB refuses even to unregister
+        the view: that error would hide the one to report (a Ctrl-C, a full disk, a broken key), so
+        it is not raised (the view is replaced at the name's next use, or goes with the connection)."""
         self.con.register(view, table)
         try:
             for sql in statements:
@@ -475,4 +488,4 @@ class Store:
 
 __all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "SchemaTooNew", "SchemaTooOld", "SettingError", "Store",
            "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "duckdb_message", "holder_of",
-           "is_damage", "lock_timeout_from_env", "memory_size", "resolve_db_path"]
+           "is_damage", "lock_timeout_from_env", "memory_size", "raise_if_interrupted", "resolve_db_path"]
