@@ -1,8 +1,15 @@
 """Kill campaign: SIGKILL an import at random points, again and again, then re-run it once and
 compare every table with an uninterrupted import. Prints one line per kill and the totals (for the
-figures an issue's closing note asks for: kills survived, hands lost).
+figures an issue's closing note asks for: kills survived, hands lost, tables differing).
 
     .venv/bin/python benchmarks/kill_run.py --kills 20 --hands 3000 --seed 1
+
+Every ``--facts-every``-th kill (default 3; 0: none) lands between an import's last batch commit
+and its facts step (the daily sums' merge, before #28): the import runs with ``HHTOOL_KILL_AT=facts``
+(off unless set; :mod:`hhtool.reports.facts_table`) and kills itself right there. Each such kill ends
+a chain: every table, ``player_facts_daily`` included, is compared with the uninterrupted import's
+as the kill left them, and again after a re-run that stores nothing new; the next kill starts a new
+store. The other kills land anywhere (after 0 to 8 transactions, then up to 0.2 s more).
 
 Uses the test suite's history (a failed hand, a repeat, an edited copy, a stray line and a
 truncated last hand among numbered hands) and its every-table comparison.
@@ -11,6 +18,7 @@ truncated last hand among numbered hands) and its every-table comparison.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import signal
 import subprocess
@@ -28,12 +36,50 @@ from tests.test_reliability import (
     tables_of,
 )
 
+Tables = dict[str, list[tuple[object, ...]]]
+
+
+def differing(got: Tables, want: Tables) -> list[str]:
+    """The tables whose rows differ (or that one side lacks)."""
+    return sorted(name for name in {*got, *want} if got.get(name) != want.get(name))
+
+
+def keys_twice(tables: Tables) -> int:
+    """Rows of ``player_facts_daily`` beyond one per key (its sums' key: every column but the sums)."""
+    from hhtool.reports.facts_table import DAILY_KEYS
+
+    rows = tables.get("player_facts_daily", [])
+    return len(rows) - len({row[:len(DAILY_KEYS)] for row in rows})
+
+
+def killed_at_random(command: list[str], rng: random.Random) -> bool:
+    """Start the import and SIGKILL it after some transactions; whether it was still running."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdout is not None
+    for _ in range(rng.randint(0, 8)):  # after some transactions (0: before the first)
+        process.stdout.readline()
+    time.sleep(rng.uniform(0, 0.2))
+    finished = process.poll() is not None
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    return not finished
+
+
+def killed_before_facts(command: list[str]) -> bool:
+    """Run the import until it kills itself after its last batch commit; whether it did."""
+    env = {**os.environ, "HHTOOL_KILL_AT": "facts"}
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, timeout=1800,
+                          check=False)
+    return done.returncode == -signal.SIGKILL
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--hands", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--facts-every", type=int, default=3,
+                        help="every Nth kill lands between the last batch commit and the facts step (0: none)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -42,30 +88,49 @@ def main() -> int:
         reference = str(Path(folder) / "reference.duckdb")
         run_hhtool("import", str(history), "--db", reference, timeout=1800)
         want = tables_of(reference)
-        db = str(Path(folder) / "killed.duckdb")
-        killed = 0
+        killed = facts_kills = chains = lost = twice = 0
+        bad: set[str] = set()
+        chain_db = ""
+
+        def end_chain(db: str) -> None:  # a re-run, then every table compared
+            nonlocal lost, twice
+            run_hhtool("import", str(history), "--db", db, timeout=1800)
+            got = tables_of(db)
+            bad.update(differing(got, want))
+            lost += len(want["hands"]) - len(got["hands"])
+            twice += keys_twice(got)
+
         for number in range(1, args.kills + 1):
-            process = subprocess.Popen([*HHTOOL_SMALL_WRITES, "import", "-j", "1", str(history), "--db", db],
-                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            assert process.stdout is not None
-            for _ in range(rng.randint(0, 8)):  # after some transactions (0: before the first)
-                process.stdout.readline()
-            time.sleep(rng.uniform(0, 0.2))
-            finished = process.poll() is not None
-            process.send_signal(signal.SIGKILL)
-            process.wait()
-            killed += not finished
-            stored = len(tables_of(db)["hands"]) if Path(db).exists() else 0
-            print(f"kill {number}: {'finished before the kill' if finished else 'killed'}, {stored} hands stored",
+            if not chain_db:
+                chains += 1
+                chain_db = str(Path(folder) / f"killed{chains}.duckdb")
+            command = [*HHTOOL_SMALL_WRITES, "import", "-j", "1", str(history), "--db", chain_db]
+            if args.facts_every and number % args.facts_every == 0:
+                landed = killed_before_facts(command)
+                facts_kills += landed
+                killed += landed
+                got = tables_of(chain_db)  # as the kill left it
+                left = differing(got, want)
+                bad.update(left)
+                twice += keys_twice(got)
+                print(f"kill {number}: {'killed' if landed else 'NOT killed'} after the last batch commit, before the "
+                      f"facts step; {len(got['hands'])} hands stored, daily keys twice: {keys_twice(got)}, tables "
+                      f"differing: {left or 'none'}", flush=True)
+                end_chain(chain_db)
+                chain_db = ""
+                continue
+            landed = killed_at_random(command, rng)
+            killed += landed
+            stored = len(tables_of(chain_db)["hands"]) if Path(chain_db).exists() else 0
+            print(f"kill {number}: {'killed' if landed else 'finished before the kill'}, {stored} hands stored",
                   flush=True)
-        run_hhtool("import", str(history), "--db", db, timeout=1800)
-        got = tables_of(db)
-        differing = [name for name in want if got.get(name) != want[name]]
-        lost = len(want["hands"]) - len(got["hands"])
-        print(f"{killed} kills of {args.kills} landed during an import; after one re-run: "
-              f"{len(got['hands'])} hands for {len(want['hands'])} ({lost} lost); "
-              f"tables differing from an uninterrupted import: {differing or 'none'}")
-        return 1 if differing else 0
+        if chain_db:
+            end_chain(chain_db)
+        print(f"{killed} kills of {args.kills} landed during an import ({facts_kills} between the last batch commit "
+              f"and the facts step), in {chains} chains; after each chain's re-run: {lost} hands lost; "
+              f"player_facts_daily keys twice: {twice}; tables differing from an uninterrupted import "
+              f"(every table, player_facts_daily included): {sorted(bad) or 'none'}")
+        return 1 if bad or lost or twice else 0
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from hhtool.import_report import (
     ImportReport,
     ProgressTracker,
 )
+from hhtool.meanwhile import left_out
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
 from hhtool.provisional import completes, forget_hand
 from hhtool.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
@@ -132,6 +133,8 @@ class FileWriter:
         self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
         self.checker = CopyChecker(store)
         self.candidates: list[CopyAt] = []  # second copies of stored hands whose text differs: checked at the end
+        self.report: FileReport | None = None  # the file's (store_result): hands stored meanwhile are counted there
+        self.tail_ids: list[str | None] = []  # the hands of the files row's tail, item by item
         self._tables: dict[str, list[pa.Table]] = {}
         self._pending: set[tuple[str, str]] = set()  # identities accounted as stored but not written yet
         self._hands = 0
@@ -162,7 +165,10 @@ class FileWriter:
         hands = self._hands
         if self._tables or self.first:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
-            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of)
+            # (hands another import stored since copies_of looked: left out, counted; hhtool.meanwhile)
+            tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates)
+            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
+                                    summed=facts_table.SUMMED)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         if hands:
             self.store.release()  # the batch (and its facts) is committed: a reader's turn
@@ -180,6 +186,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
     """Account a chunk's hands in the file's report and hand them, less those already stored, to
     the writer; ``extra`` (the file row, made once the counts are final, from the file's counts
     and how its tail was counted) marks the file's last chunk."""
+    writer.report = report
     known = writer.copies_of(result.site, result.hand_ids, result.origins) if result.site and result.hand_ids else {}
     tables = result.tables
     own: set[str] = set()  # stored before from this very place of this file: an interrupted or shorter read
@@ -226,6 +233,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
         return
     tail = [("duplicates" if hand_id in known and hand_id not in own else "stored") if kind == HAND else kind
             for kind, hand_id in result.tail]
+    writer.tail_ids = [hand_id for _, hand_id in result.tail]
     conflicts: dict[str, pa.Table] = {}
     if writer.candidates:  # compare with everything of this file stored first
         writer.add(result.site, new_ids, tables, last=True, origins=result.origins)

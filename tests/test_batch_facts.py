@@ -15,7 +15,7 @@ from hhtool.cli import app
 from hhtool.reports import facts_table
 from hhtool.store import Store
 from tests.inputs import SAMPLES, require_corpus
-from tests.test_reliability import every_table
+from tests.test_reliability import every_table, numbered_hands
 
 runner = CliRunner()
 
@@ -75,3 +75,60 @@ def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp
     written = cache_tables(db)
     assert written[facts_table.FACTS_TABLE]
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
+
+
+def daily_rows(db: Path) -> list[tuple[object, ...]]:
+    return cache_tables(db)[facts_table.DAILY_TABLE]
+
+
+def twice(db: Path) -> int:
+    """How many keys of the daily sums have more than one row."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        keys = ", ".join(facts_table.DAILY_KEYS)
+        return int(con.execute(f"SELECT count(*) FROM (SELECT {keys} FROM {facts_table.DAILY_TABLE} GROUP BY ALL "
+                               "HAVING count(*) > 1)").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_a_rerun_agrees(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#28 item 7: stopped right after its last batch's commit, where the daily sums of its batches
+    were merged at the end (a kill there left every key once per batch, and the re-run, storing
+    nothing new, never merged them): each key has one row at every commit."""
+    from hhtool import importer
+
+    monkeypatch.setattr(importer, "BATCH_HANDS", 100)
+    monkeypatch.setattr(importer, "WRITE_HANDS", 150)  # four transactions, every one adding to the same keys
+    history = tmp_path / "a.txt"
+    history.write_text(numbered_hands(600))
+    reference = tmp_path / "reference.duckdb"
+    import_command(reference, history)
+    db = tmp_path / "stopped.duckdb"
+    with monkeypatch.context() as stopped:
+        stopped.setattr(facts_table.BatchFacts, "finish", lambda self: None)  # the process ends right here
+        import_command(db, history)
+    assert twice(db) == 0 and daily_rows(db) == daily_rows(reference)
+    result = runner.invoke(app, ["import", str(history), "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0 and '"stored": 0' in result.stdout  # nothing new
+    assert twice(db) == 0 and cache_tables(db) == cache_tables(reference)
+
+
+def test_daily_sums_an_older_hhtool_left_split_are_merged_by_the_next_import(tmp_path: Path) -> None:
+    """A store whose daily sums are split (each key's sums over two rows: an older hhtool killed
+    before its merge) is merged by the next import, even one storing nothing."""
+    history = tmp_path / "a.txt"
+    history.write_text(numbered_hands(20))
+    reference = tmp_path / "reference.duckdb"
+    import_command(reference, history)
+    db = tmp_path / "split.duckdb"
+    db.write_bytes(reference.read_bytes())
+    with Store(str(db)) as store:  # every row split in two: its sums, and a row of zeros of the same key
+        columns = [row[0] for row in store.run(f"DESCRIBE {facts_table.DAILY_TABLE}")]
+        zeros = [key if key in facts_table.DAILY_KEYS else f"0 AS {key}" for key in columns]
+        store.run(f"INSERT INTO {facts_table.DAILY_TABLE} BY NAME SELECT {', '.join(zeros)} FROM {facts_table.DAILY_TABLE}")
+    assert twice(db) > 0
+    result = runner.invoke(app, ["import", str(history), "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0 and '"stored": 0' in result.stdout, result.output
+    assert twice(db) == 0 and daily_rows(db) == daily_rows(reference)

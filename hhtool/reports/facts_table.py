@@ -10,7 +10,10 @@ The tables belong to the reports layer (created here, not by the store's migrati
 
 * ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query;
 * ``player_facts_daily``: the same facts summed per player, day and kind of table (the
-  :data:`DAILY_KEYS`): what ``hhtool stats`` sums, far fewer rows than ``player_facts``;
+  :data:`DAILY_KEYS`): what ``hhtool stats`` sums, far fewer rows than ``player_facts``; one row
+  per key at every commit: a batch's sums are added to the stored rows of their keys in the
+  batch's own transaction (:func:`hhtool.store.sums.sums_added`), so SQL and Parquet readers never
+  see a key twice, even while an import runs or after one was killed;
 * ``player_facts_hands``: one row per hand whose facts are stored, by its ``hk`` (a hand nobody was
   dealt in has no player row, yet it is done);
 * ``facts_version``: one row naming the facts definition the rows were computed with; when it is
@@ -19,6 +22,14 @@ The tables belong to the reports layer (created here, not by the store's migrati
 Hands are never deleted and covered hands are recorded in the transaction that stores their facts,
 so the cache is complete exactly when it covers as many hands as ``hands`` holds.
 
+A store whose daily sums are split (each batch's appended, the merge never run: an older hhtool
+stopped between its last batch and its merge) is merged by the next refresh: every import ends with
+one, even an import storing nothing, and a report that refreshes runs one.
+
+``$HHTOOL_KILL_AT=facts`` (unset by default: for the kill campaign, ``benchmarks/kill_run.py``, and
+the tests) makes an import kill itself (SIGKILL) right after its last batch's commit, before the
+facts of the hands left without are computed: where an older hhtool still had the merge to do.
+
 A store that was not refreshed (read-only, or written by something that does not refresh) still
 reports right: :func:`selected_facts` and :func:`summed_facts` compute the hands not covered on the fly.
 """
@@ -26,6 +37,8 @@ reports right: :func:`selected_facts` and :func:`summed_facts` compute the hands
 from __future__ import annotations
 
 import hashlib
+import os
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import cache
@@ -42,7 +55,8 @@ from hhtool.reports.facts import (
     showdown_cards_sql,
 )
 from hhtool.reports.filters import HandFilter
-from hhtool.store import Store
+from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.sums import split_keys, sums_added
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -58,6 +72,10 @@ CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, COVERED_TABLE)
 #: ``started_at`` cut to the day (``--from``/``--to`` select whole days, so they select the same rows)
 DAILY_KEYS = ("player", "site", "currency", "unit", "small_bet", "big_bet", "stakes", "is_tournament", "table_size",
               "started_at", "month")
+#: the cache tables of sums, with their keys: a batch's rows are added to the stored row of their key
+SUMMED = {DAILY_TABLE: DAILY_KEYS}
+#: where an import kills itself when asked (module docstring): off unless set
+KILL_AT_ENV = "HHTOOL_KILL_AT"
 
 #: the store's tables the facts query reads
 FACTS_INPUTS = ("hands", "actions", "cards", "seats", "results", "showdown", "awards")
@@ -132,9 +150,15 @@ def _complete(store: Store) -> bool:
     return bool(rows[0][0])
 
 
+def daily_split(store: Store) -> bool:
+    """Whether a key of the daily sums has two rows (given a current cache; module docstring)."""
+    return split_keys(store, DAILY_TABLE, DAILY_KEYS)
+
+
 def needs_refresh(store: Store) -> bool:
-    """Whether :func:`refresh_facts` would store anything: no current cache, or a hand without
-    facts. Reads only: safe on a store opened read-only."""
+    """Whether :func:`refresh_facts` would store facts: no current cache, or a hand without facts.
+    Reads only: safe on a store opened read-only. (Daily sums an older hhtool left split are not
+    looked for here, on every report: ``stats`` sums them right; the next import merges them.)"""
     if not cache_is_current(store):
         return bool(store.run("SELECT EXISTS (SELECT 1 FROM hands)")[0][0])
     return not _complete(store)
@@ -176,9 +200,11 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
 
     Batches are consecutive runs of the pending hands' row ids (stable while this connection holds
     the file for writing), each stored in one transaction: an interrupted refresh keeps the batches
-    it finished and the next one resumes. The daily sums of each batch are appended, then merged
-    into one row per day and key at the end."""
+    it finished and the next one resumes. The daily sums of each batch are added to the stored rows
+    of their keys in its transaction; daily sums left split by an older hhtool are merged first."""
     _prepare(store)
+    if daily_split(store):
+        merge_daily(store)
     if _complete(store):
         return 0
     pending = [int(row[0]) for row in store.run(f"SELECT h.rowid FROM hands h WHERE {NOT_COVERED} ORDER BY 1")]
@@ -189,20 +215,22 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
         with card_values_registered(store, where, params):
             sql, all_params = hands_facts_sql(where, params)
             store.run(f"CREATE OR REPLACE TEMP TABLE batch_facts AS {sql}", all_params)
+            store.run(f"CREATE OR REPLACE TEMP TABLE batch_daily AS {daily_sums_sql('SELECT * FROM batch_facts')}")
         try:
             _transaction(store, [
                 (f"INSERT INTO {FACTS_TABLE} BY NAME SELECT * FROM batch_facts", []),
-                (f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql('SELECT * FROM batch_facts')}", []),
+                *((added, []) for added in sums_added(store, DAILY_TABLE, DAILY_KEYS, "batch_daily")),
                 (f"INSERT INTO {COVERED_TABLE} SELECT h.hk FROM hands h WHERE {where}", params),
             ])
         finally:
             store.run("DROP TABLE IF EXISTS batch_facts")
-    merge_daily(store)
+            store.run("DROP TABLE IF EXISTS batch_daily")
     return len(pending)
 
 
 def merge_daily(store: Store) -> None:
-    """Merge the daily sums appended batch by batch into one row per day and key (the sums stay)."""
+    """Merge daily sums appended batch by batch (by an older hhtool) into one row per day and key
+    (the sums stay). Idempotent: merged sums are merged to themselves."""
     _transaction(store, [
         (f"CREATE OR REPLACE TEMP TABLE merged_daily AS {resum_sql(f'SELECT * FROM {DAILY_TABLE}', DAILY_KEYS)}", []),
         (f"DELETE FROM {DAILY_TABLE}", []),
@@ -220,7 +248,8 @@ class BatchFacts:
     have the cores). Every window and join of the query stays inside one hand (module docstring), so
     these are the rows a refresh over the store would compute, without reading the hands back or
     the ``NOT EXISTS`` joins that find the uncovered ones (#17: ≈150 → ≈72 µs per hand). The daily
-    sums are appended per batch: :meth:`finish` merges them."""
+    sums are added to the stored ones of their keys in the batch's transaction (:data:`SUMMED`,
+    for :meth:`Store.write_tables`): nothing is left to merge."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -250,6 +279,9 @@ class BatchFacts:
             facts = con.sql(sql, params=params or None).to_arrow_table()
             con.register("batch_facts", facts)
             daily = con.sql(daily_sums_sql("SELECT * FROM batch_facts")).to_arrow_table()
+        except duckdb.Error as error:
+            raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's tables)
+            raise
         finally:
             for name in (*FACTS_INPUTS, CARD_VALUES_VIEW, "batch_facts"):
                 con.unregister(name)
@@ -258,10 +290,11 @@ class BatchFacts:
 
     def finish(self) -> None:
         """After the import: the facts of any hand stored without them (before this import, or
-        by an interrupted one), and the daily sums merged."""
+        by an interrupted one), and daily sums an older hhtool left split merged."""
         self._con.close()
-        if refresh_facts(self.store) == 0 and self.hands:  # (a refresh that stored hands merged them)
-            merge_daily(self.store)
+        if os.environ.get(KILL_AT_ENV) == "facts":  # (module docstring: the kill campaign's point)
+            os.kill(os.getpid(), signal.SIGKILL)
+        refresh_facts(self.store)
 
 
 @contextmanager

@@ -19,7 +19,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -132,6 +132,15 @@ def memory_size(text: str) -> int:
     if not match:
         raise SettingError(f"not a memory size: {text!r} (e.g. 512MiB, 2GB)")
     return int(float(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()])
+
+
+def raise_if_interrupted(error: BaseException) -> None:
+    """A Ctrl-C that arrives while DuckDB reads a registered Python object (a batch's Arrow table)
+    comes back as DuckDB's own error naming it ("counting the rows of the object registered as
+    'awards' failed: KeyboardInterrupt"): raise it as the KeyboardInterrupt it is (exit 130 and
+    "interrupted", not a store error or an internal one)."""
+    if "failed: KeyboardInterrupt" in str(error):
+        raise KeyboardInterrupt from error
 
 
 def duckdb_message(error: BaseException) -> str:
@@ -348,7 +357,11 @@ class Store:
 
     def run(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple[Any, ...]]:
         """Execute one statement and fetch everything (DuckDB 2 keeps a connection busy until then)."""
-        return self.con.execute(sql, params or []).fetchall()
+        try:
+            return self.con.execute(sql, params or []).fetchall()
+        except duckdb.Error as error:
+            raise_if_interrupted(error)
+            raise
 
     def frame(self, sql: str, params: Sequence[Any] | None = None) -> pl.DataFrame:
         """A query's result as a Polars frame."""
@@ -369,10 +382,13 @@ class Store:
 
     def write_tables(self, tables: dict[str, pa.Table], new_only: dict[str, tuple[str, ...]] | None = None,
                      first: Sequence[tuple[str, Sequence[Any]]] = (),
-                     derived: Callable[[dict[str, pa.Table]], dict[str, pa.Table]] | None = None) -> None:
+                     derived: Callable[[dict[str, pa.Table]], dict[str, pa.Table]] | None = None,
+                     summed: Mapping[str, tuple[str, ...]] | None = None) -> None:
         """Insert rows into several tables in one transaction (all of them or none). ``new_only``
         names, per table, the columns that identify a row: rows already there are not inserted
         again (a re-run after an interrupted import). ``first``: statements run before, in it.
+        ``summed`` names, per table of sums, its key columns: rows are added to the stored row of
+        their key (:func:`hhtool.store.sums.sums_added`), so each key keeps one row at every commit.
 
         New hands (``hands`` and the keyed tables, their ``hk`` numbered from 0 within the batch, as
         the row builders give it) get the store's next free keys here: ``max(hands.hk) + 1`` is
@@ -393,7 +409,9 @@ class Store:
             for sql, params in first:
                 self.run(sql, params)
             for name, table in tables.items():
-                if table.num_rows:
+                if table.num_rows and name in (summed or {}):
+                    self._add_sums(name, table, (summed or {})[name])
+                elif table.num_rows:
                     self._insert(name, table, (new_only or {}).get(name, ()))
             self.run("COMMIT")
         except BaseException:
@@ -404,15 +422,32 @@ class Store:
         view = f"incoming_{name}"
         spec = BY_NAME.get(name)
         stored = spec.stored if spec is not None else name  # (the reports' cache tables are not the spec's)
+        sql = f"INSERT INTO {stored} BY NAME SELECT * FROM {view}"
+        if key:
+            match = " AND ".join(f"t.{column} IS NOT DISTINCT FROM {view}.{column}" for column in key)
+            sql += f" WHERE NOT EXISTS (SELECT 1 FROM {stored} t WHERE {match})"
+        self._with_view(view, table, [sql])
+
+    def _add_sums(self, name: str, table: pa.Table, keys: tuple[str, ...]) -> None:
+        from hhtool.store.sums import sums_added
+
+        view = f"incoming_{name}"
+        self._with_view(view, table, sums_added(self, name, keys, view))
+
+    def _with_view(self, view: str, table: pa.Table, statements: list[str]) -> None:
+        """Run ``statements`` (inside the caller's transaction) with ``table`` registered as ``view``.
+        A statement that fails aborts the transaction, in which DuckDB refuses even to unregister
+        the view: that error would hide the one to report (a Ctrl-C, a full disk, a broken key), so
+        it is not raised (the view is replaced at the name's next use, or goes with the connection)."""
         self.con.register(view, table)
         try:
-            sql = f"INSERT INTO {stored} BY NAME SELECT * FROM {view}"
-            if key:
-                match = " AND ".join(f"t.{column} IS NOT DISTINCT FROM {view}.{column}" for column in key)
-                sql += f" WHERE NOT EXISTS (SELECT 1 FROM {stored} t WHERE {match})"
-            self.run(sql)
-        finally:
-            self.con.unregister(view)
+            for sql in statements:
+                self.run(sql)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                self.con.unregister(view)
+            raise
+        self.con.unregister(view)
 
     def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
         """Store new replay findings for hands already stored (audit under another profile)."""
@@ -453,4 +488,4 @@ class Store:
 
 __all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "SchemaTooNew", "SchemaTooOld", "SettingError", "Store",
            "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "duckdb_message", "holder_of",
-           "is_damage", "lock_timeout_from_env", "memory_size", "resolve_db_path"]
+           "is_damage", "lock_timeout_from_env", "memory_size", "raise_if_interrupted", "resolve_db_path"]

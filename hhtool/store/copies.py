@@ -18,6 +18,9 @@ NEW_ONLY: dict[str, tuple[str, ...]] = {
     "import_errors": ("file", "first_line", "line", "raw_sha256", "reason"),
     "skipped_hands": ("file", "first_line", "hand_id", "game"),
     "copy_conflicts": ("site", "hand_id", "second_file", "second_first_line", "second_sha256"),
+    # (two imports of one file at once: the one to commit last finds the other's row; an import that
+    # reads a file again another way deletes its row first, in its first transaction)
+    "files": ("path", "sha256", "reading"),
 }
 
 CONFLICT_SCHEMA = arrow_schema("copy_conflicts")
@@ -81,3 +84,28 @@ def conflicts_of(store: Store, where: str, params: Sequence[Any]) -> list[dict[s
             WHERE {where} ORDER BY c.site, c.hand_id, c.second_file, c.second_first_line""", list(params))
     names = [d[0] for d in cursor.description]
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def copies_stored_meanwhile(store: Store, hands: pa.Table | None) -> dict[str, CopyAt]:
+    """The stored copy of each hand of a batch's ``hands`` rows that is already in the store: those
+    another process stored after this one looked (:func:`stored_copies`) and let go of the store.
+    Asked on the connection that then writes the batch, it cannot miss one: no other process
+    writes the file while this one holds it."""
+    if hands is None or not hands.num_rows:
+        return {}
+    from hhtool.copies import identity
+
+    columns = [hands[name].to_pylist() for name in ("site", "hand_id", "origin_site")]
+    probes = [(hand_id, *identity(site, hand_id, origin)) for site, hand_id, origin in zip(*columns, strict=True)]
+    return stored_copies(store, probes)
+
+
+def without_hands(tables: dict[str, pa.Table], hand_ids: set[str]) -> dict[str, pa.Table]:
+    """A batch's ``tables`` less every row of the hands ``hand_ids`` (by their ``hk``)."""
+    import pyarrow.compute as pc
+
+    hands = tables["hands"]
+    dropped = hands.filter(pc.is_in(hands["hand_id"], value_set=pa.array(sorted(hand_ids), pa.string())))["hk"]
+    keys = dropped.combine_chunks()
+    return {name: table.filter(pc.invert(pc.is_in(table["hk"], value_set=keys))) if "hk" in table.column_names
+            else table for name, table in tables.items()}
