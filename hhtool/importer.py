@@ -135,6 +135,7 @@ class FileWriter:
         self.candidates: list[CopyAt] = []  # second copies of stored hands whose text differs: checked at the end
         self.report: FileReport | None = None  # the file's (store_result): hands stored meanwhile are counted there
         self.tail_ids: list[str | None] = []  # the hands of the files row's tail, item by item
+        self.completing: set[str] = set()  # hands whose cut copy `first` removes (hhtool.provisional)
         self._tables: dict[str, list[pa.Table]] = {}
         self._pending: set[tuple[str, str]] = set()  # identities accounted as stored but not written yet
         self._hands = 0
@@ -166,10 +167,11 @@ class FileWriter:
         if self._tables or self.first:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
             # (hands another import stored since copies_of looked: left out, counted; hhtool.meanwhile)
-            tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates)
+            tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates, self.completing)
             self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
                                     summed=facts_table.SUMMED)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
+        self.completing = set()
         if hands:
             self.store.release()  # the batch (and its facts) is committed: a reader's turn
 
@@ -194,6 +196,7 @@ def store_result(writer: FileWriter, report: FileReport, result: ChunkResult,
         for hand_id, (file, first, last, sha) in _locations(result.tables["hands"], set(known)).items():
             if result.site and completes(known[hand_id], result.site, file, first, last, sha):
                 writer.first.extend(forget_hand(writer.store, known.pop(hand_id).site, hand_id))
+                writer.completing.add(hand_id)
                 report.completed += 1
     if known:  # their rows go, in every table keyed by the chunk's hand numbers (hk)
         hands = tables["hands"]

@@ -15,6 +15,7 @@ failed + incomplete holds in both summaries.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -28,11 +29,15 @@ if TYPE_CHECKING:
 
 
 def left_out(store: Store, tables: dict[str, pa.Table], report: FileReport | None, tail_ids: list[str | None],
-             candidates: list[CopyAt]) -> dict[str, pa.Table]:
+             candidates: list[CopyAt], completing: Collection[str] = ()) -> dict[str, pa.Table]:
     """A file's batch less the hands stored meanwhile, counted in ``report`` (and in the batch's
     ``files`` row, whose tail items are the hands ``tail_ids``); those whose stored copy differs
-    join the ``candidates`` to compare (compared when the file's last chunk comes after)."""
+    join the ``candidates`` to compare (compared when the file's last chunk comes after). The hands
+    ``completing`` a cut copy the batch's transaction removes first (:mod:`hhtool.provisional`) are
+    this import's to store, not another's."""
     stored = copies_stored_meanwhile(store, tables.get("hands"))
+    for hand_id in completing:
+        stored.pop(hand_id, None)
     if not stored:
         return tables
     hands = tables["hands"]

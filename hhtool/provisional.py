@@ -13,8 +13,8 @@ resumes a file whose bytes up to the size it had then still hash as they did: th
 text is the start of what the file holds there now. A copy that is longer now was cut off while
 written: the completed hand replaces it, in the transaction that stores the completed one (so a
 kill leaves one or the other). It is not a duplicate, not "stored before" and never a
-conflicting copy. Its stats facts go with it: the daily sums get the cut copy's sums negated
-(they are sums: the next merge folds them in), and its facts rows and covered mark are deleted.
+conflicting copy. Its stats facts go with it: the cut copy's daily sums are added negated to their keys' rows
+(hhtool.store.sums: a key stays one row), and its facts rows and covered mark are deleted.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hhtool.reports.facts import counted_columns
-from hhtool.reports.facts_table import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
+from hhtool.reports.facts_table import COVERED_TABLE, DAILY_KEYS, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
 from hhtool.store.copies import CopyAt
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
 from hhtool.store.spec import BY_NAME
+from hhtool.store.sums import sums_added
 
 if TYPE_CHECKING:
     from hhtool.store import Store
@@ -56,8 +57,11 @@ def forget_hand(store: Store, site: str, hand_id: str) -> list[Statement]:
     if {FACTS_TABLE, DAILY_TABLE} <= present:  # (a store whose facts were never computed has none to undo)
         negated = ", ".join(f"-{name} AS {name}" for name in (*_SUMMED, *counted_columns()))
         own = f"SELECT * FROM {FACTS_TABLE} WHERE site = ? AND hand_id = ?"
-        statements.append((f"INSERT INTO {DAILY_TABLE} BY NAME SELECT * REPLACE ({negated}) "
+        # added to the stored row of each key (hhtool.store.sums), never appended: a key stays one row
+        statements.append((f"CREATE OR REPLACE TEMP TABLE forgotten_sums AS SELECT * REPLACE ({negated}) "
                            f"FROM ({daily_sums_sql(own)})", [site, hand_id]))
+        statements += [(sql, []) for sql in sums_added(store, DAILY_TABLE, DAILY_KEYS, "forgotten_sums")]
+        statements.append(("DROP TABLE forgotten_sums", []))
     if FACTS_TABLE in present:
         statements.append((f"DELETE FROM {FACTS_TABLE} WHERE site = ? AND hand_id = ?", [site, hand_id]))
     if COVERED_TABLE in present:
