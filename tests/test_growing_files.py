@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.reports.facts_table import DAILY_KEYS
 from tests.test_reliability import HHTOOL, numbered_hands
 from tests.test_site_pokerstars import SPLIT_HAND
 
@@ -48,6 +49,8 @@ def stored_state(db: Path) -> dict[str, object]:
             "errors": con.execute("SELECT count(*) FROM import_errors").fetchall()[0][0],
             "facts": con.execute("SELECT count(*), count(DISTINCT hand_id) FROM player_facts").fetchall()[0],
             "daily_hands": con.execute("SELECT sum(hands) FROM player_facts_daily").fetchall()[0][0],
+            "daily_keys_twice": con.execute(f"SELECT count(*) FROM (SELECT {', '.join(DAILY_KEYS)} FROM player_facts_daily "
+                                            "GROUP BY ALL HAVING count(*) > 1)").fetchall()[0][0],
         }
     finally:
         con.close()
@@ -55,7 +58,7 @@ def stored_state(db: Path) -> dict[str, object]:
 
 def clean(hands: int) -> dict[str, object]:
     return {"hands": (hands, hands), "cut": 0, "conflicts": 0, "errors": 0, "facts": (3 * hands, hands),
-            "daily_hands": 3 * hands}
+            "daily_hands": 3 * hands, "daily_keys_twice": 0}
 
 
 def test_two_imports_of_a_file_cut_inside_its_summary_then_grown_store_each_hand_once(tmp_path: Path) -> None:
