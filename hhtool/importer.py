@@ -18,7 +18,7 @@ import io
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, cast
 
 import pyarrow as pa
@@ -247,6 +247,7 @@ class _FileJob:
     size: int = 0  # bytes on disk, for the progress
     position: Callable[[list[RawHand] | LineBlock], float] | None = None  # the share of the file read after a chunk
     shares: deque[float] = field(default_factory=deque)  # position after each chunk in flight
+    damage: str | None = None  # a damaged archive: where its readable part ends, and why
 
 
 @dataclass
@@ -406,6 +407,9 @@ class Importer:
         self.store.release()  # (the whole file is read to digest it)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
+            damage: str | None = getattr(stream, "damage", None)  # (its part before the damage is read)
+        if damage and not scanned.size:
+            raise SourceError(f"{name}: {damage}")
         known, resume = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
         if known is not None:
             return known
@@ -429,8 +433,10 @@ class Importer:
                 kept, holding = _first_characters(reader, MAX_UNKNOWN_RAW + 1)
                 decoded = DecodedFile(scanned.encoding.label, kept)
                 lines_read(reader)
-            job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix)
+            job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix, damage=damage)
             self._no_site_detected(job, decoded, holding)
+            if damage:
+                self._apply(job, failure_chunk(_damage_failure(job)), file_row=False)
             return job
         counted = CountingStream()
 
@@ -446,8 +452,10 @@ class Importer:
                 lines_read(reader)
 
         expanded = max(scanned.size, 1)
-        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener),
-                        position=lambda _: min(counted.read_bytes / expanded, 1.0))
+        # the text of a damaged archive stops at the damage, in a line or not: its last hand is cut off
+        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix,
+                        bool(damage) or _last_bytes(opener), position=lambda _: min(counted.read_bytes / expanded, 1.0),
+                        damage=damage)
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool, is_first: bool) -> Any:
         site = job.report.site
@@ -480,6 +488,8 @@ class Importer:
             job.resume_line = result.last_first_line
         if not file_row:
             job.tail = [kind for kind, _ in result.tail if kind != HAND]
+        elif job.damage and job.report.site:  # the damage is the file's last item, after its last hand
+            result = _joined(result, failure_chunk(_damage_failure(job)))
         store_result(job.writer, job.report, result,
                      (lambda counts, tail: {"files": self._file_row(job, counts, tail)}) if file_row else None)
 
@@ -502,6 +512,23 @@ class Importer:
         report = FileReport(name, known["site"], known["encoding"], status="unchanged", reading=known["reading"])
         report.totals = {name: known[name] for name in COUNTS}
         return report
+
+
+def _damage_failure(job: _FileJob) -> FailedHand:
+    """A damaged archive's unread rest as a failure, at the line after the last one read."""
+    line = int(job.row.get("lines", 0)) + 1
+    assert job.damage is not None
+    return FailedHand(job.report.site, None, line, job.damage, RawHand(job.report.path, line, ("",)),
+                      FailureKind.DAMAGED)
+
+
+def _joined(result: ChunkResult, more: ChunkResult) -> ChunkResult:
+    """A chunk's result with the items of ``more`` (found after it in the file) added at its end."""
+    tables = dict(result.tables)
+    for name, table in more.tables.items():
+        tables[name] = pa.concat_tables([tables[name], table]) if name in tables else table
+    return replace(result, tables=tables, found=result.found + more.found, failures=[*result.failures, *more.failures],
+                   tail=[*result.tail, *more.tail])
 
 
 def _drop_rows_of(path: str, start_line: int) -> list[tuple[str, list[Any]]]:
