@@ -18,7 +18,7 @@ import io
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, cast
 
 import pyarrow as pa
@@ -51,13 +51,17 @@ from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.forced_bets import import_mark
 from hhtool.store.tables import next_key, shifted
 
-#: hands parsed, replayed and tabulated together (one task for a worker)
-BATCH_HANDS = 2000
+#: hands parsed, replayed and tabulated together (one task for a worker). Measured on a 31 MB file
+#: at --jobs 2: a worker peaks at 190 MiB with 1,000 against 230 MiB with 2,000, the same CPU time
+BATCH_HANDS = 1000
 #: hands of one file written in one transaction at most: DuckDB writes inserts this big straight
 #: into compressed row groups (measured: 2x faster and 40 % smaller than transactions of 2,000)
 WRITE_HANDS = 10_000
-#: files at least this big are read as a stream (twice: digest, then lines) instead of whole
-STREAM_MIN_BYTES = 32 << 20
+#: files at least this big are read as a stream (twice: digest, then lines) instead of whole. Read
+#: whole, a file costs about 3x its size more (measured on a 31 MB file: 696 against 606 MiB with
+#: --jobs 1), so that below 4 MiB (one process, POOL_MIN_BYTES) it costs little, and the progress
+#: within a small file still goes by its lines
+STREAM_MIN_BYTES = 4 << 20
 #: lines held at most while waiting for the next hand start (real blocks hold about 80,000)
 MAX_BLOCK_LINES = 1_000_000
 #: raw text kept for a file no site recognises (the rest is noted as cut)
@@ -86,10 +90,15 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
     facts = facts_table.BatchFacts(store) if store_facts else None
     # the collector tuned for the chunks of model objects an import holds (import_gc: ≈9 % of CPU)
-    with import_gc(), (executor or LocalExecutor()).running(total_bytes) as running:
-        importer = Importer(store, replay, rules, site, running.submit, running.in_flight,
-                            facts_of=facts.tables_for if facts else None)
-        report = importer.run(sources, on_file, on_progress)
+    with import_gc():
+        with (executor or LocalExecutor()).running(total_bytes) as running:
+            importer = Importer(store, replay, rules, site, running.submit, running.in_flight,
+                                facts_of=facts.tables_for if facts else None)
+            report = importer.run(sources, on_file, on_progress, judge=False)
+        # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
+        # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
+        # tree's peak 1,600 → 1,209 MiB)
+        importer.judge()
     if facts is not None:
         store.release()  # a reader's turn before the facts of the hands left without
         facts.finish()  # `stats` and `graph` have nothing left to compute
@@ -265,6 +274,7 @@ class _FileJob:
     size: int = 0  # bytes on disk, for the progress
     position: Callable[[list[RawHand] | LineBlock], float] | None = None  # the share of the file read after a chunk
     shares: deque[float] = field(default_factory=deque)  # position after each chunk in flight
+    damage: str | None = None  # a damaged archive: where its readable part ends, and why
 
 
 @dataclass
@@ -293,19 +303,21 @@ class Importer:
         self.in_flight = in_flight if submit else 0
         self._progress = ProgressTracker(0, 0, None)  # run's, for each import
         self.facts_of = facts_of  # the stats-facts rows of each transaction's hands (FileWriter)
+        self._mark: Any = None  # (run's: what the cross-hand pass judges again)
 
     @property
     def reading(self) -> str:
         return "forced" if self.site else "detected"
 
     def run(self, sources: Iterable[Readable], on_file: Callable[[FileReport], None] | None = None,
-            on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
+            on_progress: Callable[[ImportProgress], None] | None = None, judge: bool = True) -> ImportReport:
         """Import ``sources`` in order; ``on_file`` hears of each file once it is stored, ``on_progress``
-        how far the import is after each chunk and file."""
+        how far the import is after each chunk and file; ``judge`` False leaves the cross-hand pass
+        to a call of :meth:`judge`."""
         sources = list(sources)
         report = ImportReport()
         self._progress = ProgressTracker(len(sources), sum(_source_size(source) for source in sources), on_progress)
-        mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
+        self._mark = import_mark(self.store)  # the tables of the files stored from here on are judged again at the end
         pending: deque[tuple[_FileJob, Any, bool]] = deque()
         for source in sources:
             self.store.release()  # reading the file holds nothing: readers may open the store meanwhile
@@ -338,10 +350,15 @@ class Importer:
                 chunk = following
         while pending:
             self._finish(*pending.popleft(), on_file)
+        if judge:
+            self.judge()
+        return report
+
+    def judge(self) -> None:
+        """The cross-hand pass over the tables of the files :meth:`run` stored."""
         if self.replay:
             self.store.release()  # (a reader's turn between the last batch and the tables' pass)
-            judge_imported_since(self.store, mark)  # forced bets against the tables' other hands
-        return report
+            judge_imported_since(self.store, self._mark)  # forced bets against the tables' other hands
 
     def _writer(self, resume: _Resume | None = None) -> FileWriter:
         return FileWriter(self.store, resume.first if resume else (), self.facts_of)
@@ -424,6 +441,9 @@ class Importer:
         self.store.release()  # (the whole file is read to digest it)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
+            damage: str | None = getattr(stream, "damage", None)  # (its part before the damage is read)
+        if damage and not scanned.size:
+            raise SourceError(f"{name}: {damage}")
         known, resume = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
         if known is not None:
             return known
@@ -447,8 +467,10 @@ class Importer:
                 kept, holding = _first_characters(reader, MAX_UNKNOWN_RAW + 1)
                 decoded = DecodedFile(scanned.encoding.label, kept)
                 lines_read(reader)
-            job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix)
+            job = _FileJob(report, row, [], start_line, self._writer(resume), resume.prefix, damage=damage)
             self._no_site_detected(job, decoded, holding)
+            if damage:
+                self._apply(job, failure_chunk(_damage_failure(job)), file_row=False)
             return job
         counted = CountingStream()
 
@@ -464,8 +486,10 @@ class Importer:
                 lines_read(reader)
 
         expanded = max(scanned.size, 1)
-        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix, _last_bytes(opener),
-                        position=lambda _: min(counted.read_bytes / expanded, 1.0))
+        # the text of a damaged archive stops at the damage, in a line or not: its last hand is cut off
+        return _FileJob(report, row, chunks(), start_line, self._writer(resume), resume.prefix,
+                        bool(damage) or _last_bytes(opener), position=lambda _: min(counted.read_bytes / expanded, 1.0),
+                        damage=damage)
 
     def _dispatch(self, job: _FileJob, chunk: list[RawHand] | LineBlock, is_last: bool, is_first: bool) -> Any:
         site = job.report.site
@@ -498,6 +522,8 @@ class Importer:
             job.resume_line = result.last_first_line
         if not file_row:
             job.tail = [kind for kind, _ in result.tail if kind != HAND]
+        elif job.damage and job.report.site:  # the damage is the file's last item, after its last hand
+            result = _joined(result, failure_chunk(_damage_failure(job)))
         store_result(job.writer, job.report, result,
                      (lambda counts, tail: {"files": self._file_row(job, counts, tail)}) if file_row else None)
 
@@ -520,6 +546,23 @@ class Importer:
         report = FileReport(name, known["site"], known["encoding"], status="unchanged", reading=known["reading"])
         report.totals = {name: known[name] for name in COUNTS}
         return report
+
+
+def _damage_failure(job: _FileJob) -> FailedHand:
+    """A damaged archive's unread rest as a failure, at the line after the last one read."""
+    line = int(job.row.get("lines", 0)) + 1
+    assert job.damage is not None
+    return FailedHand(job.report.site, None, line, job.damage, RawHand(job.report.path, line, ("",)),
+                      FailureKind.DAMAGED)
+
+
+def _joined(result: ChunkResult, more: ChunkResult) -> ChunkResult:
+    """A chunk's result with the items of ``more`` (found after it in the file) added at its end."""
+    tables = dict(result.tables)
+    for name, table in more.tables.items():
+        tables[name] = pa.concat_tables([tables[name], table]) if name in tables else table
+    return replace(result, tables=tables, found=result.found + more.found, failures=[*result.failures, *more.failures],
+                   tail=[*result.tail, *more.tail])
 
 
 def _drop_rows_of(path: str, start_line: int) -> list[tuple[str, list[Any]]]:

@@ -467,6 +467,7 @@ class FailureKind(StrEnum):
     ENDS_EARLY = "ends_early"  # the hand stops before it is complete (a truncated hand)
     STRAY_TEXT = "stray_text"  # lines after a complete hand that belong to no hand (a note, a footer)
     UNKNOWN_FORMAT = "unknown_format"  # no site recognised the file
+    DAMAGED = "damaged"  # a damaged archive: its bytes after the damage could not be read
 
 
 @dataclass(slots=True, unsafe_hash=True)

@@ -9,7 +9,10 @@ Every input is looked at before it is opened, so that one bad input costs only i
 * a file name that is not valid UTF-8 is named with its bytes escaped (``caf\\xe9.txt``), the
   same way in reports and in the store;
 * archives are read member by member as streams, within limits on expanded size and member
-  count, so a hostile archive is reported instead of filling memory.
+  count, so a hostile archive is reported instead of filling memory;
+* a damaged archive (a truncated ``.gz``, a corrupt block, bytes after its end, a zip member whose
+  data is corrupt) is read up to the damage, as ``gzip -dc`` reads it: the stream ends there and
+  its ``damage`` says at which byte of the file and what happened.
 
 A path named twice is read once.
 """
@@ -17,10 +20,10 @@ A path named twice is read once.
 from __future__ import annotations
 
 import glob
-import gzip
 import os
 import re
 import stat
+import struct
 import zipfile
 import zlib
 from collections.abc import Iterable
@@ -37,6 +40,10 @@ MAX_ZIP_MEMBERS = 10_000
 #: folders deeper than this below a named folder are not searched (and said so)
 MAX_FOLDER_DEPTH = 64
 _CHUNK = 1 << 20
+#: compressed bytes fed to a decompressor at a time; the output of the piece in which damage is found
+#: is recovered byte by byte, so it also bounds that one-off cost (≤ 1,032× expanded: 16.5 MiB)
+_PIECE = 16 << 10
+_GZIP_MAGIC = b"\x1f\x8b"
 _READ_ERRORS = (OSError, zipfile.BadZipFile, EOFError, zlib.error, RuntimeError, ValueError)
 
 
@@ -106,6 +113,12 @@ class _Bounded:
         self._stream, self._name, self._limit, self._owners = stream, name, limit, owners
         self._read = 0
 
+    @property
+    def damage(self) -> str | None:
+        """Where and how the archive is damaged, once a read reached the damage (None: it is not,
+        or the damage is not reached yet); the stream ends there."""
+        return getattr(self._stream, "damage", None)
+
     def read(self, size: int = -1) -> bytes:
         try:
             data = self._stream.read(size if size is not None and size >= 0 else _CHUNK)
@@ -139,6 +152,135 @@ class _Bounded:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _zlib_reason(error: zlib.error) -> str:
+    """zlib's words for what is wrong, without its error number ("invalid block type")."""
+    return str(error).rpartition(": ")[2] or str(error)
+
+
+class _Inflating:
+    """The expanded bytes of deflate data read incrementally from ``raw``: a gzip file's members one
+    after the other (``gzip``), or one zip member's raw deflate data between ``start`` and ``end``,
+    checked against its ``crc``. Seekable to its start only.
+
+    Damage does not lose what comes before it: a corrupt block, a failed data check, data that stops
+    before its end, or bytes after the last gzip member that are no member (NUL padding aside) end the
+    stream where they are found, after every byte expanded before them, and ``damage`` says at which
+    byte of the file and what happened. The damage is found again at the same place by a read from
+    the start (it stays set)."""
+
+    def __init__(self, raw: BinaryIO, *, gzip: bool, start: int = 0, end: int | None = None,
+                 crc: int | None = None) -> None:
+        self._raw, self._gzip, self._start, self._crc_expected = raw, gzip, start, crc
+        self._end = end if end is not None else os.fstat(raw.fileno()).st_size
+        self.damage: str | None = None
+        self.seek(0)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if (offset, whence) != (0, 0):
+            raise ValueError("an archived stream can only go back to its start")
+        self._raw.seek(self._start)
+        self._at = self._start  # the file offset of self._buffer's first byte
+        self._buffer = b""  # compressed bytes read and not consumed yet
+        self._decompressor: Any = zlib.decompressobj(31 if self._gzip else -15)
+        self._done = False
+        self._expanded = 0
+        self._crc = 0
+        return 0
+
+    def seekable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        """(The file is closed by the stream's owner.)"""
+
+    def read(self, size: int = -1) -> bytes:
+        want = size if size >= 0 else _CHUNK
+        parts: list[bytes] = []
+        got = 0
+        while got < want and not self._done:
+            data = self._step(want - got)
+            parts.append(data)
+            got += len(data)
+            self._expanded += len(data)
+            if not self._gzip:
+                self._crc = zlib.crc32(data, self._crc)
+        return b"".join(parts)
+
+    def _fill(self) -> bool:
+        """Read the next piece when nothing is left to feed; False at the end of the data."""
+        if not self._buffer:
+            self._buffer = self._raw.read(min(_PIECE, self._end - self._at))
+        return bool(self._buffer)
+
+    def _step(self, room: int) -> bytes:
+        decompressor = self._decompressor
+        if decompressor.eof:
+            self._next_member()
+            return b""
+        if not self._fill():
+            if self._gzip and self._at == self._start:
+                self._done = True  # an empty file: no member, nothing damaged (as gzip reads it)
+            else:
+                self._damaged(self._at, "the file ends inside the compressed data (truncated)")
+            return b""
+        backup = decompressor.copy()  # (a few µs a piece: what the piece holds can be found again)
+        try:
+            data: bytes = decompressor.decompress(self._buffer, room)
+        except zlib.error as error:
+            return self._salvage(backup, _zlib_reason(error))
+        rest: bytes = decompressor.unused_data if decompressor.eof else decompressor.unconsumed_tail
+        self._at += len(self._buffer) - len(rest)
+        self._buffer = rest
+        return data
+
+    def _salvage(self, decompressor: Any, reason: str) -> bytes:
+        """The output of the piece in which zlib found damage, fed again byte by byte from a copy
+        taken before it (a failing call gives no output): everything before the failing byte."""
+        parts: list[bytes] = []
+        for index in range(len(self._buffer)):
+            try:
+                parts.append(decompressor.decompress(self._buffer[index:index + 1]))
+            except zlib.error:
+                break
+        else:
+            index = len(self._buffer)
+        data = b"".join(parts)
+        self._damaged(self._at + index, reason, len(data))
+        return data
+
+    def _next_member(self) -> None:
+        """After a member's end: the next gzip member, NUL padding (skipped), the end of the file, or
+        bytes that are none of these (damage); a zip member's data is checked against its CRC-32."""
+        if not self._gzip:
+            if self._crc_expected is not None and self._crc & 0xFFFFFFFF != self._crc_expected:
+                self._damaged(self._at, "its data check (CRC-32) fails: the text read may be altered")
+            self._done = True
+            return
+        while self._fill():
+            stripped = self._buffer.lstrip(b"\x00")
+            self._at += len(self._buffer) - len(stripped)
+            self._buffer = stripped
+            if stripped:
+                break
+        if not self._buffer:
+            self._done = True  # the end of the file, after the last member
+            return
+        while len(self._buffer) < len(_GZIP_MAGIC) and (more := self._raw.read(min(_PIECE, self._end - self._at
+                                                                                      - len(self._buffer)))):
+            self._buffer += more
+        if not self._buffer.startswith(_GZIP_MAGIC):
+            self._damaged(self._at, f"{self._end - self._at:,} bytes after the end of the gzip data, not gzip data")
+            return
+        self._decompressor = zlib.decompressobj(31)
+
+    def _damaged(self, offset: int, reason: str, more: int = 0) -> None:
+        """The stream ends at ``offset`` (of the file), after ``more`` bytes expanded not counted yet."""
+        self._done = True
+        if self.damage is None:
+            self.damage = (f"damaged archive at byte {offset:,} of {self._end:,}: {reason}; the "
+                           f"{self._expanded + more:,} bytes expanded before it were read, nothing after it")
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +318,12 @@ class Source:
         raw = _open_regular(self.fs_path, self.name)
         if self.fs_path.suffix.lower() != ".gz":
             return raw
-        gz = gzip.GzipFile(fileobj=raw, mode="rb")
-        return cast(BinaryIO, _Bounded(cast(IO[bytes], gz), self.name, MAX_EXPANDED_BYTES, (raw,)))
+        try:
+            inflating = _Inflating(raw, gzip=True)
+        except OSError as error:
+            raw.close()
+            raise SourceError(f"{self.name}: cannot read: {_error_text(error)}") from error
+        return cast(BinaryIO, _Bounded(cast(IO[bytes], inflating), self.name, MAX_EXPANDED_BYTES, (raw,)))
 
     def _open_member(self) -> BinaryIO:
         assert self.member is not None
@@ -187,7 +333,12 @@ class Source:
             info = archive.getinfo(self.member)
             if info.file_size > MAX_EXPANDED_BYTES:
                 raise SourceError(f"{self.name}: declares {info.file_size} bytes expanded; refused")
-            member = archive.open(info)
+            if info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & 1:  # (bit 0: encrypted)
+                start = _member_data_start(raw, info)
+                member: IO[bytes] = cast(IO[bytes], _Inflating(raw, gzip=False, start=start,
+                                                              end=start + info.compress_size, crc=info.CRC))
+            else:  # stored, another method or encrypted: zipfile's own reading (damage fails it whole)
+                member = archive.open(info)
         except SourceError:
             raw.close()
             raise
@@ -197,7 +348,8 @@ class Source:
         return cast(BinaryIO, _Bounded(member, self.name, MAX_EXPANDED_BYTES, (archive, raw)))
 
     def read(self) -> bytes:
-        """The whole file (expanded), within the archive limits."""
+        """The whole file (expanded), within the archive limits; a damaged archive is a SourceError
+        (reading it as a stream keeps what comes before the damage)."""
         with self.open_binary() as stream:
             parts: list[bytes] = []
             try:
@@ -207,7 +359,21 @@ class Source:
                 raise
             except _READ_ERRORS as error:
                 raise SourceError(f"{self.name}: cannot read: {_error_text(error)}") from error
+            damage = getattr(stream, "damage", None)
+        if damage:
+            raise SourceError(f"{self.name}: {damage}")
         return b"".join(parts)
+
+
+def _member_data_start(raw: BinaryIO, info: zipfile.ZipInfo) -> int:
+    """Where a zip member's compressed data begins: after its local header, whose name and extra
+    field may differ in length from the central directory's."""
+    raw.seek(info.header_offset)
+    header = raw.read(30)
+    if len(header) < 30 or header[:4] != b"PK\x03\x04":
+        raise zipfile.BadZipFile(f"bad local header for {info.filename!r}")
+    name_length, extra_length = struct.unpack("<HH", header[26:30])
+    return info.header_offset + 30 + name_length + extra_length
 
 
 def _zip_members(path: Path) -> list[Source]:

@@ -9,11 +9,13 @@ test: it runs in CI with the suite; marked ``memory`` so that it can be selected
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,59 @@ def test_peak_memory_of_an_import_stays_under_the_bound(kind: str, tmp_path: Pat
     assert returncode == 0, done.stdout
     assert f"{hands} hands found = {hands} stored" in done.stdout, done.stdout
     assert peak_kib / 1024 < bound_mib, f"peak RSS {peak_kib / 1024:.0f} MiB"
+
+
+#: simulated hands making a 31 MB file, just under the size from which files used to be streamed
+#: (32 MB), where an import's process tree with two jobs took 1.06-1.13 GiB (#28, item 11); streamed
+#: in chunks of 1,000 hands, 0.89 GiB
+TREE_HANDS = 18_000
+TREE_BOUND_MIB = 1024
+
+
+def _tree_rss(root: int) -> int:
+    """Resident KiB of ``root`` and all its descendants (a forkserver pool's workers are the
+    forkserver's children, not the importing process's), counted from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):  # (a process that just ended)
+                parents[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()[1])
+    family, grown = {root}, True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grown = True
+    total = 0
+    for pid in family:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return total
+
+
+@pytest.mark.slow
+@pytest.mark.memory
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process tree from /proc (Linux)")
+def test_the_process_tree_of_a_two_job_import_stays_under_1_gib(tmp_path: Path) -> None:
+    """The importing process and its pool together (every process's resident memory summed, sampled
+    every 50 ms: shared pages count once per process, so the bound is on the safe side)."""
+    source = tmp_path / "big-stars.txt"
+    subprocess.run([sys.executable, "-m", "hhtool", "simulate", "--hands", str(TREE_HANDS), "--seed", "5", "--out",
+                    str(source)], capture_output=True, check=True, timeout=600)
+    hands = TREE_HANDS
+    command = [sys.executable, "-m", "hhtool", "import", "--db", str(tmp_path / "store.duckdb"), "--jobs", "2",
+               str(source)]
+    peak = 0
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          env={**os.environ, "HHTOOL_PROGRESS": "off"}) as process:
+        while process.poll() is None:
+            peak = max(peak, _tree_rss(process.pid))
+            time.sleep(0.05)
+        output = process.stdout.read() if process.stdout else ""
+    assert process.returncode == 0, output
+    assert f"{hands} hands found = {hands} stored" in output, output
+    assert peak / 1024 < TREE_BOUND_MIB, f"peak RSS of the process tree {peak / 1024:.0f} MiB"

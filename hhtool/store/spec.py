@@ -272,7 +272,8 @@ TABLES: tuple[Table, ...] = (
         Column("raw_sha256", VARCHAR, "of `raw_text`"),
         Column("imported_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
         Column("kind", VARCHAR, "unreadable; ends_early: a truncated hand; stray_text: lines after a complete hand "
-               "that belong to no hand; unknown_format", default="'unreadable'", of="kind"),
+               "that belong to no hand; unknown_format; damaged: the unread rest of a damaged archive",
+               default="'unreadable'", of="kind"),
     )),
     Table("skipped_hands", "hand of another game", Role.IMPORT, (
         Column("file", VARCHAR, "", of="raw.file"),
