@@ -160,3 +160,25 @@ def test_the_structures_table_agrees_with_the_corpus_hands_it_cites(tmp_path: Pa
                     assert bring_in in (None, row.bring_in), (site, hand_id, bring_in)
                     checked += 1
     assert checked >= 35  # the corpus hands the rows cite (the others are public files outside the corpus)
+
+
+def test_judging_a_slice_at_a_time_gives_the_same_judgement(tmp_path: Path) -> None:
+    """The pass holds one slice of hands at a time (memory); the tiers still see every table's and level's votes."""
+    from hhtool.cross_hand import judge_hands
+
+    hands = [stars_hand(n, table=table, bring_in=3 if n == 7 else 2, antes=(1, None, 1) if n == 5 else (1, 1, 1))
+             for n, table in enumerate(("A", "A", "B", "C", "C", "D", "D", "E"), start=1)]
+    db = _import(tmp_path, "a.txt", *hands)
+
+    def state() -> tuple[object, ...]:
+        with Store(db, read_only=True) as store:
+            return (store.run("SELECT hand_id, verdict, ante, ante_source, bring_in, bring_in_source FROM hands ORDER BY 1"),
+                    store.run("SELECT hand_id, code, message FROM violations ORDER BY ALL"),
+                    store.run("SELECT hand_id, check_code, reason FROM unverifiable ORDER BY ALL"))
+
+    whole = state()
+    assert {row[0] for row in whole[1]} == {"5", "7"}  # the missing ante; the odd bring-in against the other tables
+    for size in (1, 3):
+        with Store(db) as store:
+            assert judge_hands(store, "true", slice_hands=size) == 8
+        assert state() == whole

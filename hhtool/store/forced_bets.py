@@ -44,7 +44,7 @@ _TABLE_KEY = f"""CASE WHEN {_PLACE} IS NULL THEN NULL
 _LEVEL_KEY = f"""to_json(struct_pack(site := {_DEALT_BY}, tournament := CASE WHEN h.is_tournament THEN
     coalesce(h.tournament_id, '') END, small := h.small_bet, big := h.big_bet, currency := h.currency,
     structure := h.structure))::VARCHAR"""
-_SCRATCH = ("fb_hands", "fb_judged", "fb_posts", "fb_votes")
+_SCRATCH = ("fb_hands", "fb_judged", "fb_slice", "fb_posts", "fb_votes")
 
 #: a hand's forced bets and, per hand, whether each took the whole stack
 _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS flagged,
@@ -104,11 +104,12 @@ class Evidence:
     level_json: dict[LevelKey, str]
 
 
-def gather(store: Store, touched: str, params: Sequence[Any], profile: str | None) -> Evidence:
-    """The evidence for the hands ``touched`` (a SQL condition on ``hands h``) chooses. With ``profile``
-    None (after an import) every replayed hand whose forced bets may now be judged otherwise is
-    gathered, under its own profile: the non-header hands at the tables of the chosen hands, and at
-    their levels those no table decided; with a profile (``audit --rules``), the chosen hands under it."""
+def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None) -> int:
+    """Choose the hands to judge (``fb_judged``, numbered ``n`` from 0 with each table's hands together)
+    and return how many. ``touched`` is a SQL condition on ``hands h``. With ``profile`` None (after an
+    import) every replayed hand whose forced bets may now be judged otherwise is chosen, under its own
+    profile: the non-header hands at the tables of the touched hands, and at their levels those no
+    table decided; with a profile (``audit --rules``), the touched hands under it."""
     run = store.run
     run(f"""CREATE OR REPLACE TEMP TABLE fb_hands AS
             SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
@@ -121,19 +122,28 @@ def gather(store: Store, touched: str, params: Sequence[Any], profile: str | Non
              OR tkey IN (SELECT tkey FROM fb_hands WHERE chosen)
              OR (lkey IN (SELECT lkey FROM fb_hands WHERE chosen)
                  AND (ante_source IN {open_sources} OR bring_in_source IN {open_sources})))""")
-    run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS SELECT *, coalesce(?, rules_profile) AS profile FROM fb_hands
-            WHERE (ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}""", [profile])
-    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_judged')}")
+    run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS
+            SELECT *, coalesce(?, rules_profile) AS profile, row_number() OVER (ORDER BY tkey NULLS LAST, hk) - 1 AS n
+            FROM fb_hands WHERE (ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}""", [profile])
+    return int(run("SELECT count(*) FROM fb_judged")[0][0])
+
+
+def gather(store: Store, first: int, stop: int) -> Evidence:
+    """The evidence of the chosen hands numbered ``first`` to ``stop`` - 1 (see :func:`choose`): a slice,
+    so that what is held in memory does not grow with the hands an import brings."""
+    run = store.run
+    run("CREATE OR REPLACE TEMP TABLE fb_slice AS SELECT * FROM fb_judged WHERE n >= ? AND n < ?", [first, stop])
+    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_slice')}")
     posts: dict[int, list[tuple[Any, ...]]] = {}
     for hk, *row in run("SELECT hk, kind, player, amount, line, all_in FROM fb_posts ORDER BY hk, seq"):
         posts.setdefault(hk, []).append(tuple(row))
     unanted: dict[int, list[tuple[str, int]]] = {}
     for hk, player, line in run(_UNANTED):
         unanted.setdefault(hk, []).append((player, line))
-    rows = run(f"SELECT {_JUDGED_COLUMNS}, lkey FROM fb_judged ORDER BY hk")
+    rows = run(f"SELECT {_JUDGED_COLUMNS}, lkey FROM fb_slice ORDER BY hk")
     hands = [_hand_posts(row[:-1], posts.get(row[0], []), unanted.get(row[0], [])) for row in rows]
     level_json = [row[-1] for row in rows]
-    tables = _tallies(store, "tkey", "SELECT DISTINCT tkey FROM fb_judged WHERE tkey IS NOT NULL")
+    tables = _tallies(store, "tkey", "SELECT DISTINCT tkey FROM fb_slice WHERE tkey IS NOT NULL")
     levels = {hand.level: json for hand, json in zip(hands, level_json, strict=True)}
     return Evidence(hands, tables, levels)
 
@@ -170,7 +180,7 @@ _JUDGED_COLUMNS = ("hk, site, hand_id, dealt_by, file, profile, table_name, tour
                    "currency, unit, structure, tkey, private, ante_source, bring_in_source")
 
 #: seated, not sitting out, dealt in (a 3rd-street card or action), no ante
-_UNANTED = """SELECT s.hk, s.player, s.line FROM keyed.seats s JOIN fb_judged j USING (hk)
+_UNANTED = """SELECT s.hk, s.player, s.line FROM keyed.seats s JOIN fb_slice j USING (hk)
     WHERE NOT s.sitting_out
     AND NOT EXISTS (SELECT 1 FROM fb_posts p WHERE p.hk = s.hk AND p.player = s.player AND p.kind = 'ante')
     AND (EXISTS (SELECT 1 FROM keyed.cards c WHERE c.hk = s.hk AND c.player = s.player AND c.street = 3)
@@ -269,5 +279,5 @@ def drop_scratch(store: Store) -> None:
         store.run(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__ = ["AWAITING_JUDGEMENT", "AWAITING_PARAMS", "NEVER_JUDGED", "Evidence", "drop_scratch", "gather",
+__all__ = ["AWAITING_JUDGEMENT", "AWAITING_PARAMS", "NEVER_JUDGED", "Evidence", "choose", "drop_scratch", "gather",
            "has_never_judged", "import_mark", "level_votes", "save"]
