@@ -37,6 +37,18 @@ def _stat(pid: int) -> tuple[int, float] | None:
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def family_of(root: int, parents: dict[int, int]) -> set[int]:
+    """``root`` and every process descending from it, from each process's parent (read from /proc)."""
+    family, grown = {root}, True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grown = True
+    return family
+
+
 def run_measured(command: list[str], interval: float = 0.05) -> Measured:
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -49,14 +61,7 @@ def run_measured(command: list[str], interval: float = 0.05) -> Measured:
         for entry in os.listdir("/proc"):
             if entry.isdigit() and (stat := _stat(int(entry))) is not None:
                 parents[int(entry)], times[int(entry)] = stat
-        family = {process.pid}
-        grown = True
-        while grown:
-            grown = False
-            for pid, parent in parents.items():
-                if parent in family and pid not in family:
-                    family.add(pid)
-                    grown = True
+        family = family_of(process.pid, parents)
         for pid in family - {process.pid}:
             seen[pid] = max(seen.get(pid, 0.0), times[pid])
         time.sleep(interval)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.cputime import family_of
 from tests.inputs import SAMPLES
 
 SIZE = 60 << 20
@@ -100,15 +101,8 @@ def _tree_rss(root: int) -> int:
         if entry.isdigit():
             with contextlib.suppress(OSError, IndexError, ValueError):  # (a process that just ended)
                 parents[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()[1])
-    family, grown = {root}, True
-    while grown:
-        grown = False
-        for pid, parent in parents.items():
-            if parent in family and pid not in family:
-                family.add(pid)
-                grown = True
     total = 0
-    for pid in family:
+    for pid in family_of(root, parents):
         try:
             status = Path(f"/proc/{pid}/status").read_text()
         except OSError:

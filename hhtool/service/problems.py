@@ -137,29 +137,21 @@ def problems(database: Database, kind: ProblemKind = ProblemKind.all, sites: Seq
     sites = [site.lower() for site in sites]
     with database.open(read_only=True) as store:
         _require_known(store, sites, file, code)
-        errors, unverifiable = _empty(), _empty()
-        errors_total = unverifiable_total = 0
+        def chosen(query: str, order: str) -> tuple[pl.DataFrame, int]:
+            where, params = _conditions("site", "file", sites, file)
+            if code:
+                where.append("code = ?")
+                params.append(code)
+            return _select(store, query, where, params, order, limit)
+
+        errors, unverifiable, defects = _empty(), _empty(), _empty()
+        errors_total = unverifiable_total = defects_total = 0
         if kind in (ProblemKind.errors, ProblemKind.all):
-            where, params = _conditions("site", "file", sites, file)
-            if code:
-                where.append("code = ?")
-                params.append(code)
-            errors, errors_total = _select(store, _ERRORS, where, params, "file, first_line, line", limit)
+            errors, errors_total = chosen(_ERRORS, "file, first_line, line")
         if kind in (ProblemKind.unverifiable, ProblemKind.all):
-            where, params = _conditions("site", "file", sites, file)
-            if code:
-                where.append("code = ?")
-                params.append(code)
-            unverifiable, unverifiable_total = _select(store, _UNVERIFIABLE, where, params,
-                                                       "file, first_line, line NULLS FIRST, code", limit)
-        defects, defects_total = _empty(), 0
+            unverifiable, unverifiable_total = chosen(_UNVERIFIABLE, "file, first_line, line NULLS FIRST, code")
         if kind in (ProblemKind.defects, ProblemKind.all):
-            where, params = _conditions("site", "file", sites, file)
-            if code:
-                where.append("code = ?")
-                params.append(code)
-            defects, defects_total = _select(store, _DEFECTS, where, params,
-                                             "file, first_line NULLS FIRST, line NULLS FIRST, code", limit)
+            defects, defects_total = chosen(_DEFECTS, "file, first_line NULLS FIRST, line NULLS FIRST, code")
     return Problems(errors, unverifiable, errors_total, unverifiable_total, kind, defects, defects_total)
 
 
