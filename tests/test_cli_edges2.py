@@ -8,8 +8,15 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from hhtool.cli import app
 from tests.test_reliability import HHTOOL, stop_watch_after_files
 from tests.test_site_pokerstars import SPLIT_HAND
+
+runner = CliRunner()
+PLAIN = {"NO_COLOR": "1", "COLUMNS": "80"}
 
 # ------------------------------------------------------------------ Ctrl-C ends a watch
 
@@ -28,3 +35,30 @@ def test_a_watch_stopped_by_ctrl_c_exits_130_and_its_last_line_counts_the_failed
     assert process.returncode == 130 and "Traceback" not in stderr, stderr
     last = stdout.strip().splitlines()[-1]
     assert last == "stopped: 2 hands found = 1 stored + 0 duplicates + 0 skipped + 1 failed + 0 incomplete", stdout
+
+
+# ------------------------------------------------------------------ option errors: one line
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["stats", "--min-hands", "x"], "Invalid value for '--min-hands'"),
+    (["stats", "--bogus"], "No such option: --bogus"),
+    (["stats", "--form", "x"], "No such option: --form (Possible options: --format, --from, --sort)"),
+    (["stat"], "No such command 'stat'. Did you mean 'stats'?"),
+    (["--bogus", "stats"], "No such option: --bogus"),
+    (["show"], "Missing argument 'HAND_ID'"),
+])
+def test_an_option_error_is_one_line_saying_what_to_do_with_exit_2(args: list[str], said: str) -> None:
+    """It was Typer's box of five lines, usage first; Click's own words ("did you mean") are kept."""
+    result = runner.invoke(app, args, env=PLAIN)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], result.output
+    assert "'hhtool" in lines[0] and " -h'" in lines[0]  # where the options are told
+    assert "Traceback" not in result.output and "╭" not in result.output
+
+
+def test_help_is_still_shown_and_exits_0() -> None:
+    for args in (["--help"], ["stats", "--help"], ["stats", "-h"]):
+        result = runner.invoke(app, args, env=PLAIN)
+        assert result.exit_code == 0 and "Usage: hhtool" in result.output, (args, result.output)
