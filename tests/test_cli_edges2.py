@@ -62,3 +62,21 @@ def test_help_is_still_shown_and_exits_0() -> None:
     for args in (["--help"], ["stats", "--help"], ["stats", "-h"]):
         result = runner.invoke(app, args, env=PLAIN)
         assert result.exit_code == 0 and "Usage: hhtool" in result.output, (args, result.output)
+
+
+# ------------------------------------------------------------------ a '\' in --db
+
+
+def test_a_backslash_in_db_is_kept_never_read_as_a_folder(tmp_path: Path) -> None:
+    """On Linux ``a\\b.duckdb`` is one file's name. DuckDB reads its ``\\`` as ``/``: hhtool wrote
+    ``a/b.duckdb`` (and then failed, exit 3). Now it names the path as given, says why it cannot
+    store there, exits 2, and writes nothing anywhere."""
+    (tmp_path / "a").mkdir()
+    history = tmp_path / "h.txt"
+    history.write_text(SPLIT_HAND)
+    db = str(tmp_path / "a\\b.duckdb")
+    result = runner.invoke(app, ["import", str(history), "--db", db], env=PLAIN)
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith(f"error: --db {db}: ") and "without '\\'" in line
+    assert list((tmp_path / "a").iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["a", "h.txt"]
