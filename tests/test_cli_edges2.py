@@ -8,12 +8,16 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import duckdb
 import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.copies import normalised_lines
+from hhtool.model import text_lines
 from tests.test_reliability import HHTOOL, stop_watch_after_files
 from tests.test_site_pokerstars import SPLIT_HAND
+from tests.tracker_hands import EVENING
 
 runner = CliRunner()
 PLAIN = {"NO_COLOR": "1", "COLUMNS": "80"}
@@ -80,3 +84,30 @@ def test_a_backslash_in_db_is_kept_never_read_as_a_folder(tmp_path: Path) -> Non
     line = result.output.strip()
     assert "\n" not in line and line.startswith(f"error: --db {db}: ") and "without '\\'" in line
     assert list((tmp_path / "a").iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["a", "h.txt"]
+
+
+# ------------------------------------------------------------------ U+2028, U+2029, U+0085 in a name
+
+
+@pytest.mark.parametrize("mark", ["\u2028", "\u2029", "\x85"])
+def test_a_unicode_line_separator_in_a_name_is_part_of_the_name_and_escaped_on_the_terminal(
+        tmp_path: Path, mark: str) -> None:
+    """``Ann`` + U+2028: the reader's ``rstrip()`` took it off the line's end, the name no longer
+    matched the seat's, and 4 hands of 6 failed ("player 'Ann' is not seated"). Now every hand is
+    stored with the name whole, and the terminal shows the mark as "?"."""
+    name = f"Ann{mark}"
+    history = tmp_path / "e.txt"
+    history.write_text("\n\n".join(hand.replace("Ann", name) for hand in EVENING), encoding="utf-8")
+    db = str(tmp_path / "u.duckdb")
+    result = runner.invoke(app, ["import", str(history), "--db", db], env=PLAIN)
+    assert result.exit_code == 0 and "6 stored" in result.output and "0 failed" in result.output, result.output
+    with duckdb.connect(db, read_only=True) as con:
+        assert {row[0] for row in con.execute("SELECT DISTINCT player FROM seats").fetchall()} == {name, "Dan"}
+    for command in (["show", "7001"], ["stats"]):
+        shown = runner.invoke(app, [*command, "--db", db], env=PLAIN)
+        assert shown.exit_code == 0 and mark not in shown.output and "Ann?" in shown.output, shown.output
+
+
+def test_text_lines_break_at_cr_and_lf_only() -> None:
+    assert text_lines("a\u2028b\x85c\u2029d\x0be\r\nf\rg\n") == ["a\u2028b\x85c\u2029d\x0be", "f", "g"]
+    assert normalised_lines("Seat 1:  Ann\u2028 ($5)  \n") == ["Seat 1: Ann\u2028 ($5)"]
