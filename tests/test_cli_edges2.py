@@ -111,3 +111,32 @@ def test_a_unicode_line_separator_in_a_name_is_part_of_the_name_and_escaped_on_t
 def test_text_lines_break_at_cr_and_lf_only() -> None:
     assert text_lines("a\u2028b\x85c\u2029d\x0be\r\nf\rg\n") == ["a\u2028b\x85c\u2029d\x0be", "f", "g"]
     assert normalised_lines("Seat 1:  Ann\u2028 ($5)  \n") == ["Seat 1: Ann\u2028 ($5)"]
+
+
+# ------------------------------------------------------------------ '</game>' in a comment or CDATA
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_histories"
+XML_GAMES = {  # a sample of each XML site, its encoding, and its hands
+    "merge": (SAMPLES / "merge" / "7-StudHL-USD-0.25-0.50-sample.xml", "utf-8", 4),
+    "ipoker": (SAMPLES / "ipoker" / "7-StudHL-EUR-0.05-0.10-sample-session.xml", "cp1252", 3),
+}
+OPAQUE = {  # markup whose text is no tag, one of them over two lines
+    "comment": "\t<!-- the client's note: </game>\n\t<game id=\"not-a-game\"> -->\n",
+    "cdata": "\t<![CDATA[ </game> ]]>\n",
+    "instruction": "\t<?client </game> ?>\n",
+}
+
+
+@pytest.mark.parametrize("site", sorted(XML_GAMES))
+@pytest.mark.parametrize("markup", sorted(OPAQUE))
+def test_a_game_tag_inside_a_comment_or_cdata_does_not_split_the_game(tmp_path: Path, site: str, markup: str) -> None:
+    """Inside the first game: it was cut at the ``</game>`` there (3 failed, or a phantom hand
+    skipped); now the game is read whole and every hand of the file is stored."""
+    sample, encoding, hands = XML_GAMES[site]
+    text = sample.read_bytes().decode(encoding)
+    inside = text.index("\n", text.index("<game ")) + 1  # after the first game's start tag
+    history = tmp_path / sample.name
+    history.write_bytes((text[:inside] + OPAQUE[markup] + text[inside:]).encode(encoding))
+    result = runner.invoke(app, ["import", str(history), "--db", ":memory:"], env=PLAIN)
+    assert result.exit_code == 0, result.output
+    assert f"{hands} hands found = {hands} stored + 0 duplicates + 0 skipped (other games) + 0 failed" in result.output
