@@ -19,10 +19,14 @@ Anything else is a conflict, stored with both sources and a line-level diff summ
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from collections.abc import Sequence
 
-from hhtool.model import ActionKind, Hand, cards_text
+from hhtool.model import ActionKind, Hand, cards_text, text_lines
+
+#: the blanks a re-export may change (ASCII: a U+2028 or U+00A0 in a name is part of it)
+_BLANKS = re.compile(r"[ \t]+")
 
 #: changed lines quoted in a diff summary at most
 DIFF_LINES = 6
@@ -47,7 +51,7 @@ def normalised_lines(text: str) -> list[str]:
     >>> normalised_lines("Seat 1:  Bob ($5)  \\n\\n  Seat 2: Al ($4)")
     ['Seat 1: Bob ($5)', 'Seat 2: Al ($4)']
     """
-    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFC", text).splitlines())
+    lines = (" ".join(_BLANKS.split(line.strip(" \t"))) for line in text_lines(unicodedata.normalize("NFC", text)))
     return [line for line in lines if line]
 
 

@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import copyreg
+import re
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import IntEnum, StrEnum
@@ -483,6 +484,20 @@ class FailedHand:
 
 
 ParseOutcome = Hand | SkippedHand | FailedHand
+
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """``text``'s lines, broken at \\r, \\n and \\r\\n only, as the reader breaks a file: ``str.splitlines``
+    also breaks at U+2028, U+2029, U+0085 and a few controls, which a player's name may hold.
+
+    >>> text_lines("Seat 1: A\u2028B ($5)\\r\\nSeat 2: C ($4)\\n")
+    ['Seat 1: A\u2028B ($5)', 'Seat 2: C ($4)']
+    """
+    lines = _LINE_BREAKS.split(text)
+    return lines[:-1] if lines and not lines[-1] else lines  # no empty line after a final break (as splitlines)
+
 
 #: put by the reader after the kept start of a line longer than its bound, followed by why; a hand
 #: holding such a line fails with that reason (a private-use character: no site writes it)

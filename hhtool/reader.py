@@ -47,6 +47,9 @@ DETECT_LINES = 40
 DETECT_BYTES = 16 << 20
 _BLOCK = 256 << 10
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+#: what a line's end loses: ASCII blanks only. ``str.rstrip()`` also takes U+2028, U+2029, U+0085 and
+#: the other Unicode spaces, which a player's name may end with (a line breaks at \r, \n, \r\n only)
+LINE_END_BLANKS = " \t\r\n\x0b\x0c"
 _ASCII = bytes(range(128))
 
 
@@ -341,7 +344,7 @@ class LineReader:
                 parts = (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text).split("\n")
             if first == 1 and parts[0].startswith("\ufeff"):
                 parts[0] = parts[0][1:]
-            lines = [part.rstrip() for part in parts]
+            lines = [part.rstrip(LINE_END_BLANKS) for part in parts]
             last = lines.pop()  # "" after the final line break, else the file's last line
             if last:
                 lines.append(last)
@@ -365,7 +368,7 @@ class LineReader:
                 self._utf8_seen = self._utf8_seen or (self._codec == "utf-8" and not part.isascii())
             except UnicodeDecodeError:
                 text = self._decode_line(part, self.lines + 1)
-            text = (text[1:] if self.lines == 0 and text.startswith("\ufeff") else text).rstrip()
+            text = (text[1:] if self.lines == 0 and text.startswith("\ufeff") else text).rstrip(LINE_END_BLANKS)
             if unbroken and index == len(parts) - 1 and not text:
                 break  # like a blank last line without a line break: not a line
             self.lines += 1

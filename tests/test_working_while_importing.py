@@ -119,7 +119,7 @@ def test_stats_and_sql_work_while_a_watch_runs_and_the_watch_still_stores_new_ha
     assert "table.txt: 25 hands found = 25 stored" in watcher.stdout.readline()
     assert count_hands(db, timeout="5") == 65
     watcher.send_signal(signal.SIGINT)
-    assert watcher.wait(timeout=60) == 0
+    assert watcher.wait(timeout=60) == 130  # Ctrl-C
     assert "stopped: 65 hands found = 65 stored" in watcher.stdout.read()
 
 

@@ -23,13 +23,14 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum, IntEnum
 from typing import Any, Literal
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer._click import exceptions as click  # Typer's own Click (it carries one)
 from typer.core import TyperGroup
 
 from hhtool.service import stores
@@ -365,9 +366,24 @@ class GuardedGroup(TyperGroup):
         keep_conventions(self, ctx)
         return list(super().parse_args(ctx, args))
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        """Click's errors (a bad option value, an unknown option or command) as one line, ``error: …``,
+        with what to do, instead of Typer's box; exit 2. ``standalone_mode=False`` is left to Click."""
         _plain_typer_panels()
-        return super().main(*args, **kwargs)
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except click.NoArgsIsHelpError as error:  # `hhtool` alone: the help, shown already
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            err.print(f"[red]error:[/red] {escape(click_error_line(error))}", highlight=False)
+            sys.exit(EXIT_USAGE if isinstance(error, click.UsageError) else error.exit_code)
+        except typer.Abort:
+            err.print("aborted", markup=False, highlight=False)
+            sys.exit(EXIT_FINDINGS)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
@@ -394,6 +410,17 @@ class GuardedGroup(TyperGroup):
             raise typer.Exit(code) from None
         finally:
             stores.command_ends()
+
+
+def click_error_line(error: click.ClickException) -> str:
+    """Click's message for ``error`` on one line (its "did you mean" kept), and where to look:
+    ``No such option: --form (Possible options: --format, --from, --sort); see 'hhtool stats -h'``."""
+    line = " ".join(error.format_message().split()).rstrip(".")
+    ctx = getattr(error, "ctx", None)
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        see = f"see '{ctx.command_path} {ctx.help_option_names[0]}'"
+        line += f" {see[0].upper()}{see[1:]}" if line.endswith("?") else f"; {see}"
+    return line
 
 
 def _is_cli_control(error: BaseException) -> bool:

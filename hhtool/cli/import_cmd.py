@@ -163,14 +163,15 @@ def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval
         database(db), paths, options, interval, print_file_pass,
         on_problem=lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"),
         on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops", stderr=True))
-    sums = summary.totals()
-    out.print(f"stopped: {sums['hands_found']} hands found = {sums['stored']} stored + {sums['duplicates']} duplicates"
-              f" + {sums['skipped']} skipped + {sums['failed']} failed + {sums['incomplete']} incomplete")
     for report in summary.latest.values():  # a hand still cut off when the watch ends never completed
         for hand in report.incomplete_hands:
             out.print(f"  [yellow]incomplete[/yellow] {escape(report.path)}:{hand.line}: {escape(hand.reason)} "
                       "(kept in import_errors)",
                       highlight=False)
+    sums = summary.totals()  # the last line: what the whole watch did, its failed hands included
+    out.print(f"stopped: {sums['hands_found']} hands found = {sums['stored']} stored + {sums['duplicates']} duplicates"
+              f" + {sums['skipped']} skipped + {sums['failed']} failed + {sums['incomplete']} incomplete",
+              highlight=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -197,13 +198,14 @@ def register(app: typer.Typer) -> None:
 
         Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors,
         3 when the store cannot be read or written, 130 on Ctrl-C (what was stored stays: the same
-        command again resumes where it stopped).
+        command again resumes where it stopped). --watch ends only with Ctrl-C: 130, its last line the
+        hands it found, failed ones included.
         """
         options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
         paths = watch_targets(paths or [])
         if watch_mode:
             run_watch(paths, db, options, interval)
-            raise typer.Exit(EXIT_OK)
+            raise typer.Exit(EXIT_INTERRUPTED)  # a watch ends only by Ctrl-C
         progress = ImportProgressView()
         try:
             report = import_paths(database(db), paths, options, progress)

@@ -6,7 +6,8 @@ hostile file cannot expand entities or reach the network. Three things are share
 
 * :func:`split_games` cuts a file's decoded lines into one ``RawHand`` per ``<game>``
   element, by a lexical scan for the element's start and end tags rather than one
-  parse of the whole file, so a malformed game cannot break its neighbours. When a
+  parse of the whole file, so a malformed game cannot break its neighbours (a tag in a
+  comment, CDATA section or processing instruction is text, and ends no game). When a
   game's tags share a line with other markup (iPoker writes ``</game><game
   gamecode=...>`` on one line) the edge lines are cut at the tags: the hand's text is
   exactly the element, and its first/last line are the file's lines. Each hand also
@@ -44,7 +45,10 @@ from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
 
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
-_GAME_TAG = re.compile(r"<game\b|</game\s*>")
+#: a game's start or end tag, or the start of markup whose text is no tag (a comment, a CDATA
+#: section, a processing instruction: a ``</game>`` in them ends nothing)
+_GAME_TAG = re.compile(r"<game\b|</game\s*>|<!--|<!\[CDATA\[|<\?")
+_OPAQUE_END = {"<!--": "-->", "<![CDATA[": "]]>", "<?": "?>"}
 _GAME_START_TAG = re.compile(r"<game\b[^>]*>")
 _GAME_CLOSED = re.compile(r"</game\s*>\s*\Z")
 
@@ -228,6 +232,26 @@ def holds_game(lines: Iterable[str]) -> bool:
     return any("<game" in line and _GAME_START_TAG.search(line) is not None for line in lines)
 
 
+def _game_tags(line: str, opaque: str | None) -> tuple[list[re.Match[str]], str | None]:
+    """The game tags of ``line`` outside comments, CDATA sections and processing instructions, and
+    the end of the one still open at its end (``opaque``: the one open at its start)."""
+    tags: list[re.Match[str]] = []
+    at = 0
+    while True:
+        if opaque is not None:
+            end = line.find(opaque, at)
+            if end < 0:
+                return tags, opaque
+            at, opaque = end + len(opaque), None
+        match = _GAME_TAG.search(line, at)
+        if match is None:
+            return tags, None
+        at = match.end()
+        opaque = _OPAQUE_END.get(match.group())
+        if opaque is None:
+            tags.append(match)
+
+
 def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
                 ignorable: re.Pattern[str] | None = None, offset: int = 0) -> Iterator[RawHand]:
     """One RawHand per ``<game>`` element, in file order, reading the lines once (a file can be
@@ -273,9 +297,14 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
     open_chars = 0  # characters of the open game so far
     index = -1
     held = window.lines
+    opaque: str | None = None  # the end of the comment, CDATA section or instruction the scan is in
     for index, line in enumerate(lines):
         held.append(line)
-        for match in _GAME_TAG.finditer(line) if "game" in line else ():
+        if opaque is not None or "game" in line or "<!" in line or "<?" in line:
+            tags, opaque = _game_tags(line, opaque)
+        else:
+            tags = []
+        for match in tags:
             here, after = (index, match.start()), (index, match.end())
             if open_at is None:
                 yield from outside(outside_from, here)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hhtool.model import Hand
+from hhtool.model import Hand, text_lines
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
 from hhtool.replay.result import Unverifiable, Violation
@@ -30,7 +30,7 @@ def _side(row: dict[str, object], which: str) -> CopySide:
     site = row.get("site") if which == "first" else row.get("second_site")
     hand_id = row.get("hand_id") if which == "first" else row.get("second_hand_id")
     return CopySide(str(row[f"{which}_file"]), int(str(row[f"{which}_first_line"])), int(str(row[f"{which}_last_line"])),
-                    str(row[f"{which}_sha256"]), str(site), str(hand_id), tuple(str(text).splitlines()))
+                    str(row[f"{which}_sha256"]), str(site), str(hand_id), tuple(text_lines(str(text))))
 
 
 def _table_words(store: Store, hand: Hand) -> dict[str, str]:
