@@ -443,7 +443,7 @@ class Importer:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
             damage: str | None = getattr(stream, "damage", None)  # (its part before the damage is read)
         if damage and not scanned.size:
-            raise SourceError(f"{name}: {damage}")
+            raise SourceError(f"{name}: cannot read: {damage}")  # (nothing before the damage)
         known, resume = self._known(name, scanned.sha256, scanned.size, lambda _: scanned.prefix_sha256)
         if known is not None:
             return known
