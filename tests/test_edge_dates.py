@@ -23,7 +23,7 @@ runner = CliRunner()
 class DateCase(NamedTuple):
     sample: str  # under sample_histories/
     old: str  # the first hand's date as the sample states it (each time on its line)
-    february_30: str
+    no_such_day: str  # day 30 of February, or a day the month has not ("": a PHH case of one kind)
     five_digit_year: str
     anchor: str = ""  # what else the date's line holds, where the date is stated on more lines than one
 
@@ -50,6 +50,8 @@ CASES = {
                        "2024-02-30 20:15:04", "12024-03-02 20:15:04", anchor="  <startdate>"),
     "merge": DateCase("merge/7-StudHL-USD-0.25-0.50-sample.xml", 'starttime="20240302201504"',
                       'starttime="20240230201504"', 'starttime="120240302201504"'),
+    "phh-no-such-day": DateCase("phh/stud8-examples.phhs", "day = 26", "day = 31", ""),  # of November
+    "phh-five-digit-year": DateCase("phh/stud8-examples.phhs", "year = 2009", "", "year = 12009"),
 }
 
 
@@ -64,8 +66,9 @@ def _imported(path: Path, db: Path) -> dict[str, object]:
     return _stored(db)
 
 
-@pytest.mark.parametrize("kind", ["february_30", "five_digit_year"])
-@pytest.mark.parametrize("site", list(CASES))
+@pytest.mark.parametrize(("site", "kind"), [
+    pytest.param(site, kind, id=f"{site}-{kind}")
+    for site, case in CASES.items() for kind in ("no_such_day", "five_digit_year") if getattr(case, kind)])
 def test_an_impossible_date_keeps_the_hand_without_one_and_is_listed_with_its_line(
         tmp_path: Path, site: str, kind: str) -> None:
     case = CASES[site]
