@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass, field
 
 from hhtool.model import Award, Card, Half, RawHand, Restated, Restatement, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards, parse_datetime
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, pot_number, structure_named
+from hhtool.sites.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, pot_number, stated_start, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -39,7 +39,7 @@ _HEADER = re.compile(
     r"(?P<limit>Normal|No Limit|Pot Limit|Limit|NORMAL|NO LIMIT|POT LIMIT|LIMIT)\s+"
     r"(?P<stakes>[$€£]?\d(?:[\d.,]*\d)?(?: ?/ ?[$€£]?\d(?:[\d.,]*\d)?)?)(?: [A-Z]{3})?"
     r"(?:, (?P<ante>[$€£]?\d(?:[\d.,]*\d)?) ante)?\s+(?:\([^)]*\)\s+)?-\s+"
-    r"(?P<when>\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?:\.\d+)?(?:\s+\((?P<tz>[A-Z]+)\))?"
+    r"(?P<when>\d+-\d+-\d+ \d+:\d+(?::\d+)?)(?:\.\d+)?(?:\s+\((?P<tz>[A-Z]+)\))?"
 )
 _STUD8 = re.compile(r"^(?:Limit )?Seven Card Hi/?Lo\b", re.I)
 _HIDDEN = ("H",)
@@ -219,6 +219,7 @@ class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
         currency, unit = ("CHIPS", 1) if tournament or symbol is None else (CURRENCY_OF_SYMBOL[symbol], 100)
         bets = stated.split("/")
         small_bet, big_bet = (bets[0], bets[1]) if len(bets) == 2 else (None, None)
+        started_at, notes = stated_start(header["when"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"], raw.first_line)
         return _AbsoluteFacts(
             hand_id=hand_id or "",
             unit=unit,
@@ -227,7 +228,8 @@ class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
             is_tournament=tournament,
             tournament_id=header["tournament"],
             game_label=label,
-            started_at=parse_datetime(header["when"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"]),
+            started_at=started_at,
+            notes=notes,
             timezone=header["tz"],
             # small/big bet from the header, when it states two (and the ante, if it does); the bring-in as posted
             stated=StatedStakes(raw.first_line, small_bet, big_bet, header["ante"] or None),

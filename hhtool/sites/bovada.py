@@ -19,8 +19,15 @@ import re
 from dataclasses import dataclass, field, replace
 
 from hhtool.model import ActionKind, Award, Half, RawHand, Restated, Restatement, ShowStatus, Stakes, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
-from hhtool.sites.common_lines import COMMON_LINES, cards_dealt_on, header_match, stakes_from_forced_bets, structure_named
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.common_lines import (
+    COMMON_LINES,
+    cards_dealt_on,
+    header_match,
+    stakes_from_forced_bets,
+    stated_start,
+    structure_named,
+)
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -35,7 +42,8 @@ _LIMIT = re.compile(r"\b(Fixed Limit|No Limit|Pot Limit)\b")
 _TOURNAMENT = re.compile(r"\bTournament #(?:M-)?(\d+)")
 _LEVEL_STAKES = re.compile(r"Level \d+ \(?([$]?)(\d(?:[\d.,]*\d)?) ?/ ?[$]?(\d(?:[\d.,]*\d)?)")
 _TIME_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d-%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d-%H:%M")
-_WHEN = re.compile(r" - (\d{4}-\d{1,2}-\d{1,2}[ -]\d{1,2}:\d{2}(?::\d{2})?)")
+# each run of digits taken whole (never a year's last four digits of "12014"): a date that is none is told, not moved
+_WHEN = re.compile(r" - (\d+-\d+-\d+[ -]\d+:\d+(?::\d+)?)(?![\d:])")
 _STUD8_GAMES = {"7CARD HiLo", "7CARD_HL"}
 _SUMMARY_HI = re.compile(r"\bHI ([$]?\d[\d.,]*)")
 _SUMMARY_LO = re.compile(r"\bLOW? ([$]?\d[\d.,]*)")
@@ -198,6 +206,7 @@ class BovadaParser(LineSiteParser[_BovadaFacts]):
         when = _WHEN.search(header)
         table = _TABLE.search(header)
         level = _LEVEL_STAKES.search(header)
+        started_at, notes = stated_start(when.group(1) if when else None, _TIME_FORMATS, raw.first_line)
         return _BovadaFacts(
             hand_id=start.group(1) if start else "",
             unit=1 if tournament else 100,
@@ -206,7 +215,8 @@ class BovadaParser(LineSiteParser[_BovadaFacts]):
             is_tournament=tournament is not None,
             tournament_id=tournament.group(1) if tournament else None,
             game_label=_game(header)[1],
-            started_at=parse_datetime(when.group(1), _TIME_FORMATS) if when else None,
+            started_at=started_at,
+            notes=notes,
             timezone=None,  # Bovada does not say which zone its times are in
             stated=StatedStakes(raw.first_line, *(level.group(2, 3) if level else ())),
             table_name=table.group(1).rstrip(",") if table else None,

@@ -4,8 +4,8 @@ Only logic that is the same wherever it appears lives here; a site's quirks stay
 Most grammars give the same terminal names to lines that mean the same thing with the same
 capture groups (``BETS``: player, chips added, all-in marker): :data:`COMMON_LINES` reads those,
 and a site's table declares only its own lines.
-Imports point one way: this module imports only the model and the sites' ``base``, ``facts``, ``lines`` and
-``line_rules``.
+Imports point one way: this module imports only the model and the sites' ``base``, ``dates``, ``facts``, ``lines``,
+``line_rules`` and ``stakes``.
 
 >>> cards_dealt_on(Street.THIRD), cards_dealt_on(Street.SEVENTH)
 (3, 1)
@@ -18,11 +18,13 @@ Imports point one way: this module imports only the model and the sites' ``base`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
-from hhtool.model import ActionKind, Card, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
+from hhtool.model import ActionKind, Card, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.dates import stated_datetime
 from hhtool.sites.facts import HandFacts
 from hhtool.sites.line_rules import LineRule
 from hhtool.sites.lines import LineToken
@@ -30,6 +32,16 @@ from hhtool.sites.stakes import derive_stakes_from_forced_bets, infer_bets_from_
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+def stated_start(text: str | None, formats: Sequence[str], line: int | None) -> tuple[datetime | None, list[Note]]:
+    """The start a hand states in ``text`` (None: it states none), read as :func:`stated_datetime`
+    reads it; a stated date that is none is no start and a BAD_DATE note at ``line``, never read
+    another way."""
+    if text is None:
+        return None, []
+    started_at, problem = stated_datetime(text, formats)
+    return started_at, ([] if problem is None else [Note(problem, line, NoteTopic.BAD_DATE)])
+
 
 #: street markers, by the terminal names the grammars give them
 STREET_MARKERS = {

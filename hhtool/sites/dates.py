@@ -48,6 +48,10 @@ def stated_datetime(text: str, formats: Sequence[str]) -> tuple[datetime | None,
     (None, "not a date: '2026/02/30 10:22:38' (day is out of range for month); the hand is kept without one")
     >>> stated_datetime("12026/11/29 10:22:38", ["%Y/%m/%d %H:%M:%S"])[1]
     "not a date: '12026/11/29 10:22:38' (a year of 5 digits); the hand is kept without one"
+    >>> stated_datetime("2026 February 30 10:22:38", ["%Y %B %d %H:%M:%S"])[1]
+    "not a date: '2026 February 30 10:22:38' (day is out of range for month); the hand is kept without one"
+    >>> stated_datetime("20260230102238", ["%Y%m%d%H%M%S"])[1]
+    "not a date: '20260230102238' (day is out of range for month); the hand is kept without one"
     """
     value = parse_datetime(text, formats)
     if value is not None:
@@ -56,9 +60,13 @@ def stated_datetime(text: str, formats: Sequence[str]) -> tuple[datetime | None,
 
 
 def _why_not_a_date(text: str) -> str:
-    """Why numbers in the order year, month, day, hour, minute[, second] make no date; for another
-    layout, that it is not the site's."""
+    """Why numbers in the order year, month, day, hour, minute[, second] make no date (a month may be
+    named, in English, and the numbers may be run together as yyyymmddHHMMSS); for another layout,
+    that it is not the site's."""
+    text = _MONTH_NAME.sub(lambda name: f" {_MONTHS.index(name.group(0)[:3].lower()) + 1} ", text)
     numbers = re.findall(r"\d+", text)
+    if re.fullmatch(r"\s*\d{14}\s*", text):
+        numbers = [numbers[0][start:start + width] for start, width in ((0, 4), (4, 2), (6, 2), (8, 2), (10, 2), (12, 2))]
     if not re.fullmatch(r"[\d\s/:.-]*", text) or len(numbers) not in (5, 6):
         return "not in the form the site writes"
     if len(numbers[0]) != 4:
@@ -69,6 +77,11 @@ def _why_not_a_date(text: str) -> str:
         return str(error)
     return "not in the form the site writes"
 
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+#: a month's English name or its first three letters
+_MONTH_NAME = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+                         r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b", re.IGNORECASE)
 
 #: strptime's own patterns for the numeric directives (1 or 2 digits, except the year)
 _NUMERIC_DIRECTIVES = {

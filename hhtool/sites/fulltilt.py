@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
-from hhtool.model import Half, Hand, RawHand, ShowStatus, Stakes, StakeSource, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime, summary_rest
+from hhtool.model import Half, Hand, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, summary_rest
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, header_match, structure_named
+from hhtool.sites.dates import stated_datetime
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -34,13 +36,15 @@ _HEADER = re.compile(
     r"(?P<symbol>[$€£]?)(?P<small>\d(?:[\d.,]*\d)?) ?/ ?[$€£]?(?P<big>\d(?:[\d.,]*\d)?)(?: (?P<iso>[A-Z]{3}))?"
     r"(?:,? Ante [$€£]?(?P<ante>\d(?:[\d.,]*\d)?))? - "
     r"(?:[$€£]?[\d.,]+ Cap )?"
-    r"(?P<game>.+?) - (?P<when>\d{1,2}:\d{2}.*)$"
+    r"(?P<game>.+?) - (?P<when>\d+:\d+.*)$"
 )
 _TABLE = re.compile(r"^(?:Table |Match )?(?P<name>.+?)(?: \((?P<attributes>[^)]*)\))?$")
 _MAX_SEATS = re.compile(r"(\d+) max", re.ASCII)  # ASCII: int() would read other scripts' digits
 # times with or without seconds; the ET time may follow the local one in brackets
-_ET_TIME = re.compile(r"\[(\d{1,2}:\d{2}(?::\d{2})?) (ET) - (\d{4}/\d{1,2}/\d{1,2})\]")
-_LOCAL_TIME = re.compile(r"(\d{1,2}:\d{2}(?::\d{2})?) ([A-Z]{2,4}) - (\d{4}/\d{1,2}/\d{1,2})")
+# each run of digits taken whole (never a year's last four digits of "12011"): a date that is none is told, not moved
+_ET_TIME = re.compile(r"\[(\d+:\d+(?::\d+)?) (ET) - (\d+/\d+/\d+)\]")
+_LOCAL_TIME = re.compile(r"(?<![\d:])(\d+:\d+(?::\d+)?) ([A-Z]{2,4}) - (\d+/\d+/\d+)(?![\d/])")
+_TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _CANCELLED = re.compile(r"Hand #\d+ has been canceled", re.I)
 _STUD8 = re.compile(r"\bStud (?:H/L|Hi/Lo)\b", re.I)
 _SHOWDOWN_TEXT = re.compile(r"^(?P<high>.*?), for high(?: and (?P<low>.*?), for low)?$")
@@ -196,8 +200,7 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
             currency, unit = iso or CURRENCY_OF_SYMBOL[symbol], 100
         max_seats = _MAX_SEATS.search(attributes)
         label = match.group("game").strip()
-        when = _ET_TIME.search(match.group("when")) or _LOCAL_TIME.search(match.group("when"))
-        started_at = parse_datetime(f"{when.group(3)} {when.group(1)}", ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]) if when else None
+        started_at, timezone, notes = _started(match.group("when"), raw.first_line)
         return _TiltFacts(
             hand_id=match.group("id"),
             unit=unit,
@@ -207,7 +210,8 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
             tournament_id=tournament_id,
             game_label=label,
             started_at=started_at,
-            timezone=when.group(2) if when else None,
+            timezone=timezone,
+            notes=notes,
             stated=StatedStakes(raw.first_line, match.group("small"), match.group("big")),
             table_name=table_name,
             table_size=int(max_seats.group(1)) if max_seats else (2 if "heads up" in attributes.lower() else None),
@@ -232,6 +236,20 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
         stated_ante = b.money(header_ante, b.raw.first_line) if header_ante else None
         return replace(stakes, ante=stated_ante,
                        ante_source=StakeSource.HEADER if stated_ante is not None else stakes.ante_source)
+
+
+def _started(when: str, line: int) -> tuple[datetime | None, str | None, list[Note]]:
+    """The start the header states, ET first (the local time where the ET one is no date), with its
+    zone; each stated date that is none is a BAD_DATE note at the header's line, never read another way."""
+    notes: list[Note] = []
+    for stated in (_ET_TIME.search(when), _LOCAL_TIME.search(when)):
+        if stated is None:
+            continue
+        started_at, problem = stated_datetime(f"{stated.group(3)} {stated.group(1)}", _TIME_FORMATS)
+        if started_at is not None:
+            return started_at, stated.group(2), notes
+        notes.append(Note(str(problem), line, NoteTopic.BAD_DATE))
+    return None, None, notes
 
 
 def _header(raw: RawHand) -> re.Match[str]:

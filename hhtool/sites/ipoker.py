@@ -38,8 +38,8 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, parse_datetime, parse_money
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets
+from hhtool.sites.base import HandBuilder, HandParseError, parse_money
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets, stated_start
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _SESSION_START = re.compile(r"<session\b")
@@ -226,7 +226,9 @@ class IPokerParser(XmlSiteParser):
             if child.tag not in _GAME_GENERAL_TAGS:
                 raise HandParseError(tree.line_of(child), f"unexpected <{child.tag}> in a game's <general>")
         start = general.find("startdate")
-        started_at = parse_datetime(start.text or "", ["%Y-%m-%d %H:%M:%S"]) if start is not None else None
+        stated = (start.text.strip() or None) if start is not None and start.text is not None else None
+        started_at, notes = stated_start(stated, ["%Y-%m-%d %H:%M:%S"], tree.line_of(start) if start is not None else None)
+        b.notes.extend(notes)
         players_element = general.find("players")
         if players_element is None:
             raise HandParseError(tree.line_of(general), "game has no <players>")

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hhtool.model import ActionKind, FailureKind, Half, RawHand, Restated, Restatement, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, parse_datetime
-from hhtool.sites.common_lines import StreetsByDeals, cards_dealt_on, header_match, structure_named
+from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.common_lines import StreetsByDeals, cards_dealt_on, header_match, stated_start, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -34,7 +34,8 @@ from hhtool.sites.subclassing import mypyc_attr
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
 _HEADER = re.compile(r"#(\d+): (No Limit|Pot Limit|Limit) (.+?) - \$?(\d(?:[\d.,]*\d)?) ?/ ?\$?(\d(?:[\d.,]*\d)?)$")
-_DATE = re.compile(r"\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(?::\d{2})?$")
+# each run of digits taken whole (never a year's last four digits of "12022"): a date that is none is told, not moved
+_DATE = re.compile(r"\d+-\d+-\d+ \d+:\d+(?::\d+)?$")
 _TOURNAMENT_TABLE = re.compile(r"T(\d+) \[\d+\]")
 _STUD8_GAME = "Seven Card Stud Hi-Lo"
 
@@ -51,7 +52,8 @@ _LINES = LineTable[_KingsFacts](order_only=("HEADER", "SUMMARY_MARKER"))
 
 @_LINES.on("DATE", groups=1)
 def _date(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    facts.started_at = parse_datetime(token.groups[0] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"])
+    facts.started_at, notes = stated_start(token.groups[0] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"], token.number)
+    b.notes.extend(notes)
 
 
 @_LINES.on("TABLE", groups=3)

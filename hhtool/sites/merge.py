@@ -47,16 +47,16 @@ from hhtool.money import site_amount
 from hhtool.sites.base import (
     HandBuilder,
     HandParseError,
-    parse_datetime,
     parse_money,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, structure_named
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, stated_start, structure_named
 from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _DESCRIPTION = re.compile(r"<description\b")
 #: how a hand says it is of the older export whose awards include the returned uncalled bet
 UNCALLED_INSIDE_AWARDS_NOTE = "older Merge export without an uncalled-bet pseudo-winner"
+_STAMP = re.compile(r"\d{14}")  # yyyymmddHHMMSS
 _GAME_ID_LINE = re.compile(r'<game id="\d+-\d+" starttime=')
 _AMOUNT = r"[$€£]?\d(?:[\d.,]*\d)?"
 #: the description's stakes: the limit, then two amounts, three, or none at all (then nothing may follow)
@@ -155,7 +155,10 @@ class MergeParser(XmlSiteParser):
         builder = HandBuilder(self.name, raw, unit=unit, hand_id=attribute(game, "id", line))
         stated = [parse_money(text, unit, line) for text in amount_texts]
         minimum_bet = stated[-1] if len(stated) == 3 else stated[0] if stated else None
-        started_at = parse_datetime(game.get("starttime", ""), ["%Y%m%d%H%M%S"])
+        # a stamp of other than 14 digits is none (strptime would read "2024030220150" as 2024-03-02 20:15:00)
+        stamp = game.get("starttime") or None
+        started_at, notes = stated_start(stamp, ["%Y%m%d%H%M%S"] if stamp is None or _STAMP.fullmatch(stamp) else [], line)
+        builder.notes.extend(notes)
 
         seats, stacks, dealer_seat = self._players(game, tree, builder)
         state = _MergeState(seats, stacks, minimum_bet, started_at)

@@ -30,7 +30,6 @@ from hhtool.sites.base import (
     HandParseError,
     mark_idle_seats,
     parse_cards,
-    parse_datetime,
     uncalled_excess,
 )
 from hhtool.sites.common_lines import (
@@ -40,6 +39,7 @@ from hhtool.sites.common_lines import (
     cards_dealt_on,
     level_called_next,
     pot_number,
+    stated_start,
     structure_named,
 )
 from hhtool.sites.facts import HandFacts, StatedStakes
@@ -57,7 +57,7 @@ _TABLE_GAME = re.compile(
 )
 _TABLE_PREFIX = re.compile(r"Table: (?:\[SPEED\] )?")
 _START_TIME = re.compile(
-    r"\w{3} (?P<month>\w{3}) (?P<day>\d{1,2}) (?P<time>\d{1,2}:\d{2}(?::\d{2})?) (?P<tz>\S+) (?P<year>\d{4})"
+    r"\w{3} (?P<month>\w{3}) (?P<day>\d+) (?P<time>\d+:\d+(?::\d+)?) (?P<tz>\S+) (?P<year>\d+)(?!\d)"
 )
 _WINNER = re.compile(r"(.+?) \(([$€]?\d[\d.,]*)(?: (High|Low))?\)(?:, |$)")
 _TOURNAMENT_ID = re.compile(r"\(TOURNAMENT:(?: \"[^\"]*\",)? ([-A-Z\d]+)")
@@ -205,10 +205,8 @@ class OnGameParser(LineSiteParser[_OnGameFacts]):
             symbol = symbol or next((s for s in "$€£" if s in raw.text), "$")
             currency, unit = CURRENCY_OF_SYMBOL[symbol], 100
         started = _START_TIME.search(raw.lines[1]) if len(raw.lines) > 1 else None
-        when = None
-        if started is not None:
-            when = parse_datetime(f"{started['year']} {started['month']} {started['day']} {started['time']}",
-                                  ["%Y %b %d %H:%M:%S", "%Y %b %d %H:%M"])
+        stated = f"{started['year']} {started['month']} {started['day']} {started['time']}" if started else None
+        when, notes = stated_start(stated, ["%Y %b %d %H:%M:%S", "%Y %b %d %H:%M"], raw.first_line + 1)
         tournament_id = _TOURNAMENT_ID.search(raw.lines[0])
         return _OnGameFacts(
             hand_id=hand_id,
@@ -219,6 +217,7 @@ class OnGameParser(LineSiteParser[_OnGameFacts]):
             tournament_id=tournament_id.group(1) if tournament_id else None,
             game_label=label,
             started_at=when,
+            notes=notes,
             timezone=started["tz"] if started else None,
             # ante/small/big bet from the table line; the bring-in as posted
             stated=StatedStakes(table_file_line, game["small"], game["big"], game["ante"] or None),

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, Splitting, parse_cards, parse_datetime
-from hhtool.sites.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number
+from hhtool.sites.base import HandBuilder, HandParseError, Splitting, parse_cards
+from hhtool.sites.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stated_start
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -39,7 +39,7 @@ _CASH_STAKES = re.compile(
 _LIMIT_WORD = re.compile(r"^(?:FL|NL|PL|Limit|fastforward)\s+")
 _GAME_NAMES = re.compile(r"(7 Card Stud Hi-Lo|7 Card Stud|Texas Hold'em|Double Hold'em|Omaha Hi-Lo|Omaha(?: Hi)?)")
 _WHEN = re.compile(
-    r"(?:[A-Za-z]+, )?(?P<month>[A-Za-z]+) (?P<day>\d{1,2}), (?P<time>\d{1,2}:\d{2}(?::\d{2})?) (?P<tz>[A-Z]+) (?P<year>\d{4})"
+    r"(?:[A-Za-z]+, )?(?P<month>[A-Za-z]+) (?P<day>\d+), (?P<time>\d+:\d+(?::\d+)?) (?P<tz>[A-Z]+) (?P<year>\d+)(?!\d)"
 )
 _TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/ ?([\d.,]+)")
 
@@ -232,10 +232,9 @@ class PartyPokerParser(LineSiteParser[_PartyFacts]):
         else:
             raise HandParseError(header_line, f"no stakes in PartyPoker header: {header[:160]!r}")
         when = _WHEN.search(parts.group("when"))
-        started_at = None
-        if when:
-            stamp = f"{when.group('year')} {when.group('month')} {when.group('day')} {when.group('time')}"
-            started_at = parse_datetime(stamp, ["%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S", "%Y %B %d %H:%M", "%Y %b %d %H:%M"])
+        stamp = f"{when.group('year')} {when.group('month')} {when.group('day')} {when.group('time')}" if when else None
+        started_at, notes = stated_start(stamp, ["%Y %B %d %H:%M:%S", "%Y %b %d %H:%M:%S", "%Y %B %d %H:%M", "%Y %b %d %H:%M"],
+                                         header_line)
         hand_id = _preamble_id(next(line for line in raw.lines if _preamble_id(line)))
         cash_bets = cash is not None and not tournament
         return _PartyFacts(
@@ -246,6 +245,7 @@ class PartyPokerParser(LineSiteParser[_PartyFacts]):
             is_tournament=tournament,
             game_label=_game_label(header),
             started_at=started_at,
+            notes=notes,
             timezone=when.group("tz") if when else None,
             stated=StatedStakes(header_line, *(cash.group("small", "big") if cash is not None and cash_bets else ())),
             cash_bets=cash_bets,

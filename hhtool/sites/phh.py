@@ -67,6 +67,7 @@ from hhtool.model import (
     UncalledReturn,
 )
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
+from hhtool.sites.dates import stated_datetime
 from hhtool.sites.subclassing import mypyc_attr
 
 STUD8_VARIANT = "F7S/8"
@@ -534,8 +535,12 @@ class _Reader:
         f, user = self.fields, self.user
         zone = f.get("time_zone_abbreviation") or f.get("time_zone")
         table = f.get("table")
+        started_at, problem = _started_at(f)
+        if problem is not None:  # at the line of the field its reason names first ("day is out of range…": day)
+            named = sorted((problem.find(name), name) for name in ("year", "month", "day") if name in problem)
+            self.b.note(problem, self.line(named[0][1] if named else "year"), NoteTopic.BAD_DATE)
         fields: dict[str, Any] = {
-            "started_at": _started_at(f),
+            "started_at": started_at,
             "timezone": str(zone) if zone else None,
             "table_name": None if table is None else str(table),
         }
@@ -570,15 +575,16 @@ def _number(text: str, line: int) -> int | Decimal:
         raise HandParseError(line, f"not an amount: {text!r}") from None
 
 
-def _started_at(fields: dict[str, Any]) -> datetime | None:
+def _started_at(fields: dict[str, Any]) -> tuple[datetime | None, str | None]:
+    """The date the fields state, or (None, why it is none) as :func:`stated_datetime` says it."""
     year, month, day, clock = (fields.get(name) for name in ("year", "month", "day", "time"))
     if not (isinstance(year, int) and isinstance(month, int) and isinstance(day, int)):
-        return None
+        return None, None
     clock = clock if isinstance(clock, time) else time()
     try:
-        return datetime(year, month, day, clock.hour, clock.minute, clock.second, clock.microsecond)
-    except ValueError:
-        return None
+        return datetime(year, month, day, clock.hour, clock.minute, clock.second, clock.microsecond), None
+    except (ValueError, OverflowError):
+        return stated_datetime(f"{year:04d}/{month:02d}/{day:02d} {clock:%H:%M:%S}", ["%Y/%m/%d %H:%M:%S"])
 
 
 PARSER = PhhParser()

@@ -29,7 +29,6 @@ from hhtool.sites.base import (
     HandParseError,
     mark_idle_seats,
     parse_cards,
-    parse_datetime,
     uncalled_excess,
 )
 from hhtool.sites.common_lines import (
@@ -38,6 +37,7 @@ from hhtool.sites.common_lines import (
     level_called_next,
     pot_number,
     stakes_from_forced_bets,
+    stated_start,
     structure_named,
 )
 from hhtool.sites.facts import HandFacts
@@ -51,7 +51,7 @@ _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
     r"Winamax Poker - (?P<kind>CashGame|Go Fast \"[^\"]*\"|Tournament \"(?P<tournament>[^\"]*)\"[^\n]*?) - "
     r"HandId: #(?P<hand_id>[\d-]+) - (?P<game>.+?) (?P<limit>fixed limit|pot limit|no limit) "
-    r"\((?P<stakes>[^)]*)\) - (?P<when>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?: (?P<tz>[A-Z]+))?"
+    r"\((?P<stakes>[^)]*)\) - (?P<when>\d+/\d+/\d+ \d+:\d+(?::\d+)?)(?![\d:])(?: (?P<tz>[A-Z]+))?"
 )
 _STUD8 = re.compile(r"^(?:7-?card stud hi/?lo|7stud ?(?:hi/?lo|8))$", re.I)
 _TOURNAMENT_TABLE = re.compile(r"\((\d+)\)#\d+")
@@ -226,6 +226,7 @@ class WinamaxParser(LineSiteParser[_WinamaxFacts]):
         tournament = header["kind"].startswith("Tournament")
         play_money = "(play money)" in (raw.lines[1] if len(raw.lines) > 1 else "")
         currency, unit = ("CHIPS", 1) if tournament else ("PLAY", 100) if play_money else ("EUR", 100)
+        started_at, notes = stated_start(header["when"], ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"], raw.first_line)
         return _WinamaxFacts(
             hand_id=header["hand_id"],
             unit=unit,
@@ -233,7 +234,8 @@ class WinamaxParser(LineSiteParser[_WinamaxFacts]):
             structure=structure_named(header["limit"]),
             is_tournament=tournament,
             game_label=f"{header['game']} {header['limit']}",
-            started_at=parse_datetime(header["when"], ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]),
+            started_at=started_at,
+            notes=notes,
             timezone=header["tz"],
             symbol="€" if "€" in header["stakes"] else "",
             stakes_text=header["stakes"],

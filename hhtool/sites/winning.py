@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from hhtool.model import (
     ActionKind,
@@ -35,7 +34,7 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, mark_idle_seats, parse_cards, parse_datetime
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, mark_idle_seats, parse_cards
 from hhtool.sites.common_lines import (
     COMMON_LINES,
     StreetsByDeals,
@@ -43,6 +42,7 @@ from hhtool.sites.common_lines import (
     deal_third_street,
     header_match,
     pot_number,
+    stated_start,
     structure_named,
 )
 from hhtool.sites.facts import HandFacts, StatedStakes
@@ -52,12 +52,12 @@ from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
 from hhtool.sites.subclassing import mypyc_attr
 
-_OLD_START = re.compile(r"Game started at: \d{4}/")
+_OLD_START = re.compile(r"Game started at: \d+/")  # a year of other than four digits is a bad date, told
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
 _ACR_HEADER = re.compile(
     r"(?:Game )?Hand #(\d+) - (?:.*?Tournament #(\d+) - )?(.+?) ?\((Fixed Limit|Pot Limit|No Limit)\) ?- "
     r"(?:Level \S+ )?\(?(\$?)([\d.,]*\d) ?/ ?\$?([\d.,]*\d)(?:,? Ante \$?([\d.,]*\d))?\)? ?- "
-    r"(\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}(?::\d{2})?)(?: ([A-Z]{2,5}))?$",
+    r"(\d+/\d+/\d+ \d+:\d+(?::\d+)?)(?: ([A-Z]{2,5}))?$",
     re.ASCII,  # int() and the date would read other scripts' digits
 )
 _HAND_START = re.compile(r"Game started at: |(?:Game )?Hand #\d+ - ")
@@ -139,7 +139,10 @@ _OLD_LINES.on("POT", groups=3)(_stated_pot)
 
 @_OLD_LINES.on("GAME_STARTED", groups=6)
 def _game_started(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    facts.started_at = datetime(*(int(part or 0) for part in token.groups))  # type: ignore[arg-type]
+    year, month, day, hour, minute, second = token.groups  # each run of digits whole, as stated
+    facts.started_at, notes = stated_start(f"{year}/{month}/{day} {hour}:{minute}:{second}", ["%Y/%m/%d %H:%M:%S"],
+                                           token.number)
+    b.notes.extend(notes)
 
 
 @_OLD_LINES.on("STREET_MARKER", groups=1)
@@ -358,6 +361,7 @@ class _AcrExport(_WinningExport):
         tournament = header.group(2)
         play_money = "(Play Money)" in (raw.lines[1] if len(raw.lines) > 1 else "")
         unit = 1 if tournament or play_money or not header.group(5) else 100
+        started_at, notes = stated_start(header.group(9), ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"], raw.first_line)
         return _WinningFacts(
             hand_id=header.group(1),
             unit=unit,
@@ -366,7 +370,8 @@ class _AcrExport(_WinningExport):
             is_tournament=tournament is not None,
             tournament_id=tournament,
             game_label=f"{header.group(3)}({header.group(4)})",
-            started_at=parse_datetime(header.group(9), ["%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M"]),
+            started_at=started_at,
+            notes=notes,
             timezone=header.group(10),
             # small/big bet (and, in the 2026 header, the ante) from the header; the bring-in as posted
             stated=StatedStakes(raw.first_line, header.group(6), header.group(7), header.group(8)),
