@@ -43,6 +43,20 @@ def stated_start(text: str | None, formats: Sequence[str], line: int | None) -> 
     return started_at, ([] if problem is None else [Note(problem, line, NoteTopic.BAD_DATE)])
 
 
+def first_stated_start(stated: Sequence[tuple[str, str | None]], formats: Sequence[str],
+                       line: int | None) -> tuple[datetime | None, str | None, list[Note]]:
+    """The first of the starts a header states (text, zone) that is a date, with its zone (a header
+    giving ET and the local time: the local one where ET's is no date); each one before it that is
+    no date is a BAD_DATE note at ``line`` (:func:`stated_start`)."""
+    notes: list[Note] = []
+    for text, zone in stated:
+        started_at, more = stated_start(text, formats, line)
+        if started_at is not None:
+            return started_at, zone, notes
+        notes += more
+    return None, None, notes
+
+
 #: street markers, by the terminal names the grammars give them
 STREET_MARKERS = {
     "THIRD_MARKER": Street.THIRD,

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 
-from hhtool.model import Half, Hand, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street
+from hhtool.model import Half, Hand, RawHand, ShowStatus, Stakes, StakeSource, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, summary_rest
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, header_match, structure_named
-from hhtool.sites.dates import stated_datetime
+from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, first_stated_start, header_match, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -200,7 +198,10 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
             currency, unit = iso or CURRENCY_OF_SYMBOL[symbol], 100
         max_seats = _MAX_SEATS.search(attributes)
         label = match.group("game").strip()
-        started_at, timezone, notes = _started(match.group("when"), raw.first_line)
+        when = match.group("when")
+        stated = [(at.group(3) + " " + at.group(1), at.group(2)) for at in (_ET_TIME.search(when), _LOCAL_TIME.search(when))
+                  if at]
+        started_at, timezone, notes = first_stated_start(stated, _TIME_FORMATS, raw.first_line)
         return _TiltFacts(
             hand_id=match.group("id"),
             unit=unit,
@@ -236,20 +237,6 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
         stated_ante = b.money(header_ante, b.raw.first_line) if header_ante else None
         return replace(stakes, ante=stated_ante,
                        ante_source=StakeSource.HEADER if stated_ante is not None else stakes.ante_source)
-
-
-def _started(when: str, line: int) -> tuple[datetime | None, str | None, list[Note]]:
-    """The start the header states, ET first (the local time where the ET one is no date), with its
-    zone; each stated date that is none is a BAD_DATE note at the header's line, never read another way."""
-    notes: list[Note] = []
-    for stated in (_ET_TIME.search(when), _LOCAL_TIME.search(when)):
-        if stated is None:
-            continue
-        started_at, problem = stated_datetime(f"{stated.group(3)} {stated.group(1)}", _TIME_FORMATS)
-        if started_at is not None:
-            return started_at, stated.group(2), notes
-        notes.append(Note(str(problem), line, NoteTopic.BAD_DATE))
-    return None, None, notes
 
 
 def _header(raw: RawHand) -> re.Match[str]:

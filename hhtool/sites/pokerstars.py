@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from functools import lru_cache
 
-from hhtool.model import Card, Half, Note, NoteTopic, RawHand, Restated, ShowStatus, Street
+from hhtool.model import Card, Half, NoteTopic, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, deal_third_street, header_match, pot_number, structure_named
-from hhtool.sites.dates import stated_datetime
+from hhtool.sites.common_lines import (
+    CURRENCY_OF_SYMBOL,
+    deal_third_street,
+    first_stated_start,
+    header_match,
+    pot_number,
+    structure_named,
+)
 from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
@@ -203,7 +208,8 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
         else:
             currency, unit = (stakes_match.group(3) or CURRENCY_OF_SYMBOL[symbol]), 100
         label = _game_label(header)
-        started_at, timezone, notes = _started(header, raw.first_line)
+        stated = [(when.group(1), when.group(2)) for when in (_ET_TIME.search(header), _LOCAL_TIME.search(header)) if when]
+        started_at, timezone, notes = first_stated_start(stated, _TIME_FORMATS, raw.first_line)
         return _StarsFacts(
             hand_id=_HAND_ID.search(header).group(1),  # type: ignore[union-attr]  # game_of found it
             unit=unit,
@@ -219,20 +225,6 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
             stated=StatedStakes(raw.first_line, *(stakes_match.group(1, 2) if stakes_match else (None, None))),
             home_game="PokerStars Home Game " in header[:24],
         )
-
-
-def _started(header: str, line: int) -> tuple[datetime | None, str | None, list[Note]]:
-    """The start the header states, ET first (the local time where the ET one is no date), with its
-    zone; each stated date that is none is a BAD_DATE note at the header's line, never read another way."""
-    notes: list[Note] = []
-    for when in (_ET_TIME.search(header), _LOCAL_TIME.search(header)):
-        if when is None:
-            continue
-        started_at, problem = stated_datetime(when.group(1), _TIME_FORMATS)
-        if started_at is not None:
-            return started_at, when.group(2), notes
-        notes.append(Note(str(problem), line, NoteTopic.BAD_DATE))
-    return None, None, notes
 
 
 PARSER = PokerStarsParser()
