@@ -44,7 +44,7 @@ _TABLE_KEY = f"""CASE WHEN {_PLACE} IS NULL THEN NULL
 _LEVEL_KEY = f"""to_json(struct_pack(site := {_DEALT_BY}, tournament := CASE WHEN h.is_tournament THEN
     coalesce(h.tournament_id, '') END, small := h.small_bet, big := h.big_bet, currency := h.currency,
     structure := h.structure))::VARCHAR"""
-_SCRATCH = ("fb_hands", "fb_judged", "fb_slice", "fb_posts", "fb_votes")
+_SCRATCH = ("fb_hands", "fb_judged", "fb_slice", "fb_posts")
 
 #: a hand's forced bets and, per hand, whether each took the whole stack
 _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS flagged,
