@@ -8,7 +8,7 @@ import json
 from html import escape
 
 from hhtool.reports.dispute.assets import CSS, JS
-from hhtool.reports.dispute.model import AwardRow, Finding, PotView, Report
+from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
 from hhtool.reports.dispute.replayer import replay_steps
 from hhtool.reports.dispute.rules import rule_words
 
@@ -123,12 +123,13 @@ def render_html(report: Report) -> str:
     rows = []
     for street in report.streets:
         rows.append(f'<tr class="street"><th colspan="4">{_e(street.label.capitalize())}</th></tr>')
-        for deal in street.deals:
-            rows.append(f"<tr><td>{_e(deal.player)}</td><td>dealt {_cards(deal.down + deal.up)}"
-                        f'</td><td class="num"></td><td class="num">{deal.line}</td></tr>')
-        for a in street.actions:
-            rows.append(f"<tr><td>{_e(a.player)}</td><td>{_e(a.words)}</td>"
-                        f'<td class="num">{_e(a.pot_after.text)}</td><td class="num">{a.line}</td></tr>')
+        for event in in_history_order(street):  # the antes before the deal, as the history has them
+            if isinstance(event, DealView):
+                rows.append(f"<tr><td>{_e(event.player)}</td><td>dealt {_cards(event.down + event.up)}"
+                            f'</td><td class="num"></td><td class="num">{event.line}</td></tr>')
+            else:
+                rows.append(f"<tr><td>{_e(event.player)}</td><td>{_e(event.words)}</td>"
+                            f'<td class="num">{_e(event.pot_after.text)}</td><td class="num">{event.line}</td></tr>')
     body.append('<section><h2>The hand, street by street</h2><table id="streets"><tr><th>Player</th>'
                 '<th>What happened</th><th class="num">Pot after</th><th class="num">Line</th></tr>'
                 + "".join(rows) + "</table></section>")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from hhtool.reports.dispute.model import AwardRow, ContenderView, Finding, Report
+from hhtool.reports.dispute.model import AwardRow, ContenderView, DealView, Finding, Report, in_history_order
 from hhtool.reports.dispute.rules import rule_words
 
 WIDTH = 80
@@ -83,20 +83,14 @@ def render_text(report: Report) -> str:
     out += ["", "The hand, street by street:"]
     for street in report.streets:
         out.append(f"  {street.label.capitalize()}")
-        first_deal = min((deal.line for deal in street.deals if deal.line), default=0)
-        before = [a for a in street.actions if first_deal and a.line and a.line < first_deal]
-        for action in before:  # the antes, posted before the cards are dealt
-            out += _wrap(f"{action.player} {action.words}; pot {action.pot_after.text} (line {action.line})",
-                         "        ", "    ")
-        for deal in street.deals:
-            shown = " ".join(filter(None, (f"down {_cards(deal.down)}" if deal.down else "",
-                                           f"up {_cards(deal.up)}" if deal.up else "")))
-            out += _wrap(f"{deal.player} gets {shown} (line {deal.line})", "        ", "    ")
-        for action in street.actions:
-            if action in before:
-                continue
-            out += _wrap(f"{action.player} {action.words}; pot {action.pot_after.text} (line {action.line})",
-                         "        ", "    ")
+        for event in in_history_order(street):
+            if isinstance(event, DealView):
+                shown = " ".join(filter(None, (f"down {_cards(event.down)}" if event.down else "",
+                                               f"up {_cards(event.up)}" if event.up else "")))
+                out += _wrap(f"{event.player} gets {shown} (line {event.line})", "        ", "    ")
+            else:
+                out += _wrap(f"{event.player} {event.words}; pot {event.pot_after.text} (line {event.line})",
+                             "        ", "    ")
     out += ["", "Players and their cards:"]
     for player in report.players:
         stack = f", stack {player.stack.text}" if player.stack else ""
