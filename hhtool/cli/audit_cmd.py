@@ -217,6 +217,14 @@ def register(app: typer.Typer) -> None:
         out_file: str | None = typer.Option(None, "--out", help="With --explain: write the report to this file."),
         report_dir: str | None = typer.Option(None, "--report", metavar="DIR",
                                               help="Write one dispute page per hand with a violation, and an index."),
+        form: str = typer.Option("desk", "--for", metavar="desk|player",
+                                 help="With --explain: the desk's report (every finding with its rule number, file "
+                                      "and line, the profile's parameters), or the copy a player can be sent (the "
+                                      "answer first, the rules in plain words, each departure once, no file or "
+                                      "line, hole cards nobody showed hidden)."),
+        show_hidden: bool = typer.Option(False, "--show-hidden",
+                                         help="With --for player: show every hole card the history holds, "
+                                              "shown or not."),
     ) -> None:
         """Re-verify bring-in, action order, bet sizes, caps, all-ins, pots and hi/lo splits.
 
@@ -230,9 +238,12 @@ def register(app: typer.Typer) -> None:
             print_profiles()
             raise typer.Exit(EXIT_OK)
         report_format, listing = formats(output_format, explain_id)
+        if not explain_id and (form != "desk" or show_hidden):
+            err.print("error: --for and --show-hidden go with --explain HAND_ID", highlight=False, markup=False)
+            raise typer.Exit(EXIT_ERROR)
         on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
-            report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported)
+            report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported, form, show_hidden)
             rendered = render(report, report_format)  # JSON escapes its own text; text and HTML carry names as written
             write_text(rendered if report_format == "json" else printable(rendered, lines=True), out_file)
             raise typer.Exit(EXIT_OK)
