@@ -143,6 +143,9 @@ def _rules_in_words(report: Report, findings: list[Finding], settled: bool) -> t
         numbers += ["R12", "R13", "R14"] if len(report.pots) > 1 else ["R13", "R14"]
     settings = dict(report.profile.parameters)
     rules: list[RuleInWords] = []
+    if len(report.pots) < 2:  # no side pot: its rule, and how the rake is shared between pots, say nothing here
+        numbers = [number for number in numbers if number != "R12"]
+        parameters = [name for name in parameters if name not in (*_SIDE_POTS, *_RAKE)]
     for number in sorted(set(numbers), key=lambda rule: int(rule[1:])):
         practice = tuple(dict.fromkeys(
             words for name in parameters if PARAMETER_RULES.get(name) == number
@@ -176,7 +179,9 @@ def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
     violations = [f for f in report.findings if f.kind == "violation"]
     unverifiable = [f for f in report.findings if f.kind == "unverifiable"]
     settled = bool(report.misawarded.amount) or any(f.topic == "the award of each pot" for f in violations)
-    money = bool(report.misawarded.amount)
+    # the answer names the settlement's money (who was paid what): its findings are stated there
+    money = (any(row.difference.amount for row in report.awards)
+             or any(row.difference.amount for row in report.returns))
     departures: list[Departure] = []
     said: set[str] = set()
     for finding in violations:

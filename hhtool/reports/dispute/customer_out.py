@@ -22,9 +22,19 @@ RULES_HEADING = "The rules this answer rests on"
 HIDDEN_WORDS = "Hole cards that were never shown are hidden"
 
 
-def _practice(copy: CustomerCopy, words: str) -> str:
-    source = f" ({copy.practice_of})" if copy.practice_of else ""
-    return f"Practice applied{source}: {words}."
+def _practice(words: str) -> str:
+    return f"Practice: {words}."
+
+
+def _practice_source(copy: CustomerCopy) -> str:
+    """Where the practices come from, said once above the rules."""
+    if not copy.practice_of or not any(rule.practice for rule in copy.rules):
+        return ""
+    return f"Where a rule leaves the choice to the site, the practice applied: {copy.practice_of}."
+
+
+def _rule_names(titles: tuple[str, ...]) -> str:
+    return ("rule: " if len(titles) == 1 else "rules: ") + "; ".join(titles)
 
 
 def _hand_words(copy: CustomerCopy) -> list[str]:
@@ -43,17 +53,19 @@ def render_text(copy: CustomerCopy) -> str:
         out += _wrap(line)
     if copy.rules:
         out += ["", f"{RULES_HEADING}:"]
+        if _practice_source(copy):
+            out += _wrap(_practice_source(copy), "  ")
         for rule in copy.rules:
             out.append(f"  {rule.title}")
             out += _wrap(rule.sentence, "    ")
             for words in rule.practice:
-                out += _wrap(_practice(copy, words), "      ", "    ")
+                out += _wrap(_practice(words), "      ", "    ")
     if copy.departures:
         out += ["", "The hand also departs from the rules:"]
         for departure in copy.departures:
             out += _wrap(f"- {departure.words}", "    ", "  ")
             if departure.rules:
-                out += _wrap(f"(rule: {', '.join(departure.rules)})", "    ")
+                out += _wrap(f"({_rule_names(departure.rules)})", "    ")
     if copy.not_verified:
         out += ["", "What could not be checked:"]
         for words in copy.not_verified:
@@ -109,11 +121,12 @@ def render_html(copy: CustomerCopy) -> str:
             + "</p></section>"]
     if copy.rules:
         items = "".join(f"<dt>{_e(rule.title)}</dt><dd>{_e(rule.sentence)}"
-                        + "".join(f'<span class="meta">{_e(_practice(copy, words))}</span>' for words in rule.practice)
+                        + "".join(f'<span class="meta">{_e(_practice(words))}</span>' for words in rule.practice)
                         + "</dd>" for rule in copy.rules)
-        body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2><dl>{items}</dl></section>')
+        source = f'<p class="meta">{_e(_practice_source(copy))}</p>' if _practice_source(copy) else ""
+        body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2>{source}<dl>{items}</dl></section>')
     if copy.departures:
-        items = "".join(f"<li>{_e(d.words)}" + (f'<br><span class="meta">rule: {_e(", ".join(d.rules))}</span>'
+        items = "".join(f"<li>{_e(d.words)}" + (f'<br><span class="meta">{_e(_rule_names(d.rules))}</span>'
                                                  if d.rules else "") + "</li>" for d in copy.departures)
         body.append(f'<section id="departures"><h2>The hand also departs from the rules</h2><ul>{items}</ul></section>')
     if copy.not_verified:
