@@ -141,3 +141,14 @@ def test_for_and_show_hidden_are_refused_where_they_mean_nothing(mispaid: tuple[
         result = runner.invoke(app, ["audit", "--db", db, *args])
         assert result.exit_code == 2 and said in result.output, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_the_answer_of_an_unverified_hand_leaves_the_desk_sources_out(tmp_path: Path) -> None:
+    db, history = imported(tmp_path, side_pot_hand())
+    desk, player = explain(db, "200"), explain(db, "200", "--for", "player")
+    assert "is stored" in flat(desk).split("Hand pokerstars")[0]  # the desk's answer names where it looked
+    answer = flat(player).split("Hand pokerstars #200")[0]
+    assert answer.startswith("The site's award is correct under the rules of pokerstars; not everything could be "
+                             "verified: the site does not state the "), answer
+    assert "is stored" not in answer and "table context" not in answer and "structures" not in answer
+    assert desk_only_words(player, history) == []

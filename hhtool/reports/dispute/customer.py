@@ -22,6 +22,7 @@ from hhtool.reports.dispute.rules import (
     practice_words,
     topic_of,
 )
+from hhtool.reports.dispute.verdict import headline
 
 #: the findings a misaward's answer states (the award, the showdown's winner, the uncalled bets returned):
 #: where the answer names the money, they are one departure, not one each
@@ -164,10 +165,19 @@ def without_lines(words: str) -> str:
     return _LINE.sub("the history", _LINE_IN_BRACKETS.sub("", words))
 
 
+def _in_player_words(finding: Finding) -> Finding:
+    """The finding with its words as the player's copy says them: without line numbers, and what could
+    not be verified without the desk's sources (the reason's first clause)."""
+    words = without_lines(finding.message)
+    if finding.kind == "unverifiable":
+        words = words.split(": ")[0]
+    return dataclasses.replace(finding, message=words)
+
+
 def _not_verified(finding: Finding) -> str:
     """What could not be checked and why, without the desk's sources (the table context, the
     structures table): the reason's first clause."""
-    reason = without_lines(finding.message.split(": ")[0]).rstrip(".")
+    reason = _in_player_words(finding).message.rstrip(".")
     topic = finding.topic[:1].upper() + finding.topic[1:]
     return f"{topic} could not be checked: {reason}."
 
@@ -182,6 +192,9 @@ def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
     # the answer names the settlement's money (who was paid what): its findings are stated there
     money = (any(row.difference.amount for row in report.awards)
              or any(row.difference.amount for row in report.returns))
+    if not money:  # the same sentence from the findings in the player's words (no line, no desk source)
+        answer = headline(report.profile.name, report.pots, report.awards, tuple(map(_in_player_words,
+                                                                                    report.findings)), 0, str)
     departures: list[Departure] = []
     said: set[str] = set()
     for finding in violations:
