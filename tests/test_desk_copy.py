@@ -16,7 +16,6 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.replay.profiles import CHOICES, RuleProfile
-from hhtool.reports.dispute.rules import RULE_SENTENCES, RULE_TITLES
 from tests.desk_copy_helpers import HIDDEN_HAND, hidden_hand_store
 from tests.dispute_helpers import explain, imported, misawarded, side_pot_hand
 from tests.test_show import OVERBET
@@ -25,6 +24,19 @@ runner = CliRunner()
 EIGHTY = {"COLUMNS": "80"}
 #: the words of the profile's keys a player never sees
 KEYS = [*CHOICES, *(name for name in RuleProfile.__dataclass_fields__ if "_" in name)]
+
+
+def rule_words(rule: str) -> str:
+    """A rule's title and its sentence, as the player's copy prints them."""
+    from hhtool.reports.dispute.rules import RULE_SENTENCES, RULE_TITLES
+
+    return f"{RULE_TITLES[rule]} {RULE_SENTENCES[rule]}"
+
+
+def rule_title(rule: str) -> str:
+    from hhtool.reports.dispute.rules import RULE_TITLES
+
+    return RULE_TITLES[rule]
 
 
 def flat(text: str) -> str:
@@ -57,7 +69,7 @@ def test_the_player_copy_answers_first_in_plain_words(mispaid: tuple[str, Path])
     assert desk_only_words(text, history) == []
     words = flat(text)
     for rule in ("R12", "R13", "R14"):  # the rules the award rests on: title and sentence, no number
-        assert f"{RULE_TITLES[rule]} {RULE_SENTENCES[rule]}" in words, rule
+        assert rule_words(rule) in words, rule
     assert "the practice applied: PokerStars practice observed in its hand histories" in words
     assert "Practice: a side pot starts at each all-in amount." in words
     # the misaward once: the answer says it; the three findings the desk lists about it are not repeated
@@ -83,7 +95,7 @@ def test_a_departure_the_answer_does_not_state_is_listed_once(tmp_path: Path) ->
     assert words.count("gashpor bets to $0.08 on 4th street; the limit allows $0.04.") == 1
     assert "(rules: 3rd-street betting; Bet sizes per street; All-in and short bets (limit))" in words
     assert "was paid $0.37" not in words  # the answer's money, not again as a departure
-    assert f"{RULE_TITLES['R6']} {RULE_SENTENCES['R6']}" in words
+    assert rule_words("R6") in words
     assert "Practice: an open pair on 4th street does not allow a big bet." in words
     assert "Side pots" not in words and "shared between the pots" not in words.split("Rake and fees")[0]
     assert desk_only_words(text, history) == []
@@ -120,7 +132,7 @@ def test_the_player_copy_as_json_and_html_holds_nothing_of_the_desk(mispaid: tup
     db, history = mispaid
     data = json.loads(explain(db, "200", "--for", "player", "--format", "json"))
     assert data["answer"][0].startswith("The site paid the $9.00 high half of the main pot to Shorty")
-    assert [rule["title"] for rule in data["rules"]] == [RULE_TITLES[r] for r in ("R12", "R13", "R14", "R16")]
+    assert [rule["title"] for rule in data["rules"]] == [rule_title(r) for r in ("R12", "R13", "R14", "R16")]
     assert data["departures"] == [] and data["misawarded"] == {"amount": 900, "text": "$9.00"}
     assert not keys_of(data) & {"line", "file", "source", "parameters", "findings", "copies", "profile", "rule"}
     assert desk_only_words(json.dumps(data), history) == []
