@@ -164,3 +164,16 @@ def test_the_answer_of_an_unverified_hand_leaves_the_desk_sources_out(tmp_path: 
                              "verified: the site does not state the "), answer
     assert "is stored" not in answer and "table context" not in answer and "structures" not in answer
     assert desk_only_words(player, history) == []
+
+
+def test_a_hostile_name_in_the_player_copy_is_text(tmp_path: Path) -> None:
+    name = "\x1b[31mEvil\u2028<script>alert(1)</script>"
+    db, _ = imported(tmp_path, misawarded(side_pot_hand()).replace("Shorty", name))
+    text = explain(db, "200", "--for", "player")
+    assert "\x1b" not in text and "\u2028" not in text and "?[31mEvil?<script>" in text
+    out = tmp_path / "copy.html"
+    explain(db, "200", "--for", "player", "--format", "html", "--out", str(out))
+    page = out.read_text()
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    data = json.loads(explain(db, "200", "--for", "player", "--format", "json"))
+    assert name in data["answer"][0]  # JSON carries the name as written, escaped by JSON
