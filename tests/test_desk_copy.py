@@ -177,3 +177,13 @@ def test_a_hostile_name_in_the_player_copy_is_text(tmp_path: Path) -> None:
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     data = json.loads(explain(db, "200", "--for", "player", "--format", "json"))
     assert name in data["answer"][0]  # JSON carries the name as written, escaped by JSON
+
+
+def test_the_departure_the_answer_names_is_not_listed_again(tmp_path: Path) -> None:
+    db, history = imported(tmp_path, side_pot_hand())
+    text = explain(db, "200", "--rules", "888poker", "--for", "player")  # 888poker: the bring-in is half the small bet
+    words = flat(text)
+    assert words.startswith("The site's award is correct under the rules of 888poker, but the hand departs from the "
+                            "rules: the table's bring-in is $3.00")
+    assert words.count("the table's bring-in is $3.00") == 1 and "also departs" not in words
+    assert rule_words("R4") in words and desk_only_words(text, history) == []

@@ -193,8 +193,9 @@ def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
     money = (any(row.difference.amount for row in report.awards)
              or any(row.difference.amount for row in report.returns))
     if not money:  # the same sentence from the findings in the player's words (no line, no desk source)
-        answer = headline(report.profile.name, report.pots, report.awards, tuple(map(_in_player_words,
-                                                                                    report.findings)), 0, str)
+        played = tuple(_in_player_words(f) for f in report.findings if _code_of(f) not in RECORD_CODES)
+        answer = headline(report.profile.name, report.pots, report.awards, played, 0, str)
+    stated = " ".join(answer)
     departures: list[Departure] = []
     said: set[str] = set()
     for finding in violations:
@@ -202,7 +203,7 @@ def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
         if (money and code in SETTLEMENT_CODES) or code in RECORD_CODES:
             continue  # the answer states it; the record is the desk's
         words = without_lines(finding.message).rstrip(".") + "."
-        if words in said:
+        if words in said or words.rstrip(".") in stated:  # (the answer names the first departure)
             continue
         said.add(words)
         if code in _PLAIN_START:  # (a message opening with a player's name keeps his spelling)
