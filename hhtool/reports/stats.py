@@ -201,3 +201,10 @@ def by_street(frame: pl.DataFrame) -> pl.DataFrame:
     ).drop("_order")
 
 
+@dataclass(frozen=True)
+class TerminalChoice:
+    """What the terminal (or an HTML page) shows of a report: ``columns`` (keys or headers; empty:
+    the default set), or every column with ``all_columns`` (:mod:`hhtool.reports.stats_view`)."""
+
+    columns: tuple[str, ...] = ()
+    all_columns: bool = False

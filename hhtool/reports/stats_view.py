@@ -11,14 +11,13 @@ its currency, stakes as `hands` prints them, bb/100 to two places).
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 import polars as pl
 
 from hhtool.money import currency_symbol, format_money, site_amount
 from hhtool.reports.choices import Breakdown
-from hhtool.reports.stats import BREAKDOWN_COLUMN, STREET_RATES
+from hhtool.reports.stats import BREAKDOWN_COLUMN, STREET_RATES, TerminalChoice
 from hhtool.reports.stats_columns import HEADERS, key_named
 
 #: the terminal's default columns (output keys): they fit 80 columns, the optional ones left out first
@@ -31,15 +30,6 @@ MONEY_KEYS = ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid"
 
 class UnknownColumn(ValueError):
     """A --columns or --sort name that is no column of the stats (the message lists close matches)."""
-
-
-@dataclass(frozen=True)
-class TerminalChoice:
-    """What the terminal (or an HTML page) shows of the stats: ``columns`` (keys or headers; empty:
-    the default set), or every statistic with ``all_columns``."""
-
-    columns: tuple[str, ...] = ()
-    all_columns: bool = False
 
 
 def column_key(name: str, frame: pl.DataFrame) -> str:
