@@ -93,13 +93,14 @@ def shown_keys(frame: pl.DataFrame, by: Breakdown | None, choice: TerminalChoice
 
 
 def terminal_view(frame: pl.DataFrame, by: Breakdown | None = None,
-                  choice: TerminalChoice = TerminalChoice()) -> pl.DataFrame:
+                  choice: TerminalChoice | None = None) -> pl.DataFrame:
     """What ``--format table`` prints (and ``--format html`` writes): the chosen columns as text (money
     in currency units under a header naming the currency, rates as percentages; with ``--all`` each
     rate beside its count and opportunities), headed as :data:`HEADERS` names them. The renderer fits
     it to the terminal, leaving out :data:`~hhtool.reports.stats_columns.OPTIONAL_HEADERS`, or shows one record a row."""
     if frame.is_empty():
         return frame
+    choice = choice or TerminalChoice()
     keys = shown_keys(frame, by, choice)
     currencies = frame["currency"].unique().to_list() if "currency" in frame.columns else []
     one_currency = currencies[0] if len(currencies) == 1 else None
