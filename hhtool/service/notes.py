@@ -173,6 +173,11 @@ def _site(site: str | None) -> str | None:
     return site.strip().lower()
 
 
+def normal_tag(text: str) -> str:
+    """The tag as stored (lower-case, a leading ``#`` dropped); UsageError when it is not one."""
+    return _tag(text)
+
+
 def _tag(text: str) -> str:
     try:
         return tag_name(text)
@@ -262,5 +267,5 @@ def _player_notes(name: str, site: str | None) -> tuple[str, list[Any]]:
     return condition, params
 
 
-__all__ = ["NOTE_LENGTH", "Note", "Target", "add_note", "add_tag", "all_tags", "delete_note", "notes_for",
+__all__ = ["NOTE_LENGTH", "Note", "Target", "add_note", "add_tag", "all_tags", "delete_note", "normal_tag", "notes_for",
            "remove_tag", "tags_for"]
