@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhtool.cli.common import out
 from hhtool.cli.output import printable, terminal_width
-from hhtool.service.notes import Note
-from hhtool.service.stores import Database
+
+if TYPE_CHECKING:  # (the store, and DuckDB, load when a command opens one: not with the command line)
+    from hhtool.service.notes import Note
+    from hhtool.service.stores import Database
 
 #: the narrowest a note's text is wrapped to, however deep its indent
 _LEAST_TEXT = 20

@@ -226,10 +226,11 @@ def _hand_site(store: Store, hand_id: str, site: str | None, kept: str | None = 
 
 
 def _close_ids(store: Store, hand_id: str) -> str:
-    """``; did you mean '123'?``: stored hand ids a typo or two away (a missing or swapped digit)."""
-    rows = store.run("SELECT DISTINCT hand_id, levenshtein(hand_id, ?) AS edits FROM hands "
-                     "WHERE abs(length(hand_id) - length(?)) <= ? AND levenshtein(hand_id, ?) <= ? "
-                     "ORDER BY edits, hand_id LIMIT 3", [hand_id, hand_id, _ID_EDITS, hand_id, _ID_EDITS])
+    """``; did you mean '123'?``: stored hand ids a typo or two away (a digit missing, wrong, or two swapped)."""
+    rows = store.run("SELECT DISTINCT hand_id, damerau_levenshtein(hand_id, ?) AS edits FROM hands "
+                     "WHERE abs(length(hand_id) - length(?)) <= ? AND damerau_levenshtein(hand_id, ?) <= ? "
+                     "ORDER BY edits, jaro_winkler_similarity(hand_id, ?) DESC, hand_id LIMIT 3",
+                     [hand_id, hand_id, _ID_EDITS, hand_id, _ID_EDITS, hand_id])
     close = [str(row[0]) for row in rows]
     return f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
 
