@@ -157,6 +157,8 @@ def test_stats_player_shows_the_players_notes_under_the_table(db: str) -> None:
     ok(db, "note", "--player", "Wheel", "the person behind wheel4life")
     grouped = ok(db, "stats", "--player", "Wheel")
     assert "notes on Wheel:" in grouped and "calls down light" in grouped and "the person behind" in grouped
+    on_site = ok(db, "stats", "--player", "Wheel", "--site", "pokerstars")
+    assert "on Stars: opens every door ace" in on_site and "the person behind" in on_site
 
 
 def test_a_reimport_keeps_notes_and_tags_even_when_the_hand_is_replaced(tmp_path: Path) -> None:

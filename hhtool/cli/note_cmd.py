@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
         target: Target = "player" if player is not None else "hand"
         if player is not None:
             if second is not None:
-                raise UsageError(f"with --player, give only the text: `hhtool note --player {player} \"text\"`")
+                raise UsageError('with --player, give only the text: `hhtool note --player NAME "text"`')
             key, text = player, first
         elif first is None:
             raise UsageError("give a hand: `hhtool note HAND_ID \"text\"` (or a player: `note --player NAME \"text\"`)")

@@ -236,12 +236,13 @@ def _close_ids(store: Store, hand_id: str) -> str:
 
 
 def _player_site(store: Store, name: str, site: str | None) -> str | None:
-    """``site`` when the player ``name`` is known (a seat on that site, on any, or an alias's
-    person); UsageError with close matches otherwise."""
+    """``site`` when the player ``name`` is known (a seat on that site, or on any; an alias's person,
+    grouping a name on that site); UsageError with close matches otherwise."""
     if not name.strip():
         raise UsageError("a player's name cannot be empty")
     if site is not None:
-        if store.run("SELECT 1 FROM seats WHERE site = ? AND player = ? LIMIT 1", [site, name]):
+        if store.run(f"SELECT 1 FROM seats WHERE site = ? AND player = ? UNION ALL SELECT 1 FROM {ALIASES} "
+                     "WHERE site = ? AND person = ? LIMIT 1", [site, name, site, name]):
             return site
         known = [str(row[0]) for row in store.run("SELECT DISTINCT player FROM seats WHERE site = ?", [site])]
         if not known:
