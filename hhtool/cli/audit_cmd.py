@@ -257,7 +257,7 @@ def register(app: typer.Typer) -> None:
         if listing is AuditFormat.table:
             summary = ", ".join(f"{n} {verdict}" for verdict, n in sorted(outcome.verdicts.items()))
             said = Text(f"{sum(outcome.verdicts.values())} hands audited: {summary or 'none stored'}; "
-                        f"{len(outcome.violations)} violations reported")
+                        f"{len(outcome.violations)} violation{'' if len(outcome.violations) == 1 else 's'} reported")
             for line in fit_lines([said], listing_width()):
                 info(line.plain, markup=False)
         raise typer.Exit(EXIT_FINDINGS if outcome.violations else EXIT_OK)
