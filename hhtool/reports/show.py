@@ -322,7 +322,7 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
             line.append_text(board_text(board))
             lines.append(line)
         for action in street["actions"]:
-            lines.append(Text(f"  {action['text']}".ljust(46) + f"pot {money(action['pot'])}"))
+            lines.append(Text(f"  {action['text']}".ljust(45) + f" pot {money(action['pot'])}"))
             for violation in action["violations"]:
                 lines.append(Text(f"    ⚠ {violation['code']}: {violation['message']}", style="bold red"))
     if described["showdown"]:
