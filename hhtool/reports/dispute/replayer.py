@@ -59,13 +59,16 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
         for action in before:
             pot = action.pot_after.text
             snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
-        if street.deals:
+        # a street reached with no deal printed (PokerStars prints the 7th street's down card only to
+        # the hero, and no line at all once he folded) is dealt all the same
+        if street.deals or (actions and street.street > 3):
             for deal in street.deals:
                 if deal.player in held:
                     held[deal.player] += [{"card": c, "face": "down", "won": []} for c in deal.down]
                     held[deal.player] += [{"card": c, "face": "up", "won": []} for c in deal.up]
             # a player still in whose cards the site does not print on this street (PartyPoker prints
-            # only the hero's) holds them all the same: drawn as unknown cards, face down or up
+            # only the hero's) holds them all the same: drawn as unknown cards, face down or up; a hand
+            # whose 7th street is one common card (too few cards for everyone) is not told apart here
             printed = {deal.player for deal in street.deals}
             downs, ups = _DEALT.get(street.street, (0, 0))
             for player in players:
