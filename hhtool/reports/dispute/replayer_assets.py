@@ -21,9 +21,9 @@ REPLAYER_CSS = """
 .legend .card { width: 1.4em; height: 1.4em; }
 .felt { background: var(--felt, #0f5132); color: #fff; border-radius: 12px; padding: 10px; display: flex;
         flex-wrap: wrap; gap: 8px; }
-.seat { background: rgba(255,255,255,.12); border-radius: 8px; padding: 6px 8px; min-width: 150px; flex: 1 1 150px; }
+.seat { background: rgba(255,255,255,.12); border-radius: 8px; padding: 6px 8px; min-width: 150px; flex: 1 1 auto; }
 .seat.actor { outline: 2px solid var(--hi, #f5b700); } .seat.folded { opacity: .45; }
-.seat .name { overflow-wrap: anywhere; } .seat .cards { display: flex; flex-wrap: wrap; align-items: center; }
+.seat .name { overflow-wrap: anywhere; } .seat .cards { display: flex; flex-wrap: nowrap; align-items: center; }
 .seat .gap { display: inline-block; width: .5em; }
 .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .replayer button { font: inherit; padding: 8px 14px; border-radius: 6px; border: 1px solid var(--line, #d0d7de);
