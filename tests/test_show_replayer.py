@@ -164,3 +164,11 @@ def test_html_replayer_names_carry_no_control_character(tmp_path: Path) -> None:
     assert shown in data["players"] and any(step["words"].startswith(f"{shown} brings in") for step in data["steps"])
     words = " ".join(step["words"] for step in data["steps"]) + " ".join(data["players"])
     assert not re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", words)
+
+
+def test_the_pages_and_the_terminal_show_a_control_character_alike() -> None:
+    from hhtool.cli.output import printable as terminal
+    from hhtool.reports.show import printable as page
+
+    every = "".join(map(chr, range(0x00, 0x250))) + "\u2028\u2029\u202e"
+    assert page(every) == terminal(every)
