@@ -7,6 +7,7 @@ from enum import StrEnum
 
 import typer
 
+from hhtool.cli.annotations import annotation_block, hand_annotations, notes_json, print_lines
 from hhtool.cli.common import DB_OPTION, choices, database, info, out, rules_option, site_option
 from hhtool.cli.output import UNBOUNDED_WIDTH, fit_lines, printable, terminal_width, write_text
 
@@ -47,8 +48,10 @@ def register(app: typer.Typer) -> None:
             emit(show_page(database(db), hand_id, site, rules, hide_hole), out_file)
             return
         shown = show_hand(database(db), hand_id, site, rules, hide_hole)
+        tags, notes = hand_annotations(database(db), shown.hand.site, shown.hand.hand_id)  # the user's (`tag`, `note`)
         if output_format is ShowFormat.json:
-            emit(json.dumps(shown.described, indent=2) + "\n", out_file)
+            described = {**shown.described, "tags": tags, "notes": notes_json(notes)}
+            emit(json.dumps(described, indent=2) + "\n", out_file)
             return
         if output_format is ShowFormat.forum:
             emit(render_forum(shown.described, shown.hand), out_file)
@@ -63,6 +66,7 @@ def register(app: typer.Typer) -> None:
             return
         for line in fitted:
             out.print(line)
+        print_lines(annotation_block(tags, notes))
 
 
 def emit(text: str, out_file: str | None) -> None:

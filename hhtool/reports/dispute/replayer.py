@@ -14,7 +14,7 @@ import json
 from html import escape
 from typing import Any
 
-from hhtool.reports.dispute.model import Report
+from hhtool.reports.dispute.model import DealView, Report, StreetView, in_history_order
 from hhtool.reports.show import printable
 
 Card = dict[str, Any]  # {"card": "Kd" | None, "face": "up" | "down", "won": ["high", ...]}
@@ -52,37 +52,44 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
                       "folded": sorted(printable(p) for p in folded),
                       "cards": {printable(p): [seen(c) for c in held[p]] for p in players}})
 
+    def deal_unprinted(street: StreetView, printed: set[str]) -> None:
+        """A player still in whose cards the site does not print on this street (PartyPoker prints
+        only the hero's) holds them all the same: drawn as unknown cards, face down or up; a hand
+        whose 7th street is one common card (too few cards for everyone) is not told apart here."""
+        downs, ups = _DEALT.get(street.street, (0, 0))
+        for player in players:
+            if player not in printed and player not in folded:
+                held[player] += [{"card": None, "face": "down", "won": []}] * downs
+                held[player] += [{"card": None, "face": "up", "won": []}] * ups
+
     for street in report.streets:
-        first_deal = min((d.line for d in street.deals if d.line), default=0)
-        actions = list(street.actions)
-        before = [a for a in actions if first_deal and a.line and a.line < first_deal]
-        for action in before:
-            pot = action.pot_after.text
-            snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
-        # a street reached with no deal printed (PokerStars prints the 7th street's down card only to
-        # the hero, and no line at all once he folded) is dealt all the same
-        if street.deals or (actions and street.street > 3):
-            for deal in street.deals:
-                if deal.player in held:
-                    held[deal.player] += [{"card": c, "face": "down", "won": []} for c in deal.down]
-                    held[deal.player] += [{"card": c, "face": "up", "won": []} for c in deal.up]
-            # a player still in whose cards the site does not print on this street (PartyPoker prints
-            # only the hero's) holds them all the same: drawn as unknown cards, face down or up; a hand
-            # whose 7th street is one common card (too few cards for everyone) is not told apart here
-            printed = {deal.player for deal in street.deals}
-            downs, ups = _DEALT.get(street.street, (0, 0))
-            for player in players:
-                if player not in printed and player not in folded:
-                    held[player] += [{"card": None, "face": "down", "won": []}] * downs
-                    held[player] += [{"card": None, "face": "up", "won": []}] * ups
-            snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
-        for action in actions:
-            if action in before:
+        # in the history's order: the antes posted before the deal, the deals, the rest. A street
+        # reached with no deal printed (PokerStars prints the 7th street's down card only to the
+        # hero, and no line at all once he folded) is dealt all the same, before its first action
+        dealing = not street.deals and bool(street.actions) and street.street > 3
+        printed = {deal.player for deal in street.deals}
+        filled = False
+        for event in in_history_order(street):
+            if isinstance(event, DealView):
+                if event.player in held:
+                    held[event.player] += [{"card": c, "face": "down", "won": []} for c in event.down]
+                    held[event.player] += [{"card": c, "face": "up", "won": []} for c in event.up]
+                dealing = True
                 continue
-            pot = action.pot_after.text
-            if action.words.startswith("folds"):
-                folded.add(action.player)
-            snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
+            if dealing:  # the street's cards, all dealt, as one step
+                if not filled:
+                    deal_unprinted(street, printed)
+                    filled = True
+                snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
+                dealing = False
+            pot = event.pot_after.text
+            if event.words.startswith("folds"):
+                folded.add(event.player)
+            snapshot(street.label, f"{event.player} {event.words}", pot, event.player)
+        if dealing:
+            if not filled:
+                deal_unprinted(street, printed)
+            snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
     won = _winning(report)
     for player_view in report.players:
         player = player_view.player
