@@ -61,12 +61,13 @@ def register(app: typer.Typer) -> None:
         for line in lines:  # a player's name, a table's: no escape sequence or line break of theirs reaches the terminal
             line.plain = printable(line.plain)  # (one character for one: the styles' spans stay in place)
         fitted = fit_lines(lines, width)
+        annotations = annotation_block(tags, notes, width)  # the user's own: in the text, not in a forum's post
         if out_file:
-            emit("".join(line.plain + "\n" for line in fitted), out_file)
+            emit("".join(line.plain + "\n" for line in fitted) + "".join(line + "\n" for line in annotations), out_file)
             return
         for line in fitted:
             out.print(line)
-        print_lines(annotation_block(tags, notes))
+        print_lines(annotations)
 
 
 def emit(text: str, out_file: str | None) -> None:
