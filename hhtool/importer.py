@@ -83,8 +83,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
     ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
     stats facts of the hands of each transaction with them, computed from the batch's tables
-    (:class:`~hhtool.reports.facts_table.BatchFacts`), and those of any hand left without at the
-    end; False leaves them to be computed on reading. ``on_file`` hears of each file once
+    (:class:`~hhtool.reports.facts_table.BatchFacts`), when the chunks are parsed in this process
+    (else after the workers are stopped), and those of any hand left without at the end; False leaves them to be computed on reading. ``on_file`` hears of each file once
     it is stored; ``on_progress`` hears how far the import is after each chunk and file."""
     sources = list(sources)
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
@@ -92,8 +92,12 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     # the collector tuned for the chunks of model objects an import holds (import_gc: ≈9 % of CPU)
     with import_gc():
         with (executor or LocalExecutor()).running(total_bytes) as running:
+            # With workers beside it, the importing process leaves the facts to facts.finish, after
+            # the workers stop: computed and committed with each batch, they made its commits (the
+            # checkpoint of their 130-column table) the peak while the workers ran (#28, item 11:
+            # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
             importer = Importer(store, replay, rules, site, running.submit, running.in_flight,
-                                facts_of=facts.tables_for if facts else None)
+                                facts_of=facts.tables_for if facts is not None and running.submit is None else None)
             report = importer.run(sources, on_file, on_progress, judge=False)
         # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
         # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
