@@ -113,3 +113,14 @@ def test_a_partypoker_export_concatenated_with_its_byte_order_mark_loses_no_hand
     hands = report["hands_found"]
     assert code == 0 and (report["failed"], report["conflicts"]) == (0, []), report
     assert report["stored"] == report["duplicates"] == hands // 2
+
+
+def test_a_phh_file_concatenated_with_its_byte_order_mark_loses_no_hand(tmp_path: Path) -> None:
+    """The second file's mark stood before its first comment line, inside the first file's last
+    section: that hand failed as invalid TOML, its lines counted as stray."""
+    sample = next((Path(__file__).resolve().parents[1] / "sample_histories" / "phh").glob("*.phhs")).read_bytes()
+    both = tmp_path / "both.phhs"
+    both.write_bytes(sample.rstrip(b"\r\n") + b"\n\xef\xbb\xbf" + sample)
+    code, report = imported(both)
+    assert code == 0 and report["failed"] == 0, report
+    assert report["stored"] == report["duplicates"] == report["hands_found"] // 2

@@ -68,6 +68,7 @@ from hhtool.model import (
 )
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
 from hhtool.sites.dates import stated_datetime
+from hhtool.sites.stray_bytes import STRAY_CHARACTERS
 from hhtool.sites.subclassing import mypyc_attr
 
 STUD8_VARIANT = "F7S/8"
@@ -137,6 +138,8 @@ class PhhParser(SiteParser):
         started = False
         key: str | None = None
         for index, line in enumerate(lines, offset):
+            if line and line[0] in STRAY_CHARACTERS:  # (files put together: TOML allows no mark or NUL there)
+                line = line.lstrip(STRAY_CHARACTERS)
             if _is_section(line):
                 top = _top_key(line)
                 if not (top.startswith("_") or top == key):
