@@ -124,3 +124,14 @@ def test_a_phh_file_concatenated_with_its_byte_order_mark_loses_no_hand(tmp_path
     code, report = imported(both)
     assert code == 0 and report["failed"] == 0, report
     assert report["stored"] == report["duplicates"] == report["hands_found"] // 2
+
+
+def test_two_xml_exports_concatenated_with_their_byte_order_marks_fail_nothing(tmp_path: Path) -> None:
+    """Between the first session's end and the second's header stood a mark: the text between the games
+    was reported as a failed 'hand' (exit 1) though no hand was lost."""
+    sample = next((Path(__file__).resolve().parents[1] / "sample_histories" / "ipoker").glob("*.xml")).read_bytes()
+    both = tmp_path / "both.xml"
+    both.write_bytes(sample.rstrip(b"\r\n") + b"\n\xef\xbb\xbf" + sample)
+    code, report = imported(both)
+    assert code == 0 and report["failed"] == 0, report
+    assert report["stored"] == report["duplicates"] == report["hands_found"] // 2
