@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from hhtool.cli.annotations import player_notes_block, print_lines
 from hhtool.cli.common import (
     DB_OPTION,
     FROM_OPTION,
@@ -71,3 +72,5 @@ def register(app: typer.Typer) -> None:
             terminal = TerminalChoice(columns=names, all_columns=all_columns)
         frame = stats(database(db), chosen, by=by, min_hands=min_hands, terminal=terminal, sort=sort, limit=limit)
         emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS if not columns else ())
+        if players and terminal is not None and out_file is None:  # the user's notes on them (`hhtool note --player`)
+            print_lines(player_notes_block(database(db), players, sites[0].lower() if sites and len(sites) == 1 else None))
