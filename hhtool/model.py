@@ -498,12 +498,16 @@ class RawHand:
 
 @dataclass(slots=True, unsafe_hash=True)
 class SkippedHand:
-    """A hand of another game (Hold'em, Razz, Stud high…): counted, not stored as stud/8."""
+    """A hand of another game (Hold'em, Razz, Stud high…): counted, not stored as stud/8. A hand of a
+    tournament that mixes games keeps what it states of the tournament: its id and the finishes its
+    lines state (an 8-Game's last hand may be dealt as Omaha)."""
 
     site: str
     hand_id: str | None
     game: str
     raw: RawHand
+    tournament_id: str | None = None
+    finishes: tuple[Finish, ...] = ()
 
 
 class FailureKind(StrEnum):

@@ -10,11 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.model import BuyIn, Finish, Hand
+from hhtool.model import BuyIn, Finish, Hand, SkippedHand
 from hhtool.sites import parser_for
 from hhtool.store import Store
 from hhtool.store.load import load_hands
-from tests.site_helpers import only_hand, parse_text
+from tests.site_helpers import one_outcome, only_hand, parse_text
 from tests.tournament_hands import TILT_HAND, stars_hand
 
 runner = CliRunner()
@@ -53,8 +53,9 @@ def test_tournaments_lists_date_buy_in_hands_and_chips_won(tmp_path: Path, corpu
         assert runner.invoke(app, ["import", str(corpus.joinpath(*parts)), "--db", db, "-q"]).exit_code == 0
     lines = listing(db)
     assert lines[0].split() == ["tournament", "date", "buy-in", "hands", "finish", "chips", "won"]
-    # newest first; the shootout's finish lines are in its last hand, dealt as Omaha: not stored, so "—"
-    assert lines[2].split() == ["743144019", "2013-06-06", "100+9", "PLAY", "18", "—", "416"]
+    # newest first; the shootout's finish lines are in its last hand, dealt as Omaha (skipped, its finishes
+    # kept): the play-money prize "200.00" is in the buy-in's currency
+    assert lines[2].split() == ["743144019", "2013-06-06", "100+9", "PLAY", "18", "1st,", "200", "PLAY", "416"]
     assert lines[3].split()[:5] == ["169962475", "2009-06-14", "$10+$1", "1", "—"] and lines[-1] == "2 rows"
     rows = json.loads(runner.invoke(app, ["tournaments", "--db", db, "--player", "Hero", "--player", "Player0",
                                           "--format", "json"]).stdout)
@@ -64,7 +65,10 @@ def test_tournaments_lists_date_buy_in_hands_and_chips_won(tmp_path: Path, corpu
     buy_ins = {row["tournament_id"]: (row["buy_in"], row["buy_in_fee"], row["buy_in_currency"], row["buy_in_unit"])
                for row in rows}
     assert buy_ins == {"743144019": (100, 9, "PLAY", 1), "169962475": (1000, 100, "USD", 100)}
-    assert all(row["place"] is None and row["prize"] is None for row in rows)
+    finishes = {(row["tournament_id"], row["player"]): (row["place"], row["prize"], row["prize_currency"])
+                for row in rows}
+    assert finishes == {("743144019", "Hero"): (1, 200, "PLAY"), ("743144019", "Player0"): (2, None, None),
+                        ("169962475", "Hero"): (None, None, None), ("169962475", "Player0"): (None, None, None)}
 
 
 def test_no_tournament_is_said_not_an_error(tmp_path: Path, corpus: Path) -> None:
@@ -148,6 +152,21 @@ def test_bounty_rebuy_and_add_on_lines_cost_nothing() -> None:
              "Alice re-buys and receives 3000 chips for $5.00\n")
     hand = stars(stars_hand(finish=lines + "{hero} finished the tournament in 2nd place\n"))
     assert [(f.player, f.place) for f in hand.finishes] == [("Hero", 2)]
+
+
+def test_a_hand_of_another_game_keeps_the_finishes_it_states(tmp_path: Path) -> None:
+    """A mixed tournament's last hand dealt as another game is skipped, its finishes kept and listed."""
+    razz = stars_hand(hand_id=9, minute=30).replace("HORSE (7 Card Stud Hi/Lo Limit)", "HORSE (Razz Limit)")
+    chat = razz.replace("*** SUMMARY ***", 'Alice said, "Bob finished the tournament in 9th place"\n*** SUMMARY ***')
+    skipped = one_outcome(parse_text(parser_for("pokerstars"), chat))
+    assert isinstance(skipped, SkippedHand) and skipped.tournament_id == "3540610518"
+    assert skipped.finishes == (Finish("Hero", 2, 147, "USD", 100, 27), Finish("Alice", 1, 293, "USD", 100, 28))
+    stud = stars_hand(finish="")  # the tournament's stud hand, which states no finish
+    db = imported(tmp_path, {"a.txt": stud + "\n\n" + chat})
+    rows = json.loads(runner.invoke(app, ["tournaments", "--db", db, "--player", "Hero", "--player", "Alice",
+                                          "--format", "json"]).stdout)
+    assert {row["player"]: (row["hands"], row["place"], row["prize"]) for row in rows} == {
+        "Hero": (1, 2, 147), "Alice": (1, 1, 293)}
 
 
 def test_full_tilt_reads_the_buy_in_its_tournament_name_begins_with() -> None:

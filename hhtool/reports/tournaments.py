@@ -3,9 +3,9 @@
 What the store holds of a tournament is what its hands state: the site, the tournament's id, when
 each hand was played, the chips each player won or lost in it (tournament chips, never money), the
 buy-in its header states (``hands.buy_in`` …) and the finishing place and prize a hand states for a
-player (``finishes``). A tournament whose hands state no buy-in, or a player whose finish no stored
-hand states (a finish stated in a hand of another game of a mixed tournament is not stored), shows
-"—" there (see docs/stats.md, "Tournaments").
+player (``finishes``; a hand of another game of a mixed tournament, which is not stored, keeps its
+finishes on ``skipped_hands``). A tournament whose hands state no buy-in, or a player whose finish no
+hand states, shows "—" there (see docs/stats.md, "Tournaments").
 
 >>> chips_text(1250), chips_text(-40)
 ('1250', '-40')
@@ -40,14 +40,20 @@ UNSTATED = "—"
 
 def tournaments_sql(facts: str, whose: str) -> str:
     """The rows of the facts query ``facts`` (tournament hands) summed per tournament and player, with the
-    buy-in the tournament's selected hands state and the finish any stored hand of it states for the player
-    (the last one stated, should several hands state one)."""
-    return f"""WITH finished AS (
-                   SELECT h.site, h.tournament_id, x.player,
-                          arg_max(struct_pack(place := x.place, prize := x.prize, currency := x.currency,
-                                              unit := x.unit), (h.started_at, h.hand_id, x.seq)) AS stated
+    buy-in the tournament's selected hands state and the finish any hand of it states for the player, stored
+    or skipped as another game's (the last one stated, should several state one)."""
+    return f"""WITH stated AS (
+                   SELECT h.site, h.tournament_id, x.player, x.place, x.prize, x.currency, x.unit, h.file, x.line
                    FROM finishes x JOIN hands h ON h.site = x.site AND h.hand_id = x.hand_id
-                   GROUP BY h.site, h.tournament_id, x.player)
+                   UNION ALL
+                   SELECT site, tournament_id, unnest(finish_players), unnest(finish_places), unnest(finish_prizes),
+                          unnest(finish_currencies), unnest(finish_units), file, unnest(finish_lines)
+                   FROM skipped_hands WHERE finish_players IS NOT NULL),
+               finished AS (
+                   SELECT site, tournament_id, player,
+                          arg_max(struct_pack(place := place, prize := prize, currency := currency, unit := unit),
+                                  (file, line)) AS stated
+                   FROM stated GROUP BY site, tournament_id, player)
                SELECT t.*, fin.stated.place, fin.stated.prize, fin.stated.currency AS prize_currency,
                       fin.stated.unit AS prize_unit
                FROM (

@@ -6,8 +6,9 @@ $29.38 - congratulations!").
 Neither ever costs the hand: a buy-in or a finish line that cannot be read as a whole is kept as far
 as it can be (or not at all), with a note saying what was not understood, and the hand is stored.
 A site module finds the text (where its header writes the buy-in, which terminal of its grammar is
-a finish line) and hands it here. Imports point one way: this module imports only the model and the
-sites' ``base``, ``common_lines``, ``facts`` and ``lines``.
+a finish line) and hands it here; a hand of another game of a mixed tournament, which is not stored,
+keeps the finishes it states (:func:`finishes_in`). Imports point one way: this module imports only the model and the
+sites' ``base``, ``common_lines``, ``facts``, ``line_rules`` and ``lines``.
 
 >>> stated_buy_in(["$10", "$1"], None, 1, [])
 BuyIn(amount=1000, fee=100, bounty=0, currency='USD', unit=100)
@@ -24,12 +25,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hhtool.model import BuyIn, Finish, Note
+from hhtool.model import BuyIn, Finish, Note, RawHand
 from hhtool.sites.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL
 from hhtool.sites.facts import HandFacts
 from hhtool.sites.line_rules import LineRule
-from hhtool.sites.lines import LineToken
+from hhtool.sites.lines import LINE_FLAGS, LineGrammar, LineToken, candidate, match_naming_seated
 
 #: one part of a buy-in or a prize as sites write it: a currency symbol, digits (thousands separated by
 #: commas), decimals
@@ -135,3 +136,30 @@ def _read_finish(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
 #: the reader of a grammar's finish line, whose groups are the player, the verb ("wins the tournament",
 #: "finished the tournament") and the rest of the line; a site declares it for its own terminal
 FINISH_LINE = LineRule(_read_finish, 3, 3)
+
+
+#: the terminal of a finish line in the grammars that have one
+FINISHED = "FINISHED"
+
+
+def finishes_in(grammar: LineGrammar, raw: RawHand, buy_in: BuyIn | None) -> tuple[Finish, ...]:
+    """The finishes the lines of a hand of another game state (a mixed tournament's hand hhtool does not
+    store): each line that the grammar's finish line matches with a seated player's name in it (the
+    names its ``SEAT`` lines give; a chat line quoting a finish names no one so), read as
+    :func:`finish_of` reads it. What it does not understand is left out; nothing here raises."""
+    terminals = {terminal.name: terminal.pattern.to_regexp() for terminal in grammar.lark.terminals}
+    if FINISHED not in terminals or "SEAT" not in terminals:
+        return ()
+    seat = re.compile(terminals["SEAT"], LINE_FLAGS)
+    names = sorted({found.group(grammar.seat_name_group + 1) for line in raw.lines
+                    if (found := seat.fullmatch(line.rstrip())) is not None}, key=len, reverse=True)
+    finishes: list[Finish] = []
+    wanted = [candidate(FINISHED, terminals[FINISHED])]
+    for index, line in enumerate(raw.lines):
+        if " the tournament" not in line:
+            continue
+        read = match_naming_seated(wanted, line.rstrip(), names, frozenset())
+        if read is not None and len(read[1]) == 3:
+            player, verb, rest = read[1]
+            finishes.append(finish_of(player or "", verb or "", rest or "", buy_in, raw.first_line + index, []))
+    return tuple(finishes)

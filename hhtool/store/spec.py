@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 VARCHAR, INTEGER, BIGINT, BOOLEAN, TIMESTAMP = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP"
-VARCHAR_LIST, INTEGER_LIST = "VARCHAR[]", "INTEGER[]"
+VARCHAR_LIST, INTEGER_LIST, BIGINT_LIST = "VARCHAR[]", "INTEGER[]", "BIGINT[]"
 
 
 #: the DuckDB schema of the per-hand tables (roles HAND_PART and REPLAY), keyed by ``hands.hk``; a
@@ -101,6 +101,11 @@ def _key(of_hand: bool = False) -> tuple[Column, Column]:
     return (Column("site", VARCHAR, site, of="site" if of_hand else None),
             Column("hand_id", VARCHAR, "the site's id of the hand", of="hand_id" if of_hand else None))
 
+
+#: the columns of ``skipped_hands`` holding the finishes a skipped hand states, each a list, in the order of
+#: :class:`hhtool.model.Finish`'s fields (player, place, prize, currency, unit, line)
+SKIPPED_FINISH_COLUMNS = ("finish_players", "finish_places", "finish_prizes", "finish_currencies", "finish_units",
+                          "finish_lines")
 
 #: the columns of ``hands`` holding a tournament hand's buy-in, in the order of :class:`hhtool.model.BuyIn`'s
 #: fields (amount, fee, bounty, currency, unit); NULL where the hand states none
@@ -295,6 +300,16 @@ TABLES: tuple[Table, ...] = (
         Column("site", VARCHAR, "", of="site"),
         Column("hand_id", VARCHAR, "", null=True, of="hand_id"),
         Column("game", VARCHAR, "as the site names it", of="game"),
+        Column("tournament_id", VARCHAR, "a tournament hand's tournament (kept for the finishes it states)", null=True,
+               of="tournament_id"),
+        Column("finish_players", VARCHAR_LIST, "the players a finish line of the hand names (a mixed tournament's "
+               "last hand dealt as another game), as `finishes.player`; NULL when it states none", null=True),
+        Column("finish_places", INTEGER_LIST, "`finish_places[i]`: the place of `finish_players[i]`, as "
+               "`finishes.place`", null=True),
+        Column("finish_prizes", BIGINT_LIST, "as `finishes.prize`", null=True),
+        Column("finish_currencies", VARCHAR_LIST, "as `finishes.currency`", null=True),
+        Column("finish_units", INTEGER_LIST, "as `finishes.unit`", null=True),
+        Column("finish_lines", INTEGER_LIST, "the file line of each finish line", null=True),
     )),
     Table("violations", "rule violation", Role.REPLAY, (
         _HK, _PROFILE,

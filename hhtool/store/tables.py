@@ -23,10 +23,12 @@ from hhtool.model import Card, FailedHand, Hand, SkippedHand
 from hhtool.replay import betting_of
 from hhtool.store.spec import (
     BIGINT,
+    BIGINT_LIST,
     BOOLEAN,
     BUY_IN_COLUMNS,
     INTEGER,
     INTEGER_LIST,
+    SKIPPED_FINISH_COLUMNS,
     TIMESTAMP,
     VARCHAR,
     VARCHAR_LIST,
@@ -38,6 +40,7 @@ from hhtool.store.spec import (
 ARROW_TYPES: dict[str, pa.DataType] = {
     VARCHAR: pa.string(), INTEGER: pa.int32(), BIGINT: pa.int64(), BOOLEAN: pa.bool_(),
     TIMESTAMP: pa.timestamp("us"), VARCHAR_LIST: pa.list_(pa.string()), INTEGER_LIST: pa.list_(pa.int32()),
+    BIGINT_LIST: pa.list_(pa.int64()),
 }
 
 
@@ -122,7 +125,7 @@ VIOLATIONS = Rows("violations", ("hk", "profile"))
 UNVERIFIABLE = Rows("unverifiable", ("hk", "profile"))
 RULE_AWARDS = Rows("rule_awards", ("hk", "profile"))
 IMPORT_ERRORS = Rows("import_errors", ("raw_sha256",))
-SKIPPED_HANDS = Rows("skipped_hands", ())
+SKIPPED_HANDS = Rows("skipped_hands", SKIPPED_FINISH_COLUMNS)
 
 
 def shifted(tables: dict[str, pa.Table], by: int) -> dict[str, pa.Table]:
@@ -323,4 +326,8 @@ def failure_rows(failures: Sequence[FailedHand]) -> pa.Table:
 
 
 def skipped_rows(skipped: Sequence[SkippedHand]) -> pa.Table:
-    return SKIPPED_HANDS.table({}, skipped)
+    """Rows of ``skipped_hands``: a hand's finishes as lists of their fields (NULL where it states none)."""
+    fields = ("player", "place", "prize", "currency", "unit", "line")
+    return SKIPPED_HANDS.table({column: [[getattr(finish, field) for finish in hand.finishes] if hand.finishes else None
+                                         for hand in skipped]
+                                for column, field in zip(SKIPPED_FINISH_COLUMNS, fields, strict=True)}, skipped)
