@@ -235,3 +235,10 @@ def test_a_hostile_name_in_a_finish_line_stays_text(tmp_path: Path) -> None:
     assert "\x1b" not in result.stdout and "\u2028" not in result.stdout and "2nd, $1.47" in result.stdout
     rows = json.loads(runner.invoke(app, ["tournaments", "--db", db, "--player", hostile, "--format", "json"]).stdout)
     assert [(row["player"], row["place"], row["prize"]) for row in rows] == [(hostile, 2, 147)]
+
+
+def test_a_phh_export_keeps_the_buy_in_and_the_finishes() -> None:
+    from tests.test_phh import assert_round_trip
+
+    assert_round_trip([stars(stars_hand(buy_in="$200+$50+$15 USD ")),
+                       stars(stars_hand(buy_in="Freeroll  ", finish="{hero} finished the tournament in 8th place\n"))])

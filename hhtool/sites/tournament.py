@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from hhtool.model import BuyIn, Finish, Note, RawHand
 from hhtool.sites.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
@@ -163,3 +164,17 @@ def finishes_in(grammar: LineGrammar, raw: RawHand, buy_in: BuyIn | None) -> tup
             player, verb, rest = read[1]
             finishes.append(finish_of(player or "", verb or "", rest or "", buy_in, raw.first_line + index, []))
     return tuple(finishes)
+
+
+def exported_tournament(buy_in: Any, finishes: Sequence[Any], line: int) -> dict[str, Any]:
+    """The ``buy_in`` and ``finishes`` fields of a Hand from an hhtool PHH export's ``_hhtool_buy_in`` (a
+    table of the BuyIn's fields, or nothing) and ``_hhtool_finishes`` (a table per Finish), at ``line``."""
+    def optional(value: Any, kind: Any) -> Any:
+        return None if value is None else kind(value)
+
+    stated = None if not isinstance(buy_in, dict) else BuyIn(
+        int(buy_in["amount"]), int(buy_in.get("fee", 0)), int(buy_in.get("bounty", 0)),
+        optional(buy_in.get("currency"), str), int(buy_in.get("unit", 1)))
+    return {"buy_in": stated, "finishes": tuple(
+        Finish(str(f["player"]), optional(f.get("place"), int), optional(f.get("prize"), int),
+               optional(f.get("currency"), str), int(f.get("unit", 100)), line) for f in finishes)}
