@@ -94,6 +94,7 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
                 frame.write_parquet(temporary)
             except pl.exceptions.ComputeError as error:  # Polars' words for an OSError (a full disk)
                 raise CannotWrite(out_file, OSError(str(error))) from None
+        tell_written(out_file, rows_text(frame.height))
         return
     if chosen is OutputFormat.csv:
         text = csv_text(frame)
@@ -104,13 +105,25 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
     else:
         width = UNBOUNDED_WIDTH if out_file else terminal_width()
         text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional))
-    write_text(text, out_file)
+    write_text(text, out_file, rows_text(frame.height))
 
 
-def write_text(text: str, out_file: str | None) -> None:
+def rows_text(rows: int) -> str:
+    return f"{rows:,} row" + ("" if rows == 1 else "s")
+
+
+def tell_written(out_file: str, what: str | None = None) -> None:
+    """``wrote FILE (what)`` on stdout, as every ``--out`` ends (`graph` as well); nothing with -q."""
+    if verbosity() is not Verbosity.QUIET:
+        out.print(f"wrote {out_file}" + (f" ({what})" if what else ""), markup=False, highlight=False, soft_wrap=True)
+
+
+def write_text(text: str, out_file: str | None, what: str | None = None) -> None:
+    """``text`` to ``out_file`` (written whole, then ``wrote FILE``), else to stdout."""
     if out_file:
         with written_whole(out_file) as temporary:
             temporary.write_text(text, encoding="utf-8")
+        tell_written(out_file, what)
     else:
         sys.stdout.write(text)
 
