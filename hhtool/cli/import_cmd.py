@@ -220,7 +220,8 @@ def register(app: typer.Typer) -> None:
         else:
             print_text_summary(report)
         # exit 1 only for real failures: a truncated last hand is reported but expected of live files
-        raise typer.Exit(EXIT_FINDINGS if report.failed else EXIT_OK)
+        # (a --site that found nothing in a file of another site did nothing asked of it: 1 as well)
+        raise typer.Exit(EXIT_FINDINGS if report.failed or report.wrong_site else EXIT_OK)
 
 
 __all__ = ["register"]

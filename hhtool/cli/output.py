@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # a frame to print comes from a command that loaded Polars; t
 
 #: an import report's status of a file that holds no hand (hhtool.import_report.NOT_A_HAND_HISTORY)
 NOT_A_HAND_HISTORY = "not a hand history"
+NOT_A_HISTORY_SKIPPED = "[yellow]not a hand history[/yellow], skipped"
 
 
 class OutputFormat(StrEnum):
@@ -460,15 +461,17 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
         if len(talking) > len(shown):
             lines.append(f"  … and {len(talking) - len(shown)} more files with duplicates, skipped or failed hands "
                          "(--format json lists every file)")
-    groups: dict[str, list[str]] = {}  # why -> the files
+    groups: dict[tuple[str, str], list[str]] = {}  # (what, why) -> the files
     for file in report.files:
         if file.status == NOT_A_HAND_HISTORY:
-            groups.setdefault(file.note or "no hand in it", []).append(shown_path(file.path))
+            # (a --site that found no hand in a file of another site: a mistake to tell, exit 1)
+            what = "[red]another site's history[/red], nothing read" if file.looks_like else NOT_A_HISTORY_SKIPPED
+            groups.setdefault((what, file.note or "no hand in it"), []).append(shown_path(file.path))
     if report.ignored:
-        groups["not read, by the name's ending"] = [shown_path(path) for path in report.ignored]
-    for why, names in groups.items() if detail is not Detail.QUIET else ():
+        groups[(NOT_A_HISTORY_SKIPPED, "not read, by the name's ending")] = [shown_path(path) for path in report.ignored]
+    for (what, why), names in groups.items() if detail is not Detail.QUIET else ():
         count = f"{len(names)} {'file' if len(names) == 1 else 'files'}"
-        lines.append(f"  [yellow]not a hand history[/yellow], skipped ({count}: {escape(why)}):")
+        lines.append(f"  {what} ({count}: {escape(why)}):")
         if detail is Detail.VERBOSE:
             lines.extend(f"      {escape(name)}" for name in names)
         elif len(names) <= SHOWN_NOT_HISTORIES:  # a few: one a line, each path's end kept
