@@ -50,7 +50,7 @@ NOT_A_TABLE = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
 #: the width of a table written to a file or a pipe (no terminal to fit)
 UNBOUNDED_WIDTH = 200
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # U+2028, U+2029: line breaks to a terminal
-_NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?|-)$")
+_NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?(?: chips)?|-)$")  # (chips: sessions)
 
 
 def terminal_width() -> int:
