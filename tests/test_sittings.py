@@ -57,7 +57,7 @@ def test_hands_at_two_tables_at_the_same_minute_are_one_sitting_and_by_table_two
     """Two tables at once, hand after hand: one sitting; --by table splits it per table."""
     hands = [ann_steals(8000 + i, f"2024/03/02 21:{i:02d}:00", "Alpha" if i % 2 else "Gamma") for i in range(10)]
     db = imported(tmp_path, "\n\n".join(hands))
-    [header, _, sitting, count] = sessions(db, "--player", "Ann")
+    [_, _, sitting, count] = sessions(db, "--player", "Ann")
     assert sitting.split()[:5] == ["Gamma,", "Alpha", "2024-03-02", "21:00", "0:09"] and count == "1 row"
     by_table = sessions(db, "--player", "Ann", "--by", "table")
     assert [line.split()[:3] for line in by_table[2:4]] == [["Alpha", "2024-03-02", "21:01"],

@@ -378,7 +378,7 @@ def _reader_gone(console: Console) -> None:
     raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
 
-Console.on_broken_pipe = _reader_gone  # type: ignore[method-assign]
+Console.on_broken_pipe = _reader_gone  # type: ignore[method-assign,assignment]
 
 
 class GuardedGroup(TyperGroup):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import typer
 
 from hhtool.cli.common import (
-    EXIT_OK,
     DB_OPTION,
+    EXIT_OK,
     FROM_OPTION,
     GAME_OPTION,
     PLAYER_OPTION,
@@ -64,8 +64,7 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
-        from hhtool.service.filters import hand_filter
-        from hhtool.service.filters import NoneTogether
+        from hhtool.service.filters import NoneTogether, hand_filter
         from hhtool.service.hands import OPTIONAL_COLUMNS, UNCUT_COLUMNS, hand_choice, limit_for, list_hands
 
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
