@@ -18,7 +18,6 @@ from hhtool.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    Verbosity,
     choices,
     database,
     err,
@@ -28,7 +27,6 @@ from hhtool.cli.common import (
     out,
     rules_option,
     site_option,
-    verbosity,
 )
 from hhtool.cli.output import print_text_summary
 from hhtool.service.config import watch_targets
@@ -142,9 +140,9 @@ def tell_interrupted(progress: ImportProgressView, stored: int | None) -> None:
 
 
 def print_file_pass(report: FileReport) -> None:
-    """One line per file a --watch pass read (what this pass found: a grown file's new part), and its
-    failures and conflicting copies; nothing for a file imported before and unchanged."""
-    if report.status != "unchanged" and verbosity() is not Verbosity.QUIET:
+    """With -v: one line per file a --watch pass read (what this pass found: a grown file's new part),
+    and its failures and conflicting copies; nothing for a file imported before and unchanged."""
+    if report.status != "unchanged":
         whole = report.file_totals()["hands_found"]
         out.print(f"{escape(report.path)}: {report.hands_found} hands found = {report.stored} stored + "
                   f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
@@ -158,11 +156,33 @@ def print_file_pass(report: FileReport) -> None:
                   f"differs from {escape(conflict.first)}", highlight=False)
 
 
-def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval: float) -> None:
-    summary = watch_paths(
-        database(db), paths, options, interval, print_file_pass,
-        on_problem=lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"),
-        on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops", stderr=True))
+def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval: float, from_config: bool) -> None:
+    """Watch until Ctrl-C: one status line (:mod:`hhtool.cli.watch_view`), the problems above it; a
+    watched path that does not exist is warned about (a typo: the close names beside it)."""
+    from hhtool.cli.output import terminal_width
+    from hhtool.cli.watch_view import WatchStatus
+
+    status = WatchStatus(width=terminal_width)
+    where = " (a watch entry of the config file)" if from_config else ""
+
+    def heard(report: FileReport) -> None:
+        if status.verbose:
+            print_file_pass(report)
+        else:
+            status.file_problems(report)
+        status.heard(report)
+
+    def missing(what: str) -> None:
+        err.print(f"[yellow]warning:[/yellow] {escape(what)}{where}; watched in case it appears", highlight=False)
+
+    try:
+        summary = watch_paths(
+            database(db), paths, options, interval, heard, on_problem=status.unreadable_file,
+            on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops",
+                                     stderr=True),
+            on_missing=missing)
+    finally:
+        status.end()
     for report in summary.latest.values():  # a hand still cut off when the watch ends never completed
         for hand in report.incomplete_hands:
             out.print(f"  [yellow]incomplete[/yellow] {escape(report.path)}:{hand.line}: {escape(hand.reason)} "
@@ -202,9 +222,10 @@ def register(app: typer.Typer) -> None:
         hands it found, failed ones included.
         """
         options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
+        from_config = not paths
         paths = watch_targets(paths or [])
         if watch_mode:
-            run_watch(paths, db, options, interval)
+            run_watch(paths, db, options, interval, from_config)
             raise typer.Exit(EXIT_INTERRUPTED)  # a watch ends only by Ctrl-C
         progress = ImportProgressView()
         try:
