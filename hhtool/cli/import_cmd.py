@@ -216,10 +216,12 @@ def register(app: typer.Typer) -> None:
         second even on a pipe, =off never. Files that are not hand histories (no line starts a hand of
         any site) are skipped and said so, never failed.
 
-        Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors,
+        Exit code 0 when nothing failed, 1 when some hands failed (all others stored) or a file read
+        with --site holds no hand of it but looks like another site's history (named), 2 on usage errors,
         3 when the store cannot be read or written, 130 on Ctrl-C (what was stored stays: the same
-        command again resumes where it stopped). --watch ends only with Ctrl-C: 130, its last line the
-        hands it found, failed ones included.
+        command again resumes where it stopped). --watch shows one status line (time, hands stored today,
+        last file, problems; -v: each file's counts instead) and ends only with Ctrl-C: 130, its last
+        line the hands it found, failed ones included.
         """
         options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
         from_config = not paths
