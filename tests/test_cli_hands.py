@@ -202,4 +202,4 @@ def test_a_hostile_player_name_reaches_neither_list_as_escapes_nor_past_80_colum
         assert result.exit_code == 0, result.output
         assert "\x1b" not in result.output and "Z?[31m: calls $5" in result.output
         assert all(cell_len(line) <= 80 for line in result.output.splitlines())
-        assert len(result.output.splitlines()) == (9 if command[0] == "hands" else 6)
+        assert len(result.output.splitlines()) == (9 if command[0] == "hands" else 5)  # (sessions: 2 sittings)

@@ -171,8 +171,27 @@ def test_a_config_watch_entry_with_a_typo_and_nothing_else_refuses_with_2_and_no
                             env={**ENV, "HOME": str(home), "HHTOOL_CONFIG": str(config)}, check=False)
     assert result.returncode == 2, result
     assert result.stderr == (f"error: nothing to watch: {home}/PokerStars/HandHistroy/Hero: {home}/PokerStars/"
-                             f"HandHistroy does not exist (did you mean {home}/PokerStars/HandHistory?)\n")
+                             f"HandHistroy does not exist (did you mean {home}/PokerStars/HandHistory?): fix the "
+                             "watch entries of the config file (`hhtool config`)\n")
     assert not (tmp_path / "w.duckdb").exists() and not list(tmp_path.glob("*.duckdb*"))
     plain = subprocess.run([*HHTOOL, "import", "--watch", str(tmp_path / "nowhere"), "--db", str(tmp_path / "n.duckdb")],
                            capture_output=True, text=True, timeout=120, env=ENV, check=False)
     assert plain.returncode == 2 and "nothing to watch" in plain.stderr and not (tmp_path / "n.duckdb").exists()
+
+
+def test_a_hostile_file_name_is_shown_as_text_in_the_status(tmp_path: Path) -> None:
+    """A file name holding a terminal escape and a line break: shown with "?", never sent as is."""
+    folder = tmp_path / "live"
+    folder.mkdir()
+    (folder / "a\x1b[2J\u2028b.txt").write_text(SPLIT_HAND)
+    process = subprocess.Popen([*HHTOOL, "import", "--watch", str(folder), "--interval", "0.1",
+                                "--db", str(tmp_path / "w.duckdb")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    lines = Lines(process)
+    try:
+        lines.wait_for("last a?[2J?b.txt: +1 · no problems")
+        stop(process, lines)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert not any("\x1b" in line or "\u2028" in line for line in lines.lines), lines.lines

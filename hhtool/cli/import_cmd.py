@@ -30,6 +30,7 @@ from hhtool.cli.common import (
 )
 from hhtool.cli.output import print_text_summary
 from hhtool.service.config import watch_targets
+from hhtool.service.errors import UsageError
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
 from hhtool.service.stores import stored_since_open
 
@@ -176,11 +177,16 @@ def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval
         err.print(f"[yellow]warning:[/yellow] {escape(what)}{where}; watched in case it appears", highlight=False)
 
     try:
-        summary = watch_paths(
-            database(db), paths, options, interval, heard, on_problem=status.unreadable_file,
-            on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops",
-                                     stderr=True),
-            on_missing=missing)
+        try:
+            summary = watch_paths(
+                database(db), paths, options, interval, heard, on_problem=status.unreadable_file,
+                on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops",
+                                         stderr=True),
+                on_missing=missing)
+        except UsageError as error:
+            if from_config and str(error).startswith("nothing to watch"):
+                raise UsageError(f"{error}: fix the watch entries of the config file (`hhtool config`)") from None
+            raise
     finally:
         status.end()
     for report in summary.latest.values():  # a hand still cut off when the watch ends never completed
