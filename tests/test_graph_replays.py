@@ -53,8 +53,8 @@ def graph(db: str, out: Path, *args: str) -> str:
 def test_every_point_links_its_hands_replay_page_written_beside_the_graph(evening: str, tmp_path: Path) -> None:
     out = tmp_path / "graphs" / "winnings.html"
     said = graph(evening, out)
-    assert said == (f"wrote {out} (7 hands of Ann; 7 hand replays in {tmp_path / 'graphs' / 'winnings.hands'}/, "
-                    "beside it)\n")
+    assert said == (f"wrote {out} (7 hands of Ann); 7 hand replays in {tmp_path / 'graphs' / 'winnings.hands'}/, "
+                    "beside it\n")
     page = out.read_text(encoding="utf-8")
     assert not re.search(r"https?://|<script|<link|src=", page)  # the graph page stays script-free
     links = re.findall(r'<a href="([^"]+)"><circle[^>]*><title>([^<]*)</title>', page)

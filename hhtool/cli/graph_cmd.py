@@ -51,4 +51,4 @@ def register(app: typer.Typer) -> None:
         left_out = f"; {drawn.left_out} hands without {missing} left out" if drawn.left_out else ""
         replays = (f"; {drawn.replays} hand replays in {path.with_name(path.stem + '.hands')}/, beside it"
                    if drawn.replays else "")
-        info(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out}{replays})", highlight=False)
+        info(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out}){replays}", highlight=False)
