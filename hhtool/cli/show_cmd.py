@@ -8,6 +8,7 @@ from enum import StrEnum
 
 import typer
 
+from hhtool.cli.annotations import annotation_block, hand_annotations, notes_json, print_lines
 from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
 from hhtool.cli.output import fit_lines, printable, terminal_width
 
@@ -40,11 +41,14 @@ def register(app: typer.Typer) -> None:
         from hhtool.service.judging import show_hand
 
         shown = show_hand(database(db), hand_id, site, rules, hide_hole)
+        tags, notes = hand_annotations(database(db), shown.hand.site, shown.hand.hand_id)  # the user's (`tag`, `note`)
         if output_format is ShowFormat.json:
-            sys.stdout.write(json.dumps(shown.described, indent=2) + "\n")
+            described = {**shown.described, "tags": tags, "notes": notes_json(notes)}
+            sys.stdout.write(json.dumps(described, indent=2) + "\n")
             return
         lines = render_text(shown.described, shown.hand)
         for line in lines:  # a player's name, a table's: no escape sequence or line break of theirs reaches the terminal
             line.plain = printable(line.plain)  # (one character for one: the styles' spans stay in place)
         for line in fit_lines(lines, terminal_width()):
             out.print(line)
+        print_lines(annotation_block(tags, notes))

@@ -344,7 +344,7 @@ def summed_facts(store: Store, hand_filter: HandFilter, keys: tuple[str, ...]) -
     the daily sums lack (``door_card``) are summed from ``player_facts`` rows instead."""
     where, params = _cache_condition(hand_filter, "TRUE", ())
     grouped = tuple(dict.fromkeys((*keys, "unit")))
-    if set(grouped) <= set(DAILY_KEYS):
+    if set(grouped) <= set(DAILY_KEYS) and not hand_filter.tags and hand_filter.hand_id is None:  # (per-hand asks)
         stored = f"SELECT * FROM {DAILY_TABLE} h WHERE {where}"
     else:
         stored = daily_sums_sql(f"SELECT * FROM {FACTS_TABLE} h WHERE {where}", grouped)

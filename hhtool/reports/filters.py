@@ -1,5 +1,5 @@
-"""Which hands a command looks at: site, hand id, stakes, dates, game, table size (and the players
-asked for).
+"""Which hands a command looks at: site, hand id, stakes, dates, game, table size, the user's tags
+(and the players asked for).
 
 A player asked for is a name as histories write it (any site), or a person: an alias of the
 ``aliases`` table grouping several site names (``hhtool alias``). A name that is both an alias and
@@ -67,6 +67,7 @@ class HandFilter:
     table_size: int | None = None
     players: tuple[str, ...] = field(default=())  # hands where at least one of them played
     hand_id: str | None = None  # the site's id of one hand (one per site that has it)
+    tags: tuple[str, ...] = ()  # hands that carry every one of these tags (``hhtool tag``), as stored: lower-case
 
     def sql(self) -> tuple[str, list[Any]]:
         """A condition on ``hands h`` and its parameters (``TRUE`` when nothing is asked)."""
@@ -97,6 +98,10 @@ class HandFilter:
             who, who_params = player_condition(self.players, "h.site", "pr.player")
             parts.append(f"EXISTS (SELECT 1 FROM keyed.results pr WHERE pr.hk = h.hk AND {who})")
             params.extend(who_params)
+        for tag in self.tags:
+            parts.append(f"EXISTS (SELECT 1 FROM {HAND_TAGS} ht WHERE ht.site = h.site AND ht.hand_id = h.hand_id "
+                         "AND ht.tag = ?)")
+            params.append(tag)
         return (" AND ".join(parts) or "TRUE"), params
 
     def facts_sql(self) -> tuple[str, list[Any]]:
@@ -130,6 +135,28 @@ class HandFilter:
 
 #: the store's table of aliases: (person, site, player), one row per site name a person goes by
 ALIASES = "aliases"
+#: the store's table of the users' tags on hands: (site, hand_id, tag)
+HAND_TAGS = "hand_tags"
+#: the longest tag, and what one is made of
+TAG_LENGTH = 40
+_TAG = re.compile(rf"[a-z0-9_-]{{1,{TAG_LENGTH}}}")
+
+
+def tag_name(text: str) -> str:
+    """A tag as stored: lower-case letters, digits, ``_`` and ``-``, at most 40 (case and a leading
+    ``#`` are forgiven); ValueError for anything else.
+
+    >>> tag_name("#Bluff-Catch")
+    'bluff-catch'
+    >>> tag_name("big pot")
+    Traceback (most recent call last):
+    ...
+    ValueError: a tag is lower-case letters, digits, '_' and '-' (at most 40), not 'big pot'
+    """
+    tag = text.strip().removeprefix("#").lower()
+    if not _TAG.fullmatch(tag):
+        raise ValueError(f"a tag is lower-case letters, digits, '_' and '-' (at most {TAG_LENGTH}), not {text!r}")
+    return tag
 
 
 def player_condition(names: tuple[str, ...], site: str, player: str) -> tuple[str, list[Any]]:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date, datetime
 from difflib import get_close_matches
 
-from hhtool.reports.filters import ALIASES, Game, HandFilter, parse_stakes
+from hhtool.reports.filters import ALIASES, HAND_TAGS, Game, HandFilter, parse_stakes, tag_name
 from hhtool.service.errors import UsageError
 from hhtool.store import Store
 
@@ -28,16 +28,21 @@ def parse_day(text: str | None, option: str) -> date | None:
 
 def hand_filter(*, sites: Sequence[str] | str | None = None, hand_id: str | None = None,
                 players: Sequence[str] | str | None = None, stakes: str | None = None, date_from: str | None = None,
-                date_to: str | None = None, game: Game | None = None, table_size: int | None = None) -> HandFilter:
+                date_to: str | None = None, game: Game | None = None, table_size: int | None = None,
+                tags: Sequence[str] | str | None = None) -> HandFilter:
     """The hands matching every value given (a missing one: any); raises UsageError for a malformed one."""
     try:
         parsed_stakes = parse_stakes(stakes) if stakes else None
     except ValueError as error:
         raise UsageError(f"--stakes: {error}") from error
+    try:
+        parsed_tags = tuple(dict.fromkeys(tag_name(tag) for tag in _many(tags)))
+    except ValueError as error:
+        raise UsageError(f"--tag: {error}") from None
     return HandFilter(
         sites=tuple(site.lower() for site in _many(sites)), hand_id=hand_id, stakes=parsed_stakes,
         date_from=parse_day(date_from, "--from"), date_to=parse_day(date_to, "--to"), game=game,
-        table_size=table_size, players=_many(players),
+        table_size=table_size, players=_many(players), tags=parsed_tags,
     )
 
 
@@ -83,6 +88,7 @@ def require_matches(store: Store, chosen: HandFilter, player: str | None = None)
     for what, values, query in (
         ("site", chosen.sites, "SELECT DISTINCT site FROM hands"),
         ("player", chosen.players, f"SELECT DISTINCT player FROM seats UNION SELECT DISTINCT person FROM {ALIASES}"),
+        ("tag", chosen.tags, f"SELECT DISTINCT tag FROM {HAND_TAGS}"),
     ):
         known = [str(row[0]) for row in store.run(query)]
         for value in values:

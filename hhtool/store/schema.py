@@ -460,9 +460,28 @@ INSERT INTO keyed.restatements BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) 
 DROP TABLE restatements;
 """
 
+#: the user's notes on hands and players and tags on hands (`hhtool note`, `hhtool tag`): a hand named by
+#: (site, hand_id), so that a note outlives the hand's rows being replaced (a grown file read again)
+NOTES_AND_TAGS = """
+CREATE TABLE notes (                    -- one row per note on a hand or a player
+    id BIGINT NOT NULL,
+    target VARCHAR NOT NULL,            -- hand | player
+    site VARCHAR,                       -- a hand's site; a player's when the note names one
+    key VARCHAR NOT NULL,               -- the hand's hand_id, or the player's name
+    text VARCHAR NOT NULL,
+    created TIMESTAMP NOT NULL          -- UTC
+);
+CREATE TABLE hand_tags (                -- one row per tag on a hand
+    site VARCHAR NOT NULL,
+    hand_id VARCHAR NOT NULL,
+    tag VARCHAR NOT NULL,
+    added_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
-                         PLAYER_ALIASES, HAND_KEY]
+                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

@@ -44,7 +44,7 @@ class Role(StrEnum):
     HAND = "hand"  # the hands
     HAND_PART = "hand_part"  # per-hand rows, keyed by hk (the hand's number), written with the hand
     REPLAY = "replay"  # what a replay under a profile found, keyed by (hk, profile)
-    SHARED = "shared"  # what the analysts record beside the hands (player aliases), travelling with them
+    SHARED = "shared"  # what the analysts record beside the hands (aliases, notes, tags), travelling with them
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +345,24 @@ TABLES: tuple[Table, ...] = (
                "that is also a player's means the alias)"),
         Column("site", VARCHAR, "as `hands.site`"),
         Column("player", VARCHAR, "as the site's histories write it"),
+        Column("added_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
+    )),
+    Table("notes", "note a user wrote on a hand or a player (`hhtool note`; kept across re-imports: a hand is named "
+          "by its site and id, not by `hk`)", Role.SHARED, (
+        Column("id", BIGINT, "the note's number, as `hhtool note --delete ID` takes it (one more than the largest "
+               "when written)"),
+        Column("target", VARCHAR, "hand or player"),
+        Column("site", VARCHAR, "a hand's site; a player's site when the note names one, NULL for the name on "
+               "any site or an alias", null=True),
+        Column("key", VARCHAR, "the hand's `hand_id`, or the player's name (as `--player` takes it)"),
+        Column("text", VARCHAR, "as written (up to 10,000 characters; shown with control characters replaced)"),
+        Column("created", TIMESTAMP, "when, in UTC"),
+    )),
+    Table("hand_tags", "tag on a hand (`hhtool tag`; kept across re-imports, by the hand's site and id)",
+          Role.SHARED, (
+        Column("site", VARCHAR, "as `hands.site`"),
+        Column("hand_id", VARCHAR, "as `hands.hand_id`"),
+        Column("tag", VARCHAR, "lower-case letters, digits, `_` and `-`, up to 40"),
         Column("added_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
     )),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hhtool.reports.dispute.model import Report
+from hhtool.reports.dispute.model import DealView, Report, in_history_order
 
 Card = dict[str, Any]  # {"card": "Kd" | None, "face": "up" | "down", "won": ["high", ...]}
 
@@ -35,25 +35,23 @@ def replay_steps(report: Report) -> list[dict[str, Any]]:
                       "folded": sorted(folded), "cards": {p: [dict(c) for c in held[p]] for p in players}})
 
     for street in report.streets:
-        first_deal = min((d.line for d in street.deals if d.line), default=0)
-        actions = list(street.actions)
-        before = [a for a in actions if first_deal and a.line and a.line < first_deal]
-        for action in before:
-            pot = action.pot_after.text
-            snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
-        if street.deals:
-            for deal in street.deals:
-                if deal.player in held:
-                    held[deal.player] += [{"card": c, "face": "down", "won": []} for c in deal.down]
-                    held[deal.player] += [{"card": c, "face": "up", "won": []} for c in deal.up]
-            snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
-        for action in actions:
-            if action in before:
+        dealt = False
+        for event in in_history_order(street):
+            if isinstance(event, DealView):
+                if event.player in held:
+                    held[event.player] += [{"card": c, "face": "down", "won": []} for c in event.down]
+                    held[event.player] += [{"card": c, "face": "up", "won": []} for c in event.up]
+                dealt = True
                 continue
-            pot = action.pot_after.text
-            if action.words.startswith("folds"):
-                folded.add(action.player)
-            snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
+            if dealt:  # the street's cards, all dealt, as one step
+                snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
+                dealt = False
+            pot = event.pot_after.text
+            if event.words.startswith("folds"):
+                folded.add(event.player)
+            snapshot(street.label, f"{event.player} {event.words}", pot, event.player)
+        if dealt:
+            snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
     won = _winning(report)
     for player_view in report.players:
         player = player_view.player
