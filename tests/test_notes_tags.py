@@ -222,3 +222,20 @@ def test_the_service_api_the_web_app_uses(db: str) -> None:
         service.add_note(database, "table", "x", "y")  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="no stored hand"):
         service.notes_for(database, "hand", HAND, site="fulltilt")
+
+
+def test_show_out_keeps_the_tags_and_notes_and_the_shared_formats_leave_them_out(db: str, tmp_path: Path) -> None:
+    ok(db, "tag", HAND, "review")
+    ok(db, "note", HAND, "a private read on the villain")
+    text, page = tmp_path / "hand.txt", tmp_path / "hand.html"
+    ok(db, "show", HAND, "--out", str(text))
+    written = text.read_text()
+    assert "tags: review\nnotes:\n" in written and "a private read on the villain" in written
+    described = json.loads(ok(db, "show", HAND, "--format", "json"))
+    assert described["tags"] == ["review"] and [n["text"] for n in described["notes"]] == ["a private read on the villain"]
+    ok(db, "show", HAND, "--format", "json", "--out", str(tmp_path / "hand.json"))
+    assert json.loads((tmp_path / "hand.json").read_text())["tags"] == ["review"]
+    post = ok(db, "show", HAND, "--format", "forum")
+    assert "review" not in post and "private read" not in post  # a post is for others to read
+    ok(db, "show", HAND, "--format", "html", "--out", str(page))
+    assert "private read" not in page.read_text()

@@ -65,10 +65,11 @@ def hand_annotations(database: Database, site: str, hand_id: str) -> tuple[list[
     return tags_for(database, hand_id, site), notes_for(database, "hand", hand_id, site)
 
 
-def annotation_block(tags: Sequence[str], notes: Sequence[Note]) -> list[str]:
-    """``tags: a, b`` and ``notes:`` with each note under it; nothing when there are neither."""
+def annotation_block(tags: Sequence[str], notes: Sequence[Note], width: int | None = None) -> list[str]:
+    """``tags: a, b`` and ``notes:`` with each note under it (wrapped at ``width``, the terminal's by
+    default); nothing when there are neither."""
     lines = [tags_line(tags)] if tags else []
-    return lines + (["notes:", *note_lines(notes)] if notes else [])
+    return lines + (["notes:", *note_lines(notes, width=width)] if notes else [])
 
 
 def player_notes_block(database: Database, players: Sequence[str], site: str | None) -> list[str]:

@@ -10,8 +10,9 @@ import json
 from typing import Any
 
 from hhtool.reports.dispute.customer import CustomerCopy
-from hhtool.reports.dispute.html import REPLAYER, _e, award_sections, page, players_section, pots_section, streets_section
+from hhtool.reports.dispute.html import _e, award_sections, page, players_section, pots_section, streets_section
 from hhtool.reports.dispute.json_out import FORMAT_VERSION
+from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.text import _wrap, award_lines, player_lines, pot_lines, street_lines
 
 #: the rules' list: each title in bold, its words under it
@@ -132,7 +133,8 @@ def render_html(copy: CustomerCopy) -> str:
     if copy.not_verified:
         items = "".join(f"<li>{_e(words)}</li>" for words in copy.not_verified)
         body.append(f'<section id="not-verified"><h2>What could not be checked</h2><ul>{items}</ul></section>')
-    body.append(REPLAYER)
+    # the copy's own report: the hole cards it hides are card backs in the replayer too, to the end
+    body.append(replayer_fragment(report))
     body.append(streets_section(report, with_lines=False))
     players = players_section(report)
     if copy.hidden_players:
@@ -140,4 +142,4 @@ def render_html(copy: CustomerCopy) -> str:
     body.append(players)
     body.append(pots_section(report))
     body += award_sections(report)
-    return page(title, body, report, STYLE)
+    return page(title, body, STYLE)

@@ -4,12 +4,11 @@ hand and marks the cards that won each half. Every text from the history is esca
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
-from hhtool.reports.dispute.replayer import replay_steps
+from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.rules import rule_words
 
 _SUITS = {"c": "&#9827;", "d": "&#9830;", "h": "&#9829;", "s": "&#9824;"}
@@ -31,12 +30,6 @@ def card_html(card: str | None, won: tuple[str, ...] = ()) -> str:
 
 def _cards(cards: tuple[str | None, ...], won: dict[str, tuple[str, ...]] | None = None) -> str:
     return "".join(card_html(c, (won or {}).get(c or "", ())) for c in cards) or "none known"
-
-
-def _script_json(value: object) -> str:
-    """JSON that cannot close its <script> element, whatever the names hold."""
-    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-            .replace("&", "\\u0026"))
 
 
 def _pot(pot: PotView) -> str:
@@ -110,7 +103,7 @@ def render_html(report: Report) -> str:
     if report.profile.parameters:
         meta.append("parameters that mattered: " + ", ".join(f"{_e(k)} = {_e(v)}" for k, v in report.profile.parameters))
     body.append('<p class="meta">' + "<br>".join(m for m in meta if m) + "</p></section>")
-    body.append(REPLAYER)
+    body.append(replayer_fragment(report))
     body.append(streets_section(report, with_lines=True))
     body.append(players_section(report))
     notes = [n for n in report.context if n.source != "stated by the site"]
@@ -137,18 +130,7 @@ def render_html(report: Report) -> str:
                     f"</pre></div><div><b>Other copy</b><br><span class=\"meta\">{_e(copy.other.file)} lines "
                     f"{copy.other.first_line}-{copy.other.last_line}</span><pre>{side(copy.other.lines, copy.stored.lines)}"
                     "</pre></div></div></section>")
-    return page(title, body, report)
-
-
-REPLAYER = ('<section class="replayer"><h2>Replay</h2><div class="controls">'
-            '<button id="prev" type="button" aria-label="previous step">&#9664; Previous</button>'
-            '<button id="next" type="button" aria-label="next step">Next &#9654;</button>'
-            '<button id="end" type="button">Showdown</button><span id="step-count" class="meta"></span></div>'
-            '<p><span id="step-words"></span> <span id="step-pot" class="meta"></span></p>'
-            '<div id="felt" class="felt" aria-live="polite"></div>'
-            '<p class="meta legend">Keyboard: &larr; / &rarr; step, End: showdown. At the showdown '
-            '<span class="card won-high"></span> marks the cards that won a high half, '
-            '<span class="card won-low"></span> a low half.</p></section>')
+    return page(title, body)
 
 
 def streets_section(report: Report, with_lines: bool) -> str:
@@ -196,11 +178,9 @@ def award_sections(report: Report) -> list[str]:
     return sections
 
 
-def page(title: str, body: list[str], report: Report, style: str = "") -> str:
-    """The self-contained page: the sections, the replayer's steps of ``report`` and its script;
-    ``style``: rules of its own after the common style sheet."""
-    players = [p.player for p in report.players if p.status != "not dealt in"]
-    data = {"players": players, "steps": replay_steps(report)}
+def page(title: str, body: list[str], style: str = "") -> str:
+    """The self-contained page: the sections (a replayer among them carries its own steps) and the
+    script; ``style``: rules of its own after the common style sheet."""
     # a table wider than a phone scrolls inside its box, never the page
     page = "\n".join(body).replace("<table", '<div class="scroll"><table').replace("</table>", "</table></div>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -208,5 +188,4 @@ def page(title: str, body: list[str], report: Report, style: str = "") -> str:
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
             "script-src 'unsafe-inline'; img-src data:\">"
             f"<title>{_e(title)}</title><style>{CSS}{style}</style></head>\n<body><main>\n" + page
-            + f'\n</main><script type="application/json" id="replay-data">{_script_json(data)}</script>'
-            f"<script>{JS}</script></body></html>\n")
+            + f"\n</main><script>{JS}</script></body></html>\n")
