@@ -83,6 +83,7 @@ def test_out_where_no_file_can_be_made_is_a_usage_error(samples: str) -> None:
     (["sql", "SELECT 1 AS one"], "parquet", " (1 row)"),
     (["audit", "--explain", "200"], "txt", ""),
     (["audit", "--explain", "200", "--format", "html"], "html", ""),
+    (["show", "200", "--format", "forum"], "txt", ""),
 ])
 def test_every_out_says_wrote_file(samples: str, tmp_path: Path, args: list[str], suffix: str, what: str) -> None:
     """As `graph` always did; they said nothing."""
