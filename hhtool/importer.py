@@ -383,7 +383,9 @@ class Importer:
                ) -> tuple[_FileJob | None, _Resume]:
         """(the job if these bytes were imported before and read the same way, where to resume)."""
         known = self.store.file_by_content(digest)
-        if known is not None and (known["site"] == self.site if self.site else known["reading"] == "detected"):
+        found_none = known is not None and self.site is not None and not known["hands_found"]
+        if known is not None and not found_none and (  # (a forced --site that found nothing: read again, to say so)
+                known["site"] == self.site if self.site else known["reading"] == "detected"):
             return _FileJob(self._unchanged(name, known), {}, [], 0, self._writer()), _Resume(status="unchanged")
         if known is not None and known["path"] == name:  # the same bytes read another way: read them again
             return None, _Resume(status="reread", first=[
@@ -409,7 +411,7 @@ class Importer:
         decoded = decode_bytes(data)
         parser = parser_for(self.site) if self.site else detect(decoded.lines)
         report = FileReport(name, parser.name if parser else None, decoded.encoding, status=resume.status,
-                            reading=self.reading)
+                            reading=self.reading, looks_like=self._looks_like(decoded.lines))
         report.failures.extend(Failure(0, f"decoding: {problem}") for problem in decoded.problems)
         row = {"path": name, "sha256": digest, "size": len(data), "site": report.site, "encoding": decoded.encoding,
                "lines": len(decoded.lines), "reading": self.reading}
@@ -427,6 +429,13 @@ class Importer:
         total = max(len(decoded.lines), 1)
         return _FileJob(report, row, chunks, start_line, writer, resume.prefix, ends_mid_line(data[-4:]),
                         position=lambda chunk: min(_last_line(chunk) / total, 1.0))
+
+    def _looks_like(self, lines: Sequence[str]) -> str | None:
+        """With --site: the site the content is detected as, where that is another one (else None)."""
+        if not self.site:
+            return None
+        detected = detect(lines)
+        return detected.name if detected is not None and detected.name != self.site else None
 
     def _no_site_detected(self, job: _FileJob, decoded: DecodedFile, holding: Sequence[str]) -> None:
         """A file no site recognises: not a hand history when no hand of any site starts in it (or it
@@ -455,7 +464,7 @@ class Importer:
         if parser is not None and not parser.can_stream:
             return None
         report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=resume.status,
-                            reading=self.reading)
+                            reading=self.reading, looks_like=self._looks_like(scanned.head_lines))
         row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": report.site,
                                "encoding": scanned.encoding.label, "lines": 0, "reading": self.reading}
         start_line = resume.start_line
@@ -521,7 +530,9 @@ class Importer:
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
         if result.not_hand_history:
-            _not_a_history(job.report, f"no hand start of --site {job.report.site}")
+            looks = job.report.looks_like
+            _not_a_history(job.report, f"no hand start of --site {job.report.site}" + (
+                f"; it looks like a history of {looks}: import it without --site, or with --site {looks}" if looks else ""))
         if result.found:
             job.resume_line = result.last_first_line
         if not file_row:
