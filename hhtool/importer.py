@@ -84,8 +84,9 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
     stats facts of the hands of each transaction with them, computed from the batch's tables
     (:class:`~hhtool.reports.facts_table.BatchFacts`), when the chunks are parsed in this process
-    (else after the workers are stopped), and those of any hand left without at the end; False leaves them to be computed on reading. ``on_file`` hears of each file once
-    it is stored; ``on_progress`` hears how far the import is after each chunk and file."""
+    (else after the workers are stopped), and those of any hand left without at the end; False
+    leaves them to be computed on reading. ``on_file`` hears of each file once it is stored;
+    ``on_progress`` hears how far the import is after each chunk and file."""
     sources = list(sources)
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
     facts = facts_table.BatchFacts(store) if store_facts else None
