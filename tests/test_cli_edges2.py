@@ -5,6 +5,7 @@ CDATA holding ``</game>`` inside an XML game does not split it."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -157,3 +158,19 @@ def test_a_question_mark_in_db_is_refused_in_one_line_before_anything_is_written
     line = result.output.strip()
     assert "\n" not in line and line.startswith(f"error: --db {db}: ") and "without '?'" in line
     assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["stats", "--format", "json"], ["audit", "--explain", "7001", "--format", "json"],
+                                     ["audit", "--explain", "7001", "--for", "player", "--format", "json"]])
+def test_c1_controls_and_line_separators_in_a_name_are_escaped_in_json(tmp_path: Path, command: list[str]) -> None:
+    """JSON escapes C0 controls but, with non-ASCII text kept as written, left U+009B (a terminal's CSI)
+    and U+2028 raw on the desk's terminal; they are ``\\u`` escapes now, and the name reads back whole."""
+    name = "Ann\x9b31m\u2028"
+    history = tmp_path / "e.txt"
+    history.write_text("\n\n".join(hand.replace("Ann", name) for hand in EVENING), encoding="utf-8")
+    db = str(tmp_path / "u.duckdb")
+    assert runner.invoke(app, ["import", str(history), "--db", db], env=PLAIN).exit_code == 0
+    result = runner.invoke(app, [*command, "--db", db], env=PLAIN)
+    assert result.exit_code in (0, 1), result.output
+    assert "\x9b" not in result.output and "\u2028" not in result.output and "\\u009b" in result.output
+    assert name in json.dumps(json.loads(result.output), ensure_ascii=False)

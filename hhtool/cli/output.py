@@ -4,7 +4,6 @@ commands), and the summary of an import (`import`, `audit PATH…`)."""
 from __future__ import annotations
 
 import html
-import json
 import math
 import os
 import re
@@ -21,6 +20,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from hhtool.cli.common import Verbosity, out, verbosity
+from hhtool.reports.json_safe import dumps
 from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.out_files import written_whole
 
@@ -152,7 +152,7 @@ def jsonable(value: Any) -> Any:
 
 def json_text(frame: pl.DataFrame) -> str:
     rows = [{key: jsonable(value) for key, value in row.items()} for row in frame.iter_rows(named=True)]
-    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    return dumps(rows, indent=2) + "\n"
 
 
 def csv_text(frame: pl.DataFrame) -> str:
@@ -162,7 +162,7 @@ def csv_text(frame: pl.DataFrame) -> str:
         import polars as pl
 
         frame = frame.with_columns(
-            pl.Series(name, [None if value is None else json.dumps(jsonable(value), ensure_ascii=False)
+            pl.Series(name, [None if value is None else dumps(jsonable(value))
                              for value in frame[name].to_list()], dtype=pl.Utf8)
             for name in nested
         )
@@ -206,7 +206,7 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4g}" if abs(value) < 1e15 else str(value)
     if isinstance(value, list | dict):
-        return json.dumps(jsonable(value), ensure_ascii=False)
+        return dumps(jsonable(value))
     return printable(str(value))
 
 

@@ -6,7 +6,6 @@ lines, rule numbers and profile keys."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any
 
 from hhtool.reports.dispute.customer import CustomerCopy
@@ -14,6 +13,7 @@ from hhtool.reports.dispute.html import _e, award_sections, page, players_sectio
 from hhtool.reports.dispute.json_out import FORMAT_VERSION
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.text import _wrap, award_lines, player_lines, pot_lines, street_lines
+from hhtool.reports.json_safe import dumps
 
 #: the rules' list: each title in bold, its words under it
 STYLE = ("\n#rules dl { margin: 0; } #rules dt { font-weight: 600; margin-top: 10px; }"
@@ -110,7 +110,7 @@ def copy_dict(copy: CustomerCopy) -> dict[str, Any]:
 
 
 def render_json(copy: CustomerCopy) -> str:
-    return json.dumps(copy_dict(copy), indent=2, ensure_ascii=False) + "\n"
+    return dumps(copy_dict(copy), indent=2) + "\n"
 
 
 def render_html(copy: CustomerCopy) -> str:

@@ -4,10 +4,10 @@ docs/dispute-report.md), money as ``{"amount": <smallest units>, "text": "$0.63"
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any
 
 from hhtool.reports.dispute.model import Report
+from hhtool.reports.json_safe import dumps
 
 #: bumped when a key is renamed or removed (adding keys keeps the version)
 FORMAT_VERSION = 1
@@ -35,4 +35,4 @@ def report_dict(report: Report) -> dict[str, Any]:
 
 
 def render_json(report: Report) -> str:
-    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return dumps(report_dict(report), indent=2) + "\n"
