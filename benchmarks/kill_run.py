@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from hhtool.reports.facts_table import CACHE_TABLES, VERSION_TABLE
 from tests.test_reliability import (
     HHTOOL_SMALL_WRITES,
     history_with_every_outcome,
@@ -80,6 +81,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--facts-every", type=int, default=3,
                         help="every Nth kill lands between the last batch commit and the facts step (0: none)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="the killed imports' --jobs (2: a pool parses, and the facts wait for its end)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -104,13 +107,14 @@ def main() -> int:
             if not chain_db:
                 chains += 1
                 chain_db = str(Path(folder) / f"killed{chains}.duckdb")
-            command = [*HHTOOL_SMALL_WRITES, "import", "-j", "1", str(history), "--db", chain_db]
+            command = [*HHTOOL_SMALL_WRITES, "import", "-j", str(args.jobs), str(history), "--db", chain_db]
             if args.facts_every and number % args.facts_every == 0:
                 landed = killed_before_facts(command)
                 facts_kills += landed
                 killed += landed
                 got = tables_of(chain_db)  # as the kill left it
-                left = differing(got, want)
+                # (with a pool the facts come after the workers stop: before that step the cache lacks them)
+                left = [name for name in differing(got, want) if args.jobs == 1 or name not in (*CACHE_TABLES, VERSION_TABLE)]
                 bad.update(left)
                 twice += keys_twice(got)
                 print(f"kill {number}: {'killed' if landed else 'NOT killed'} after the last batch commit, before the "
