@@ -107,7 +107,8 @@ RULES = (
          lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
     Rule("the CLI imports only the service, itself, the rendering modules named and (`serve`) the web app",
          lambda m: within(m, "hhtool.cli"),
-         lambda m, i: within(i, "hhtool.service", "hhtool.cli") or i in CLI_RENDERING or (m == SERVE and within(i, "hhtool.web"))),
+         lambda m, i: (within(i, "hhtool.service", "hhtool.cli") or i in CLI_RENDERING
+                       or (m == SERVE and within(i, "hhtool.web")))),
     Rule("the web app imports only the service, itself and the rendering modules named",
          lambda m: within(m, "hhtool.web"), lambda m, i: within(i, "hhtool.service", "hhtool.web") or i in WEB_RENDERING),
     Rule("a command imports no other command",
@@ -117,7 +118,8 @@ RULES = (
     Rule("nothing below the CLI and the web app imports the service or the web app",
          lambda m: not within(m, "hhtool.cli", "hhtool.web", "hhtool.service", "hhtool.__main__"),
          lambda m, i: not within(i, "hhtool.service", "hhtool.web")),
-    Rule("the service never imports the web app", lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.web")),
+    Rule("the service never imports the web app",
+         lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.web")),
 )
 
 
