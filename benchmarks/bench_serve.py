@@ -1,0 +1,110 @@
+"""`hhtool serve`: the median time of each page over a big store (not a timed test).
+
+    python benchmarks/bench_serve.py --work /tmp/serve1m [--hands 10000] [--copies 100] [--runs 5]
+
+The store: ``--hands`` simulated hands (`hhtool simulate --seed 1`) imported once, then copied
+``--copies`` times with SQL (copy k under hand ids ``<id>~k``, k x span days later, hand keys shifted
+past the last), in every table the pages read for a list: ``hands``, ``keyed.seats``, ``keyed.results``,
+``keyed.cards`` and the facts cache (``player_facts``, its covered hands, the daily sums rebuilt).
+The replayer reads one hand's rows: it is timed on an imported hand. Each page is asked through the app
+(Starlette's TestClient, the store held as `serve` holds it), after one warm-up, ``--runs`` times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_stats_scale import base_store  # this folder's: the imported simulated hands
+
+from hhtool.reports.facts_table import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
+
+#: (table, its hand key column, columns shifted by copy k beside the key)
+BY_KEY = ("keyed.seats", "keyed.results", "keyed.cards")
+
+
+def replicate(base: Path, scaled: Path, copies: int) -> int:
+    import shutil
+
+    shutil.copyfile(base, scaled)
+    con = duckdb.connect(str(scaled))
+    con.execute("SET enable_progress_bar = false")
+    first, last = con.execute("SELECT min(started_at), max(started_at) FROM hands").fetchone() or (None, None)
+    span = (last - first).days + 1 if first is not None and last is not None else 1
+    step = int((con.execute("SELECT max(hk) + 1 FROM hands").fetchone() or (1,))[0])
+    shifted = {"hk": f"hk + k * {step} AS hk", "hand_id": "hand_id || '~' || k AS hand_id",
+               "started_at": f"started_at + to_days(CAST(k * {span} AS INTEGER)) AS started_at",
+               "month": f"strftime(started_at + to_days(CAST(k * {span} AS INTEGER)), '%Y-%m') AS month"}
+    con.execute("BEGIN TRANSACTION")
+    hands_table = str((con.execute("SELECT table_name FROM duckdb_tables() WHERE table_name IN ('hands', 'hands_keyed')")
+                       .fetchone() or ("hands",))[0])
+    for table in (hands_table, *BY_KEY, FACTS_TABLE, COVERED_TABLE):
+        columns = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+        selected = ", ".join(shifted.get(column, column) for column in columns)
+        con.execute(f"INSERT INTO {table} SELECT {selected} FROM {table}, range(1, {copies}) copies(k)")
+    con.execute(f"DELETE FROM {DAILY_TABLE}")
+    con.execute(f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}")
+    con.execute("COMMIT")
+    con.execute("CHECKPOINT")
+    count = int((con.execute("SELECT count(*) FROM hands").fetchone() or (0,))[0])
+    con.close()
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--work", type=Path, required=True)
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--copies", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=5)
+    options = parser.parse_args()
+    options.work.mkdir(parents=True, exist_ok=True)
+    scaled = options.work / f"serve-{options.hands}x{options.copies}.duckdb"
+    if not scaled.exists():
+        started = time.perf_counter()
+        count = replicate(base_store(options.work, options.hands), scaled, options.copies)
+        print(f"built {scaled} ({count:,} hands) in {time.perf_counter() - started:.0f} s", flush=True)
+
+    from starlette.testclient import TestClient
+
+    from hhtool.service.serving import HeldStore
+    from hhtool.service.stores import Database
+    from hhtool.web.app import create_app
+
+    held = HeldStore(Database(str(scaled)))
+    client = TestClient(create_app(held, {"testserver"}))
+    first = client.get("/hands").text
+    cursor = first.split('rel="next" href="/hands?after=')[1].split('"')[0].replace("&amp;", "&")
+    hero = "Hero"
+    one = first.split('data-href="/hand/')[1].split('"')[0]
+    pages = {
+        "players (stats)": "/stats", "players by month": "/stats?by=month", "player page": f"/player?player={hero}",
+        "hands, first page": "/hands", "hands, next page": f"/hands?after={cursor}",
+        "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
+        "replayer (+ prev/next)": f"/hand/{one}", "sessions": f"/sessions?player={hero}",
+        "graph": f"/graph?player={hero}", "audit by code": "/audit", "problems": "/problems", "latest mark": "/api/latest",
+    }
+    count = client.get("/api/latest").json()["hands"]
+    print(f"{count:,} hands; median of {options.runs} runs after a warm-up (ms):")
+    for name, path in pages.items():
+        response = client.get(path)
+        if response.status_code != 200:
+            print(f"  {name:28} {path}: HTTP {response.status_code}")
+            continue
+        times = []
+        for _ in range(options.runs):
+            started = time.perf_counter()
+            client.get(path)
+            times.append((time.perf_counter() - started) * 1000)
+        print(f"  {name:28} {statistics.median(times):8.1f}   {path[:60]}", flush=True)
+    held.close()
+
+
+if __name__ == "__main__":
+    main()
