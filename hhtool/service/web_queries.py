@@ -165,8 +165,9 @@ def _order(newer: bool) -> str:
 
 def _rows(store: Store, base: str, params: list[Any], cursor: Cursor | None, newer: bool, limit: int) -> list[dict[str, Any]]:
     condition, condition_params = _after(cursor, newer) if cursor is not None else ("TRUE", [])
-    sql = (f"SELECT l.*, {_POT} AS pot, {_CARDS} AS cards FROM ({base}) l WHERE {condition} "
-           f"ORDER BY {_order(newer)} LIMIT {int(limit)}")
+    # the pot and cards of the page's rows only: picked first, then looked up (not for every matching row)
+    sql = (f"SELECT l.*, {_POT} AS pot, {_CARDS} AS cards FROM (SELECT * FROM ({base}) l WHERE {condition} "
+           f"ORDER BY {_order(newer)} LIMIT {int(limit)}) l ORDER BY {_order(newer)}")
     cursor_result = store.con.execute(sql, [*params, *condition_params])
     names = [d[0] for d in cursor_result.description]
     rows = [dict(zip(names, row, strict=True)) for row in cursor_result.fetchall()]
