@@ -1,13 +1,17 @@
 """`hhtool serve`: the median time of each page over a big store (not a timed test).
 
     python benchmarks/bench_serve.py --work /tmp/serve1m [--hands 10000] [--copies 100] [--runs 5]
+        [--store /work/bench-store-1m.duckdb] [--build-only]
 
 The store: ``--hands`` simulated hands (`hhtool simulate --seed 1`) imported once, then copied
 ``--copies`` times with SQL (copy k under hand ids ``<id>~k``, k x span days later, hand keys shifted
-past the last), in every table the pages read for a list: ``hands``, ``keyed.seats``, ``keyed.results``,
-``keyed.cards`` and the facts cache (``player_facts``, its covered hands, the daily sums rebuilt).
-The replayer reads one hand's rows: it is timed on an imported hand. Each page is asked through the app
-(Starlette's TestClient, the store held as `serve` holds it), after one warm-up, ``--runs`` times.
+past the last, stored copy after copy), in ``hands``, every per-hand table (schema ``keyed``: seats,
+cards, actions, results, …, so that every copy replays) and the facts cache (``player_facts``, its
+covered hands, the daily sums rebuilt).
+The scaled store is built once and reused: ``--store`` names it (default: in ``--work``); it is
+built only when that file is missing (``--build-only`` builds it and stops). Each page is asked through
+the app (Starlette's TestClient, the store held as `serve` holds it), after one warm-up, ``--runs`` times;
+the replayer twice: opened from the whole list and from a player's (its previous/next hands in that list).
 """
 
 from __future__ import annotations
@@ -25,9 +29,6 @@ from bench_stats_scale import base_store  # this folder's: the imported simulate
 
 from hhtool.reports.facts_table import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
 
-#: (table, its hand key column, columns shifted by copy k beside the key)
-BY_KEY = ("keyed.seats", "keyed.results", "keyed.cards")
-
 
 def replicate(base: Path, scaled: Path, copies: int) -> int:
     import shutil
@@ -44,10 +45,13 @@ def replicate(base: Path, scaled: Path, copies: int) -> int:
     con.execute("BEGIN TRANSACTION")
     hands_table = str((con.execute("SELECT table_name FROM duckdb_tables() WHERE table_name IN ('hands', 'hands_keyed')")
                        .fetchone() or ("hands",))[0])
-    for table in (hands_table, *BY_KEY, FACTS_TABLE, COVERED_TABLE):
+    by_key = [f"keyed.{row[0]}" for row in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'keyed' ORDER BY 1").fetchall()]
+    for table in (hands_table, *by_key, FACTS_TABLE, COVERED_TABLE):
         columns = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
         selected = ", ".join(shifted.get(column, column) for column in columns)
-        con.execute(f"INSERT INTO {table} SELECT {selected} FROM {table}, range(1, {copies}) copies(k)")
+        # copy by copy, each in its rows' order: stored as an import stores them (by hand key, dates rising)
+        con.execute(f"INSERT INTO {table} SELECT {selected} FROM {table} t, range(1, {copies}) copies(k) ORDER BY k, t.rowid")
     con.execute(f"DELETE FROM {DAILY_TABLE}")
     con.execute(f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}")
     con.execute("COMMIT")
@@ -63,13 +67,20 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10_000)
     parser.add_argument("--copies", type=int, default=100)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--store", type=Path, help="the scaled store, reused when it exists (built there otherwise)")
+    parser.add_argument("--build-only", action="store_true", help="build the scaled store if missing, then stop")
     options = parser.parse_args()
     options.work.mkdir(parents=True, exist_ok=True)
-    scaled = options.work / f"serve-{options.hands}x{options.copies}.duckdb"
+    scaled = options.store or options.work / f"serve-{options.hands}x{options.copies}.duckdb"
     if not scaled.exists():
         started = time.perf_counter()
-        count = replicate(base_store(options.work, options.hands), scaled, options.copies)
+        building = scaled.with_name(scaled.name + ".building")
+        building.unlink(missing_ok=True)
+        count = replicate(base_store(options.work, options.hands), building, options.copies)
+        building.rename(scaled)  # only a whole store is ever reused
         print(f"built {scaled} ({count:,} hands) in {time.perf_counter() - started:.0f} s", flush=True)
+    if options.build_only:
+        return
 
     from starlette.testclient import TestClient
 
@@ -87,7 +98,9 @@ def main() -> None:
         "players (stats)": "/stats", "players by month": "/stats?by=month", "player page": f"/player?player={hero}",
         "hands, first page": "/hands", "hands, next page": f"/hands?after={cursor}",
         "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
-        "replayer (+ prev/next)": f"/hand/{one}", "sessions": f"/sessions?player={hero}",
+        "hands of a player, next": f"/hands?player={hero}&after={cursor}~{hero}",
+        "replayer (+ prev/next)": f"/hand/{one}", "replayer in a player's list": f"/hand/{one}?player={hero}",
+        "sessions": f"/sessions?player={hero}",
         "graph": f"/graph?player={hero}", "audit by code": "/audit", "problems": "/problems", "latest mark": "/api/latest",
     }
     count = client.get("/api/latest").json()["hands"]

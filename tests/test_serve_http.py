@@ -173,3 +173,39 @@ def test_another_address_warns_that_the_network_can_read_the_store(store: Path) 
         _, stderr = process.communicate(timeout=20)
     assert "warning: listening on 127.0.0.2: anyone who can reach this machine" in stderr
     assert "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("players", [(), ("Hero",)])
+def test_paging_by_key_in_time_ranges_walks_the_whole_list(store: Path, players: tuple[str, ...]) -> None:
+    """Pages are looked for in a time range first, widened until it holds a page (a million hands are
+    never sorted for 50 rows): pages of 3 rows, forwards then back, give every row once in the list's
+    order, and a hand's neighbours are its rows' neighbours."""
+    import duckdb
+
+    from hhtool.reports.filters import HandFilter
+    from hhtool.service.web_queries import hands_page, neighbours
+
+    database = Database(str(store))
+    chosen = HandFilter(players=players)
+    join = "JOIN keyed.results r ON r.hk = h.hk AND r.player = 'Hero'" if players else ""
+    with duckdb.connect(str(store), read_only=True) as con:
+        expected = [(str(site), str(hand_id)) for site, hand_id in con.execute(
+            f"SELECT h.site, h.hand_id FROM hands h {join} "
+            "ORDER BY coalesce(h.started_at, TIMESTAMP '0001-01-01') DESC, h.hk DESC").fetchall()]
+    assert len(expected) > 20
+    walked: list[tuple[str, str]] = []
+    pages = [hands_page(database, chosen, limit=3)]
+    while pages[-1].after is not None:
+        pages.append(hands_page(database, chosen, after=pages[-1].after, limit=3))
+    walked = [(row.site, row.hand_id) for page in pages for row in page.rows]
+    assert walked == expected
+    assert all(page.total == len(expected) for page in pages)
+    back = [pages[-1]]
+    while back[-1].before is not None:
+        back.append(hands_page(database, chosen, before=back[-1].before, limit=3))
+    assert [(row.site, row.hand_id) for page in reversed(back) for row in page.rows] == expected
+    for index in (0, 1, len(expected) // 2, len(expected) - 1):
+        around = neighbours(database, chosen, None, *expected[index], player=players[0] if players else None)
+        assert (around.newer.site, around.newer.hand_id) == expected[index - 1] if index else around.newer is None
+        older = expected[index + 1] if index + 1 < len(expected) else None
+        assert ((around.older.site, around.older.hand_id) if around.older else None) == older
