@@ -209,3 +209,32 @@ def test_paging_by_key_in_time_ranges_walks_the_whole_list(store: Path, players:
         assert (around.newer.site, around.newer.hand_id) == expected[index - 1] if index else around.newer is None
         older = expected[index + 1] if index + 1 < len(expected) else None
         assert ((around.older.site, around.older.hand_id) if around.older else None) == older
+
+
+@pytest.mark.parametrize(("unit", "axis"), [("money", "hands"), ("bb", "date")])
+def test_a_long_series_is_summed_per_span_with_the_totals_of_its_hands(client: Any, store: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch, unit: str,
+                                                                       axis: str) -> None:
+    """Over PER_HAND_LIMIT hands, the graph is summed in SQL per span of time: each point is the
+    per-hand series' totals at that span's last hand, and its link opens that hand."""
+    from hhtool.reports.filters import HandFilter
+    from hhtool.service import web_graph
+    from hhtool.service.choices import Axis, Unit
+
+    database = Database(str(store))
+    per_hand, _ = web_graph.graph_points(database, HandFilter(), "Hero", None, Unit(unit), Axis(axis))
+    monkeypatch.setattr(web_graph, "PER_HAND_LIMIT", 0)
+    summed, _ = web_graph.graph_points(database, HandFilter(), "Hero", None, Unit(unit), Axis(axis))
+    assert per_hand.hands == summed.hands and per_hand.left_out == summed.left_out
+    assert 1 < len(summed.points) < len(per_hand.points)
+    for point in summed.points:
+        same = per_hand.points[point.number - 1]
+        assert (point.total, point.showdown) == pytest.approx((same.total, same.showdown))
+        assert point.started_at == same.started_at
+    page = client.get(f"/graph?player=Hero&unit={unit}&x={axis}").text
+    links = [html.unescape(link) for link in re.findall(r'<a href="(/graph/hand\?[^"]+)" class="point">', page)]
+    assert len(links) == len(summed.points)
+    last = client.get(links[-1], follow_redirects=False)
+    assert last.status_code == 303
+    assert last.headers["location"] == f"/hand/{per_hand.points[-1].site}/{per_hand.points[-1].hand_id}"
+    assert client.get("/graph/hand?player=Hero&currency=USD&at=2001-01-01T00:00:00").status_code == 404

@@ -9,7 +9,7 @@ from datetime import datetime
 from urllib.parse import quote
 
 from hhtool.service.choices import Axis
-from hhtool.service.web_graph import GraphData
+from hhtool.service.web_graph import GraphData, Point
 
 WIDTH, HEIGHT = 960, 420
 LEFT, RIGHT, TOP, BOTTOM = 76, 16, 16, 44
@@ -47,7 +47,16 @@ def _x_value(data: GraphData, index: int) -> float:
     return float(point.number)
 
 
-def chart(data: GraphData, ticks: list[tuple[float, str]]) -> Chart:
+def _href(point: Point, point_query: str) -> str:
+    """A point's link: its hand's replay; a point of a long series (no hand named: a span's sums) asks
+    the server for the span's last hand (``/graph/hand``, with the graph's query and the point's time)."""
+    if point.hand_id:
+        return f"/hand/{quote(point.site, safe='')}/{quote(point.hand_id, safe='')}"
+    at = quote(point.started_at.isoformat(), safe="") if point.started_at is not None else ""
+    return f"/graph/hand?{point_query}{'&' if point_query else ''}at={at}"
+
+
+def chart(data: GraphData, ticks: list[tuple[float, str]], point_query: str = "") -> Chart:
     xs = [_x_value(data, i) for i in range(len(data.points))]
     low_x, high_x = min(xs), max(xs)
     span_x = (high_x - low_x) or 1.0
@@ -70,8 +79,9 @@ def chart(data: GraphData, ticks: list[tuple[float, str]]) -> Chart:
     dots = []
     for x, point in zip(xs, data.points, strict=True):
         when = f", {point.started_at:%Y-%m-%d %H:%M}" if isinstance(point.started_at, datetime) else ""
-        dots.append(Dot(px(x), py(point.total), f"/hand/{quote(point.site, safe='')}/{quote(point.hand_id, safe='')}",
-                        f"hand {point.number}: {point.site} #{point.hand_id}{when}; total {point.total_text}"))
+        which = f": {point.site} #{point.hand_id}" if point.hand_id else ""
+        dots.append(Dot(px(x), py(point.total), _href(point, point_query),
+                        f"hand {point.number:,}{which}{when}; total {point.total_text}"))
     x_ticks = []
     for step in range(6):
         x = low_x + span_x * step / 5

@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from hhtool.service.choices import Axis, Breakdown, ProblemKind, Showdown, Unit, Verdict
 from hhtool.service.errors import UsageError
@@ -205,10 +205,49 @@ async def graph(served: Served, request: Request) -> Response:
 
         data, ticks = graph_points(database, replace(chosen, players=()), player_name, forms.text(query, "currency"),
                                    unit, axis)
-        return {"data": data, "svg": chart(data, ticks)}
+        point_query = forms.kept(query, GRAPH_KEYS, player=data.player, currency=data.currency, unit=str(unit), x=str(axis))
+        return {"data": data, "svg": chart(data, ticks, point_query)}
 
     return await render(served, request, "graph.html", work, unit=forms.text(query, "unit") or "money",
                         axis=forms.text(query, "x") or "hands")
+
+
+#: the graph's keys in the query string that a point's link keeps (to find its hand: :func:`graph_hand`)
+GRAPH_KEYS = (*forms.FILTER_KEYS, "currency", "unit", "x")
+
+
+async def graph_hand(served: Served, request: Request) -> Response:
+    """A point of a long series (a span's sums) → the replay of the span's last hand."""
+    from hhtool.service.web_graph import last_hand
+    from hhtool.web.hand import hand_url
+
+    query = request.query_params
+
+    def find() -> tuple[str | None, str]:
+        from dataclasses import replace
+
+        from hhtool.service.errors import StoreError
+
+        player_name, currency, at = forms.text(query, "player"), forms.text(query, "currency"), forms.text(query, "at")
+        try:
+            if player_name is None or currency is None:
+                raise UsageError("a graph point's hand needs its player and currency")
+            try:
+                when = datetime.fromisoformat(at) if at else None
+            except ValueError:
+                raise UsageError(f"at wants a time as YYYY-MM-DDTHH:MM:SS, not {at!r}") from None
+            with served.held.reading() as database:
+                site, hand_id = last_hand(database, replace(forms.the_filter(query), players=()), player_name, currency,
+                                          forms.choice(query, "unit", Unit) or Unit.money,
+                                          forms.choice(query, "x", Axis) or Axis.hands, when)
+            return hand_url(site, hand_id), ""
+        except (UsageError, StoreError) as error:
+            return None, str(error)
+
+    to, error = await run_in_threadpool(find)
+    if to is None:
+        return PlainTextResponse(f"no hand for this point: {error}", status_code=404)
+    return RedirectResponse(to, status_code=303)
 
 
 # ------------------------------------------------------------------ audit and problems
@@ -257,5 +296,5 @@ async def problems(served: Served, request: Request) -> Response:
 
 
 ROUTES = (("/", home, ["GET"]), ("/stats", stats, ["GET"]), ("/player", player, ["GET"]), ("/hands", hands, ["GET"]),
-          ("/sessions", sessions, ["GET"]), ("/graph", graph, ["GET"]), ("/audit", audit, ["GET"]),
-          ("/problems", problems, ["GET"]))
+          ("/sessions", sessions, ["GET"]), ("/graph", graph, ["GET"]), ("/graph/hand", graph_hand, ["GET"]),
+          ("/audit", audit, ["GET"]), ("/problems", problems, ["GET"]))
