@@ -238,3 +238,21 @@ def test_a_long_series_is_summed_per_span_with_the_totals_of_its_hands(client: A
     assert last.status_code == 303
     assert last.headers["location"] == f"/hand/{per_hand.points[-1].site}/{per_hand.points[-1].hand_id}"
     assert client.get("/graph/hand?player=Hero&currency=USD&at=2001-01-01T00:00:00").status_code == 404
+
+
+def test_the_sessions_page_reads_the_latest_days_unless_dates_are_asked(client: Any,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sessions come from every hand read in order (seconds over a million): without dates, the page
+    reads the latest days holding RECENT_HANDS hands, says so, and lists sessions of those days only."""
+    from hhtool.service import web_queries
+
+    every = client.get("/sessions?player=Hero").text
+    assert 'id="since"' not in every  # (the samples hold fewer hands than RECENT_HANDS)
+    monkeypatch.setattr(web_queries, "RECENT_HANDS", 5)
+    recent = client.get("/sessions?player=Hero").text
+    since = re.search(r'id="since">Since (\d{4}-\d\d-\d\d):', recent)
+    assert since is not None
+    starts = re.findall(r'<td class="nowrap">(\d{4}-\d\d-\d\d) ', recent)
+    assert starts and all(start >= since.group(1) for start in starts)
+    assert len(starts) < len(re.findall(r'<td class="nowrap">(\d{4}-\d\d-\d\d) ', every))
+    assert 'id="since"' not in client.get("/sessions?player=Hero&from=2000-01-01").text

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from hhtool.money import format_money
-from hhtool.reports.facts_table import FACTS_TABLE, needs_refresh
+from hhtool.reports.facts_table import FACTS_TABLE, needs_refresh, summed_facts
 from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.reports.hand_list import HandChoice
 from hhtool.service.errors import UsageError
@@ -374,10 +374,30 @@ def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice |
     return Neighbours(_hand_row(newer[0]) if newer else None, _hand_row(older[0]) if older else None, cursor.text())
 
 
+#: the hands the sessions page reads when no dates are asked: the latest days holding at least these
+RECENT_HANDS = 5_000
+
+
+def recent_start(database: Database, hand_filter: HandFilter, hands: int = RECENT_HANDS) -> date | None:
+    """The first of the latest days that hold at least ``hands`` rows of the filter's players (or of
+    every player when none is named) in the stored daily sums; None when all of them are fewer. A page
+    that lists what is computed from every hand (sessions) reads those days only: over a million hands
+    the sessions of all of them take seconds."""
+    with database.open(read_only=True) as store, summed_facts(store, hand_filter, ("started_at",)) as (sums, params):
+        rows = store.run(f"SELECT started_at, sum(hands) FROM ({sums}) s WHERE started_at IS NOT NULL GROUP BY 1 "
+                         "ORDER BY 1 DESC", params)
+    counted = 0
+    for day, count in rows:
+        counted += int(count)
+        if counted >= hands:
+            return day.date() if isinstance(day, datetime) else day
+    return None
+
+
 def list_filter(hand_filter: HandFilter, player: str | None) -> HandFilter:
     """The filter with one player's rows (the list a hand was opened from, by that player)."""
     return replace(hand_filter, players=(player,)) if player else hand_filter
 
 
-__all__ = ["PAGE_ROWS", "Cursor", "HandRow", "HandsPage", "Neighbours", "Sitting", "Window", "hands_page", "list_filter",
-           "money_text", "neighbours"]
+__all__ = ["PAGE_ROWS", "RECENT_HANDS", "Cursor", "HandRow", "HandsPage", "Neighbours", "Sitting", "Window", "hands_page",
+           "list_filter", "money_text", "neighbours", "recent_start"]

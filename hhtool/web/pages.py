@@ -172,7 +172,16 @@ async def sessions(served: Served, request: Request) -> Response:
     sort = forms.text(query, "sort")
 
     def work(database: ServedDatabase) -> dict[str, Any]:
-        report = player_sessions(database, forms.the_filter(query), forms.number(query, "gap") or 30, sort=sort,
+        from dataclasses import replace
+
+        from hhtool.service.web_queries import RECENT_HANDS, recent_start
+
+        chosen = forms.the_filter(query)
+        since = None
+        if chosen.date_from is None and chosen.date_to is None:  # the latest days only, unless dates are asked
+            since = recent_start(database, chosen, RECENT_HANDS)
+            chosen = replace(chosen, date_from=since) if since is not None else chosen
+        report = player_sessions(database, chosen, forms.number(query, "gap") or 30, sort=sort,
                                  limit=forms.number(query, "limit") or 200)
         rows = []
         for record in report.listed.frame.iter_rows(named=True):
@@ -182,7 +191,8 @@ async def sessions(served: Served, request: Request) -> Response:
             rows.append({**record, "net": money_text(int(record["net_won"]), int(record["unit"]), record["currency"]),
                          "length": f"{record['duration_seconds'] // 3600}:{record['duration_seconds'] // 60 % 60:02d}",
                          "hands_link": f"/hands?{hands_query}"})
-        return {"rows": rows, "total": report.listed.total, "undated": report.undated}
+        return {"rows": rows, "total": report.listed.total, "undated": report.undated, "since": since,
+                "recent": RECENT_HANDS}
 
     return await render(served, request, "sessions.html", work, sort=sort)
 
