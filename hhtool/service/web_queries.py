@@ -228,11 +228,12 @@ class Pace:
 
 
 def _rows(store: Store, make: Callable[[Window], tuple[str, list[Any]]], pace: Pace, cursor: Cursor | None,
-          newer: bool, limit: int, with_player: bool) -> list[dict[str, Any]]:
+          newer: bool, limit: int, with_player: bool, judged: bool = True) -> list[dict[str, Any]]:
     """The first ``limit`` rows after (or before) ``cursor``: looked for in a bounded time range first,
     widened until it holds ``limit`` rows (or no longer bounded): the rows outside it all come later
     in the order, so those it holds are the first of the whole list. Then the page's rows only are
-    judged (their verdict) and given their pot and, with players, the player's cards and showdown."""
+    judged (their verdict) and given their pot and, with players, the player's cards and showdown
+    (not ``judged``: none of these, for a link to the row)."""
     condition, condition_params = _after(cursor, newer) if cursor is not None else ("TRUE", [])
     rows: list[dict[str, Any]] = []
     if not pace.rows:
@@ -245,7 +246,11 @@ def _rows(store: Store, make: Callable[[Window], tuple[str, list[Any]]], pace: P
         rows = [dict(zip(names, row, strict=True)) for row in result.fetchall()]
         if len(rows) >= limit:
             break
-    _judged(store, rows, with_player)
+    if judged:
+        _judged(store, rows, with_player)
+    else:
+        for row in rows:
+            row["verdict"], row["pot"] = "", 0
     return list(reversed(rows)) if newer else rows
 
 
@@ -346,9 +351,11 @@ class Neighbours:
 
 
 def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice | None, site: str, hand_id: str,
-               player: str | None = None, sitting: Sitting | None = None) -> Neighbours:
+               player: str | None = None, sitting: Sitting | None = None, started_at: datetime | None = None) -> Neighbours:
     """The rows on either side of the hand (``site``, ``hand_id``; with players, ``player``'s row):
-    the hand found by its key, then one row each way, looked for as a page is (:func:`_rows`)."""
+    the hand found by its key, then one row each way, looked for as a page is (:func:`_rows`), as
+    links (no verdict, pot nor cards). ``started_at``, the hand's time if known, finds it without
+    reading every hand's id (the hands are stored about in time order: DuckDB skips the others)."""
     chosen = choice or HandChoice()
     with_player = bool(hand_filter.players)
 
@@ -357,8 +364,10 @@ def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice |
         return base, params
 
     with database.open(read_only=True) as store:
-        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE h.site = ? AND h.hand_id = ?",
-                         [site, hand_id])
+        where, params = "h.site = ? AND h.hand_id = ?", [site, hand_id]
+        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE h.started_at = ? AND {where}",
+                         [started_at, *params]) if started_at is not None else []
+        hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE {where}", params)
         if not hand:
             return Neighbours(None, None, None)
         key, key_time, started = hand[0]
@@ -369,8 +378,8 @@ def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice |
             return Neighbours(None, None, None)
         cursor = Cursor(key_time, int(key), str(found[0][0] or ""))
         pace = Pace.of(store)
-        newer = _rows(store, make, pace, cursor, True, 1, with_player)
-        older = _rows(store, make, pace, cursor, False, 1, with_player)
+        newer = _rows(store, make, pace, cursor, True, 1, with_player, judged=False)
+        older = _rows(store, make, pace, cursor, False, 1, with_player, judged=False)
     return Neighbours(_hand_row(newer[0]) if newer else None, _hand_row(older[0]) if older else None, cursor.text())
 
 

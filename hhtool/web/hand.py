@@ -6,6 +6,7 @@ the process's token: :mod:`.app`)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qs, quote
 
@@ -48,15 +49,25 @@ async def hand(served: Served, request: Request) -> Response:
         report = explain(database, (), hand_id, site, None)
         chosen = forms.the_filter(query)
         around = neighbours(database, chosen, hand_choice_of(query), report.site, report.hand_id,
-                            chosen.players[0] if len(chosen.players) == 1 else None, sitting_of(query))
+                            chosen.players[0] if len(chosen.players) == 1 else None, sitting_of(query),
+                            _time(report.started_at))
         players = [p.player for p in report.players if p.status != "not dealt in"]
         return {"report": report, "around": around,
                 "replay": _script_json({"players": players, "steps": replay_steps(report)}),
-                "notes": notes_for(database, "hand", report.hand_id, report.site),
-                "tags": tags_for(database, report.hand_id, report.site)}
+                "notes": notes_for(database, "hand", report.hand_id, report.site, stored=True),
+                "tags": tags_for(database, report.hand_id, report.site, stored=True)}
 
     return await render(served, request, "hand.html", work, site=site, hand_id=hand_id, list_query=list_query,
                         hand_url=hand_url)
+
+
+def _time(text: str | None) -> datetime | None:
+    """The report's start time as a time (None when it has none, or not one the store compares)."""
+    try:
+        started = datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+    return started if started is not None and started.tzinfo is None else None
 
 
 async def dispute(served: Served, request: Request) -> Response:
