@@ -17,6 +17,8 @@ the replayer twice: opened from the whole list and from a player's (its previous
 from __future__ import annotations
 
 import argparse
+import html
+import re
 import statistics
 import sys
 import time
@@ -88,6 +90,9 @@ def main() -> None:
     from hhtool.service.stores import Database
     from hhtool.web.app import create_app
 
+    with duckdb.connect(str(scaled), read_only=True) as con:  # a hand half way through the store
+        middle = "/".join(str(part) for part in (con.execute(
+            "SELECT site, hand_id FROM hands WHERE hk = (SELECT max(hk) // 2 FROM hands)").fetchone() or ()))
     held = HeldStore(Database(str(scaled)))
     client = TestClient(create_app(held, {"testserver"}))
     first = client.get("/hands").text
@@ -100,20 +105,24 @@ def main() -> None:
         "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
         "hands of a player, next": f"/hands?player={hero}&after={cursor}~{hero}",
         "replayer (+ prev/next)": f"/hand/{one}", "replayer in a player's list": f"/hand/{one}?player={hero}",
+        "replayer, a hand half way": f"/hand/{middle}?player={hero}",
         "sessions": f"/sessions?player={hero}",
         "graph": f"/graph?player={hero}", "audit by code": "/audit", "problems": "/problems", "latest mark": "/api/latest",
     }
+    point = re.findall(r'<a href="([^"]+)" class="point">', client.get(f"/graph?player={hero}").text)[-1]
+    pages["graph, a point's hand"] = html.unescape(point)
+    pages["graph, big bets by date"] = f"/graph?player={hero}&unit=bb&x=date"
     count = client.get("/api/latest").json()["hands"]
     print(f"{count:,} hands; median of {options.runs} runs after a warm-up (ms):")
     for name, path in pages.items():
-        response = client.get(path)
-        if response.status_code != 200:
+        response = client.get(path, follow_redirects=False)
+        if response.status_code not in (200, 303):
             print(f"  {name:28} {path}: HTTP {response.status_code}")
             continue
         times = []
         for _ in range(options.runs):
             started = time.perf_counter()
-            client.get(path)
+            client.get(path, follow_redirects=False)
             times.append((time.perf_counter() - started) * 1000)
         print(f"  {name:28} {statistics.median(times):8.1f}   {path[:60]}", flush=True)
     held.close()
