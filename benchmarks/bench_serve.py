@@ -4,10 +4,10 @@
         [--store /work/bench-store-1m.duckdb] [--build-only]
 
 The store: ``--hands`` simulated hands (`hhtool simulate --seed 1`) imported once, then copied
-``--copies`` times with SQL (copy k under hand ids ``<id>~k``, k x span days later, hand keys shifted
-past the last, stored copy after copy), in ``hands``, every per-hand table (schema ``keyed``: seats,
-cards, actions, results, …, so that every copy replays) and the facts cache (``player_facts``, its
-covered hands, the daily sums rebuilt).
+``--copies`` times with SQL (copy k, k x span days later, under the k-th next block of hand ids as a
+site numbers them, hand keys shifted past the last, stored copy after copy as an import appends), in
+``hands``, every per-hand table (schema ``keyed``: seats, cards, actions, results, …, so that every
+copy replays) and the facts cache (``player_facts``, its covered hands, the daily sums rebuilt).
 The scaled store is built once and reused: ``--store`` names it (default: in ``--work``); it is
 built only when that file is missing (``--build-only`` builds it and stops). Each page is asked through
 the app (Starlette's TestClient, the store held as `serve` holds it), after one warm-up, ``--runs`` times;
@@ -32,6 +32,21 @@ from bench_stats_scale import base_store  # this folder's: the imported simulate
 from hhtool.reports.facts_table import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
 
 
+def _copied_ids(con: duckdb.DuckDBPyConnection, copies: int) -> str:
+    """Copy k's hand ids: numbers as a site's (the next k blocks of as many numbers, written as long),
+    so that ids rise with the hands' times as a site's do and DuckDB can skip row groups when a hand
+    is looked up by its id; ``<id>~k`` when the ids are not all numbers of one length."""
+    low, high, length, numeric = con.execute(
+        "SELECT min(hand_id), max(hand_id), max(length(hand_id)), bool_and(regexp_full_match(hand_id, '[0-9]+') "
+        "AND length(hand_id) = (SELECT min(length(hand_id)) FROM hands)) FROM hands").fetchone() or (None, None, 0, False)
+    if not numeric or low is None:
+        return "hand_id || '~' || k AS hand_id"
+    block = int(high) - int(low) + 1
+    if len(str(int(high) + copies * block)) > int(length):
+        return "hand_id || '~' || k AS hand_id"
+    return f"lpad(CAST(CAST(hand_id AS HUGEINT) + k * {block} AS VARCHAR), {int(length)}, '0') AS hand_id"
+
+
 def replicate(base: Path, scaled: Path, copies: int) -> int:
     import shutil
 
@@ -41,7 +56,7 @@ def replicate(base: Path, scaled: Path, copies: int) -> int:
     first, last = con.execute("SELECT min(started_at), max(started_at) FROM hands").fetchone() or (None, None)
     span = (last - first).days + 1 if first is not None and last is not None else 1
     step = int((con.execute("SELECT max(hk) + 1 FROM hands").fetchone() or (1,))[0])
-    shifted = {"hk": f"hk + k * {step} AS hk", "hand_id": "hand_id || '~' || k AS hand_id",
+    shifted = {"hk": f"hk + k * {step} AS hk", "hand_id": _copied_ids(con, copies),
                "started_at": f"started_at + to_days(CAST(k * {span} AS INTEGER)) AS started_at",
                "month": f"strftime(started_at + to_days(CAST(k * {span} AS INTEGER)), '%Y-%m') AS month"}
     con.execute("BEGIN TRANSACTION")

@@ -6,6 +6,13 @@ integer amount; the pages only place it.
 
 The list's order is the CLI's default (newest first), made total by the hand key: ``started_at DESC
 NULLS LAST, hk DESC``. A page's cursor is the last row's ``(started_at, hk)`` as text.
+
+Over a million hands a page must not sort them all, nor join them all to their players: a page is
+looked for in a range of start times first (:class:`Pace`: about four pages' worth at the list's
+average pace, from the cursor), widened until it holds the page. The rows outside a range all come
+later in the order, so the first rows inside it are the page. Hands are stored about in time order
+(an import appends them), so DuckDB reads only the row groups of the range. A player's rows are his
+``results`` rows, joined to their hand by its key; their count comes from the stored facts.
 """
 
 from __future__ import annotations
