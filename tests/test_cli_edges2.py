@@ -140,3 +140,20 @@ def test_a_game_tag_inside_a_comment_or_cdata_does_not_split_the_game(tmp_path: 
     result = runner.invoke(app, ["import", str(history), "--db", ":memory:"], env=PLAIN)
     assert result.exit_code == 0, result.output
     assert f"{hands} hands found = {hands} stored + 0 duplicates + 0 skipped (other games) + 0 failed" in result.output
+
+
+@pytest.mark.parametrize("where", ["folder", "file"])
+def test_a_question_mark_in_db_is_refused_in_one_line_before_anything_is_written(tmp_path: Path, where: str) -> None:
+    """DuckDB reads what follows ``?`` in a database path as parameters: the log of ``a?b/x.duckdb`` went
+    to ``a.wal?b/x.duckdb`` and the import failed with "cannot rollback - no transaction is active"
+    (exit 3) after creating the file; ``y?z.duckdb`` kept its log as ``y.wal?z.duckdb``."""
+    history = tmp_path / "h.txt"
+    history.write_text(SPLIT_HAND)
+    folder = tmp_path / ("a?b" if where == "folder" else "a")
+    folder.mkdir()
+    db = str(folder / ("x.duckdb" if where == "folder" else "y?z.duckdb"))
+    result = runner.invoke(app, ["import", str(history), "--db", db], env=PLAIN)
+    assert result.exit_code == 2, result.output
+    line = result.output.strip()
+    assert "\n" not in line and line.startswith(f"error: --db {db}: ") and "without '?'" in line
+    assert list(folder.iterdir()) == []

@@ -61,7 +61,7 @@ def test_help_fits_80_columns_and_names_values_not_types(command: str) -> None:
     assert not too_wide, too_wide
     # the names a value takes instead: --db DB, a flag with no label, an enum's choices
     if command == "show":
-        assert re.search(r"--db\s+DB\s", text) and re.search(r"--format\s+text\|json\s", text), text
+        assert re.search(r"--db\s+DB\s", text) and re.search(r"--format\s+text\|json\|forum\|html\s", text), text
         assert re.search(r"--hide-hole\s+Hide", text), text
 
 

@@ -40,8 +40,10 @@ def store_before_the_key(current: Path, old: Path) -> None:
             con.execute(sql)
             con.execute("INSERT INTO schema_version VALUES (?, current_timestamp)", [version])
         con.execute(f"ATTACH '{current}' AS cur (READ_ONLY)")
+        existing = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables() "
+                                                    "WHERE database_name = current_database()").fetchall()}
         for table in spec.TABLES:
-            if table.name == "schema_version":
+            if table.name == "schema_version" or table.name not in existing:  # (a table of a later version)
                 continue
             chosen = "* EXCLUDE (hk)" if table.name == "hands" else "*"
             con.execute(f"INSERT INTO main.{table.name} SELECT {chosen} FROM cur.main.{table.name}")

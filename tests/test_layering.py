@@ -30,7 +30,7 @@ CLI_RENDERING = {
 #: what the web app (`hhtool serve`) may import besides hhtool.service and itself, and why
 WEB_RENDERING = {
     "hhtool.reports.dispute": "render: the dispute report page of a hand; the service builds the report",
-    "hhtool.reports.dispute.replayer": "replay_steps: the replayer's steps of a report, drawn by the dispute page's script",
+    "hhtool.reports.dispute.replayer": "replayer_fragment: a report's replayer, drawn by the dispute page's script",
     "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
 }
 

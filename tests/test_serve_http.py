@@ -256,3 +256,6 @@ def test_the_sessions_page_reads_the_latest_days_unless_dates_are_asked(client: 
     assert starts and all(start >= since.group(1) for start in starts)
     assert len(starts) < len(re.findall(r'<td class="nowrap">(\d{4}-\d\d-\d\d) ', every))
     assert 'id="since"' not in client.get("/sessions?player=Hero&from=2000-01-01").text
+    until = client.get(f"/sessions?player=Hero&to={since.group(1)}").text  # the latest days up to To
+    assert 'id="since"' in until and all(start <= since.group(1) for start in
+                                        re.findall(r'<td class="nowrap">(\d{4}-\d\d-\d\d) ', until))

@@ -186,7 +186,7 @@ def test_the_index_lists_the_short_return_and_sorts_it_above_a_smaller_misaward(
     assert result.exit_code == 1, result.output
     rows = index_rows(desk)
     assert [(hand_id, amount) for amount, hand_id, _ in rows] == [("301", "$0.50"), ("302", "$0.25")], rows
-    assert rows[0][2].startswith("The site returned Bob $0.50 less than the $1.00")
+    assert rows[0][2].startswith("Returned Bob $0.50 less than the $1.00")  # (the index drops "The site")
     page = next(path for path in desk.iterdir() if path.name != "index.html" and "301" in path.name).read_text()
     assert 'id="returns"' in page and "returned $0.50 too little" in page
 

@@ -58,7 +58,7 @@ def test_hide_hole_hides_every_down_card_on_the_streets(tmp_path: Path) -> None:
     assert downs and set(downs) == {"??"}, downs  # the opponents' revealed cards hidden too
     assert hidden["showdown"] == open_view["showdown"]  # the showdown still shows what was shown
     text = runner.invoke(app, ["show", "35874576282", "--db", db, "--hide-hole"], env={"COLUMNS": "80"}).output
-    assert "Hero: [?? ??] [5h]" in text and "7c" not in text.split("*** showdown ***")[0]
+    assert "Hero: [?? ?? | 5h]" in text and "7c" not in text.split("*** showdown ***")[0]
 
 
 def test_violation_is_shown_beside_its_action(tmp_path: Path) -> None:

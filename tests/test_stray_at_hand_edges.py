@@ -100,3 +100,16 @@ def test_a_run_of_nul_bytes_at_a_hand_start_costs_no_hand(tmp_path: Path) -> Non
     assert code == 0 and (report["hands_found"], report["stored"], report["failed"]) == (4, 4, 0)
     [note] = report["failures"]
     assert "300 NUL bytes" in note["reason"] and note["reason"].startswith(f"line {text.count(chr(10)) + 1}: ")
+
+
+def test_a_partypoker_export_concatenated_with_its_byte_order_mark_loses_no_hand(tmp_path: Path) -> None:
+    """PartyPoker's hand begins with preamble lines ("Game #N starts."): the mark in front of the second
+    export's first one hid it, so that line failed as stray text and the hand, stored without it, was a
+    conflicting copy of the same hand in the first export."""
+    sample = next((Path(__file__).resolve().parents[1] / "sample_histories" / "partypoker").glob("*.txt")).read_bytes()
+    both = tmp_path / "both.txt"
+    both.write_bytes(b"\xef\xbb\xbf" + sample.rstrip(b"\r\n") + b"\r\n\xef\xbb\xbf" + sample)
+    code, report = imported(both)
+    hands = report["hands_found"]
+    assert code == 0 and (report["failed"], report["conflicts"]) == (0, []), report
+    assert report["stored"] == report["duplicates"] == hands // 2

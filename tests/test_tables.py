@@ -120,13 +120,13 @@ def stats_lines(db: Path, *options: str, width: int = WIDTH) -> list[str]:
 def test_stats_default_table_fits_80_columns_with_numbers_right_aligned(pokerstars_samples_store: Path) -> None:
     lines = stats_lines(pokerstars_samples_store)
     header = lines[0].split()
-    assert header == ["player", "hands", "vpip", "raise3", "agg5", "wtsd", "wsd", "scoop", "net"]
+    assert header == ["player", "hands", "vpip", "raise3", "agg5", "wtsd", "wsd", "scoop", "net", "$", "bb/100"]
     assert lines[1].startswith("─") and lines[-1].endswith("rows")
     rows = lines[2:-1]
     assert rows[0].split()[0] == "Hero" and len(rows) > 10
     hands_end = lines[0].index("hands") + len("hands")  # every count ends under its header's end
     assert all(row[hands_end - 1].isdigit() and row[hands_end] == " " for row in rows)
-    assert all(row.rstrip()[-1].isdigit() for row in rows)  # net, the last column, right-aligned too
+    assert all(row.rstrip()[-1].isdigit() for row in rows)  # bb/100, the last column, right-aligned too
 
 
 def test_stats_sort_and_limit_or_top(pokerstars_samples_store: Path) -> None:
@@ -143,12 +143,12 @@ def test_stats_sort_and_limit_or_top(pokerstars_samples_store: Path) -> None:
 
 def test_stats_columns_all_and_an_unknown_column(pokerstars_samples_store: Path) -> None:
     lines = stats_lines(pokerstars_samples_store, "--columns", "player,bb_per_100,steal,rake_paid", "--limit", "2")
-    assert lines[0].split() == ["player", "bb/100", "steal", "rake_paid"] and len(lines) == 5
+    assert lines[0].split() == ["player", "bb/100", "steal", "rake", "$"] and len(lines) == 5
     records = stats_lines(pokerstars_samples_store, "--all", "--limit", "2")
     assert records[0].startswith("── 1 of 2 ") and sum(line.startswith("── ") for line in records) == 2
     vpip = next(line for line in records if line.startswith("vpip "))
     assert "% (" in vpip and "/" in vpip  # a rate beside its count and opportunities
-    assert any(line.startswith("low qual ") for line in records) and any(line.startswith("halves_unknown") for line in records)
+    assert any(line.startswith("lowq ") for line in records) and any(line.startswith("unjudged") for line in records)
     message = run("stats", "--db", str(pokerstars_samples_store), "--columns", "player,vpipp", code=2)
     assert "vpipp" in message and "did you mean 'vpip'" in message
     assert "no stats column" in run("stats", "--db", str(pokerstars_samples_store), "--sort", "nothing", code=2)
@@ -160,7 +160,9 @@ def test_stats_cuts_long_names_then_shows_records_when_even_that_does_not_fit(po
     narrow = stats_lines(pokerstars_samples_store, width=len(full[0]) - 3)
     assert any("…" in row for row in narrow) and not any(longest in row for row in narrow)
     assert any(row.startswith(longest[:5]) for row in narrow)
-    records = stats_lines(pokerstars_samples_store, width=40)
+    fewer = stats_lines(pokerstars_samples_store, width=40)  # columns are left out before records
+    assert fewer[0].split() == ["player", "hands", "vpip", "net", "$", "bb/100"] and "left out to fit" in fewer[-1]
+    records = stats_lines(pokerstars_samples_store, width=30)
     assert records[0].startswith("── 1 of ") and any(line.startswith("player: Hero") for line in records)
 
 

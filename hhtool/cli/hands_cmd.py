@@ -46,6 +46,8 @@ def register(app: typer.Typer) -> None:
         min_pot: str | None = typer.Option(None, "--min-pot", help="Only pots of at least this much, in the hand's "
                                            "currency units (chips in tournaments), e.g. 1.50 or $1.50."),
         max_pot: str | None = typer.Option(None, "--max-pot", help="Only pots of at most this much."),
+        tags: list[str] | None = typer.Option(None, "--tag", metavar="NAME", help="Only hands tagged so "
+                                              "(`hhtool tag`); repeated: hands with every one of them."),
         sort: str | None = sort_option("date"),
         descending: bool | None = DESCENDING_OPTION,
         limit: int | None = LIMIT_OPTION,
@@ -67,7 +69,7 @@ def register(app: typer.Typer) -> None:
         from hhtool.service.hands import OPTIONAL_COLUMNS, UNCUT_COLUMNS, hand_choice, limit_for, list_hands
 
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
-                             game=game, table_size=table_size)
+                             game=game, table_size=table_size, tags=tags)
         listed_choice = hand_choice(verdict, showdown, min_pot, max_pot)
         target = list_target(output_format, out_file, columns, all_columns)
         listed = list_hands(database(db), chosen, listed_choice, sort=sort, descending=descending,

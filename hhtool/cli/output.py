@@ -158,7 +158,7 @@ def csv_text(frame: pl.DataFrame) -> str:
 def html_text(frame: pl.DataFrame) -> str:
     """A page with the frame as one table (every value escaped)."""
     head = "".join(f"<th>{html.escape(name)}</th>" for name in frame.columns)
-    numeric = [dtype.is_numeric() for dtype in frame.dtypes]
+    numeric = [dtype.is_numeric() or _numbers_as_text(frame[name].to_list()) for name, dtype in frame.schema.items()]
     body = []
     for row in frame.iter_rows():
         cells = "".join(
@@ -170,6 +170,13 @@ def html_text(frame: pl.DataFrame) -> str:
             "td.n{text-align:right}</style></head><body>\n"
             f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body)
             + "\n</tbody></table>\n</body></html>\n")
+
+
+def _numbers_as_text(values: list[Any]) -> bool:
+    """A text column of numbers as a report shows them ("44.1%", "-$0.12", "-"): right-aligned, as on a terminal."""
+    texts = [value for value in values if isinstance(value, str) and value]
+    return bool(texts) and len(texts) == len([v for v in values if v is not None]) and all(
+        _NUMBERISH.match(text) for text in texts)
 
 
 # ------------------------------------------------------------------ the terminal: a table that fits, or records

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from hhtool.cli.annotations import player_notes_block, print_lines
 from hhtool.cli.common import (
     DB_OPTION,
     FROM_OPTION,
@@ -18,13 +19,23 @@ from hhtool.cli.common import (
 )
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.choices import Breakdown, Game
+from hhtool.service.stats_columns import GROUPS_HELP, OPTIONAL_HEADERS, UNCUT_HEADERS, column_help
 
-BY_HELP = f"Break down by {choices(Breakdown)}."
+BY_HELP = f"Break down by {choices(Breakdown)} (starting-hand groups: below)."
+STATS_HELP = "\n\n".join([
+    "Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves.",
+    "One row per player and currency. The terminal (and --out x.html) shows headline columns: hands, vpip, "
+    "raise3, agg5, wtsd, wsd, scoop, net in the rows' currency (`net $`; `net chips`: tournament chips), bb/100. "
+    "Where they do not fit, scoop, agg5, wsd, raise3 and wtsd are left out in turn, then it shows one "
+    "\"column: value\" record a row. --columns and --all choose other columns.",
+    "csv, json and parquet carry every key: money in smallest units beside `currency` and `unit`, each rate "
+    "with `<key>_count` and `<key>_opportunities` (null without opportunities). More in docs/stats.md.",
+])
 FORMAT_HELP = f"{choices(OutputFormat)}. Default: the one --out's suffix names, else table."
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("stats")
+    @app.command("stats", help=STATS_HELP, epilog=f"{column_help()}\n\n{GROUPS_HELP}")
     def stats_command(
         players: list[str] | None = PLAYER_OPTION,
         sites: list[str] | None = SITE_OPTION,
@@ -35,9 +46,10 @@ def register(app: typer.Typer) -> None:
         table_size: int | None = TABLE_SIZE_OPTION,
         min_hands: int = typer.Option(0, "--min-hands", help="Only players with at least this many hands."),
         by: Breakdown | None = typer.Option(None, "--by", help=BY_HELP),
-        columns: str | None = typer.Option(None, "--columns", help="Table: these columns, comma-separated (keys of "
-                                           "--format csv, or the table's headers), e.g. player,hands,vpip,bb_per_100."),
-        all_columns: bool = typer.Option(False, "--all", help="Table: every statistic (one record a player)."),
+        columns: str | None = typer.Option(None, "--columns", help="Table and HTML: these columns, comma-separated "
+                                           "(headers or csv keys, listed below), e.g. player,hands,vpip,bb/100."),
+        all_columns: bool = typer.Option(False, "--all", help="Table and HTML: every statistic (one record a "
+                                         "player on a terminal)."),
         sort: str | None = typer.Option(None, "--sort", help="Sort by this column (numbers largest first, "
                                         "names A to Z). Default: most hands first."),
         limit: int | None = typer.Option(None, "--limit", "--top", min=1, help="Only the first N rows."),
@@ -47,17 +59,7 @@ def register(app: typer.Typer) -> None:
                                                                "its suffix (.csv, .json, .parquet, .html) decides the format."),
         db: str | None = DB_OPTION,
     ) -> None:
-        """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves.
-
-        One row per player and currency; money in smallest units beside `currency` and `unit`.
-
-        Each rate comes with `<stat>_count` and `<stat>_opportunities`; it is null without opportunities.
-
-        The terminal shows a few headline columns fitted to its width (--columns, --all choose others),
-        one "column: value" record a player where they do not fit.
-
-        csv, json and parquet carry every key. Definitions: docs/stats.md.
-        """
+        """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves."""
         from hhtool.service.filters import hand_filter
         from hhtool.service.reports import TerminalChoice, stats
 
@@ -65,8 +67,10 @@ def register(app: typer.Typer) -> None:
                              game=game, table_size=table_size)
         written = file_format(output_format, out_file)
         terminal = None
-        if written is OutputFormat.table:
+        if written in (OutputFormat.table, OutputFormat.html):
             names = tuple(name for name in (columns or "").split(",") if name.strip())
             terminal = TerminalChoice(columns=names, all_columns=all_columns)
         frame = stats(database(db), chosen, by=by, min_hands=min_hands, terminal=terminal, sort=sort, limit=limit)
-        emit_frame(frame, written, out_file)
+        emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS if not columns else ())
+        if players and terminal is not None and out_file is None:  # the user's notes on them (`hhtool note --player`)
+            print_lines(player_notes_block(database(db), players, sites[0].lower() if sites and len(sites) == 1 else None))

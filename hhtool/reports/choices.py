@@ -13,6 +13,7 @@ class Breakdown(StrEnum):
     stakes = "stakes"
     month = "month"
     door_card = "door-card"
+    start = "start"  # the 3rd-street starting-hand groups (hhtool.reports.starting_hands)
 
 
 class Unit(StrEnum):

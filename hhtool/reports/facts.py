@@ -105,6 +105,12 @@ door AS MATERIALIZED (
     FROM c_src c
     WHERE c.street = 3 AND c.face = 'up' GROUP BY c.hk, c.player
 ),
+third_cards AS (  -- the 3rd-street cards "down down door" when all three are known (starting-hand groups)
+    SELECT c.hk, c.player,
+           CASE WHEN count(*) = 3 AND count(c.card) = 3 AND count(*) FILTER (WHERE c.face = 'up') = 1
+                THEN string_agg(c.card, ' ' ORDER BY c.face, c.seq) END AS cards
+    FROM c_src c WHERE c.street = 3 GROUP BY c.hk, c.player
+),
 fold AS MATERIALIZED (
     SELECT hk, player, min(street) AS street, min(seq) AS seq FROM acts WHERE kind = 'fold'
     GROUP BY hk, player
@@ -337,7 +343,7 @@ SELECT fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big
        strftime(fh.started_at, '%Y-%m') AS month,
        rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
            || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
-       upper(substr(dr.card, 1, 1)) AS door_card,
+       upper(substr(dr.card, 1, 1)) AS door_card, tc.cards AS third_cards,
        CAST(coalesce(r.net, 0) AS BIGINT) AS net, CAST(coalesce(r.collected, 0) AS BIGINT) AS collected,
        CAST(coalesce(rs.rake_paid, 0) AS BIGINT) AS rake_paid,
        CAST(f.went_sd AS INTEGER) AS went_sd, f.fold_street, f.last_street,
@@ -379,6 +385,7 @@ JOIN fh ON fh.hk = f.hk
 LEFT JOIN r_src r ON r.hk = f.hk AND r.player = f.player
 LEFT JOIN rake_share rs ON rs.hk = f.hk AND rs.player = f.player
 LEFT JOIN door dr ON dr.hk = f.hk AND dr.player = f.player
+LEFT JOIN third_cards tc ON tc.hk = f.hk AND tc.player = f.player
 LEFT JOIN third t ON t.hk = f.hk AND t.player = f.player
 LEFT JOIN (SELECT hk, player, 1 AS o, CASE WHEN kind = 'complete' THEN 1 ELSE 0 END AS complete,
                   CASE WHEN kind = 'call' THEN 1 ELSE 0 END AS call FROM first_in) fi

@@ -13,10 +13,12 @@ to review the hand as the table saw it; the showdown still shows what was shown.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from hhtool.evaluation import best_high, best_low
@@ -201,6 +203,13 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
 def _cards_text(cards: list[str], later: list[bool] | None = None) -> Text:
     """``[7c 3s]``; a card revealed later in parentheses and dimmed, ``[(Ah) (2d)]``."""
     text = Text("[")
+    text.append_text(_card_run(cards, later))
+    text.append("]")
+    return text
+
+
+def _card_run(cards: list[str], later: list[bool] | None = None) -> Text:
+    text = Text()
     for index, card in enumerate(cards):
         if index:
             text.append(" ")
@@ -208,12 +217,78 @@ def _cards_text(cards: list[str], later: list[bool] | None = None) -> Text:
             text.append(f"({card})", style="dim " + SUIT_STYLES.get(card[-1], ""))
         else:
             text.append(card, style="dim" if card == "??" else SUIT_STYLES.get(card[-1], ""))
+    return text
+
+
+@dataclass
+class Board:
+    """One player's cards on the table after a street's deal: the down cards of 3rd street, every up
+    card so far, and the down card of 7th street (each card with its "revealed later" flag)."""
+
+    player: str
+    down: list[tuple[str, bool]] = field(default_factory=list)
+    up: list[tuple[str, bool]] = field(default_factory=list)
+    last: list[tuple[str, bool]] = field(default_factory=list)  # 7th street's down card
+
+
+def boards(described: dict[str, Any]) -> list[list[Board]]:
+    """For each described street, the whole board of every player dealt on it (in the street's
+    order): what the table saw, and why one of them acts first (the up cards decide)."""
+    so_far: dict[str, Board] = {}
+    per_street: list[list[Board]] = []
+    for street in described["streets"]:
+        shown: list[Board] = []
+        for deal in street["deals"]:
+            board = so_far.setdefault(deal["player"], Board(deal["player"]))
+            downs = list(zip(deal["down"], deal["down_revealed_later"], strict=True))
+            if street["street"] == int(Street.SEVENTH):
+                board.last += downs
+            else:
+                board.down += downs
+            board.up += zip(deal["up"], deal["up_revealed_later"], strict=True)
+            shown.append(Board(board.player, list(board.down), list(board.up), list(board.last)))
+        per_street.append(shown)
+    return per_street
+
+
+#: how the boards read, said once above the streets
+BOARD_LEGEND = "cards: [down | up | 7th street's down card]"
+
+
+def board_text(board: Board, mark_later: bool = True) -> Text:
+    """``[7c 3s | 5h Qc 9d 2s | 8c]``: the down cards, the up cards, the 7th-street down card; without
+    ``mark_later`` a card revealed later is ``??`` (what the table saw)."""
+    groups = [board.down, board.up] + ([board.last] if board.last else [])
+    text = Text("[")
+    for index, group in enumerate(groups):
+        if index:
+            text.append(" | ")
+        cards = [card if mark_later or not later else "??" for card, later in group]
+        text.append_text(_card_run(cards, [later and mark_later for _, later in group]) if cards else Text("-"))
     text.append("]")
     return text
 
 
-def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
-    """The description as coloured terminal lines."""
+def _showdown_lines(shown: dict[str, Any], width: int | None) -> list[Text]:
+    """A player's showdown: the cards, then the hands read; where the line passes ``width`` the
+    reading goes under the cards, broken at its "; " (never inside "low: none")."""
+    line = Text(f"  {shown['player']} {shown['status']} ")
+    line.append_text(_cards_text(shown["cards"]))
+    if "high" not in shown:
+        return [line]
+    parts = [f"high: {shown['high']};", f"low: {shown['low'] or 'none'}"]
+    whole = "  " + " ".join(parts)
+    if width is None or cell_len(line.plain + whole) <= width:
+        line.append(whole)
+        return [line]
+    if cell_len("    " + " ".join(parts)) <= width:
+        return [line, Text("    " + " ".join(parts))]
+    return [line, *(Text("    " + part) for part in parts)]
+
+
+def render_text(described: dict[str, Any], hand: Hand, width: int | None = None) -> list[Text]:
+    """The description as coloured terminal lines; ``width`` (the terminal's) decides where a
+    showdown's hand readings break."""
     def money(amount: int | None) -> str:
         return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
 
@@ -238,29 +313,22 @@ def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
         lines.append(Text("hole cards hidden (--hide-hole): down cards are ?? until the showdown", style="dim"))
     elif described["hero"] is None:
         lines.append(Text("no hero: the history names none and deals no one's down cards face up", style="dim"))
-    for street in described["streets"]:
+    if described["streets"]:
+        lines.append(Text(BOARD_LEGEND, style="dim"))
+    for street, street_boards in zip(described["streets"], boards(described), strict=True):
         lines.append(Text(f"*** {street['label']} street ***", style="bold cyan"))
-        for deal in street["deals"]:
-            line = Text(f"  {deal['player']}: ")
-            if deal["down"]:
-                line.append_text(_cards_text(deal["down"], deal["down_revealed_later"]))
-            if deal["up"]:
-                if deal["down"]:
-                    line.append(" ")
-                line.append_text(_cards_text(deal["up"], deal["up_revealed_later"]))
+        for board in street_boards:
+            line = Text(f"  {board.player}: ")
+            line.append_text(board_text(board))
             lines.append(line)
         for action in street["actions"]:
-            lines.append(Text(f"  {action['text']}".ljust(46) + f"pot {money(action['pot'])}"))
+            lines.append(Text(f"  {action['text']}".ljust(45) + f" pot {money(action['pot'])}"))
             for violation in action["violations"]:
                 lines.append(Text(f"    ⚠ {violation['code']}: {violation['message']}", style="bold red"))
     if described["showdown"]:
         lines.append(Text("*** showdown ***", style="bold cyan"))
     for shown in described["showdown"]:
-        line = Text(f"  {shown['player']} {shown['status']} ")
-        line.append_text(_cards_text(shown["cards"]))
-        if "high" in shown:
-            line.append(f"  high: {shown['high']}; low: {shown['low'] or 'none'}")
-        lines.append(line)
+        lines += _showdown_lines(shown, width)
     lines.append(Text("*** awards: site / rules ***", style="bold cyan"))
     for award in described["awards"]:
         differs = award["rules"] is not None and award["rules"] != award["site"]
@@ -274,3 +342,107 @@ def render_text(described: dict[str, Any], hand: Hand) -> list[Text]:
         where = "" if item["line"] is None else f" (line {item['line']})"
         lines.append(Text(f"  unverifiable {item['check']}{where}: {item['reason']}", style="yellow"))
     return lines
+
+
+# ------------------------------------------------------------------ `show --format forum`
+
+#: the widest line of a forum post: a forum's code box and a phone both show 72 columns whole
+FORUM_WIDTH = 72
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # as `printable` in hhtool.cli.output
+_MARKUP = str.maketrans({"[": "(", "]": ")", "<": "‹", ">": "›", "`": "'"})
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (C0, DEL, C1, U+2028/9: an escape's start, a line break)
+    as "?": the rule the terminal's `show` follows (``hhtool.cli.output.printable``), for the pages
+    and posts rendered here."""
+    return _UNSAFE.sub("?", text)
+
+
+def forum_safe(text: str) -> str:
+    """A name as a forum post carries it: control and format characters (escapes, line breaks, the
+    bidirectional overrides) as "?", and the brackets a forum reads as markup (``[b]``, ``<a>``, a
+    backtick) as look-alikes that are not markup."""
+    return "".join(c if c.isprintable() else "?" for c in printable(text)).translate(_MARKUP)
+
+
+def _wrapped(text: str, width: int, indent: str, first: str = "") -> list[str]:
+    """``first`` + ``text`` broken between words into lines of at most ``width`` cells, the
+    continuations after ``indent``; a word longer than a line is cut."""
+    lines: list[str] = []
+    current, fresh = first, True
+    for word in text.split(" "):
+        candidate = current + word if fresh else f"{current} {word}"
+        if cell_len(candidate) > width and not fresh:
+            lines.append(current)
+            candidate = indent + word
+        current, fresh = candidate, False
+        while cell_len(current) > width:  # a word longer than a line
+            cut = width
+            while cell_len(current[:cut]) > width:
+                cut -= 1
+            lines.append(current[:cut])
+            current = indent + current[cut:]
+    lines.append(current)
+    return lines
+
+
+_SHOWS = {"shown": "shows", "mucked": "mucks"}
+
+
+def render_forum(described: dict[str, Any], hand: Hand, width: int = FORUM_WIDTH) -> str:
+    """The hand as a plain-text post for a poker forum: no colours, no escapes, lines of at most
+    ``width`` columns; cards as ``[7c 3s | 5h Qc]`` (down | up), each street with every player's
+    board, the actions with amounts and the pot, the showdown and who won. The opponents' down
+    cards stay ``??`` until the showdown (the hero's view); ``hole_cards_hidden`` hides the hero's too."""
+    def money(amount: int | None) -> str:
+        return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
+
+    def name(player: str) -> str:
+        return forum_safe(player)
+
+    out: list[str] = []
+
+    def say(text: str, indent: str = "") -> None:
+        out.extend(_wrapped(text, width, indent + "    ", indent))
+
+    stakes = described["stakes"]
+    say(f"{forum_safe(described['game'] or 'Stud Hi/Lo')}, {money(stakes['small_bet'])}/{money(stakes['big_bet'])}"
+        f" (ante {money(stakes['ante'])}, bring-in {money(stakes['bring_in'])})")
+    where = [f"{forum_safe(described['site'])} hand #{forum_safe(described['hand_id'])}"]
+    if described["table"]:
+        where.append(f"table {forum_safe(described['table'])}")
+    if described["started_at"]:
+        where.append(" ".join(part for part in (described["started_at"], described["timezone"]) if part))
+    say(", ".join(where))
+    say("Cards: [down | up | 7th street's down card]; ?? is a card not seen.")
+    out.append("")
+    for seat in described["seats"]:
+        note = " - hero" if seat["hero"] else ""
+        note += " - sitting out" if seat["sitting_out"] else ""
+        say(f"Seat {seat['seat']}: {name(seat['player'])} ({money(seat['stack'])}){note}")
+    if described["antes"]:
+        total = sum(a["amount"] for a in described["antes"])
+        say(f"Antes: {money(total)} from {len(described['antes'])} players")
+    for street, street_boards in zip(described["streets"], boards(described), strict=True):
+        out.append("")
+        say(f"*** {street['label'].upper()} STREET ***")
+        for board in street_boards:
+            say(f"{name(board.player)}: {board_text(board, mark_later=False).plain}", "  ")
+        for action in street["actions"]:
+            text = forum_safe(action["text"])
+            say(f"{text} (pot {money(action['pot'])})" if action["pot"] is not None else text, "  ")
+    if described["showdown"]:
+        out.append("")
+        say("*** SHOWDOWN ***")
+        for shown in described["showdown"]:
+            status = _SHOWS.get(shown["status"], shown["status"])
+            say(f"{name(shown['player'])} {status} [{' '.join(shown['cards'])}]", "  ")
+            if "high" in shown:
+                say(f"high: {shown['high']}; low: {shown['low'] or 'none'}", "    ")
+    out.append("")
+    say("*** RESULT ***")
+    for award in described["awards"]:
+        say(f"{name(award['player'])} wins {money(award['site'])}", "  ")
+    say(f"Total pot {money(described['total_pot'])}, rake {money(described['rake'])}")
+    return "\n".join(out) + "\n"

@@ -11,16 +11,18 @@ smallest units beside ``currency`` and ``unit``. ``docs/stats.md`` defines each 
 
 from __future__ import annotations
 
-import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import polars as pl
 
-from hhtool.money import format_money
 from hhtool.reports.choices import Breakdown
 from hhtool.reports.facts import ALL_STREETS, LATER_STREETS
 from hhtool.reports.facts_table import summed_facts
 from hhtool.reports.filters import HandFilter
+from hhtool.reports.starting_hands import UNKNOWN, start_group, start_order
 from hhtool.store import Store
 
 ORDINAL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
@@ -53,7 +55,10 @@ RATES = _rates()
 VOLUME_KEYS = ("hands", "net_won", "net_won_showdown", "net_won_non_showdown", "bb_per_100", "bb_per_100_hands",
                "rake_paid")
 COUNT_KEYS = ("halves_by_label", "halves_by_cards", "halves_unknown")
-BREAKDOWN_COLUMN = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card"}
+BREAKDOWN_COLUMN = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card",
+                    Breakdown.start: "start"}
+#: where the starting-hand groups are registered for the query that sums them
+START_GROUPS_VIEW = "hhtool_report_start_groups"
 
 
 def output_keys(by: Breakdown | None = None) -> list[str]:
@@ -118,6 +123,9 @@ def _sorted(frame: pl.DataFrame, by: Breakdown | None) -> pl.DataFrame:
     elif by is Breakdown.month:
         order.append("month")
         descending.append(False)
+    elif by is Breakdown.start:
+        order.append(pl.col("start").map_elements(start_order, return_dtype=pl.Int64))
+        descending.append(False)
     return frame.sort(order, descending=descending, nulls_last=True).drop("_total")
 
 
@@ -128,10 +136,17 @@ def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = N
     keys = ["player", "currency"]
     if by in BREAKDOWN_COLUMN:
         keys.append(BREAKDOWN_COLUMN[by])
-    with summed_facts(store, hand_filter, (*keys, "site")) as (sums, params):
+    summed = [*keys, "site"] if by is not Breakdown.start else ["player", "currency", "third_cards", "site"]
+    with summed_facts(store, hand_filter, tuple(summed)) as (sums, params):
         label, label_params = hand_filter.person_label("s0.site", "s0.player")
         by_person = f"SELECT * REPLACE ({label} AS player) FROM ({sums}) s0"
-        totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
+        if by is Breakdown.start:
+            with start_groups_registered(store, sums, params):
+                grouped = (f"SELECT s1.* EXCLUDE (third_cards), coalesce(g.start, '{UNKNOWN}') AS start "
+                           f"FROM ({by_person}) s1 LEFT JOIN {START_GROUPS_VIEW} g ON g.third_cards = s1.third_cards")
+                totals = store.frame(totals_sql(grouped, keys), [*label_params, *params])
+        else:
+            totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
     if totals.is_empty():
         return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
     frame = finish(totals, keys)
@@ -141,6 +156,23 @@ def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = N
         frame = frame.join(keep, on=["player", "currency"], how="semi")
     frame = _sorted(frame, by)
     return by_street(frame) if by is Breakdown.street else frame
+
+
+@contextmanager
+def start_groups_registered(store: Store, sums: str, params: list[Any]) -> Iterator[None]:
+    """The starting-hand group of each distinct 3rd-street card string of the rows ``sums``, as the
+    table the query of :func:`player_stats` joins (:func:`hhtool.reports.starting_hands.start_group`)."""
+    import pyarrow as pa
+
+    found = [str(row[0]) for row in store.run(f"SELECT DISTINCT third_cards FROM ({sums}) s "
+                                              "WHERE third_cards IS NOT NULL", params)]
+    table = pa.table({"third_cards": pa.array(found, pa.string()),
+                      "start": pa.array([start_group(cards) for cards in found], pa.string())})
+    store.con.register(START_GROUPS_VIEW, table)
+    try:
+        yield
+    finally:
+        store.con.unregister(START_GROUPS_VIEW)
 
 
 STREET_RATES = ("saw", "aggression", "fold", "cbet", "fold_to_cbet", "check_raise")
@@ -169,90 +201,10 @@ def by_street(frame: pl.DataFrame) -> pl.DataFrame:
     ).drop("_order")
 
 
-#: the terminal's default columns (output keys), chosen to fit 80 columns; ``--columns`` and ``--all`` choose others
-DEFAULT_COLUMNS = ("player", "hands", "vpip", "raise_3rd", "aggression_5th", "wtsd", "wsd", "scoop", "net_won")
-STREET_COLUMNS = ("player", "street", *STREET_RATES)
-#: short headers for the terminal (a key or its label names a column in --columns and --sort)
-LABELS = {"currency": "ccy", "raise_3rd": "raise3", "aggression_5th": "agg5", "net_won": "net", "bb_per_100": "bb/100",
-          "fold_to_complete": "fold to compl", "low_qualified": "low qual", "check_raise": "check-raise",
-          "fold_to_cbet": "fold to cbet", "door_card": "door"}
-MONEY_KEYS = ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid")
-
-
-class UnknownColumn(ValueError):
-    """A --columns or --sort name that is no column of the stats (the message lists close matches)."""
-
-
 @dataclass(frozen=True)
 class TerminalChoice:
-    """What the terminal shows of the stats: ``columns`` (keys or labels; empty: the default set), or
-    every statistic with ``all_columns``."""
+    """What the terminal (or an HTML page) shows of a report: ``columns`` (keys or headers; empty:
+    the default set), or every column with ``all_columns`` (:mod:`hhtool.reports.stats_view`)."""
 
     columns: tuple[str, ...] = ()
     all_columns: bool = False
-
-
-def column_key(name: str, frame: pl.DataFrame) -> str:
-    """The output key ``name`` (a key or a terminal label, any case) names in ``frame``."""
-    wanted = name.strip().lower()
-    for key in frame.columns:
-        if wanted in (key.lower(), LABELS.get(key, key).lower()):
-            return key
-    close = difflib.get_close_matches(wanted, [*frame.columns, *LABELS.values()], n=3)
-    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
-    raise UnknownColumn(f"no stats column {name!r}{hint}; the columns are the keys of --format csv")
-
-
-def ordered(frame: pl.DataFrame, sort: str | None = None, limit: int | None = None) -> pl.DataFrame:
-    """The rows sorted by the column ``sort`` names (numbers largest first, text A to Z, nulls last;
-    else as they come: most hands first), the first ``limit`` of them."""
-    if sort:
-        key = column_key(sort, frame)
-        numeric = frame.schema[key].is_numeric()
-        frame = frame.sort(key, descending=numeric, nulls_last=True, maintain_order=True)
-    return frame.head(limit) if limit is not None else frame
-
-
-def terminal_view(frame: pl.DataFrame, by: Breakdown | None = None,
-                  choice: TerminalChoice = TerminalChoice()) -> pl.DataFrame:
-    """What ``--format table`` prints: the chosen columns as text (money in currency units, rates as
-    percentages; with ``--all`` each rate beside its count and opportunities), headed by short labels.
-    The renderer fits it to the terminal, or shows one record a row when it cannot."""
-    if frame.is_empty():
-        return frame
-    if choice.all_columns:
-        keys = [key for key in frame.columns
-                if not key.endswith(("_count", "_opportunities")) and key not in ("unit", "bb_per_100_hands")]
-    elif choice.columns:
-        keys = list(dict.fromkeys(column_key(name, frame) for name in choice.columns))
-    else:
-        default = STREET_COLUMNS if by is Breakdown.street else DEFAULT_COLUMNS
-        keys = [key for key in default if key in frame.columns]
-        if by in BREAKDOWN_COLUMN:
-            keys.insert(1, BREAKDOWN_COLUMN[by])
-        if frame["currency"].n_unique() > 1:  # money of two currencies is not one column of numbers
-            keys.insert(1, "currency")
-    return frame.select([_shown(frame, key, with_counts=choice.all_columns).alias(LABELS.get(key, key))
-                         for key in keys])
-
-
-def _shown(frame: pl.DataFrame, key: str, with_counts: bool) -> pl.Expr:
-    if key in MONEY_KEYS and "unit" in frame.columns:
-        return pl.struct([key, "unit"]).map_elements(
-            lambda row: format_money(int(row[key]), int(row["unit"])), return_dtype=pl.Utf8)
-    if key == "bb_per_100":
-        return pl.col(key).map_elements(lambda value: f"{value:.2f}", return_dtype=pl.Utf8)
-    if f"{key}_opportunities" in frame.columns:  # a rate
-        if with_counts:
-            return pl.struct([key, f"{key}_count", f"{key}_opportunities"]).map_elements(_percent, return_dtype=pl.Utf8)
-        return pl.when(pl.col(key).is_null()).then(pl.lit("-")).otherwise(
-            (pl.col(key) * 100).round(1).cast(pl.Utf8) + "%")
-    return pl.col(key)
-
-
-def _percent(row: dict[str, object]) -> str:
-    """``rate (count/opportunities)`` from a row of the three values, in that order."""
-    rate, count, opportunities = list(row.values())[:3]
-    if rate is None:
-        return f"- (0/{opportunities})"
-    return f"{100 * float(rate):.1f}% ({count}/{opportunities})"  # type: ignore[arg-type]

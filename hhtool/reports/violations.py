@@ -112,7 +112,9 @@ def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code
 
 def terminal_view(frame: pl.DataFrame) -> pl.DataFrame:
     """What the terminal shows: ``misawarded`` in its hand's currency (``$0.18``) in place of the
-    smallest units, ``currency`` and ``unit``; a frame without money as it is."""
+    smallest units, ``currency`` and ``unit``, and the start to the minute; a frame without them as it is."""
+    if "started_at" in frame.columns and frame.schema["started_at"].is_temporal():  # to the minute, as `hands`
+        frame = frame.with_columns(pl.col("started_at").dt.strftime("%Y-%m-%d %H:%M"))
     if "misawarded" not in frame.columns:
         return frame
     spelled = [format_money(int(amount), int(unit), currency)

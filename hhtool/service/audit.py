@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hhtool.cross_hand import judge_hands, judge_never_judged
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
+from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.importing import ImportOptions, check_rules, collect_paths, import_into
 from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
@@ -23,6 +24,7 @@ from hhtool.store.forced_bets import has_never_judged
 if TYPE_CHECKING:
     from hhtool.importer import ImportReport
     from hhtool.reports.dispute import Report
+    from hhtool.reports.dispute.customer import CustomerCopy
 
 #: hears the report of the import `audit PATH…` ran, before anything else is reported
 OnImported = Callable[["ImportReport"], None]
@@ -59,12 +61,27 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
         return AuditOutcome(found, verdict_counts(store, hand_filter, profile), pages)
 
 
+#: who `audit --explain` writes for: the desk (everything) or the player (the customer copy)
+EXPLAIN_FORMS = ("desk", "player")
+
+
 def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | None, rules: str | None,
-            on_imported: OnImported | None = None) -> Report:
+            on_imported: OnImported | None = None, form: str = "desk", show_hidden: bool = False) -> Report | CustomerCopy:
     """`audit --explain HAND_ID`: the dispute report of the stored hand with that id (after importing
-    the paths given); UsageError when none is stored, or several sites share the id."""
+    the paths given), the desk's or (``form`` "player") the copy a player can be sent, its hole cards
+    that nobody showed hidden unless ``show_hidden``; UsageError when none is stored, or several sites
+    share the id, or for a form not in :data:`EXPLAIN_FORMS`."""
+    if form not in EXPLAIN_FORMS:
+        raise UsageError(f"--for {form!r}: use {' or '.join(EXPLAIN_FORMS)}")
+    if show_hidden and form != "player":
+        raise UsageError("--show-hidden goes with --for player (the desk's report shows every card it knows)")
     with _audited_store(database, paths, rules, on_imported, explaining=True) as (store, _):
-        return explain_stored(store, hand_id, site, rules)
+        report = explain_stored(store, hand_id, site, rules)
+    if form == "player":
+        from hhtool.reports.dispute.customer import customer_copy
+
+        return customer_copy(report, show_hidden)
+    return report
 
 
 @contextmanager

@@ -69,6 +69,20 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
 
 
+def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> str:
+    """`show --format html`: the one stored hand with this id as a page of its own holding the
+    dispute page's replayer (judged as `show` judges it: ``rules`` or its own profile)."""
+    from hhtool.replay import profile_for
+    from hhtool.reports.dispute import report_of_stored_hand
+    from hhtool.reports.dispute.replayer_page import replayer_page
+
+    check_rules(rules)
+    with database.open(read_only=True) as store:
+        hand = the_stored_hand(store, hand_id, site)
+        report = report_of_stored_hand(store, hand, profile_for(hand, rules))
+    return replayer_page(report, hide_hole)
+
+
 def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> Report:
     """`audit --explain`: the dispute report of the one stored hand with this id (on ``site``), under
     ``rules`` or its own profile; UsageError when none is stored, or when several sites share the id."""

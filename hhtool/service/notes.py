@@ -177,6 +177,11 @@ def _site(site: str | None) -> str | None:
     return site.strip().lower()
 
 
+def normal_tag(text: str) -> str:
+    """The tag as stored (lower-case, a leading ``#`` dropped); UsageError when it is not one."""
+    return _tag(text)
+
+
 def _tag(text: str) -> str:
     try:
         return tag_name(text)
@@ -225,21 +230,23 @@ def _hand_site(store: Store, hand_id: str, site: str | None, kept: str | None = 
 
 
 def _close_ids(store: Store, hand_id: str) -> str:
-    """``; did you mean '123'?``: stored hand ids a typo or two away (a missing or swapped digit)."""
-    rows = store.run("SELECT DISTINCT hand_id, levenshtein(hand_id, ?) AS edits FROM hands "
-                     "WHERE abs(length(hand_id) - length(?)) <= ? AND levenshtein(hand_id, ?) <= ? "
-                     "ORDER BY edits, hand_id LIMIT 3", [hand_id, hand_id, _ID_EDITS, hand_id, _ID_EDITS])
+    """``; did you mean '123'?``: stored hand ids a typo or two away (a digit missing, wrong, or two swapped)."""
+    rows = store.run("SELECT DISTINCT hand_id, damerau_levenshtein(hand_id, ?) AS edits FROM hands "
+                     "WHERE abs(length(hand_id) - length(?)) <= ? AND damerau_levenshtein(hand_id, ?) <= ? "
+                     "ORDER BY edits, jaro_winkler_similarity(hand_id, ?) DESC, hand_id LIMIT 3",
+                     [hand_id, hand_id, _ID_EDITS, hand_id, _ID_EDITS, hand_id])
     close = [str(row[0]) for row in rows]
     return f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
 
 
 def _player_site(store: Store, name: str, site: str | None) -> str | None:
-    """``site`` when the player ``name`` is known (a seat on that site, on any, or an alias's
-    person); UsageError with close matches otherwise."""
+    """``site`` when the player ``name`` is known (a seat on that site, or on any; an alias's person,
+    grouping a name on that site); UsageError with close matches otherwise."""
     if not name.strip():
         raise UsageError("a player's name cannot be empty")
     if site is not None:
-        if store.run("SELECT 1 FROM seats WHERE site = ? AND player = ? LIMIT 1", [site, name]):
+        if store.run(f"SELECT 1 FROM seats WHERE site = ? AND player = ? UNION ALL SELECT 1 FROM {ALIASES} "
+                     "WHERE site = ? AND person = ? LIMIT 1", [site, name, site, name]):
             return site
         known = [str(row[0]) for row in store.run("SELECT DISTINCT player FROM seats WHERE site = ?", [site])]
         if not known:
@@ -267,5 +274,5 @@ def _player_notes(name: str, site: str | None) -> tuple[str, list[Any]]:
     return condition, params
 
 
-__all__ = ["NOTE_LENGTH", "Note", "Target", "add_note", "add_tag", "all_tags", "delete_note", "notes_for",
+__all__ = ["NOTE_LENGTH", "Note", "Target", "add_note", "add_tag", "all_tags", "delete_note", "normal_tag", "notes_for",
            "remove_tag", "tags_for"]

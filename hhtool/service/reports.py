@@ -10,7 +10,8 @@ import polars as pl
 
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_graph
-from hhtool.reports.stats import Breakdown, TerminalChoice, UnknownColumn, ordered, player_stats, terminal_view
+from hhtool.reports.stats import Breakdown, player_stats
+from hhtool.reports.stats_view import TerminalChoice, UnknownColumn, ordered, terminal_view
 from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
 from hhtool.service.filters import require_matches

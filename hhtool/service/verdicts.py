@@ -4,6 +4,7 @@ the copies of one hand that differ, and the summaries of `hhtool violations`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -77,21 +78,37 @@ def conflicts_of_hand(store: Store, site: str, hand_id: str) -> list[dict[str, A
     return conflicts_of(store, where, params)
 
 
+@dataclass(frozen=True)
+class Breakdown:
+    """One breakdown of `hhtool violations`: its name, its rows (the first ``limit`` when one was
+    given) and how many rows there are in all."""
+
+    by: str
+    frame: pl.DataFrame
+    total: int
+
+    @property
+    def cut(self) -> bool:
+        return self.frame.height < self.total
+
+
 def violation_breakdowns(database: Database, breakdowns: list[str], hand_filter: HandFilter, code: Code | None,
                          player: str | None, limit: int | None = None,
-                         for_terminal: bool = False) -> list[tuple[str, pl.DataFrame]]:
+                         for_terminal: bool = False) -> list[Breakdown]:
     """`hhtool violations`: each breakdown asked for (code, site, player, date, hand) of the violations
-    of the matching hands under their own profiles, ``limit`` rows each; UsageError for an unknown one.
-    Money is in smallest units beside ``currency`` and ``unit``, or spelled in the currency
-    ``for_terminal``."""
+    of the matching hands under their own profiles, ``limit`` rows each and the count of all of them;
+    UsageError for an unknown one. Money is in smallest units beside ``currency`` and ``unit``, or
+    spelled in the currency ``for_terminal``."""
     unknown = [by for by in breakdowns if by not in BREAKDOWNS]
     if unknown:
         raise UsageError(f"--by must be one of {', '.join(BREAKDOWNS)}")
     with database.open(read_only=True) as store:
         require_matches(store, hand_filter, player)
-        frames = [(by, violation_summary(store, by, hand_filter, code, player, limit)) for by in breakdowns]
-    return [(by, terminal_view(frame)) for by, frame in frames] if for_terminal else frames
+        frames = [(by, violation_summary(store, by, hand_filter, code, player)) for by in breakdowns]
+    return [Breakdown(by, terminal_view(frame.head(limit) if limit else frame) if for_terminal
+                      else frame.head(limit) if limit else frame, frame.height)
+            for by, frame in frames]
 
 
-__all__ = ["BREAKDOWNS", "CODE_NAMES", "VIOLATION_KEYS", "Code", "conflicts_of_hand", "verdict_counts",
+__all__ = ["BREAKDOWNS", "CODE_NAMES", "VIOLATION_KEYS", "Breakdown", "Code", "conflicts_of_hand", "verdict_counts",
            "violation_breakdowns", "violations"]

@@ -25,6 +25,7 @@ from hhtool.sites.facts import HandFacts, StatedStakes
 from hhtool.sites.line_rules import LineTable
 from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
+from hhtool.sites.stray_bytes import STRAY_CHARACTERS
 from hhtool.sites.subclassing import mypyc_attr
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
@@ -45,8 +46,10 @@ _TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/ ?([\d.
 
 
 def _preamble_id(line: str) -> str | None:
+    """The hand id a preamble line names (behind a byte-order mark or NULs too: two exports put
+    together; the parse removes them and says so, see hhtool.sites.stray_bytes)."""
     for pattern in _PREAMBLE:
-        match = pattern.match(line.strip())
+        match = pattern.match(line.strip().lstrip(STRAY_CHARACTERS))
         if match:
             return match.group(1)
     return None

@@ -106,15 +106,19 @@ def chosen_db_path(option: str | None, configured: Callable[[], str | None] | No
         source, path = "config", configured() or ""
     if not path:
         return DEFAULT_DB, "default"
+    named = "the config file's database" if source == "config" else source
     if path != ":memory:" and Path(path).expanduser().is_dir():
-        named = "the config file's database" if source == "config" else source
         raise SettingError(f"{named} {path} is a folder; name a database file, e.g. {Path(path) / DEFAULT_DB}")
     real = os.path.realpath(os.path.expanduser(path)) if path != ":memory:" else ""
     if os.sep == "/" and "\\" in real:
         # a legal name here, but DuckDB reads each '\' of a database path as '/': it would open another file
-        named = "the config file's database" if source == "config" else source
         raise SettingError(f"{named} {path}: DuckDB, which hhtool stores in, reads '\\' in a database path as '/' "
                            f"and would open {real.replace(chr(92), '/')} instead; name a path without '\\'")
+    if "?" in real:
+        # DuckDB reads what follows a '?' as parameters: the write-ahead log of a/b?c/x.duckdb goes to
+        # a/b.wal?c/x.duckdb, so a commit fails (a folder named with '?') or the log lands under another name
+        raise SettingError(f"{named} {path}: DuckDB, which hhtool stores in, reads what follows '?' in a database "
+                           f"path as parameters and would keep its log elsewhere; name a path without '?'")
     return path, source
 
 

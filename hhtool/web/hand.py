@@ -1,5 +1,5 @@
-"""The hand pages: the replayer of one hand (the dispute report's replayer, its steps worked out by
-:mod:`hhtool.reports.dispute.replayer` and drawn by the dispute page's own script), with its verdict,
+"""The hand pages: the replayer of one hand (the dispute report's replayer, the fragment of
+:mod:`hhtool.reports.dispute.replayer`, drawn by the dispute page's own script), with its verdict,
 the hands before and after it in the list it was opened from, its notes and tags; the dispute report
 itself; and the only writes of the server besides the import: notes and tags (POST, same origin, with
 the process's token: :mod:`.app`)."""
@@ -28,15 +28,8 @@ def hand_url(site: str, hand_id: str, query: str = "") -> str:
     return f"/hand/{quote(site, safe='')}/{quote(hand_id, safe='')}" + (f"?{query}" if query else "")
 
 
-def _script_json(value: object) -> str:
-    """JSON that cannot end its <script> element, whatever the names hold."""
-    import json
-
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 async def hand(served: Served, request: Request) -> Response:
-    from hhtool.reports.dispute.replayer import replay_steps
+    from hhtool.reports.dispute.replayer import replayer_fragment
     from hhtool.service.audit import explain
     from hhtool.service.notes import notes_for, tags_for
     from hhtool.service.web_queries import neighbours
@@ -46,14 +39,16 @@ async def hand(served: Served, request: Request) -> Response:
     list_query = forms.kept(query, LIST_KEYS)
 
     def work(database: ServedDatabase) -> dict[str, Any]:
-        report = explain(database, (), hand_id, site, None)
+        from hhtool.reports.dispute import Report
+
+        report = explain(database, (), hand_id, site, None)  # (the desk's report: the default form)
+        assert isinstance(report, Report)
         chosen = forms.the_filter(query)
         around = neighbours(database, chosen, hand_choice_of(query), report.site, report.hand_id,
                             chosen.players[0] if len(chosen.players) == 1 else None, sitting_of(query),
                             _time(report.started_at))
-        players = [p.player for p in report.players if p.status != "not dealt in"]
         return {"report": report, "around": around,
-                "replay": _script_json({"players": players, "steps": replay_steps(report)}),
+                "replayer": replayer_fragment(report),  # (the dispute page's replayer: every value escaped there)
                 "notes": notes_for(database, "hand", report.hand_id, report.site, stored=True),
                 "tags": tags_for(database, report.hand_id, report.site, stored=True)}
 

@@ -178,7 +178,7 @@ async def sessions(served: Served, request: Request) -> Response:
 
         chosen = forms.the_filter(query)
         since = None
-        if chosen.date_from is None and chosen.date_to is None:  # the latest days only, unless dates are asked
+        if chosen.date_from is None:  # the latest days only (up to To, if asked), unless From is asked
             since = recent_start(database, chosen, RECENT_HANDS)
             chosen = replace(chosen, date_from=since) if since is not None else chosen
         report = player_sessions(database, chosen, forms.number(query, "gap") or 30, sort=sort,
@@ -279,7 +279,7 @@ async def audit(served: Served, request: Request) -> Response:
         chosen = forms.the_filter(query)
         found = violation_breakdowns(database, [by], chosen, code, forms.text(query, "by_player"),
                                      limit=forms.number(query, "limit") or 200, for_terminal=True)
-        frame = found[0][1] if found else None
+        frame = found[0].frame if found else None
         columns = list(frame.columns) if frame is not None else []
         rows = [dict(zip(columns, row, strict=True)) for row in frame.iter_rows()] if frame is not None else []
         return {"columns": columns, "rows": rows}

@@ -11,6 +11,7 @@ from hhtool.model import Hand
 from hhtool.replay.profiles import ChosenProfile
 from hhtool.reports.choices import REPORT_FORMATS
 from hhtool.reports.dispute.build import build_report
+from hhtool.reports.dispute.customer import CustomerCopy, customer_copy
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.dispute.stored import StoredFacts, stored_facts
 from hhtool.reports.dispute.text import render_text
@@ -23,12 +24,17 @@ def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile) -> Re
     return build_report(hand, chosen, stored_facts(store, hand, chosen.name))
 
 
-__all__ = ["REPORT_FORMATS", "Report", "StoredFacts", "build_report", "render", "render_text", "report_of_stored_hand",
-           "stored_facts"]
+__all__ = ["REPORT_FORMATS", "CustomerCopy", "Report", "StoredFacts", "build_report", "customer_copy", "render",
+           "render_text", "report_of_stored_hand", "stored_facts"]
 
 
-def render(report: Report, report_format: str) -> str:
-    """The report as ``text``, ``json`` or ``html``."""
+def render(report: Report | CustomerCopy, report_format: str) -> str:
+    """The report, the desk's or the player's copy, as ``text``, ``json`` or ``html``."""
+    if isinstance(report, CustomerCopy):
+        from hhtool.reports.dispute import customer_out
+
+        return {"json": customer_out.render_json, "html": customer_out.render_html}.get(
+            report_format, customer_out.render_text)(report)
     if report_format == "json":
         from hhtool.reports.dispute.json_out import render_json
 

@@ -4,12 +4,11 @@ hand and marks the cards that won each half. Every text from the history is esca
 
 from __future__ import annotations
 
-import json
 from html import escape
 
 from hhtool.reports.dispute.assets import CSS, JS
-from hhtool.reports.dispute.model import AwardRow, Finding, PotView, Report
-from hhtool.reports.dispute.replayer import replay_steps
+from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
+from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.rules import rule_words
 
 _SUITS = {"c": "&#9827;", "d": "&#9830;", "h": "&#9829;", "s": "&#9824;"}
@@ -31,12 +30,6 @@ def card_html(card: str | None, won: tuple[str, ...] = ()) -> str:
 
 def _cards(cards: tuple[str | None, ...], won: dict[str, tuple[str, ...]] | None = None) -> str:
     return "".join(card_html(c, (won or {}).get(c or "", ())) for c in cards) or "none known"
-
-
-def _script_json(value: object) -> str:
-    """JSON that cannot close its <script> element, whatever the names hold."""
-    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-            .replace("&", "\\u0026"))
 
 
 def _pot(pot: PotView) -> str:
@@ -110,46 +103,17 @@ def render_html(report: Report) -> str:
     if report.profile.parameters:
         meta.append("parameters that mattered: " + ", ".join(f"{_e(k)} = {_e(v)}" for k, v in report.profile.parameters))
     body.append('<p class="meta">' + "<br>".join(m for m in meta if m) + "</p></section>")
-    players = [p.player for p in report.players if p.status != "not dealt in"]
-    body.append('<section class="replayer"><h2>Replay</h2><div class="controls">'
-                '<button id="prev" type="button" aria-label="previous step">&#9664; Previous</button>'
-                '<button id="next" type="button" aria-label="next step">Next &#9654;</button>'
-                '<button id="end" type="button">Showdown</button><span id="step-count" class="meta"></span></div>'
-                '<p><span id="step-words"></span> <span id="step-pot" class="meta"></span></p>'
-                '<div id="felt" class="felt" aria-live="polite"></div>'
-                '<p class="meta legend">Keyboard: &larr; / &rarr; step, End: showdown. At the showdown '
-                '<span class="card won-high"></span> marks the cards that won a high half, '
-                '<span class="card won-low"></span> a low half.</p></section>')
-    rows = []
-    for street in report.streets:
-        rows.append(f'<tr class="street"><th colspan="4">{_e(street.label.capitalize())}</th></tr>')
-        for deal in street.deals:
-            rows.append(f"<tr><td>{_e(deal.player)}</td><td>dealt {_cards(deal.down + deal.up)}"
-                        f'</td><td class="num"></td><td class="num">{deal.line}</td></tr>')
-        for a in street.actions:
-            rows.append(f"<tr><td>{_e(a.player)}</td><td>{_e(a.words)}</td>"
-                        f'<td class="num">{_e(a.pot_after.text)}</td><td class="num">{a.line}</td></tr>')
-    body.append('<section><h2>The hand, street by street</h2><table id="streets"><tr><th>Player</th>'
-                '<th>What happened</th><th class="num">Pot after</th><th class="num">Line</th></tr>'
-                + "".join(rows) + "</table></section>")
-    seats = "".join(f"<tr><td>{p.seat}</td><td>{_e(p.player)}</td><td>{_cards(p.cards)}</td>"
-                    f'<td class="num">{_e(p.put_in.text)}</td><td>{_e(p.status)}</td></tr>' for p in report.players)
-    body.append('<section><h2>Players and their cards</h2><table id="players"><tr><th>Seat</th><th>Player</th>'
-                f'<th>Cards</th><th class="num">Put in</th><th>Status</th></tr>{seats}</table></section>')
+    body.append(replayer_fragment(report))
+    body.append(streets_section(report, with_lines=True))
+    body.append(players_section(report))
     notes = [n for n in report.context if n.source != "stated by the site"]
     if notes:
         items = "".join(f"<li>{_e(n.what)} {_e(n.amount.text if n.amount else 'not known')}: {_e(n.source)}"
                         + (f"; {_e(n.detail)}" if n.detail else "") + "</li>" for n in notes)
         body.append('<section id="context"><h2>Forced bets the site does not state, and where they were learnt</h2>'
                     f'<ul>{items}</ul></section>')
-    body.append(f'<section><h2>Pots</h2><p>Rake and fees: {_e(report.rake.text)} ({_e(report.rake_words)}).</p>'
-                f'<div class="pots">{"".join(_pot(p) for p in report.pots)}</div></section>')
-    if report.awards:
-        body.append(_rules_beside_site("Award per player", "awards", report.awards))
-    else:
-        body.append('<section><h2>Award per player</h2><p id="awards">The rules cannot decide every pot.</p></section>')
-    if any(row.difference.amount for row in report.returns):
-        body.append(_rules_beside_site("Uncalled bets returned", "returns", report.returns))
+    body.append(pots_section(report))
+    body += award_sections(report)
     for kind, heading in (("violation", "Departures from the rules"), ("unverifiable", "Could not be verified")):
         found = [f for f in report.findings if f.kind == kind]
         if found:
@@ -166,13 +130,62 @@ def render_html(report: Report) -> str:
                     f"</pre></div><div><b>Other copy</b><br><span class=\"meta\">{_e(copy.other.file)} lines "
                     f"{copy.other.first_line}-{copy.other.last_line}</span><pre>{side(copy.other.lines, copy.stored.lines)}"
                     "</pre></div></div></section>")
-    data = {"players": players, "steps": replay_steps(report)}
+    return page(title, body)
+
+
+def streets_section(report: Report, with_lines: bool) -> str:
+    """The hand street by street in the history's order (the antes before the deal); ``with_lines``:
+    a column with each row's line of the history."""
+    columns = 4 if with_lines else 3
+    rows = []
+    for street in report.streets:
+        rows.append(f'<tr class="street"><th colspan="{columns}">{_e(street.label.capitalize())}</th></tr>')
+        for event in in_history_order(street):
+            line = f'<td class="num">{event.line}</td>' if with_lines else ""
+            if isinstance(event, DealView):
+                rows.append(f"<tr><td>{_e(event.player)}</td><td>dealt {_cards(event.down + event.up)}"
+                            f'</td><td class="num"></td>{line}</tr>')
+            else:
+                rows.append(f"<tr><td>{_e(event.player)}</td><td>{_e(event.words)}</td>"
+                            f'<td class="num">{_e(event.pot_after.text)}</td>{line}</tr>')
+    heading = '<th class="num">Line</th>' if with_lines else ""
+    return ('<section><h2>The hand, street by street</h2><table id="streets"><tr><th>Player</th>'
+            f'<th>What happened</th><th class="num">Pot after</th>{heading}</tr>' + "".join(rows) + "</table></section>")
+
+
+def players_section(report: Report) -> str:
+    seats = "".join(f"<tr><td>{p.seat}</td><td>{_e(p.player)}</td><td>{_cards(p.cards)}</td>"
+                    f'<td class="num">{_e(p.put_in.text)}</td><td>{_e(p.status)}</td></tr>' for p in report.players)
+    return ('<section><h2>Players and their cards</h2><table id="players"><tr><th>Seat</th><th>Player</th>'
+            f'<th>Cards</th><th class="num">Put in</th><th>Status</th></tr>{seats}</table></section>')
+
+
+def pots_section(report: Report) -> str:
+    return (f'<section><h2>Pots</h2><p>Rake and fees: {_e(report.rake.text)} ({_e(report.rake_words)}).</p>'
+            f'<div class="pots">{"".join(_pot(p) for p in report.pots)}</div></section>')
+
+
+def award_sections(report: Report) -> list[str]:
+    """The rules' award beside the site's, and the uncalled bets returned where one differs."""
+    sections = []
+    if report.awards:
+        sections.append(_rules_beside_site("Award per player", "awards", report.awards))
+    else:
+        sections.append('<section><h2>Award per player</h2><p id="awards">The rules cannot decide every pot.</p>'
+                        "</section>")
+    if any(row.difference.amount for row in report.returns):
+        sections.append(_rules_beside_site("Uncalled bets returned", "returns", report.returns))
+    return sections
+
+
+def page(title: str, body: list[str], style: str = "") -> str:
+    """The self-contained page: the sections (a replayer among them carries its own steps) and the
+    script; ``style``: rules of its own after the common style sheet."""
     # a table wider than a phone scrolls inside its box, never the page
     page = "\n".join(body).replace("<table", '<div class="scroll"><table').replace("</table>", "</table></div>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
             "script-src 'unsafe-inline'; img-src data:\">"
-            f"<title>{_e(title)}</title><style>{CSS}</style></head>\n<body><main>\n" + page
-            + f'\n</main><script type="application/json" id="replay-data">{_script_json(data)}</script>'
-            f"<script>{JS}</script></body></html>\n")
+            f"<title>{_e(title)}</title><style>{CSS}{style}</style></head>\n<body><main>\n" + page
+            + f"\n</main><script>{JS}</script></body></html>\n")

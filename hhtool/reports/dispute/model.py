@@ -52,6 +52,14 @@ class StreetView:
     pot_after: Money
 
 
+def in_history_order(street: StreetView) -> tuple[DealView | ActionView, ...]:
+    """The street's deals and actions in the order of the history: the antes posted before the cards
+    are dealt first, then the deals, then the rest (a line-less action stays after the deals)."""
+    first_deal = min((deal.line for deal in street.deals if deal.line), default=0)
+    before = [action for action in street.actions if first_deal and action.line and action.line < first_deal]
+    return (*before, *street.deals, *(action for action in street.actions if action not in before))
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     seat: int

@@ -52,30 +52,56 @@ def page_name(site: str, hand_id: str, taken: set[str]) -> str:
     return name
 
 
+def index_line(report: Report) -> str:
+    """The hand's verdict as the index lists it, without what every row would repeat: what the site
+    paid or returned wrong ("Paid the $0.63 high half of the main pot to …"), else the first departure
+    from the rules (the award being correct, as the $0.00 misawarded beside it says), else the headline."""
+    sentences = report.headline[1:] if report.copies else report.headline
+    first = sentences[0] if sentences else ""
+    if report.misawarded.amount and first.startswith("The site "):
+        rest = first.removeprefix("The site ")
+        return rest[:1].upper() + rest[1:]
+    departures = [f for f in report.findings if f.kind == "violation"]
+    if departures and not report.copies:
+        more = len(departures) - 1
+        return departures[0].message.rstrip(".") + (f" (and {more} more)" if more else "") + "."
+    return report.headline[0] if report.headline else ""
+
+
 def index_html(entries: list[tuple[str, Report]]) -> str:
     def e(value: object) -> str:
         return escape(str(value), quote=True)
 
-    entries = sorted(entries, key=lambda item: -item[1].misawarded.amount)
+    # the largest misaward first; then the most findings, the earliest hand
+    entries = sorted(entries, key=lambda item: (-item[1].misawarded.amount,
+                                                -sum(f.kind == "violation" for f in item[1].findings),
+                                                item[1].started_at or "", item[1].site, item[1].hand_id))
+    profiles = sorted({r.profile.name for _, r in entries})
+    rules = (f"each under the rules of {e(profiles[0])}" if len(profiles) == 1
+             else "each under the rules of its site (the hand's page names them)")
     rows = "".join(
         f'<tr><td data-value="{e(r.misawarded.amount)}" class="num">{e(r.misawarded.text)}</td>'
         f'<td data-value="{e(r.site)}">{e(r.site)}</td>'
         f'<td data-value="{e(r.hand_id)}"><a href="{e(name)}">{e(r.hand_id)}</a></td>'
-        f'<td data-value="{e(r.started_at or "")}">{e(r.started_at or "")}</td>'
+        f'<td data-value="{e(r.started_at or "")}" class="date">{e(r.started_at or "")}</td>'
         f'<td data-value="{sum(f.kind == "violation" for f in r.findings)}" class="num">'
         f'{sum(f.kind == "violation" for f in r.findings)}</td>'
-        f'<td data-value="{e(r.headline[0])}">{e(r.headline[0])}</td></tr>' for name, r in entries)
+        f'<td data-value="{e(index_line(r))}">{e(index_line(r))}</td></tr>' for name, r in entries)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
             "script-src 'unsafe-inline'\">"
-            f"<title>Dispute reports: {len(entries)} hands</title><style>{CSS} th {{ cursor: pointer; }}</style></head>"
+            f"<title>Dispute reports: {len(entries)} hands</title><style>{CSS} th {{ cursor: pointer; }} "
+            "td.date { white-space: nowrap; }</style></head>"
             f"<body><main><section><h1>Dispute reports: {len(entries)} hands with a violation</h1>"
             f'<p class="meta">Sorted by the money misawarded, largest first: paid to the wrong players or kept by '
-            "the site, in the pots and the uncalled bets returned; click a column heading to sort by it.</p>"
-            '<table id="index"><thead><tr><th data-type="number" aria-sort="descending">Misawarded</th><th>Site</th>'
-            '<th>Hand</th><th>Started</th><th data-type="number">Findings</th><th>Verdict</th></tr></thead>'
-            f"<tbody>{rows}</tbody></table></section></main><script>{_SORT_JS}</script></body></html>\n")
+            f"the site, in the pots and the uncalled bets returned; {rules}. Where nothing was misawarded the "
+            "site's award is correct and the first departure from the rules is shown. Click a column heading to "
+            "sort by it.</p>"
+            '<div class="scroll"><table id="index"><thead><tr><th data-type="number" aria-sort="descending">'
+            'Misawarded</th><th>Site</th><th>Hand</th><th>Started</th><th data-type="number">Findings</th>'
+            "<th>What went wrong</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div></section></main><script>{_SORT_JS}</script></body></html>\n")
 
 
 def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:

@@ -1,14 +1,25 @@
-"""The steps of the web page's replayer, worked out here so that the page only draws them: before
-each street's deal, each deal, each action (with the pot after it) and the showdown, where every
-player's known cards are face up and the cards that won each half are marked."""
+"""The hand replayer of the web pages: the dispute page's, `show --format html`'s, and any page
+that embeds one (:func:`replayer_fragment`; :mod:`.replayer_page` wraps it in a page of its own).
+
+The steps are worked out here so that the page only draws them: before each street's deal, each
+deal, each action (with the pot after it) and the showdown. Every step holds every player's whole
+board so far, down cards marked as down (the 3rd street's two and the 7th street's one), so the
+reader sees why a player acts first; at the showdown every player's known cards are face up and the
+cards that won each half are marked. A name's control characters (an escape's ESC, a line break)
+show as "?", as in the terminal's `show`."""
 
 from __future__ import annotations
 
+import json
+from html import escape
 from typing import Any
 
-from hhtool.reports.dispute.model import Report
+from hhtool.reports.dispute.model import DealView, Report, StreetView, in_history_order
+from hhtool.reports.show import printable
 
 Card = dict[str, Any]  # {"card": "Kd" | None, "face": "up" | "down", "won": ["high", ...]}
+#: street number -> the down and up cards each player still in is dealt on it
+_DEALT = {3: (2, 1), 4: (0, 1), 5: (0, 1), 6: (0, 1), 7: (1, 0)}
 
 
 def _winning(report: Report) -> dict[str, dict[str, set[str]]]:
@@ -23,7 +34,9 @@ def _winning(report: Report) -> dict[str, dict[str, set[str]]]:
     return won
 
 
-def replay_steps(report: Report) -> list[dict[str, Any]]:
+def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]]:
+    """The steps, each with every player's cards so far; ``hide_hole`` draws every down card as a
+    card's back until the showdown (the hand as the table saw it)."""
     players = [p.player for p in report.players if p.status != "not dealt in"]
     held: dict[str, list[Card]] = {player: [] for player in players}
     folded: set[str] = set()
@@ -31,29 +44,52 @@ def replay_steps(report: Report) -> list[dict[str, Any]]:
     pot = next((s.actions[0].pot_after.text for s in report.streets if s.actions), "")
 
     def snapshot(label: str, words: str, pot_text: str, actor: str | None, showdown: bool = False) -> None:
-        steps.append({"label": label, "words": words, "pot": pot_text, "actor": actor, "showdown": showdown,
-                      "folded": sorted(folded), "cards": {p: [dict(c) for c in held[p]] for p in players}})
+        def seen(card: Card) -> Card:
+            return {**card, "card": None} if hide_hole and card["face"] == "down" and not showdown else dict(card)
+
+        steps.append({"label": label, "words": printable(words), "pot": pot_text,
+                      "actor": None if actor is None else printable(actor), "showdown": showdown,
+                      "folded": sorted(printable(p) for p in folded),
+                      "cards": {printable(p): [seen(c) for c in held[p]] for p in players}})
+
+    def deal_unprinted(street: StreetView, printed: set[str]) -> None:
+        """A player still in whose cards the site does not print on this street (PartyPoker prints
+        only the hero's) holds them all the same: drawn as unknown cards, face down or up; a hand
+        whose 7th street is one common card (too few cards for everyone) is not told apart here."""
+        downs, ups = _DEALT.get(street.street, (0, 0))
+        for player in players:
+            if player not in printed and player not in folded:
+                held[player] += [{"card": None, "face": "down", "won": []}] * downs
+                held[player] += [{"card": None, "face": "up", "won": []}] * ups
 
     for street in report.streets:
-        first_deal = min((d.line for d in street.deals if d.line), default=0)
-        actions = list(street.actions)
-        before = [a for a in actions if first_deal and a.line and a.line < first_deal]
-        for action in before:
-            pot = action.pot_after.text
-            snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
-        if street.deals:
-            for deal in street.deals:
-                if deal.player in held:
-                    held[deal.player] += [{"card": c, "face": "down", "won": []} for c in deal.down]
-                    held[deal.player] += [{"card": c, "face": "up", "won": []} for c in deal.up]
-            snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
-        for action in actions:
-            if action in before:
+        # in the history's order: the antes posted before the deal, the deals, the rest. A street
+        # reached with no deal printed (PokerStars prints the 7th street's down card only to the
+        # hero, and no line at all once he folded) is dealt all the same, before its first action
+        dealing = not street.deals and bool(street.actions) and street.street > 3
+        printed = {deal.player for deal in street.deals}
+        filled = False
+        for event in in_history_order(street):
+            if isinstance(event, DealView):
+                if event.player in held:
+                    held[event.player] += [{"card": c, "face": "down", "won": []} for c in event.down]
+                    held[event.player] += [{"card": c, "face": "up", "won": []} for c in event.up]
+                dealing = True
                 continue
-            pot = action.pot_after.text
-            if action.words.startswith("folds"):
-                folded.add(action.player)
-            snapshot(street.label, f"{action.player} {action.words}", pot, action.player)
+            if dealing:  # the street's cards, all dealt, as one step
+                if not filled:
+                    deal_unprinted(street, printed)
+                    filled = True
+                snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
+                dealing = False
+            pot = event.pot_after.text
+            if event.words.startswith("folds"):
+                folded.add(event.player)
+            snapshot(street.label, f"{event.player} {event.words}", pot, event.player)
+        if dealing:
+            if not filled:
+                deal_unprinted(street, printed)
+            snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
     won = _winning(report)
     for player_view in report.players:
         player = player_view.player
@@ -66,3 +102,32 @@ def replay_steps(report: Report) -> list[dict[str, Any]]:
                         for pot in report.pots for half in pot.halves)
     snapshot("showdown", f"Showdown. By the rules: {winners}" if winners else "Showdown", pot, None, showdown=True)
     return steps
+
+
+def script_json(value: object) -> str:
+    """JSON that cannot close its <script> element, whatever the names hold."""
+    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
+
+
+def replayer_fragment(report: Report, hide_hole: bool = False, heading: str = "Replay") -> str:
+    """One hand's replayer as an HTML fragment (a ``<section class="replayer">`` that carries its own
+    steps), to put in any page whose head holds :data:`~.replayer_assets.REPLAYER_CSS` and whose end
+    holds :data:`~.replayer_assets.REPLAYER_JS`. Its parts also carry the ids the dispute page has
+    always had (``felt``, ``next``…): one replayer a page keeps them unique."""
+    players = [printable(p.player) for p in report.players if p.status != "not dealt in"]
+    data = {"players": players, "steps": replay_steps(report, hide_hole)}
+    hidden = " Down cards are hidden until the showdown (--hide-hole)." if hide_hole else ""
+    return ('<section class="replayer"><h2>' + escape(heading) + '</h2><div class="controls">'
+            '<button id="prev" class="prev" type="button" aria-label="previous step">&#9664; Previous</button>'
+            '<button id="next" class="next" type="button" aria-label="next step">Next &#9654;</button>'
+            '<button id="end" class="end" type="button">Showdown</button>'
+            '<span id="step-count" class="step-count meta"></span></div>'
+            '<p><span id="step-words" class="step-words"></span> <span id="step-pot" class="step-pot meta"></span></p>'
+            '<div id="felt" class="felt" aria-live="polite"></div>'
+            '<p class="meta legend">Keyboard: &larr; / &rarr; step, Home: the start, End: showdown. Each seat shows '
+            'the player\'s whole board so far: <span class="card down"></span> a down card (dashed edge), '
+            'then the up cards, then the 7th street\'s down card. At the showdown '
+            '<span class="card won-high"></span> marks the cards that won a high half, '
+            '<span class="card won-low"></span> a low half.' + hidden + '</p>'
+            f'<script type="application/json" class="replay-data">{script_json(data)}</script></section>')

@@ -73,3 +73,114 @@ def rule_words(refs: tuple[RuleRef, ...]) -> str:
     """``"Pot splitting and odd chips (rule R14)"``, joined with "and"; "" for none."""
     parts = [f"{ref.title} (rule {ref.rule})" for ref in refs]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
+
+
+# ------------------------------------------------------------------ in plain words (the player's copy)
+
+#: each rule as one or two sentences a player reads without the rules document (no numbers, no keys)
+RULE_SENTENCES: dict[str, str] = {
+    "R1": "Each player gets two cards face down and one face up on 3rd street, one face up on each of 4th, 5th "
+          "and 6th street and one face down on 7th street, with a betting round after each.",
+    "R2": "Every player dealt in posts the ante before the cards are dealt; the antes go into the pot and do not "
+          "count towards a call.",
+    "R3": "The player with the lowest upcard brings in; aces count high, and equal ranks are broken by suit.",
+    "R4": "The bring-in is a fixed amount below the small bet; the player bringing in posts it or opens for the "
+          "full small bet.",
+    "R5": "Nobody may check on 3rd street: while only the bring-in is in, the one raise allowed is to complete "
+          "to the small bet, and each raise after that adds a small bet.",
+    "R6": "On 3rd and 4th street every bet and raise is the small bet; on 5th, 6th and 7th street it is the "
+          "big bet.",
+    "R7": "From 4th street on, the player whose upcards make the best poker hand acts first (straights and "
+          "flushes do not count); then the turn goes round the table.",
+    "R8": "A betting round allows one bet and a fixed number of raises; after that the players may only call "
+          "or fold.",
+    "R9": "A player may check only when no bet is pending, and a betting round ends only when every player "
+          "still in has acted and matched the highest bet, or is all-in.",
+    "R10": "The part of a bet that nobody called goes back to the player who made it, before the pots are "
+           "formed; it is not raked.",
+    "R11": "A player may always call or bet all-in for less than the full amount; he can then win only as much "
+           "from each other player as he put in himself.",
+    "R12": "When a player is all-in for less than the others, the chips he could match make the main pot and "
+           "the rest a side pot he cannot win; each pot is decided and split on its own.",
+    "R13": "At the showdown the best five of a player's seven cards make his high hand, and five cards of "
+           "different ranks, 8 or lower (an ace counts low), make a low; when nobody has a low, the best "
+           "high hand takes the whole pot.",
+    "R14": "Each pot is split in half between the best high hand and the best low; players tied for a half "
+           "share it, and a chip that cannot be split goes to one side as the site's practice says.",
+    "R15": "The rake is taken from the pot before it is split, and every chip put in is either returned, paid "
+           "to a winner or taken as rake.",
+    "R16": "At the showdown a player may show or muck his cards; a mucked hand cannot win.",
+    "R17": "When the deck runs out before 7th street, one card is dealt face up in the middle for every player "
+           "to use.",
+}
+
+#: each profile parameter's rule (the rules document's sections)
+PARAMETER_RULES: dict[str, str] = {
+    "bringin_ace": "R3", "bringin_tie": "R3", "short_bring_in": "R4", "fourth_street_double_bet": "R6",
+    "opener_tie": "R7", "allin_opener": "R7", "common_card_opener": "R7", "max_raises": "R8",
+    "cap_applies_when": "R8", "heads_up_uncap": "R8", "allow_fold_unfaced": "R9", "reopen_threshold": "R11",
+    "short_allin_counts_to_cap": "R11", "raise_after_short_allin": "R11", "pots_formed_at": "R12",
+    "low_half_exists": "R13", "odd_unit_hi_lo": "R14", "odd_unit_tied_half": "R14", "tied_remainder": "R14",
+    "rake_allocation": "R15",
+}
+
+#: (parameter, value) -> the practice in words
+_PRACTICE: dict[tuple[str, str], str] = {
+    ("bringin_ace", "high"): "an ace counts as the highest upcard when the bring-in is chosen",
+    ("bringin_ace", "low"): "an ace counts as the lowest upcard when the bring-in is chosen",
+    ("bringin_tie", "suit"): "between equal upcards, the lower suit brings in (clubs, then diamonds, hearts, spades)",
+    ("bringin_tie", "position"): "between equal upcards, the player first in seat order brings in",
+    ("short_bring_in", "bring_in"): "after a bring-in all-in for less, the others still call the full bring-in",
+    ("short_bring_in", "all_in"): "after a bring-in all-in for less, the others may call just that amount",
+    ("fourth_street_double_bet", "False"): "an open pair on 4th street does not allow a big bet",
+    ("fourth_street_double_bet", "True"): "an open pair on 4th street allows a big bet",
+    ("opener_tie", "position"): "between equal boards, the player first in seat order acts first",
+    ("opener_tie", "suit"): "between equal boards, the highest card by suit acts first",
+    ("allin_opener", "next_active"): "when the best board is all-in, the next player still betting acts first",
+    ("allin_opener", "best_active"): "when the best board is all-in, the best board among the players still "
+                                     "betting acts first",
+    ("common_card_opener", "include"): "a common card counts towards every board",
+    ("common_card_opener", "exclude"): "a common card does not count towards the boards",
+    ("cap_applies_when", "always"): "the raises are capped however many players are in",
+    ("cap_applies_when", "multiway"): "the raises are capped only while three or more players are in",
+    ("heads_up_uncap", "never"): "the cap stays when two players are left",
+    ("heads_up_uncap", "round_start"): "the cap lifts on a round that starts with two players",
+    ("heads_up_uncap", "any_time"): "the cap lifts as soon as two players are left",
+    ("allow_fold_unfaced", "True"): "a player may fold even when no bet is pending",
+    ("allow_fold_unfaced", "False"): "a player may not fold when no bet is pending",
+    ("reopen_threshold", "half"): "an all-in raise of at least half a bet counts as a full raise",
+    ("reopen_threshold", "full"): "only an all-in raise of a full bet counts as a raise",
+    ("short_allin_counts_to_cap", "threshold"): "a short all-in raise counts towards the cap only if it is a "
+                                                "full raise",
+    ("short_allin_counts_to_cap", "always"): "every all-in raise counts towards the cap",
+    ("raise_after_short_allin", "complete_to_full"): "after a short all-in, the next raise goes to a full bet "
+                                                     "above the last full level",
+    ("raise_after_short_allin", "over_all_in"): "after a short all-in, the next raise goes one bet above it",
+    ("pots_formed_at", "all_in"): "a side pot starts at each all-in amount",
+    ("pots_formed_at", "showdown"): "side pots are formed at the showdown from the hands that win",
+    ("low_half_exists", "pot"): "a pot is split only when one of the players who can win it has a low",
+    ("low_half_exists", "hand"): "every pot is split once any hand shown has a low",
+    ("odd_unit_hi_lo", "high"): "a chip that cannot be split between the high and the low half goes to the high half",
+    ("odd_unit_hi_lo", "low"): "a chip that cannot be split between the high and the low half goes to the low half",
+    ("odd_unit_tied_half", "best_card_suit"): "in a tied half, the odd chip goes to the highest card by suit",
+    ("odd_unit_tied_half", "rr_suit"): "in a tied half, the odd chip goes by suit (highest card for the high, "
+                                       "lowest for the low)",
+    ("odd_unit_tied_half", "position"): "in a tied half, the odd chip goes to the player first in seat order",
+    ("tied_remainder", "one_each"): "chips left over from a tie go one each to the tied players",
+    ("tied_remainder", "first"): "chips left over from a tie all go to the first tied player",
+    ("rake_allocation", "proportional"): "the rake is shared between the pots in proportion to their size",
+    ("rake_allocation", "main_pot"): "the rake is taken from the main pot",
+    ("rake_allocation", "last_pot"): "the rake is taken from the last side pot",
+}
+
+
+def practice_words(parameter: str, value: str) -> str:
+    """A profile parameter's value as a sentence (a number of raises in words); "" for none known."""
+    if parameter == "max_raises":
+        return "no limit on the raises" if value == "None" else f"a bet and {value} raises are allowed a round"
+    return _PRACTICE.get((parameter, value), "")
+
+
+def codes_rules(code: str) -> tuple[str, ...]:
+    """The rule numbers a finding code rests on."""
+    return _facts(code)[1]

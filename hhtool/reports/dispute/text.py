@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from hhtool.reports.dispute.model import AwardRow, ContenderView, Finding, Report
+from hhtool.reports.dispute.model import AwardRow, ContenderView, DealView, Finding, Report, in_history_order
 from hhtool.reports.dispute.rules import rule_words
 
 WIDTH = 80
@@ -81,58 +81,11 @@ def render_text(report: Report) -> str:
             out += _wrap(f"{bet.what} {amount}: {bet.source}" + (f"; {bet.detail}" if bet.detail else ""), "    ",
                          "  ")
     out += ["", "The hand, street by street:"]
-    for street in report.streets:
-        out.append(f"  {street.label.capitalize()}")
-        first_deal = min((deal.line for deal in street.deals if deal.line), default=0)
-        before = [a for a in street.actions if first_deal and a.line and a.line < first_deal]
-        for action in before:  # the antes, posted before the cards are dealt
-            out += _wrap(f"{action.player} {action.words}; pot {action.pot_after.text} (line {action.line})",
-                         "        ", "    ")
-        for deal in street.deals:
-            shown = " ".join(filter(None, (f"down {_cards(deal.down)}" if deal.down else "",
-                                           f"up {_cards(deal.up)}" if deal.up else "")))
-            out += _wrap(f"{deal.player} gets {shown} (line {deal.line})", "        ", "    ")
-        for action in street.actions:
-            if action in before:
-                continue
-            out += _wrap(f"{action.player} {action.words}; pot {action.pot_after.text} (line {action.line})",
-                         "        ", "    ")
+    out += street_lines(report, with_lines=True)
     out += ["", "Players and their cards:"]
-    for player in report.players:
-        stack = f", stack {player.stack.text}" if player.stack else ""
-        out += _wrap(f"Seat {player.seat} {player.player}{stack}: put in {player.put_in.text}, {player.status}",
-                     "      ", "  ")
-        out += _wrap(f"cards: {_cards(player.cards) or 'none known'}", "      ", "    ")
-    out.append("")
-    out += _wrap(f"Rake and fees: {report.rake.text} ({report.rake_words}).", "  ")
-    for pot in report.pots:
-        out.append("")
-        rake = f", rake {pot.rake.text}, {pot.net.text} to award" if pot.rake.amount else ""
-        out += _wrap(f"{pot.name.capitalize()}: {pot.amount.text}{rake}")
-        out += _wrap(f"Eligible: {', '.join(pot.eligible) or 'nobody'}", "    ", "  ")
-        for contender in pot.contenders:
-            out += _contender(contender)
-        if not pot.decided:
-            out += _wrap("Not decided: the history hides cards the decision needs.", "    ", "  ")
-        for part in pot.halves:
-            name = "Whole pot" if part.name == "whole" else f"{part.name.capitalize()} half"
-            winners = ", ".join(f"{w.player} {w.amount.text}" for w in part.winners) or "nobody"
-            out += _wrap(f"{name} {part.amount.text}: {winners}", "    ", "  ")
-        for note in pot.odd_units:
-            out += _wrap(f"Odd units: {note}" if note.startswith(("odd", "tied")) else note, "    ", "  ")
-        if pot.site_paid is not None:
-            paid = ", ".join(f"{s.player} {s.amount.text}" for s in pot.site_paid) or "nobody"
-            out += _wrap(f"The site paid: {paid}", "    ", "  ")
-    out.append("")
-    if report.awards:
-        out += _rules_beside_site("Award per player (the rules beside the site; difference = site - rules):",
-                                  report.awards)
-    else:
-        out.append("Award per player: the rules cannot decide every pot (see above).")
-    if any(row.difference.amount for row in report.returns):
-        out.append("")
-        out += _rules_beside_site("Uncalled bets returned (the rules beside the site; difference = site - rules):",
-                                  report.returns)
+    out += player_lines(report)
+    out += pot_lines(report)
+    out += award_lines(report)
     violations = [f for f in report.findings if f.kind == "violation"]
     unverifiable = [f for f in report.findings if f.kind == "unverifiable"]
     if violations:
@@ -162,3 +115,69 @@ def render_text(report: Report) -> str:
                 out += _wrap(f"stored: {a}", "              ", "      * ")
                 out += _wrap(f"other:  {b}", "              ", "        ")
     return "\n".join(out) + "\n"
+
+
+def street_lines(report: Report, with_lines: bool) -> list[str]:
+    """The hand street by street, in the history's order; ``with_lines``: each with its line."""
+    out: list[str] = []
+    for street in report.streets:
+        out.append(f"  {street.label.capitalize()}")
+        for event in in_history_order(street):
+            where = f" (line {event.line})" if with_lines else ""
+            if isinstance(event, DealView):
+                shown = " ".join(filter(None, (f"down {_cards(event.down)}" if event.down else "",
+                                               f"up {_cards(event.up)}" if event.up else "")))
+                out += _wrap(f"{event.player} gets {shown}{where}", "        ", "    ")
+            else:
+                out += _wrap(f"{event.player} {event.words}; pot {event.pot_after.text}{where}", "        ", "    ")
+    return out
+
+
+def player_lines(report: Report) -> list[str]:
+    out: list[str] = []
+    for player in report.players:
+        stack = f", stack {player.stack.text}" if player.stack else ""
+        out += _wrap(f"Seat {player.seat} {player.player}{stack}: put in {player.put_in.text}, {player.status}",
+                     "      ", "  ")
+        out += _wrap(f"cards: {_cards(player.cards) or 'none known'}", "      ", "    ")
+    return out
+
+
+def pot_lines(report: Report) -> list[str]:
+    """The rake, then each pot: who could win it, each contender's five, the halves, the site's payment."""
+    out = [""]
+    out += _wrap(f"Rake and fees: {report.rake.text} ({report.rake_words}).", "  ")
+    for pot in report.pots:
+        out.append("")
+        rake = f", rake {pot.rake.text}, {pot.net.text} to award" if pot.rake.amount else ""
+        out += _wrap(f"{pot.name.capitalize()}: {pot.amount.text}{rake}")
+        out += _wrap(f"Eligible: {', '.join(pot.eligible) or 'nobody'}", "    ", "  ")
+        for contender in pot.contenders:
+            out += _contender(contender)
+        if not pot.decided:
+            out += _wrap("Not decided: the history hides cards the decision needs.", "    ", "  ")
+        for part in pot.halves:
+            name = "Whole pot" if part.name == "whole" else f"{part.name.capitalize()} half"
+            winners = ", ".join(f"{w.player} {w.amount.text}" for w in part.winners) or "nobody"
+            out += _wrap(f"{name} {part.amount.text}: {winners}", "    ", "  ")
+        for note in pot.odd_units:
+            out += _wrap(f"Odd units: {note}" if note.startswith(("odd", "tied")) else note, "    ", "  ")
+        if pot.site_paid is not None:
+            paid = ", ".join(f"{s.player} {s.amount.text}" for s in pot.site_paid) or "nobody"
+            out += _wrap(f"The site paid: {paid}", "    ", "  ")
+    return out
+
+
+def award_lines(report: Report) -> list[str]:
+    """The rules' award beside the site's per player, and the uncalled bets returned where one differs."""
+    out = [""]
+    if report.awards:
+        out += _rules_beside_site("Award per player (the rules beside the site; difference = site - rules):",
+                                  report.awards)
+    else:
+        out.append("Award per player: the rules cannot decide every pot (see above).")
+    if any(row.difference.amount for row in report.returns):
+        out.append("")
+        out += _rules_beside_site("Uncalled bets returned (the rules beside the site; difference = site - rules):",
+                                  report.returns)
+    return out

@@ -1,0 +1,43 @@
+"""`hhtool tournaments`: the tournaments in the store, a row per tournament and player."""
+
+from __future__ import annotations
+
+import typer
+
+from hhtool.cli.common import DB_OPTION, FROM_OPTION, PLAYER_OPTION, SITE_OPTION, TO_OPTION, database
+from hhtool.cli.listing import FORMAT_OPTION, OUT_OPTION
+from hhtool.cli.output import OutputFormat, emit_frame, file_format
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tournaments")
+    def tournaments_command(
+        players: list[str] | None = PLAYER_OPTION,
+        sites: list[str] | None = SITE_OPTION,
+        date_from: str | None = FROM_OPTION,
+        date_to: str | None = TO_OPTION,
+        output_format: OutputFormat | None = FORMAT_OPTION,
+        out_file: str | None = OUT_OPTION,
+        db: str | None = DB_OPTION,
+    ) -> None:
+        """Tournaments played, newest first: date (the first stored hand), hands, chips won.
+
+        One row per tournament and player (without --player: the hands' hero). Chips won: the
+        tournament chips won less those put in over the stored hands (chips, not money).
+
+        The buy-in and the finishing place are not in the store yet: see docs/stats.md, "Tournaments".
+
+        csv, json and parquet carry every key (site, tournament_id, player, first_hand, last_hand,
+        hands, currency, chips_won).
+        """
+        from hhtool.service.filters import hand_filter
+        from hhtool.service.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, tournaments
+
+        chosen = hand_filter(players=players, sites=sites, date_from=date_from, date_to=date_to)
+        written = file_format(output_format, out_file)
+        frame = tournaments(database(db), chosen, terminal=written in (OutputFormat.table, OutputFormat.html))
+        if frame.is_empty() and written is OutputFormat.table and not out_file:
+            typer.echo("no tournament hands match (the hands the filters select are cash games"
+                       + (", or not the players'" if players else "") + ")", err=True)
+            return
+        emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS)
