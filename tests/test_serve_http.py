@@ -47,6 +47,7 @@ def client(store: Path) -> Iterator[Any]:
 
 @pytest.mark.parametrize(("path", "expected"), [
     ("/stats", "Hero"), ("/stats?by=month", "Month"), ("/stats?by=street", "Street"), ("/stats?by=door-card", "Door"),
+    ("/stats?by=start", "Start</a></th>"),
     ("/player?player=Hero", "Notes on Hero"), ("/hands", "newest first"), ("/hands?player=Hero&verdict=ok", "Hero"),
     ("/sessions", "Sessions"), ("/graph", "Winnings of Hero"), ("/graph?unit=bb&x=date", "BB"),
     ("/audit", "Audit"), ("/audit?by=hand", "Audit"), ("/problems", "Problems"),

@@ -82,7 +82,7 @@ async def stats(served: Served, request: Request) -> Response:
         frame = player_stats(database, chosen, by=by, min_hands=forms.number(query, "min_hands", 0) or 0, sort=sort,
                              limit=forms.number(query, "limit") or 500)
         group = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card",
-                 Breakdown.street: "street"}.get(by) if by else None
+                 Breakdown.street: "street", Breakdown.start: "start"}.get(by) if by else None
         keys = ["player"] + ([group] if group else [])
         if not frame.is_empty() and frame["currency"].n_unique() > 1:
             keys.append("currency")

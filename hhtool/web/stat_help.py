@@ -20,6 +20,7 @@ STAT_HELP: dict[str, tuple[str, str]] = {
     "stakes": ("Stakes", "Small bet / big bet."),
     "month": ("Month", "The month the hands were played in."),
     "door_card": ("Door", "The rank of the player's first up card."),
+    "start": ("Start", "The player's three 3rd-street cards as a starting-hand group."),
     "street": ("Street", "The street the rates of the row are on."),
     "hands": ("Hands", "Hands the player was dealt in."),
     "vpip": ("VPIP", "Voluntarily put money in the pot: hands with a call, complete or raise on 3rd street, "
