@@ -115,7 +115,8 @@ def main() -> None:
     hero = "Hero"
     one = first.split('data-href="/hand/')[1].split('"')[0]
     pages = {
-        "players (stats)": "/stats", "players by month": "/stats?by=month", "player page": f"/player?player={hero}",
+        "players (stats)": "/stats", "players by month": "/stats?by=month",
+        "players by starting hand": "/stats?by=start", "player page": f"/player?player={hero}",
         "hands, first page": "/hands", "hands, next page": f"/hands?after={cursor}",
         "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
         "hands of a player, next": f"/hands?player={hero}&after={cursor}~{hero}",
