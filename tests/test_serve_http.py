@@ -239,6 +239,7 @@ def test_a_long_series_is_summed_per_span_with_the_totals_of_its_hands(client: A
     assert last.status_code == 303
     assert last.headers["location"] == f"/hand/{per_hand.points[-1].site}/{per_hand.points[-1].hand_id}"
     assert client.get("/graph/hand?player=Hero&currency=USD&at=2001-01-01T00:00:00").status_code == 404
+    assert client.get("/graph/hand?player=Hero&currency=USD&at=noon").status_code == 400
 
 
 def test_the_sessions_page_reads_the_latest_days_unless_dates_are_asked(client: Any,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from hhtool.money import format_money
 from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, drawing, heroes
@@ -129,9 +130,11 @@ def _summed(store: Store, hand_filter: HandFilter, player: str, currency: str, h
     every = [value for b in buckets for value in (b.total, b.showdown, b.non_showdown)] + [0.0]
     ticks = [(tick, labels.label(tick)) for tick in nice_ticks(min(every), max(every))]
     drawn = buckets[-1].number
-    title = f"Winnings of {player}: {labels.label(buckets[-1].total)} {currency if unit is Unit.money else ''}".rstrip()
-    data = GraphData(player, drawn, hands - drawn, unit, axis, f"{title} over {drawn:,} hands (a point per "
-                     f"{_span_words(width)})", labels.y_title, labels.x_title, points, found, currencies, currency)
+    final = buckets[-1].total  # (worded as the per-hand graph's title words it)
+    total = f"{final:+.2f} BB" if unit is Unit.bb else f"{format_money(int(final), labels.money_unit)} {currency}"
+    data = GraphData(player, drawn, hands - drawn, unit, axis, f"Winnings of {player}: {total} over {drawn:,} hands "
+                     f"(a point per {_span_words(width)})", labels.y_title, labels.x_title, points, found, currencies,
+                     currency)
     return data, ticks
 
 

@@ -233,31 +233,33 @@ async def graph_hand(served: Served, request: Request) -> Response:
 
     query = request.query_params
 
-    def find() -> tuple[str | None, str]:
+    def find() -> tuple[str | None, str, int]:
         from dataclasses import replace
 
         from hhtool.service.errors import StoreError
 
         player_name, currency, at = forms.text(query, "player"), forms.text(query, "currency"), forms.text(query, "at")
+        if player_name is None or currency is None:
+            return None, "a graph point's hand needs its player and currency", 400
         try:
-            if player_name is None or currency is None:
-                raise UsageError("a graph point's hand needs its player and currency")
-            try:
-                when = datetime.fromisoformat(at) if at else None
-            except ValueError:
-                raise UsageError(f"at wants a time as YYYY-MM-DDTHH:MM:SS, not {at!r}") from None
+            when = datetime.fromisoformat(at) if at else None
+        except ValueError:
+            return None, f"at wants a time as YYYY-MM-DDTHH:MM:SS, not {at!r}", 400
+        try:
             with served.held.reading() as database:
                 site, hand_id = last_hand(database, replace(forms.the_filter(query), players=()), player_name, currency,
                                           forms.choice(query, "unit", Unit) or Unit.money,
                                           forms.choice(query, "x", Axis) or Axis.hands, when)
-            return hand_url(site, hand_id), ""
-        except (UsageError, StoreError) as error:
-            return None, str(error)
+            return hand_url(site, hand_id), "", 303
+        except UsageError as error:  # (none found, or a filter's value unknown)
+            return None, str(error), 404
+        except StoreError as error:
+            return None, str(error), 503
 
-    to, error = await run_in_threadpool(find)
+    to, error, status = await run_in_threadpool(find)
     if to is None:
-        return PlainTextResponse(f"no hand for this point: {error}", status_code=404)
-    return RedirectResponse(to, status_code=303)
+        return PlainTextResponse(f"no hand for this point: {error}", status_code=status)
+    return RedirectResponse(to, status_code=status)
 
 
 # ------------------------------------------------------------------ audit and problems
