@@ -56,6 +56,7 @@ class FileReport:
     # | reread | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
     status: str = "parsed"
     reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
+    looks_like: str | None = None  # with --site: the site the content is detected as, where another
     totals: dict[str, int] = field(default_factory=dict)
 
     def balanced(self) -> bool:
@@ -70,6 +71,7 @@ class FileReport:
             "site": self.site,
             "status": self.status,
             "reading": self.reading,
+            "looks_like": self.looks_like,
             **{name: getattr(self, name) for name in COUNTS},
             "already_stored": self.already_stored,
             "completed": self.completed,
@@ -116,6 +118,12 @@ class ImportReport:
         return self.total("failed") + len(self.unreadable)
 
     @property
+    def wrong_site(self) -> list[FileReport]:
+        """The files read as a --site in which no hand of it starts, though they look like another
+        site's: nothing done where it was asked (exit 1)."""
+        return [report for report in self.files if report.looks_like and report.status == NOT_A_HAND_HISTORY]
+
+    @property
     def conflicts(self) -> list[Conflict]:
         return [conflict for report in self.files for conflict in report.conflicts]
 
@@ -124,6 +132,7 @@ class ImportReport:
         totals["files"] = len(self.files)
         totals["unreadable"] = len(self.unreadable)
         totals["conflicts"] = len(self.conflicts)
+        totals["wrong_site"] = len(self.wrong_site)
         totals["not_hand_histories"] = sum(1 for r in self.files if r.status == NOT_A_HAND_HISTORY) + len(self.ignored)
         return {"totals": totals, "files": [r.as_json() for r in self.files], "unreadable": self.unreadable,
                 "ignored": self.ignored}

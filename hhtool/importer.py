@@ -83,17 +83,22 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
     ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
     stats facts of the hands of each transaction with them, computed from the batch's tables
-    (:class:`~hhtool.reports.facts_table.BatchFacts`), and those of any hand left without at the
-    end; False leaves them to be computed on reading. ``on_file`` hears of each file once
-    it is stored; ``on_progress`` hears how far the import is after each chunk and file."""
+    (:class:`~hhtool.reports.facts_table.BatchFacts`), when the chunks are parsed in this process
+    (else after the workers are stopped), and those of any hand left without at the end; False leaves
+    them to be computed on reading. ``on_file`` hears of each file once it is stored; ``on_progress``
+    hears how far the import is after each chunk and file."""
     sources = list(sources)
     total_bytes = sum(getattr(source, "size", lambda: 0)() for source in sources)
     facts = facts_table.BatchFacts(store) if store_facts else None
     # the collector tuned for the chunks of model objects an import holds (import_gc: ≈9 % of CPU)
     with import_gc():
         with (executor or LocalExecutor()).running(total_bytes) as running:
+            # With workers beside it, the importing process leaves the facts to facts.finish, after
+            # the workers stop: computed and committed with each batch, they made its commits (the
+            # checkpoint of their 130-column table) the peak while the workers ran (#28, item 11:
+            # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
             importer = Importer(store, replay, rules, site, running.submit, running.in_flight,
-                                facts_of=facts.tables_for if facts else None)
+                                facts_of=facts.tables_for if facts is not None and running.submit is None else None)
             report = importer.run(sources, on_file, on_progress, judge=False)
         # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
         # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
@@ -379,7 +384,9 @@ class Importer:
                ) -> tuple[_FileJob | None, _Resume]:
         """(the job if these bytes were imported before and read the same way, where to resume)."""
         known = self.store.file_by_content(digest)
-        if known is not None and (known["site"] == self.site if self.site else known["reading"] == "detected"):
+        found_none = known is not None and self.site is not None and not known["hands_found"]
+        if known is not None and not found_none and (  # (a forced --site that found nothing: read again, to say so)
+                known["site"] == self.site if self.site else known["reading"] == "detected"):
             return _FileJob(self._unchanged(name, known), {}, [], 0, self._writer()), _Resume(status="unchanged")
         if known is not None and known["path"] == name:  # the same bytes read another way: read them again
             return None, _Resume(status="reread", first=[
@@ -405,7 +412,7 @@ class Importer:
         decoded = decode_bytes(data)
         parser = parser_for(self.site) if self.site else detect(decoded.lines)
         report = FileReport(name, parser.name if parser else None, decoded.encoding, status=resume.status,
-                            reading=self.reading)
+                            reading=self.reading, looks_like=self._looks_like(decoded.lines))
         report.failures.extend(Failure(0, f"decoding: {problem}") for problem in decoded.problems)
         row = {"path": name, "sha256": digest, "size": len(data), "site": report.site, "encoding": decoded.encoding,
                "lines": len(decoded.lines), "reading": self.reading}
@@ -423,6 +430,13 @@ class Importer:
         total = max(len(decoded.lines), 1)
         return _FileJob(report, row, chunks, start_line, writer, resume.prefix, ends_mid_line(data[-4:]),
                         position=lambda chunk: min(_last_line(chunk) / total, 1.0))
+
+    def _looks_like(self, lines: Sequence[str]) -> str | None:
+        """With --site: the site the content is detected as, where that is another one (else None)."""
+        if not self.site:
+            return None
+        detected = detect(lines)
+        return detected.name if detected is not None and detected.name != self.site else None
 
     def _no_site_detected(self, job: _FileJob, decoded: DecodedFile, holding: Sequence[str]) -> None:
         """A file no site recognises: not a hand history when no hand of any site starts in it (or it
@@ -451,7 +465,7 @@ class Importer:
         if parser is not None and not parser.can_stream:
             return None
         report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=resume.status,
-                            reading=self.reading)
+                            reading=self.reading, looks_like=self._looks_like(scanned.head_lines))
         row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": report.site,
                                "encoding": scanned.encoding.label, "lines": 0, "reading": self.reading}
         start_line = resume.start_line
@@ -517,7 +531,9 @@ class Importer:
 
     def _apply(self, job: _FileJob, result: ChunkResult, file_row: bool) -> None:
         if result.not_hand_history:
-            _not_a_history(job.report, f"no hand start of --site {job.report.site}")
+            looks = job.report.looks_like
+            _not_a_history(job.report, f"no hand start of --site {job.report.site}" + (
+                f"; it looks like a history of {looks}: import it without --site, or with --site {looks}" if looks else ""))
         if result.found:
             job.resume_line = result.last_first_line
         if not file_row:

@@ -348,6 +348,49 @@ class Restatement:
     line: int = 0
 
 
+@dataclass(slots=True, unsafe_hash=True)
+class BuyIn:
+    """What entering the tournament cost, as the hand's header states it ("$10+$1", "$200+$50+$15 USD",
+    "100+9", "50FPP", "Freeroll"). Amounts are in the smallest unit of ``currency`` (``unit`` of them
+    make one): ``amount`` goes to the prize pool, ``fee`` to the site, ``bounty`` on the player's head
+    (a knockout). ``currency``: an ISO code, ``PLAY`` (play money), ``FPP`` (PokerStars' player points),
+    ``SC`` (StarsCoin); None for a freeroll (nothing paid).
+
+    >>> BuyIn(1000, 100, currency="USD").total, BuyIn(0, currency=None).is_freeroll
+    (1100, True)
+    """
+
+    amount: int
+    fee: int = 0
+    bounty: int = 0
+    currency: str | None = "USD"
+    unit: int = 100
+
+    @property
+    def total(self) -> int:
+        return self.amount + self.fee + self.bounty
+
+    @property
+    def is_freeroll(self) -> bool:
+        return self.total == 0
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Finish:
+    """A player's finish in the tournament, as a line of the hand states it ("X finished the tournament in
+    2nd place and received $12.34.", "X wins the tournament and receives $29.38 - congratulations!").
+    ``place`` is None when the line names none; ``prize`` (in the smallest unit of ``currency``, ``unit``
+    of them make one) None when it states none; ``currency`` None when the prize has no currency the
+    hand tells (a bare number in a tournament whose buy-in the header does not state)."""
+
+    player: str
+    place: int | None = None
+    prize: int | None = None
+    currency: str | None = None
+    unit: int = 100
+    line: int = 0
+
+
 class NoteTopic(StrEnum):
     """What a note is about, where other code acts on it: that code reads this value, never the text."""
 
@@ -394,6 +437,8 @@ class Hand:
     origin_site: str | None = None  # for a converted history (PHH written by hhtool): the site that dealt it
     stated_pots: tuple[StatedPot, ...] = ()  # per-pot amounts the summary states, main pot first
     restatements: tuple[Restatement, ...] = ()  # facts the history states twice (second statements)
+    buy_in: BuyIn | None = None  # a tournament hand's buy-in, where its header states it
+    finishes: tuple[Finish, ...] = ()  # the finishing places (and prizes) the hand states, in its order
     notes: tuple[Note, ...] = field(default_factory=tuple)  # ambiguities the parser recorded
 
     @property
@@ -453,12 +498,16 @@ class RawHand:
 
 @dataclass(slots=True, unsafe_hash=True)
 class SkippedHand:
-    """A hand of another game (Hold'em, Razz, Stud high…): counted, not stored as stud/8."""
+    """A hand of another game (Hold'em, Razz, Stud high…): counted, not stored as stud/8. A hand of a
+    tournament that mixes games keeps what it states of the tournament: its id and the finishes its
+    lines state (an 8-Game's last hand may be dealt as Omaha)."""
 
     site: str
     hand_id: str | None
     game: str
     raw: RawHand
+    tournament_id: str | None = None
+    finishes: tuple[Finish, ...] = ()
 
 
 class FailureKind(StrEnum):

@@ -404,6 +404,10 @@ def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[
         ("fees", hand.fees or None),
         ("community_card", None if hand.community_card is None else str(hand.community_card)),
     ]
+    if hand.buy_in is not None:  # a tournament's, as its header stated it
+        buy_in = hand.buy_in
+        optional.append(("buy_in", {"amount": buy_in.amount, "fee": buy_in.fee, "bounty": buy_in.bounty,
+                                    "currency": buy_in.currency, "unit": buy_in.unit}))
     user += [(name, value) for name, value in optional if value is not None]
     sitting_out = [seat.player for seat in writer.table.players if seat.sitting_out]
     lists: list[tuple[str, list[object]]] = [
@@ -423,6 +427,8 @@ def _user_fields(hand: Hand, writer: _Writer, unknown: list[str]) -> list[tuple[
         # what the site stated twice, so that a re-import is checked as the original was
         ("stated_pots", [{"pot": p.pot, "amount": p.amount, "after_rake": p.after_rake} for p in hand.stated_pots]),
         ("restatements", [_restatement(r) for r in hand.restatements]),
+        ("finishes", [{"player": f.player, "place": f.place, "prize": f.prize, "currency": f.currency, "unit": f.unit}
+                      for f in hand.finishes]),
     ]
     user += [(name, value) for name, value in lists if value]
     return [(USER_PREFIX + name, value) for name, value in user]

@@ -8,12 +8,63 @@ the file grows, when it is read again and its incomplete row replaced by what it
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from difflib import get_close_matches
+from pathlib import Path
 
 from hhtool.importer import FileReport, import_sources
 from hhtool.sources import collect_sources
 from hhtool.store import Store, StoreLocked
+
+_MAGIC = re.compile(r"[*?\[]")
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A watched path that does not exist: the first part of it missing (the folder in which it
+    would be), and the names beside it that it is close to, a typo away."""
+
+    argument: str
+    missing: str  # the first missing part, as a path
+    close: tuple[str, ...] = ()  # paths beside it whose name is close to the missing part's
+
+    def __str__(self) -> str:
+        hint = f" (did you mean {' or '.join(self.close)}?)" if self.close else ""
+        where = "" if self.missing == self.argument else f": {self.missing} does not exist"
+        return f"{self.argument}{where or ' does not exist'}{hint}"
+
+
+def missing_paths(arguments: Sequence[str]) -> list[Missing]:
+    """The watched paths that do not exist (a glob pattern: its fixed folder), each with its first
+    missing part and the close names beside it; a path that exists, or a pattern matching nothing
+    in a folder that does, is not missing (files may come).
+
+    >>> import tempfile, os
+    >>> home = tempfile.mkdtemp(); os.mkdir(os.path.join(home, "HandHistory"))
+    >>> [str(m).replace(home, "~") for m in missing_paths([home + "/HandHistroy/Hero", home + "/HandHistory/*.txt"])]
+    ['~/HandHistroy/Hero: ~/HandHistroy does not exist (did you mean ~/HandHistory?)']
+    """
+    found: list[Missing] = []
+    for argument in arguments:
+        path = Path(argument).expanduser()
+        parts = path.parts
+        fixed = next((index for index, part in enumerate(parts) if _MAGIC.search(part)), len(parts))
+        base = Path(*parts[:fixed]) if fixed else Path(".")
+        if base.exists():
+            continue
+        existing, missing_part = base, base
+        while not existing.exists() and existing != existing.parent:
+            missing_part, existing = existing, existing.parent
+        try:
+            beside = [entry.name for entry in existing.iterdir() if entry.is_dir() or entry.is_file()]
+        except OSError:
+            beside = []
+        close = tuple(str(existing / name) for name in get_close_matches(missing_part.name, beside, n=2, cutoff=0.7))
+        found.append(Missing(argument, str(missing_part) if missing_part != path else argument, close))
+    return found
 
 
 def watch(store: Store, arguments: Sequence[str], interval: float, stop: threading.Event,

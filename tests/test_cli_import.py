@@ -19,7 +19,7 @@ from tests.test_store import BROKEN
 runner = CliRunner()
 JSON_FILE_KEYS = {"path", "site", "status", "reading", "hands_found", "stored", "duplicates", "already_stored", "completed",
                   "skipped", "failed", "failures", "incomplete", "incomplete_hands", "conflicts", "duplicate_ids",
-                  "skipped_games", "note"}
+                  "skipped_games", "note", "looks_like"}
 
 
 def hands_in(db: Path) -> int:
@@ -47,7 +47,7 @@ def test_failures_exit_1_and_json_lists_them_with_lines(tmp_path: Path) -> None:
     summary = json.loads(result.output)
     assert summary["totals"] == {
         "hands_found": 3, "stored": 1, "duplicates": 0, "skipped": 1, "failed": 1, "incomplete": 0, "files": 1,
-        "unreadable": 0, "conflicts": 0, "not_hand_histories": 0,
+        "unreadable": 0, "conflicts": 0, "not_hand_histories": 0, "wrong_site": 0,
     }
     [file_report] = summary["files"]
     assert set(file_report) == JSON_FILE_KEYS
@@ -193,7 +193,8 @@ def test_a_file_read_with_a_wrong_site_is_read_again_without_it(tmp_path: Path) 
     wrong = json.loads(runner.invoke(app, ["import", str(path), "--db", db, "--site", "fulltilt", "--format", "json"]).output)
     assert wrong["totals"]["stored"] == 0 and wrong["files"][0]["status"] == "not a hand history"  # of Full Tilt
     again = runner.invoke(app, ["import", str(path), "--db", db, "--site", "fulltilt"])
-    assert "not read again" in again.output and "--site SITE" in again.output  # the same reading: known
+    # (#25: a reading that found nothing is tried again, to say the site the file looks like, exit 1)
+    assert again.exit_code == 1 and "it looks like a history of pokerstars" in " ".join(again.output.split())
     right = runner.invoke(app, ["import", str(path), "--db", db, "--format", "json"])
     assert right.exit_code == 0, right.output
     [report] = json.loads(right.output)["files"]

@@ -37,8 +37,8 @@ def run(db: str, *args: str) -> str:
     return result.output
 
 
-def test_a_break_of_exactly_the_gap_splits_a_session(evening: str) -> None:
-    shown = run(evening, "--player", "Ann").splitlines()
+def test_a_break_of_exactly_the_gap_splits_a_table_session(evening: str) -> None:
+    shown = run(evening, "--player", "Ann", "--by", "table").splitlines()
     assert shown == [
         "table  start             length  hands  hands/h     net  bb/100",
         "─────  ────────────────  ──────  ─────  ───────  ──────  ──────",
@@ -50,7 +50,7 @@ def test_a_break_of_exactly_the_gap_splits_a_session(evening: str) -> None:
 
 
 def test_a_longer_gap_joins_them(evening: str) -> None:
-    rows = json.loads(run(evening, "--player", "Ann", "--gap", "31", "--format", "json"))
+    rows = json.loads(run(evening, "--player", "Ann", "--gap", "31", "--format", "json", "--by", "table"))
     alpha = [row for row in rows if row["table"] == "Alpha"]
     assert len(rows) == 2 and len(alpha) == 1
     assert {key: alpha[0][key] for key in ("hands", "net_won", "duration_seconds", "bb_per_100", "bb_per_100_hands",
@@ -106,11 +106,11 @@ def test_nothing_to_report_exits_2_saying_why(evening: str) -> None:
 
 
 def test_sort_limit_and_out(evening: str, tmp_path: Path) -> None:
-    shown = run(evening, "--player", "Ann", "--sort", "net", "--asc", "--limit", "2").splitlines()
+    shown = run(evening, "--player", "Ann", "--sort", "net", "--asc", "--limit", "2", "--by", "table").splitlines()
     assert [line.split()[0] for line in shown[2:4]] == ["Beta", "Alpha"] and "-$0.03" in shown[2]
     assert shown[-1] == "showing 2 of 3 sessions; --limit N to see more (--limit 0: all)"
     out = tmp_path / "sessions" / "ann.csv"
-    written = runner.invoke(app, ["sessions", "--db", evening, "--player", "Ann", "--out", str(out)])
+    written = runner.invoke(app, ["sessions", "--db", evening, "--player", "Ann", "--out", str(out), "--by", "table"])
     assert written.exit_code == 0, written.output
     header, *rows = out.read_text(encoding="utf-8").splitlines()
     assert header.split(",")[:3] == ["player", "site", "table"] and len(rows) == 3

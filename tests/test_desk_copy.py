@@ -115,7 +115,7 @@ def test_hole_cards_nobody_showed_are_hidden_unless_the_desk_asks(tmp_path: Path
     assert data["form"] == "player" and data["hole_cards_hidden_for"] == ["Hero"]
     assert next(p for p in data["players"] if p["player"] == "Hero")["cards"] == [None, None, "5h", "Qc"]
     out = tmp_path / "copy.html"
-    assert explain(db, hand, "--for", "player", "--format", "html", "--out", str(out)) == ""
+    assert explain(db, hand, "--for", "player", "--format", "html", "--out", str(out)) == f"wrote {out}\n"
     page = out.read_text()
     assert '"7c"' not in page and 'data-card="7c"' not in page and "Hole cards that were never shown" in page
 

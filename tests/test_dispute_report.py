@@ -161,7 +161,7 @@ def test_html_escapes_every_player_name(tmp_path: Path) -> None:
     hand = misawarded(side_pot_hand()).replace("Shorty", HOSTILE)
     db, _ = imported(tmp_path, hand)
     out = tmp_path / "r.html"
-    assert explain(db, "200", "--format", "html", "--out", str(out)) == ""
+    assert explain(db, "200", "--format", "html", "--out", str(out)) == f"wrote {out}\n"  # (#25: every --out says so)
     page = out.read_text()
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert page.count("<script") == 2  # the replayer's data and its code, nothing else

@@ -192,7 +192,7 @@ def test_graph_in_big_bets(db: Path, tmp_path: Path) -> None:
     page = graphed(db, tmp_path, "--player", "Bob", "--unit", "bb")
     expected = sum(Fraction(parse(text).net_won("Bob"), parse(text).stakes.big_bet)
                    for text in ALL_HANDS if "Bob" in parse(text).players)
-    shown = re.search(r"<th>Total \(BB\)</th><td>([^<]*)</td>", page)
+    shown = re.search(r"<tr><th>Total</th><td>[^<]*</td><td>([^<]*)</td></tr>", page)  # (money, then big bets)
     assert shown and abs(Decimal(shown.group(1)) - Decimal(expected.numerator) / expected.denominator) < Decimal("0.01")
     labels = _ticks(page, "y")
     assert labels and all(re.fullmatch(r"-?\d+(\.\d+)? BB", label) for label in labels), labels
@@ -204,14 +204,15 @@ def test_graph_by_date_and_points_that_name_their_hand(db: Path, tmp_path: Path)
     labels = _ticks(page, "x")
     assert labels == sorted(labels) and all(re.fullmatch(r"\d{4}(-\d\d){0,2}|\d\d-\d\d \d\d:\d\d", x) for x in labels)
     ann = [parse(text) for text in ALL_HANDS if "Ann" in parse(text).players]
-    points = re.findall(r'<a href="#hand-(\d+)"><circle[^>]*><title>([^<]*)</title>', page)
+    points = re.findall(r'<a href="(w\.hands/[^"]+)"><circle[^>]*><title>hand (\d+): ([^<]*)</title>', page)
     assert len(points) == len(ann)
-    for number, title in points:
+    for replay, number, title in points:
         row = re.search(rf'<tr id="hand-{number}">(.*?)</tr>', page)
-        assert row, number  # the point's link has its row
+        assert row, number  # the hand has its row, which links the same replay
         hand = ann[int(number) - 1]
         assert f"#{hand.hand_id}" in html.unescape(title) and f"{hand.started_at:%Y-%m-%d}" in title
-        assert f"hhtool show {hand.hand_id} --site {hand.site}" in row.group(1)
+        assert f"hhtool show {hand.hand_id} --site {hand.site}" in row.group(1) and f'href="{replay}"' in row.group(1)
+        assert (tmp_path / replay).is_file()  # the point opens the hand's replay (#25: it went to the row)
 
 
 @pytest.mark.slow

@@ -115,7 +115,7 @@ def test_watch_beside_a_writer_appending_hands_cut_inside_their_summary_stores_e
     folder, db = tmp_path / "live", tmp_path / "w.duckdb"
     folder.mkdir()
     path = folder / "table.txt"
-    process = subprocess.Popen([*HHTOOL, "import", "--watch", str(folder), "--interval", "0.05", "--db", str(db)],
+    process = subprocess.Popen([*HHTOOL, "import", "--watch", "-v", str(folder), "--interval", "0.05", "--db", str(db)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stderr is not None and "watching" in process.stderr.readline()

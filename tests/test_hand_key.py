@@ -32,7 +32,7 @@ def import_samples(db: Path, *more: str) -> None:
 def store_before_the_key(current: Path, old: Path) -> None:
     """A store of the schema before the hand key holding what ``current`` holds: the tables of
     versions 1 to BEFORE_KEY, filled from ``current``'s tables and views (which show the rows as
-    those tables held them: (site, hand_id) first, the same columns in the same order)."""
+    those tables held them: (site, hand_id) first; the columns those versions had are taken by name)."""
     con = duckdb.connect(str(old))
     try:
         con.execute("CREATE TABLE schema_version (version INTEGER NOT NULL, applied_at TIMESTAMP NOT NULL)")
@@ -45,7 +45,10 @@ def store_before_the_key(current: Path, old: Path) -> None:
         for table in spec.TABLES:
             if table.name == "schema_version" or table.name not in existing:  # (a table of a later version)
                 continue
-            chosen = "* EXCLUDE (hk)" if table.name == "hands" else "*"
+            # the columns the table had then (not hk, nor a column a later version added), by name
+            had = con.execute("SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() "
+                              "AND schema_name = 'main' AND table_name = ? ORDER BY column_index", [table.name]).fetchall()
+            chosen = ", ".join(f'"{name}"' for (name,) in had)
             con.execute(f"INSERT INTO main.{table.name} SELECT {chosen} FROM cur.main.{table.name}")
         con.execute("DETACH cur")
     finally:

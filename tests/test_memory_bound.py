@@ -88,9 +88,10 @@ def test_peak_memory_of_an_import_stays_under_the_bound(kind: str, tmp_path: Pat
 
 #: simulated hands making a 31 MB file, just under the size from which files used to be streamed
 #: (32 MB), where an import's process tree with two jobs took 1.06-1.13 GiB (#28, item 11); streamed
-#: in chunks of 1,000 hands, 0.89 GiB
+#: in chunks of 1,000 hands, 0.89 GiB; with the facts left until the workers stop, 700 MiB. The
+#: bound is under the promise (1 GiB for any input) by what a 200 MB file adds (807 MiB measured)
 TREE_HANDS = 18_000
-TREE_BOUND_MIB = 1024
+TREE_BOUND_MIB = 850
 
 
 def _tree_rss(root: int) -> int:

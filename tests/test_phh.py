@@ -93,6 +93,7 @@ def normalized(hand: Hand) -> Hand:
         deals=tuple(sorted(no_line(hand.deals), key=lambda d: (d.street, d.player))), uncalled=no_line(hand.uncalled),
         showdown=no_line(hand.showdown), awards=no_line(hand.awards), stated_pots=no_line(hand.stated_pots),
         restatements=no_line(hand.restatements), notes=tuple(replace(note, line=None) for note in hand.notes),
+        finishes=no_line(hand.finishes),
     )
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from hhtool.chunks import process_chunk
 from hhtool.importer import Importer
-from hhtool.model import FailedHand, FailureKind, Hand, RawHand, SkippedHand
+from hhtool.model import FailedHand, FailureKind, Finish, Hand, RawHand, SkippedHand
 from hhtool.pipeline import make_replayer
 from hhtool.reader import read_file
 from hhtool.replay.codes import Code
@@ -25,6 +25,7 @@ from hhtool.store import Store, document, schema, spec, tables
 from hhtool.store.spec import INTEGER, Column, Role
 from hhtool.store.tables import SpecMismatch
 from tests.test_site_pokerstars import SPLIT_HAND
+from tests.tournament_hands import stars_hand
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -111,7 +112,12 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
     raw = RawHand("b.txt", 7, ("PokerStars Hand #1: gibberish",))
     built |= {"violations": found,
               "import_errors": tables.failure_rows([FailedHand("pokerstars", "1", 8, "why", raw, FailureKind.ENDS_EARLY)]),
-              "skipped_hands": tables.skipped_rows([SkippedHand("pokerstars", "2", "Razz", raw)])}
+              "skipped_hands": tables.skipped_rows([SkippedHand("pokerstars", "2", "Razz", raw, "77", (
+                  Finish("Bob", 2, None, None, 100, 9), Finish("Al", 1, 1250, "USD", 100, 10)))])}
+    # no sample history is a tournament's last hand: the finishes of one stated by a small tournament hand
+    finished = parser_for("pokerstars").parse(RawHand("t.txt", 1, tuple(stars_hand().splitlines())))
+    assert isinstance(finished, Hand) and finished.finishes
+    built["finishes"] = pa.concat_tables([built["finishes"], tables.hand_rows([(finished, None, None)])["finishes"]])
     # the tables the export and the replay code name (schema.HAND_TABLES, REPLAY_TABLES) are the ones built
     assert set(built) == {"hands", *schema.HAND_TABLES, *schema.REPLAY_TABLES, "import_errors", "skipped_hands"}
     assert set(schema.HAND_TABLES) == {t.name for t in spec.TABLES if t.role is Role.HAND_PART} and schema.REPLAY_TABLES
@@ -128,7 +134,10 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
         "file": "b.txt", "first_line": 7, "last_line": 7, "line": 8, "site": "pokerstars", "hand_id": "1",
         "reason": "why", "raw_text": "PokerStars Hand #1: gibberish", "raw_sha256": "", "kind": "ends_early"}
     assert built["skipped_hands"].to_pylist() == [
-        {"file": "b.txt", "first_line": 7, "site": "pokerstars", "hand_id": "2", "game": "Razz"}]
+        {"file": "b.txt", "first_line": 7, "site": "pokerstars", "hand_id": "2", "game": "Razz", "tournament_id": "77",
+         "finish_players": ["Bob", "Al"], "finish_places": [2, 1], "finish_prizes": [None, 1250],
+         "finish_currencies": [None, "USD"], "finish_units": [100, 100], "finish_lines": [9, 10]}]
+    assert tables.skipped_rows([SkippedHand("pokerstars", "3", "Razz", raw)]).to_pylist()[0]["finish_players"] is None
 
 
 def test_a_builder_that_disagrees_with_the_spec_fails() -> None:

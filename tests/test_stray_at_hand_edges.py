@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
@@ -102,14 +103,16 @@ def test_a_run_of_nul_bytes_at_a_hand_start_costs_no_hand(tmp_path: Path) -> Non
     assert "300 NUL bytes" in note["reason"] and note["reason"].startswith(f"line {text.count(chr(10)) + 1}: ")
 
 
-def test_a_partypoker_export_concatenated_with_its_byte_order_mark_loses_no_hand(tmp_path: Path) -> None:
-    """PartyPoker's hand begins with preamble lines ("Game #N starts."): the mark in front of the second
-    export's first one hid it, so that line failed as stray text and the hand, stored without it, was a
-    conflicting copy of the same hand in the first export."""
-    sample = next((Path(__file__).resolve().parents[1] / "sample_histories" / "partypoker").glob("*.txt")).read_bytes()
-    both = tmp_path / "both.txt"
-    both.write_bytes(b"\xef\xbb\xbf" + sample.rstrip(b"\r\n") + b"\r\n\xef\xbb\xbf" + sample)
+
+@pytest.mark.parametrize(("site", "pattern"), [("partypoker", "*.txt"), ("phh", "*.phhs"), ("ipoker", "*.xml")])
+def test_an_export_concatenated_with_its_byte_order_mark_loses_nothing(tmp_path: Path, site: str, pattern: str) -> None:
+    """The second export's mark hid, in PartyPoker, its first hand's preamble ("Game #N starts.": stray
+    text, and the hand without it a conflicting copy); in PHH, a comment inside the first file's last
+    section (that hand failed as invalid TOML); in XML, nothing but blanks between two sessions (a
+    failed 'hand', exit 1, though no hand was lost)."""
+    sample = next((Path(__file__).resolve().parents[1] / "sample_histories" / site).glob(pattern)).read_bytes()
+    both = tmp_path / f"both{Path(pattern).suffix}"
+    both.write_bytes(sample.rstrip(b"\r\n") + b"\n\xef\xbb\xbf" + sample)  # cat a b, a ending without a break
     code, report = imported(both)
-    hands = report["hands_found"]
     assert code == 0 and (report["failed"], report["conflicts"]) == (0, []), report
-    assert report["stored"] == report["duplicates"] == hands // 2
+    assert report["stored"] == report["duplicates"] == report["hands_found"] // 2

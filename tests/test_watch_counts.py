@@ -106,10 +106,11 @@ def test_the_watch_command_restarted_reports_only_what_it_stored(tmp_path: Path)
 
     (folder / "b.txt").write_text(SPLIT_HAND)
     first, _ = run_watch()
-    assert "a.txt: 80 hands found = 80 stored + 0 duplicates" in first
+    assert " · 80 hands stored today · last a.txt: +80 · no problems\n" in first  # (#25: a status line)
+    assert " · 81 hands stored today · last b.txt: +1 · no problems\n" in first
     assert "stopped: 81 hands found = 81 stored + 0 duplicates" in first
     (folder / "b.txt").write_text(SPLIT_HAND + "\n\n\n" + numbered_hands(2, start=500))  # b grows; a stays as it was
     again, _ = run_watch()  # (a.txt comes first in the pass: done once b.txt is reported)
     assert "a.txt:" not in again  # unchanged: no line, no phantom duplicates
-    assert "b.txt: 2 hands found = 2 stored + 0 duplicates + 0 skipped + 0 failed + 0 incomplete (3 in the file)" in again
+    assert " · 2 hands stored today · last b.txt: +2 · no problems\n" in again
     assert "stopped: 2 hands found = 2 stored + 0 duplicates + 0 skipped + 0 failed + 0 incomplete" in again

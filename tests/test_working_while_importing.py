@@ -105,7 +105,7 @@ def test_stats_and_sql_work_while_a_watch_runs_and_the_watch_still_stores_new_ha
     history = folder / "table.txt"
     history.write_text(numbered_hands(40))
     db = str(tmp_path / "w.duckdb")
-    watcher = subprocess.Popen([*HHTOOL, "import", "--watch", str(folder), "--interval", "0.1", "--db", db],
+    watcher = subprocess.Popen([*HHTOOL, "import", "--watch", "-v", str(folder), "--interval", "0.1", "--db", db],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     processes.append(watcher)
     assert watcher.stdout is not None and "table.txt: 40 hands found" in watcher.stdout.readline()

@@ -356,6 +356,31 @@ def report_failure(error: BaseException) -> int:
     return code
 
 
+def closed_pipe(error: OSError) -> bool:
+    """Whether ``error`` is stdout's reader having gone (`hhtool stats | head`): the reader took what
+    it wanted, so the command ends quietly with 0. Then stdout is pointed at the null device, so
+    that nothing still buffered fails again at the interpreter's exit."""
+    if error.errno != errno.EPIPE:
+        return False
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # a stdout without a file descriptor (a test's capture)
+        pass
+    return True
+
+
+def _reader_gone(console: Console) -> None:
+    """Rich's answer to a closed pipe is SystemExit(1); here it is the error itself, which
+    :func:`closed_pipe` turns into a quiet end (every console: ours and Typer's help)."""
+    console.quiet = True
+    raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+Console.on_broken_pipe = _reader_gone  # type: ignore[method-assign,assignment]
+
+
 class GuardedGroup(TyperGroup):
     """Runs a command so that nothing but its own output and one line reach the user: an error no
     command handled (a full disk, a damaged database, a bad $HHTOOL_* value, Ctrl-C) ends with the
@@ -364,7 +389,12 @@ class GuardedGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         _LEVEL["now"] = Verbosity.NORMAL  # each run starts at the normal level (a test runs many)
         keep_conventions(self, ctx)
-        return list(super().parse_args(ctx, args))
+        try:  # (`hhtool --help` prints here)
+            return list(super().parse_args(ctx, args))
+        except OSError as error:
+            if not closed_pipe(error):
+                raise
+            raise typer.Exit(EXIT_OK) from None
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
@@ -383,6 +413,11 @@ class GuardedGroup(TyperGroup):
         except typer.Abort:
             err.print("aborted", markup=False, highlight=False)
             sys.exit(EXIT_FINDINGS)
+        try:  # what is still buffered, now: a closed pipe found at the interpreter's exit would be "Exception ignored"
+            sys.stdout.flush()
+        except OSError as error:
+            if not closed_pipe(error):
+                raise
         sys.exit(code if isinstance(code, int) else EXIT_OK)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
@@ -406,6 +441,8 @@ class GuardedGroup(TyperGroup):
         except (Exception, KeyboardInterrupt) as error:  # the one place where errors end
             if _is_cli_control(error):
                 raise
+            if isinstance(error, OSError) and closed_pipe(error):
+                raise typer.Exit(EXIT_OK) from None
             code = report_failure(error)
             raise typer.Exit(code) from None
         finally:

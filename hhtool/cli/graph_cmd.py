@@ -37,7 +37,9 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Graph a player's cumulative winnings against hands played or dates, in money or big bets.
-        In HTML, hovering a point names its hand; clicking it goes to the hand's row and its `hhtool show` command."""
+        In HTML, hovering a point names its hand; clicking it opens the hand's replay: the hand's web page
+        (the dispute report's, with its replayer) written for each point (up to 400 hands, evenly spread,
+        and the last) in the folder beside the page, winnings.html -> winnings.hands/ (keep them together)."""
         from hhtool.service.filters import hand_filter
         from hhtool.service.reports import graph
 
@@ -47,4 +49,6 @@ def register(app: typer.Typer) -> None:
         drawn = graph(database(db), chosen, path, player, currency, unit, axis)
         missing = " or ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
         left_out = f"; {drawn.left_out} hands without {missing} left out" if drawn.left_out else ""
-        info(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out})")
+        replays = (f"; {drawn.replays} hand replays in {path.with_name(path.stem + '.hands')}/, beside it"
+                   if drawn.replays else "")
+        info(f"wrote {path} ({drawn.hands} hands of {drawn.player}{left_out}){replays}", highlight=False)

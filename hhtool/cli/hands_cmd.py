@@ -6,6 +6,7 @@ import typer
 
 from hhtool.cli.common import (
     DB_OPTION,
+    EXIT_OK,
     FROM_OPTION,
     GAME_OPTION,
     PLAYER_OPTION,
@@ -65,15 +66,19 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
-        from hhtool.service.filters import hand_filter
+        from hhtool.service.filters import NoneTogether, hand_filter
         from hhtool.service.hands import OPTIONAL_COLUMNS, UNCUT_COLUMNS, hand_choice, limit_for, list_hands
 
         chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
                              game=game, table_size=table_size, tags=tags)
         listed_choice = hand_choice(verdict, showdown, min_pot, max_pot)
         target = list_target(output_format, out_file, columns, all_columns)
-        listed = list_hands(database(db), chosen, listed_choice, sort=sort, descending=descending,
-                            limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
+        try:
+            listed = list_hands(database(db), chosen, listed_choice, sort=sort, descending=descending,
+                                limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
+        except NoneTogether as empty:  # an empty answer, not a mistake: each value asked for is known
+            target.tell(f"no hands match ({empty.why})")
+            raise typer.Exit(EXIT_OK) from None
         emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
         if listed.total == 0:  # (only when nothing was asked: a filter selecting nothing is refused)
             target.tell("the store holds no hands yet: run `hhtool import PATH` first")

@@ -18,7 +18,6 @@ from hhtool.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
     EXIT_OK,
-    Verbosity,
     choices,
     database,
     err,
@@ -28,10 +27,10 @@ from hhtool.cli.common import (
     out,
     rules_option,
     site_option,
-    verbosity,
 )
 from hhtool.cli.output import print_text_summary
 from hhtool.service.config import watch_targets
+from hhtool.service.errors import UsageError
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
 from hhtool.service.stores import stored_since_open
 
@@ -142,9 +141,9 @@ def tell_interrupted(progress: ImportProgressView, stored: int | None) -> None:
 
 
 def print_file_pass(report: FileReport) -> None:
-    """One line per file a --watch pass read (what this pass found: a grown file's new part), and its
-    failures and conflicting copies; nothing for a file imported before and unchanged."""
-    if report.status != "unchanged" and verbosity() is not Verbosity.QUIET:
+    """With -v: one line per file a --watch pass read (what this pass found: a grown file's new part),
+    and its failures and conflicting copies; nothing for a file imported before and unchanged."""
+    if report.status != "unchanged":
         whole = report.file_totals()["hands_found"]
         out.print(f"{escape(report.path)}: {report.hands_found} hands found = {report.stored} stored + "
                   f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
@@ -158,11 +157,38 @@ def print_file_pass(report: FileReport) -> None:
                   f"differs from {escape(conflict.first)}", highlight=False)
 
 
-def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval: float) -> None:
-    summary = watch_paths(
-        database(db), paths, options, interval, print_file_pass,
-        on_problem=lambda problem: err.print(f"[red]unreadable[/red] {escape(problem)}"),
-        on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops", stderr=True))
+def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval: float, from_config: bool) -> None:
+    """Watch until Ctrl-C: one status line (:mod:`hhtool.cli.watch_view`), the problems above it; a
+    watched path that does not exist is warned about (a typo: the close names beside it)."""
+    from hhtool.cli.output import terminal_width
+    from hhtool.cli.watch_view import WatchStatus
+
+    status = WatchStatus(width=terminal_width)
+    where = " (a watch entry of the config file)" if from_config else ""
+
+    def heard(report: FileReport) -> None:
+        if status.verbose:
+            print_file_pass(report)
+        else:
+            status.file_problems(report)
+        status.heard(report)
+
+    def missing(what: str) -> None:
+        err.print(f"[yellow]warning:[/yellow] {escape(what)}{where}; watched in case it appears", highlight=False)
+
+    try:
+        try:
+            summary = watch_paths(
+                database(db), paths, options, interval, heard, on_problem=status.unreadable_file,
+                on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops",
+                                         stderr=True),
+                on_missing=missing)
+        except UsageError as error:
+            if from_config and str(error).startswith("nothing to watch"):
+                raise UsageError(f"{error}: fix the watch entries of the config file (`hhtool config`)") from None
+            raise
+    finally:
+        status.end()
     for report in summary.latest.values():  # a hand still cut off when the watch ends never completed
         for hand in report.incomplete_hands:
             out.print(f"  [yellow]incomplete[/yellow] {escape(report.path)}:{hand.line}: {escape(hand.reason)} "
@@ -196,15 +222,18 @@ def register(app: typer.Typer) -> None:
         second even on a pipe, =off never. Files that are not hand histories (no line starts a hand of
         any site) are skipped and said so, never failed.
 
-        Exit code 0 when nothing failed, 1 when some hands failed (all others stored), 2 on usage errors,
+        Exit code 0 when nothing failed, 1 when some hands failed (all others stored) or a file read
+        with --site holds no hand of it but looks like another site's history (named), 2 on usage errors,
         3 when the store cannot be read or written, 130 on Ctrl-C (what was stored stays: the same
-        command again resumes where it stopped). --watch ends only with Ctrl-C: 130, its last line the
-        hands it found, failed ones included.
+        command again resumes where it stopped). --watch shows one status line (time, hands stored today,
+        last file, problems; -v: each file's counts instead) and ends only with Ctrl-C: 130, its last
+        line the hands it found, failed ones included.
         """
         options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
+        from_config = not paths
         paths = watch_targets(paths or [])
         if watch_mode:
-            run_watch(paths, db, options, interval)
+            run_watch(paths, db, options, interval, from_config)
             raise typer.Exit(EXIT_INTERRUPTED)  # a watch ends only by Ctrl-C
         progress = ImportProgressView()
         try:
@@ -220,7 +249,8 @@ def register(app: typer.Typer) -> None:
         else:
             print_text_summary(report)
         # exit 1 only for real failures: a truncated last hand is reported but expected of live files
-        raise typer.Exit(EXIT_FINDINGS if report.failed else EXIT_OK)
+        # (a --site that found nothing in a file of another site did nothing asked of it: 1 as well)
+        raise typer.Exit(EXIT_FINDINGS if report.failed or report.wrong_site else EXIT_OK)
 
 
 __all__ = ["register"]

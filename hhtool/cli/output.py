@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # a frame to print comes from a command that loaded Polars; t
 
 #: an import report's status of a file that holds no hand (hhtool.import_report.NOT_A_HAND_HISTORY)
 NOT_A_HAND_HISTORY = "not a hand history"
+NOT_A_HISTORY_SKIPPED = "[yellow]not a hand history[/yellow], skipped"
 
 
 class OutputFormat(StrEnum):
@@ -49,7 +50,7 @@ NOT_A_TABLE = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
 #: the width of a table written to a file or a pipe (no terminal to fit)
 UNBOUNDED_WIDTH = 200
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # U+2028, U+2029: line breaks to a terminal
-_NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?|-)$")
+_NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?(?: chips)?|-)$")  # (chips: sessions)
 
 
 def terminal_width() -> int:
@@ -94,6 +95,7 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
                 frame.write_parquet(temporary)
             except pl.exceptions.ComputeError as error:  # Polars' words for an OSError (a full disk)
                 raise CannotWrite(out_file, OSError(str(error))) from None
+        tell_written(out_file, rows_text(frame.height))
         return
     if chosen is OutputFormat.csv:
         text = csv_text(frame)
@@ -104,13 +106,25 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
     else:
         width = UNBOUNDED_WIDTH if out_file else terminal_width()
         text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional))
-    write_text(text, out_file)
+    write_text(text, out_file, rows_text(frame.height))
 
 
-def write_text(text: str, out_file: str | None) -> None:
+def rows_text(rows: int) -> str:
+    return f"{rows:,} row" + ("" if rows == 1 else "s")
+
+
+def tell_written(out_file: str, what: str | None = None) -> None:
+    """``wrote FILE (what)`` on stdout, as every ``--out`` ends (`graph` as well); nothing with -q."""
+    if verbosity() is not Verbosity.QUIET:
+        out.print(f"wrote {out_file}" + (f" ({what})" if what else ""), markup=False, highlight=False, soft_wrap=True)
+
+
+def write_text(text: str, out_file: str | None, what: str | None = None) -> None:
+    """``text`` to ``out_file`` (written whole, then ``wrote FILE``), else to stdout."""
     if out_file:
         with written_whole(out_file) as temporary:
             temporary.write_text(text, encoding="utf-8")
+        tell_written(out_file, what)
     else:
         sys.stdout.write(text)
 
@@ -454,15 +468,17 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
         if len(talking) > len(shown):
             lines.append(f"  … and {len(talking) - len(shown)} more files with duplicates, skipped or failed hands "
                          "(--format json lists every file)")
-    groups: dict[str, list[str]] = {}  # why -> the files
+    groups: dict[tuple[str, str], list[str]] = {}  # (what, why) -> the files
     for file in report.files:
         if file.status == NOT_A_HAND_HISTORY:
-            groups.setdefault(file.note or "no hand in it", []).append(shown_path(file.path))
+            # (a --site that found no hand in a file of another site: a mistake to tell, exit 1)
+            what = "[red]another site's history[/red], nothing read" if file.looks_like else NOT_A_HISTORY_SKIPPED
+            groups.setdefault((what, file.note or "no hand in it"), []).append(shown_path(file.path))
     if report.ignored:
-        groups["not read, by the name's ending"] = [shown_path(path) for path in report.ignored]
-    for why, names in groups.items() if detail is not Detail.QUIET else ():
+        groups[(NOT_A_HISTORY_SKIPPED, "not read, by the name's ending")] = [shown_path(path) for path in report.ignored]
+    for (what, why), names in groups.items() if detail is not Detail.QUIET else ():
         count = f"{len(names)} {'file' if len(names) == 1 else 'files'}"
-        lines.append(f"  [yellow]not a hand history[/yellow], skipped ({count}: {escape(why)}):")
+        lines.append(f"  {what} ({count}: {escape(why)}):")
         if detail is Detail.VERBOSE:
             lines.extend(f"      {escape(name)}" for name in names)
         elif len(names) <= SHOWN_NOT_HISTORIES:  # a few: one a line, each path's end kept

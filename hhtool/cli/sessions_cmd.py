@@ -1,6 +1,8 @@
-"""`hhtool sessions`: a player's sessions per table (start, duration, hands, pace, net, bb/100)."""
+"""`hhtool sessions`: a player's sittings, or sessions per table (start, duration, hands, pace, net, bb/100)."""
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 import typer
 
@@ -29,6 +31,11 @@ from hhtool.cli.output import OutputFormat, emit_frame
 from hhtool.service.choices import DEFAULT_GAP_MINUTES, Game
 
 
+class SessionsBy(StrEnum):
+    sitting = "sitting"
+    table = "table"
+
+
 def register(app: typer.Typer) -> None:
     @app.command("sessions")
     def sessions_command(
@@ -40,7 +47,9 @@ def register(app: typer.Typer) -> None:
         game: Game | None = GAME_OPTION,
         table_size: int | None = TABLE_SIZE_OPTION,
         gap: int = typer.Option(DEFAULT_GAP_MINUTES, "--gap", min=1, help="Minutes: a break this long or longer "
-                                "between two hands at a table ends a session."),
+                                "with no hand at any table ends a session (--by table: at its table)."),
+        by: SessionsBy = typer.Option(SessionsBy.sitting, "--by", help="sitting: the hands at every table "
+                                      "together; table: a session per table."),
         sort: str | None = sort_option("start"),
         descending: bool | None = DESCENDING_OPTION,
         limit: int | None = LIMIT_OPTION,
@@ -50,9 +59,13 @@ def register(app: typer.Typer) -> None:
         out_file: str | None = OUT_OPTION,
         db: str | None = DB_OPTION,
     ) -> None:
-        """Sessions per player and table, newest first: start, duration, hands, hands per hour, net, bb/100.
+        """A player's sessions, newest first: start, duration, hands, hands per hour, net, bb/100.
 
-        A session: a player's hands at one table with no break of --gap minutes (default 30) or more.
+        A session is a sitting: a player's hands at every table he played (listed under `table`), until
+        a break of --gap minutes (default 30) or more with no hand at any table. --by table: a session
+        per table, a break at that table ending it.
+
+        Tournament chips are never added to money: a sitting in chips is its own row, its net in chips.
 
         Without --player: the sessions of the hands' hero.
 
@@ -69,13 +82,17 @@ def register(app: typer.Typer) -> None:
                              game=game, table_size=table_size)
         target = list_target(output_format, out_file, columns, all_columns)
         report = sessions(database(db), chosen, gap, sort=sort, descending=descending,
-                          limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
+                          limit=limit_for(limit, target.on_terminal), terminal=target.terminal,
+                          by_table=by is SessionsBy.table)
         listed = report.listed
         emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
         notes = []
         if listed.cut:
             notes.append(f"showing {listed.frame.height:,} of {listed.total:,} sessions; "
                          "--limit N to see more (--limit 0: all)")
+        if report.in_chips:
+            notes.append(f"{report.in_chips:,} of these sessions {'is' if report.in_chips == 1 else 'are'} in "
+                         "tournament chips: net in chips, not money")
         if report.undated:
             notes.append(f"{report.undated:,} hands state no time: they are in no session")
         for note in notes:

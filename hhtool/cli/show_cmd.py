@@ -8,7 +8,7 @@ from enum import StrEnum
 import typer
 
 from hhtool.cli.annotations import annotation_block, hand_annotations, notes_json, print_lines
-from hhtool.cli.common import DB_OPTION, choices, database, info, out, rules_option, site_option
+from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
 from hhtool.cli.output import UNBOUNDED_WIDTH, fit_lines, printable, terminal_width, write_text
 
 
@@ -71,7 +71,5 @@ def register(app: typer.Typer) -> None:
 
 
 def emit(text: str, out_file: str | None) -> None:
-    """The rendered hand to stdout, or to ``out_file`` (said on stderr, unless -q)."""
+    """The rendered hand to stdout, or to ``out_file`` (write_text says "wrote FILE", as every --out)."""
     write_text(text, out_file)
-    if out_file:
-        info(f"wrote {out_file}", stderr=True, highlight=False, markup=False)

@@ -20,15 +20,21 @@ def register(app: typer.Typer) -> None:
         out_file: str | None = OUT_OPTION,
         db: str | None = DB_OPTION,
     ) -> None:
-        """Tournaments played, newest first: date (the first stored hand), hands, chips won.
+        """Tournaments played, newest first: date (the first stored hand),
+        buy-in, hands, finish, chips won.
 
-        One row per tournament and player (without --player: the hands' hero). Chips won: the
-        tournament chips won less those put in over the stored hands (chips, not money).
+        One row per tournament and player (without --player: the hands' hero);
+        the site where the rows hold several. Buy-in and finish as the
+        histories state them: the header's buy-in ($10+$1; a knockout's prize
+        pool, bounty and fee, $200+$50+$15; 100+9 PLAY; freeroll) and the place
+        and prize a hand states for the player (2nd, $12.34); "—" where no
+        stored hand states one. Chips won: the tournament chips won less those
+        put in over the stored hands (chips, not money).
 
-        The buy-in and the finishing place are not in the store yet: see docs/stats.md, "Tournaments".
-
-        csv, json and parquet carry every key (site, tournament_id, player, first_hand, last_hand,
-        hands, currency, chips_won).
+        csv, json and parquet carry every key (site, tournament_id, player,
+        first_hand, last_hand, hands, currency, chips_won, buy_in, buy_in_fee,
+        buy_in_bounty, buy_in_currency, buy_in_unit, place, prize,
+        prize_currency, prize_unit); amounts in their currency's smallest unit.
         """
         from hhtool.service.filters import hand_filter
         from hhtool.service.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, tournaments

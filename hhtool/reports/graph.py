@@ -3,10 +3,13 @@
 The series comes from the player's facts (:mod:`hhtool.reports.facts_table`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
 are each hand's net over its own big bet, divided only when drawn. PNG is drawn by matplotlib (Agg
-backend, imported only when a PNG is asked for); HTML is one self-contained page: an inline SVG
-chart written here (no script, no external reference) with a point per hand whose tooltip names
-the hand (hover) and which links to its row of the hand-by-hand table (click), where the
-`hhtool show` command for it waits to be copied (a static page cannot run the CLI).
+backend, imported only when a PNG is asked for); HTML is a page with no script and no external
+reference: an inline SVG chart written here with a point per hand (up to MAX_REPLAYS of them, evenly
+spread, and the last) whose tooltip names the hand (hover) and which opens that hand's replay
+(click): the dispute report's web page of the hand, with its replayer, written for each point in
+the folder beside the page (``winnings.html`` → ``winnings.hands/``; move the two together). The
+hand-by-hand table links each of those hands to its replay too, and gives every hand's `hhtool
+show` command.
 
 >>> series = pl.DataFrame({"net": [5, -2, 10], "went_sd": [1, 0, 0]})
 >>> cumulative(series).select("total", "showdown", "non_showdown").rows()
@@ -34,6 +37,10 @@ WIDTH, HEIGHT = 960, 440  # SVG user units
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 40, 50
 MAX_SVG_POINTS = 2000
 MAX_TABLE_ROWS = 5000
+#: hands with a point on the chart, each with its replay page (a page is ~40 KB and ~15 ms to make)
+MAX_REPLAYS = 400
+#: the width of a tick label's character in SVG user units (11 px sans-serif, digits and dashes)
+TICK_CHAR_WIDTH = 6.7
 LINES = (("total", "Total", "#1f4e9c"), ("showdown", "Showdown", "#2e8b57"), ("non_showdown", "Non-showdown", "#c0392b"))
 
 
@@ -126,11 +133,14 @@ class Drawing:
     def x_title(self) -> str:
         return "date" if self.axis is Axis.date else "hands played"
 
+    def money_total(self) -> str:
+        return f"{format_money(int(self.series['total'][-1]), self.money_unit)} {self.currency}"
+
     def title(self) -> str:
+        """The total in the graph's unit; in big bets the money beside it, as the totals table has both."""
+        total = self.money_total()
         if self.unit is Unit.bb:
-            total = f"{self.values('total')[-1]:+.2f} BB"
-        else:
-            total = f"{format_money(int(self.series['total'][-1]), self.money_unit)} {self.currency}"
+            total = f"{self.values('total')[-1]:+.2f} big bets ({total})"
         return f"Winnings of {self.player}: {total} over {self.series.height} hands"
 
 
@@ -281,10 +291,11 @@ def _point_title(drawn: Drawing, index: int) -> str:
             f"net {amount} · total {drawn.label(drawn.values('total')[index])}")
 
 
-def svg_chart(drawn: Drawing) -> str:
-    """The three lines as inline SVG, and a point per hand on the total line (tooltip: the hand;
-    link: its table row); long series are thinned to MAX_SVG_POINTS points per line (every k-th hand
-    and the last one), the table keeps the numbers."""
+def svg_chart(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
+    """The three lines as inline SVG, and a point on the total line for each hand of ``replays``
+    (index → its replay page; tooltip: the hand; click: its replay), else for each hand drawn
+    (click: its table row); long series are thinned to MAX_SVG_POINTS points per line (every k-th
+    hand and the last one), the table keeps the numbers."""
     n = drawn.series.height
     picked = _picked(n, MAX_SVG_POINTS)
     xs_all = _x_values(drawn)
@@ -308,7 +319,9 @@ def svg_chart(drawn: Drawing) -> str:
         x_high = x_low + 1
     if high == low:
         high = low + 1
-    plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    # room on the right for half the last tick's label, centred on the plot's right edge (it was cut off)
+    right = max(MARGIN_RIGHT, math.ceil(len(x_labels[-1]) * TICK_CHAR_WIDTH / 2) + 6)
+    plot_w = WIDTH - MARGIN_LEFT - right
     plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
 
     def x_of(x: float) -> float:
@@ -323,13 +336,13 @@ def svg_chart(drawn: Drawing) -> str:
              f'<text x="{WIDTH / 2:.0f}" y="24" text-anchor="middle" font-size="16">{title}</text>']
     for amount in y_ticks:
         y = y_of(amount)
-        parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y:.1f}" x2="{WIDTH - MARGIN_RIGHT}" y2="{y:.1f}" stroke="#e4e4e4"/>')
+        parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y:.1f}" x2="{WIDTH - right}" y2="{y:.1f}" stroke="#e4e4e4"/>')
         parts.append(f'<text class="ytick" x="{MARGIN_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">'
                      f'{html.escape(drawn.label(amount))}</text>')
     for tick, label in zip(x_ticks, x_labels, strict=True):
         parts.append(f'<text class="xtick" x="{x_of(tick):.1f}" y="{HEIGHT - MARGIN_BOTTOM + 16}" text-anchor="middle" '
                      f'font-size="11">{html.escape(label)}</text>')
-    parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y_of(0):.1f}" x2="{WIDTH - MARGIN_RIGHT}" y2="{y_of(0):.1f}" stroke="#888"/>')
+    parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y_of(0):.1f}" x2="{WIDTH - right}" y2="{y_of(0):.1f}" stroke="#888"/>')
     parts.append(f'<text x="{MARGIN_LEFT + plot_w / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="12">'
                  f'{drawn.x_title}</text>')
     parts.append(f'<text x="14" y="{MARGIN_TOP + plot_h / 2:.0f}" text-anchor="middle" font-size="12" '
@@ -342,9 +355,11 @@ def svg_chart(drawn: Drawing) -> str:
                      f'stroke="{color}" stroke-width="2"/>')
         parts.append(f'<text x="{MARGIN_LEFT + 36}" y="{legend_y}" font-size="12">{label}</text>')
     total_color = LINES[0][2]
-    for i, x, v in zip(picked, xs[1:], values["total"][1:], strict=True):
-        parts.append(f'<a href="#hand-{i + 1}"><circle class="hand" cx="{x_of(x):.1f}" cy="{y_of(v):.1f}" r="3" '
-                     f'fill="{total_color}"><title>{html.escape(_point_title(drawn, i))}</title></circle></a>')
+    totals = drawn.values("total")
+    for i in sorted(replays) if replays is not None else picked:
+        href = html.escape(replays[i]) if replays is not None else f"#hand-{i + 1}"
+        parts.append(f'<a href="{href}"><circle class="hand" cx="{x_of(xs_all[i]):.1f}" cy="{y_of(totals[i]):.1f}" '
+                     f'r="3" fill="{total_color}"><title>{html.escape(_point_title(drawn, i))}</title></circle></a>')
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -356,14 +371,15 @@ def show_command(site: str, hand_id: str) -> str:
     return f"hhtool show {shlex.quote(hand_id)} --site {shlex.quote(site)}"
 
 
-def html_page(drawn: Drawing) -> str:
-    """A self-contained page: the SVG chart, the final totals and the hand-by-hand table (thinned
+def html_page(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
+    """A page with no script: the SVG chart, the final totals and the hand-by-hand table (thinned
     to MAX_TABLE_ROWS rows, always keeping the last hand and every hand the chart has a point for,
-    when longer); each row has the `hhtool show` command of its hand."""
+    when longer); each row has the `hhtool show` command of its hand, and the link to its replay
+    page where ``replays`` (index → page) has one."""
     series = drawn.series
     unit = drawn.money_unit
     n = series.height
-    rows = sorted({*_picked(n, MAX_TABLE_ROWS), *_picked(n, MAX_SVG_POINTS)})
+    rows = sorted({*_picked(n, MAX_TABLE_ROWS), *_picked(n, MAX_SVG_POINTS), *(replays or {})})
     money = {column: series[column].to_list() for column in ("net", "total", "showdown", "non_showdown")}
     in_bb = drawn.unit is Unit.bb
     bb_total = drawn.values("total") if in_bb else []
@@ -375,19 +391,26 @@ def html_page(drawn: Drawing) -> str:
         if in_bb:
             cells.append(_plain(round(bb_total[i], 2)))
         cells.append(show_command(series["site"][i], series["hand_id"][i]))
-        body.append(f'<tr id="hand-{i + 1}">' + "".join(f"<td>{html.escape(str(value))}</td>" for value in cells) + "</tr>")
+        replay = (replays or {}).get(i)
+        link = f'<td><a href="{html.escape(replay)}">replay</a></td>' if replay else "<td></td>"
+        body.append(f'<tr id="hand-{i + 1}">' + "".join(f"<td>{html.escape(str(value))}</td>" for value in cells)
+                    + link + "</tr>")
     note = "" if len(rows) == n else f"<p>{len(rows)} of the {n} hands are listed (evenly spread, and the last one).</p>"
     if drawn.left_out:
         why = " and ".join(w for w, on in (("a date", drawn.axis is Axis.date), ("a known big bet", in_bb)) if on)
         note += f"<p>{drawn.left_out} hands without {why} are left out.</p>"
     title = html.escape(drawn.title())
+    currency = html.escape(drawn.currency)
     summary = "".join(
-        f"<tr><th>{label}</th><td>{format_money(int(series[column][-1]), unit)}</td></tr>" for column, label, _ in LINES
-    )
-    if in_bb:
-        summary += "".join(f"<tr><th>{label} (BB)</th><td>{_plain(round(drawn.values(column)[-1], 2))}</td></tr>"
-                           for column, label, _ in LINES)
+        f"<tr><th>{label}</th><td>{format_money(int(series[column][-1]), unit)}</td>"
+        + (f"<td>{_plain(round(drawn.values(column)[-1], 2))}</td>" if in_bb else "") + "</tr>"
+        for column, label, _ in LINES)
+    totals_head = f"<tr><th></th><th>{currency}</th>" + ("<th>big bets</th>" if in_bb else "") + "</tr>"
+    why = ("<p>Big bets: each hand's net over that hand's own big bet, summed (the stakes may change from hand "
+           "to hand), so they are not the money total over one big bet.</p>" if in_bb else "")
     bb_header = "<th>total BB</th>" if in_bb else ""
+    clicks = ("click it to open the hand's replay (the pages in the folder beside this one)" if replays is not None
+              else "click it to go to the hand's row, whose command replays it")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;margin:24px}} table{{border-collapse:collapse}}
@@ -395,25 +418,62 @@ td,th{{padding:2px 8px;text-align:right;border-bottom:1px solid #ddd}} td:last-c
 circle.hand{{opacity:0.25;cursor:pointer}} circle.hand:hover{{opacity:1;r:6px}} tr:target{{background:#ffe9a8}}</style>
 </head><body>
 <h1>{title}</h1>
-<p>Hover a point for its hand; click it to go to the hand's row, whose last cell is the command that replays it.</p>
-{svg_chart(drawn)}
-<h2>Totals ({html.escape(drawn.currency)})</h2>
-<table>{summary}<tr><th>Hands</th><td>{n}</td></tr></table>
+<p>Hover a point for its hand; {clicks}.</p>
+{svg_chart(drawn, replays)}
+<h2>Totals</h2>
+<table>{totals_head}{summary}<tr><th>Hands</th><td>{n}</td></tr></table>{why}
 <h2>Hand by hand</h2>
 {note}<table>
-<tr><th>#</th><th>started</th><th>site</th><th>hand</th><th>net</th><th>total</th><th>showdown</th><th>non-showdown</th>{bb_header}<th>replay</th></tr>
+<tr><th>#</th><th>started</th><th>site</th><th>hand</th><th>net</th><th>total</th><th>showdown</th><th>non-showdown</th>{bb_header}<th>command</th><th>replay</th></tr>
 {chr(10).join(body)}
 </table>
 </body></html>
 """
 
 
-def write_graph(drawn: Drawing, path: Path) -> None:
-    """PNG or HTML, by the file's suffix."""
+def replay_folder(path: Path) -> Path:
+    """Where the replay pages of a graph page go: ``winnings.html`` → ``winnings.hands``."""
+    return path.with_name(f"{path.stem}.hands")
+
+
+def write_replays(store: Store, drawn: Drawing, folder: Path) -> dict[int, str]:
+    """The dispute page (its replayer first among its parts) of each hand the chart has a point for
+    (MAX_REPLAYS, evenly spread, and the last), in ``folder``; index → its path from the graph page."""
+    from hhtool.replay.profiles import profile_for
+    from hhtool.reports.dispute.build import build_report
+    from hhtool.reports.dispute.html import render_html
+    from hhtool.reports.dispute.pages import page_name
+    from hhtool.reports.dispute.stored import stored_facts
+    from hhtool.store.load import load_hands
+
+    series = drawn.series
+    picked = _picked(series.height, MAX_REPLAYS)
+    wanted = {(str(series["site"][i]), str(series["hand_id"][i])): i for i in picked}
+    folder.mkdir(parents=True, exist_ok=True)
+    taken: set[str] = set()
+    pages: dict[int, str] = {}
+    keys = [f"{site}\x00{hand_id}" for site, hand_id in wanted]
+    for hand in load_hands(store, "list_contains(?, h.site || chr(0) || h.hand_id)", [keys]):
+        index = wanted.get((hand.site, hand.hand_id))
+        if index is None or index in pages:
+            continue
+        chosen = profile_for(hand, None)
+        name = page_name(hand.site, hand.hand_id, taken)
+        (folder / name).write_text(render_html(build_report(hand, chosen, stored_facts(store, hand, chosen.name))),
+                                   encoding="utf-8")
+        pages[index] = f"{folder.name}/{name}"
+    return pages
+
+
+def write_graph(drawn: Drawing, path: Path, store: Store | None = None) -> int:
+    """PNG or HTML, by the file's suffix; with ``store``, an HTML page's replays beside it
+    (:func:`write_replays`). The number of replay pages written."""
     suffix = path.suffix.lower()
     if suffix == ".png":
         write_png(drawn, path)
-    elif suffix in (".html", ".htm"):
-        path.write_text(html_page(drawn), encoding="utf-8")
-    else:
+        return 0
+    if suffix not in (".html", ".htm"):
         raise GraphError(f"--out must end in .png or .html, not {path.name!r}")
+    replays = write_replays(store, drawn, replay_folder(path)) if store is not None else None
+    path.write_text(html_page(drawn, replays), encoding="utf-8")
+    return len(replays or {})

@@ -1,23 +1,29 @@
-"""Sessions (`hhtool sessions`): a player's consecutive hands at one table, split where the time
-from one hand's start to the next one's reaches the gap.
+"""Sessions (`hhtool sessions`): a player's sittings, split where the time from one hand's start to
+the next one's, at whatever table, reaches the gap; or, ``by_table``, his consecutive hands at one
+table, split likewise.
 
-A table is the site's table (its name and, in a tournament, the tournament) in one currency; a
-player's hands at two tables at once are two sessions. Per session:
+A sitting is one player's hands in one money (a currency, or tournament chips: never summed with
+money) at every table he played: one evening at two tables at once is one sitting, its tables
+listed. A table is the site's table (its name and, in a tournament, the tournament) in one currency.
+Per session:
 
 * ``start``, ``end``: the first and the last hand's start, as the histories state them; the duration
   is the time between them (a one-hand session lasts 0);
 * ``hands_per_hour``: the pace between them, (hands − 1) per hour of duration (none for a
   session that lasts 0);
-* ``net``: Σ net won in the hand's smallest units, an integer;
+* ``net``: Σ net won in the hand's smallest units, an integer (tournament chips: chips, not money);
 * ``bb_per_100``: as `stats` and `graph --unit bb` define it (docs/stats.md): 100 × Σ(net / big
   bet) / hands whose big bet is known, each hand in its own big bets — computed exactly
   (:class:`~fractions.Fraction`), rounded only where it is shown.
 
 >>> rows = [PlayedHand("Ann", "s", "T", None, "USD", 100, datetime(2024, 1, 1, 20, 0), 8, 4),
+...         PlayedHand("Ann", "s", "U", None, "USD", 100, datetime(2024, 1, 1, 20, 5), 1, 4),
 ...         PlayedHand("Ann", "s", "T", None, "USD", 100, datetime(2024, 1, 1, 20, 10), -2, 4),
 ...         PlayedHand("Ann", "s", "T", None, "USD", 100, datetime(2024, 1, 1, 21, 0), 4, 4)]
->>> [(s.hands, s.net, s.bb_per_100) for s in split_sessions(rows, timedelta(minutes=30))]
-[(2, 6, Fraction(75, 1)), (1, 4, Fraction(100, 1))]
+>>> [(s.table, s.hands, s.net) for s in split_sessions(rows, timedelta(minutes=30))]
+[('T, U', 3, 7), ('T', 1, 4)]
+>>> [(s.table, s.hands, s.net, s.bb_per_100) for s in split_sessions(rows, timedelta(minutes=30), by_table=True)]
+[('T', 2, 6, Fraction(75, 1)), ('T', 1, 4, Fraction(100, 1)), ('U', 1, 1, Fraction(25, 1))]
 """
 
 from __future__ import annotations
@@ -54,8 +60,15 @@ def big_bets_per_100(big_bets: Fraction, hands: int) -> Fraction | None:
     return None if hands == 0 else big_bets * 100 / hands
 
 
+#: the currency of tournament chips (a site's play chips are another: their code is kept)
+CHIPS = "CHIPS"
+
+
 @dataclass(frozen=True)
 class Session:
+    """A sitting (or a table's session): where it holds several sites, tables or tournaments, each
+    of those fields lists them, comma-separated, in the order first played; ``tables`` counts them."""
+
     player: str
     site: str
     table: str | None
@@ -68,6 +81,12 @@ class Session:
     net: int
     big_bets: Fraction  # Σ net / big bet over the hands whose big bet is known
     bb_hands: int  # those hands
+    tables: int = 1
+
+    @property
+    def in_chips(self) -> bool:
+        """Whether the net is tournament chips, not money."""
+        return self.currency.upper() == CHIPS or (self.tournament_id is not None and self.unit == 1)
 
     @property
     def duration_seconds(self) -> int:
@@ -83,14 +102,16 @@ class Session:
         return big_bets_per_100(self.big_bets, self.bb_hands)
 
 
-def split_sessions(hands: Iterable[PlayedHand], gap: timedelta) -> list[Session]:
-    """The sessions of ``hands`` (in any order; ties in time keep the order given), oldest first per
-    player and table."""
-    by_table: dict[tuple[Any, ...], list[PlayedHand]] = {}
+def split_sessions(hands: Iterable[PlayedHand], gap: timedelta, *, by_table: bool = False) -> list[Session]:
+    """The sessions of ``hands`` (in any order; ties in time keep the order given): sittings, each
+    player's hands in one money at any table, or ``by_table`` each table's; oldest first per player
+    and money (and table)."""
+    grouped: dict[tuple[Any, ...], list[PlayedHand]] = {}
     for hand in hands:
-        by_table.setdefault(hand[:5], []).append(hand)
+        key = hand[:6] if by_table else (hand.player, hand.currency, hand.unit)
+        grouped.setdefault(key, []).append(hand)
     sessions: list[Session] = []
-    for played in by_table.values():
+    for played in grouped.values():
         played.sort(key=lambda hand: hand.started_at)
         run: list[PlayedHand] = [played[0]]
         for hand in played[1:]:
@@ -102,21 +123,28 @@ def split_sessions(hands: Iterable[PlayedHand], gap: timedelta) -> list[Session]
     return sessions
 
 
+def _listed(values: Iterable[str | None]) -> str | None:
+    """The values, each once, in order, comma-separated; None when there is none."""
+    present = list(dict.fromkeys(value for value in values if value is not None))
+    return ", ".join(present) if present else None
+
+
 def _session(run: Sequence[PlayedHand]) -> Session:
     first = run[0]
     known = [hand for hand in run if hand.big_bet]
-    return Session(player=first.player, site=first.site, table=first.table, tournament_id=first.tournament_id,
+    return Session(player=first.player, site=_listed(hand.site for hand in run) or first.site,
+                   table=_listed(hand.table for hand in run), tournament_id=_listed(hand.tournament_id for hand in run),
                    currency=first.currency, unit=first.unit, start=run[0].started_at, end=run[-1].started_at,
                    hands=len(run), net=sum(hand.net for hand in run),
                    big_bets=sum((Fraction(hand.net, hand.big_bet) for hand in known if hand.big_bet), Fraction(0)),
-                   bb_hands=len(known))
+                   bb_hands=len(known), tables=len({(hand.site, hand.table, hand.tournament_id) for hand in run}))
 
 
 # ------------------------------------------------------------------ columns, order, what is shown
 
 #: every key of a row (--format csv / json), in order; money in smallest units beside currency and unit
-KEYS = ("player", "site", "table", "tournament_id", "currency", "unit", "start", "end", "duration_seconds", "hands",
-        "hands_per_hour", "net_won", "bb_per_100", "bb_per_100_hands")
+KEYS = ("player", "site", "table", "tables", "tournament_id", "currency", "unit", "start", "end", "duration_seconds",
+        "hands", "hands_per_hour", "net_won", "bb_per_100", "bb_per_100_hands")
 LABELS = {"duration_seconds": "length", "hands_per_hour": "hands/h", "net_won": "net", "bb_per_100": "bb/100",
           "tournament_id": "tournament", "bb_per_100_hands": "bb hands"}
 #: other names --sort and --columns take
@@ -153,12 +181,13 @@ def _rounded(value: Fraction | None, places: int) -> float | None:
 
 def sessions_frame(sessions: Sequence[Session]) -> pl.DataFrame:
     """Every key of each session (csv, json, parquet): rates rounded to 3 places from their exact value."""
-    rows = [{"player": s.player, "site": s.site, "table": s.table, "tournament_id": s.tournament_id,
+    rows = [{"player": s.player, "site": s.site, "table": s.table, "tables": s.tables, "tournament_id": s.tournament_id,
              "currency": s.currency, "unit": s.unit, "start": s.start, "end": s.end,
              "duration_seconds": s.duration_seconds, "hands": s.hands, "hands_per_hour": _rounded(s.hands_per_hour, 3),
              "net_won": s.net, "bb_per_100": _rounded(s.bb_per_100, 3), "bb_per_100_hands": s.bb_hands}
             for s in sessions]
-    schema = {"player": pl.Utf8, "site": pl.Utf8, "table": pl.Utf8, "tournament_id": pl.Utf8, "currency": pl.Utf8,
+    schema = {"player": pl.Utf8, "site": pl.Utf8, "table": pl.Utf8, "tables": pl.Int64, "tournament_id": pl.Utf8,
+              "currency": pl.Utf8,
               "unit": pl.Int64, "start": pl.Datetime, "end": pl.Datetime, "duration_seconds": pl.Int64,
               "hands": pl.Int64, "hands_per_hour": pl.Float64, "net_won": pl.Int64, "bb_per_100": pl.Float64,
               "bb_per_100_hands": pl.Int64}
@@ -185,8 +214,9 @@ def _shown(session: Session, key: str) -> object:
     if key == "hands_per_hour":
         pace = session.hands_per_hour
         return "-" if pace is None else str(round(pace))
-    if key == "net_won":
-        return format_money(session.net, session.unit, session.currency)
+    if key == "net_won":  # tournament chips say so: they are no money
+        return (f"{format_money(session.net, session.unit)} chips" if session.in_chips
+                else format_money(session.net, session.unit, session.currency))
     if key == "bb_per_100":
         rate = session.bb_per_100
         return "-" if rate is None else f"{float(round(rate, 2)):.2f}"
@@ -213,6 +243,6 @@ def shown_keys(sessions: Sequence[Session], columns: list[str], all_columns: boo
 def terminal_view(sessions: Sequence[Session], keys: list[str]) -> pl.DataFrame:
     """The columns ``keys`` as the terminal shows them, from the exact values: money spelled in its
     currency, durations as hours:minutes, bb/100 to two places, hands per hour whole."""
-    whole = ("hands", "bb_per_100_hands", "unit")
+    whole = ("hands", "bb_per_100_hands", "unit", "tables")
     return pl.DataFrame([pl.Series(LABELS.get(key, key), [_shown(s, key) for s in sessions],
                                    dtype=pl.Int64 if key in whole else pl.Utf8) for key in keys])

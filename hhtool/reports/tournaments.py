@@ -1,11 +1,18 @@
 """`hhtool tournaments`: one row per tournament and player, from the stored tournament hands.
 
 What the store holds of a tournament is what its hands state: the site, the tournament's id, when
-each hand was played, and the chips each player won or lost in it (tournament chips, never money).
-The buy-in and the finishing place are not stored (see docs/stats.md, "Tournaments").
+each hand was played, the chips each player won or lost in it (tournament chips, never money), the
+buy-in its header states (``hands.buy_in`` …) and the finishing place and prize a hand states for a
+player (``finishes``; a hand of another game of a mixed tournament, which is not stored, keeps its
+finishes on ``skipped_hands``). A tournament whose hands state no buy-in, or a player whose finish no
+hand states, shows "—" there (see docs/stats.md, "Tournaments").
 
 >>> chips_text(1250), chips_text(-40)
 ('1250', '-40')
+>>> ordinal(1), ordinal(2), ordinal(3), ordinal(11), ordinal(22), ordinal(113)
+('1st', '2nd', '3rd', '11th', '22nd', '113th')
+>>> finish_text(2, 1234, "USD", 100), finish_text(8, None, None, None), finish_text(None, None, None, None)
+('2nd, $12.34', '8th', '—')
 """
 
 from __future__ import annotations
@@ -14,32 +21,71 @@ from typing import Any
 
 import polars as pl
 
-from hhtool.money import format_money
+from hhtool.money import format_buy_in, format_money, format_named
 
-#: every key of a row (csv, json, parquet), in order
-KEYS = ("site", "tournament_id", "player", "first_hand", "last_hand", "hands", "currency", "chips_won")
+#: every key of a row (csv, json, parquet), in order; the buy-in and the prize as integers in their
+#: currency's smallest unit (``*_unit`` of them make one), NULL where no hand states them
+KEYS = ("site", "tournament_id", "player", "first_hand", "last_hand", "hands", "currency", "chips_won",
+        "buy_in", "buy_in_fee", "buy_in_bounty", "buy_in_currency", "buy_in_unit",
+        "place", "prize", "prize_currency", "prize_unit")
 #: the terminal's headers
-HEADERS = {"tournament_id": "tournament", "first_hand": "date", "last_hand": "last hand", "chips_won": "chips won"}
-TERMINAL_KEYS = ("tournament_id", "site", "first_hand", "player", "hands", "chips_won")
-UNCUT_HEADERS = ("tournament", "date")
+HEADERS = {"tournament_id": "tournament", "first_hand": "date", "last_hand": "last hand", "chips_won": "chips won",
+           "buy_in": "buy-in", "place": "finish"}
+TERMINAL_KEYS = ("tournament_id", "site", "first_hand", "player", "buy_in", "hands", "place", "chips_won")
+UNCUT_HEADERS = ("tournament", "date", "buy-in", "finish")
 OPTIONAL_HEADERS = ("site",)
+#: what a cell shows where no hand states the value
+UNSTATED = "—"
 
 
 def tournaments_sql(facts: str, whose: str) -> str:
-    """The rows of the facts query ``facts`` (tournament hands) summed per tournament and player."""
-    return f"""SELECT f.site, h.tournament_id, f.player, min(f.started_at) AS first_hand,
-                      max(f.started_at) AS last_hand, CAST(count(*) AS BIGINT) AS hands,
-                      any_value(f.currency) AS currency, CAST(sum(f.net) AS BIGINT) AS chips_won
-               FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id
-               WHERE f.is_tournament AND {whose}
-               GROUP BY f.site, h.tournament_id, f.player
-               ORDER BY first_hand DESC NULLS LAST, f.site, h.tournament_id, f.player"""
+    """The rows of the facts query ``facts`` (tournament hands) summed per tournament and player, with the
+    buy-in the tournament's selected hands state and the finish any hand of it states for the player, stored
+    or skipped as another game's (the last one stated, should several state one)."""
+    return f"""WITH stated AS (
+                   SELECT h.site, h.tournament_id, x.player, x.place, x.prize, x.currency, x.unit, h.file, x.line
+                   FROM finishes x JOIN hands h ON h.site = x.site AND h.hand_id = x.hand_id
+                   UNION ALL
+                   SELECT site, tournament_id, unnest(finish_players), unnest(finish_places), unnest(finish_prizes),
+                          unnest(finish_currencies), unnest(finish_units), file, unnest(finish_lines)
+                   FROM skipped_hands WHERE finish_players IS NOT NULL),
+               finished AS (
+                   SELECT site, tournament_id, player,
+                          arg_max(struct_pack(place := place, prize := prize, currency := currency, unit := unit),
+                                  (file, line)) AS stated
+                   FROM stated GROUP BY site, tournament_id, player)
+               SELECT t.*, fin.stated.place, fin.stated.prize, fin.stated.currency AS prize_currency,
+                      fin.stated.unit AS prize_unit
+               FROM (
+                   SELECT f.site, h.tournament_id, f.player, min(f.started_at) AS first_hand,
+                          max(f.started_at) AS last_hand, CAST(count(*) AS BIGINT) AS hands,
+                          any_value(f.currency) AS currency, CAST(sum(f.net) AS BIGINT) AS chips_won,
+                          any_value(struct_pack(amount := h.buy_in, fee := h.buy_in_fee, bounty := h.buy_in_bounty,
+                                                currency := h.buy_in_currency, unit := h.buy_in_unit))
+                              FILTER (WHERE h.buy_in IS NOT NULL) AS stated_buy_in
+                   FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id
+                   WHERE f.is_tournament AND {whose}
+                   GROUP BY f.site, h.tournament_id, f.player
+               ) t LEFT JOIN finished fin ON fin.site = t.site AND fin.tournament_id IS NOT DISTINCT FROM t.tournament_id
+                   AND fin.player = t.player
+               ORDER BY t.first_hand DESC NULLS LAST, t.site, t.tournament_id, t.player"""
 
 
 def tournaments_frame(rows: list[tuple[Any, ...]]) -> pl.DataFrame:
+    """The rows of :func:`tournaments_sql` with the buy-in's parts as columns of their own (:data:`KEYS`)."""
+    flat = [(*row[:8], *_buy_in_parts(row[8]), *row[9:]) for row in rows]
     schema = {"site": pl.Utf8, "tournament_id": pl.Utf8, "player": pl.Utf8, "first_hand": pl.Datetime,
-              "last_hand": pl.Datetime, "hands": pl.Int64, "currency": pl.Utf8, "chips_won": pl.Int64}
-    return pl.DataFrame(rows, schema=schema, orient="row")
+              "last_hand": pl.Datetime, "hands": pl.Int64, "currency": pl.Utf8, "chips_won": pl.Int64,
+              "buy_in": pl.Int64, "buy_in_fee": pl.Int64, "buy_in_bounty": pl.Int64, "buy_in_currency": pl.Utf8,
+              "buy_in_unit": pl.Int64, "place": pl.Int64, "prize": pl.Int64, "prize_currency": pl.Utf8,
+              "prize_unit": pl.Int64}
+    return pl.DataFrame(flat, schema=schema, orient="row")
+
+
+def _buy_in_parts(stated: dict[str, Any] | None) -> tuple[Any, ...]:
+    if stated is None:
+        return (None,) * 5
+    return stated["amount"], stated["fee"], stated["bounty"], stated["currency"], stated["unit"]
 
 
 def chips_text(amount: int) -> str:
@@ -47,17 +93,47 @@ def chips_text(amount: int) -> str:
     return format_money(amount, 1, "CHIPS")
 
 
-def terminal_view(frame: pl.DataFrame, several_players: bool) -> pl.DataFrame:
-    """The listing as the terminal (and HTML) shows it: the date to the minute, chips won as chips."""
-    keys = [key for key in TERMINAL_KEYS if several_players or key != "player"]
+def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th`` … ``22nd``."""
+    suffix = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def buy_in_text(amount: int | None, fee: int | None, bounty: int | None, currency: str | None,
+                unit: int | None) -> str:
+    """The buy-in as :func:`hhtool.money.format_buy_in` writes it; :data:`UNSTATED` where no hand states it."""
+    if amount is None:
+        return UNSTATED
+    return format_buy_in(amount, fee or 0, bounty or 0, unit or 1, currency)
+
+
+def finish_text(place: int | None, prize: int | None, currency: str | None, unit: int | None) -> str:
+    """``2nd, $12.34``, ``8th`` (no prize stated), ``$5.00`` (a prize without a place);
+    :data:`UNSTATED` where no hand states a finish."""
+    parts = ([ordinal(place)] if place is not None else []) + (
+        [format_named(prize, unit or 1, currency)] if prize is not None else [])
+    return ", ".join(parts) or UNSTATED
+
+
+def terminal_view(frame: pl.DataFrame, several_players: bool, several_sites: bool = True) -> pl.DataFrame:
+    """The listing as the terminal (and HTML) shows it: the day (csv and json: to the second), the buy-in
+    and the finish as text (money as :mod:`hhtool.money` writes it), chips won as chips; the player and
+    the site only where the rows hold several."""
+    keys = [key for key in TERMINAL_KEYS if (several_players or key != "player") and (several_sites or key != "site")]
     columns = []
     for key in keys:
         if key == "first_hand":
-            column = pl.col(key).dt.strftime("%Y-%m-%d %H:%M").fill_null("-")
+            column = pl.col(key).dt.strftime("%Y-%m-%d").fill_null("-")
         elif key == "chips_won":
             column = pl.col(key).map_elements(chips_text, return_dtype=pl.Utf8)
         elif key == "tournament_id":
             column = pl.col(key).fill_null("?")
+        elif key == "buy_in":
+            column = pl.struct("buy_in", "buy_in_fee", "buy_in_bounty", "buy_in_currency", "buy_in_unit").map_elements(
+                lambda row: buy_in_text(*row.values()), return_dtype=pl.Utf8)
+        elif key == "place":
+            column = pl.struct("place", "prize", "prize_currency", "prize_unit").map_elements(
+                lambda row: finish_text(*row.values()), return_dtype=pl.Utf8)
         else:
             column = pl.col(key)
         columns.append(column.alias(HEADERS.get(key, key)))

@@ -62,6 +62,16 @@ class NothingMatched(UsageError):
     the close matches the store has), or says that the values together match nothing."""
 
 
+class NoneTogether(NothingMatched):
+    """Every value asked for is in the store, but no hand has them all (a day with no hand, a player
+    never at that site): an empty answer, not a mistaken request; `hands` says "no hands match" with 0.
+    ``why``: the reason without the words "no hand matches"."""
+
+    def __init__(self, message: str, why: str | None = None) -> None:
+        super().__init__(message)
+        self.why = why or message
+
+
 def require_matches(store: Store, chosen: HandFilter, player: str | None = None) -> None:
     """NothingMatched when a filter given selects no stored hand (no filter: every hand, even none);
     names the first value the store does not know (a site, a player or alias, a hand id) with close
@@ -95,7 +105,8 @@ def require_matches(store: Store, chosen: HandFilter, player: str | None = None)
                 raise NothingMatched(f"no {what} {value!r} in the store{close_to(value, known)}")
     if chosen.hand_id is not None and not store.run("SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [chosen.hand_id]):
         raise NothingMatched(f"no stored hand {chosen.hand_id!r}")
-    raise NothingMatched("no stored hand matches the filters together (each value exists, but not in one hand)")
+    raise NoneTogether("no stored hand matches the filters together (each value exists, but not in one hand)",
+                       "each value exists, but not in one hand together")
 
 
 def close_to(value: str, known: list[str]) -> str:
@@ -105,4 +116,4 @@ def close_to(value: str, known: list[str]) -> str:
     return f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
 
 
-__all__ = ["Game", "HandFilter", "NothingMatched", "close_to", "hand_filter", "parse_day", "require_matches"]
+__all__ = ["Game", "HandFilter", "NoneTogether", "NothingMatched", "close_to", "hand_filter", "parse_day", "require_matches"]

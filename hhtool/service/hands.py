@@ -31,7 +31,7 @@ from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
 from hhtool.reports.stats import TerminalChoice
 from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
-from hhtool.service.filters import NothingMatched, require_matches
+from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
 from hhtool.service.stores import Database
 from hhtool.service.verdicts import CONFLICTED
 from hhtool.store import Store
@@ -133,7 +133,8 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
             rows, params = _hands_sql(hand_filter)
             frame, total, before = _run(store, rows, params, condition, condition_params, order, limit)
     if total == 0 and (before or hand_filter != HandFilter() or choice != HandChoice()):  # (asked for nothing: none)
-        raise NothingMatched(_nothing_said(choice, before, with_player))
+        said = _nothing_said(choice, before, with_player)
+        raise (NothingMatched if said == EMPTY_STORE else NoneTogether)(said)
     if terminal is not None:
         frame = terminal_view(frame, shown_keys(frame, chosen, terminal.all_columns, with_player))
     else:
@@ -151,11 +152,14 @@ def _run(store: Store, rows: str, params: list[Any], condition: str, condition_p
     return store.frame(page, [*params, *condition_params]), total, before
 
 
+EMPTY_STORE = "the store holds no hands yet: run `hhtool import PATH` first"
+
+
 def _nothing_said(choice: HandChoice, before: int, with_player: bool) -> str:
     if before == 0 and with_player:  # (the players were seated in matching hands, but dealt into none of them)
         return "the players asked for were dealt into no hand the filters select"
     if before == 0:
-        return "the store holds no hands yet: run `hhtool import PATH` first"
+        return EMPTY_STORE
     whose = "of the player's " if with_player else "of the "
     hands = f"{before:,} hand" + ("" if before == 1 else "s")
     return f"none {whose}{hands} the other filters select matches {choice.said()}"

@@ -159,12 +159,24 @@ class WatchSummary:
 
 def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions, interval: float,
                 on_file: Callable[[FileReport], None], on_problem: Callable[[str], None],
-                on_watching: Callable[[], None] | None = None) -> WatchSummary:
+                on_watching: Callable[[], None] | None = None,
+                on_missing: Callable[[str], None] | None = None) -> WatchSummary:
     """`hhtool import --watch`: import new and growing files until Ctrl-C; the facts of new hands are
-    stored at once, so `stats` shows them."""
-    from hhtool.watch import watch
+    stored at once, so `stats` shows them. A path that does not exist is told to ``on_missing`` (with
+    the close names beside it: a typo) and watched in case it appears; UsageError when none exists
+    (nothing is opened, no store made)."""
+    from hhtool.sites import site_names
+    from hhtool.watch import missing_paths, watch
 
     check_rules(options.rules)
+    if options.site and options.site.lower() not in site_names():
+        raise UsageError(f"unknown site {options.site!r}; known sites: {', '.join(site_names())}")
+    missing = missing_paths(paths)
+    if paths and len(missing) == len(paths):
+        raise UsageError("nothing to watch: " + "; ".join(str(path) for path in missing))
+    for path in missing:
+        if on_missing is not None:
+            on_missing(str(path))
     stop = threading.Event()
     summary = WatchSummary()
 

@@ -31,6 +31,11 @@ def written_whole(out_file: str | Path) -> Iterator[Path]:
     to ``out_file`` when the block ends, removed when it fails."""
     path = prepare_out_file(out_file)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:  # made before anything is written: a place where no file can be made (/proc) is the request's fault
+        os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666))
+    except OSError as error:
+        raise UsageError(f"--out {out_file}: no file can be made in {path.parent}: "
+                         f"{error.strerror or error}") from None
     try:
         yield temporary
         os.replace(temporary, path)

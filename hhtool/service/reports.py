@@ -44,6 +44,7 @@ class Graphed:
     player: str
     hands: int
     left_out: int = 0
+    replays: int = 0  # replay pages written beside an HTML page (in its .hands folder)
 
 
 def graph(database: Database, hand_filter: HandFilter, path: Path, player: str | None = None,
@@ -65,8 +66,8 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
             drawn = drawing(store, hand_filter, player, currency.upper() if currency else None, unit, axis)
         except GraphError as error:
             raise UsageError(str(error)) from error
-    write_graph(drawn, prepare_out_file(path))
-    return Graphed(player, drawn.series.height, drawn.left_out)
+        replays = write_graph(drawn, prepare_out_file(path), store)  # (an HTML page's replays: from the store)
+    return Graphed(player, drawn.series.height, drawn.left_out, replays)
 
 
 __all__ = ["Axis", "Breakdown", "Graphed", "TerminalChoice", "Unit", "graph", "stats"]

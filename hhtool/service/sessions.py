@@ -37,13 +37,15 @@ class SessionsReport:
 
     listed: Listed
     undated: int = 0
+    in_chips: int = 0  # of the sessions listed, those whose net is tournament chips
 
 
 def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEFAULT_GAP_MINUTES, *,
              sort: str | None = None, descending: bool | None = None, limit: int | None = None,
-             terminal: TerminalChoice | None = None) -> SessionsReport:
-    """The sessions of the players of ``hand_filter`` (none named: of each hand's hero) at each table,
-    a break of ``gap_minutes`` or more ending one; sorted by the column ``sort`` names (default: the
+             terminal: TerminalChoice | None = None, by_table: bool = False) -> SessionsReport:
+    """The sessions of the players of ``hand_filter`` (none named: of each hand's hero): sittings, a
+    break of ``gap_minutes`` or more with no hand at any table ending one (``by_table``: at each
+    table, a break at that table); sorted by the column ``sort`` names (default: the
     start; numbers and dates largest first, text A to Z, unless ``descending`` says), the first
     ``limit``; with ``terminal``, the columns the terminal shows. NothingMatched (a UsageError) when
     the filters select no hand; UsageError for an unknown column, or no player to report on."""
@@ -73,14 +75,15 @@ def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEF
     if not dated:
         raise UsageError(f"none of the {len(rows):,} hands the filters select states when it was played: "
                          "sessions need the hands' times")
-    found = split_sessions(dated, timedelta(minutes=gap_minutes))
+    found = split_sessions(dated, timedelta(minutes=gap_minutes), by_table=by_table)
     if descending is None:
         descending = sort_key not in TEXT_KEYS
     found = ordered(found, sort_key, descending)
     kept = found[:limit] if limit else found
     frame = (sessions_frame(kept) if terminal is None
              else terminal_view(kept, shown_keys(kept, chosen, terminal.all_columns)))
-    return SessionsReport(Listed(frame, len(found)), undated=len(rows) - len(dated))
+    return SessionsReport(Listed(frame, len(found)), undated=len(rows) - len(dated),
+                          in_chips=sum(1 for session in kept if session.in_chips))
 
 
 __all__ = ["DEFAULT_GAP_MINUTES", "OPTIONAL_COLUMNS", "UNCUT_COLUMNS", "SessionsReport", "TerminalChoice",

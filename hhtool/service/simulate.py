@@ -52,6 +52,7 @@ def simulate(request: SimulationRequest) -> Simulated:
     or a file that exists (unless ``force``), CannotWrite when the file cannot be written."""
     from hhtool.replay import profile_for_site
     from hhtool.simulate import POLICIES, TableConfig, parse_amount, parse_rake, sidecar_path, simulate_to_file
+    from hhtool.simulate.seating import table_for_seed
     from hhtool.simulate.writers import WRITERS
 
     site = request.site.lower()
@@ -64,6 +65,7 @@ def simulate(request: SimulationRequest) -> Simulated:
             raise ValueError(f"no writer for site {request.site!r}; known: {', '.join(sorted(WRITERS))}")
         if request.policy not in POLICIES:
             raise ValueError(f"unknown policy {request.policy!r}; known: {', '.join(POLICIES)}")
+        table_name, start_time = table_for_seed(request.seed)  # each seed its own table and day
         config = TableConfig(
             small_bet=small,
             big_bet=big,
@@ -77,6 +79,8 @@ def simulate(request: SimulationRequest) -> Simulated:
             site=site,
             rake_allocation=profile_for_site(site).rake_allocation,
             seed=request.seed,
+            table_name=table_name,
+            start_time=start_time,
             first_hand_id=250_000_000_000 + (request.seed % 100_000) * 10_000_000,
         )
     except ValueError as error:

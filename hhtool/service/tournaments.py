@@ -1,5 +1,5 @@
 """`hhtool tournaments`: the tournaments of the players asked for, or of the hands' heroes, with the
-chips won in each (:mod:`hhtool.reports.tournaments`)."""
+buy-in, the finish and the chips won in each (:mod:`hhtool.reports.tournaments`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool =
     frame = tournaments_frame(rows)
     if frame.is_empty():
         return frame
-    return terminal_view(frame, frame["player"].n_unique() > 1) if terminal else frame
+    return terminal_view(frame, frame["player"].n_unique() > 1, frame["site"].n_unique() > 1) if terminal else frame
 
 
 __all__ = ["OPTIONAL_HEADERS", "UNCUT_HEADERS", "tournaments"]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 #: the modules of this package that are not sites: what the site modules share
 HELPER_MODULES = frozenset({"base", "common_lines", "dates", "facts", "line_rules", "line_site", "lines",
-                            "restated", "stakes", "stray_bytes", "subclassing", "xmlsupport"})
+                            "restated", "stakes", "stray_bytes", "subclassing", "tournament", "xmlsupport"})
 
 
 @cache

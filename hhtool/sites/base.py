@@ -552,6 +552,11 @@ class SiteParser:
         """Parse a hand already known to be Stud Hi/Lo. Raise HandParseError on bad text."""
         raise NotImplementedError
 
+    def skipped(self, raw: RawHand, hand_id: str | None, game: str) -> SkippedHand:
+        """A hand of another game, as it is skipped: its site, id and game; a site whose tournaments mix
+        games adds what such a hand states of the tournament (its finish lines). Never raises."""
+        return SkippedHand(self.name, hand_id, game, raw)
+
     def parse(self, raw: RawHand) -> ParseOutcome:
         """Parse one hand; never raises for bad input."""
         hand_id: str | None = None
@@ -566,7 +571,7 @@ class SiteParser:
         try:
             hand_id, game, is_stud8 = self.game_of(raw)
             if not is_stud8:
-                return SkippedHand(self.name, hand_id, game, raw)
+                return self.skipped(raw, hand_id, game)
             return self.parse_stud8(raw)
         except HandParseError as parse_error:  # (each clause its own name: mypyc types a name once)
             return FailedHand(self.name, hand_id, parse_error.line, f"{self.name}: {parse_error.reason}", raw, parse_error.kind)

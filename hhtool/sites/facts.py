@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from hhtool.model import Card, Note, Restatement, StatedPot, Structure
+from hhtool.model import BuyIn, Card, Finish, Note, Restatement, StatedPot, Structure
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class HandFacts:
     started_at: datetime | None = None
     timezone: str | None = None
     stated: StatedStakes = StatedStakes()
+    buy_in: BuyIn | None = None  # a tournament's buy-in, where the header states it
     # the header's or the lines'
     table_name: str | None = None
     table_size: int | None = None
@@ -52,6 +53,7 @@ class HandFacts:
     community_card: Card | None = None
     stated_pots: list[StatedPot] = field(default_factory=list)  # per-pot amounts of the summary
     restatements: list[Restatement] = field(default_factory=list)  # facts stated a second time
+    finishes: list[Finish] = field(default_factory=list)  # finishing places the lines state
     #: the hand's lines, for a reader that looks ahead (``token.index`` is a token's place here)
     tokens: list[Any] = field(default_factory=list, repr=False)
     #: what the header reading noted (a date that is none), given to the hand with the lines' notes
@@ -63,4 +65,4 @@ class HandFacts:
                 "game_label": self.game_label, "table_name": self.table_name, "dealer_seat": self.dealer_seat,
                 "hero": self.hero, "total_pot": self.total_pot, "rake": self.rake, "fees": self.fees,
                 "community_card": self.community_card, "stated_pots": tuple(self.stated_pots),
-                "restatements": tuple(self.restatements)}
+                "restatements": tuple(self.restatements), "buy_in": self.buy_in, "finishes": tuple(self.finishes)}

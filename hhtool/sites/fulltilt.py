@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from hhtool.model import Half, Hand, RawHand, ShowStatus, Stakes, StakeSource, Street
+from hhtool.model import BuyIn, Half, Hand, Note, RawHand, ShowStatus, Stakes, StakeSource, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, summary_rest
 from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, first_stated_start, header_match, structure_named
 from hhtool.sites.facts import HandFacts, StatedStakes
@@ -25,6 +25,7 @@ from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.tournament import AMOUNT, CODE, stated_buy_in
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -48,6 +49,9 @@ _STUD8 = re.compile(r"\bStud (?:H/L|Hi/Lo)\b", re.I)
 _SHOWDOWN_TEXT = re.compile(r"^(?P<high>.*?), for high(?: and (?P<low>.*?), for low)?$")
 _SIDE_POTS = re.compile(r"Side pot(?:[- ]#?\d+)? ")
 _HALF_OF = {"high": Half.HIGH, "low": Half.LOW, None: Half.WHOLE}
+# a tournament's name may begin with its buy-in: "$2 + $0.25 Sit & Go", "$200 + $10 Heads Up Sit & Go"
+# (others state none: "Big Game of the Week"); a bare number counts only with a "+" ("20 Player Sit & Go")
+_STATED_BUY_IN = re.compile(rf"(?P<parts>{AMOUNT}(?: ?\+ ?{AMOUNT}){{0,2}})(?: (?P<code>{CODE}))?(?= )")
 
 
 def _showdown_texts(description: str | None) -> tuple[str | None, str | None]:
@@ -203,6 +207,7 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
                   if at]
         started_at, timezone, notes = first_stated_start(stated, _TIME_FORMATS, raw.first_line)
         return _TiltFacts(
+            buy_in=_buy_in(match.group("tourney"), raw.first_line, notes) if tournament_id else None,
             hand_id=match.group("id"),
             unit=unit,
             currency=currency,
@@ -237,6 +242,17 @@ class FullTiltParser(LineSiteParser[_TiltFacts]):
         stated_ante = b.money(header_ante, b.raw.first_line) if header_ante else None
         return replace(stakes, ante=stated_ante,
                        ante_source=StakeSource.HEADER if stated_ante is not None else stakes.ante_source)
+
+
+def _buy_in(name: str | None, line: int, notes: list[Note]) -> BuyIn | None:
+    """The buy-in the tournament's name begins with, or None where it states none."""
+    stated = _STATED_BUY_IN.match(name or "")
+    if stated is None:
+        return None
+    parts, code = [part.strip() for part in stated.group("parts").split("+")], stated.group("code")
+    if len(parts) == 1 and code is None and parts[0][0].isdigit():
+        return None
+    return stated_buy_in(parts, code, line, notes)
 
 
 def _header(raw: RawHand) -> re.Match[str]:

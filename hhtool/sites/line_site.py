@@ -12,15 +12,17 @@ settle the stakes and build. A site module declares only what differs: its gramm
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar
 
-from hhtool.model import Hand, RawHand, Stakes
-from hhtool.sites.base import HandBuilder, SiteParser, load_grammar
+from hhtool.model import Hand, RawHand, SkippedHand, Stakes
+from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar
 from hhtool.sites.common_lines import COMMON_LINES, stakes_from_forced_bets
 from hhtool.sites.facts import HandFacts
 from hhtool.sites.line_rules import LineRule, LineTable
 from hhtool.sites.lines import LineGrammar, LineToken
 from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.tournament import FINISHED, finishes_in
 
 F = TypeVar("F", bound=HandFacts)
 
@@ -76,6 +78,21 @@ class LineSiteParser(SiteParser, Generic[F]):
             table_size=facts.table_size,
             ante=b.money(stated.ante, line) if stated.ante is not None else None,
         )
+
+    def skipped(self, raw: RawHand, hand_id: str | None, game: str) -> SkippedHand:
+        """A hand of another game; one of a tournament whose grammar has a finish line (a mixed game's
+        last hand may be dealt as Omaha) keeps the tournament's id and the finishes it states."""
+        plain = super().skipped(raw, hand_id, game)
+        if FINISHED not in self.lines.rules:
+            return plain
+        try:
+            facts = self.read_header(raw)
+            if not facts.is_tournament:
+                return plain
+            return replace(plain, tournament_id=facts.tournament_id,
+                           finishes=finishes_in(self.grammar(), raw, facts.buy_in))
+        except (HandParseError, ValueError, KeyError, IndexError):  # a header it cannot read: skipped as it is
+            return plain
 
     # ------------------------------------------------------------ the skeleton
 

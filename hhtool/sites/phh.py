@@ -68,7 +68,9 @@ from hhtool.model import (
 )
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
 from hhtool.sites.dates import stated_datetime
+from hhtool.sites.stray_bytes import STRAY_CHARACTERS
 from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.tournament import exported_tournament
 
 STUD8_VARIANT = "F7S/8"
 _VARIANT_KEY = re.compile(r"""^\s*variant\s*=\s*["']""")
@@ -137,6 +139,8 @@ class PhhParser(SiteParser):
         started = False
         key: str | None = None
         for index, line in enumerate(lines, offset):
+            if line and line[0] in STRAY_CHARACTERS:  # (files put together: TOML allows no mark or NUL there)
+                line = line.lstrip(STRAY_CHARACTERS)
             if _is_section(line):
                 top = _top_key(line)
                 if not (top.startswith("_") or top == key):
@@ -514,6 +518,10 @@ class _Reader:
             for r in self.user("restatements", []))
         return {"stated_pots": pots, "restatements": facts}
 
+    def _tournament(self) -> dict[str, Any]:
+        """An hhtool export of a tournament hand: the buy-in its header stated and the finishes its lines did."""
+        return exported_tournament(self.user("buy_in"), self.user("finishes", []), self.line("_hhtool_finishes"))
+
     def _stakes(self, antes: list[int]) -> Stakes:
         given = self.user("stakes")
         seat_count = self.fields.get("seat_count")
@@ -557,7 +565,7 @@ class _Reader:
                 tournament_id=user("tournament_id"), hero=user("hero"), game_label=user("game_label", ""),
                 total_pot=user("total_pot"), rake=user("rake"), fees=int(user("fees", 0)),
                 dealer_seat=user("dealer_seat"), community_card=Card.parse(community) if community else None,
-                origin_site=user("site"), **self._restated(),
+                origin_site=user("site"), **self._restated(), **self._tournament(),
             )
         else:
             fields["game_label"] = STUD8_VARIANT

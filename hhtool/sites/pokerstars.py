@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hhtool.model import Card, Half, NoteTopic, RawHand, Restated, ShowStatus, Street
+from hhtool.model import BuyIn, Card, Half, Note, NoteTopic, RawHand, Restated, ShowStatus, Street
 from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
 from hhtool.sites.common_lines import (
     CURRENCY_OF_SYMBOL,
@@ -27,6 +27,7 @@ from hhtool.sites.line_site import LineSiteParser
 from hhtool.sites.lines import LineToken
 from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
 from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -42,6 +43,10 @@ _LOCAL_TIME = re.compile(r"(?<![\d/])(\d+/\d+/\d+ \d+:\d+(?::\d+)?)(?![\d:]) ?([
 _ET_TIME = re.compile(r"\[(\d+/\d+/\d+ \d+:\d+(?::\d+)?) ([A-Z]{2,4})\]")
 _TIME_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y/%m/%d %H:%M")
 _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
+# the buy-in after the tournament's number: "$10+$1", "$0.98+$0.12 USD", "$200+$50+$15 USD" (a knockout),
+# "100+9" (play money), "50FPP", "250 SC", "Freeroll"; none at all in some (a shootout's later rounds)
+_STATED_BUY_IN = re.compile(rf"(?i:Tournament) #\d+, (?:(?P<free>Freeroll)\b|(?P<parts>{AMOUNT}(?:\+{AMOUNT}){{0,2}})"
+                            rf"(?: ?(?P<code>{CODE})\b)?(?= ))")
 _THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and a deal line makes two)
 
 
@@ -79,6 +84,7 @@ class _StarsFacts(HandFacts):
 
 
 _LINES = LineTable[_StarsFacts](order_only=("HEADER", "CAPPED", "DOUBLE_BET"))
+_LINES.add("FINISHED", FINISH_LINE)
 
 
 @_LINES.on("TABLE", groups=2)
@@ -210,7 +216,9 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
         label = _game_label(header)
         stated = [(when.group(1), when.group(2)) for when in (_ET_TIME.search(header), _LOCAL_TIME.search(header)) if when]
         started_at, timezone, notes = first_stated_start(stated, _TIME_FORMATS, raw.first_line)
+        buy_in = _buy_in(header, raw.first_line, notes) if tournament else None
         return _StarsFacts(
+            buy_in=buy_in,
             hand_id=_HAND_ID.search(header).group(1),  # type: ignore[union-attr]  # game_of found it
             unit=unit,
             currency=currency,
@@ -225,6 +233,20 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
             stated=StatedStakes(raw.first_line, *(stakes_match.group(1, 2) if stakes_match else (None, None))),
             home_game="PokerStars Home Game " in header[:24],
         )
+
+
+def _buy_in(header: str, line: int, notes: list[Note]) -> BuyIn | None:
+    """The buy-in a tournament header states, or None where it states none. Bare numbers count only with
+    a "+" or a code ("100+9", "50FPP"): a lone number is the start of the game's name ("7 Card Stud")."""
+    stated = _STATED_BUY_IN.search(header)
+    if stated is None:
+        return None
+    if stated.group("free"):
+        return FREEROLL
+    parts, code = stated.group("parts").split("+"), stated.group("code")
+    if len(parts) == 1 and code is None and parts[0][0].isdigit():
+        return None
+    return stated_buy_in(parts, code, line, notes)
 
 
 PARSER = PokerStarsParser()

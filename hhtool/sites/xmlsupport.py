@@ -42,9 +42,12 @@ from defusedxml.ElementTree import XMLParser
 
 from hhtool.model import CUT_LINE_MARK, Action, ActionKind, FailureKind, RawHand, Street
 from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
+from hhtool.sites.stray_bytes import STRAY_CHARACTERS
 
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")
+#: what text between games may hold and still be none: blanks, byte-order marks and NULs
+_BLANK_OR_STRAY = " \t\r\n\f\v" + STRAY_CHARACTERS
 #: a game's start or end tag, or the start of markup whose text is no tag (a comment, a CDATA
 #: section, a processing instruction: a ``</game>`` in them ends nothing)
 _GAME_TAG = re.compile(r"<game\b|</game\s*>|<!--|<!\[CDATA\[|<\?")
@@ -285,7 +288,7 @@ def split_games(lines: Iterable[str], file: str, header_start: re.Pattern[str],
         header_match = header_start.search(segment)
         before = segment[: header_match.start()] if header_match else segment
         leftover = ignorable.sub("", before) if ignorable else before
-        if _DECLARATION.sub("", leftover).strip():
+        if _DECLARATION.sub("", leftover).strip(_BLANK_OR_STRAY):  # (a mark: two files put together)
             yield chunk(start[0], before)
         if header_match is not None:
             header = tuple(segment[header_match.start():].rstrip().split("\n"))

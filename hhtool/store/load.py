@@ -17,8 +17,10 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 from hhtool.model import (
     Action,
     Award,
+    BuyIn,
     Card,
     Deal,
+    Finish,
     Hand,
     Note,
     NoteTopic,
@@ -31,7 +33,7 @@ from hhtool.model import (
     UncalledReturn,
 )
 from hhtool.store import Store
-from hhtool.store.spec import table
+from hhtool.store.spec import BUY_IN_COLUMNS, table
 
 #: hands loaded per round trip to the database
 LOAD_CHUNK = 5000
@@ -117,7 +119,8 @@ _SHOWN = _Maker(ShownHand, "showdown", extra=("cards",))
 _AWARD = _Maker(Award, "awards")
 _POT = _Maker(StatedPot, "stated_pots")
 _RESTATEMENT = _Maker(Restatement, "restatements", extra=("cards",))
-_HAND = _Maker(Hand, "hands", extra=("community_card", "notes", "note_lines", "note_topics"))
+_FINISH = _Maker(Finish, "finishes")
+_HAND = _Maker(Hand, "hands", extra=("community_card", "notes", "note_lines", "note_topics", *BUY_IN_COLUMNS))
 _SOURCE = _Maker(Source, "hands", prefix="source.")
 _STAKES = _Maker(Stakes, "hands", prefix="stakes.")
 
@@ -157,6 +160,7 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
         awards = rows("awards", _AWARD.select, "seq")
         stated = rows("stated_pots", _POT.select, "seq")
         restated = rows("restatements", _RESTATEMENT.select, "seq")
+        finished = rows("finishes", _FINISH.select, "seq")
     finally:
         store.run("DROP TABLE IF EXISTS wanted_hands")
     # the hands row: the Hand's own columns, community_card, then Source's and Stakes' columns
@@ -168,6 +172,8 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
             row[:len(_HAND.columns)],
             community_card=_card(row[len(_HAND.columns)]),
             notes=_notes(*row[len(_HAND.columns) + 1:len(_HAND.columns) + 4]),
+            buy_in=_buy_in(*row[len(_HAND.columns) + 4:source_at]),
+            finishes=tuple(map(_FINISH.make, finished.get(key, ()))),
             source=_SOURCE.make(row[source_at:stakes_at]),
             stakes=_STAKES.make(row[stakes_at:]),
             seats=tuple(map(_SEAT.make, seats[key])),
@@ -181,6 +187,14 @@ def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:
             hand = replace(hand, stated_pots=tuple(map(_POT.make, stated.get(key, ()))),
                            restatements=tuple(_RESTATEMENT.make(r, cards=_cards(r[-1])) for r in restated.get(key, ())))
         yield hand
+
+
+def _buy_in(amount: int | None, fee: int | None, bounty: int | None, currency: str | None,
+            unit: int | None) -> BuyIn | None:
+    """The hand's buy-in from its columns; None where the header stated none (a NULL amount)."""
+    if amount is None:
+        return None
+    return BuyIn(amount, fee or 0, bounty or 0, currency, unit or 1)
 
 
 def _notes(texts: list[str] | None, lines: list[int | None] | None, topics: list[str | None] | None) -> tuple[Note, ...]:

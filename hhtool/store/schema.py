@@ -479,9 +479,38 @@ CREATE TABLE hand_tags (                -- one row per tag on a hand
 );
 """
 
+#: a tournament hand's buy-in (on ``hands``) and the finishes hands state (#25, `hhtool tournaments`): a stored
+#: hand's in ``finishes``, a skipped hand's (a mixed tournament's hand of another game) on ``skipped_hands``. Hands
+#: stored before have neither (NULL, no rows: the store keeps no header text to read them from); a store
+#: made afresh from the same files has them
+TOURNAMENT_FACTS = """
+ALTER TABLE hands ADD COLUMN buy_in BIGINT;
+ALTER TABLE hands ADD COLUMN buy_in_fee BIGINT;
+ALTER TABLE hands ADD COLUMN buy_in_bounty BIGINT;
+ALTER TABLE hands ADD COLUMN buy_in_currency VARCHAR;
+ALTER TABLE hands ADD COLUMN buy_in_unit INTEGER;
+ALTER TABLE skipped_hands ADD COLUMN tournament_id VARCHAR;
+ALTER TABLE skipped_hands ADD COLUMN finish_players VARCHAR[];
+ALTER TABLE skipped_hands ADD COLUMN finish_places INTEGER[];
+ALTER TABLE skipped_hands ADD COLUMN finish_prizes BIGINT[];
+ALTER TABLE skipped_hands ADD COLUMN finish_currencies VARCHAR[];
+ALTER TABLE skipped_hands ADD COLUMN finish_units INTEGER[];
+ALTER TABLE skipped_hands ADD COLUMN finish_lines INTEGER[];
+CREATE TABLE keyed.finishes (
+    hk BIGINT NOT NULL,
+    seq INTEGER NOT NULL,
+    player VARCHAR NOT NULL,
+    place INTEGER,
+    prize BIGINT,
+    currency VARCHAR,
+    unit INTEGER NOT NULL,
+    line INTEGER NOT NULL
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
-                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS]
+                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

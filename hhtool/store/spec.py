@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 VARCHAR, INTEGER, BIGINT, BOOLEAN, TIMESTAMP = "VARCHAR", "INTEGER", "BIGINT", "BOOLEAN", "TIMESTAMP"
-VARCHAR_LIST, INTEGER_LIST = "VARCHAR[]", "INTEGER[]"
+VARCHAR_LIST, INTEGER_LIST, BIGINT_LIST = "VARCHAR[]", "INTEGER[]", "BIGINT[]"
 
 
 #: the DuckDB schema of the per-hand tables (roles HAND_PART and REPLAY), keyed by ``hands.hk``; a
@@ -101,6 +101,15 @@ def _key(of_hand: bool = False) -> tuple[Column, Column]:
     return (Column("site", VARCHAR, site, of="site" if of_hand else None),
             Column("hand_id", VARCHAR, "the site's id of the hand", of="hand_id" if of_hand else None))
 
+
+#: the columns of ``skipped_hands`` holding the finishes a skipped hand states, each a list, in the order of
+#: :class:`hhtool.model.Finish`'s fields (player, place, prize, currency, unit, line)
+SKIPPED_FINISH_COLUMNS = ("finish_players", "finish_places", "finish_prizes", "finish_currencies", "finish_units",
+                          "finish_lines")
+
+#: the columns of ``hands`` holding a tournament hand's buy-in, in the order of :class:`hhtool.model.BuyIn`'s
+#: fields (amount, fee, bounty, currency, unit); NULL where the hand states none
+BUY_IN_COLUMNS = ("buy_in", "buy_in_fee", "buy_in_bounty", "buy_in_currency", "buy_in_unit")
 
 #: the hand a keyed table's row belongs to (its view shows the hand's site and hand_id instead)
 _HK = Column("hk", BIGINT, "the hand: `hands.hk`")
@@ -195,6 +204,16 @@ TABLES: tuple[Table, ...] = (
         Column("hk", BIGINT, "the store's number of the hand, by which the per-hand tables refer to it (`keyed` "
                "schema): assigned by the import, increasing in the order hands are stored; (site, hand_id) stays the "
                "hand's identity"),
+        Column("buy_in", BIGINT, "a tournament hand's buy-in as its header states it: the prize-pool part, in "
+               "`buy_in_unit`s of `buy_in_currency` (0 for a freeroll); NULL where the header states none (and in a "
+               "cash game)", null=True),
+        Column("buy_in_fee", BIGINT, "the site's fee of the buy-in (`$10+$1`: 100 cents)", null=True),
+        Column("buy_in_bounty", BIGINT, "a knockout's bounty part of the buy-in (PokerStars' `$200+$50+$15`: 5000 "
+               "cents), else 0", null=True),
+        Column("buy_in_currency", VARCHAR, "USD, EUR, … or PLAY (play money), FPP (PokerStars' player points), SC "
+               "(StarsCoin); NULL for a freeroll", null=True),
+        Column("buy_in_unit", INTEGER, "smallest units per unit of `buy_in_currency` (100 = cents, 1 = whole points)",
+               null=True),
     ), primary_key=("site", "hand_id")),
     Table("seats", "player in a hand", Role.HAND_PART, (
         _HK, _seq("order of the seat lines in the history"),
@@ -281,6 +300,16 @@ TABLES: tuple[Table, ...] = (
         Column("site", VARCHAR, "", of="site"),
         Column("hand_id", VARCHAR, "", null=True, of="hand_id"),
         Column("game", VARCHAR, "as the site names it", of="game"),
+        Column("tournament_id", VARCHAR, "a tournament hand's tournament (kept for the finishes it states)", null=True,
+               of="tournament_id"),
+        Column("finish_players", VARCHAR_LIST, "the players a finish line of the hand names (a mixed tournament's "
+               "last hand dealt as another game), as `finishes.player`; NULL when it states none", null=True),
+        Column("finish_places", INTEGER_LIST, "`finish_places[i]`: the place of `finish_players[i]`, as "
+               "`finishes.place`", null=True),
+        Column("finish_prizes", BIGINT_LIST, "as `finishes.prize`", null=True),
+        Column("finish_currencies", VARCHAR_LIST, "as `finishes.currency`", null=True),
+        Column("finish_units", INTEGER_LIST, "as `finishes.unit`", null=True),
+        Column("finish_lines", INTEGER_LIST, "the file line of each finish line", null=True),
     )),
     Table("violations", "rule violation", Role.REPLAY, (
         _HK, _PROFILE,
@@ -323,6 +352,17 @@ TABLES: tuple[Table, ...] = (
         Column("amount", BIGINT, "won: every pot and half together", null=True, of="amount"),
         Column("cards", VARCHAR, "as restated, `??` for a hidden card; NULL when none", null=True),
         Column("text", VARCHAR, "the hand description the line repeats", null=True, of="text"),
+        _line(),
+    )),
+    Table("finishes", "tournament finish a hand states (`X finished the tournament in 2nd place and received "
+          "$12.34.`)", Role.HAND_PART, (
+        _HK, _seq("order within the hand"),
+        Column("player", VARCHAR, "", of="player"),
+        Column("place", INTEGER, "1 for the winner; NULL when the line names no place", null=True, of="place"),
+        Column("prize", BIGINT, "in `unit`s of `currency`; NULL when the line states no prize", null=True, of="prize"),
+        Column("currency", VARCHAR, "the prize's: as the line writes it, else the buy-in's; NULL when neither says",
+               null=True, of="currency"),
+        Column("unit", INTEGER, "smallest units per unit of `currency`", of="unit"),
         _line(),
     )),
     Table("copy_conflicts", "second copy of a stored hand whose history differs", Role.IMPORT, (

@@ -21,13 +21,26 @@ import pyarrow.compute as pc
 
 from hhtool.model import Card, FailedHand, Hand, SkippedHand
 from hhtool.replay import betting_of
-from hhtool.store.spec import BIGINT, BOOLEAN, INTEGER, INTEGER_LIST, TIMESTAMP, VARCHAR, VARCHAR_LIST, table
+from hhtool.store.spec import (
+    BIGINT,
+    BIGINT_LIST,
+    BOOLEAN,
+    BUY_IN_COLUMNS,
+    INTEGER,
+    INTEGER_LIST,
+    SKIPPED_FINISH_COLUMNS,
+    TIMESTAMP,
+    VARCHAR,
+    VARCHAR_LIST,
+    table,
+)
 
 #: the Arrow type of each DuckDB type the spec uses. Fields stay nullable: Arrow does not check a
 #: non-null field, DuckDB checks NOT NULL at insert
 ARROW_TYPES: dict[str, pa.DataType] = {
     VARCHAR: pa.string(), INTEGER: pa.int32(), BIGINT: pa.int64(), BOOLEAN: pa.bool_(),
     TIMESTAMP: pa.timestamp("us"), VARCHAR_LIST: pa.list_(pa.string()), INTEGER_LIST: pa.list_(pa.int32()),
+    BIGINT_LIST: pa.list_(pa.int64()),
 }
 
 
@@ -95,7 +108,7 @@ def numbered(counts: list[int]) -> list[int]:
 
 # enums are stored as they are: pyarrow takes a StrEnum as its text and an IntEnum as its number
 HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines", "note_topics",
-                      "hk"))
+                      "hk", *BUY_IN_COLUMNS))
 SEATS = Rows("seats", ("hk", "seq", "position", "dealt_in"))
 CARDS = Rows("cards", ("hk", "seq", "face", "card"))
 #: the columns of ``actions`` the builder computes (the rest are read from the Action values)
@@ -107,11 +120,12 @@ AWARDS = Rows("awards", ("hk", "seq"))
 RESULTS = Rows("results", ("hk", "player", "contributed", "collected", "net"))
 STATED_POTS = Rows("stated_pots", ("hk", "seq"))
 RESTATEMENTS = Rows("restatements", ("hk", "seq", "cards"))
+FINISHES = Rows("finishes", ("hk", "seq"))
 VIOLATIONS = Rows("violations", ("hk", "profile"))
 UNVERIFIABLE = Rows("unverifiable", ("hk", "profile"))
 RULE_AWARDS = Rows("rule_awards", ("hk", "profile"))
 IMPORT_ERRORS = Rows("import_errors", ("raw_sha256",))
-SKIPPED_HANDS = Rows("skipped_hands", ())
+SKIPPED_HANDS = Rows("skipped_hands", SKIPPED_FINISH_COLUMNS)
 
 
 def shifted(tables: dict[str, pa.Table], by: int) -> dict[str, pa.Table]:
@@ -150,8 +164,9 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     made from each hand's row count; a tuple per row, kept alive until the batch is written, made
     the cyclic collector scan them all again and again (≈3x the builder's time with enum values)."""
     counts: dict[str, list[int]] = {name: [] for name in ("seats", "cards", "actions", "returns", "showdown", "awards",
-                                                          "results", "stated_pots", "restatements")}
-    n_seats, n_cards, n_actions, n_returns, n_showdown, n_awards, n_results, n_pots, n_restated = counts.values()
+                                                          "results", "stated_pots", "restatements", "finishes")}
+    n_seats, n_cards, n_actions, n_returns, n_showdown, n_awards, n_results, n_pots, n_restated, n_finishes = \
+        counts.values()
     community: list[str | None] = []
     notes: list[list[str]] = []
     note_lines: list[list[int | None]] = []
@@ -178,6 +193,7 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     stated_pots: list[Any] = []
     restatements: list[Any] = []
     restated_cards: list[str | None] = []
+    finishes: list[Any] = []
     for hand, replay, profile in items:
         card = hand.community_card
         community.append(str(card) if card else None)
@@ -225,6 +241,8 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
         n_restated.append(len(hand.restatements))
         restatements.extend(hand.restatements)
         restated_cards.extend(_cards_text(r.cards) for r in hand.restatements)
+        n_finishes.append(len(hand.finishes))
+        finishes.extend(hand.finishes)
         put_in: dict[str, int] = defaultdict(int)  # default: a name outside the seats must not break the import
         for action in hand.actions:
             put_in[action.player] += action.amount
@@ -245,7 +263,8 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     return {
         "hands": HANDS.table({"players": n_seats, "community_card": community, "notes": notes, "verdict": verdicts,
                               "rules_profile": profiles, "note_lines": note_lines,
-                              "note_topics": note_topics, "hk": list(range(len(items)))},
+                              "note_topics": note_topics, "hk": list(range(len(items))),
+                              **_buy_in_columns([hand for hand, _, _ in items])},
                              [hand for hand, _, _ in items]),
         "seats": SEATS.table({**keyed["seats"], "position": positions, "dealt_in": dealt_in}, seats),
         "cards": CARDS.table({**keyed["cards"], "face": faces, "card": card_texts}, deals),
@@ -257,7 +276,15 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
                                   "collected": collected_col, "net": net}),
         "stated_pots": STATED_POTS.table(keyed["stated_pots"], stated_pots),
         "restatements": RESTATEMENTS.table({**keyed["restatements"], "cards": restated_cards}, restatements),
+        "finishes": FINISHES.table(keyed["finishes"], finishes),
     }
+
+
+def _buy_in_columns(hands: Sequence[Hand]) -> dict[str, list[Any]]:
+    """The ``hands`` columns of each hand's buy-in (:data:`BUY_IN_COLUMNS`), None where it states none."""
+    stated = [hand.buy_in for hand in hands]
+    return {column: [None if buy_in is None else getattr(buy_in, field) for buy_in in stated]
+            for column, field in zip(BUY_IN_COLUMNS, ("amount", "fee", "bounty", "currency", "unit"), strict=True)}
 
 
 def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
@@ -299,4 +326,8 @@ def failure_rows(failures: Sequence[FailedHand]) -> pa.Table:
 
 
 def skipped_rows(skipped: Sequence[SkippedHand]) -> pa.Table:
-    return SKIPPED_HANDS.table({}, skipped)
+    """Rows of ``skipped_hands``: a hand's finishes as lists of their fields (NULL where it states none)."""
+    fields = ("player", "place", "prize", "currency", "unit", "line")
+    return SKIPPED_HANDS.table({column: [[getattr(finish, field) for finish in hand.finishes] if hand.finishes else None
+                                         for hand in skipped]
+                                for column, field in zip(SKIPPED_FINISH_COLUMNS, fields, strict=True)}, skipped)
