@@ -1,4 +1,4 @@
-"""The import graph points one way: model <- sites, replay <- store, reports <- service <- cli.
+"""The import graph points one way: model <- sites, replay <- store, reports <- service <- cli and web.
 
 Every module's imports (top level, inside functions and under TYPE_CHECKING alike) are read with
 ``ast``; a rule names the modules it governs and the hhtool modules they may import. A break that
@@ -27,6 +27,16 @@ CLI_RENDERING = {
     "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
     "hhtool.reports.json_safe": "dumps: the one rule for JSON on a terminal (C1 controls, U+2028/9 escaped)",
 }
+
+#: what the web app (`hhtool serve`) may import besides hhtool.service and itself, and why
+WEB_RENDERING = {
+    "hhtool.reports.dispute": "render: the dispute report page of a hand; the service builds the report",
+    "hhtool.reports.dispute.replayer": "replayer_fragment: a report's replayer, drawn by the dispute page's script",
+    "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
+}
+
+#: the one command that starts the web app
+SERVE = "hhtool.cli.serve_cmd"
 
 #: (module, imported): a break of the rules by code outside this task, and why it stays for now
 ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {}
@@ -96,15 +106,21 @@ RULES = (
          lambda m: within(m, "hhtool.store", "hhtool.reports"), lambda m, i: not within(i, "hhtool.service", "hhtool.cli")),
     Rule("the service never imports the CLI",
          lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
-    Rule("the CLI imports only the service, itself and the rendering modules named",
-         lambda m: within(m, "hhtool.cli"), lambda m, i: within(i, "hhtool.service", "hhtool.cli") or i in CLI_RENDERING),
+    Rule("the CLI imports only the service, itself, the rendering modules named and (`serve`) the web app",
+         lambda m: within(m, "hhtool.cli"),
+         lambda m, i: (within(i, "hhtool.service", "hhtool.cli") or i in CLI_RENDERING
+                       or (m == SERVE and within(i, "hhtool.web")))),
+    Rule("the web app imports only the service, itself and the rendering modules named",
+         lambda m: within(m, "hhtool.web"), lambda m, i: within(i, "hhtool.service", "hhtool.web") or i in WEB_RENDERING),
     Rule("a command imports no other command",
          _is_command, lambda m, i: not _is_command(i) or i == m),
     Rule("nothing but the entry point imports the CLI",
          lambda m: not within(m, "hhtool.cli", "hhtool.__main__"), lambda m, i: not within(i, "hhtool.cli")),
-    Rule("nothing below the CLI imports the service",
-         lambda m: not within(m, "hhtool.cli", "hhtool.service", "hhtool.__main__"),
-         lambda m, i: not within(i, "hhtool.service")),
+    Rule("nothing below the CLI and the web app imports the service or the web app",
+         lambda m: not within(m, "hhtool.cli", "hhtool.web", "hhtool.service", "hhtool.__main__"),
+         lambda m, i: not within(i, "hhtool.service", "hhtool.web")),
+    Rule("the service never imports the web app",
+         lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.web")),
 )
 
 
@@ -130,6 +146,13 @@ def test_every_exception_is_still_needed() -> None:
     found = breaks(import_graph())
     stale = sorted(edge for edge in ALLOWED_FOR_NOW if edge not in found)
     assert not stale, f"no longer needed: remove from ALLOWED_FOR_NOW: {stale}"
+
+
+def test_every_web_rendering_module_is_imported_by_the_web_app() -> None:
+    graph = import_graph()
+    imported = set().union(*(names for module, names in graph.items() if within(module, "hhtool.web")))
+    assert set(WEB_RENDERING) <= set(graph)
+    assert set(WEB_RENDERING) <= imported, "a rendering module the web app no longer imports: drop it from WEB_RENDERING"
 
 
 def test_every_rendering_module_exists_and_is_imported_by_the_cli() -> None:
@@ -168,6 +191,11 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.cli.audit_cmd", "hhtool.cli.import_cmd", "a command imports no other"),
     ("hhtool.importer", "hhtool.cli.common", "nothing but the entry point"),
     ("hhtool.importer", "hhtool.service.facts", "nothing below the CLI"),
+    ("hhtool.web.pages", "hhtool.store", "the web app imports only"),
+    ("hhtool.web.pages", "hhtool.cli.common", "the web app imports only"),
+    ("hhtool.reports.stats", "hhtool.web.app", "nothing below the CLI and the web app"),
+    ("hhtool.cli.stats_cmd", "hhtool.web.app", "the CLI imports only"),
+    ("hhtool.service.stores", "hhtool.web.app", "the service never imports the web app"),
 ])
 def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> None:
     found = breaks({module: {imported}})
@@ -182,6 +210,9 @@ def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> N
     ("hhtool.service.audit", "hhtool.importer"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.output"),
     ("hhtool.cli.show_cmd", "hhtool.reports.show"),
+    ("hhtool.cli.serve_cmd", "hhtool.web.app"),
+    ("hhtool.web.hand", "hhtool.reports.dispute"),
+    ("hhtool.web.pages", "hhtool.service.reports"),
     ("hhtool.__main__", "hhtool.cli"),
 ])
 def test_the_legal_imports_pass(module: str, imported: str) -> None:
