@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.store import Store
+from tests.browser import browser  # noqa: F401 (the browser tests' fixture, one per module)
 from tests.inputs import SAMPLES, require_corpus
 from tests.stats_hands import ALL_HANDS, load
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tests.browser import NEEDS_CHROMIUM
 from tests.desk_copy_helpers import HIDDEN_HAND, hidden_hand_store
 from tests.dispute_helpers import explain, imported, misawarded, runner, side_pot_hand
-from tests.test_dispute_report_browser import Offline, browser, pytestmark, seat_cards  # noqa: F401 (fixture)
+from tests.test_dispute_report_browser import Offline, seat_cards
 from tests.test_show import OVERBET
 
+pytestmark = NEEDS_CHROMIUM
 
-def test_the_player_copy_at_phone_and_desktop_widths(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+
+def test_the_player_copy_at_phone_and_desktop_widths(browser: Any, tmp_path: Path) -> None:
     db, history = imported(tmp_path, misawarded(side_pot_hand()))
     out = tmp_path / "copy.html"
     explain(db, "200", "--for", "player", "--format", "html", "--out", str(out))
@@ -37,7 +40,7 @@ def test_the_player_copy_at_phone_and_desktop_widths(browser: Any, tmp_path: Pat
         offline.close()
 
 
-def test_the_player_copy_keeps_unshown_hole_cards_face_down(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_the_player_copy_keeps_unshown_hole_cards_face_down(browser: Any, tmp_path: Path) -> None:
     db = hidden_hand_store(tmp_path)
     out = tmp_path / "copy.html"
     explain(db, HIDDEN_HAND, "--for", "player", "--format", "html", "--out", str(out))
@@ -50,7 +53,7 @@ def test_the_player_copy_keeps_unshown_hole_cards_face_down(browser: Any, tmp_pa
     offline.close()
 
 
-def test_the_index_keeps_each_date_on_one_line_on_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_the_index_keeps_each_date_on_one_line_on_a_phone(browser: Any, tmp_path: Path) -> None:
     db, _ = imported(tmp_path, "\n\n\n".join([misawarded(side_pot_hand()), OVERBET]))
     desk = tmp_path / "desk"
     assert runner.invoke(_app(), ["audit", "--db", db, "--report", str(desk)]).exit_code == 1

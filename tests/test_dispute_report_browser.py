@@ -5,38 +5,13 @@ the winning cards marked, screenshots at phone and desktop widths."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from tests.browser import NEEDS_CHROMIUM
 from tests.dispute_helpers import FILE_MARK, GOLDEN, explain, imported, misawarded, runner, side_pot_hand
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and shutil.which("chromium") is None,
-                       reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert sync_playwright is not None
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+pytestmark = NEEDS_CHROMIUM
 
 
 class Offline:

@@ -6,39 +6,16 @@ name shown as text. Every request the pages make stays on the server."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser import NEEDS_CHROMIUM
 from tests.serve_helpers import HOSTILE, HOSTILE_HAND, SIDE_POT, build_store, running_server
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and shutil.which("chromium") is None,
-                       reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert sync_playwright is not None
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+pytestmark = [pytest.mark.slow, *NEEDS_CHROMIUM]
 
 
 @pytest.fixture(scope="module")

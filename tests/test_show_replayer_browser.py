@@ -6,36 +6,15 @@ desktop widths."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.test_dispute_report_browser import ARGS, CHROMIUM, Offline, seat_cards
+from tests.browser import NEEDS_CHROMIUM
+from tests.test_dispute_report_browser import Offline, seat_cards
 from tests.test_show_replayer import HOSTILE, PARTY, runner, stored
 from tests.test_site_pokerstars import SPLIT_HAND
 
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and shutil.which("chromium") is None,
-                       reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert sync_playwright is not None
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
+pytestmark = NEEDS_CHROMIUM
 
 
 def show_page(tmp_path: Path, db: str, hand_id: str, *args: str) -> Path:
