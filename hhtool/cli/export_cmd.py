@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
                 err.print(f"[yellow]not exported:[/yellow] {escape(reason)}", highlight=False)
             for reason in exported.unreplayable:
                 err.print(f"[yellow]exported, not replayable in PokerKit:[/yellow] {escape(reason)}", highlight=False)
-            info(f"{exported.written} hands written to {target}"
+            info(f"wrote {target} ({exported.written} hands)"
                       + (f"; {len(exported.refused)} not expressible in PHH" if exported.refused else "")
                       + (f"; {len(exported.unreplayable)} written that PokerKit cannot replay" if exported.unreplayable
                          else "; PokerKit can replay every one")
