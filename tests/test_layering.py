@@ -33,6 +33,7 @@ WEB_RENDERING = {
     "hhtool.reports.dispute": "render: the dispute report page of a hand; the service builds the report",
     "hhtool.reports.dispute.replayer": "replayer_fragment: a report's replayer, drawn by the dispute page's script",
     "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
+    "hhtool.reports.dispute.html": "streets_section: the dispute page's street-by-street table (every value escaped there)",
 }
 
 #: the one command that starts the web app

@@ -60,6 +60,13 @@ def test_every_page_answers(client: Any, path: str, expected: str) -> None:
     assert "Content-Security-Policy" in response.headers
 
 
+def test_the_hand_page_lists_each_street_in_the_historys_order(client: Any) -> None:
+    """The antes before the deal they precede, as the dispute page has them (the page had its own
+    table, deals first)."""
+    streets = client.get("/hand/pokerstars/900000000001").text.split('id="streets"', 1)[1]
+    assert "posts the ante" in streets and streets.index("posts the ante") < streets.index("dealt")
+
+
 def test_a_bad_filter_is_said_on_the_page(client: Any) -> None:
     response = client.get("/hands?from=yesterday")
     assert response.status_code == 400
