@@ -36,7 +36,7 @@ def reimported(tmp_path_factory: pytest.TempPathFactory) -> str:
     folder = tmp_path_factory.mktemp("phh_origin")
     first, second, export = folder / "ft.duckdb", folder / "re.duckdb", folder / "ft.phhs"
     cli("import", str(FULL_TILT), "--db", str(first), "--jobs", "1")
-    assert "4 hands written" in cli("export", "--format", "phh", "--out", str(export), "--db", str(first))
+    assert "(4 hands)" in cli("export", "--format", "phh", "--out", str(export), "--db", str(first))
     cli("import", str(export), "--db", str(second), "--jobs", "1")
     return str(second)
 
