@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from tests.browser import NEEDS_CHROMIUM
 from tests.tracker_hands import EVENING, ann_steals
 
 runner = CliRunner()
-CHROMIUM = "/usr/bin/chromium"
-
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the machine
-    sync_playwright = None  # type: ignore[assignment]
-
-needs_browser = [
-    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and shutil.which("chromium") is None,
-                       reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"),
-]
 
 
 @pytest.fixture
@@ -84,16 +71,7 @@ def test_in_big_bets_the_title_and_the_totals_table_agree_and_say_why(evening: s
     assert "<tr><th></th><th>USD</th></tr><tr><th>Total</th><td>0.09</td></tr>" in text
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    assert sync_playwright is not None
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
-
-
-@pytest.mark.parametrize("_", [pytest.param(None, marks=needs_browser)])
+@pytest.mark.parametrize("_", [pytest.param(None, marks=NEEDS_CHROMIUM)])
 def test_in_chromium_the_last_date_tick_shows_whole_and_a_click_opens_the_replay(
         evening: str, tmp_path: Path, browser: Any, _: None) -> None:
     """The hour ticks of an evening ("03-01 22:00"): the last one ran 9 units past the chart's edge."""
