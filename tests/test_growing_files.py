@@ -6,10 +6,8 @@ file is read by `import --watch` while a writer appends hands or by two plain im
 from __future__ import annotations
 
 import json
-import re
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from hhtool.cli import app
 from hhtool.reports.facts_table import DAILY_KEYS
 from tests.test_reliability import HHTOOL, numbered_hands
 from tests.test_site_pokerstars import SPLIT_HAND
+from tests.watch_output import WatchOutput
 
 runner = CliRunner()
 HAND_LINES = SPLIT_HAND.count("\n")  # 52 lines, the last one ended by a line break
@@ -81,35 +80,6 @@ def test_two_imports_of_a_file_cut_inside_its_summary_then_grown_store_each_hand
     assert audit.exit_code == 0 and "4 hands audited: 4 ok" in audit.output, audit.output
 
 
-class WatchOutput:
-    """The lines a running `import --watch` prints, read as they come; ``wait_for`` blocks until one
-    matching a pattern arrives (no fixed sleep: a loaded machine is slower)."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self.lines: list[str] = []
-        self.changed = threading.Condition()
-        self.thread = threading.Thread(target=self._read, args=(process,), daemon=True)
-        self.thread.start()
-
-    def _read(self, process: subprocess.Popen[str]) -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            with self.changed:
-                self.lines.append(line)
-                self.changed.notify_all()
-
-    def wait_for_whole(self, name: str, hands: int, timeout: float = 60) -> None:
-        """Until a pass reports ``name`` read to its end holding ``hands`` hands, none cut off mid-line
-        (a grown file's line names the file's total; a new file's, its hands found)."""
-        line = re.compile(rf"{re.escape(name)}: (\d+) hands found = .* \+ 0 incomplete(?: \((\d+) in the file\))?$")
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while not any((found := line.search(text)) and int(found[2] or found[1]) == hands for text in self.lines):
-                left = deadline - time.monotonic()
-                assert left > 0, f"no pass read {name} whole with {hands} hands: {''.join(self.lines)}"
-                self.changed.wait(left)
-
-
 @pytest.mark.slow
 def test_watch_beside_a_writer_appending_hands_cut_inside_their_summary_stores_each_once(tmp_path: Path) -> None:
     folder, db = tmp_path / "live", tmp_path / "w.duckdb"
@@ -140,7 +110,7 @@ def test_watch_beside_a_writer_appending_hands_cut_inside_their_summary_stores_e
     finally:
         if process.poll() is None:
             process.kill()
-    stdout = "".join(output.lines)
+    stdout = "\n".join(output.lines)
     assert process.returncode == 130, stdout  # Ctrl-C
     assert "conflicting copy" not in stdout and "  failed " not in stdout
     assert f"stopped: {total} hands found = {total} stored + 0 duplicates + 0 skipped + 0 failed + 0 incomplete" in stdout

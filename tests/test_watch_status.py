@@ -12,43 +12,18 @@ import re
 import select
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 from tests.test_reliability import HHTOOL, numbered_hands
 from tests.test_site_pokerstars import SPLIT_HAND
+from tests.watch_output import WatchOutput
 
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "COLUMNS": "80"}
 STATUS = re.compile(r"^\d\d:\d\d:\d\d · ([\d,]+) hands? stored today · last (.+) · (.+)$")
 
 
-class Lines:
-    """A running watch's stdout, read as it comes; ``wait_for`` blocks until a line matches."""
-
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self.lines: list[str] = []
-        self.changed = threading.Condition()
-        self.thread = threading.Thread(target=self._read, args=(process,), daemon=True)
-        self.thread.start()
-
-    def _read(self, process: subprocess.Popen[str]) -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            with self.changed:
-                self.lines.append(line.rstrip("\n"))
-                self.changed.notify_all()
-
-    def wait_for(self, text: str, timeout: float = 90) -> None:
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while not any(text in line for line in self.lines):
-                left = deadline - time.monotonic()
-                assert left > 0, f"no line with {text!r}: {self.lines}"
-                self.changed.wait(left)
-
-
-def stop(process: subprocess.Popen[str], lines: Lines) -> str:
+def stop(process: subprocess.Popen[str], lines: WatchOutput) -> str:
     time.sleep(0.3)  # into the next poll
     process.send_signal(signal.SIGINT)
     process.wait(timeout=60)
@@ -66,7 +41,7 @@ def test_a_watch_beside_a_writer_prints_a_status_line_per_change_and_the_failure
     process = subprocess.Popen([*HHTOOL, "import", "--watch", str(folder), "--interval", "0.1",
                                 "--db", str(tmp_path / "w.duckdb")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    lines = Lines(process)
+    lines = WatchOutput(process)
     try:
         lines.wait_for("3 hands stored today · last table.txt: +3 · no problems")
         with table.open("a") as client:  # the client writes two more hands, then a stray line
@@ -148,7 +123,7 @@ def test_a_watched_folder_that_does_not_exist_is_warned_about_with_the_close_nam
     process = subprocess.Popen([*HHTOOL, "import", "--watch", str(tmp_path / "HandHistroy"), str(tmp_path / "other"),
                                 "--interval", "0.1", "--db", str(tmp_path / "w.duckdb")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    lines = Lines(process)
+    lines = WatchOutput(process)
     try:
         lines.wait_for("last a.txt: +1")
         stderr = stop(process, lines)
@@ -187,7 +162,7 @@ def test_a_hostile_file_name_is_shown_as_text_in_the_status(tmp_path: Path) -> N
     process = subprocess.Popen([*HHTOOL, "import", "--watch", str(folder), "--interval", "0.1",
                                 "--db", str(tmp_path / "w.duckdb")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    lines = Lines(process)
+    lines = WatchOutput(process)
     try:
         lines.wait_for("last a?[2J?b.txt: +1 · no problems")
         stop(process, lines)
