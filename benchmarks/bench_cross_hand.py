@@ -25,8 +25,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    from hhtool.executors import import_gc
-    from hhtool.importer import Importer
+    from hhtool.ingest.executors import import_gc
+    from hhtool.ingest.importer import Importer
     from hhtool.simulate import simulate_to_file
     from hhtool.simulate.dealer import TableConfig
     from hhtool.simulate.policy import SimplePolicy
@@ -55,7 +55,7 @@ def main() -> None:
             Importer(store).import_file(path, text.encode())
             times = []
             for _ in range(args.repeat):
-                with import_gc():  # as inside an import (hhtool.importer.import_paths)
+                with import_gc():  # as inside an import (hhtool.ingest.importer.import_paths)
                     start = time.process_time()
                     judged = judge(store, "true")
                     times.append(time.process_time() - start)

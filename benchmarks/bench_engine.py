@@ -22,8 +22,8 @@ from pathlib import Path
 
 
 def parse(source: Path, target: Path) -> None:
+    from hhtool.ingest.reader import read_file
     from hhtool.model import Hand
-    from hhtool.reader import read_file
     from hhtool.sites import detect
 
     decoded = read_file(source)

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hhtool import build
+from hhtool.ingest.reader import read_file
 from hhtool.model import Action, ActionKind, Award, Card, Deal, Half, Hand, Seat, ShownHand, ShowStatus, Street
-from hhtool.reader import read_file
 from hhtool.replay import profile_for_site, replay
 from hhtool.sites import detect
 from hhtool.sites.line_site import LineSiteParser

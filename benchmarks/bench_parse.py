@@ -1,6 +1,6 @@
 """CPU µs per hand of the parse step of an import's workers: split a block into hands, then each
 hand's line grammar, site module and HandBuilder (``SiteParser.parse``), under the import's collector
-settings (:func:`hhtool.executors.import_gc`), a block of 2,000 hands alive at a time as in a worker.
+settings (:func:`hhtool.ingest.executors.import_gc`), a block of 2,000 hands alive at a time as in a worker.
 
     python benchmarks/bench_parse.py bench_data/sim-10000.txt [--real] [--repeats 5] [--profile]
 
@@ -24,13 +24,13 @@ from itertools import pairwise
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-#: hands per block: what an import hands a worker at a time (hhtool.importer.BATCH_HANDS)
+#: hands per block: what an import hands a worker at a time (hhtool.ingest.importer.BATCH_HANDS)
 BLOCK_HANDS = 2_000
 
 
 def blocks_of(path: Path) -> tuple[object, list[tuple[str, ...]]]:
     """(the file's site parser, its lines cut into runs of BLOCK_HANDS hands at hand starts)."""
-    from hhtool.reader import read_file
+    from hhtool.ingest.reader import read_file
     from hhtool.sites import detect
 
     lines = read_file(path).lines
@@ -64,7 +64,7 @@ def parse_all(parser: object, blocks: list[tuple[str, ...]], file: str) -> tuple
 
 def measure(inputs: list[tuple[str, object, list[tuple[str, ...]]]]) -> tuple[float, int]:
     """(CPU seconds, hands) of one fresh parse of every input under the import's collector settings."""
-    from hhtool.executors import import_gc
+    from hhtool.ingest.executors import import_gc
 
     gc.collect()
     hands = 0

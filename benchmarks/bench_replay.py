@@ -28,8 +28,8 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from hhtool.ingest.reader import read_file
 from hhtool.model import Hand
-from hhtool.reader import read_file
 from hhtool.replay import PROFILES, RuleProfile, profile_for_site, replay
 from hhtool.sites import all_parsers, detect
 

@@ -27,10 +27,10 @@ def main() -> None:
     options.add_argument("--file", type=Path, help="a simulated file to reuse (default: simulate into a temp folder)")
     args = options.parse_args()
 
-    from hhtool.importer import BATCH_HANDS
+    from hhtool.ingest.importer import BATCH_HANDS
+    from hhtool.ingest.reader import read_file
+    from hhtool.ingest.rule_choice import make_replayer
     from hhtool.model import Hand
-    from hhtool.pipeline import make_replayer
-    from hhtool.reader import read_file
     from hhtool.sites import parser_for
     from hhtool.store.tables import hand_rows
 

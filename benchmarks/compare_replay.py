@@ -24,8 +24,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from hhtool.ingest.reader import read_file
 from hhtool.model import Hand
-from hhtool.reader import read_file
 from hhtool.replay import PROFILES, judged, profile_for
 from hhtool.replay.profiles import ChosenProfile
 from hhtool.replay.result import ReplayResult

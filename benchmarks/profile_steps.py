@@ -55,12 +55,12 @@ def main() -> int:
     parser.add_argument("--default-gc", action="store_true", help="CPython's collector settings, not the import's")
     args = parser.parse_args()
 
-    from hhtool.chunks import LineBlock
-    from hhtool.executors import import_gc
-    from hhtool.importer import BATCH_HANDS, WRITE_HANDS, _line_blocks
+    from hhtool.ingest.chunks import LineBlock
+    from hhtool.ingest.executors import import_gc
+    from hhtool.ingest.importer import BATCH_HANDS, WRITE_HANDS, _line_blocks
+    from hhtool.ingest.reader import decode_bytes
+    from hhtool.ingest.rule_choice import make_replayer
     from hhtool.model import Hand
-    from hhtool.pipeline import make_replayer
-    from hhtool.reader import decode_bytes
     from hhtool.reports import facts_table
     from hhtool.sites import parser_for
     from hhtool.store import Store

@@ -20,8 +20,8 @@ _HAND_NUMBER = re.compile(r"^(PokerStars (?:Home Game )?(?:Game|Hand) #)(\d+)")
 
 def corpus_hands() -> list[list[str]]:
     """The lines of each real PokerStars Stud Hi/Lo hand of the corpus that hhtool parses."""
+    from hhtool.ingest.reader import read_file
     from hhtool.model import Hand
-    from hhtool.reader import read_file
     from hhtool.sites import parser_for
 
     parser = parser_for("pokerstars")

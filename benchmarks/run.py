@@ -51,11 +51,11 @@ def simulated(hands: int) -> Path:
 
 def in_process_rates(path: Path, repeats: int, limit: int) -> dict[str, float]:
     """Parse-only, replay-only and store-only hands/s on the first ``limit`` hands of a file."""
-    from hhtool.chunks import process_chunk
-    from hhtool.importer import BATCH_HANDS, FileWriter
+    from hhtool.ingest.chunks import process_chunk
+    from hhtool.ingest.importer import BATCH_HANDS, FileWriter
+    from hhtool.ingest.reader import read_file
+    from hhtool.ingest.rule_choice import make_replayer
     from hhtool.model import Hand
-    from hhtool.pipeline import make_replayer
-    from hhtool.reader import read_file
     from hhtool.sites import parser_for
     from hhtool.store import Store
     from hhtool.store.tables import hand_rows, replay_rows
@@ -144,14 +144,14 @@ def pokerkit_ratio(path: Path, limit: int, repeats: int) -> dict[str, float]:
     try:
         import pokerkit
 
-        from hhtool.phh import hand_to_phh
+        from hhtool.reports.phh_writer import hand_to_phh
     except ImportError as error:
         return {"error": str(error)}  # type: ignore[dict-item]
     import warnings
 
+    from hhtool.ingest.reader import read_file
+    from hhtool.ingest.rule_choice import make_replayer
     from hhtool.model import Hand
-    from hhtool.pipeline import make_replayer
-    from hhtool.reader import read_file
     from hhtool.sites import parser_for
 
     parser = parser_for("pokerstars")

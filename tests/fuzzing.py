@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from hhtool.importer import Importer
+from hhtool.ingest.importer import Importer
 from hhtool.store import Store
 from tests.inputs import SAMPLES
 
@@ -17,7 +17,7 @@ def sample_texts() -> list[tuple[str, str]]:
     found = []
     for path in sorted(SAMPLES.rglob("*")):
         if path.is_file():
-            from hhtool.reader import read_file
+            from hhtool.ingest.reader import read_file
 
             found.append((str(path.relative_to(SAMPLES)), "\n".join(read_file(path).lines)))
     return found

@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from hhtool.ingest.reader import decode_bytes, read_file
 from hhtool.model import FailedHand, Hand, ParseOutcome
-from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from hhtool.sites.base import SiteParser
 from tests.inputs import SAMPLES, require_corpus

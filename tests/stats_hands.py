@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hhtool.importer import Importer
+from hhtool.ingest.importer import Importer
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import Hand
-from hhtool.reader import decode_bytes
 from hhtool.sites import parser_for
 from hhtool.store import Store
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hhtool.importer import Importer
+from hhtool.ingest.importer import Importer
 from hhtool.replay import profile_for_site, replay
 from hhtool.replay.engine import betting_facts, walk
 from hhtool.reports.facts import counted_columns, player_hand_facts

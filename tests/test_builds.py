@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 
 import hhtool
 from hhtool.cli import app
+from hhtool.ingest.reader import read_file
 from hhtool.model import Card, Hand, Note, NoteTopic, Restated, Restatement, Street
-from hhtool.reader import read_file
 from hhtool.replay import profile_for, replay
 from hhtool.sites import detect
 from hhtool.store.load import declared_hints
@@ -38,12 +38,12 @@ OTHER_MISSING = ("HHTOOL_OTHER_BUILD_PYTHON is not set: no other build to compar
 #: 40 hands, so that two jobs share the hands between two workers as a large import does
 _IMPORT = """
 import sys
-from hhtool import executors, importer
+from hhtool.ingest import executors, importer
 executors.POOL_MIN_BYTES = 0
 importer.BATCH_HANDS = 40
 from hhtool.cli import app
 from hhtool.model import Card, Hand, Note, NoteTopic, Restated, Restatement, Street
-from hhtool.reader import read_file
+from hhtool.ingest.reader import read_file
 from hhtool.replay import profile_for, replay
 from hhtool.sites import detect
 from hhtool.store.load import declared_hints

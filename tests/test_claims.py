@@ -319,7 +319,7 @@ def test_old_winning_summary_net_result() -> None:
 
 
 def test_a_phh_export_keeps_the_claims_and_their_findings() -> None:
-    from hhtool.phh import hand_to_phh
+    from hhtool.reports.phh_writer import hand_to_phh
 
     altered = stars(RAKED_SIDE_POT.replace("Dealt to Big [Kd Kh] [7s]", "Dealt to Big [Kd Kc] [7s]")
                     .replace("Seat 2: Shorty showed", "Seat 2: Shorty mucked"))

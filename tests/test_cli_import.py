@@ -112,7 +112,7 @@ def test_a_truncated_last_hand_is_incomplete_not_failed(tmp_path: Path) -> None:
 
 
 def test_a_replay_fault_on_one_hand_does_not_stop_the_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import hhtool.pipeline as pipeline
+    import hhtool.ingest.rule_choice as pipeline
 
     original = pipeline.replay
 
@@ -122,7 +122,7 @@ def test_a_replay_fault_on_one_hand_does_not_stop_the_import(tmp_path: Path, mon
         return original(hand, profile)
 
     monkeypatch.setattr(pipeline, "replay", fragile)
-    pipeline_cache = __import__("hhtool.chunks", fromlist=["_replayer"])._replayer
+    pipeline_cache = __import__("hhtool.ingest.chunks", fromlist=["_replayer"])._replayer
     pipeline_cache.cache_clear()
     (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT)
     db = tmp_path / "f.duckdb"

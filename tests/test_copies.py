@@ -10,14 +10,14 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from hhtool import executors
 from hhtool.cli import app
-from hhtool.copies import compare_copies, content_lines, diff_summary, normalised_lines
-from hhtool.executors import DaskExecutor, LocalExecutor
-from hhtool.importer import Importer, import_sources
+from hhtool.ingest import executors
+from hhtool.ingest.executors import DaskExecutor, LocalExecutor
+from hhtool.ingest.hand_identity import compare_copies, content_lines, diff_summary, normalised_lines
+from hhtool.ingest.importer import Importer, import_sources
+from hhtool.ingest.sources import collect_sources
 from hhtool.model import Hand
 from hhtool.sites import parser_for
-from hhtool.sources import collect_sources
 from hhtool.store import Store
 from tests.inputs import edited
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
@@ -93,11 +93,11 @@ def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: py
     assert (summary["totals"]["duplicates"], summary["totals"]["conflicts"]) == (2, 1)  # the exact repeat is no conflict
     query = "SELECT hand_id, first_first_line, second_first_line, kind FROM copy_conflicts"
     assert rows(local, query) == expected
-    monkeypatch.setattr("hhtool.importer.BATCH_HANDS", 1)  # every copy in its own chunk
+    monkeypatch.setattr("hhtool.ingest.importer.BATCH_HANDS", 1)  # every copy in its own chunk
     with Store(":memory:") as store:
         Importer(store).run(collect_sources([str(path)]).sources)
         assert store.run(query) == expected
-    monkeypatch.setattr("hhtool.importer.BATCH_HANDS", 2000)
+    monkeypatch.setattr("hhtool.ingest.importer.BATCH_HANDS", 2000)
     monkeypatch.setattr(executors, "POOL_MIN_BYTES", 0)
     with Store(":memory:") as store:
         import_sources(store, collect_sources([str(path)]).sources, executor=LocalExecutor(2))

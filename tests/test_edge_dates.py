@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reader import read_file
+from hhtool.ingest.reader import read_file
 from tests.inputs import SAMPLES, edited
 
 runner = CliRunner()

@@ -15,7 +15,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-import hhtool.importer as importer_module
+import hhtool.ingest.importer as importer_module
 from hhtool.cli import app
 from tests.inputs import edited
 

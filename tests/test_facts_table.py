@@ -203,9 +203,9 @@ def test_facts_are_written_with_each_transaction_of_an_import(tmp_path: Path, mo
     """The import writes the facts of each transaction's hands (here 2 at a time) with them, computed
     from the batch's tables: nothing is left to refresh at the end, and the cache equals the facts
     computed from the stored hands."""
-    from hhtool import importer as importer_module
-    from hhtool.importer import import_sources
-    from hhtool.sources import Source
+    from hhtool.ingest import importer as importer_module
+    from hhtool.ingest.importer import import_sources
+    from hhtool.ingest.sources import Source
 
     monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
     monkeypatch.setattr(importer_module, "WRITE_HANDS", 2)

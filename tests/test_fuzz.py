@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hhtool.importer import Importer
+from hhtool.ingest.importer import Importer
 from hhtool.store import Store
 from tests.fuzzing import import_and_check, mutate, sample_texts
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND

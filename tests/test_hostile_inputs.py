@@ -224,7 +224,7 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
 
 
 def _import_in_process(sources: list, monkeypatch: pytest.MonkeyPatch, stream_from: int) -> tuple:  # type: ignore[type-arg]
-    from hhtool import importer
+    from hhtool.ingest import importer
     from hhtool.store import Store
 
     monkeypatch.setattr(importer, "STREAM_MIN_BYTES", stream_from)
@@ -240,8 +240,8 @@ def _import_in_process(sources: list, monkeypatch: pytest.MonkeyPatch, stream_fr
 def test_streamed_reading_equals_whole_reading_for_every_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every sample (XML sites, text sites, PHH), an unrecognised file, a file opening with blank lines,
     a long line and a stray byte: read as a stream a block at a time, exactly as when read whole."""
-    from hhtool import reader
-    from hhtool.sources import collect_sources
+    from hhtool.ingest import reader
+    from hhtool.ingest.sources import collect_sources
 
     folder = tmp_path / "inputs"
     shutil.copytree(SAMPLES, folder)
@@ -269,7 +269,7 @@ def test_a_file_swapped_for_a_fifo_after_listing_is_refused_without_waiting(tmp_
     """The type is checked again on what was opened (without blocking): a FIFO never blocks the import."""
     import threading
 
-    from hhtool import sources
+    from hhtool.ingest import sources
 
     fifo = tmp_path / "swapped.txt"
     os.mkfifo(fifo)
@@ -295,8 +295,8 @@ def _read_or_error(source: object) -> BaseException | bytes:
 def test_watch_skips_special_files_and_reads_the_rest(tmp_path: Path) -> None:
     import threading
 
+    from hhtool.ingest.watch import watch
     from hhtool.store import Store
-    from hhtool.watch import watch
 
     (tmp_path / "good.txt").write_text(NAMES_HAND, encoding="utf-8")
     os.mkfifo(tmp_path / "pipe.txt")
@@ -313,7 +313,7 @@ def test_watch_skips_special_files_and_reads_the_rest(tmp_path: Path) -> None:
 
 
 def test_an_over_long_line_in_an_xml_session_header_fails_its_games_with_that_reason() -> None:
-    from hhtool.reader import decode_bytes
+    from hhtool.ingest.reader import decode_bytes
     from hhtool.sites import parser_for
 
     sample = (SAMPLES / "ipoker" / "7-StudHL-EUR-0.05-0.10-sample-session.xml").read_bytes()
@@ -329,9 +329,9 @@ def test_an_over_long_line_in_an_xml_session_header_fails_its_games_with_that_re
 def test_a_hand_that_never_ends_is_cut_so_that_memory_stays_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A recognised file whose hand goes on for ever (text sites: lines without a hand start; XML: a
     <game> that never closes) is cut at a bound, reported with the reason, and the next hand is stored."""
-    from hhtool import importer
+    from hhtool.ingest import importer
+    from hhtool.ingest.sources import collect_sources
     from hhtool.sites import xmlsupport
-    from hhtool.sources import collect_sources
     from hhtool.store import Store
 
     monkeypatch.setattr(importer, "STREAM_MIN_BYTES", 0)
@@ -360,7 +360,7 @@ def test_a_recursive_pattern_finds_what_glob_finds_without_recursing(pattern: st
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     import glob
 
-    from hhtool.sources import HAND_HISTORY_SUFFIXES, collect_sources
+    from hhtool.ingest.sources import HAND_HISTORY_SUFFIXES, collect_sources
 
     for name in ["t/a.txt", "t/ab/b.txt", "t/ab/c/deep/d.txt", "t/ab/c/e.xml", "t/b1/f.txt", "t/b1/g.gz", "t/x/h.txt",
                  "t/x/deep/i.txt", "t/a1/j.xml", "t/a1/k/l.xml", "t/notes.md", "t/.hidden/m.txt", "t/x/.n.txt"]:

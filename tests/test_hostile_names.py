@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.ingest.reader import decode_bytes, read_file
 from hhtool.model import FailedHand, Hand, Note
-from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from tests.site_helpers import SAMPLES, parse_lines
 

@@ -20,11 +20,11 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 import hhtool.cli.import_cmd as import_cmd
-import hhtool.importer as importer_module
+import hhtool.ingest.importer as importer_module
 from hhtool.cli import app
 from hhtool.cli.import_cmd import describe_progress
 from hhtool.cli.output import Detail, import_summary_lines
-from hhtool.import_report import NOT_A_HAND_HISTORY, FileReport, ImportProgress, ImportReport
+from hhtool.ingest.accounting import NOT_A_HAND_HISTORY, FileReport, ImportProgress, ImportReport
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 from tests.test_store import BROKEN
 

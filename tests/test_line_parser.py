@@ -10,7 +10,7 @@ import pytest
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
-from hhtool.reader import read_file
+from hhtool.ingest.reader import read_file
 from hhtool.sites import detect
 from hhtool.sites.base import load_grammar
 from tests.inputs import REPO, SAMPLES

@@ -12,12 +12,12 @@ from enum import Enum
 
 import pytest
 
+from hhtool.ingest.reader import read_file
 from hhtool.model import Action, ActionKind, Card, Hand, Seat, Street
-from hhtool.phh import hand_to_phh
-from hhtool.reader import read_file
 from hhtool.replay import judged, profile_for
 from hhtool.reports.dispute import render
 from hhtool.reports.dispute.build import build_report
+from hhtool.reports.phh_writer import hand_to_phh
 from hhtool.reports.show import describe_hand, render_text
 from hhtool.sites import detect
 from hhtool.store.tables import hand_rows, replay_rows

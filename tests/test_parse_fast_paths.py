@@ -11,7 +11,7 @@ import re
 import pytest
 from lark.exceptions import UnexpectedInput
 
-from hhtool.reader import read_file
+from hhtool.ingest.reader import read_file
 from hhtool.sites import detect
 from hhtool.sites.base import HIDDEN_CARDS, parse_cards
 from hhtool.sites.lines import LineGrammar, LineParser, LineToken, load_grammar

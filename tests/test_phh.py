@@ -32,9 +32,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.ingest.reader import read_file
 from hhtool.model import ActionKind, Hand, ShowStatus, SkippedHand, Source, StakeSource
-from hhtool.phh import PhhExportError, hand_to_phh, hands_to_phhs, phh_fields
-from hhtool.reader import read_file
+from hhtool.reports.phh_writer import PhhExportError, hand_to_phh, hands_to_phhs, phh_fields
 from hhtool.sites import detect
 from hhtool.sites.phh import PARSER
 from hhtool.store import Store

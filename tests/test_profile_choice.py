@@ -11,8 +11,8 @@ import duckdb
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.phh import hand_to_phh
 from hhtool.replay import PROFILES, profile_for
+from hhtool.reports.phh_writer import hand_to_phh
 from tests.replay_helpers import CLEAN, build_hand, edit
 
 runner = CliRunner()

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.phh import hand_to_phh
 from hhtool.replay import PROFILES, load_profile, replay
 from hhtool.replay.profiles import PROFILE_ALIASES, profile_from_mapping
+from hhtool.reports.phh_writer import hand_to_phh
 from tests.replay_helpers import CLEAN, build_hand, edit, with_stakes
 
 runner = CliRunner()

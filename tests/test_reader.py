@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from hhtool.reader import decode_bytes
+from hhtool.ingest.reader import decode_bytes
 
 TEXT = "PokerStars Game #1:  x\nSeat 1: Bob ($1 in chips) \nlast"
 
@@ -51,7 +51,7 @@ import hashlib  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from hhtool.reader import scan_stream, stream_line_batches  # noqa: E402
+from hhtool.ingest.reader import scan_stream, stream_line_batches  # noqa: E402
 
 _TEXTS = st.lists(st.sampled_from(["Seat 1: Zoë (€1.50)", "  ", "", "x\ty", "PokerStars Hand #1:", "\ufeffA", "é€"]),
                   max_size=30)
@@ -84,8 +84,8 @@ def test_streaming_reads_exactly_what_whole_file_decoding_reads(lines: list[str]
 
 # ---------------------------------------------------------------- encoding line by line
 
+from hhtool.ingest.reader import LINE_END_BLANKS, MAX_LINE_BYTES, MIXED, LineReader, choose_encoding  # noqa: E402
 from hhtool.model import CUT_LINE_MARK  # noqa: E402
-from hhtool.reader import LINE_END_BLANKS, MAX_LINE_BYTES, MIXED, LineReader, choose_encoding  # noqa: E402
 
 NAMES = "Seat 1: Jösé ($1 in chips)\nSeat 2: Zoë ($2 in chips)\nJösé: bets $1\n"
 

@@ -18,21 +18,21 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from hhtool import sources
-from hhtool.importer import Importer, import_sources
-from hhtool.sources import collect_sources
+from hhtool.ingest import sources
+from hhtool.ingest.importer import Importer, import_sources
+from hhtool.ingest.sources import collect_sources
+from hhtool.ingest.watch import watch
 from hhtool.store import Store
-from hhtool.watch import watch
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 
 HHTOOL = [sys.executable, "-m", "hhtool"]
 #: hhtool writing a file in many transactions (300 hands each), so that an interruption falls inside a file
-HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
+HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.ingest.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
                        "from hhtool.store import Store\nwrite = Store.write_tables\n"
                        "def told(self, *a, **k):\n    write(self, *a, **k)\n    print('written', flush=True)\n"
                        "Store.write_tables = told\nfrom hhtool.cli import app\napp()"]
 #: hhtool writing in many transactions, saying nothing more
-HHTOOL_SMALL_BATCHES = [sys.executable, "-c", "import hhtool.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
+HHTOOL_SMALL_BATCHES = [sys.executable, "-c", "import hhtool.ingest.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
                         "from hhtool.cli import app\napp()"]
 
 

@@ -16,8 +16,8 @@ import importlib.util
 
 import pytest
 
+from hhtool.ingest.reader import read_file
 from hhtool.model import Hand
-from hhtool.reader import read_file
 from hhtool.replay import profile_for_site, replay
 from tests.inputs import require_corpus
 from tests.replay_helpers import beyond_table_context

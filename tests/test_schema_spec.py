@@ -13,11 +13,11 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from hhtool.chunks import process_chunk
-from hhtool.importer import Importer
+from hhtool.ingest.chunks import process_chunk
+from hhtool.ingest.importer import Importer
+from hhtool.ingest.reader import read_file
+from hhtool.ingest.rule_choice import make_replayer
 from hhtool.model import FailedHand, FailureKind, Finish, Hand, RawHand, SkippedHand
-from hhtool.pipeline import make_replayer
-from hhtool.reader import read_file
 from hhtool.replay.codes import Code
 from hhtool.replay.result import Violation
 from hhtool.sites import detect, parser_for

@@ -17,8 +17,8 @@ import typer
 from typer.testing import CliRunner
 
 from hhtool.evaluation import best_high, best_low
+from hhtool.ingest.reader import read_file
 from hhtool.model import ActionKind, Card, FailedHand, Hand, RawHand, ShowStatus, SkippedHand, Street
-from hhtool.reader import read_file
 from hhtool.simulate import (
     FAULT_CODES,
     Dealer,

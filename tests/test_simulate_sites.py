@@ -15,8 +15,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from hhtool.ingest.reader import read_file
 from hhtool.model import Hand, ShowStatus
-from hhtool.reader import read_file
 from hhtool.replay import profile_for_site, replay
 from hhtool.replay.profiles import RuleProfile
 from hhtool.simulate import FAULT_CODES, TableConfig, generate_hands, sidecar_path, simulate_to_file

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.absolute import PARSER
 from tests import site_helpers

@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import (
     ActionKind,
     Card,
@@ -19,7 +20,6 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.bovada import PARSER
 from tests import site_helpers

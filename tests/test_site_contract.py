@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from hhtool.reader import read_file
+from hhtool.ingest.reader import read_file
 from hhtool.sites import all_parsers, detect
 from hhtool.sites.base import SiteParser, Splitting
 from hhtool.sites.common_lines import COMMON_LINES

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import (
     ActionKind,
     Card,
@@ -23,7 +24,6 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.fulltilt import PARSER
 from tests import site_helpers

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from hhtool.ingest.reader import decode_bytes, read_file
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ParseOutcome, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes, read_file
 from hhtool.sites import detect
 from hhtool.sites.ipoker import PARSER
 from tests import site_helpers

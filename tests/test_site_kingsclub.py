@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.kingsclub import PARSER
 from tests.site_helpers import (

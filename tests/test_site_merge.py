@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.ingest.reader import read_file
 from hhtool.model import (
     ActionKind,
     Card,
@@ -25,7 +26,6 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.reader import read_file
 from hhtool.replay import Verdict, replay
 from hhtool.sites import detect
 from hhtool.sites.merge import PARSER, UNCALLED_INSIDE_AWARDS_NOTE

@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.ingest.reader import read_file
 from hhtool.model import FailedHand, Hand
-from hhtool.reader import read_file
 from hhtool.sites import detect
 from hhtool.sites.base import MAX_AMOUNT, HandParseError, parse_money
 from tests.site_helpers import SAMPLES, parse_lines

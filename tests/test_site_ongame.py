@@ -6,8 +6,8 @@ from datetime import datetime
 
 import pytest
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import ActionKind, FailedHand, Half, Hand, ParseOutcome, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.ongame import PARSER
 from tests import site_helpers

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import (
     ActionKind,
     Card,
@@ -21,7 +22,6 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.partypoker import PARSER
 from tests import site_helpers

@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import Action, ActionKind, Card, FailedHand, Half, Hand, ShowStatus, SkippedHand, Street, Structure
-from hhtool.reader import decode_bytes
 from hhtool.sites import detect
 from hhtool.sites.winning import PARSER
 from tests.site_helpers import (

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.importer import Importer
+from hhtool.ingest.importer import Importer
 from hhtool.model import Hand
 from hhtool.reports.facts import evaluate_cards, player_hand_facts
 from hhtool.reports.filters import Game, HandFilter, parse_stakes

@@ -7,9 +7,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from hhtool import importer as importer_module
-from hhtool.importer import Importer
-from hhtool.sources import collect_sources
+from hhtool.ingest import importer as importer_module
+from hhtool.ingest.importer import Importer
+from hhtool.ingest.sources import collect_sources
 from hhtool.store import Store
 from hhtool.store.schema import CURRENT_VERSION, SchemaTooNew
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
@@ -164,7 +164,7 @@ def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
     text = SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT
     path = write(tmp_path, "e.txt", text)
     parser = parser_for("pokerstars")
-    from hhtool.reader import decode_bytes
+    from hhtool.ingest.reader import decode_bytes
 
     parsed = [parser.parse(raw) for raw in parser.split(decode_bytes(text.encode()).lines, str(path))]
     with Store(":memory:") as store:
@@ -182,7 +182,7 @@ def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
 def test_big_files_are_streamed_with_the_same_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file over STREAM_MIN_BYTES is read as a stream (never whole); every table must come out
     as from the whole-file path, including a grown file resumed from its last hand."""
-    from hhtool.sources import collect_sources
+    from hhtool.ingest.sources import collect_sources
     from tests.test_parallel import snapshot
 
     hands = [SPLIT_HAND.replace("35874576282", str(5000 + n)) for n in range(9)]

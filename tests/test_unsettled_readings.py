@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.phh import hand_to_phh
 from hhtool.replay import PROFILES, ReplayResult, Verdict, replay
 from hhtool.replay.profiles import UNSETTLED
+from hhtool.reports.phh_writer import hand_to_phh
 from tests.replay_helpers import QUARTER, SIDE, build_hand, edit
 
 DEFAULT = PROFILES["default"]

@@ -9,9 +9,9 @@ import subprocess
 import threading
 from pathlib import Path
 
-from hhtool.import_report import COUNTS, FileReport
+from hhtool.ingest.accounting import COUNTS, FileReport
+from hhtool.ingest.watch import watch
 from hhtool.store import Store
-from hhtool.watch import watch
 from tests.test_reliability import HHTOOL, numbered_hands, stop_watch_after_files
 from tests.test_site_pokerstars import SPLIT_HAND
 

@@ -27,7 +27,7 @@ from tests.test_reliability import HHTOOL, numbered_hands, run_hhtool
 #: as the installed script's does.
 SLOW_HHTOOL = """\
 import os, sys, time
-import hhtool.importer as importer
+import hhtool.ingest.importer as importer
 importer.WRITE_HANDS = 300
 importer.BATCH_HANDS = 100
 from hhtool.store import Store
@@ -267,7 +267,7 @@ def test_an_in_memory_store_is_never_given_back(tmp_path: Path) -> None:
 
 
 def test_a_watch_between_polls_holds_nothing(tmp_path: Path) -> None:
-    from hhtool.watch import watch
+    from hhtool.ingest.watch import watch
 
     (tmp_path / "a.txt").write_text(numbered_hands(3))
     db = str(tmp_path / "w.duckdb")
@@ -321,7 +321,7 @@ def test_the_holder_is_named_by_its_command(argv: tuple[str, ...], writing: bool
 
 
 def test_a_watch_pass_kept_out_of_the_store_is_told_and_the_file_read_at_the_next_poll(tmp_path: Path) -> None:
-    from hhtool.watch import watch
+    from hhtool.ingest.watch import watch
 
     folder = tmp_path / "live"
     folder.mkdir()

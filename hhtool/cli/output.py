@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # a frame to print comes from a command that loaded Polars; t
 
     from hhtool.service.importing import FileReport, ImportReport
 
-#: an import report's status of a file that holds no hand (hhtool.import_report.NOT_A_HAND_HISTORY)
+#: an import report's status of a file that holds no hand (hhtool.ingest.accounting.NOT_A_HAND_HISTORY)
 NOT_A_HAND_HISTORY = "not a hand history"
 NOT_A_HISTORY_SKIPPED = "[yellow]not a hand history[/yellow], skipped"
 

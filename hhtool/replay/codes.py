@@ -73,5 +73,5 @@ RULES: dict[Code, str] = {
 #: codes no rule check in :mod:`hhtool.replay.checks` emits, and who does
 EMITTED_OUTSIDE_CHECKS: dict[Code, str] = {
     Code.CONFLICTING_COPY: "the import's copy comparison (table copy_conflicts), listed by `audit`",
-    Code.REPLAY: "hhtool.pipeline, when replaying a hand raises",
+    Code.REPLAY: "hhtool.ingest.rule_choice, when replaying a hand raises",
 }

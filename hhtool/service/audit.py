@@ -22,7 +22,7 @@ from hhtool.store import Store, StoreError
 from hhtool.store.forced_bets import has_never_judged
 
 if TYPE_CHECKING:
-    from hhtool.importer import ImportReport
+    from hhtool.ingest.importer import ImportReport
     from hhtool.reports.dispute import Report
     from hhtool.reports.dispute.customer import CustomerCopy
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from hhtool.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from hhtool.reports.choices import (
     BREAKDOWNS,
     DEFAULT_GAP_MINUTES,
@@ -24,6 +23,7 @@ from hhtool.reports.choices import (
     Verdict,
 )
 from hhtool.reports.filters import Game
+from hhtool.store.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from hhtool.replay.codes import Code

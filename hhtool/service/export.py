@@ -29,7 +29,7 @@ _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 def export_parquet(database: Database, out_dir: str) -> dict[str, int]:
     """Every exported table as ``<out_dir>/<table>/part-00000.parquet``; rows written per table.
     CannotWrite when the folder cannot be written."""
-    from hhtool.parquet_export import export_parquet as write_tables
+    from hhtool.store.parquet import export_parquet as write_tables
 
     with database.open(read_only=True) as store:
         try:
@@ -85,7 +85,7 @@ def _pokerkit_checker() -> tuple[Callable[[Hand, str], str | None], str]:
 def _by_pokerkit(hand: Hand, text: str) -> str | None:
     """PokerKit's refusal, with the hidden up card behind it where there is one (PokerKit names
     only the action it refused)."""
-    from hhtool.phh import hidden_up_card, pokerkit_problem
+    from hhtool.reports.phh_writer import hidden_up_card, pokerkit_problem
 
     problem = pokerkit_problem(text)
     hidden = hidden_up_card(hand) if problem is not None else None
@@ -95,8 +95,8 @@ def _by_pokerkit(hand: Hand, text: str) -> str | None:
 def _by_known_rules(hand: Hand, _text: str) -> str | None:
     """What hhtool knows PokerKit refuses: an up card the history hides (PokerKit orders the players
     by their up cards), or a bring-in or action order other than its own (the `pokerkit` profile)."""
-    from hhtool.phh import hidden_up_card
     from hhtool.replay import replay
+    from hhtool.reports.phh_writer import hidden_up_card
 
     hidden = hidden_up_card(hand)
     if hidden is not None:
@@ -119,7 +119,7 @@ def export_phh(database: Database, target: Path, hand_filter: HandFilter, user_f
 
 
 def _write_phh(store: Store, target: Path, hand_filter: HandFilter, user_fields: bool) -> PhhExport:
-    from hhtool.phh import PhhExportError, hand_to_phh
+    from hhtool.reports.phh_writer import PhhExportError, hand_to_phh
 
     check, checked_by = _pokerkit_checker()
     exported = PhhExport(checked_by=checked_by)

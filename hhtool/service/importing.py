@@ -1,6 +1,6 @@
 """Importing hand histories: the paths asked for, the options checked before any work, and the one
-way into the one importer (:func:`_execute` runs :func:`hhtool.importer.import_sources` with local
-worker processes or a Dask cluster as its executor; `--watch` runs it through :mod:`hhtool.watch`),
+way into the one importer (:func:`_execute` runs :func:`hhtool.ingest.importer.import_sources` with local
+worker processes or a Dask cluster as its executor; `--watch` runs it through :mod:`hhtool.ingest.watch`),
 shared by `import`, `import --watch` and `audit PATH…`.
 
 The pipeline (Lark grammars, the replay engine, the process pool) is imported where it is used, so
@@ -19,8 +19,8 @@ from hhtool.service.errors import UsageError
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
 if TYPE_CHECKING:
-    from hhtool.importer import FileReport, ImportProgress, ImportReport
-    from hhtool.sources import Collected, Source
+    from hhtool.ingest.importer import FileReport, ImportProgress, ImportReport
+    from hhtool.ingest.sources import Collected, Source
     from hhtool.store import Store
 
 #: DuckDB's buffer pool during an import (its default, 80 % of the machine, lets RSS grow with the store);
@@ -66,8 +66,8 @@ def check_rules(rules: str | None) -> None:
 def collect_paths(paths: Sequence[str], site: str | None, warn: Callable[[str], None] | None = None) -> Collected:
     """Expand the arguments (files, folders, globs); UsageError when the site is unknown or nothing
     matched. ``warn`` hears of each argument that matched nothing."""
+    from hhtool.ingest.sources import collect_sources
     from hhtool.sites import site_names
-    from hhtool.sources import collect_sources
 
     if site and site.lower() not in site_names():
         raise UsageError(f"unknown site {site!r}; known sites: {', '.join(site_names())}")
@@ -83,7 +83,7 @@ def collect_paths(paths: Sequence[str], site: str | None, warn: Callable[[str], 
 def check_options(options: ImportOptions) -> None:
     check_rules(options.rules)
     if options.dask:
-        from hhtool.executors import DaskUnavailable, check_dask_address
+        from hhtool.ingest.executors import DaskUnavailable, check_dask_address
 
         try:
             check_dask_address(options.dask)
@@ -117,8 +117,8 @@ def import_into(store: Store, collected: Collected, options: ImportOptions, prog
 def _execute(store: Store, sources: list[Source], options: ImportOptions, progress: Progress | None) -> ImportReport:
     """Run the one importer over ``sources``, its chunks on a Dask cluster when one is named, else on
     local worker processes; the stats facts refreshed alongside and at the end."""
-    from hhtool.executors import DaskExecutor, DaskUnavailable, LocalExecutor
-    from hhtool.importer import import_sources
+    from hhtool.ingest.executors import DaskExecutor, DaskUnavailable, LocalExecutor
+    from hhtool.ingest.importer import import_sources
 
     executor = DaskExecutor(options.dask) if options.dask else LocalExecutor(options.jobs)
     try:
@@ -143,7 +143,7 @@ class WatchSummary:
     before: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def heard(self, report: FileReport) -> None:
-        from hhtool.importer import COUNTS
+        from hhtool.ingest.importer import COUNTS
 
         if report.path not in self.before:  # the file's totals less what this pass read of it
             totals = report.file_totals()
@@ -151,7 +151,7 @@ class WatchSummary:
         self.latest[report.path] = report
 
     def totals(self) -> dict[str, int]:
-        from hhtool.importer import COUNTS
+        from hhtool.ingest.importer import COUNTS
 
         return {name: sum(report.file_totals()[name] - self.before[path][name] for path, report in self.latest.items())
                 for name in COUNTS}
@@ -165,8 +165,8 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
     stored at once, so `stats` shows them. A path that does not exist is told to ``on_missing`` (with
     the close names beside it: a typo) and watched in case it appears; UsageError when none exists
     (nothing is opened, no store made)."""
+    from hhtool.ingest.watch import missing_paths, watch
     from hhtool.sites import site_names
-    from hhtool.watch import missing_paths, watch
 
     check_rules(options.rules)
     if options.site and options.site.lower() not in site_names():

@@ -16,8 +16,8 @@ from typing import Any
 
 import polars as pl
 
+from hhtool.ingest.reader import MIXED
 from hhtool.model import NoteTopic
-from hhtool.reader import MIXED
 from hhtool.service.choices import ProblemKind
 from hhtool.service.filters import NothingMatched
 from hhtool.service.stores import Database

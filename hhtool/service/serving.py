@@ -7,7 +7,7 @@ server therefore keeps one connection open for its whole life (:class:`HeldStore
 * without ``--watch``, a read-only one: every page opens the store read-only, as the CLI's readers do,
   and other readers (the CLI) go on reading the same file; a writer elsewhere waits until it stops;
 * with ``--watch``, a writable one: the import thread (:func:`start_watch`, the same
-  :func:`hhtool.watch.watch` as `import --watch`) and the pages share the one instance, whose
+  :func:`hhtool.ingest.watch.watch` as `import --watch`) and the pages share the one instance, whose
   transactions keep each reader's view whole, so a page never waits for a lock; only what pages
   call (the reading service functions) runs on their connections.
 
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from hhtool.service.stores import Database, open_store
 
 if TYPE_CHECKING:
-    from hhtool.importer import FileReport
+    from hhtool.ingest.importer import FileReport
     from hhtool.store import Store
 
 #: seconds between two polls of the watched folders
@@ -96,7 +96,7 @@ class HeldStore:
         return self._anchor.path
 
     def _watch(self, interval: float) -> None:
-        from hhtool.watch import watch
+        from hhtool.ingest.watch import watch
 
         def problem(text: str) -> None:
             self.state.problem(text)

@@ -11,7 +11,7 @@ becomes a completion, bet or raise as hhtool's other parsers name them; a bet no
 back at the end of its street; an all-in is an action that empties a known stack. Awards are the
 ``winnings`` field (or, without it, finishing minus starting stacks plus what the player put in),
 with the pot and half unknown. Files written by ``hhtool export --format phh`` also carry
-``_hhtool_*`` fields (see :mod:`hhtool.phh`); when ``_hhtool_site`` is present those fields are
+``_hhtool_*`` fields (see :mod:`hhtool.reports.phh_writer`); when ``_hhtool_site`` is present those fields are
 taken as the site said, so an exported hand reads back as it was stored.
 
 Site name ``phh``. Hand id: the ``_hhtool_hand_id`` field (``<site>:<id>`` for hhtool exports);

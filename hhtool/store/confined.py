@@ -24,8 +24,8 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from hhtool.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from hhtool.store import SettingError, Store, duckdb_message, memory_size
+from hhtool.store.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 
 THREADS = min(os.cpu_count() or 1, 4)
 #: rows a fetched batch holds: a result is checked against its bound every 256 rows (an eighth of a DuckDB

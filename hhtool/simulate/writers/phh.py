@@ -1,5 +1,5 @@
 """Write a simulated hand as a ``.phhs`` section through hhtool's own PHH exporter
-(:func:`hhtool.phh.hand_to_phh`), so ``hhtool simulate --site phh`` makes files that
+(:func:`hhtool.reports.phh_writer.hand_to_phh`), so ``hhtool simulate --site phh`` makes files that
 ``hhtool/sites/phh.py`` reads back.
 
 Each hand is the section ``[<hand id>]`` followed by a blank line; the exporter's ``_hhtool_*``
@@ -15,7 +15,7 @@ which the import pipeline replays under the rulebook defaults.
 
 from __future__ import annotations
 
-from hhtool.phh import hand_to_phh
+from hhtool.reports.phh_writer import hand_to_phh
 from hhtool.simulate.dealer import SimulatedHand
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
 
-from hhtool.importer import FileReport, import_sources
-from hhtool.sources import collect_sources
+from hhtool.ingest.importer import FileReport, import_sources
+from hhtool.ingest.sources import collect_sources
 from hhtool.store import Store, StoreLocked
 
 _MAGIC = re.compile(r"[*?\[]")

@@ -1,7 +1,7 @@
 """Where an import's chunks are parsed, replayed and tabulated: here, in a process pool, or on Dask.
 
-The importer (:mod:`hhtool.importer`) reads the files, cuts them into chunks of hands, and stores
-the results in order; an executor only runs :func:`hhtool.chunks.process_chunk` on those chunks.
+The importer (:mod:`hhtool.ingest.importer`) reads the files, cuts them into chunks of hands, and stores
+the results in order; an executor only runs :func:`hhtool.ingest.chunks.process_chunk` on those chunks.
 So every executor gives the same tables, file rows, resume of grown files and counts.
 
 * :class:`LocalExecutor` (``--jobs N``): in the importing process, or a process pool of N workers
@@ -155,8 +155,8 @@ def import_gc() -> Iterator[None]:
 def tune_worker_gc() -> None:
     """A pool worker's collector, for its whole life: the import code loaded, then frozen out of
     the collections, and the thresholds raised (see :data:`IMPORT_GC_THRESHOLDS`)."""
-    import hhtool.chunks
-    import hhtool.pipeline  # noqa: F401  (loaded before the freeze, so the freeze covers it)
+    import hhtool.ingest.chunks
+    import hhtool.ingest.rule_choice  # noqa: F401  (loaded before the freeze, so the freeze covers it)
 
     gc.freeze()
     gc.set_threshold(*IMPORT_GC_THRESHOLDS)

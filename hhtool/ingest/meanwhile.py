@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from hhtool.store.copies import CopyAt, copies_stored_meanwhile, without_hands
 
 if TYPE_CHECKING:
-    from hhtool.import_report import FileReport
+    from hhtool.ingest.accounting import FileReport
     from hhtool.store import Store
 
 
@@ -33,7 +33,7 @@ def left_out(store: Store, tables: dict[str, pa.Table], report: FileReport | Non
     """A file's batch less the hands stored meanwhile, counted in ``report`` (and in the batch's
     ``files`` row, whose tail items are the hands ``tail_ids``); those whose stored copy differs
     join the ``candidates`` to compare (compared when the file's last chunk comes after). The hands
-    ``completing`` a cut copy the batch's transaction removes first (:mod:`hhtool.provisional`) are
+    ``completing`` a cut copy the batch's transaction removes first (:mod:`hhtool.ingest.provisional`) are
     this import's to store, not another's."""
     stored = copies_stored_meanwhile(store, tables.get("hands"))
     for hand_id in completing:

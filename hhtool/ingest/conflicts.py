@@ -3,7 +3,7 @@
 The importer counts a second copy of a stored hand as a duplicate straight away (the first copy is
 kept either way) and notes where it lies; when the copies' raw texts differ, this module reads both
 again (the first from the store and its file, the second from the file being imported), compares
-them (:func:`hhtool.copies.compare_copies`) and returns the conflicts to store. Conflicts are rare,
+them (:func:`hhtool.ingest.hand_identity.compare_copies`) and returns the conflicts to store. Conflicts are rare,
 so the work is done only for them, never for every hand.
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hhtool.copies import compare_copies, identity
+from hhtool.ingest.hand_identity import compare_copies, identity
+from hhtool.ingest.reader import decode_bytes
 from hhtool.model import Hand, RawHand
-from hhtool.reader import decode_bytes
 from hhtool.sites import parser_for
 from hhtool.store import Store
 from hhtool.store.copies import CopyAt, stored_copies

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hhtool.copy_check import Conflict
+from hhtool.ingest.conflicts import Conflict
 from hhtool.model import FailureKind
 
 
@@ -44,7 +44,7 @@ class FileReport:
     # this one: not counted in this import's hands found, only in the file's totals
     already_stored: int = 0
     # of the stored: hands whose copy an earlier import stored cut off (a client was writing it) and this
-    # one replaced with the whole hand (:mod:`hhtool.provisional`)
+    # one replaced with the whole hand (:mod:`hhtool.ingest.provisional`)
     completed: int = 0
     failures: list[Failure] = field(default_factory=list)
     incomplete_hands: list[Failure] = field(default_factory=list)

@@ -1,6 +1,6 @@
 """The import pipeline: read → parse → (replay) → store, file by file, in batches.
 
-:func:`import_sources` is the one way in, whatever runs the parsing (:mod:`hhtool.executors`: this
+:func:`import_sources` is the one way in, whatever runs the parsing (:mod:`hhtool.ingest.executors`: this
 process, a process pool, a Dask cluster): this module alone reads the files, cuts them into
 chunks, decides duplicates and resumes, writes the file rows and failures, judges the tables'
 context and refreshes the stats facts; an executor only turns chunks into results.
@@ -24,12 +24,8 @@ from typing import Any, BinaryIO, cast
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhtool.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_chunk
-from hhtool.copies import identity
-from hhtool.copy_check import CopyChecker
 from hhtool.cross_hand import judge_imported_since
-from hhtool.executors import Executor, LocalExecutor, Submit, import_gc
-from hhtool.import_report import (
+from hhtool.ingest.accounting import (
     COUNTS,
     NOT_A_HAND_HISTORY,
     Failure,
@@ -38,14 +34,18 @@ from hhtool.import_report import (
     ImportReport,
     ProgressTracker,
 )
-from hhtool.meanwhile import left_out
+from hhtool.ingest.chunks import HAND, ChunkResult, LineBlock, failure_chunk, process_chunk
+from hhtool.ingest.conflicts import CopyChecker
+from hhtool.ingest.executors import Executor, LocalExecutor, Submit, import_gc
+from hhtool.ingest.hand_identity import identity
+from hhtool.ingest.meanwhile import left_out
+from hhtool.ingest.provisional import completes, forget_hand
+from hhtool.ingest.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
+from hhtool.ingest.sources import Readable, SourceError
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
-from hhtool.provisional import completes, forget_hand
-from hhtool.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
 from hhtool.reports import facts_table
 from hhtool.sites import all_parsers, detect, parser_for
 from hhtool.sites.base import SiteParser
-from hhtool.sources import Readable, SourceError
 from hhtool.store import Store
 from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.forced_bets import import_mark
@@ -149,7 +149,7 @@ class FileWriter:
         self.candidates: list[CopyAt] = []  # second copies of stored hands whose text differs: checked at the end
         self.report: FileReport | None = None  # the file's (store_result): hands stored meanwhile are counted there
         self.tail_ids: list[str | None] = []  # the hands of the files row's tail, item by item
-        self.completing: set[str] = set()  # hands whose cut copy `first` removes (hhtool.provisional)
+        self.completing: set[str] = set()  # hands whose cut copy `first` removes (hhtool.ingest.provisional)
         self._tables: dict[str, list[pa.Table]] = {}
         self._pending: set[tuple[str, str]] = set()  # identities accounted as stored but not written yet
         self._hands = 0
@@ -180,7 +180,7 @@ class FileWriter:
         hands = self._hands
         if self._tables or self.first:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
-            # (hands another import stored since copies_of looked: left out, counted; hhtool.meanwhile)
+            # (hands another import stored since copies_of looked: left out, counted; hhtool.ingest.meanwhile)
             tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates, self.completing)
             self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
                                     summed=facts_table.SUMMED)

@@ -64,7 +64,7 @@ class ChunkResult:
 def _replayer(rules: str | None, enabled: bool) -> Any:
     if not enabled:
         return None
-    from hhtool.pipeline import make_replayer
+    from hhtool.ingest.rule_choice import make_replayer
 
     return make_replayer(rules)
 
