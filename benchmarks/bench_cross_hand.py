@@ -5,7 +5,7 @@
 Imports simulated hands (``--tables`` tables at $0.04/$0.08, so that the table tier answers, or with 0
 one hand a table, so that every hand goes on to the site's other tables) into a fresh store, then judges
 every hand again ``--repeat`` times, under the import's collector settings, and prints the median CPU µs
-per hand (the process's CPU: DuckDB's threads included). On a tree from before hhtool.cross_hand it
+per hand (the process's CPU: DuckDB's threads included). On a tree from before hhtool.ingest.cross_hand it
 times hhtool.store.context's SQL pass instead, for the before/after comparison.
 """
 
@@ -26,15 +26,15 @@ def main() -> None:
     args = parser.parse_args()
 
     from hhtool.ingest.executors import import_gc
-    from hhtool.ingest.importer import Importer
+    from hhtool.ingest.loader import import_file
     from hhtool.simulate import simulate_to_file
     from hhtool.simulate.dealer import TableConfig
     from hhtool.simulate.policy import SimplePolicy
     from hhtool.store import Store
 
     try:
-        from hhtool.cross_hand import judge_hands as judge
-        what = "replay.forced_bets (hhtool.cross_hand)"
+        from hhtool.ingest.cross_hand import judge_hands as judge
+        what = "replay.forced_bets (hhtool.ingest.cross_hand)"
     except ImportError:  # the tree before it
         from hhtool.store.context import judge_table_context as judge  # type: ignore[no-redef]
         what = "store.context (SQL)"
@@ -52,10 +52,10 @@ def main() -> None:
                     table += 1
             text = "\n".join(lines)
         with Store(str(Path(folder) / "b.duckdb")) as store:
-            Importer(store).import_file(path, text.encode())
+            import_file(store, path, text.encode(), store_facts=False)
             times = []
             for _ in range(args.repeat):
-                with import_gc():  # as inside an import (hhtool.ingest.importer.import_paths)
+                with import_gc():  # as inside an import (hhtool.ingest.loader.import_sources)
                     start = time.process_time()
                     judged = judge(store, "true")
                     times.append(time.process_time() - start)

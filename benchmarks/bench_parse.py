@@ -24,7 +24,7 @@ from itertools import pairwise
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-#: hands per block: what an import hands a worker at a time (hhtool.ingest.importer.BATCH_HANDS)
+#: hands per block: what an import hands a worker at a time (hhtool.ingest.files.BATCH_HANDS)
 BLOCK_HANDS = 2_000
 
 

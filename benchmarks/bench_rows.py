@@ -27,7 +27,7 @@ def main() -> None:
     options.add_argument("--file", type=Path, help="a simulated file to reuse (default: simulate into a temp folder)")
     args = options.parse_args()
 
-    from hhtool.ingest.importer import BATCH_HANDS
+    from hhtool.ingest.files import BATCH_HANDS
     from hhtool.ingest.reader import read_file
     from hhtool.ingest.rule_choice import make_replayer
     from hhtool.model import Hand

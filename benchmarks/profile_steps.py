@@ -57,9 +57,10 @@ def main() -> int:
 
     from hhtool.ingest.chunks import LineBlock
     from hhtool.ingest.executors import import_gc
-    from hhtool.ingest.importer import BATCH_HANDS, WRITE_HANDS, _line_blocks
+    from hhtool.ingest.files import BATCH_HANDS, _line_blocks
     from hhtool.ingest.reader import decode_bytes
     from hhtool.ingest.rule_choice import make_replayer
+    from hhtool.ingest.writer import WRITE_HANDS
     from hhtool.model import Hand
     from hhtool.reports import facts_table
     from hhtool.sites import parser_for

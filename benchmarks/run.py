@@ -52,9 +52,10 @@ def simulated(hands: int) -> Path:
 def in_process_rates(path: Path, repeats: int, limit: int) -> dict[str, float]:
     """Parse-only, replay-only and store-only hands/s on the first ``limit`` hands of a file."""
     from hhtool.ingest.chunks import process_chunk
-    from hhtool.ingest.importer import BATCH_HANDS, FileWriter
+    from hhtool.ingest.files import BATCH_HANDS
     from hhtool.ingest.reader import read_file
     from hhtool.ingest.rule_choice import make_replayer
+    from hhtool.ingest.writer import FileWriter
     from hhtool.model import Hand
     from hhtool.sites import parser_for
     from hhtool.store import Store

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hhtool.ingest.importer import Importer
+from hhtool.ingest.loader import import_file
 from hhtool.ingest.reader import decode_bytes
 from hhtool.model import Hand
 from hhtool.sites import parser_for
@@ -31,7 +31,7 @@ def load(store: Store, folder: Path, *texts: str) -> None:
     for index, text in enumerate(texts):
         path = folder / f"hand{index}-{abs(hash(text))}.txt"
         path.write_text(text, encoding="utf-8")
-        report = Importer(store).import_file(path, path.read_bytes())
+        report = import_file(store, path, path.read_bytes(), store_facts=False)
         assert report.failed == 0, report.failures
 
 

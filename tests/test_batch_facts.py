@@ -46,9 +46,8 @@ def import_command(db: Path, *paths: Path) -> None:
 
 @pytest.mark.slow
 def test_facts_written_with_the_batches_equal_a_full_refresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hhtool.ingest import importer
 
-    monkeypatch.setattr(importer, "WRITE_HANDS", 150)  # several transactions per file
+    monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 150)  # several transactions per file
     simulated = tmp_path / "sim.txt"
     assert runner.invoke(app, ["simulate", "--hands", "400", "--seed", "3", "--out", str(simulated)]).exit_code == 0
     db = tmp_path / "batches.duckdb"
@@ -62,7 +61,7 @@ def test_facts_written_with_the_batches_equal_a_full_refresh(tmp_path: Path, mon
 def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp_path: Path) -> None:
     """Hands stored with no facts (an import with the cache unwanted) are computed at the end of the
     next import, whose own hands come with their batch's facts: the cache equals a full refresh."""
-    from hhtool.ingest.importer import import_sources
+    from hhtool.ingest.loader import import_sources
     from hhtool.ingest.sources import Source
 
     db = tmp_path / "two.duckdb"
@@ -97,10 +96,9 @@ def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_
     """#28 item 7: stopped right after its last batch's commit, where the daily sums of its batches
     were merged at the end (a kill there left every key once per batch, and the re-run, storing
     nothing new, never merged them): each key has one row at every commit."""
-    from hhtool.ingest import importer
 
-    monkeypatch.setattr(importer, "BATCH_HANDS", 100)
-    monkeypatch.setattr(importer, "WRITE_HANDS", 150)  # four transactions, every one adding to the same keys
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 100)
+    monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 150)  # four transactions, every one adding to the same keys
     history = tmp_path / "a.txt"
     history.write_text(numbered_hands(600))
     reference = tmp_path / "reference.duckdb"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hhtool.ingest.importer import Importer
+from hhtool.ingest.loader import import_file
 from hhtool.replay import profile_for_site, replay
 from hhtool.replay.engine import betting_facts, walk
 from hhtool.reports.facts import counted_columns, player_hand_facts
@@ -36,7 +36,7 @@ def imported(*roots: Path, replay_hands: bool = True) -> Store:
     for root in roots:
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.suffix not in (".md", ".json"):
-                Importer(store, replay=replay_hands).import_file(path, path.read_bytes())
+                import_file(store, path, path.read_bytes(), replay=replay_hands, store_facts=False)
     return store
 
 
@@ -94,7 +94,7 @@ def test_a_hand_whose_walk_failed_has_no_facts_and_is_still_covered(monkeypatch:
     path = tmp_path / "h.txt"
     path.write_text(ALLIN_SIDE_POT)
     store = Store(":memory:")
-    Importer(store, replay=False).import_file(path, path.read_bytes())
+    import_file(store, path, path.read_bytes(), replay=False, store_facts=False)
     assert store.run("SELECT count(*), count(to_call), count(level_before) FROM actions")[0][1:] == (0, 0)
     assert store.run("SELECT count(dealt_in) FROM seats")[0][0] == 0
     assert player_hand_facts(store, HandFilter()).height == 0

@@ -38,9 +38,9 @@ OTHER_MISSING = ("HHTOOL_OTHER_BUILD_PYTHON is not set: no other build to compar
 #: 40 hands, so that two jobs share the hands between two workers as a large import does
 _IMPORT = """
 import sys
-from hhtool.ingest import executors, importer
+from hhtool.ingest import executors, files
 executors.POOL_MIN_BYTES = 0
-importer.BATCH_HANDS = 40
+files.BATCH_HANDS = 40
 from hhtool.cli import app
 from hhtool.model import Card, Hand, Note, NoteTopic, Restated, Restatement, Street
 from hhtool.ingest.reader import read_file

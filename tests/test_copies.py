@@ -14,7 +14,7 @@ from hhtool.cli import app
 from hhtool.ingest import executors
 from hhtool.ingest.executors import DaskExecutor, LocalExecutor
 from hhtool.ingest.hand_identity import compare_copies, content_lines, diff_summary, normalised_lines
-from hhtool.ingest.importer import Importer, import_sources
+from hhtool.ingest.loader import import_file, import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.model import Hand
 from hhtool.sites import parser_for
@@ -93,11 +93,11 @@ def test_conflicts_within_one_file_in_every_mode(tmp_path: Path, monkeypatch: py
     assert (summary["totals"]["duplicates"], summary["totals"]["conflicts"]) == (2, 1)  # the exact repeat is no conflict
     query = "SELECT hand_id, first_first_line, second_first_line, kind FROM copy_conflicts"
     assert rows(local, query) == expected
-    monkeypatch.setattr("hhtool.ingest.importer.BATCH_HANDS", 1)  # every copy in its own chunk
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 1)  # every copy in its own chunk
     with Store(":memory:") as store:
-        Importer(store).run(collect_sources([str(path)]).sources)
+        import_sources(store, collect_sources([str(path)]).sources, store_facts=False)
         assert store.run(query) == expected
-    monkeypatch.setattr("hhtool.ingest.importer.BATCH_HANDS", 2000)
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 2000)
     monkeypatch.setattr(executors, "POOL_MIN_BYTES", 0)
     with Store(":memory:") as store:
         import_sources(store, collect_sources([str(path)]).sources, executor=LocalExecutor(2))
@@ -161,13 +161,13 @@ def test_a_hand_stored_while_its_file_was_written_and_then_extended_is_replaced_
     path = tmp_path / "live.txt"
     path.write_text("\n".join(SPLIT_HAND.splitlines()[:-1]) + "\n")  # parses without its last summary line
     with Store(":memory:") as store:
-        assert Importer(store).import_file(str(path), path.read_bytes()).stored == 1
+        assert import_file(store, str(path), path.read_bytes(), store_facts=False).stored == 1
         path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
-        report = Importer(store).import_file(str(path), path.read_bytes())
+        report = import_file(store, str(path), path.read_bytes(), store_facts=False)
         assert (report.status, report.stored, report.already_stored, report.completed) == ("grown", 2, 0, 1)
         assert report.totals["stored"] == 2 and report.conflicts == [] and report.balanced()
         assert store.run("SELECT hand_id, last_line FROM hands ORDER BY first_line") == [("35874576282", 52), ("200", 104)]
         path.write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n" + SPLIT_HAND.replace("35874576282", "9") + "\n")
-        report = Importer(store).import_file(str(path), path.read_bytes())  # grown again, its last hand whole
+        report = import_file(store, str(path), path.read_bytes(), store_facts=False)  # grown again, its last hand whole
         assert report.conflicts == [] and store.run("SELECT count(*) FROM copy_conflicts") == [(0,)]
         assert (report.stored, report.already_stored, report.completed) == (1, 1, 0)

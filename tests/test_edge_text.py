@@ -15,7 +15,6 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-import hhtool.ingest.importer as importer_module
 from hhtool.cli import app
 from tests.inputs import edited
 
@@ -58,7 +57,7 @@ def _problems(db: Path, *options: str) -> list[dict[str, object]]:
 def test_a_file_mixing_utf8_and_cp1252_hands_keeps_one_player_and_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool) -> None:
     if streamed:  # a big file is read as a stream: the same lines, the same note
-        monkeypatch.setattr(importer_module, "STREAM_MIN_BYTES", 0)
+        monkeypatch.setattr("hhtool.ingest.files.STREAM_MIN_BYTES", 0)
     history = tmp_path / "two-clients.txt"
     history.write_bytes(_hand(9200000001).encode("utf-8") + b"\n" + _hand(9200000002).encode("cp1252"))
     db = tmp_path / "h.duckdb"

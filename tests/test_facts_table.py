@@ -203,12 +203,11 @@ def test_facts_are_written_with_each_transaction_of_an_import(tmp_path: Path, mo
     """The import writes the facts of each transaction's hands (here 2 at a time) with them, computed
     from the batch's tables: nothing is left to refresh at the end, and the cache equals the facts
     computed from the stored hands."""
-    from hhtool.ingest import importer as importer_module
-    from hhtool.ingest.importer import import_sources
+    from hhtool.ingest.loader import import_sources
     from hhtool.ingest.sources import Source
 
-    monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
-    monkeypatch.setattr(importer_module, "WRITE_HANDS", 2)
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 2)
+    monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 2)
     texts = (*FIRST, *SECOND)
     path = tmp_path / "all.txt"
     path.write_text("\n\n".join(texts), encoding="utf-8")

@@ -109,9 +109,8 @@ def test_a_store_of_the_schema_before_the_key_migrates_and_answers_the_same(tmp_
 
 def test_keys_are_unique_and_grow_across_imports_and_duplicates_leave_no_rows(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from hhtool.ingest import importer
 
-    monkeypatch.setattr(importer, "WRITE_HANDS", 7)  # several batches per file, each numbering its hands from 0
+    monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 7)  # several batches per file, each numbering its hands from 0
     db = tmp_path / "h.duckdb"
     import_samples(db)
     with duckdb.connect(str(db), read_only=True) as con:

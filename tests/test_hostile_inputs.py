@@ -224,12 +224,12 @@ def test_one_bad_input_never_stops_an_import(folders: tuple[Path, Path, str], tm
 
 
 def _import_in_process(sources: list, monkeypatch: pytest.MonkeyPatch, stream_from: int) -> tuple:  # type: ignore[type-arg]
-    from hhtool.ingest import importer
+    from hhtool.ingest.loader import import_sources
     from hhtool.store import Store
 
-    monkeypatch.setattr(importer, "STREAM_MIN_BYTES", stream_from)
+    monkeypatch.setattr("hhtool.ingest.files.STREAM_MIN_BYTES", stream_from)
     with Store(":memory:") as store:
-        report = importer.Importer(store, replay=False).run(sources)
+        report = import_sources(store, sources, replay=False, store_facts=False)
         hands = store.run("SELECT site, hand_id, file, first_line, last_line, raw_sha256 FROM hands ORDER BY ALL")
         errors = store.run("SELECT file, first_line, last_line, line, reason FROM import_errors ORDER BY ALL")
         files = store.run("SELECT path, sha256, size, site, encoding, lines, hands_found, failed FROM files ORDER BY ALL")
@@ -329,13 +329,13 @@ def test_an_over_long_line_in_an_xml_session_header_fails_its_games_with_that_re
 def test_a_hand_that_never_ends_is_cut_so_that_memory_stays_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A recognised file whose hand goes on for ever (text sites: lines without a hand start; XML: a
     <game> that never closes) is cut at a bound, reported with the reason, and the next hand is stored."""
-    from hhtool.ingest import importer
+    from hhtool.ingest.loader import import_sources
     from hhtool.ingest.sources import collect_sources
     from hhtool.sites import xmlsupport
     from hhtool.store import Store
 
-    monkeypatch.setattr(importer, "STREAM_MIN_BYTES", 0)
-    monkeypatch.setattr(importer, "MAX_BLOCK_LINES", 500)
+    monkeypatch.setattr("hhtool.ingest.files.STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr("hhtool.ingest.files.MAX_BLOCK_LINES", 500)
     monkeypatch.setattr(xmlsupport, "MAX_GAME_CHARS", 20_000)
     hands = _hands(_renumbered(STARS.read_text(encoding="utf-8"), "7"))
     (tmp_path / "endless.txt").write_text(hands[0] + "\n" + hands[1] + "junk line\n" * 100_000 + "\n" + hands[2],
@@ -345,7 +345,7 @@ def test_a_hand_that_never_ends_is_cut_so_that_memory_stays_bounded(tmp_path: Pa
     endless_game = session[:first_game] + '<game gamecode="1">\n' + "<x/>\n" * 10_000 + session[first_game:]
     (tmp_path / "endless.xml").write_text(endless_game, encoding="cp1252")
     with Store(":memory:") as store:
-        report = importer.Importer(store, replay=False).run(collect_sources([str(tmp_path)]).sources)
+        report = import_sources(store, collect_sources([str(tmp_path)]).sources, replay=False, store_facts=False)
     by_name = {Path(file.path).name: file for file in report.files}
     text, xml = by_name["endless.txt"], by_name["endless.xml"]
     assert text.stored == 2 and any("more than 500 lines without a hand start" in f.reason for f in text.failures)

@@ -20,7 +20,6 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 import hhtool.cli.import_cmd as import_cmd
-import hhtool.ingest.importer as importer_module
 from hhtool.cli import app
 from hhtool.cli.import_cmd import describe_progress
 from hhtool.cli.output import Detail, import_summary_lines
@@ -66,7 +65,7 @@ def test_progress_tells_hands_rate_files_and_a_time_left_from_the_bytes_read() -
 def test_import_progress_counts_hands_within_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One file of many chunks: the progress grows hand by hand, not only when the file ends."""
     (tmp_path / "big.txt").write_text("\n\n".join(numbered(12)))
-    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 3)
     monkeypatch.setattr(import_cmd, "LINE_EVERY", 0.0)
     result = runner.invoke(app, ["import", str(tmp_path / "big.txt"), "--db", str(tmp_path / "p.duckdb"), "-j", "1"],
                            env={"HHTOOL_PROGRESS": "lines"})

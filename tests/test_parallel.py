@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.ingest import executors
+from hhtool.ingest.accounting import ImportReport
 from hhtool.ingest.executors import DaskExecutor, Executor, LocalExecutor, Running
-from hhtool.ingest.importer import ImportReport, import_sources
+from hhtool.ingest.loader import import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.service.export import EXPORTED_TABLES
 from hhtool.store import Store
@@ -69,7 +70,7 @@ class Counting:
 @pytest.fixture
 def pool_for_small_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(executors, "POOL_MIN_BYTES", 0)  # a pool even for a few kilobytes
-    monkeypatch.setattr("hhtool.ingest.importer.BATCH_HANDS", 3)  # several chunks per file, in flight at once
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 3)  # several chunks per file, in flight at once
 
 
 #: a file being written: a broken hand among ten, then the first 20 lines of the last hand (cut mid-line) ...
@@ -116,7 +117,7 @@ def test_one_job_two_jobs_and_dask_write_the_same_tables_and_counts(tmp_path: Pa
 @pytest.mark.slow
 def test_a_file_grown_between_two_dask_imports_is_resumed_not_read_again(tmp_path: Path, dask_address: str,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("hhtool.ingest.importer.BATCH_HANDS", 4)
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 4)
     path = tmp_path / "live.txt"
     path.write_text(GROWN_FIRST)
     db = tmp_path / "d.duckdb"

@@ -19,7 +19,7 @@ import duckdb
 import pytest
 
 from hhtool.ingest import sources
-from hhtool.ingest.importer import Importer, import_sources
+from hhtool.ingest.loader import import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.ingest.watch import watch
 from hhtool.store import Store
@@ -27,12 +27,14 @@ from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND
 
 HHTOOL = [sys.executable, "-m", "hhtool"]
 #: hhtool writing a file in many transactions (300 hands each), so that an interruption falls inside a file
-HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.ingest.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
+HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.ingest.files as f, hhtool.ingest.writer as w\n"
+                       "w.WRITE_HANDS = 300; f.BATCH_HANDS = 100\n"
                        "from hhtool.store import Store\nwrite = Store.write_tables\n"
                        "def told(self, *a, **k):\n    write(self, *a, **k)\n    print('written', flush=True)\n"
                        "Store.write_tables = told\nfrom hhtool.cli import app\napp()"]
 #: hhtool writing in many transactions, saying nothing more
-HHTOOL_SMALL_BATCHES = [sys.executable, "-c", "import hhtool.ingest.importer as m; m.WRITE_HANDS = 300; m.BATCH_HANDS = 100\n"
+HHTOOL_SMALL_BATCHES = [sys.executable, "-c", "import hhtool.ingest.files as f, hhtool.ingest.writer as w\n"
+                       "w.WRITE_HANDS = 300; f.BATCH_HANDS = 100\n"
                         "from hhtool.cli import app\napp()"]
 
 
@@ -357,7 +359,7 @@ def test_archives_are_read_within_limits(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(sources, "MAX_EXPANDED_BYTES", 100_000)
     collected = collect_sources([str(tmp_path)])
     with Store(":memory:") as store:
-        report = Importer(store).run(collected.sources)
+        report = import_sources(store, collected.sources, store_facts=False)
     assert report.total("stored") == 2
     assert len(report.unreadable) == 1 and "bomb.txt" in report.unreadable[0] and "refused" in report.unreadable[0]
     monkeypatch.setattr(sources, "MAX_ZIP_MEMBERS", 1)
@@ -385,7 +387,7 @@ def test_symlink_loops_dangling_links_and_unreadable_files_are_reported_not_fata
 
     monkeypatch.setattr(os, "open", unreadable)
     with Store(":memory:") as store:
-        report = Importer(store).run(collected.sources)
+        report = import_sources(store, collected.sources, store_facts=False)
     assert report.unreadable == [f"{(tmp_path / 'good.txt').resolve()}: cannot read: Permission denied"]
 
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 
 from hhtool.ingest.chunks import process_chunk
-from hhtool.ingest.importer import Importer
+from hhtool.ingest.loader import import_file
 from hhtool.ingest.reader import read_file
 from hhtool.ingest.rule_choice import make_replayer
 from hhtool.model import FailedHand, FailureKind, Finish, Hand, RawHand, SkippedHand
@@ -162,7 +162,7 @@ def test_a_column_added_in_the_spec_with_its_migration_is_stored(monkeypatch: py
     path = tmp_path / "a.txt"
     path.write_text(SPLIT_HAND, encoding="utf-8")
     with Store(":memory:") as store:
-        Importer(store).import_file(path, path.read_bytes())
+        import_file(store, path, path.read_bytes(), store_facts=False)
         pairs = store.run("SELECT line, line_again FROM actions")
     assert pairs and all(line == again for line, again in pairs)
     old = version_1_store()

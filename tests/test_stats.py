@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.ingest.importer import Importer
+from hhtool.ingest.loader import import_file
 from hhtool.model import Hand
 from hhtool.reports.facts import evaluate_cards, player_hand_facts
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
@@ -401,7 +401,7 @@ def test_cardtest_hand_matches_fpdb(corpus: Path) -> None:
     folder = corpus / "PokerStars"
     store = Store(":memory:")
     for path in sorted(folder.glob("*.txt")):
-        Importer(store).import_file(path, path.read_bytes())
+        import_file(store, path, path.read_bytes(), store_facts=False)
     expected = fpdb_rows(folder / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt.hp")
     hand = parse_text_file(folder / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt")
     frame = player_hand_facts(store, HandFilter())
@@ -430,7 +430,7 @@ def parse_text_file(path: Path) -> Hand:
 def test_every_corpus_hand_balances_and_rates_stay_fractions(corpus: Path) -> None:
     store = Store(":memory:")
     for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix.lower() in (".txt", ".xml")):
-        Importer(store).import_file(path, path.read_bytes())
+        import_file(store, path, path.read_bytes(), store_facts=False)
     frame = player_hand_facts(store, HandFilter())
     assert frame["site"].n_unique() >= 5
     money = store.frame("SELECT site, hand_id, sum(contributed) AS put_in, sum(collected) AS paid FROM results GROUP BY ALL")

@@ -7,8 +7,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from hhtool.ingest import importer as importer_module
-from hhtool.ingest.importer import Importer
+from hhtool.ingest.loader import import_file, import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.store import Store
 from hhtool.store.schema import CURRENT_VERSION, SchemaTooNew
@@ -41,16 +40,16 @@ def test_schema_is_versioned_and_migrated_once(tmp_path: Path) -> None:
 def test_reimport_stores_nothing_twice_and_counts_duplicates(tmp_path: Path) -> None:
     path = write(tmp_path, "a.txt", SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n\n" + SPLIT_HAND)
     with Store(":memory:") as store:
-        first = Importer(store).import_file(path, path.read_bytes())
+        first = import_file(store, path, path.read_bytes(), store_facts=False)
         assert (first.hands_found, first.stored, first.duplicates, first.failed) == (3, 2, 1, 0)
         tables = {name: count(store, name) for name in ("hands", "actions", "seats", "cards", "awards", "results")}
-        second = Importer(store).import_file(path, path.read_bytes())
+        second = import_file(store, path, path.read_bytes(), store_facts=False)
         # not read again: nothing found in it by this import (#14: no phantom duplicates), its totals kept
         assert (second.hands_found, second.stored, second.duplicates, second.status) == (0, 0, 0, "unchanged")
         assert second.file_totals() == first.file_totals() and second.balanced()
         assert tables == {name: count(store, name) for name in tables}
         copy = write(tmp_path, "copy.txt", path.read_text() + "\n")  # same hands, other bytes: parsed again
-        third = Importer(store).import_file(copy, copy.read_bytes())
+        third = import_file(store, copy, copy.read_bytes(), store_facts=False)
         assert (third.status, third.stored, third.duplicates) == ("parsed", 0, 3)
         assert tables == {name: count(store, name) for name in tables}
 
@@ -58,7 +57,7 @@ def test_reimport_stores_nothing_twice_and_counts_duplicates(tmp_path: Path) -> 
 def test_stored_hand_round_trips_money_and_lines(tmp_path: Path) -> None:
     path = write(tmp_path, "a.txt", ALLIN_SIDE_POT)
     with Store(":memory:") as store:
-        Importer(store).import_file(path, path.read_bytes())
+        import_file(store, path, path.read_bytes(), store_facts=False)
         rows = store.run("SELECT player, contributed, collected, net FROM results ORDER BY player")
         assert rows == [("Big", 2100, 2400, 300), ("Bigger", 2100, 2400, 300), ("Shorty", 600, 0, -600)]
         assert store.run("SELECT total_pot, rake, unit, currency FROM hands") == [(4800, 0, 100, "USD")]
@@ -69,7 +68,7 @@ def test_stored_hand_round_trips_money_and_lines(tmp_path: Path) -> None:
 def test_failed_hand_is_kept_raw_with_lines_and_reason_and_neighbours_are_stored(tmp_path: Path) -> None:
     path = write(tmp_path, "b.txt", SPLIT_HAND + "\n\n" + BROKEN + "\n\n" + ALLIN_SIDE_POT)
     with Store(":memory:") as store:
-        report = Importer(store).import_file(path, path.read_bytes())
+        report = import_file(store, path, path.read_bytes(), store_facts=False)
         assert (report.stored, report.failed) == (2, 1)
         [(file, first, last, line, site, hand_id, reason, raw)] = store.run(
             "SELECT file, first_line, last_line, line, site, hand_id, reason, raw_text FROM import_errors"
@@ -91,19 +90,19 @@ def test_a_batch_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
         monkeypatch.setattr(Store, "_insert", failing_insert)
         with pytest.raises(duckdb.IOException):
-            Importer(store).import_file(path, path.read_bytes())
+            import_file(store, path, path.read_bytes(), store_facts=False)
         monkeypatch.setattr(Store, "_insert", original)
         assert all(count(store, name) == 0 for name in ("hands", "seats", "actions", "files"))
-        report = Importer(store).import_file(path, path.read_bytes())  # a re-run completes the import
+        report = import_file(store, path, path.read_bytes(), store_facts=False)  # a re-run completes the import
         assert report.stored == 2 and count(store, "hands") == 2
 
 
 def test_batches_split_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     hands = [SPLIT_HAND.replace("35874576282", str(1000 + n)) for n in range(7)]
     path = write(tmp_path, "d.txt", "\n\n".join(hands))
-    monkeypatch.setattr(importer_module, "BATCH_HANDS", 3)  # chunks of 3 hands
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 3)  # chunks of 3 hands
     for write_hands, expected in ((3, [3, 3, 1]), (6, [6, 1]), (100, [7])):
-        monkeypatch.setattr(importer_module, "WRITE_HANDS", write_hands)  # chunks grouped per transaction
+        monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", write_hands)  # chunks grouped per transaction
         writes: list[int] = []
         with Store(":memory:") as store:
             original = store.write_tables
@@ -113,7 +112,7 @@ def test_batches_split_large_files(tmp_path: Path, monkeypatch: pytest.MonkeyPat
                 original(tables, **options)
 
             store.write_tables = counting_write  # type: ignore[method-assign]
-            report = Importer(store).import_file(path, path.read_bytes())
+            report = import_file(store, path, path.read_bytes(), store_facts=False)
             assert report.stored == 7 and writes == expected
             assert store.run("SELECT stored, hands_found FROM files") == [(7, 7)]
 
@@ -122,9 +121,9 @@ def test_a_hand_twice_in_one_write_group_is_stored_once(tmp_path: Path, monkeypa
     """Chunks waiting in one transaction are checked against each other, not only against the store."""
     hands = [SPLIT_HAND.replace("35874576282", str(1000 + n % 4)) for n in range(7)]  # 1000..1003, then again
     path = write(tmp_path, "e.txt", "\n\n".join(hands))
-    monkeypatch.setattr(importer_module, "BATCH_HANDS", 2)
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 2)
     with Store(":memory:") as store:
-        report = Importer(store).import_file(path, path.read_bytes())
+        report = import_file(store, path, path.read_bytes(), store_facts=False)
         assert (report.stored, report.duplicates) == (4, 3)
         assert store.run("SELECT count(*), count(DISTINCT hand_id) FROM hands") == [(4, 4)]
 
@@ -134,12 +133,12 @@ def test_unknown_format_is_one_failure_with_the_raw_text(tmp_path: Path) -> None
     failure holding its whole text. Without any hand start it is not a hand history (#14)."""
     path = write(tmp_path, "x.txt", "hello\nthis is not poker\n" * 30 + SPLIT_HAND)
     with Store(":memory:") as store:
-        report = Importer(store).import_file(path, path.read_bytes())
+        report = import_file(store, path, path.read_bytes(), store_facts=False)
         assert report.failed == 1 and "no supported site" in report.failures[0].reason
         assert store.run("SELECT raw_text FROM import_errors") == [(path.read_text().rstrip("\n"),)]
     notes = write(tmp_path, "notes.txt", "hello\nthis is not poker\n")
     with Store(":memory:") as store:
-        report = Importer(store).import_file(notes, notes.read_bytes())
+        report = import_file(store, notes, notes.read_bytes(), store_facts=False)
         assert (report.status, report.failed, report.hands_found) == ("not a hand history", 0, 0)
         assert store.run("SELECT count(*) FROM import_errors") == [(0,)]
 
@@ -168,7 +167,7 @@ def test_stored_hands_load_back_identical(tmp_path: Path) -> None:
 
     parsed = [parser.parse(raw) for raw in parser.split(decode_bytes(text.encode()).lines, str(path))]
     with Store(":memory:") as store:
-        Importer(store).import_file(path, path.read_bytes())
+        import_file(store, path, path.read_bytes(), store_facts=False)
         loaded = {hand.hand_id: hand for hand in load_hands(store)}
     assert parsed and all(isinstance(hand, Hand) for hand in parsed)
     # the cross-hand pass judged the $0.04/$0.08 hand's posts by the site's structure (the same amounts)
@@ -190,13 +189,13 @@ def test_big_files_are_streamed_with_the_same_result(tmp_path: Path, monkeypatch
     path.write_bytes(("\r\n\r\n".join(hands[:6]) + "\r\n\r\n" + BROKEN).encode("utf-16"))
     results = {}
     for threshold in (0, 1 << 40):  # streamed, then whole
-        monkeypatch.setattr(importer_module, "STREAM_MIN_BYTES", threshold)
-        monkeypatch.setattr(importer_module, "BATCH_HANDS", 4)
+        monkeypatch.setattr("hhtool.ingest.files.STREAM_MIN_BYTES", threshold)
+        monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 4)
         with Store(":memory:") as store:
-            first = Importer(store).run(collect_sources([str(path)]).sources).files[0]
+            first = import_sources(store, collect_sources([str(path)]).sources, store_facts=False).files[0]
             path.write_bytes(path.read_bytes() + ("\r\n\r\n" + "\r\n\r\n".join(hands[6:])).encode("utf-16-le"))
-            grown = Importer(store).run(collect_sources([str(path)]).sources).files[0]
-            again = Importer(store).run(collect_sources([str(path)]).sources).files[0]
+            grown = import_sources(store, collect_sources([str(path)]).sources, store_facts=False).files[0]
+            again = import_sources(store, collect_sources([str(path)]).sources, store_facts=False).files[0]
             results[threshold] = (first.as_json() | {"path": ""}, grown.status, grown.stored, again.status, snapshot(store))
             path.write_bytes(("\r\n\r\n".join(hands[:6]) + "\r\n\r\n" + BROKEN).encode("utf-16"))
     streamed, whole = results[0], results[1 << 40]

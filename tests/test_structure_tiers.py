@@ -164,7 +164,7 @@ def test_the_structures_table_agrees_with_the_corpus_hands_it_cites(tmp_path: Pa
 
 def test_judging_a_slice_at_a_time_gives_the_same_judgement(tmp_path: Path) -> None:
     """The pass holds one slice of hands at a time (memory); the tiers still see every table's and level's votes."""
-    from hhtool.cross_hand import judge_hands
+    from hhtool.ingest.cross_hand import judge_hands
 
     hands = [stars_hand(n, table=table, bring_in=3 if n == 7 else 2, antes=(1, None, 1) if n == 5 else (1, 1, 1))
              for n, table in enumerate(("A", "A", "B", "C", "C", "D", "D", "E"), start=1)]

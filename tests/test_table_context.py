@@ -246,12 +246,12 @@ def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """An import killed after its writes but before its table-context pass leaves the replay's
     placeholders; the re-run finds the file already stored, and still judges those hands."""
-    import hhtool.ingest.importer
+    import hhtool.ingest.loader
 
     db = str(tmp_path / "d.duckdb")
     path = write(tmp_path, "a.txt", *[stars_hand(n) for n in range(1, 5)], stars_hand(5, bring_in=3))
     with monkeypatch.context() as patched:  # as if killed just before the pass
-        patched.setattr(hhtool.ingest.importer, "judge_imported_since", lambda store, mark: 0)
+        patched.setattr(hhtool.ingest.loader, "judge_imported_since", lambda store, mark: 0)
         runner.invoke(app, ["import", path, "--db", db])
     assert set(verdicts(db).values()) == {"unverifiable"}  # placeholders only
     result = runner.invoke(app, ["import", path, "--db", db])

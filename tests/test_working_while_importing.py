@@ -27,9 +27,9 @@ from tests.test_reliability import HHTOOL, numbered_hands, run_hhtool
 #: as the installed script's does.
 SLOW_HHTOOL = """\
 import os, sys, time
-import hhtool.ingest.importer as importer
-importer.WRITE_HANDS = 300
-importer.BATCH_HANDS = 100
+import hhtool.ingest.files, hhtool.ingest.loader, hhtool.ingest.writer
+hhtool.ingest.writer.WRITE_HANDS = 300
+hhtool.ingest.files.BATCH_HANDS = 100
 from hhtool.store import Store
 write = Store.write_tables
 written = []
@@ -42,15 +42,15 @@ def told(self, *args, **kwargs):
     written.append(1)
     print("written", flush=True)
 Store.write_tables = told
-dispatch = importer.Importer._dispatch
-def paused(self, *args):
+parse = hhtool.ingest.loader.process_chunk
+def paused(*args):
     gate = os.environ.get("PAUSE_UNTIL")
     if gate and written and not os.path.exists(gate):
         print("between", flush=True)
         while not os.path.exists(gate):
             time.sleep(0.05)
-    return dispatch(self, *args)
-importer.Importer._dispatch = paused
+    return parse(*args)
+hhtool.ingest.loader.process_chunk = paused
 from hhtool.cli import app
 app()
 """

@@ -3,12 +3,15 @@ failed or incomplete (``found = stored + duplicates + skipped + failed + incompl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhtool.ingest.conflicts import Conflict
 from hhtool.model import FailureKind
+
+if TYPE_CHECKING:
+    from hhtool.ingest.chunks import ChunkResult
 
 
 @dataclass
@@ -180,3 +183,40 @@ class ProgressTracker:
             self.done_sums[name] + sum(getattr(report, name) for report, _ in flying) for name in self.SUMMED)
         done.bytes_done = min(done.bytes_total, self.finished_bytes + int(sum(read for _, read in flying)))
         self.listener(done)
+
+
+def count_chunk(report: FileReport, result: ChunkResult, known: Collection[str], own: Collection[str]) -> None:
+    """Account a chunk's items in its file's report: ``known`` are its hands stored before (duplicates,
+    but for ``own``: stored by this very file at this very place by an earlier, shorter or interrupted
+    read, which this read does not find again; the file's totals count them as the hands it stored)."""
+    report.keep_duplicate_ids([copy.hand_id for copy in result.repeats] + [hand_id for hand_id in known if hand_id not in own])
+    skipped_hands = result.tables.get("skipped_hands")
+    if skipped_hands is not None and skipped_hands.num_rows:
+        for game in skipped_hands["game"].to_pylist():
+            report.skipped_games[str(game)] = report.skipped_games.get(str(game), 0) + 1
+    report.hands_found += result.found - len(own)
+    report.stored += len(result.hand_ids) - len(known)
+    report.duplicates += result.duplicates + len(known) - len(own)
+    report.already_stored += len(own)
+    report.skipped += result.skipped
+    report.failed += len(result.failures)
+    report.failures.extend(Failure(*failure) for failure in result.failures)
+    report.failures.extend(Failure(0, note) for note in result.notes)  # (line 0: a note, no hand failed)
+    report.incomplete += len(result.incomplete)
+    report.incomplete_hands.extend(Failure(*failure) for failure in result.incomplete)
+
+
+def file_counts(report: FileReport) -> dict[str, int]:
+    """The counts of a file's ``files`` row for this read: what it found, and the hands an earlier read
+    stored at the same places (see :func:`count_chunk`)."""
+    counts = {name: getattr(report, name) for name in COUNTS}
+    counts["stored"] += report.already_stored
+    counts["hands_found"] += report.already_stored
+    return counts
+
+
+def not_a_history(report: FileReport, note: str) -> None:
+    """Mark a file that holds no hand: skipped, nothing found, no failure (its decoding notes are
+    about text that is no hand: dropped)."""
+    report.status, report.note = NOT_A_HAND_HISTORY, note
+    report.failures = [failure for failure in report.failures if not failure.reason.startswith("decoding:")]

@@ -1,6 +1,6 @@
 """Where an import's chunks are parsed, replayed and tabulated: here, in a process pool, or on Dask.
 
-The importer (:mod:`hhtool.ingest.importer`) reads the files, cuts them into chunks of hands, and stores
+The importer (:mod:`hhtool.ingest.loader`) reads the files, cuts them into chunks of hands, and stores
 the results in order; an executor only runs :func:`hhtool.ingest.chunks.process_chunk` on those chunks.
 So every executor gives the same tables, file rows, resume of grown files and counts.
 

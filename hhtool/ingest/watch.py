@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
 
-from hhtool.ingest.importer import FileReport, import_sources
+from hhtool.ingest.accounting import FileReport
+from hhtool.ingest.loader import import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.store import Store, StoreLocked
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hhtool.cross_hand import judge_hands, judge_never_judged
+from hhtool.ingest.cross_hand import judge_hands, judge_never_judged
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
@@ -22,7 +22,7 @@ from hhtool.store import Store, StoreError
 from hhtool.store.forced_bets import has_never_judged
 
 if TYPE_CHECKING:
-    from hhtool.ingest.importer import ImportReport
+    from hhtool.ingest.accounting import ImportReport
     from hhtool.reports.dispute import Report
     from hhtool.reports.dispute.customer import CustomerCopy
 

@@ -1,7 +1,7 @@
 """When the report facts (:mod:`hhtool.reports.facts_table`) are computed and stored before a report
 that finds hands without them, so that `stats` and `graph` read stored facts instead of computing
 them on every run. (An import writes the facts of each transaction's hands with them, and those of
-any hand left without at its end: :func:`hhtool.ingest.importer.import_sources`, ``store_facts``.)"""
+any hand left without at its end: :func:`hhtool.ingest.loader.import_sources`, ``store_facts``.)"""
 
 from __future__ import annotations
 

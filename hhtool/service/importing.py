@@ -1,5 +1,5 @@
 """Importing hand histories: the paths asked for, the options checked before any work, and the one
-way into the one importer (:func:`_execute` runs :func:`hhtool.ingest.importer.import_sources` with local
+way into the one importer (:func:`_execute` runs :func:`hhtool.ingest.loader.import_sources` with local
 worker processes or a Dask cluster as its executor; `--watch` runs it through :mod:`hhtool.ingest.watch`),
 shared by `import`, `import --watch` and `audit PATH…`.
 
@@ -19,7 +19,7 @@ from hhtool.service.errors import UsageError
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
 if TYPE_CHECKING:
-    from hhtool.ingest.importer import FileReport, ImportProgress, ImportReport
+    from hhtool.ingest.accounting import FileReport, ImportProgress, ImportReport
     from hhtool.ingest.sources import Collected, Source
     from hhtool.store import Store
 
@@ -118,7 +118,7 @@ def _execute(store: Store, sources: list[Source], options: ImportOptions, progre
     """Run the one importer over ``sources``, its chunks on a Dask cluster when one is named, else on
     local worker processes; the stats facts refreshed alongside and at the end."""
     from hhtool.ingest.executors import DaskExecutor, DaskUnavailable, LocalExecutor
-    from hhtool.ingest.importer import import_sources
+    from hhtool.ingest.loader import import_sources
 
     executor = DaskExecutor(options.dask) if options.dask else LocalExecutor(options.jobs)
     try:
@@ -143,7 +143,7 @@ class WatchSummary:
     before: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def heard(self, report: FileReport) -> None:
-        from hhtool.ingest.importer import COUNTS
+        from hhtool.ingest.accounting import COUNTS
 
         if report.path not in self.before:  # the file's totals less what this pass read of it
             totals = report.file_totals()
@@ -151,7 +151,7 @@ class WatchSummary:
         self.latest[report.path] = report
 
     def totals(self) -> dict[str, int]:
-        from hhtool.ingest.importer import COUNTS
+        from hhtool.ingest.accounting import COUNTS
 
         return {name: sum(report.file_totals()[name] - self.before[path][name] for path, report in self.latest.items())
                 for name in COUNTS}

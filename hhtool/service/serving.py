@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from hhtool.service.stores import Database, open_store
 
 if TYPE_CHECKING:
-    from hhtool.ingest.importer import FileReport
+    from hhtool.ingest.accounting import FileReport
     from hhtool.store import Store
 
 #: seconds between two polls of the watched folders

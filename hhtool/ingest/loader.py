@@ -1,0 +1,182 @@
+"""The import, in one function: read → split → parse → replay → tabulate → write → judge across hands
+→ refresh facts (:func:`import_sources`).
+
+Each step is a call into its own module: :mod:`~hhtool.ingest.files` reads what is new in each file
+and cuts it into chunks of hands; an executor (:mod:`~hhtool.ingest.executors`: this process, a
+process pool, a Dask cluster) parses, replays and tabulates each chunk (:func:`~hhtool.ingest.chunks.process_chunk`);
+:mod:`~hhtool.ingest.writer` writes the rows, less the hands stored before, while
+:mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
+failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
+(:mod:`~hhtool.ingest.cross_hand`) judges each table's forced bets; the stats facts are refreshed last.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import pyarrow as pa
+
+from hhtool.ingest.accounting import COUNTS, FileReport, ImportProgress, ImportReport, ProgressTracker, not_a_history
+from hhtool.ingest.chunks import HAND, ChunkResult, failure_chunk, process_chunk
+from hhtool.ingest.cross_hand import judge_imported_since
+from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
+from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
+from hhtool.ingest.sources import Readable, SourceError
+from hhtool.ingest.writer import FileWriter, write_chunk
+from hhtool.reports import facts_table
+from hhtool.store import Store
+from hhtool.store.forced_bets import import_mark
+
+
+def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
+                   replay: bool = True, executor: Executor | None = None, store_facts: bool = True,
+                   on_file: Callable[[FileReport], None] | None = None,
+                   on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
+    """Import ``sources`` in order into ``store`` and account for every hand found.
+
+    ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
+    hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
+    ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
+    stats facts of the hands imported (False leaves them to be computed on reading). ``on_file`` hears
+    of each file once it is stored; ``on_progress`` how far the import is after each chunk and file."""
+    sources = list(sources)
+    report = ImportReport()
+    total_bytes = sum(source_size(source) for source in sources)
+    progress = ProgressTracker(len(sources), total_bytes, on_progress)
+    facts = facts_table.BatchFacts(store) if store_facts else None
+    mark = import_mark(store)  # the tables of the files stored from here on are judged again at the end
+    with import_gc():  # the collector tuned for the chunks of model objects an import holds (≈9 % of CPU)
+        with (executor or LocalExecutor()).running(total_bytes) as running:
+            # With workers beside it, the importing process leaves the facts to facts.finish, after
+            # the workers stop: computed and committed with each batch, they made its commits (the
+            # checkpoint of their 130-column table) the peak while the workers ran (#28, item 11:
+            # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
+            facts_of = facts.tables_for if facts is not None and running.submit is None else None
+            files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of))
+            for job, result, is_last in parsed(opened(files, sources, report, progress), running, rules, replay):
+                write(job, result, is_last)
+                if is_last:
+                    if on_file:
+                        on_file(job.report)
+                    progress.file_done(job.size, job.report)
+                elif result is not None and job.shares:  # (a result known at opening was read with the file)
+                    progress.chunk_done(job.report, job.size * job.shares.popleft())
+        # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
+        # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
+        # tree's peak 1,600 → 1,209 MiB)
+        if replay:
+            store.release()  # (a reader's turn between the last batch and the tables' pass)
+            judge_imported_since(store, mark)  # forced bets against the tables' other hands
+    if facts is not None:
+        store.release()  # a reader's turn before the facts of the hands left without
+        facts.finish()  # `stats` and `graph` have nothing left to compute
+    return report
+
+
+def import_file(store: Store, name: str, data: bytes, **options: Any) -> FileReport:
+    """Import the bytes of one file, named ``name`` (options: :func:`import_sources`'s)."""
+    return import_sources(store, [InMemory(str(name), data)], **options).files[0]
+
+
+def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
+           progress: ProgressTracker) -> Iterator[FileJob]:
+    """Read: each source's job, in order; one that cannot be read at all is noted and passed."""
+    for source in sources:
+        files.store.release()  # reading the file holds nothing: readers may open the store meanwhile
+        try:
+            job = files.open(source)
+        except SourceError as error:
+            report.unreadable.append(str(error))
+            progress.file_done(source_size(source))
+            continue
+        report.files.append(job.report)
+        progress.started(job.report)
+        yield job
+
+
+def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay: bool,
+           ) -> Iterator[tuple[FileJob, ChunkResult | None, bool]]:
+    """Split → parse → replay → tabulate: each file's chunks as results in file order, (job, result,
+    whether it is the file's last); up to ``running.in_flight`` chunks parse meanwhile. A file with
+    nothing to parse comes as its results known at opening, then (job, None, True)."""
+    pending: deque[tuple[FileJob, Any, bool]] = deque()
+    in_flight = running.in_flight if running.submit else 0
+    for job in jobs:
+        chunks = iter(job.chunks)
+        chunk = next(chunks, None)
+        if chunk is None:
+            yield from ((job, ready, False) for ready in job.ready)
+            yield job, None, True
+            continue
+        first = True
+        while chunk is not None:  # one chunk ahead, to know which is the file's last
+            job.writer.store.release()  # (between batches, while the lines are read and parsed)
+            following = next(chunks, None)
+            is_last = following is None
+            assert job.report.site is not None  # a file no site reads has no chunks to parse
+            whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
+            args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole)
+            job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
+            pending.append((job, process_chunk(*args) if running.submit is None else running.submit(process_chunk, *args),
+                            is_last))
+            first = False
+            while len(pending) > in_flight:
+                yield _done(*pending.popleft())
+            chunk = following
+    while pending:
+        yield _done(*pending.popleft())
+
+
+def _done(job: FileJob, pending: Any, is_last: bool) -> tuple[FileJob, ChunkResult, bool]:
+    if not isinstance(pending, ChunkResult):
+        job.writer.store.release()  # waiting for a worker holds nothing
+        pending = pending.result()
+    return job, pending, is_last
+
+
+def write(job: FileJob, result: ChunkResult | None, is_last: bool) -> None:
+    """Write and account a chunk's result (None: a file with nothing parsed, its files row only)."""
+    if result is None:
+        if job.row:  # unchanged files are not imported again, so they get no new row
+            if job.report.status == "parsed" and not job.report.hands_found and not job.ready:
+                not_a_history(job.report, NO_TEXT)  # (an empty file read with --site)
+            counts = {name: getattr(job.report, name) for name in COUNTS}
+            job.writer.add(None, [], {"files": _file_row(job, counts, job.tail)}, last=True)
+        return
+    if result.not_hand_history:
+        looks = job.report.looks_like
+        not_a_history(job.report, f"no hand start of --site {job.report.site}" + (
+            f"; it looks like a history of {looks}: import it without --site, or with --site {looks}" if looks else ""))
+    if result.found:
+        job.resume_line = result.last_first_line
+    if not is_last:
+        job.tail = [kind for kind, _ in result.tail if kind != HAND]
+    elif job.damage and job.report.site:  # the damage is the file's last item, after its last hand
+        result = _joined(result, failure_chunk(damage_failure(job)))
+    write_chunk(job.writer, job.report, result,
+                (lambda counts, tail: {"files": _file_row(job, counts, tail)}) if is_last else None)
+
+
+def _file_row(job: FileJob, counts: dict[str, int], tail: list[str]) -> pa.Table:
+    totals = {name: counts[name] + job.prefix.get(name, 0) for name in COUNTS}
+    job.report.totals = totals
+    return pa.Table.from_pylist([{**job.row, **totals, "resume_line": job.resume_line, "tail": tail}],
+                                schema=_files_schema(job.row))
+
+
+def _files_schema(row: dict[str, Any]) -> pa.Schema:
+    types = {"size": pa.int64(), "lines": pa.int64(), "resume_line": pa.int64(), "tail": pa.list_(pa.string())}
+    names = [*row, *COUNTS, "resume_line", "tail"]
+    return pa.schema([(name, types.get(name, pa.int64() if name in COUNTS else pa.string())) for name in names])
+
+
+def _joined(result: ChunkResult, more: ChunkResult) -> ChunkResult:
+    """A chunk's result with the items of ``more`` (found after it in the file) added at its end."""
+    tables = dict(result.tables)
+    for name, table in more.tables.items():
+        tables[name] = pa.concat_tables([tables[name], table]) if name in tables else table
+    return replace(result, tables=tables, found=result.found + more.found, failures=[*result.failures, *more.failures],
+                   tail=[*result.tail, *more.tail])
