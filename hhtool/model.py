@@ -551,3 +551,14 @@ def text_lines(text: str) -> list[str]:
 #: put by the reader after the kept start of a line longer than its bound, followed by why; a hand
 #: holding such a line fails with that reason (a private-use character: no site writes it)
 CUT_LINE_MARK = "\ue000 hhtool: "
+
+
+def hand_identity(site: str, hand_id: str, origin_site: str | None) -> tuple[str, str]:
+    """The (site, hand id) a hand was dealt as: a converted hand's origin, else its own key.
+
+    >>> hand_identity("phh", "pokerstars:200", "pokerstars"), hand_identity("pokerstars", "200", None)
+    (('pokerstars', '200'), ('pokerstars', '200'))
+    """
+    if origin_site and hand_id.startswith(origin_site + ":"):
+        return origin_site, hand_id[len(origin_site) + 1:]
+    return site, hand_id

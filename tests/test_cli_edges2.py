@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.ingest.hand_identity import normalised_lines
+from hhtool.ingest.copy_compare import normalised_lines
 from hhtool.model import text_lines
 from tests.test_reliability import HHTOOL, stop_watch_after_files
 from tests.test_site_pokerstars import SPLIT_HAND

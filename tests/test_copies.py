@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.ingest import executors
+from hhtool.ingest.copy_compare import compare_copies, content_lines, diff_summary, normalised_lines
 from hhtool.ingest.executors import DaskExecutor, LocalExecutor
-from hhtool.ingest.hand_identity import compare_copies, content_lines, diff_summary, normalised_lines
 from hhtool.ingest.loader import import_file, import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.model import Hand

@@ -3,7 +3,7 @@
 The importer counts a second copy of a stored hand as a duplicate straight away (the first copy is
 kept either way) and notes where it lies; when the copies' raw texts differ, this module reads both
 again (the first from the store and its file, the second from the file being imported), compares
-them (:func:`hhtool.ingest.hand_identity.compare_copies`) and returns the conflicts to store. Conflicts are rare,
+them (:func:`hhtool.ingest.copy_compare.compare_copies`) and returns the conflicts to store. Conflicts are rare,
 so the work is done only for them, never for every hand.
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hhtool.ingest.hand_identity import compare_copies, identity
+from hhtool.ingest.copy_compare import compare_copies
 from hhtool.ingest.reader import decode_bytes
-from hhtool.model import Hand, RawHand
+from hhtool.model import Hand, RawHand, hand_identity
 from hhtool.sites import parser_for
 from hhtool.store import Store
 from hhtool.store.copies import CopyAt, stored_copies
@@ -91,7 +91,7 @@ class CopyChecker:
         rows: list[dict[str, Any]] = []
         conflicts: list[Conflict] = []
         for copy in candidates:
-            probe = (copy.hand_id, *identity(copy.site, copy.hand_id, copy.origin_site))
+            probe = (copy.hand_id, *hand_identity(copy.site, copy.hand_id, copy.origin_site))
             stored = stored_copies(self.store, [probe]).get(copy.hand_id)
             if stored is None or (stored.sha256 == copy.sha256 and stored.site == copy.site):
                 continue  # the very same text: a plain duplicate

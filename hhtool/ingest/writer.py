@@ -13,9 +13,9 @@ import pyarrow.compute as pc
 from hhtool.ingest.accounting import FileReport, count_chunk, file_counts
 from hhtool.ingest.chunks import HAND, ChunkResult
 from hhtool.ingest.conflicts import CopyChecker
-from hhtool.ingest.hand_identity import identity
 from hhtool.ingest.meanwhile import left_out
 from hhtool.ingest.provisional import completes, forget_hand
+from hhtool.model import hand_identity
 from hhtool.reports import facts_table
 from hhtool.store import Store
 from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
@@ -50,7 +50,7 @@ class FileWriter:
 
     def copies_of(self, site: str, hand_ids: list[str], origins: dict[str, str]) -> dict[str, CopyAt]:
         """The stored copy of each of ``hand_ids`` already stored (or about to be: written first)."""
-        probes = [(hand_id, *identity(site, hand_id, origins.get(hand_id))) for hand_id in hand_ids]
+        probes = [(hand_id, *hand_identity(site, hand_id, origins.get(hand_id))) for hand_id in hand_ids]
         if self._pending and any((isite, iid) in self._pending for _, isite, iid in probes):
             self.flush()
         return stored_copies(self.store, probes)
@@ -64,7 +64,7 @@ class FileWriter:
             if table.num_rows:
                 self._tables.setdefault(name, []).append(table)
         if site:
-            self._pending.update(identity(site, hand_id, (origins or {}).get(hand_id)) for hand_id in new_ids)
+            self._pending.update(hand_identity(site, hand_id, (origins or {}).get(hand_id)) for hand_id in new_ids)
         self._hands += len(new_ids)
         if last or self._hands >= WRITE_HANDS:
             self.flush()

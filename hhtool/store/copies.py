@@ -93,10 +93,10 @@ def copies_stored_meanwhile(store: Store, hands: pa.Table | None) -> dict[str, C
     writes the file while this one holds it."""
     if hands is None or not hands.num_rows:
         return {}
-    from hhtool.ingest.hand_identity import identity
+    from hhtool.model import hand_identity
 
     columns = [hands[name].to_pylist() for name in ("site", "hand_id", "origin_site")]
-    probes = [(hand_id, *identity(site, hand_id, origin)) for site, hand_id, origin in zip(*columns, strict=True)]
+    probes = [(hand_id, *hand_identity(site, hand_id, origin)) for site, hand_id, origin in zip(*columns, strict=True)]
     return stored_copies(store, probes)
 
 

@@ -1,7 +1,7 @@
 """Two copies of one hand: the same hand, or a conflict (an edited history)?
 
-A hand is identified by (site, hand id); a PHH file hhtool wrote names its origin site and id, so
-``phh`` hand ``pokerstars:200`` is PokerStars hand ``200`` again. When a second copy of a stored
+A hand is identified by (site, hand id) (:func:`hhtool.model.hand_identity`: a PHH file hhtool wrote
+names its origin site and id, so ``phh`` hand ``pokerstars:200`` is PokerStars hand ``200`` again). When a second copy of a stored
 hand arrives, the first copy is kept, and the two are compared:
 
 * copies in the same format compare as text, normalised only for what a re-export by the site
@@ -32,17 +32,6 @@ _BLANKS = re.compile(r"[ \t]+")
 DIFF_LINES = 6
 #: characters of one quoted line at most
 QUOTE_CHARS = 120
-
-
-def identity(site: str, hand_id: str, origin_site: str | None) -> tuple[str, str]:
-    """The (site, hand id) a hand was dealt as: a converted hand's origin, else its own key.
-
-    >>> identity("phh", "pokerstars:200", "pokerstars"), identity("pokerstars", "200", None)
-    (('pokerstars', '200'), ('pokerstars', '200'))
-    """
-    if origin_site and hand_id.startswith(origin_site + ":"):
-        return origin_site, hand_id[len(origin_site) + 1:]
-    return site, hand_id
 
 
 def normalised_lines(text: str) -> list[str]:
