@@ -22,7 +22,7 @@ DOMAIN_VALUES = ("hhtool.money", "hhtool.evaluation")
 
 #: what the CLI may import besides hhtool.service and itself, and why
 CLI_RENDERING = {
-    "hhtool": "the package root, for --version (it holds only __version__ and build())",
+    "hhtool": "the package root, for --version (it holds only __version__)",
     "hhtool.reports.dispute": "render: a dispute report value as text, JSON or a web page; the service builds it",
     "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
     "hhtool.reports.json_safe": "dumps: the one rule for JSON on a terminal (C1 controls, U+2028/9 escaped)",

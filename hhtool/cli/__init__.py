@@ -30,7 +30,7 @@ import pkgutil  # noqa: E402
 
 import typer  # noqa: E402
 
-from hhtool import __version__, build  # noqa: E402
+from hhtool import __version__  # noqa: E402
 from hhtool.cli.common import BEFORE_COMMAND, EXIT_CODES_HELP, GuardedGroup  # noqa: E402
 
 app = typer.Typer(
@@ -47,7 +47,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"hhtool {__version__} ({build()})")  # which build runs: pure Python or compiled
+        typer.echo(f"hhtool {__version__}")
         raise typer.Exit()
 
 
