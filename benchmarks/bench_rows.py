@@ -49,7 +49,7 @@ def main() -> None:
     def one_run(clock: Callable[[], float]) -> float:
         started = clock()
         for batch in batches:
-            hand_rows(batch)
+            hand_rows(batch, [replay.betting for _, replay, _ in batch])
         return (clock() - started) / len(items) * 1e6
 
     one_run(time.perf_counter)  # warm up
@@ -63,7 +63,8 @@ def main() -> None:
     from hhtool.store import Store
     from hhtool.store.tables import replay_rows
 
-    tables = [{**hand_rows(batch), **replay_rows(batch)} for batch in batches]  # each batch's hands numbered from 0
+    # each batch's hands numbered from 0
+    tables = [{**hand_rows(batch, [replay.betting for _, replay, _ in batch]), **replay_rows(batch)} for batch in batches]
     with Store(":memory:") as store:
         facts = BatchFacts(store)
         facts.tables_for(tables[0])  # sets up the cache tables

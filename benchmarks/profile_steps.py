@@ -87,7 +87,8 @@ def main() -> int:
             raws = steps.run("split into hands", lambda block=block: block.hands(site))  # type: ignore[misc]
             hands = steps.run("parse", lambda raws=raws: [h for h in map(site.parse, raws) if isinstance(h, Hand)])  # type: ignore[misc]
             items = steps.run("replay", lambda hands=hands: [(h, *replayer(h)) for h in hands])  # type: ignore[misc]
-            tables = steps.run("tabulate", lambda items=items: {**hand_rows(items), **replay_rows(items)})  # type: ignore[misc]
+            tables = steps.run("tabulate", lambda items=items: {  # type: ignore[misc]
+                **hand_rows(items, [r.betting for _, r, _ in items]), **replay_rows(items)})
             # each chunk numbers its hands from 0 (hk): moved past the batch's earlier ones, as FileWriter.add does
             tables, offset = shifted(tables, offset), offset + next_key(tables)
             pending.append(tables)

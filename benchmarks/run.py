@@ -88,7 +88,7 @@ def in_process_rates(path: Path, repeats: int, limit: int) -> dict[str, float]:
             writer = FileWriter(db)
             for start in range(0, len(replayed), BATCH_HANDS):
                 batch = replayed[start:start + BATCH_HANDS]
-                tables = {**hand_rows(batch), **replay_rows(batch)}
+                tables = {**hand_rows(batch, [r.betting for _, r, _ in batch]), **replay_rows(batch)}
                 writer.add("pokerstars", [hand.hand_id for hand, _, _ in batch], tables,
                            last=start + BATCH_HANDS >= len(replayed))
             return len(replayed) / (time.process_time() - started)

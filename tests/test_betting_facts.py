@@ -90,7 +90,7 @@ def test_the_migration_fills_old_rows_as_the_engine_does() -> None:
 
 def test_a_hand_whose_walk_failed_has_no_facts_and_is_still_covered(monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path) -> None:
-    monkeypatch.setattr("hhtool.store.tables.betting_of", lambda hand: None)
+    monkeypatch.setattr("hhtool.ingest.chunks.betting_of", lambda hand, result=None: None)
     path = tmp_path / "h.txt"
     path.write_text(ALLIN_SIDE_POT)
     store = Store(":memory:")

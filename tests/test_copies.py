@@ -64,6 +64,10 @@ def test_an_edited_copy_in_another_file_is_a_conflict_reported_everywhere(tmp_pa
     table = runner.invoke(app, ["audit", "--db", str(db)])
     # the conflicted hand is a violation; the other, alone at its table, leaves its forced bets unverifiable
     assert table.exit_code == 1 and "1 violation" in table.output and "1 unverifiable" in table.output
+    ruled = runner.invoke(app, ["audit", "--db", str(db), "--rules", "default"])  # the override under any profile
+    assert ruled.exit_code == 1 and "1 violation" in ruled.output, ruled.output
+    listed = runner.invoke(app, ["hands", "--db", str(db), "--verdict", "violation", "--format", "csv"])
+    assert [line.split(",")[1] for line in listed.output.splitlines()[1:]] == ["35874576282"], listed.output
     explained = runner.invoke(app, ["audit", "--db", str(db), "--explain", "35874576282"])
     assert "Another copy of this hand (1 of 1) differs" in explained.output
     assert "other copy (right), lines 1-52" in explained.output and str(tmp_path / "b.txt") in explained.output

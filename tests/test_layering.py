@@ -1,4 +1,5 @@
-"""The import graph points one way: model <- sites, replay <- store, reports <- service <- cli and web.
+"""The import graph points one way: model <- sites, replay, store; replay and store <- reports <- service <- cli
+and web. The store imports nothing of the replay: it stores what the replay decided, and decides nothing.
 
 Every module's imports (top level, inside functions and under TYPE_CHECKING alike) are read with
 ``ast``; a rule names the modules it governs and the hhtool modules they may import. A break that
@@ -105,6 +106,9 @@ RULES = (
          lambda m, i: within(i, "hhtool.model", *DOMAIN_VALUES) or within(i, ".".join(m.split(".")[:2]))),
     Rule("store and reports never import the service or the CLI",
          lambda m: within(m, "hhtool.store", "hhtool.reports"), lambda m, i: not within(i, "hhtool.service", "hhtool.cli")),
+    Rule("the store imports nothing of the replay, the reports, the service or the CLI (it stores and decides nothing)",
+         lambda m: within(m, "hhtool.store"),
+         lambda m, i: not within(i, "hhtool.replay", "hhtool.reports", "hhtool.service", "hhtool.cli")),
     Rule("the service never imports the CLI",
          lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
     Rule("the CLI imports only the service, itself, the rendering modules named and (`serve`) the web app",
@@ -197,6 +201,11 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.reports.stats", "hhtool.web.app", "nothing below the CLI and the web app"),
     ("hhtool.cli.stats_cmd", "hhtool.web.app", "the CLI imports only"),
     ("hhtool.service.stores", "hhtool.web.app", "the service never imports the web app"),
+    ("hhtool.store.forced_bets", "hhtool.replay.forced_bets", "the store imports nothing of the replay"),
+    ("hhtool.store.tables", "hhtool.replay", "the store imports nothing of the replay"),
+    ("hhtool.store", "hhtool.reports.facts_table", "the store imports nothing of the replay"),
+    ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports nothing of the replay"),
+    ("hhtool.store.copies", "hhtool.cli.common", "the store imports nothing of the replay"),
 ])
 def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> None:
     found = breaks({module: {imported}})
@@ -208,6 +217,10 @@ def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> N
     ("hhtool.replay.engine", "hhtool.replay.pots"),
     ("hhtool.sites.fulltilt", "hhtool.evaluation"),
     ("hhtool.reports.stats", "hhtool.store"),
+    ("hhtool.store.forced_bets", "hhtool.store.tables"),
+    ("hhtool.store.findings", "hhtool.model"),
+    ("hhtool.ingest.cross_hand", "hhtool.replay.table_pass"),
+    ("hhtool.ingest.cross_hand", "hhtool.store.forced_bets"),
     ("hhtool.service.audit", "hhtool.ingest.loader"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.output"),
     ("hhtool.cli.show_cmd", "hhtool.reports.show"),

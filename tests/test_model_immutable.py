@@ -57,7 +57,7 @@ def use_every_way(hand: Hand) -> None:
     """What the import, the audit and the reports do with a built hand."""
     chosen = profile_for(hand, None)
     state, result = judged(hand, chosen)
-    hand_rows([(hand, result, chosen.name)])
+    hand_rows([(hand, result, chosen.name)], [result.betting])
     replay_rows([(hand, result, chosen.name)])
     render_text(describe_hand(hand, result), hand)
     render_text(describe_hand(hand, result, hide_hole=True), hand)

@@ -117,7 +117,7 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
     # no sample history is a tournament's last hand: the finishes of one stated by a small tournament hand
     finished = parser_for("pokerstars").parse(RawHand("t.txt", 1, tuple(stars_hand().splitlines())))
     assert isinstance(finished, Hand) and finished.finishes
-    built["finishes"] = pa.concat_tables([built["finishes"], tables.hand_rows([(finished, None, None)])["finishes"]])
+    built["finishes"] = pa.concat_tables([built["finishes"], tables.hand_rows([(finished, None, None)], [None])["finishes"]])
     # the tables the export and the replay code name (schema.HAND_TABLES, REPLAY_TABLES) are the ones built
     assert set(built) == {"hands", *schema.HAND_TABLES, *schema.REPLAY_TABLES, "import_errors", "skipped_hands"}
     assert set(schema.HAND_TABLES) == {t.name for t in spec.TABLES if t.role is Role.HAND_PART} and schema.REPLAY_TABLES

@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 
 from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
+from hhtool.replay import betting_of
 from hhtool.sites import parser_for
 from hhtool.sites.stray_bytes import NOTE_PREFIX as STRAY_NOTE
 from hhtool.store.copies import CopyAt
@@ -186,7 +187,7 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     items = list(stored.values())
     result.hand_ids = list(stored)
     result.tables = {
-        **hand_rows(items),
+        **hand_rows(items, [betting_of(hand, replayed) for hand, replayed, _ in items]),  # (the replay's, else walked)
         **replay_rows(items),  # (the items not replayed have no rows)
         "import_errors": failure_rows(failures),
         "skipped_hands": skipped_rows(skipped),

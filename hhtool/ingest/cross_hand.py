@@ -1,6 +1,7 @@
 """The cross-hand pass, run after an import and under ``audit --rules``: the store gathers the
-evidence, the replay judges it (:mod:`hhtool.replay.forced_bets`, the only place that decides), the
-store saves the judgement. Like a beancount plugin, it sees many hands at once and owns its findings.
+evidence as plain rows, the replay judges it (:func:`hhtool.replay.table_pass.judge_slice`, the only
+place that decides, verdicts included), the store saves the outcome as given. Like a beancount
+plugin, it sees many hands at once and owns its findings.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hhtool.replay.forced_bets import judge_forced_bets, open_levels
+from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, judge_slice
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
 
@@ -26,8 +27,8 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
         chosen = evidence_of.choose(store, touched, params, profile)
         for first in range(0, chosen, slice_hands):
             evidence = evidence_of.gather(store, first, first + slice_hands)
-            levels = evidence_of.level_votes(store, evidence, open_levels(evidence.hands, evidence.tables))
-            evidence_of.save(store, judge_forced_bets(evidence.hands, evidence.tables, levels))
+            outcome = judge_slice(evidence.hands, evidence.tables, lambda levels: evidence_of.level_patterns(store, levels))
+            evidence_of.save(store, outcome)
         return chosen
     finally:
         evidence_of.drop_scratch(store)
@@ -35,16 +36,22 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
 
 def judge_imported_since(store: Store, mark: Any) -> int:
     """After an import: the hands of files imported since ``mark`` (see :func:`hhtool.store.forced_bets.import_mark`)
-    and those an interrupted earlier import left unjudged."""
-    return judge_hands(store, f"(h.file IN (SELECT path FROM files WHERE imported_at >= ?) OR {evidence_of.AWAITING_JUDGEMENT})",
-                       [mark, *evidence_of.AWAITING_PARAMS])
+    and those an interrupted earlier import left unjudged (the replay's placeholder findings still stored)."""
+    awaiting, awaiting_params = evidence_of.awaiting_judgement(PLACEHOLDERS)
+    return judge_hands(store, f"(h.file IN (SELECT path FROM files WHERE imported_at >= ?) OR {awaiting})",
+                       [mark, *awaiting_params])
+
+
+def has_never_judged(store: Store) -> bool:
+    """Whether the store holds hands stored before the cross-hand pass existed."""
+    return evidence_of.has_never_judged(store, OWNED_CODES)
 
 
 def judge_never_judged(store: Store) -> int:
     """The hands stored before the cross-hand pass existed (``audit`` runs it once)."""
-    if not evidence_of.has_never_judged(store):
+    if not has_never_judged(store):
         return 0
-    return judge_hands(store, evidence_of.NEVER_JUDGED)
+    return judge_hands(store, evidence_of.never_judged(OWNED_CODES))
 
 
-__all__ = ["judge_hands", "judge_imported_since", "judge_never_judged"]
+__all__ = ["has_never_judged", "judge_hands", "judge_imported_since", "judge_never_judged"]

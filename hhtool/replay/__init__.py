@@ -80,9 +80,12 @@ def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayRes
                         betting_facts(hand, state))
 
 
-def betting_of(hand: Hand) -> BettingFacts | None:
-    """The betting facts of a hand not replayed (imported without replay, or its replay failed):
-    walked under the site's profile; None when even the walk fails (its facts are then unknown)."""
+def betting_of(hand: Hand, result: ReplayResult | None = None) -> BettingFacts | None:
+    """The betting facts of a hand: those its replay ``result`` computed, else (imported without
+    replay, or its replay failed) walked under the site's profile; None when even the walk fails (its
+    facts are then unknown)."""
+    if result is not None and result.betting is not None:
+        return result.betting
     try:
         return betting_facts(hand, walk(hand, profile_for(hand, None).profile))
     except Exception:  # one hand's fault must not stop an import; its facts stay unknown

@@ -23,9 +23,10 @@ Where no tier answers, the rules that need no context still judge the hand (R2: 
 player posts the same ante; R4: the bring-in is below the small bet), and only what they leave open
 is unverifiable, with why no tier could answer.
 
-The store gathers each judged hand's posts (:class:`HandPosts`) and the votes of the tables and
-levels concerned (:class:`Tally`), and saves the :class:`Judgement` this pass returns; it decides
-nothing. The replay of a single hand uses :func:`in_hand_ante_findings` for the posts alone.
+The store gathers each judged hand's posts and how the hands of the tables and levels concerned
+posted, as plain rows; :mod:`hhtool.replay.table_pass` makes them :class:`HandPosts` and votes
+(:class:`Tally`), calls :func:`judge_forced_bets` and returns the :class:`Judgement` as rows the store
+saves; the store decides nothing. The replay of a single hand uses :func:`in_hand_ante_findings` for the posts alone.
 """
 
 from __future__ import annotations
@@ -147,14 +148,23 @@ def vote_of(bet: Bet, posts: Sequence[Post]) -> int | None:
     >>> vote_of(Bet.ANTE, []), vote_of(Bet.BRING_IN, [Post("a", 2, 5, True)])
     (0, None)
     """
-    if bet is Bet.ANTE and not posts:
+    return vote_of_amounts(bet, [post.amount for post in posts if not post.all_in], bool(posts))
+
+
+def vote_of_amounts(bet: Bet, amounts: Iterable[int], posted: bool) -> int | None:
+    """:func:`vote_of` from the amounts of a hand's posts that were not all-in and whether it posted at all.
+
+    >>> vote_of_amounts(Bet.ANTE, [2, 1, 1], True), vote_of_amounts(Bet.ANTE, [], False)
+    (1, 0)
+    """
+    if bet is Bet.ANTE and not posted:
         return 0
-    amounts = Counter(post.amount for post in posts if not post.all_in)
-    if not amounts:
+    counted = Counter(amounts)
+    if not counted:
         return None
     if bet is Bet.BRING_IN:
-        return min(amounts)
-    return min(amounts.items(), key=lambda item: (-item[1], item[0]))[0]
+        return min(counted)
+    return min(counted.items(), key=lambda item: (-item[1], item[0]))[0]
 
 
 #: votes per amount, of the hands of one table or one level
@@ -461,4 +471,4 @@ def in_hand_ante_findings(antes: Sequence[Post], unanted: Sequence[tuple[str, in
 
 
 __all__ = ["ANTE_BY_CONTEXT", "BRING_IN_BY_CONTEXT", "Answer", "Bet", "HandPosts", "Judgement", "Post", "TablePlace",
-           "in_hand_ante_findings", "judge_forced_bets", "open_levels", "vote_of"]
+           "in_hand_ante_findings", "judge_forced_bets", "open_levels", "vote_of", "vote_of_amounts"]

@@ -121,12 +121,66 @@ class ReplayResult:
         return tuple(violation.code for violation in self.violations)
 
 
+class VerdictFact(StrEnum):
+    """What the verdict rule reads of a hand."""
+
+    CONFLICTED = "conflicted"  # another stored copy of the hand differs from it
+    VIOLATED = "violated"  # its replay (cross-hand pass included) found a violation
+    UNVERIFIED = "unverified"  # a check could not decide
+
+
+#: The verdict rule, the one place it is written: the first fact that holds decides, and a hand none of
+#: them holds for is ok. A hand with a conflicting copy is a violation whatever its replay says (the
+#: copy judged may be the edited one). :func:`verdict` applies it in Python, :func:`verdict_sql` renders
+#: it as SQL for the queries over stored hands.
+VERDICT_RULE: tuple[tuple[VerdictFact, Verdict], ...] = (
+    (VerdictFact.CONFLICTED, Verdict.VIOLATION),
+    (VerdictFact.VIOLATED, Verdict.VIOLATION),
+    (VerdictFact.UNVERIFIED, Verdict.UNVERIFIABLE),
+)
+#: the verdict when no fact of the rule holds
+OTHERWISE = Verdict.OK
+
+
+def verdict(violated: bool, unverified: bool, conflicted: bool = False) -> Verdict:
+    """The verdict of a hand by :data:`VERDICT_RULE`.
+
+    >>> verdict(False, True), verdict(False, True, conflicted=True), verdict(False, False)
+    (<Verdict.UNVERIFIABLE: 'unverifiable'>, <Verdict.VIOLATION: 'violation'>, <Verdict.OK: 'ok'>)
+    """
+    holds = {VerdictFact.CONFLICTED: conflicted, VerdictFact.VIOLATED: violated, VerdictFact.UNVERIFIED: unverified}
+    for fact, decided in VERDICT_RULE:
+        if holds[fact]:
+            return decided
+    return OTHERWISE
+
+
 def verdict_of(violations: tuple[Violation, ...], unverifiable: tuple[Unverifiable, ...]) -> Verdict:
-    if violations:
-        return Verdict.VIOLATION
-    if unverifiable:
-        return Verdict.UNVERIFIABLE
-    return Verdict.OK
+    """A replay's verdict: :func:`verdict` of its findings (a conflicting copy is the store's to know)."""
+    return verdict(bool(violations), bool(unverifiable))
+
+
+def verdict_sql(violated: str, unverified: str, conflicted: str | None = None, otherwise: str | None = None) -> str:
+    """:data:`VERDICT_RULE` as a SQL ``CASE`` expression, each fact given as a SQL condition (``conflicted``
+    None: a replay's verdict alone, as ``hands.verdict`` stores it); ``otherwise``, a SQL expression for
+    the hands no fact holds for (default: the text of :data:`OTHERWISE`).
+
+    >>> verdict_sql("v", "u", "c")
+    "CASE WHEN c THEN 'violation' WHEN v THEN 'violation' WHEN u THEN 'unverifiable' ELSE 'ok' END"
+    """
+    conditions = {VerdictFact.CONFLICTED: conflicted, VerdictFact.VIOLATED: violated, VerdictFact.UNVERIFIED: unverified}
+    whens = " ".join(f"WHEN {conditions[fact]} THEN '{decided.value}'" for fact, decided in VERDICT_RULE
+                     if conditions[fact] is not None)
+    return f"CASE {whens} ELSE {otherwise if otherwise is not None else repr(OTHERWISE.value)} END"
+
+
+def stored_verdict_sql(column: str, conflicted: str, not_replayed: str) -> str:
+    """The verdict of a stored hand as SQL: :func:`verdict_sql` with the replay's facts read from its
+    stored verdict (``column``, e.g. ``h.verdict``: NULL when the hand was stored without a replay, then
+    ``not_replayed`` unless the conflicting-copy fact holds)."""
+    return verdict_sql(violated=f"{column} = '{Verdict.VIOLATION.value}'",
+                       unverified=f"{column} = '{Verdict.UNVERIFIABLE.value}'", conflicted=conflicted,
+                       otherwise=f"coalesce({column}, '{not_replayed}')")
 
 
 # frozen: see hhtool.model.pickled_by_constructor

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hhtool.ingest.cross_hand import judge_hands, judge_never_judged
+from hhtool.ingest.cross_hand import has_never_judged, judge_hands, judge_never_judged
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
@@ -19,7 +19,6 @@ from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
 from hhtool.service.stores import Database
 from hhtool.service.verdicts import verdict_counts, violations
 from hhtool.store import Store, StoreError
-from hhtool.store.forced_bets import has_never_judged
 
 if TYPE_CHECKING:
     from hhtool.ingest.accounting import ImportReport

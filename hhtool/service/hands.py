@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hhtool.replay.result import stored_verdict_sql
 from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.hand_list import (
@@ -33,10 +34,11 @@ from hhtool.service.errors import UsageError
 from hhtool.service.facts import report_store
 from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
 from hhtool.service.stores import Database
-from hhtool.service.verdicts import CONFLICTED
 from hhtool.store import Store
+from hhtool.store.findings import CONFLICTED
 
-VERDICT_SQL = f"CASE WHEN {CONFLICTED} THEN 'violation' ELSE coalesce(h.verdict, '{Verdict.not_replayed}') END"
+#: a hand's verdict under its own profile as `hands` lists it: the one verdict rule over its stored verdict
+VERDICT_SQL = stored_verdict_sql("h.verdict", CONFLICTED, Verdict.not_replayed.value)
 POT_SQL = ("(SELECT CAST(coalesce(sum(r.contributed), 0) AS BIGINT) FROM results r "
            "WHERE r.site = h.site AND r.hand_id = h.hand_id)")
 ELSEWHERE_SQL = "EXISTS (SELECT 1 FROM hands o WHERE o.hand_id = h.hand_id AND o.site <> h.site)"

@@ -10,39 +10,34 @@ from typing import Any
 import polars as pl
 
 from hhtool.replay.codes import CODE_NAMES, Code
+from hhtool.replay.result import stored_verdict_sql, verdict_sql
 from hhtool.reports.choices import BREAKDOWNS
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.violations import terminal_view, violation_conditions, violation_summary
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
-from hhtool.store import Store
+from hhtool.store import Store, findings
 from hhtool.store.copies import conflicts_of
+from hhtool.store.findings import VIOLATION_FIELDS
+
+#: a hand stored without a replay, as `audit` counts it
+NOT_REPLAYED = "not replayed"
 
 #: the fields of one reported violation, in the order `audit` prints them
-VIOLATION_KEYS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
-
-#: a hand with a conflicting copy is a violation whatever its replay says: the copy judged may be the edited one
-CONFLICTED = "EXISTS (SELECT 1 FROM copy_conflicts c WHERE c.site = h.site AND c.hand_id = h.hand_id)"
+VIOLATION_KEYS = VIOLATION_FIELDS
 
 
 def verdict_counts(store: Store, hand_filter: HandFilter, profile: str | None) -> dict[str, int]:
-    """Matching hands per verdict, under ``profile`` (None: each hand's own, as stored)."""
+    """Matching hands per verdict, under ``profile`` (None: each hand's own, as stored), by the one
+    verdict rule (a conflicting copy makes a hand a violation)."""
     where, params = hand_filter.sql()
     if profile is None:
-        rows = store.run(f"""SELECT CASE WHEN {CONFLICTED} THEN 'violation' ELSE coalesce(h.verdict, 'not replayed') END,
-                                    count(*) FROM hands h WHERE {where} GROUP BY 1""", params)
-        return {str(verdict): int(n) for verdict, n in rows}
-    rows = store.run(
-        f"""SELECT CASE WHEN {CONFLICTED} OR EXISTS (SELECT 1 FROM keyed.violations v WHERE v.hk = h.hk
-                                     AND v.profile = ?) THEN 'violation'
-                        WHEN EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk
-                                     AND u.profile = ?) THEN 'unverifiable'
-                        ELSE 'ok' END, count(*)
-            FROM hands h WHERE {where} GROUP BY 1""",
-        [profile, profile, *params],
-    )
-    return {str(verdict): int(n) for verdict, n in rows}
+        return findings.verdict_counts(store, stored_verdict_sql("h.verdict", findings.CONFLICTED, NOT_REPLAYED), [],
+                                       where, params)
+    verdict = verdict_sql(violated=findings.violated("?"), unverified=findings.unverified("?"),
+                          conflicted=findings.CONFLICTED)
+    return findings.verdict_counts(store, verdict, [profile, profile], where, params)
 
 
 def violations(store: Store, hand_filter: HandFilter, code: Code | None, player: str | None,
@@ -52,24 +47,11 @@ def violations(store: Store, hand_filter: HandFilter, code: Code | None, player:
     kept copy, actual: the other one)."""
     where, params = hand_filter.sql()
     chosen, chosen_params = violation_conditions(hand_filter, code, player)
-    profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
-    # (rowid: the findings of a hand on one line, the last stored first, as audit has always listed them:
-    # DuckDB's sort put these ties so when the table was read directly, and the key's join does not keep it)
-    replayed = f"""SELECT h.site, h.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
-                          v.line, h.started_at, v.rowid AS nth
-                   FROM keyed.violations v JOIN hands h ON v.hk = h.hk
-                   WHERE {profile_condition} AND {chosen}"""
-    values: list[Any] = ([] if profile is None else [profile]) + chosen_params
-    copies = f"""SELECT c.site, c.hand_id, '{Code.CONFLICTING_COPY}', NULL, NULL, c.first_file || ':' || c.first_first_line,
-                        c.second_file || ':' || c.second_first_line,
-                        'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
-                        c.second_first_line, h.started_at, NULL
-                 FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id WHERE {where}"""
-    if (code and code is not Code.CONFLICTING_COPY) or player:
-        copies += " AND FALSE"  # a conflict is about the whole hand, not one player's action
-    sql = f"""SELECT site, hand_id, code, street, player, expected, actual, message, file, line
-              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line, nth DESC"""
-    return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in store.run(sql, values + params)]
+    # a conflict is about the whole hand, not one player's action
+    with_conflicts = not ((code and code is not Code.CONFLICTING_COPY) or player)
+    rows = findings.violation_rows(store, where, params, chosen, chosen_params, profile, Code.CONFLICTING_COPY.value,
+                                   with_conflicts)
+    return [dict(zip(VIOLATION_KEYS, row, strict=True)) for row in rows]
 
 
 def conflicts_of_hand(store: Store, site: str, hand_id: str) -> list[dict[str, Any]]:

@@ -1,7 +1,9 @@
-"""The store's side of the cross-hand pass (:mod:`hhtool.replay.forced_bets`): it gathers the
-evidence (each judged hand's forced bets, the votes of its table and of its level's other tables)
-and saves what the pass decided (findings, the stakes the hand is judged with and their tier, the
-notes on tiers that disagree, the verdict). It decides nothing.
+"""The store's side of the cross-hand pass (:mod:`hhtool.replay.table_pass`): it gathers the
+evidence as plain rows (each judged hand's forced bets and stored findings, how the hands of its
+table and of its level's other tables posted theirs) and saves what the pass decided (findings, the
+stakes the hand is judged with and their tier, the notes on tiers that disagree, the verdict). It
+decides nothing and imports nothing of the replay: the finding codes and placeholder reasons it
+looks for are its caller's (:mod:`hhtool.ingest.cross_hand`).
 
 A table is (site, table name, small bet, big bet, currency, structure) for cash games and (site,
 tournament id, small bet, big bet, currency, structure) in tournaments; a level the same without
@@ -10,24 +12,11 @@ the table name; the site of a converted history (a PHH file hhtool wrote) is the
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from hhtool.model import NoteTopic, StakeSource, Structure
-from hhtool.replay.codes import Code
-from hhtool.replay.forced_bets import (
-    ANTE_BY_CONTEXT,
-    BRING_IN_BY_CONTEXT,
-    Bet,
-    HandPosts,
-    Judgement,
-    Post,
-    TablePlace,
-    vote_of,
-)
-from hhtool.replay.structures import LevelKey
+from hhtool.model import NoteTopic, StakeSource
 from hhtool.store import Store
 from hhtool.store.spec import KEYED
 from hhtool.store.tables import replay_table_of
@@ -53,14 +42,18 @@ _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS 
             FROM keyed.actions a LEFT JOIN keyed.seats s ON s.hk = a.hk AND s.player = a.player
             WHERE a.kind IN ('ante', 'bring_in') AND a.hk IN (SELECT hk FROM {hands})"""
 
-#: each hand's votes (see hhtool.replay.forced_bets.vote_of: the same rule, in SQL)
-_VOTES = """WITH posts AS ({posts}),
-    antes AS (SELECT hk, amount, count(*) AS n FROM posts WHERE kind = 'ante' AND NOT all_in GROUP BY hk, amount
-              QUALIFY row_number() OVER (PARTITION BY hk ORDER BY n DESC, amount) = 1),
-    silent AS (SELECT hk, 0 AS amount FROM {hands} ANTI JOIN (SELECT DISTINCT hk FROM posts WHERE kind = 'ante') p USING (hk))
-    SELECT hk, 'ante' AS kind, amount AS vote FROM antes
-    UNION ALL SELECT hk, 'ante', amount FROM silent
-    UNION ALL SELECT hk, 'bring_in', min(amount) FROM posts WHERE kind = 'bring_in' AND NOT all_in GROUP BY hk"""
+#: how each hand posted each forced bet: the amounts of its posts that were not all-in (in order of
+#: amount) and how many posts it made; the hands that posted alike counted together (the pass reads a
+#: hand's vote from this, :func:`hhtool.replay.forced_bets.vote_of`)
+_PATTERNS = """WITH posts AS ({posts}),
+    per_hand AS (SELECT v.hk, v.k, b.kind, list(p.amount ORDER BY p.amount) FILTER (WHERE NOT p.all_in) AS amounts,
+                        count(p.hk) AS posted
+                 FROM {hands} v CROSS JOIN (VALUES ('ante'), ('bring_in')) b(kind)
+                 LEFT JOIN posts p ON p.hk = v.hk AND p.kind = b.kind GROUP BY ALL)
+    SELECT k, kind, coalesce(amounts, []::BIGINT[]), posted > 0, count(*) FROM per_hand GROUP BY ALL"""
+
+#: (key, kind) -> (the amounts of a hand's posts not all-in, whether it posted at all, how many hands did so)
+Patterns = dict[tuple[str, str], list[tuple[tuple[int, ...], bool, int]]]
 
 
 def import_mark(store: Store) -> Any:
@@ -68,40 +61,74 @@ def import_mark(store: Store) -> Any:
     return store.run("SELECT current_timestamp::TIMESTAMP")[0][0]
 
 
-#: hands stored with the replay's placeholder still in place: an import killed (or stopped by a full
-#: disk) after writing them but before its cross-hand pass; the next import judges them
-AWAITING_JUDGEMENT = f"""EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk
-    AND u.profile = h.rules_profile AND ((u.check_code = '{Code.ANTE}' AND u.reason = ?)
-                                         OR (u.check_code = '{Code.BRING_IN_AMOUNT}' AND u.reason = ?)))"""
-AWAITING_PARAMS = (ANTE_BY_CONTEXT, BRING_IN_BY_CONTEXT)
-
-#: hands whose forced bets no cross-hand pass has judged yet (a store from before it existed): a
-#: posted value the pass always leaves with a finding or turns into a tier's value
-NEVER_JUDGED = f"""h.verdict IS NOT NULL AND (
-    (h.ante_source = 'posted' AND NOT EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk
-        AND u.profile = h.rules_profile AND u.check_code = '{Code.ANTE}')
-        AND NOT EXISTS (SELECT 1 FROM keyed.violations v WHERE v.hk = h.hk AND v.profile = h.rules_profile
-        AND v.code = '{Code.ANTE}'))
-    OR (h.bring_in_source = 'posted' AND EXISTS (SELECT 1 FROM keyed.actions a WHERE a.hk = h.hk
-        AND a.kind = 'bring_in') AND NOT EXISTS (
-        SELECT 1 FROM keyed.unverifiable u WHERE u.hk = h.hk AND u.profile = h.rules_profile
-        AND u.check_code = '{Code.BRING_IN_AMOUNT}') AND NOT EXISTS (
-        SELECT 1 FROM keyed.violations v WHERE v.hk = h.hk AND v.profile = h.rules_profile
-        AND v.code = '{Code.BRING_IN_AMOUNT}')))"""
+def awaiting_judgement(placeholders: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
+    """A SQL condition on ``hands h`` (and its parameters): hands stored with one of the replay's
+    placeholder findings (check code, reason) still in place: an import killed (or stopped by a full
+    disk) after writing them but before its cross-hand pass; the next import judges them."""
+    held = " OR ".join("(u.check_code = ? AND u.reason = ?)" for _ in placeholders) or "FALSE"
+    return (f"""EXISTS (SELECT 1 FROM {KEYED}.unverifiable u WHERE u.hk = h.hk AND u.profile = h.rules_profile
+                AND ({held}))""", [value for pair in placeholders for value in pair])
 
 
-def has_never_judged(store: Store) -> bool:
-    """Whether the store holds hands stored before the cross-hand pass existed."""
-    return bool(store.run(f"SELECT EXISTS (SELECT 1 FROM hands h WHERE {NEVER_JUDGED})")[0][0])
+def never_judged(codes: Sequence[tuple[str, str]]) -> str:
+    """A SQL condition on ``hands h``: hands whose forced bets no cross-hand pass has judged yet (a
+    store from before it existed): a posted value the pass always leaves with a finding of its code
+    or turns into a tier's value. ``codes``: (the forced bet as ``actions.kind`` names it, the code of
+    the pass's findings on it)."""
+    def open_bet(kind: str, code: str) -> str:
+        posted = ("" if kind == "ante" else
+                  f" AND EXISTS (SELECT 1 FROM {KEYED}.actions a WHERE a.hk = h.hk AND a.kind = '{kind}')")
+        return f"""(h.{kind}_source = 'posted'{posted}
+            AND NOT EXISTS (SELECT 1 FROM {KEYED}.unverifiable u WHERE u.hk = h.hk AND u.profile = h.rules_profile
+                            AND u.check_code = '{code}')
+            AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = h.hk AND v.profile = h.rules_profile
+                            AND v.code = '{code}'))"""
+    return f"h.verdict IS NOT NULL AND ({' OR '.join(open_bet(kind, code) for kind, code in codes)})"
+
+
+def has_never_judged(store: Store, codes: Sequence[tuple[str, str]]) -> bool:
+    """Whether the store holds hands stored before the cross-hand pass existed (see :func:`never_judged`)."""
+    return bool(store.run(f"SELECT EXISTS (SELECT 1 FROM hands h WHERE {never_judged(codes)})")[0][0])
+
+
+@dataclass(slots=True)
+class StoredHand:
+    """One hand chosen to judge, as stored: where it was dealt, the sources of its forced bets, its
+    forced posts (kind, player, amount, line, all-in) in order, the dealt-in players who posted no
+    ante (player, seat line), and the codes of the findings stored for it under the profile judged."""
+
+    hk: int
+    site: str
+    hand_id: str
+    dealt_by: str  # the site that dealt it (a converted history's origin)
+    file: str
+    profile: str
+    table_name: str | None
+    tournament_id: str | None
+    is_tournament: bool
+    small_bet: int | None
+    big_bet: int | None
+    currency: str
+    unit: int
+    structure: str
+    table: str | None  # its table's key (None: the history names neither table nor tournament)
+    level: str  # its level's key
+    private: bool
+    ante_source: str
+    bring_in_source: str
+    posts: list[tuple[str, str, int, int, bool]]
+    unanted: list[tuple[str, int]]
+    violation_codes: frozenset[str]
+    unverifiable_codes: frozenset[str]
 
 
 @dataclass
 class Evidence:
-    """The hands to judge and the votes of their tables; :meth:`level_votes` gathers their levels'."""
+    """A slice of the hands to judge and how the hands of their tables posted; :func:`level_patterns`
+    gathers their levels'."""
 
-    hands: list[HandPosts]
-    tables: dict[tuple[str, Bet], Counter[int]]
-    level_json: dict[LevelKey, str]
+    hands: list[StoredHand]
+    tables: Patterns
 
 
 def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None) -> int:
@@ -140,44 +167,48 @@ def gather(store: Store, first: int, stop: int) -> Evidence:
     unanted: dict[int, list[tuple[str, int]]] = {}
     for hk, player, line in run(_UNANTED):
         unanted.setdefault(hk, []).append((player, line))
-    rows = run(f"SELECT {_JUDGED_COLUMNS}, lkey FROM fb_slice ORDER BY hk")
-    hands = [_hand_posts(row[:-1], posts.get(row[0], []), unanted.get(row[0], [])) for row in rows]
-    level_json = [row[-1] for row in rows]
-    tables = _tallies(store, "tkey", "SELECT DISTINCT tkey FROM fb_slice WHERE tkey IS NOT NULL")
-    levels = {hand.level: json for hand, json in zip(hands, level_json, strict=True)}
-    return Evidence(hands, tables, levels)
+    found: dict[tuple[str, int], set[str]] = {}
+    for table, code in (("violations", "code"), ("unverifiable", "check_code")):
+        for hk, codes in run(f"""SELECT x.hk, list(DISTINCT x.{code}) FROM {KEYED}.{table} x
+                                 JOIN fb_slice j ON j.hk = x.hk AND j.profile = x.profile GROUP BY x.hk"""):
+            found[(table, hk)] = set(codes)
+    none: frozenset[str] = frozenset()
+    # (a row holds _JUDGED_COLUMNS, StoredHand's first fields, in order)
+    hands = [StoredHand(*row, posts.get(row[0], []), unanted.get(row[0], []),  # type: ignore[call-arg]
+                        frozenset(found.get(("violations", row[0]), none)),
+                        frozenset(found.get(("unverifiable", row[0]), none)))
+             for row in run(f"SELECT {_JUDGED_COLUMNS} FROM fb_slice ORDER BY hk")]
+    tables = _patterns(store, "tkey", "SELECT DISTINCT tkey FROM fb_slice WHERE tkey IS NOT NULL")
+    return Evidence(hands, tables)
 
 
-def level_votes(store: Store, evidence: Evidence, levels: Iterable[LevelKey]) -> dict[tuple[LevelKey, Bet], Counter[int]]:
-    """The votes of every hand at these levels, over all their tables."""
-    wanted = sorted({evidence.level_json[level] for level in levels})
+def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
+    """How every hand at these levels (by key), over all their tables, posted its forced bets."""
+    wanted = sorted(set(levels))
     if not wanted:
         return {}
-    by_json = {json: level for level, json in evidence.level_json.items()}
     store.run("CREATE OR REPLACE TEMP TABLE fb_wanted AS SELECT unnest(?::VARCHAR[]) AS lkey", [wanted])
     try:
-        tallies = _tallies(store, "lkey", "SELECT lkey FROM fb_wanted")
+        return _patterns(store, "lkey", "SELECT lkey FROM fb_wanted")
     finally:
         store.run("DROP TABLE IF EXISTS fb_wanted")
-    return {(by_json[json], bet): tally for (json, bet), tally in tallies.items()}
 
 
-def _tallies(store: Store, column: str, keys: str) -> dict[tuple[str, Bet], Counter[int]]:
+def _patterns(store: Store, column: str, keys: str) -> Patterns:
     run = store.run
     run(f"CREATE OR REPLACE TEMP TABLE fb_voters AS SELECT hk, {column} AS k FROM fb_hands WHERE {column} IN ({keys})")
     try:
-        sql = _VOTES.format(posts=_POSTS.format(hands="fb_voters"), hands="fb_voters")
-        tallies: dict[tuple[str, Bet], Counter[int]] = {}
-        for key, kind, vote, n in run(f"SELECT v.k, x.kind, x.vote, count(*) FROM ({sql}) x JOIN fb_voters v USING (hk) "
-                                      "GROUP BY ALL"):
-            tallies.setdefault((key, Bet(kind)), Counter())[vote] = n
-        return tallies
+        found: Patterns = {}
+        for key, kind, amounts, posted, hands in run(_PATTERNS.format(posts=_POSTS.format(hands="fb_voters"),
+                                                                      hands="fb_voters")):
+            found.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
+        return found
     finally:
         run("DROP TABLE IF EXISTS fb_voters")
 
 
 _JUDGED_COLUMNS = ("hk, site, hand_id, dealt_by, file, profile, table_name, tournament_id, is_tournament, small_bet, big_bet, "
-                   "currency, unit, structure, tkey, private, ante_source, bring_in_source")
+                   "currency, unit, structure, tkey, lkey, private, ante_source, bring_in_source")
 
 #: seated, not sitting out, dealt in (a 3rd-street card or action), no ante
 _UNANTED = """SELECT s.hk, s.player, s.line FROM keyed.seats s JOIN fb_slice j USING (hk)
@@ -189,40 +220,36 @@ _UNANTED = """SELECT s.hk, s.player, s.line FROM keyed.seats s JOIN fb_slice j U
     ORDER BY s.hk, s.seq"""
 
 
-def _hand_posts(row: tuple[Any, ...], posts: list[tuple[Any, ...]], unanted: list[tuple[str, int]]) -> HandPosts:
-    (hk, site, hand_id, dealt_by, file, profile, table_name, tournament_id, is_tournament, small, big, currency, unit,
-     structure, tkey, private, ante_source, bring_in_source) = row
-    place = TablePlace(table_name, tournament_id, bool(is_tournament), small, big, currency, unit, Structure(structure))
-    level = LevelKey(dealt_by, (tournament_id or "") if is_tournament else None, currency, structure, small, big)
-    stated = frozenset(bet for bet, source in ((Bet.ANTE, ante_source), (Bet.BRING_IN, bring_in_source))
-                       if source == StakeSource.HEADER)
-    antes: list[Post] = []
-    bring_ins: list[Post] = []
-    for kind, player, amount, line, all_in in posts:
-        (antes if kind == "ante" else bring_ins).append(Post(player, amount, line, all_in))
-    return HandPosts(hk, site, hand_id, file, profile, place, tkey, level, bool(private), stated, tuple(antes),
-                     tuple(bring_ins), tuple(unanted), vote_of(Bet.ANTE, antes), vote_of(Bet.BRING_IN, bring_ins))
+class Judged(Protocol):
+    """What the pass decided of a slice, as rows (:class:`hhtool.replay.table_pass.Outcome` is one)."""
+
+    #: (hk, profile, code): the findings of this code are the pass's, replaced by those below
+    owned: list[tuple[int, str, str]]
+    #: (site, hand_id, profile, code, street, player, expected, actual, message, file, line)
+    violations: list[tuple[Any, ...]]
+    #: (site, hand_id, profile, check_code, reason, line)
+    unverifiable: list[tuple[Any, ...]]
+    #: (hk, profile, kind, value, source): the forced bet a hand is judged with and its tier
+    values: list[tuple[int, str, str, int | None, str]]
+    #: (hk, profile, texts, lines): the notes on tiers that disagree
+    notes: list[tuple[int, str, list[str], list[int | None]]]
+    #: (hk, profile, verdict): the hand's verdict under the profile, its other findings included
+    verdicts: list[tuple[int, str, str]]
 
 
-def save(store: Store, judgements: list[Judgement]) -> None:
-    """Replace the judged hands' forced-bet findings, set the stakes they are judged with (under their
-    own profile) and the notes on tiers that disagree, and recompute their verdicts; one transaction."""
+def save(store: Store, judged: Judged) -> None:
+    """Replace the judged hands' findings of the codes the pass owns, and under their own profile set
+    the stakes they are judged with, the notes on tiers that disagree and their verdicts; one transaction."""
     run = store.run
-    owned = [(j.key, j.profile, bet.value) for j in judgements for bet in j.judged]
-    violations = [(j.site, j.hand_id, j.profile, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line)
-                  for j in judgements for v in j.violations]
-    unverifiable = [(j.site, j.hand_id, j.profile, u.check, u.reason, u.line) for j in judgements for u in j.unverifiable]
-    values = [(j.key, j.profile, bet.value, value, source.value) for j in judgements for bet, (value, source) in j.values.items()]
-    notes = [(j.key, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]) for j in judgements if j.notes]
     run("BEGIN TRANSACTION")
     try:
         run("CREATE OR REPLACE TEMP TABLE fb_owned AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
-            "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS kind)",
-            [[o[0] for o in owned], [o[1] for o in owned], [o[2] for o in owned]])
+            "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS code)",
+            [list(column) for column in zip(*judged.owned, strict=True)] or [[], [], []])
         for table, code in (("violations", "code"), ("unverifiable", "check_code")):
             run(f"""DELETE FROM {KEYED}.{table} AS x USING fb_owned o WHERE x.hk = o.hk AND x.profile = o.profile
-                    AND x.{code} = CASE o.kind WHEN 'ante' THEN '{Code.ANTE}' ELSE '{Code.BRING_IN_AMOUNT}' END""")
-        for name, rows in (("violations", violations), ("unverifiable", unverifiable)):
+                    AND x.{code} = o.code""")
+        for name, rows in (("violations", judged.violations), ("unverifiable", judged.unverifiable)):
             if rows:
                 store.con.register("fb_incoming", replay_table_of(name, rows))
                 try:
@@ -230,27 +257,26 @@ def save(store: Store, judgements: list[Judgement]) -> None:
                         "FROM fb_incoming x JOIN hands h USING (site, hand_id)")
                 finally:
                     store.con.unregister("fb_incoming")
-        if values:
+        if judged.values:
             run("CREATE OR REPLACE TEMP TABLE fb_values AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
                 "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS kind, unnest(?::BIGINT[]) AS value, "
-                "unnest(?::VARCHAR[]) AS source)", [list(column) for column in zip(*values, strict=True)])
+                "unnest(?::VARCHAR[]) AS source)", [list(column) for column in zip(*judged.values, strict=True)])
             for kind in ("ante", "bring_in"):
                 run(f"""UPDATE hands SET {kind} = v.value, {kind}_source = v.source FROM fb_values v
                         WHERE v.hk = hands.hk AND v.profile = hands.rules_profile AND v.kind = '{kind}'""")
-        _save_notes(store, notes)
-        run("""UPDATE hands SET verdict = CASE
-                   WHEN EXISTS (SELECT 1 FROM keyed.violations v WHERE v.hk = hands.hk
-                                AND v.profile = hands.rules_profile) THEN 'violation'
-                   WHEN EXISTS (SELECT 1 FROM keyed.unverifiable u WHERE u.hk = hands.hk
-                                AND u.profile = hands.rules_profile) THEN 'unverifiable'
-                   ELSE 'ok' END
-               FROM fb_owned o WHERE hands.hk = o.hk AND o.profile = hands.rules_profile""")
+        _save_notes(store, judged.notes)
+        if judged.verdicts:
+            run("CREATE OR REPLACE TEMP TABLE fb_verdicts AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
+                "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS verdict)",
+                [list(column) for column in zip(*judged.verdicts, strict=True)])
+            run("""UPDATE hands SET verdict = v.verdict FROM fb_verdicts v
+                   WHERE hands.hk = v.hk AND v.profile = hands.rules_profile""")
         run("COMMIT")
     except Exception:
         run("ROLLBACK")
         raise
     finally:
-        for name in ("fb_owned", "fb_values", "fb_notes", "fb_notes_new"):
+        for name in ("fb_owned", "fb_values", "fb_notes", "fb_notes_new", "fb_verdicts"):
             run(f"DROP TABLE IF EXISTS {name}")
 
 
@@ -279,5 +305,5 @@ def drop_scratch(store: Store) -> None:
         store.run(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__ = ["AWAITING_JUDGEMENT", "AWAITING_PARAMS", "NEVER_JUDGED", "Evidence", "choose", "drop_scratch", "gather",
-           "has_never_judged", "import_mark", "level_votes", "save"]
+__all__ = ["Evidence", "Judged", "Patterns", "StoredHand", "awaiting_judgement", "choose", "drop_scratch", "gather",
+           "has_never_judged", "import_mark", "level_patterns", "never_judged", "save"]

@@ -14,13 +14,12 @@ from collections.abc import Sequence
 from hashlib import sha256
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from hhtool.model import Card, FailedHand, Hand, SkippedHand
-from hhtool.replay import betting_of
 from hhtool.store.spec import (
     BIGINT,
     BIGINT_LIST,
@@ -153,8 +152,23 @@ def _keyed(counts: list[int]) -> dict[str, list[Any]]:
     return {"hk": repeated(list(range(len(counts))), counts), "seq": numbered(counts)}
 
 
-def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
-    """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile).
+class Betting(Protocol):
+    """The betting facts of a hand the tabulator stores (:class:`hhtool.replay.BettingFacts`): per
+    action the chips to call and the bet level before it, and who was dealt in."""
+
+    @property
+    def to_call(self) -> Sequence[int]: ...
+
+    @property
+    def level_before(self) -> Sequence[int]: ...
+
+    @property
+    def dealt_in(self) -> Sequence[str]: ...
+
+
+def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[Betting | None]) -> dict[str, pa.Table]:
+    """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile);
+    ``betting``, each item's betting facts as the caller has them (None: unknown, stored as NULL).
 
     ``hk`` is each hand's place in ``items`` (0, 1, …): the importer makes it the store's key by
     adding the next free key when it writes the batch (:meth:`hhtool.store.Store.write_tables`).
@@ -194,7 +208,7 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
     restatements: list[Any] = []
     restated_cards: list[str | None] = []
     finishes: list[Any] = []
-    for hand, replay, profile in items:
+    for (hand, replay, profile), facts in zip(items, betting, strict=True):
         card = hand.community_card
         community.append(str(card) if card else None)
         notes.append([note.text for note in hand.notes])
@@ -206,17 +220,15 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Tab
         seats.extend(hand.seats)
         order = {player: index for index, player in enumerate(hand.position_order)}
         positions.extend(order[seat.player] for seat in hand.seats)
-        # the betting facts the engine computed (a hand stored without a replay is walked for them)
-        betting = replay.betting if replay is not None and replay.betting is not None else betting_of(hand)
-        if betting is None:  # its walk failed: no facts
+        if facts is None:  # unknown (the walk failed): no facts
             dealt_in.extend([None] * len(hand.seats))
             to_call.extend([None] * len(hand.actions))
             level_before.extend([None] * len(hand.actions))
         else:
-            players_in = set(betting.dealt_in)
+            players_in = set(facts.dealt_in)
             dealt_in.extend(seat.player in players_in for seat in hand.seats)
-            to_call.extend(betting.to_call)
-            level_before.extend(betting.level_before)
+            to_call.extend(facts.to_call)
+            level_before.extend(facts.level_before)
         dealt = 0
         for deal in hand.deals:  # a deal's down cards, then its up cards, each row reading the deal
             down, up = deal.down, deal.up

@@ -1,0 +1,157 @@
+"""The cross-hand pass as a plugin: evidence in, judgements out.
+
+Like a beancount plugin it sees many hands at once and owns its findings. Its caller
+(:mod:`hhtool.ingest.cross_hand`) asks the store for the evidence of a slice of hands as plain rows (each
+hand's forced posts and stored finding codes, how the hands of its table posted theirs) and hands it
+to :func:`judge_slice`, which asks back (``level_patterns``) for the levels no table decides, judges
+every hand's forced bets (:mod:`hhtool.replay.forced_bets`) and returns an :class:`Outcome`: the
+findings, the stakes each hand is judged with, the notes, and each hand's verdict by the one verdict
+rule (:func:`hhtool.replay.result.verdict`). The store saves it as given.
+
+The rows are read through the protocols below (what the pass reads of them), so that neither the
+store nor the replay imports the other.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+from hhtool.model import StakeSource, Structure
+from hhtool.replay.codes import Code
+from hhtool.replay.forced_bets import (
+    ANTE_BY_CONTEXT,
+    BRING_IN_BY_CONTEXT,
+    Bet,
+    HandPosts,
+    Judgement,
+    Post,
+    TablePlace,
+    judge_forced_bets,
+    open_levels,
+    vote_of_amounts,
+)
+from hhtool.replay.result import verdict
+from hhtool.replay.structures import LevelKey
+
+#: the replay's placeholder findings (check code, reason), left until the pass judges the hand
+PLACEHOLDERS: tuple[tuple[str, str], ...] = ((Code.ANTE.value, ANTE_BY_CONTEXT),
+                                             (Code.BRING_IN_AMOUNT.value, BRING_IN_BY_CONTEXT))
+#: (the forced bet as the store's actions name it, the code of the pass's findings on it)
+OWNED_CODES: tuple[tuple[str, str], ...] = tuple((bet.value, bet.code.value) for bet in Bet)
+
+
+class HandRow(Protocol):
+    """What the pass reads of one hand to judge (the store's ``StoredHand``)."""
+
+    hk: int
+    site: str
+    hand_id: str
+    dealt_by: str
+    file: str
+    profile: str
+    table_name: str | None
+    tournament_id: str | None
+    is_tournament: bool
+    small_bet: int | None
+    big_bet: int | None
+    currency: str
+    unit: int
+    structure: str
+    table: str | None
+    level: str
+    private: bool
+    ante_source: str
+    bring_in_source: str
+    posts: list[tuple[str, str, int, int, bool]]  # (kind, player, amount, line, all-in), in order
+    unanted: list[tuple[str, int]]
+    violation_codes: frozenset[str]
+    unverifiable_codes: frozenset[str]
+
+
+K = TypeVar("K")
+
+#: (table or level key, kind) -> (amounts of a hand's posts not all-in, whether it posted, how many hands)
+Patterns = Mapping[tuple[str, str], Sequence[tuple[tuple[int, ...], bool, int]]]
+
+
+@dataclass
+class Outcome:
+    """What the pass decided of a slice, as rows for the store (see ``hhtool.store.forced_bets.Judged``)."""
+
+    owned: list[tuple[int, str, str]] = field(default_factory=list)
+    violations: list[tuple[object, ...]] = field(default_factory=list)
+    unverifiable: list[tuple[object, ...]] = field(default_factory=list)
+    values: list[tuple[int, str, str, int | None, str]] = field(default_factory=list)
+    notes: list[tuple[int, str, list[str], list[int | None]]] = field(default_factory=list)
+    verdicts: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+def judge_slice(hands: Sequence[HandRow], tables: Patterns,
+                level_patterns: Callable[[Iterable[str]], Patterns]) -> Outcome:
+    """Judge the forced bets of ``hands`` against their tables' posts (``tables``) and, where a table
+    does not decide, their levels' (asked of ``level_patterns`` by level key)."""
+    posts = [hand_posts(row) for row in hands]
+    table_tallies = tallies(tables, lambda key: key)
+    level_keys = {hand.level: row.level for hand, row in zip(posts, hands, strict=True)}
+    by_key = {key: level for level, key in level_keys.items()}
+    wanted = open_levels(posts, table_tallies)
+    level_tallies = tallies(level_patterns(level_keys[level] for level in wanted), by_key.__getitem__)
+    judgements = judge_forced_bets(posts, table_tallies, level_tallies)
+    return outcome_of(judgements, hands)
+
+
+def hand_posts(row: HandRow) -> HandPosts:
+    """A stored hand as the pass judges it."""
+    place = TablePlace(row.table_name, row.tournament_id, bool(row.is_tournament), row.small_bet, row.big_bet,
+                       row.currency, row.unit, Structure(row.structure))
+    level = LevelKey(row.dealt_by, (row.tournament_id or "") if row.is_tournament else None, row.currency,
+                     row.structure, row.small_bet, row.big_bet)
+    stated = frozenset(bet for bet, source in ((Bet.ANTE, row.ante_source), (Bet.BRING_IN, row.bring_in_source))
+                       if source == StakeSource.HEADER)
+    antes: list[Post] = []
+    bring_ins: list[Post] = []
+    for kind, player, amount, line, all_in in row.posts:
+        (antes if kind == Bet.ANTE else bring_ins).append(Post(player, amount, line, all_in))
+    ante_vote = vote_of_amounts(Bet.ANTE, [post.amount for post in antes if not post.all_in], bool(antes))
+    bring_in_vote = vote_of_amounts(Bet.BRING_IN, [post.amount for post in bring_ins if not post.all_in], bool(bring_ins))
+    return HandPosts(row.hk, row.site, row.hand_id, row.file, row.profile, place, row.table, level, bool(row.private),
+                     stated, tuple(antes), tuple(bring_ins), tuple(row.unanted), ante_vote, bring_in_vote)
+
+
+def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet], Counter[int]]:
+    """Each table's or level's votes (by ``key_of`` its key): how many of its hands voted each value."""
+    found: dict[tuple[K, Bet], Counter[int]] = {}
+    for (key, kind), seen in patterns.items():
+        bet = Bet(kind)
+        for amounts, posted, hands in seen:
+            vote = vote_of_amounts(bet, amounts, posted)
+            if vote is not None:
+                found.setdefault((key_of(key), bet), Counter())[vote] += hands
+    return found
+
+
+def outcome_of(judgements: Sequence[Judgement], hands: Sequence[HandRow]) -> Outcome:
+    """The judgements as the store's rows, each judged hand with its verdict: the pass's findings and
+    those of the codes it does not own stored for the hand under the same profile."""
+    out = Outcome()
+    for j, row in zip(judgements, hands, strict=True):
+        owned = {bet.code.value for bet in j.judged}
+        out.owned += [(j.key, j.profile, code) for code in sorted(owned)]
+        out.violations += [(j.site, j.hand_id, j.profile, v.code, v.street, v.player, v.expected, v.actual, v.message,
+                            v.file, v.line) for v in j.violations]
+        out.unverifiable += [(j.site, j.hand_id, j.profile, u.check, u.reason, u.line) for u in j.unverifiable]
+        out.values += [(j.key, j.profile, bet.value, value, source.value) for bet, (value, source) in j.values.items()]
+        if j.notes:
+            out.notes.append((j.key, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]))
+        if owned:
+            violated = bool(j.violations) or bool(row.violation_codes - owned)
+            unverified = bool(j.unverifiable) or bool(row.unverifiable_codes - owned)
+            out.verdicts.append((j.key, j.profile, verdict(violated, unverified).value))
+    return out
+
+
+__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "Outcome", "Patterns", "hand_posts", "judge_slice", "outcome_of",
+           "tallies"]

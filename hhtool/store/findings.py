@@ -1,0 +1,67 @@
+"""The queries over stored findings: the facts the verdict rule reads of a stored hand (as SQL
+conditions on ``hands h``), verdicts counted, and a hand's violations listed with each conflicting
+copy as a finding.
+
+The rule that turns the facts into a verdict is the replay's (:func:`hhtool.replay.result.verdict_sql`
+renders it as SQL); the caller gives it here as a SQL expression, so the store decides nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hhtool.store import Store
+from hhtool.store.spec import KEYED
+
+#: a hand another stored copy of which differs from it
+CONFLICTED = "EXISTS (SELECT 1 FROM copy_conflicts c WHERE c.site = h.site AND c.hand_id = h.hand_id)"
+
+
+def violated(profile: str) -> str:
+    """A hand with a violation stored under the profile ``profile`` (SQL: ``?``, ``h.rules_profile``…)."""
+    return f"EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = h.hk AND v.profile = {profile})"
+
+
+def unverified(profile: str) -> str:
+    """A hand with a check that could not decide under the profile ``profile``."""
+    return f"EXISTS (SELECT 1 FROM {KEYED}.unverifiable u WHERE u.hk = h.hk AND u.profile = {profile})"
+
+
+def verdict_counts(store: Store, verdict: str, verdict_params: Sequence[Any], where: str,
+                   params: Sequence[Any]) -> dict[str, int]:
+    """The hands matching ``where`` (on ``hands h``) per ``verdict`` (a SQL expression on ``hands h``)."""
+    rows = store.run(f"SELECT {verdict}, count(*) FROM hands h WHERE {where} GROUP BY 1", [*verdict_params, *params])
+    return {str(found): int(n) for found, n in rows}
+
+
+#: the fields of one listed violation, in the order :func:`violation_rows` returns them
+VIOLATION_FIELDS = ("site", "hand_id", "code", "street", "player", "expected", "actual", "message", "file", "line")
+
+
+def violation_rows(store: Store, where: str, params: Sequence[Any], chosen: str, chosen_params: Sequence[Any],
+                   profile: str | None, conflict_code: str, with_conflicts: bool) -> list[tuple[Any, ...]]:
+    """The violations (``chosen``: a condition on ``hands h`` and ``violations v``) under ``profile``
+    (None: each hand's own) of the hands matching ``where``, and with ``with_conflicts`` each conflicting
+    copy of those hands as a finding of code ``conflict_code`` (expected: the kept copy, actual: the
+    other one); in the order of the hands' times and lines (:data:`VIOLATION_FIELDS`)."""
+    profile_condition = "v.profile = h.rules_profile" if profile is None else "v.profile = ?"
+    # (rowid: the findings of a hand on one line, the last stored first, as audit has always listed them:
+    # DuckDB's sort put these ties so when the table was read directly, and the key's join does not keep it)
+    replayed = f"""SELECT h.site, h.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
+                          v.line, h.started_at, v.rowid AS nth
+                   FROM {KEYED}.violations v JOIN hands h ON v.hk = h.hk
+                   WHERE {profile_condition} AND {chosen}"""
+    copies = f"""SELECT c.site, c.hand_id, ?, NULL, NULL, c.first_file || ':' || c.first_first_line,
+                        c.second_file || ':' || c.second_first_line,
+                        'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
+                        c.second_first_line, h.started_at, NULL
+                 FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id
+                 WHERE {where} AND {'TRUE' if with_conflicts else 'FALSE'}"""
+    sql = f"""SELECT {', '.join(VIOLATION_FIELDS)}
+              FROM ({replayed} UNION ALL {copies}) ORDER BY started_at NULLS LAST, site, hand_id, line, nth DESC"""
+    values = [*([] if profile is None else [profile]), *chosen_params, conflict_code, *params]
+    return store.run(sql, values)
+
+
+__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "unverified", "verdict_counts", "violated", "violation_rows"]
