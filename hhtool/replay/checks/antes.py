@@ -26,6 +26,9 @@ LEARNT_FROM = {StakeSource.CONTEXT: " the other hands at the table posted", Stak
 
 def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     if hand.stakes.ante_source is StakeSource.POSTED:
+        if _all_alike(state):
+            yield Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)  # what in_hand_ante_findings finds nothing in
+            return
         posts = [Post(step.player, step.action.amount, step.action.line, step.all_in_after) for step in state.antes]
         posters = {step.player for step in state.antes}
         unanted = [(player, first_line_of(hand, player)) for player in state.dealt_in if player not in posters]
@@ -62,3 +65,28 @@ def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
         why = "more than the ante" if amount > ante else "less than the ante without being all-in"
         yield violation(hand, Code.ANTE, Street.THIRD, player, money(hand, ante), money(hand, amount),
                         f"{player} posted {money(hand, amount)}, {why} ({money(hand, ante)}{whose})", step.action.line)
+
+
+def _all_alike(state: ReplayState) -> bool:
+    """Whether :func:`~hhtool.replay.forced_bets.in_hand_ante_findings` can find nothing, told in one
+    pass without building its posts or looking up a line (the usual hand): every first ante posted
+    in full is of one amount, and every dealt-in player anted, or that amount is nothing, or every
+    first ante was all-in. Otherwise it is asked."""
+    firsts: dict[str, bool] = {}  # player -> his first ante was posted in full
+    amount: int | None = None
+    for step in state.antes:
+        player = step.player
+        if player in firsts:
+            continue
+        full = firsts[player] = not step.all_in_after
+        if full:
+            if amount is None:
+                amount = step.action.amount
+            elif step.action.amount != amount:
+                return False  # antes that differ: a finding
+    if amount is None or amount <= 0:
+        return True  # no full ante, or one of nothing: no finding
+    for player in state.dealt_in:
+        if player not in firsts:
+            return False  # a player dealt in without anting while the others did
+    return True
