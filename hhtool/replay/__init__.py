@@ -66,12 +66,16 @@ def judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult
 def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayResult:
     violations: list[Violation] = []
     unverifiable: list[Unverifiable] = []
+    said: set[tuple[Code, str, int | None]] = set()  # the unverifiable findings kept, by their fields (as == compares them)
     for check in CHECKS:
         for finding in check(hand, state, profile):
             if isinstance(finding, Violation):
                 violations.append(finding)
-            elif finding not in unverifiable:
-                unverifiable.append(finding)
+            else:
+                key = (finding.check, finding.reason, finding.line)
+                if key not in said:
+                    said.add(key)
+                    unverifiable.append(finding)
     violations.sort(key=lambda v: (v.line, v.code))
     found = tuple(violations), tuple(unverifiable)
     awards = award_table(hand, state, profile) or ()

@@ -291,18 +291,6 @@ class _Walker:
                 return True
         return False
 
-    def due_after(self, previous: str, put: Mapping[str, int], level: int, acted: set[str]) -> str | None:
-        """R7: the first player clockwise after ``previous`` (the last legal actor) who still has to
-        act or match the level; None when nobody has (the round was over)."""
-        if len(self._live) <= 1:
-            return None
-        active_set = self._active_set
-        heads_up = len(self._active) <= 1  # nobody left to bet against once the level is matched
-        for candidate in self.rotations[previous]:
-            if candidate in active_set and (put.get(candidate, 0) < level or (not heads_up and candidate not in acted)):
-                return candidate
-        return None
-
     def still_due(self, put: Mapping[str, int], level: int, acted: set[str]) -> tuple[str, ...]:
         """R9: the active players who still had to act or match when the round ended."""
         if len(self._live) <= 1:
@@ -338,11 +326,20 @@ class _Walker:
         stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
         reopens_on_short_sum = rules.largest_increase_reference
         returned_total = self.returned_total  # constant until the round's end (give_back below)
+        rotations = self.rotations
+        new_step = _new_step  # blank_step's body: a Python call less per action
         for index, action in indexed:
             player, kind, amount = action.player, action.kind, action.amount
             live_before, active_before = self._live, self._active
-            # (1) the turn
-            due = None if previous is None else self.due_after(previous, put, betting.level, acted)
+            # (1) the turn (R7): the first player clockwise after the last legal actor who still has to act
+            # or match the level; None at the round's first action or when nobody has (the round was over)
+            due = None
+            if previous is not None and len(live_before) > 1:
+                active_set, level, heads_up = self._active_set, betting.level, len(active_before) <= 1
+                for candidate in rotations[previous]:
+                    if candidate in active_set and (put.get(candidate, 0) < level or (not heads_up and candidate not in acted)):
+                        due = candidate
+                        break
             # (2) the situation, before the action moves anything
             put_before = put.get(player, 0)
             to = put_before + amount
@@ -377,7 +374,7 @@ class _Walker:
             acted.add(player)
             betting.acted_since_full.add(player)
             # (6) the step
-            step = blank_step()
+            step = new_step(Step)
             step.index = index
             step.action = action
             step.player = player
@@ -539,6 +536,10 @@ def betting_facts(hand: Hand, state: ReplayState) -> BettingFacts:
         after_round.append((int(rnd.street), pot))
     return BettingFacts(to_call=tuple(to_call), level_before=tuple(level), pot_before=tuple(pot_before),
                         pot_after_round=tuple(after_round), dealt_in=state.dealt_in)
+
+
+#: Step's own __new__ (see timeline.blank_step), bound once
+_new_step = Step.__new__
 
 
 def walk(hand: Hand, profile: RuleProfile) -> ReplayState:

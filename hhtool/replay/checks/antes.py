@@ -23,11 +23,14 @@ from hhtool.replay.timeline import ReplayState, Step
 LEARNT_FROM = {StakeSource.CONTEXT: " the other hands at the table posted", StakeSource.SITE: " the site's other tables post",
                StakeSource.STRUCTURE: " by the site's structure for these stakes"}
 
+#: the finding of every hand whose ante is taken from its own posts: one value, shared (findings are immutable)
+_BY_CONTEXT = Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)
+
 
 def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     if hand.stakes.ante_source is StakeSource.POSTED:
         if _all_alike(state):
-            yield Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)  # what in_hand_ante_findings finds nothing in
+            yield _BY_CONTEXT  # what in_hand_ante_findings finds nothing in
             return
         posts = [Post(step.player, step.action.amount, step.action.line, step.all_in_after) for step in state.antes]
         posters = {step.player for step in state.antes}
@@ -36,7 +39,7 @@ def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
         for player, expected, actual, message, line in found:
             yield violation(hand, Code.ANTE, Street.THIRD, player, expected, actual, message, line)
         if not found:
-            yield Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)
+            yield _BY_CONTEXT
         return
     ante = hand.stakes.ante
     whose = LEARNT_FROM.get(hand.stakes.ante_source, "")
@@ -86,7 +89,4 @@ def _all_alike(state: ReplayState) -> bool:
                 return False  # antes that differ: a finding
     if amount is None or amount <= 0:
         return True  # no full ante, or one of nothing: no finding
-    for player in state.dealt_in:
-        if player not in firsts:
-            return False  # a player dealt in without anting while the others did
-    return True
+    return all(player in firsts for player in state.dealt_in)  # else one was dealt in without anting

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
@@ -56,6 +57,7 @@ def board_strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
 # thousand rank multisets cover every board, so each is ranked once per process
 _STRENGTH_OF_RANKS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
+_RANK = attrgetter("rank")
 
 
 def _strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
@@ -88,25 +90,35 @@ def _find_opener(
     best: str | None = None
     best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
     for position, player in enumerate(live):
-        # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the profile says
-        exposed: list[Card | None] = []
+        # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the
+        # profile says; a hidden (None) upcard leaves no ranks (never read through a None: the compiled
+        # build checks types). One pass over the player's deals, no list of the exposed cards built.
+        cards: list[Card] = []
+        shown_all = True
         dealt_by_street = upcards.get(player)
         if dealt_by_street:
             for dealt_on, dealt in dealt_by_street.items():
                 if dealt_on <= through:
-                    exposed += dealt
+                    for card in dealt:
+                        if card is None:
+                            shown_all = False
+                        else:
+                            cards.append(card)
             if exposed_seventh:
-                exposed += dealt_by_street.get(SEVENTH, ())
+                for card in dealt_by_street.get(SEVENTH, ()):
+                    if card is None:
+                        shown_all = False
+                    else:
+                        cards.append(card)
         if add_common:
-            exposed.append(community)
-        # a hidden (None) upcard leaves no ranks (never read through a None: the compiled build checks types)
-        cards = [card for card in exposed if card is not None]
-        ranks = tuple(sorted([card.rank for card in cards])) if len(cards) == len(exposed) else ()
-        if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
+            cards.append(community)  # type: ignore[arg-type]  # add_common: the common card is there
+        if not shown_all or len(cards) < needed or not cards or (
+                community is not None and len([c for c in cards if c != community]) < needed):
             if any_live or player in active:
                 dealt_known = [c for on, dealt in (dealt_by_street or {}).items() if on <= through for c in dealt if c]
                 hidden.append((position, player, cards, max(needed - len(dealt_known), 0)))
             continue
+        ranks = tuple(sorted(map(_RANK, cards)))
         boards[player] = cards
         if not any_live and player not in active:
             continue
