@@ -542,6 +542,21 @@ def betting_facts(hand: Hand, state: ReplayState) -> BettingFacts:
 _new_step = Step.__new__
 
 
+#: every field of the profile the walk reads (the seat order, the betting's rules, the settlement): a
+#: profile equal to another in these fields walks a hand the same. tests/test_replay_engine.py records
+#: what walks read and checks that it is among these.
+WALK_FIELDS: tuple[str, ...] = (
+    "first_dealt_seat", "fourth_street_double_bet", "low_half_exists", "odd_unit_hi_lo", "odd_unit_tied_half",
+    "pots_formed_at", "rake_allocation", "reopen_reference", "reopen_threshold", "short_allin_counts_to_cap",
+    "short_bring_in", "tied_remainder", "uncalled_in_awards", "unit",
+)
+
+
+def walks_alike(one: RuleProfile, other: RuleProfile) -> bool:
+    """Whether every hand walks the same under both profiles (they differ in no :data:`WALK_FIELDS`)."""
+    return one is other or all(getattr(one, name) == getattr(other, name) for name in WALK_FIELDS)
+
+
 def walk(hand: Hand, profile: RuleProfile) -> ReplayState:
     """Replay the hand's betting once and return the timeline the checks read."""
     return _Walker(hand, profile).walk()
