@@ -86,35 +86,29 @@ def repeats(restated: Sequence[Card | None], before: Sequence[Card | None]) -> b
 
 
 def _card_lists(hand: Hand) -> Iterator[Finding]:
-    deals_of: dict[str, list[Deal]] = {}
-    # (player, street) -> the cards known to have been dealt to him before that street, in order: the
-    # usual restatement, compared by the identity of the shared Card values before anything slower
-    known_before: dict[tuple[str, Street], tuple[Card | None, ...]] = {}
-    known_so_far: dict[str, list[Card]] = {}  # per player, the known cards of his deals so far (kept as it grows)
+    # per player, the known cards of his deals so far (down before up on each deal), and per (player,
+    # street) how many of them were dealt before that street: the usual restatement is those cards,
+    # compared by the identity of the shared Card values before anything slower
+    known_of: dict[str, list[Card]] = {}
+    count_before: dict[tuple[str, Street], int] = {}
     for deal in hand.deals:
         player = deal.player
-        dealt = deals_of.get(player)
-        if dealt is None:
-            dealt = deals_of[player] = []
-            known = known_so_far[player] = []
-        else:
-            known = known_so_far[player]
+        known = known_of.get(player)
+        if known is None:
+            known = known_of[player] = []
         key = (player, deal.street)
-        if key not in known_before:
-            known_before[key] = tuple(known)
-        dealt.append(deal)
-        for card in deal.down:
-            if card is not None:
-                known.append(card)
-        for card in deal.up:
+        if key not in count_before:
+            count_before[key] = len(known)
+        for card in deal.down + deal.up:
             if card is not None:
                 known.append(card)
     for fact in hand.restatements:
         if fact.fact is not _CARDS or fact.street is None:
             continue
-        if fact.cards == known_before.get((fact.player, fact.street)):
+        count = count_before.get((fact.player, fact.street))
+        if count is not None and len(fact.cards) == count and fact.cards == tuple(known_of[fact.player][:count]):
             continue
-        before, lines = _dealt_before(deals_of.get(fact.player, ()), fact.street)
+        before, lines = _dealt_before([deal for deal in hand.deals if deal.player == fact.player], fact.street)
         if repeats(fact.cards, before):
             continue
         dealt_words = f"the deal lines before it ({line_list(lines)}) dealt [{cards_text(tuple(before))}]" if lines \
