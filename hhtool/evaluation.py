@@ -39,6 +39,7 @@ __all__ = [
     "CATEGORIES",
     "HighHand",
     "LowHand",
+    "best_hands",
     "best_high",
     "best_low",
     "cards",
@@ -421,6 +422,49 @@ def best_low(hand: Sequence[Card]) -> LowHand | None:
     if groups is None:
         groups = _LOW_GROUPS[value] = _groups_of(ranks)
     return LowHand(value, ranks, _select(groups, held))
+
+
+_SUIT_INDEX_UNIT: dict[str, tuple[int, int]] = {suit: (index, _SUIT_UNIT[suit]) for suit, index in _SUIT_ORDER.items()}
+
+
+def best_hands(hand: Sequence[Card]) -> tuple[HighHand, LowHand | None]:
+    """``(best_high(hand), best_low(hand))`` in one pass over the cards (a showdown evaluates both):
+    the same hands, and the same ValueError for what is not 5 to 7 known, distinct cards.
+
+    >>> high, low = best_hands(cards("7s 6d 5c 3h Ad 7c Kd"))
+    >>> (high, low) == (best_high(cards("7s 6d 5c 3h Ad 7c Kd")), best_low(cards("7s 6d 5c 3h Ad 7c Kd")))
+    True
+    """
+    if not 5 <= len(hand) <= 7:
+        raise ValueError(f"need 5 to 7 cards, got {len(hand)}")
+    rank_counts = suit_counts = held = low_mask = 0
+    rank_unit, low_bit, suit_index_unit = _RANK_UNIT, _LOW_BIT, _SUIT_INDEX_UNIT
+    try:
+        for card in hand:
+            rank = card.rank
+            index, unit = suit_index_unit[card.suit]
+            rank_counts += rank_unit[rank]
+            suit_counts += unit
+            held |= 1 << (rank * 4 + index)
+            low_mask |= low_bit[rank]
+    except (AttributeError, KeyError, TypeError):
+        raise _bad_cards(hand, "not 5 to 7 known cards") from None
+    if held.bit_count() != len(hand):
+        raise _bad_cards(hand, "duplicate cards")
+    value, flush_suit = _value(hand, rank_counts, suit_counts)
+    chosen = held & _SUIT_SPREAD[flush_suit] if flush_suit is not None else held
+    groups = _HIGH_GROUPS.get(value)
+    if groups is None:
+        groups = _HIGH_GROUPS[value] = _groups_of(_ranks_of(value))
+    high = HighHand(value, CATEGORIES[value >> 20], _select(groups, chosen))
+    low_value = _LOW_TABLE[low_mask]
+    if low_value < 0:
+        return high, None
+    ranks = _ranks_of(0xFFFFF - low_value)
+    groups = _LOW_GROUPS.get(low_value)
+    if groups is None:
+        groups = _LOW_GROUPS[low_value] = _groups_of(ranks)
+    return high, LowHand(low_value, ranks, _select(groups, held))
 
 
 def cards(text: str) -> tuple[Card, ...]:

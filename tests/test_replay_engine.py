@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
+from pathlib import Path
+from unittest.mock import patch
 
-from hhtool.replay import profile_for_site
-from hhtool.replay.engine import walk
+from hhtool.model import Hand
+from hhtool.replay import PROFILES, RuleProfile, judged, profile_for, profile_for_site
+from hhtool.replay.engine import WALK_FIELDS, walk, walks_alike
 from hhtool.replay.timeline import Step
 from tests.replay_helpers import build_hand
+
+REPO = Path(__file__).resolve().parents[1]
 
 HAND = build_hand('''
 seats A=100 B=100 C=5
@@ -43,3 +49,59 @@ def test_steps_record_the_betting() -> None:
     assert third[2].chips_before == 4 and third[2].all_in_after
     assert third[3].live_before == ("A", "B", "C") and third[3].active_before == ("A", "B")
     assert state.rounds[1].steps[0].round_over is False and state.rounds[1].pending == ()
+
+
+class _Recording:
+    """A profile that notes every field read from it."""
+
+    def __init__(self, profile: RuleProfile) -> None:
+        self.profile, self.read = profile, set[str]()
+
+    def __getattr__(self, name: str) -> object:
+        self.read.add(name)
+        return getattr(self.profile, name)
+
+
+def _sample_hands() -> list[Hand]:
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from compare_replay import hands_of
+
+    return [hand for path in sorted((REPO / "sample_histories").rglob("*")) if path.is_file() for hand in hands_of(path)]
+
+
+def test_the_walk_reads_only_its_fields() -> None:
+    """judged() reuses the walk for a reading of an unsettled rule that differs from the site's profile
+    in no field of WALK_FIELDS: every field a walk reads must be among them (each built-in profile
+    over every sample hand)."""
+    hands = _sample_hands()
+    assert len(hands) > 100
+    read: set[str] = set()
+    for profile in PROFILES.values():
+        for hand in hands:
+            recording = _Recording(profile)
+            walk(hand, recording)  # type: ignore[arg-type]
+            read |= recording.read
+    assert read <= set(WALK_FIELDS), read - set(WALK_FIELDS)
+    assert {"reopen_threshold", "first_dealt_seat", "rake_allocation"} <= read  # the recording sees the reads
+
+
+def test_walks_alike() -> None:
+    site = profile_for_site("pokerstars")
+    other_tie = "suit" if site.opener_tie == "position" else "position"
+    assert walks_alike(site, dataclasses.replace(site, opener_tie=other_tie))  # a check's rule, not the walk's
+    other_threshold = "full" if site.reopen_threshold == "half" else "half"
+    assert not walks_alike(site, dataclasses.replace(site, reopen_threshold=other_threshold))
+    assert not walks_alike(site, dataclasses.replace(site, odd_unit_tied_half="position"
+                                                     if site.odd_unit_tied_half != "position" else "best_card_suit"))
+
+
+def test_a_reading_that_changes_the_walk_is_walked_again() -> None:
+    """Under the site's profile a violation that another reading clears is unverifiable: the same
+    verdicts whether the walk is reused or not (every sample hand, the walk never reused)."""
+    hands = _sample_hands()
+    for hand in hands:
+        chosen = profile_for(hand, None)
+        _, result = judged(hand, chosen)
+        with patch("hhtool.replay.walks_alike", lambda one, other: one is other):
+            _, fresh = judged(hand, chosen)
+        assert result == fresh

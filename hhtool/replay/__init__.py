@@ -17,7 +17,7 @@ from __future__ import annotations
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, award_table
 from hhtool.replay.codes import Code
-from hhtool.replay.engine import betting_facts, walk
+from hhtool.replay.engine import betting_facts, walk, walks_alike
 from hhtool.replay.profiles import (
     PROFILES,
     ChosenProfile,
@@ -59,19 +59,27 @@ def judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult
     state = walk(hand, profile)
     result = result_of(hand, state, profile)
     if result.violations and not chosen.explicit:
-        result = judge_unsettled(profile, result, lambda other: result_of(hand, walk(hand, other), other))
+        def replayed_under(other: RuleProfile) -> ReplayResult:
+            # most readings change only what a check judges (the 4th-7th street opener): the walk is the same
+            return result_of(hand, state if walks_alike(profile, other) else walk(hand, other), other)
+
+        result = judge_unsettled(profile, result, replayed_under)
     return state, result
 
 
 def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayResult:
     violations: list[Violation] = []
     unverifiable: list[Unverifiable] = []
+    said: set[tuple[Code, str, int | None]] = set()  # the unverifiable findings kept, by their fields (as == compares them)
     for check in CHECKS:
         for finding in check(hand, state, profile):
             if isinstance(finding, Violation):
                 violations.append(finding)
-            elif finding not in unverifiable:
-                unverifiable.append(finding)
+            else:
+                key = (finding.check, finding.reason, finding.line)
+                if key not in said:
+                    said.add(key)
+                    unverifiable.append(finding)
     violations.sort(key=lambda v: (v.line, v.code))
     found = tuple(violations), tuple(unverifiable)
     awards = award_table(hand, state, profile) or ()

@@ -28,7 +28,6 @@ from hhtool.replay.timeline import (
     ReplayState,
     Round,
     Step,
-    blank_step,
 )
 
 _ANTE, _FOLD, _BRING_IN = ActionKind.ANTE, ActionKind.FOLD, ActionKind.BRING_IN
@@ -168,30 +167,37 @@ class _Walker:
         by_street: dict[Street, list[tuple[int, Action]]] = {}
         antes: dict[str, int] = {}
         acted: set[str] = set()
-        self.ante_actions: list[tuple[int, Action]] = []
+        ante_actions: list[tuple[int, Action]] = []
+        # the actions and deals of a street come together: the street's list is looked up when the street changes
+        current: Street | None = None
+        actions: list[tuple[int, Action]] = []
         for index, action in enumerate(hand.actions):
+            player = action.player
             if action.kind is ante_kind:
-                antes[action.player] = antes.get(action.player, 0) + action.amount
-                self.ante_actions.append((index, action))
-            else:
-                acted.add(action.player)
-                street = action.street
-                if street in by_street:
-                    by_street[street].append((index, action))
-                else:
-                    by_street[street] = [(index, action)]
+                antes[player] = antes.get(player, 0) + action.amount
+                ante_actions.append((index, action))
+                continue
+            acted.add(player)
+            street = action.street
+            if street is not current:
+                current = street
+                actions = by_street.setdefault(street, [])
+            actions.append((index, action))
+        self.ante_actions = ante_actions
         deals_by_street: dict[Street, list[Deal]] = {}
         upcards: dict[str, dict[Street, tuple[Card | None, ...]]] = {p: {} for p in order}
         downcards: dict[str, list[Card | None]] = {p: [] for p in order}
+        current = None
+        deals: list[Deal] = []
         for deal in hand.deals:
             player, street = deal.player, deal.street
             acted.add(player)
-            if street in deals_by_street:
-                deals_by_street[street].append(deal)
-            else:
-                deals_by_street[street] = [deal]
-            if player in upcards:
-                dealt_to = upcards[player]
+            if street is not current:
+                current = street
+                deals = deals_by_street.setdefault(street, [])
+            deals.append(deal)
+            dealt_to = upcards.get(player)
+            if dealt_to is not None:
                 dealt_to[street] = dealt_to[street] + deal.up if street in dealt_to else deal.up
                 downcards[player].extend(deal.down)
         self.by_street, self.deals_by_street = by_street, deals_by_street
@@ -223,22 +229,6 @@ class _Walker:
         self.returns[player] += amount
         self.returned_total += amount
 
-    def pay(self, player: str, amount: int, declared_all_in: bool) -> tuple[int | None, bool, bool]:
-        """Move an action's chips into the pot: (chips behind before it; None when the stack is not
-        printed, all-in after it, went all-in with it). The caller calls :meth:`changed` after
-        recording the step when the player went all-in."""
-        stack = self.stacks.get(player)
-        chips = None if stack is None else stack - self.spent[player] + self.returns[player]
-        self.spent[player] = self.spent.get(player, 0) + amount
-        self.put_total += amount
-        all_in = self.all_in
-        if player in all_in:
-            return chips, True, False
-        if declared_all_in or (amount > 0 and chips is not None and chips - amount <= 0):
-            all_in.add(player)
-            return chips, True, True
-        return chips, False, False
-
     # ------------------------------------------------------------ antes
 
     @staticmethod
@@ -255,6 +245,7 @@ class _Walker:
 
     def antes(self) -> tuple[Step, ...]:
         steps: list[Step] = []
+        stacks, spent, returns, all_in_players, new_step = self.stacks, self.spent, self.returns, self.all_in, _new_step
         for index, action in self.ante_actions:
             player, amount = action.player, action.amount
             if player in self.sat_out:  # the ante goes in and comes back: in the totals, not a step
@@ -264,10 +255,20 @@ class _Walker:
                 continue
             live, active = self._live, self._active
             pot_before = self.put_total - self.returned_total
-            chips, all_in, went_all_in = self.pay(player, amount, action.all_in)
-            if went_all_in:
+            # the chips, as :meth:`walk_round` moves them
+            stack = stacks.get(player)
+            chips = None if stack is None else stack - spent[player] + returns[player]
+            spent[player] = spent.get(player, 0) + amount
+            self.put_total += amount
+            if player in all_in_players:
+                all_in = True
+            elif action.all_in or (amount > 0 and chips is not None and chips - amount <= 0):
+                all_in_players.add(player)
+                all_in = True
                 self.changed()
-            step = blank_step()  # field by field: see blank_step
+            else:
+                all_in = False
+            step = new_step(Step)  # field by field: see blank_step
             step.index, step.action, step.player = index, action, player
             step.due, step.round_over = None, False
             step.level_before = step.put_in_before = step.full_level_before = step.bets_before = 0
@@ -290,18 +291,6 @@ class _Walker:
             if len(ranks) == 2 and ranks[0] == ranks[1]:
                 return True
         return False
-
-    def due_after(self, previous: str, put: Mapping[str, int], level: int, acted: set[str]) -> str | None:
-        """R7: the first player clockwise after ``previous`` (the last legal actor) who still has to
-        act or match the level; None when nobody has (the round was over)."""
-        if len(self._live) <= 1:
-            return None
-        active_set = self._active_set
-        heads_up = len(self._active) <= 1  # nobody left to bet against once the level is matched
-        for candidate in self.rotations[previous]:
-            if candidate in active_set and (put.get(candidate, 0) < level or (not heads_up and candidate not in acted)):
-                return candidate
-        return None
 
     def still_due(self, put: Mapping[str, int], level: int, acted: set[str]) -> tuple[str, ...]:
         """R9: the active players who still had to act or match when the round ended."""
@@ -333,16 +322,25 @@ class _Walker:
         steps: list[Step] = []
         previous: str | None = None  # the last legal actor: the turn moves on from him
         last_line = max([action.line for _, action in indexed]) if indexed else max([d.line for d in deals], default=0)
-        # what every action reads, as locals; :meth:`pay` and :meth:`_Betting.may_raise` written out
+        # what every action reads, as locals; the chips and :meth:`_Betting.may_raise` written out
         # below (a method call per action cost ≈ 8 µs of a simulated hand's ≈ 115 µs walk on 3.11)
         stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
         reopens_on_short_sum = rules.largest_increase_reference
         returned_total = self.returned_total  # constant until the round's end (give_back below)
+        rotations = self.rotations
+        new_step = _new_step  # blank_step's body: a Python call less per action
         for index, action in indexed:
             player, kind, amount = action.player, action.kind, action.amount
             live_before, active_before = self._live, self._active
-            # (1) the turn
-            due = None if previous is None else self.due_after(previous, put, betting.level, acted)
+            # (1) the turn (R7): the first player clockwise after the last legal actor who still has to act
+            # or match the level; None at the round's first action or when nobody has (the round was over)
+            due = None
+            if previous is not None and len(live_before) > 1:
+                active_set, level, heads_up = self._active_set, betting.level, len(active_before) <= 1
+                for candidate in rotations[previous]:
+                    if candidate in active_set and (put.get(candidate, 0) < level or (not heads_up and candidate not in acted)):
+                        due = candidate
+                        break
             # (2) the situation, before the action moves anything
             put_before = put.get(player, 0)
             to = put_before + amount
@@ -350,7 +348,7 @@ class _Walker:
             bets_before, big_before, last_increment_before = betting.bets, betting.big_made, betting.last_increment
             may_raise = player not in betting.acted_since_full or (reopens_on_short_sum and betting.short_sum == 0)
             pot_before = self.put_total - returned_total
-            # (3) the chips (as :meth:`pay`)
+            # (3) the chips: the stack behind before, the pot, who went all-in
             stack = stacks.get(player)
             chips_before = None if stack is None else stack - spent[player] + returns[player]
             spent[player] = spent.get(player, 0) + amount
@@ -377,7 +375,7 @@ class _Walker:
             acted.add(player)
             betting.acted_since_full.add(player)
             # (6) the step
-            step = blank_step()
+            step = new_step(Step)
             step.index = index
             step.action = action
             step.player = player
@@ -539,6 +537,25 @@ def betting_facts(hand: Hand, state: ReplayState) -> BettingFacts:
         after_round.append((int(rnd.street), pot))
     return BettingFacts(to_call=tuple(to_call), level_before=tuple(level), pot_before=tuple(pot_before),
                         pot_after_round=tuple(after_round), dealt_in=state.dealt_in)
+
+
+#: Step's own __new__ (see timeline.blank_step), bound once
+_new_step = Step.__new__
+
+
+#: every field of the profile the walk reads (the seat order, the betting's rules, the settlement): a
+#: profile equal to another in these fields walks a hand the same. tests/test_replay_engine.py records
+#: what walks read and checks that it is among these.
+WALK_FIELDS: tuple[str, ...] = (
+    "first_dealt_seat", "fourth_street_double_bet", "low_half_exists", "odd_unit_hi_lo", "odd_unit_tied_half",
+    "pots_formed_at", "rake_allocation", "reopen_reference", "reopen_threshold", "short_allin_counts_to_cap",
+    "short_bring_in", "tied_remainder", "uncalled_in_awards", "unit",
+)
+
+
+def walks_alike(one: RuleProfile, other: RuleProfile) -> bool:
+    """Whether every hand walks the same under both profiles (they differ in no :data:`WALK_FIELDS`)."""
+    return one is other or all(getattr(one, name) == getattr(other, name) for name in WALK_FIELDS)
 
 
 def walk(hand: Hand, profile: RuleProfile) -> ReplayState:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from hhtool.evaluation import HighHand, LowHand, best_high, best_low
+from hhtool.evaluation import HighHand, LowHand, best_hands
 from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes, pickled_by_constructor
 from hhtool.money import format_money
 from hhtool.replay.profiles import RuleProfile
@@ -189,7 +189,7 @@ def evaluate(cards: Mapping[str, tuple[Card, ...] | None], players: Sequence[str
         low: LowHand | None = None
         if known is not None:
             try:
-                high, low = best_high(known), best_low(known)
+                high, low = best_hands(known)
             except ValueError:  # duplicate cards: the CARDS check reports them
                 known = None
         hands[player] = ShowdownHand(player, high, low, known is not None)

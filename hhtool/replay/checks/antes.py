@@ -23,9 +23,15 @@ from hhtool.replay.timeline import ReplayState, Step
 LEARNT_FROM = {StakeSource.CONTEXT: " the other hands at the table posted", StakeSource.SITE: " the site's other tables post",
                StakeSource.STRUCTURE: " by the site's structure for these stakes"}
 
+#: the finding of every hand whose ante is taken from its own posts: one value, shared (findings are immutable)
+_BY_CONTEXT = Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)
+
 
 def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     if hand.stakes.ante_source is StakeSource.POSTED:
+        if _all_alike(state):
+            yield _BY_CONTEXT  # what in_hand_ante_findings finds nothing in
+            return
         posts = [Post(step.player, step.action.amount, step.action.line, step.all_in_after) for step in state.antes]
         posters = {step.player for step in state.antes}
         unanted = [(player, first_line_of(hand, player)) for player in state.dealt_in if player not in posters]
@@ -33,7 +39,7 @@ def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
         for player, expected, actual, message, line in found:
             yield violation(hand, Code.ANTE, Street.THIRD, player, expected, actual, message, line)
         if not found:
-            yield Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)
+            yield _BY_CONTEXT
         return
     ante = hand.stakes.ante
     whose = LEARNT_FROM.get(hand.stakes.ante_source, "")
@@ -62,3 +68,25 @@ def check_antes(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
         why = "more than the ante" if amount > ante else "less than the ante without being all-in"
         yield violation(hand, Code.ANTE, Street.THIRD, player, money(hand, ante), money(hand, amount),
                         f"{player} posted {money(hand, amount)}, {why} ({money(hand, ante)}{whose})", step.action.line)
+
+
+def _all_alike(state: ReplayState) -> bool:
+    """Whether :func:`~hhtool.replay.forced_bets.in_hand_ante_findings` can find nothing, told in one
+    pass without building its posts or looking up a line (the usual hand): every first ante posted
+    in full is of one amount, and every dealt-in player anted, or that amount is nothing, or every
+    first ante was all-in. Otherwise it is asked."""
+    firsts: dict[str, bool] = {}  # player -> his first ante was posted in full
+    amount: int | None = None
+    for step in state.antes:
+        player = step.player
+        if player in firsts:
+            continue
+        full = firsts[player] = not step.all_in_after
+        if full:
+            if amount is None:
+                amount = step.action.amount
+            elif step.action.amount != amount:
+                return False  # antes that differ: a finding
+    if amount is None or amount <= 0:
+        return True  # no full ante, or one of nothing: no finding
+    return all(player in firsts for player in state.dealt_in)  # else one was dealt in without anting

@@ -31,17 +31,24 @@ _BETS = frozenset((ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE))
 
 
 def check_actions(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    call_kind = _CALL
+    call_kind, fold_kind, check_kind = _CALL, _FOLD, _CHECK
     for rnd in state.rounds:
+        third = rnd.street is THIRD
         for number, step in enumerate(rnd.steps):
-            # the usual legal call, bet or raise is passed here; everything else is judged in full below
-            kind = step.action.kind
-            if (
-                (kind in _BETS or (kind is call_kind and step.level_before > step.put_in_before))
-                and step.player in step.active_before
-                and (step.may_raise or not step.increase)
-            ):
-                continue
+            # the usual legal action by a player still in the betting is passed here (what _action_legality
+            # finds nothing in: a call, bet or raise the betting was open to, a fold facing a bet, a check
+            # facing none after 3rd street); everything else is judged in full below
+            if step.player in step.active_before:
+                kind = step.action.kind
+                facing = step.level_before > step.put_in_before
+                if kind in _BETS or (kind is call_kind and facing):
+                    if step.may_raise or not step.increase:
+                        continue
+                elif kind is fold_kind:
+                    if facing:
+                        continue
+                elif kind is check_kind and not facing and not third:
+                    continue
             found = _action_legality(hand, state, profile, rnd, number, step)
             if found is not None:
                 yield found

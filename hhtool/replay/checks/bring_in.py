@@ -166,7 +166,7 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
                             money(hand, amount), f"{step.player} brought in for {money(hand, amount)}, not below the "
                             f"{_minimum_bet(hand)} {money(hand, small)}", step.action.line)
         else:
-            yield Unverifiable(Code.BRING_IN_AMOUNT, BRING_IN_BY_CONTEXT)
+            yield _BY_CONTEXT
         return
     if bring_in is None:
         yield Unverifiable(Code.BRING_IN_AMOUNT, "the table's bring-in amount is not stated")
@@ -184,6 +184,9 @@ def check_bring_in_amount(hand: Hand, state: ReplayState, profile: RuleProfile) 
                         + _LEARNT_FROM.get(hand.stakes.bring_in_source, ""),
                         step.action.line)
 
+
+#: the finding of every hand whose bring-in is taken from its own post: one value, shared (findings are immutable)
+_BY_CONTEXT = Unverifiable(Code.BRING_IN_AMOUNT, BRING_IN_BY_CONTEXT)
 
 _LEARNT_FROM = {StakeSource.CONTEXT: " (as the other hands at the table post it)",
                 StakeSource.SITE: " (as the site's other tables at these stakes post it)",

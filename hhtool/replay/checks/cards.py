@@ -31,46 +31,65 @@ def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
     """One pass telling whether :func:`_deal_counts` and :func:`_duplicates` can find anything, so
     that the usual hand skips both. Regular deals: one per player and street, each of the right
     size, none after the player folded. Distinct cards: no card dealt twice or dealt as the common
-    card, no shown card that was dealt to or shown by someone else (the common card aside)."""
+    card, no shown card that was dealt to or shown by someone else (the common card aside).
+    Cards are told apart by a bit each (:func:`card_bit`): no tuple nor dict entry per card."""
     regular = distinct = True
     seen: set[tuple[str, Street]] = set()
-    owner: dict[tuple[int, str], str] = {}
     folded_on = state.folded
     community = hand.community_card
     seventh_down = 0 if community is not None else 1
+    per_street, shift = _PER_STREET, _SUIT_SHIFT
+    held = 0  # every card dealt
+    held_by: dict[str, int] = {}  # player -> the cards dealt to (then shown by) him
     for deal in hand.deals:
         player, street, down, up = deal.player, deal.street, deal.down, deal.up
         if regular:
             key = (player, street)
             folded = folded_on.get(player)
-            want_down, want_up = _PER_STREET[street]
+            want_down, want_up = per_street[street]
             if street is SEVENTH:
                 want_down = seventh_down
             if key in seen or (folded is not None and folded < street) or len(down) != want_down or len(up) != want_up:
                 regular = False
             seen.add(key)
         if distinct:
-            for card in (*down, *up):
+            bits = 0
+            for card in down + up:
                 if card is not None:
-                    card_key = (card.rank, card.suit)
-                    if card_key in owner:
+                    bit = 1 << (card.rank * 4 + shift[card.suit])
+                    if held & bit:
                         distinct = False
-                    owner[card_key] = player
-    community_key = None if community is None else (community.rank, community.suit)
-    if community_key in owner:
+                    held |= bit
+                    bits |= bit
+            held_by[player] = held_by.get(player, 0) | bits
+    community_bit = 0 if community is None else card_bit(community)
+    if held & community_bit:
         distinct = False
     if distinct:
         for shown in hand.showdown:
             player = shown.player
             for card in shown.cards:
                 if card is not None:
-                    card_key = (card.rank, card.suit)
-                    first = owner.get(card_key)
-                    if first is None:
-                        owner[card_key] = player
-                    elif first != player and card_key != community_key:
+                    bit = 1 << (card.rank * 4 + shift[card.suit])
+                    if not held & bit:
+                        held |= bit
+                        held_by[player] = held_by.get(player, 0) | bit
+                    elif not held_by.get(player, 0) & bit and bit != community_bit:
                         return regular, False
     return regular, distinct
+
+
+_SUIT_SHIFT = {"c": 0, "d": 1, "h": 2, "s": 3}
+
+
+def card_bit(card: Card) -> int:
+    """A card as one bit of an int (rank * 4 + suit): a set of cards is the or of its bits, cheaper to
+    build and compare than a set of (rank, suit) tuples.
+
+    >>> card_bit(Card.parse("2c")), card_bit(Card.parse("2s")) == 1 << 11
+    (256, True)
+    """
+    return 1 << (card.rank * 4 + _SUIT_SHIFT[card.suit])
 
 
 def _deal_counts(hand: Hand, state: ReplayState) -> Iterator[Violation]:
@@ -133,21 +152,34 @@ def _duplicates(hand: Hand) -> Iterator[Violation]:
 def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
     community = hand.community_card
     needed = 6 if community is not None else 7
+    community_bit = 0 if community is None else card_bit(community)
+    shift = _SUIT_SHIFT
     for shown in hand.showdown:
         if shown.status not in _SHOWN_OR_MUCKED or not shown.cards:
             continue
-        own = [c for c in shown.cards if c is not None and (community is None or c != community)]
-        if len(own) > needed:
-            yield violation(hand, Code.CARDS, None, shown.player, f"{needed} cards", f"{len(own)} cards",
-                            f"{shown.player} shows {len(own)} cards of his own", shown.line)
+        own_bits = count = 0  # his own shown cards (the common card left out), and how many
+        for card in shown.cards:
+            if card is not None:
+                bit = 1 << (card.rank * 4 + shift[card.suit])
+                if bit != community_bit:
+                    own_bits |= bit
+                    count += 1
+        if count > needed:
+            yield violation(hand, Code.CARDS, None, shown.player, f"{needed} cards", f"{count} cards",
+                            f"{shown.player} shows {count} cards of his own", shown.line)
             continue
-        if len(own) < needed:
+        if count < needed:
             continue  # a partial show cannot contradict the deal beyond what the duplicate check sees
+        dealt_bits = 0
+        for cards in (*state.upcards.get(shown.player, {}).values(), state.downcards.get(shown.player, ())):
+            for card in cards:
+                if card is not None:
+                    dealt_bits |= 1 << (card.rank * 4 + shift[card.suit])
+        if not dealt_bits & ~own_bits:
+            continue  # every card dealt to him is among those he shows
+        own = [c for c in shown.cards if c is not None and (community is None or c != community)]
         dealt = [c for cards in state.upcards.get(shown.player, {}).values() for c in cards if c is not None]
         dealt += [c for c in state.downcards.get(shown.player, ()) if c is not None]
-        own_keys = {(c.rank, c.suit) for c in own}
-        if own_keys.issuperset([(c.rank, c.suit) for c in dealt]):
-            continue
         missing = sorted(set(dealt) - set(own), key=lambda c: c.bring_in_key)
         yield violation(hand, Code.CARDS, None, shown.player, " ".join(map(str, missing)), " ".join(map(str, own)),
                         f"{shown.player} shows a hand without his dealt {' '.join(map(str, missing))}", shown.line)

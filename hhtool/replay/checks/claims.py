@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from hhtool.evaluation import HighHand, LowHand, best_high, best_low
-from hhtool.model import ActionKind, Card, Deal, Hand, Restated, Restatement, ShowStatus, Street, cards_text
+from hhtool.evaluation import HighHand, LowHand, best_hands
+from hhtool.model import ActionKind, Card, Deal, Hand, Restated, Restatement, ShownHand, ShowStatus, Street, cards_text
 from hhtool.replay.checks.common import Finding, money, street_name, violation
 from hhtool.replay.checks.descriptions import description_conflict, read_description
 from hhtool.replay.codes import Code
@@ -29,7 +29,7 @@ from hhtool.replay.timeline import ReplayState
 
 # module constants: reading a member through the enum class measured 167 ns against 32 ns for a global
 # (3.11), and the summary's loop reads several per restatement of every hand
-_CARDS, _FOLDED, _WON = Restated.CARDS, Restated.FOLDED, Restated.WON
+_CARDS, _FOLDED, _WON, _SHOWED = Restated.CARDS, Restated.FOLDED, Restated.WON, Restated.SHOWED
 _SHOWED_OR_MUCKED = frozenset({Restated.SHOWED, Restated.MUCKED})
 _WON_OR_LOST = frozenset({Restated.WON, Restated.LOST})
 _NET_OR_STACK = frozenset({Restated.NET, Restated.STACK_AFTER})
@@ -86,35 +86,29 @@ def repeats(restated: Sequence[Card | None], before: Sequence[Card | None]) -> b
 
 
 def _card_lists(hand: Hand) -> Iterator[Finding]:
-    deals_of: dict[str, list[Deal]] = {}
-    # (player, street) -> the cards known to have been dealt to him before that street, in order: the
-    # usual restatement, compared by the identity of the shared Card values before anything slower
-    known_before: dict[tuple[str, Street], tuple[Card | None, ...]] = {}
-    known_so_far: dict[str, list[Card]] = {}  # per player, the known cards of his deals so far (kept as it grows)
+    # per player, the known cards of his deals so far (down before up on each deal), and per (player,
+    # street) how many of them were dealt before that street: the usual restatement is those cards,
+    # compared by the identity of the shared Card values before anything slower
+    known_of: dict[str, list[Card]] = {}
+    count_before: dict[tuple[str, Street], int] = {}
     for deal in hand.deals:
         player = deal.player
-        dealt = deals_of.get(player)
-        if dealt is None:
-            dealt = deals_of[player] = []
-            known = known_so_far[player] = []
-        else:
-            known = known_so_far[player]
+        known = known_of.get(player)
+        if known is None:
+            known = known_of[player] = []
         key = (player, deal.street)
-        if key not in known_before:
-            known_before[key] = tuple(known)
-        dealt.append(deal)
-        for card in deal.down:
-            if card is not None:
-                known.append(card)
-        for card in deal.up:
+        if key not in count_before:
+            count_before[key] = len(known)
+        for card in deal.down + deal.up:
             if card is not None:
                 known.append(card)
     for fact in hand.restatements:
         if fact.fact is not _CARDS or fact.street is None:
             continue
-        if fact.cards == known_before.get((fact.player, fact.street)):
+        count = count_before.get((fact.player, fact.street))
+        if count is not None and len(fact.cards) == count and fact.cards == tuple(known_of[fact.player][:count]):
             continue
-        before, lines = _dealt_before(deals_of.get(fact.player, ()), fact.street)
+        before, lines = _dealt_before([deal for deal in hand.deals if deal.player == fact.player], fact.street)
         if repeats(fact.cards, before):
             continue
         dealt_words = f"the deal lines before it ({line_list(lines)}) dealt [{cards_text(tuple(before))}]" if lines \
@@ -131,6 +125,11 @@ def _card_lists(hand: Hand) -> Iterator[Finding]:
 def _summary(hand: Hand, state: ReplayState) -> Iterator[Finding]:
     summarised: set[str] = set()
     won: dict[str, list[Restatement]] = {}
+    folded_on = state.folded
+    first_shown: dict[str, ShownHand] = {}  # each player's first showdown line, the one _shown compares with
+    for entry in hand.showdown:
+        if entry.player not in first_shown:
+            first_shown[entry.player] = entry
     for fact in hand.restatements:
         what = fact.fact
         if what is _CARDS:
@@ -138,31 +137,50 @@ def _summary(hand: Hand, state: ReplayState) -> Iterator[Finding]:
         if what in _SEAT_LINE_FACTS:  # a summary seat line that would say what he won
             summarised.add(fact.player)
         if what is _FOLDED:
-            yield from _folded(hand, state, fact)
+            folded = folded_on.get(fact.player)
+            if folded is None or (fact.street is not None and fact.street != folded):  # else the play agrees
+                yield from _folded(hand, state, fact)
         elif what in _SHOWED_OR_MUCKED:
-            yield from _shown(hand, fact)
+            first = first_shown.get(fact.player)
+            if first is not None and not _shown_agrees(fact, first):
+                yield from _shown(hand, fact)
         elif what in _WON_OR_LOST:
             won.setdefault(fact.player, []).append(fact)
         elif what in _NET_OR_STACK:
             yield from _result(hand, fact)
+    if not summarised:
+        return
+    paid_to: dict[str, int] = {}  # what the collect lines pay each player (Hand.collected_by, in one pass)
+    for award in hand.awards:
+        paid_to[award.player] = paid_to.get(award.player, 0) + award.amount
     for player, facts in won.items():
         unread = [fact for fact in facts if fact.fact is _WON and fact.amount is None]
         if unread:
             yield Unverifiable(Code.RESTATED, f"the summary's amount for {player} cannot be read", unread[0].line)
             continue
-        stated = sum(fact.amount or 0 for fact in facts)
-        paid = hand.collected_by(player)
+        stated = 0
+        for fact in facts:
+            stated += fact.amount or 0
+        paid = paid_to.get(player, 0)
         if stated != paid:
             yield violation(hand, Code.RESTATED, None, player, money(hand, paid), money(hand, stated),
                             f"the summary (line {facts[0].line}) says {player} won {money(hand, stated)}; "
                             f"the collect lines ({_lines_of(hand, player)}) pay him {money(hand, paid)}", facts[0].line)
     for player in summarised - won.keys():
-        paid = hand.collected_by(player)
+        paid = paid_to.get(player, 0)
         if paid > 0:
             line = min(fact.line for fact in hand.restatements if fact.player == player and fact.fact in _SEAT_LINE_FACTS)
             yield violation(hand, Code.RESTATED, None, player, money(hand, paid), "nothing",
                             f"the summary (line {line}) does not say {player} won anything; the collect lines "
                             f"({_lines_of(hand, player)}) pay him {money(hand, paid)}", line)
+
+
+def _shown_agrees(fact: Restatement, entry: ShownHand) -> bool:
+    """The usual summary "showed [..]" / "mucked [..]": the same as the player's showdown line, told
+    without building anything (:func:`_shown` judges the rest)."""
+    if (fact.fact is not _SHOWED) != (entry.status is not _SHOWN):
+        return False
+    return not fact.cards or not entry.cards or entry.line == fact.line or fact.cards == entry.cards
 
 
 def _result(hand: Hand, fact: Restatement) -> Iterator[Finding]:
@@ -299,7 +317,7 @@ def _descriptions(hand: Hand, state: ReplayState) -> Iterator[Finding]:
         elif len(set(known)) != len(known):
             continue  # a card shown twice: the CARDS check reports it
         else:
-            best = (best_high(known), best_low(known))
+            best = best_hands(known)
         outcome = description_conflict(known, high_text, low_text, best)
         if outcome is None:
             continue

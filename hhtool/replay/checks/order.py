@@ -5,8 +5,8 @@ The 3rd-street opener is the bring-in check's business."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 
 from hhtool.model import SUIT_CHARS, Card, Hand
 from hhtool.replay.checks.common import Finding, street_name, violation
@@ -34,35 +34,53 @@ def board_strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
     >>> board_strength(cards("2c 2d 4h 2s 4c")) > board_strength(cards("Ah 6d 4s 4d 4c"))
     True
     """
-    counts = Counter(card.rank for card in cards)
-    groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
-    sizes = [size for _, size in groups]
-    if sizes[:1] == [4]:
+    return _rank_strength(tuple(sorted([card.rank for card in cards])))
+
+
+def _rank_strength(ranks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """:func:`board_strength` of a board given by its ranks, lowest first (suits do not count, R7):
+    the groups of equal ranks, largest first and the higher rank first among groups of one size.
+
+    >>> _rank_strength((4, 4, 9, 12, 12)), _rank_strength((2, 3, 3, 3)), _rank_strength((6, 14)), _rank_strength(())
+    ((2, (12, 12, 4, 4, 9)), (3, (3, 3, 3, 2)), (0, (14, 6)), (0, ()))
+    """
+    groups: list[tuple[int, int]] = []  # (size, rank)
+    size, last = 0, 0
+    for rank in ranks:
+        if rank == last:
+            size += 1
+        else:
+            if size:
+                groups.append((size, last))
+            size, last = 1, rank
+    if size:
+        groups.append((size, last))
+    groups.sort(reverse=True)
+    first = groups[0][0] if groups else 0
+    second = groups[1][0] if len(groups) > 1 else 0
+    if first == 4:
         category = 5
-    elif sizes[:2] == [3, 2]:
-        category = 4
-    elif sizes[:1] == [3]:
-        category = 3
-    elif sizes[:2] == [2, 2]:
-        category = 2
-    elif sizes[:1] == [2]:
-        category = 1
+    elif first == 3:
+        category = 4 if second == 2 else 3
+    elif first == 2:
+        category = 2 if second == 2 else 1
     else:
         category = 0
-    return category, tuple(rank for rank, size in groups for _ in range(size))
+    return category, tuple([rank for size, rank in groups for _ in range(size)])
 
 
 # board strength by the board's ranks, sorted: the strength depends on the ranks alone and a few
 # thousand rank multisets cover every board, so each is ranked once per process
 _STRENGTH_OF_RANKS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUIT_CHARS)}
+_RANK = attrgetter("rank")
 
 
 def _strength(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
     key = tuple(sorted([card.rank for card in cards]))
     strength = _STRENGTH_OF_RANKS.get(key)
     if strength is None:
-        strength = _STRENGTH_OF_RANKS[key] = board_strength(cards)
+        strength = _STRENGTH_OF_RANKS[key] = _rank_strength(key)
     return strength
 
 
@@ -88,31 +106,41 @@ def _find_opener(
     best: str | None = None
     best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
     for position, player in enumerate(live):
-        # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the profile says
-        exposed: list[Card | None] = []
+        # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the
+        # profile says; a hidden (None) upcard leaves no ranks (never read through a None: the compiled
+        # build checks types). One pass over the player's deals, no list of the exposed cards built.
+        cards: list[Card] = []
+        shown_all = True
         dealt_by_street = upcards.get(player)
         if dealt_by_street:
             for dealt_on, dealt in dealt_by_street.items():
                 if dealt_on <= through:
-                    exposed += dealt
+                    for card in dealt:
+                        if card is None:
+                            shown_all = False
+                        else:
+                            cards.append(card)
             if exposed_seventh:
-                exposed += dealt_by_street.get(SEVENTH, ())
+                for card in dealt_by_street.get(SEVENTH, ()):
+                    if card is None:
+                        shown_all = False
+                    else:
+                        cards.append(card)
         if add_common:
-            exposed.append(community)
-        # a hidden (None) upcard leaves no ranks (never read through a None: the compiled build checks types)
-        cards = [card for card in exposed if card is not None]
-        ranks = tuple(sorted([card.rank for card in cards])) if len(cards) == len(exposed) else ()
-        if not ranks or len(cards) < needed or (community is not None and len([c for c in cards if c != community]) < needed):
+            cards.append(community)  # type: ignore[arg-type]  # add_common: the common card is there
+        if not shown_all or len(cards) < needed or not cards or (
+                community is not None and len([c for c in cards if c != community]) < needed):
             if any_live or player in active:
                 dealt_known = [c for on, dealt in (dealt_by_street or {}).items() if on <= through for c in dealt if c]
                 hidden.append((position, player, cards, max(needed - len(dealt_known), 0)))
             continue
+        ranks = tuple(sorted(map(_RANK, cards)))
         boards[player] = cards
         if not any_live and player not in active:
             continue
         strength = strengths.get(ranks)
         if strength is None:
-            strength = strengths[ranks] = board_strength(cards)
+            strength = strengths[ranks] = _rank_strength(ranks)
         key = (strength, max([(c.rank, _SUIT_INDEX[c.suit]) for c in cards])) if by_suit else (strength, (0, -position))
         if best_key is None or key > best_key:  # the first of equal keys wins, as max() does
             best, best_key = player, key
@@ -201,11 +229,6 @@ def _strengths(
         if found is None:
             found = _STRENGTH_OF_RANKS[key] = _rank_strength(key)
         yield found
-
-
-def _rank_strength(ranks: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-    """board_strength of a board given only by its ranks (suits do not count, R7)."""
-    return board_strength([Card(rank, "c") for rank in ranks])
 
 
 def _opener_reason(best: str | None, opener: str | None, boards: dict[str, list[Card]], note: str = "") -> str:
