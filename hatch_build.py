@@ -26,12 +26,15 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: site modules left interpreted: the package's discovery, mypyc's mark, and the XML sites (compiled, ElementTree's
 #: parser crashed in their tree builder's start callback: a segmentation fault on every iPoker and Merge file)
-INTERPRETED_SITE_MODULES = ("__init__.py", "subclassing.py", "xmlsupport.py", "ipoker.py", "merge.py")
+INTERPRETED_SITE_MODULES = ("__init__.py", "kit/__init__.py", "kit/subclassing.py", "kit/xmlsupport.py", "ipoker.py",
+                            "merge.py")
 #: the site modules compiled: the line driver, the builder and every line site's readers, which build the model's
 #: objects (native classes, fast only when built by compiled code). Interpreted code may subclass their parsers
 #: (``allow_interpreted_subclasses``: the XML sites' and the tests' variants).
-SITE_MODULES = sorted(f"hhtool/sites/{path.name}" for path in (Path(__file__).resolve().parent / "hhtool" / "sites").glob("*.py")
-                      if path.name not in INTERPRETED_SITE_MODULES)
+_SITES = Path(__file__).resolve().parent / "hhtool" / "sites"
+SITE_MODULES = sorted(f"hhtool/sites/{path.relative_to(_SITES).as_posix()}"
+                      for path in [*_SITES.glob("*.py"), *_SITES.glob("kit/*.py")]
+                      if path.relative_to(_SITES).as_posix() not in INTERPRETED_SITE_MODULES)
 #: the modules compiled: the model, the replay (every rule check, the pots, the evaluator) and the sites, the
 #: per-line and per-action loops of an import. None of their classes is subclassed outside them (mypyc's
 #: native classes cannot be subclassed by interpreted code) but the site parsers, which allow it.

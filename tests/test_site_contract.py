@@ -3,7 +3,7 @@ site has.
 
 * Every terminal a grammar hands on is read by the site's table, by a common line or is declared
   order-only; every reader names a terminal its grammar has; the capture groups a reader declares
-  are the ones the terminal's regex has (:func:`hhtool.sites.line_site.contract_problems`).
+  are the ones the terminal's regex has (:func:`hhtool.sites.kit.line_site.contract_problems`).
 * A reader's declaration is itself checked against its code: where it reads ``token.groups`` by
   position (``fields[3]``) or unpacks it (``a, b, c = token.groups``), the positions must lie within
   the declared groups. (Helpers a reader hands the token to are not followed.)
@@ -27,12 +27,12 @@ import pytest
 
 from hhtool.ingest.reader import read_file
 from hhtool.sites import all_parsers, detect
-from hhtool.sites.base import SiteParser, Splitting
-from hhtool.sites.common_lines import COMMON_LINES
 from hhtool.sites.ipoker import IPokerParser
-from hhtool.sites.line_rules import LineRule, LineTable
-from hhtool.sites.line_site import LineSiteParser, contract_problems
-from hhtool.sites.lines import LineToken, grammar_names
+from hhtool.sites.kit.base import SiteParser, Splitting
+from hhtool.sites.kit.common_lines import COMMON_LINES
+from hhtool.sites.kit.line_rules import LineRule, LineTable
+from hhtool.sites.kit.line_site import LineSiteParser, contract_problems
+from hhtool.sites.kit.lines import LineToken, grammar_names
 from hhtool.sites.pokerstars import PokerStarsParser
 from tests.site_helpers import SAMPLES
 

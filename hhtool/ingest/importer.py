@@ -45,7 +45,7 @@ from hhtool.ingest.sources import Readable, SourceError
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
 from hhtool.reports import facts_table
 from hhtool.sites import all_parsers, detect, parser_for
-from hhtool.sites.base import SiteParser
+from hhtool.sites.kit.base import SiteParser
 from hhtool.store import Store
 from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.forced_bets import import_mark

@@ -24,14 +24,14 @@ import re
 from dataclasses import dataclass, field
 
 from hhtool.model import Award, Card, Half, RawHand, Restated, Restatement, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, pot_number, stated_start, structure_named
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards
+from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL, community_card, pot_number, stated_start, structure_named
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field, replace
 
 from hhtool.model import ActionKind, Award, Half, RawHand, Restated, Restatement, ShowStatus, Stakes, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.common_lines import (
     COMMON_LINES,
     cards_dealt_on,
     header_match,
@@ -28,12 +28,12 @@ from hhtool.sites.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")

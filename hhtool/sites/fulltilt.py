@@ -17,15 +17,15 @@ import re
 from dataclasses import dataclass, field, replace
 
 from hhtool.model import BuyIn, Half, Hand, Note, RawHand, ShowStatus, Stakes, StakeSource, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, summary_rest
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, first_stated_start, header_match, structure_named
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import AMOUNT, CODE, stated_buy_in
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards, summary_rest
+from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL, first_stated_start, header_match, structure_named
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, stated_pots, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import AMOUNT, CODE, stated_buy_in
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(

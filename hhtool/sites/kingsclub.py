@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hhtool.model import ActionKind, FailureKind, Half, RawHand, Restated, Restatement, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import StreetsByDeals, cards_dealt_on, header_match, stated_start, structure_named
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.common_lines import StreetsByDeals, cards_dealt_on, header_match, stated_start, structure_named
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds

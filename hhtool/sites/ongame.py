@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 
 from hhtool.model import ActionKind, Half, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
 from hhtool.money import site_amount
-from hhtool.sites.base import (
+from hhtool.sites.kit.base import (
     HandBuilder,
     HandParseError,
     mark_idle_seats,
     parse_cards,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.common_lines import (
     COMMON_LINES,
     CURRENCY_OF_SYMBOL,
     STREET_MARKERS,
@@ -42,11 +42,11 @@ from hhtool.sites.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")

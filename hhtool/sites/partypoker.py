@@ -19,14 +19,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, Splitting, parse_cards
-from hhtool.sites.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stated_start
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.stray_bytes import STRAY_CHARACTERS
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.base import HandBuilder, HandParseError, Splitting, parse_cards
+from hhtool.sites.kit.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stated_start
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -47,7 +47,7 @@ _TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/ ?([\d.
 
 def _preamble_id(line: str) -> str | None:
     """The hand id a preamble line names (behind a byte-order mark or NULs too: two exports put
-    together; the parse removes them and says so, see hhtool.sites.stray_bytes)."""
+    together; the parse removes them and says so, see hhtool.sites.kit.stray_bytes)."""
     for pattern in _PREAMBLE:
         match = pattern.match(line.strip().lstrip(STRAY_CHARACTERS))
         if match:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hhtool.model import BuyIn, Card, Half, Note, NoteTopic, RawHand, Restated, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.common_lines import (
     CURRENCY_OF_SYMBOL,
     deal_third_street,
     first_stated_start,
@@ -21,13 +21,13 @@ from hhtool.sites.common_lines import (
     pot_number,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, stated_pots, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 
 from hhtool.model import ActionKind, Card, Half, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.money import site_amount
-from hhtool.sites.base import (
+from hhtool.sites.kit.base import (
     HandBuilder,
     HandParseError,
     mark_idle_seats,
     parse_cards,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.common_lines import (
     STREET_MARKERS,
     header_match,
     level_called_next,
@@ -40,12 +40,12 @@ from hhtool.sites.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(

@@ -34,8 +34,8 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, mark_idle_seats, parse_cards
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, mark_idle_seats, parse_cards
+from hhtool.sites.kit.common_lines import (
     COMMON_LINES,
     StreetsByDeals,
     cards_dealt_on,
@@ -45,12 +45,12 @@ from hhtool.sites.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineRule, LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineRule, LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _OLD_START = re.compile(r"Game started at: \d+/")  # a year of other than four digits is a bad date, told
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from hhtool.sites.base import HandBuilder
-from hhtool.sites.lines import LineToken
+from hhtool.sites.kit.base import HandBuilder
+from hhtool.sites.kit.lines import LineToken
 
 F = TypeVar("F")
 #: a line's reader: it records what the line says in the builder or the hand's facts

@@ -347,7 +347,7 @@ def _offset(text: str, line_no: int) -> int:
 
 
 def _grammar_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]  # the hhtool package
     for candidate in (here / "grammars", here.parent / "grammars"):
         if candidate.is_dir():
             return candidate

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from hhtool.model import BuyIn, Finish, Note, RawHand
-from hhtool.sites.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineRule
-from hhtool.sites.lines import LINE_FLAGS, LineGrammar, LineToken, candidate, match_naming_seated
+from hhtool.sites.kit.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
+from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineRule
+from hhtool.sites.kit.lines import LINE_FLAGS, LineGrammar, LineToken, candidate, match_naming_seated
 
 #: one part of a buy-in or a prize as sites write it: a currency symbol, digits (thousands separated by
 #: commas), decimals

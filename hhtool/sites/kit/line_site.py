@@ -2,9 +2,9 @@
 
 The base owns the steps: load the site's grammar, run it over the hand (every line in an order the
 grammar allows, each line a token), read the header into the hand's facts, make the builder,
-hand each line to its reader (the site's own or a common one, :data:`~hhtool.sites.common_lines.COMMON_LINES`),
+hand each line to its reader (the site's own or a common one, :data:`~hhtool.sites.kit.common_lines.COMMON_LINES`),
 settle the stakes and build. A site module declares only what differs: its grammar's name, a
-:class:`~hhtool.sites.line_rules.LineTable` of its own lines, its header reading
+:class:`~hhtool.sites.kit.line_rules.LineTable` of its own lines, its header reading
 (:meth:`LineSiteParser.read_header`), and the quirks that truly differ (:meth:`~LineSiteParser.finish`,
 :meth:`~LineSiteParser.stakes`).
 """
@@ -16,13 +16,13 @@ from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from hhtool.model import Hand, RawHand, SkippedHand, Stakes
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar
-from hhtool.sites.common_lines import COMMON_LINES, stakes_from_forced_bets
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineRule, LineTable
-from hhtool.sites.lines import LineGrammar, LineToken
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import FINISHED, finishes_in
+from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, load_grammar
+from hhtool.sites.kit.common_lines import COMMON_LINES, stakes_from_forced_bets
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineRule, LineTable
+from hhtool.sites.kit.lines import LineGrammar, LineToken
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import FINISHED, finishes_in
 
 F = TypeVar("F", bound=HandFacts)
 

@@ -1,4 +1,4 @@
-"""What several site modules read alike, beyond :mod:`hhtool.sites.base`'s builder.
+"""What several site modules read alike, beyond :mod:`hhtool.sites.kit.base`'s builder.
 
 Only logic that is the same wherever it appears lives here; a site's quirks stay in its module.
 Most grammars give the same terminal names to lines that mean the same thing with the same
@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from hhtool.model import ActionKind, Card, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.dates import stated_datetime
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineRule
-from hhtool.sites.lines import LineToken
-from hhtool.sites.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.dates import stated_datetime
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineRule
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
