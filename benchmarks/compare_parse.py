@@ -3,7 +3,9 @@
 a process of its own, and the outcomes' reprs (the whole model: seats, deals, actions, awards, notes,
 stakes; a failure's reason and line) are compared hand by hand.
 
-    python benchmarks/compare_parse.py /work/main [more files or folders]
+    python benchmarks/compare_parse.py OTHER_CHECKOUT [more files or folders]
+
+(OTHER_CHECKOUT: e.g. the branch's base, ``git archive BASE | tar -x -C /tmp/base``.)
 
 Prints how many hands were compared and every hand whose outcome differs (the first few in full);
 exits 1 when one does. Run it with the interpreter of a venv that has the dependencies: each checkout is
@@ -40,7 +42,10 @@ def history_files(inputs: list[Path]) -> list[Path]:
 
 def dump(inputs: list[Path], out: Path) -> None:
     """(Run inside the checkout compared.) Every hand's outcome repr, by "file #index", as JSON in ``out``."""
-    from hhtool.reader import read_file
+    try:
+        from hhtool.ingest.reader import read_file
+    except ImportError:  # a checkout from before the import moved into hhtool/ingest/
+        from hhtool.reader import read_file  # type: ignore[no-redef]
     from hhtool.sites import detect
 
     outcomes: dict[str, str] = {}
