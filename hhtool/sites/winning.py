@@ -132,7 +132,6 @@ class _WinningExport(LineSiteParser[_WinningFacts]):
 # ------------------------------------------------------------ old "Game started at:" export
 
 _OLD_LINES = LineTable[_WinningFacts](order_only=("GAME_ID", "SUMMARY_MARKER", "GAME_ENDED"))
-_OLD_LINES.add("RAISES", COMMON_LINES["BETS"])  # the chips added, like a bet
 _OLD_LINES.on("FOLDS", groups=1)(_folds)
 _OLD_LINES.on("POT", groups=3)(_stated_pot)
 

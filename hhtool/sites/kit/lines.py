@@ -46,18 +46,39 @@ def candidate(name: str, pattern: str) -> Candidate:
     return name, re.compile(pattern, LINE_FLAGS), None, screen
 
 
+#: no named groups (a terminal whose regex names none)
+NO_NAMES: Final[dict[str, int]] = {}
+
+
 class LineToken:
     """One line of a hand: its terminal name, text, line number (1-based within the hand), the
     groups its terminal's regex captured (so nothing is matched twice), its line number in the
     file (``number``) and its place among the hand's tokens (``index``, for readers that look
-    ahead). (Lark's Token is not needed here: no tree is built; a plain slotted object is cheaper.)"""
+    ahead). (Lark's Token is not needed here: no tree is built; a plain slotted object is cheaper.)
 
-    __slots__ = ("groups", "index", "line", "number", "type", "value")
+    A group the grammar names (``(?P<player>…)``) is read by its name: ``token["player"]`` (a
+    KeyError if the terminal has no such group, None if the group did not take part in the match),
+    ``token.get("all_in")`` (None as well where the terminal has no such group). ``names`` maps each
+    name to its place in ``groups``; it is the terminal's, shared by all its tokens."""
+
+    __slots__ = ("groups", "index", "line", "names", "number", "type", "value")
 
     def __init__(self, type_: str, value: str, line: int, groups: tuple[str | None, ...], number: int = 0,
-                 index: int = 0) -> None:
+                 index: int = 0, names: dict[str, int] = NO_NAMES) -> None:
         self.type, self.value, self.line, self.groups = type_, value, line, groups
-        self.number, self.index = number, index
+        self.number, self.index, self.names = number, index, names
+
+    def __getitem__(self, name: str) -> str | None:
+        return self.groups[self.names[name]]
+
+    def get(self, name: str) -> str | None:
+        """The named group's text; None where it did not match or the terminal has no such group."""
+        place = self.names.get(name)
+        return None if place is None else self.groups[place]
+
+    def has(self, name: str) -> bool:
+        """Whether the terminal's regex has a group of this name (whether or not it matched)."""
+        return name in self.names
 
     def __str__(self) -> str:
         return self.value
@@ -209,8 +230,9 @@ class LineParser:
     MAX_TRANSITIONS = 100_000  # a bound on the stacks remembered, should a grammar nest deeply
     MAX_READINGS = 100_000  # a bound on the plain readings remembered (all are forgotten when it is reached)
 
-    def __init__(self, lark: Lark, seat_name_group: int = 1) -> None:
+    def __init__(self, lark: Lark, seat_name_group: int = 1, group_names: dict[str, dict[str, int]] | None = None) -> None:
         self._seat_name_group = seat_name_group
+        self._group_names = group_names or {}
         table = lark.parser.parser.parser.parse_table
         self._states: dict[int, dict[str, tuple[Any, Any]]] = table.states
         self._start = table.start_states["start"]
@@ -244,7 +266,7 @@ class LineParser:
 
     def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
         """The hand's lines as tokens; ``first_line`` is the file line of the text's first line."""
-        ignore = self._ignore
+        ignore, group_names = self._ignore, self._group_names
         step = self._first
         tokens: list[LineToken] = []
         names: list[str] = []  # seated so far, longest first
@@ -274,7 +296,8 @@ class LineParser:
                 continue
             if name == "SEAT":
                 self._remember_seated(names, groups)
-            token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens))
+            token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens),
+                              group_names.get(name, NO_NAMES))
             following = step.following.get(name)
             step = following if following is not None else self._shift(step, token)
             tokens.append(token)
@@ -294,7 +317,7 @@ class LineParser:
         return plain
 
     def _remember_seated(self, names: list[str], groups: tuple[str | None, ...]) -> None:
-        seated = groups[self._seat_name_group] if len(groups) > self._seat_name_group else None
+        seated = groups[self._seat_name_group] if 0 <= self._seat_name_group < len(groups) else None
         if seated and seated not in names:
             names.append(seated)
             names.sort(key=len, reverse=True)
@@ -359,21 +382,46 @@ def grammar_names() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in _grammar_dir().glob("*.lark")))
 
 
+#: a named group in a terminal's regex
+_NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<(\w+)>")
+#: a line terminal's definition in a grammar file: ``NAME[.priority]: /regex/flags``
+_TERMINAL_LINE = re.compile(r"^([A-Z_][A-Z0-9_]*)(?:\.-?\d+)?[ \t]*:[ \t]*/(.*)/[imslux]*[ \t]*$", re.M)
+
+
+def group_names_of(grammar_text: str) -> dict[str, dict[str, int]]:
+    """Each line terminal's named groups, by name: their place among the regex's groups (0-based)."""
+    names: dict[str, dict[str, int]] = {}
+    for terminal, pattern in _TERMINAL_LINE.findall(grammar_text):
+        index = re.compile(pattern).groupindex
+        if index:
+            names[terminal] = {name: place - 1 for name, place in index.items()}
+    return names
+
+
+def without_group_names(grammar_text: str) -> str:
+    """The grammar with every ``(?P<name>`` a plain group: Lark joins a state's terminals into one regex
+    for its own lexer, where two terminals naming a group alike would clash. The groups keep their places."""
+    return _NAMED_GROUP.sub("(", grammar_text)
+
+
 class LineGrammar:
     """A site's Lark LALR grammar whose terminals are whole lines.
 
     Lark compiles the grammar; :class:`LineParser` runs its LALR table over a hand's lines (the
     order must be one the grammar allows) and returns the lines as tokens in order, each with the
     capture groups of its terminal's own regex, so each line format is written once, in the grammar
-    file. ``seat_name_group`` is the group of the ``SEAT`` line that holds the player's name.
+    file, its values in named groups (``token["player"]``). ``names`` holds each terminal's group names
+    (their places); ``seat_name_group`` is the place of the ``SEAT`` line's ``player`` group, the name
+    of a seated player (-1 where the grammar names none: a contract problem).
     """
 
-    def __init__(self, name: str, seat_name_group: int = 1) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
         text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
-        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
-        self.seat_name_group = seat_name_group
-        self._parser = LineParser(self.lark, seat_name_group)
+        self.names = group_names_of(text)
+        self.lark = Lark(without_group_names(text), parser="lalr", lexer="contextual", maybe_placeholders=False)
+        self.seat_name_group = self.names.get("SEAT", {}).get("player", -1)
+        self._parser = LineParser(self.lark, self.seat_name_group, self.names)
 
     def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
         return self._parser.parse(text, first_line)
@@ -390,8 +438,8 @@ class LineGrammar:
 
 
 @cache
-def load_grammar(name: str, seat_name_group: int = 1) -> LineGrammar:
-    return LineGrammar(name, seat_name_group)
+def load_grammar(name: str) -> LineGrammar:
+    return LineGrammar(name)
 
 
 def lark_error_ends_early(error: UnexpectedInput) -> bool:
