@@ -6,7 +6,9 @@ the assurance that their order is one the grammar allows. So instead of Lark's g
 (a value stack, a callback and a tree node for every rule), :class:`LineParser` keeps just the
 state stack: shift, reduce and goto exactly as Lark's ``feed_token`` does, from Lark's own table.
 Lines are matched as Lark's contextual lexer would: only the terminals the current state
-accepts, in Lark's priority order, after a cheap test for each pattern's required literal.
+accepts, in Lark's priority order — by one compiled regex per set of accepted terminals, an
+alternation whose alternatives are the terminals' own regexes, each in a group named after its
+terminal (:class:`LineMatcher`).
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from lark.parsers.lalr_analysis import Shift
 
 from hhtool.model import RawHand
 
-#: (terminal name, its regex, the one literal every match contains or None, a search for any of
-#: several literals, one of which every match contains, or None)
-Candidate = tuple[str, re.Pattern[str], str | None, Any]
+#: (terminal name, its regex, for a terminal whose alternatives share no literal but each has one (a
+#: list of noise lines) a search for any of those literals, else None)
+Candidate = tuple[str, re.Pattern[str], Any]
 
 
 #: a line's terminal and the groups its regex captured
@@ -38,12 +40,11 @@ LINE_FLAGS = re.ASCII
 
 
 def candidate(name: str, pattern: str) -> Candidate:
-    """A terminal with its cheapest exact pre-test: ``in`` for one literal, one regex search for several."""
+    """A terminal, with a search for the literals of its alternatives where it is a list of alternatives
+    that share no literal (:class:`LineMatcher` tries such a terminal apart, after that search)."""
     literals = required_literals(pattern)
-    if len(literals) == 1:
-        return name, re.compile(pattern, LINE_FLAGS), literals[0], None
-    screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if literals else None
-    return name, re.compile(pattern, LINE_FLAGS), None, screen
+    screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if len(literals) > 1 else None
+    return name, re.compile(pattern, LINE_FLAGS), screen
 
 
 #: no named groups (a terminal whose regex names none)
@@ -126,19 +127,55 @@ def required_literals(pattern: str) -> tuple[str, ...]:
     return ()
 
 
-def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[str]] | None:
-    """The first of ``candidates`` (in priority order) whose regex matches the whole line."""
-    for name, regex, literal, screen in candidates:
-        # written out rather than any(): this loop runs for every line of every hand
-        if literal is not None:
-            if literal not in line:
-                continue
-        elif screen is not None and screen(line) is None:
-            continue
-        match = regex.fullmatch(line)
-        if match is not None:
-            return name, match
-    return None
+#: a terminal's regex inside an alternation: its group names dropped (two terminals may name a group alike)
+_GROUP_NAME = re.compile(r"(?<!\\)\(\?P<\w+>")
+
+
+class LineMatcher:
+    """Which of several terminals (in priority order) matches a whole line first, and its groups.
+
+    One compiled regex does it: the alternation ``(?P<T1>regex1)|(?P<T2>regex2)|…`` of the terminals'
+    own regexes, in priority order, so the regex engine tries them in one call (a full match backtracks
+    into the next alternative exactly as a loop over the terminals would) and the matched alternative's
+    group name (``lastgroup``: the outer group closes last) is the terminal. Each terminal's own groups
+    follow its outer group, so they are a slice of the match's groups.
+
+    A terminal that is a list of alternatives with no literal in common (a grammar's ``NOISE``: the
+    lines that are not part of the play) would cost the alternation a scan of the line for each of its
+    alternatives; such a terminal is left out of it and tried apart, after one search for any of its
+    literals, where it outranks the alternation's match."""
+
+    __slots__ = ("_apart", "_order", "_regex", "_slices", "names")
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.names = [term[0] for term in candidates]
+        self._order = {name: index for index, name in enumerate(self.names)}
+        self._apart = [(index, term) for index, term in enumerate(candidates) if term[2] is not None]
+        joined = [term for term in candidates if term[2] is None]
+        self._slices: dict[str, tuple[int, int]] = {}
+        parts, group = [], 1
+        for name, regex, _screen in joined:
+            parts.append(f"(?P<{name}>{_GROUP_NAME.sub('(', regex.pattern)})")
+            self._slices[name] = (group, group + regex.groups)
+            group += regex.groups + 1
+        self._regex = re.compile("|".join(parts), LINE_FLAGS) if parts else None
+
+    def match(self, line: str) -> Reading | None:
+        """The line's terminal and its groups (the terminal's own), or None when none matches."""
+        found = self._regex.fullmatch(line) if self._regex is not None else None
+        terminal = found.lastgroup if found is not None else None
+        rank = len(self.names) if terminal is None else self._order[terminal]
+        for index, (name, regex, screen) in self._apart:
+            if index > rank:
+                break
+            if screen(line) is not None:
+                alone = regex.fullmatch(line)
+                if alone is not None:
+                    return name, alone.groups()
+        if found is None or terminal is None:
+            return None
+        start, end = self._slices[terminal]
+        return terminal, found.groups()[start:end]
 
 
 #: stands for a seated player's name while a line is matched: one private-use character, which every
@@ -148,7 +185,7 @@ NAME_ALIAS = "\ue000"
 MAX_NAME_PLACEMENTS = 64
 
 
-def match_naming_seated(candidates: list[Candidate], line: str, names: list[str],
+def match_naming_seated(matcher: LineMatcher, line: str, names: list[str],
                         ignore: frozenset[str]) -> tuple[str, tuple[str | None, ...]] | None:
     """The reading of ``line`` in which a capture group is exactly one of the seated ``names``
     (longest name first, then leftmost place): each place a name occurs is replaced by
@@ -161,10 +198,9 @@ def match_naming_seated(candidates: list[Candidate], line: str, names: list[str]
         start = line.find(name)
         while start != -1 and placements < MAX_NAME_PLACEMENTS:
             placements += 1
-            found = first_match(candidates, line[:start] + NAME_ALIAS + line[start + len(name):])
+            found = matcher.match(line[:start] + NAME_ALIAS + line[start + len(name):])
             if found is not None:
-                terminal, match = found
-                groups = match.groups()
+                terminal, groups = found
                 if NAME_ALIAS in groups:
                     return terminal, tuple(name if group == NAME_ALIAS else group for group in groups)
                 if terminal in ignore and ignored is None:
@@ -182,14 +218,14 @@ def _names_longest(groups: tuple[str | None, ...], line: str, names: list[str]) 
     return True  # no seated name in the line: nothing to resolve
 
 
-def _read_line(candidates: list[Candidate], line: str, names: list[str], ignore: frozenset[str],
+def _read_line(matcher: LineMatcher, line: str, names: list[str], ignore: frozenset[str],
                plain: Reading | None) -> Reading | None:
     """The terminal and groups of a line, given its plain reading ``plain``: that reading when it names the
     longest seated name the line holds (or the line holds none), else the reading
     :func:`match_naming_seated` resolves, falling back to the plain one; None when nothing matches."""
     if not names or (plain is not None and plain[0] not in ignore and _names_longest(plain[1], line, names)):
         return plain
-    named = match_naming_seated(candidates, line, names, ignore)
+    named = match_naming_seated(matcher, line, names, ignore)
     if named is None or (plain is not None and named[0] in ignore and plain[0] not in ignore):
         return plain
     return named
@@ -205,11 +241,10 @@ class _Step:
     state accepts (in priority order), the plain readings of lines already seen there (shared by every
     stack whose top accepts the same terminals) and the stack each terminal leads to."""
 
-    __slots__ = ("candidates", "following", "readings", "stack")
+    __slots__ = ("following", "matcher", "readings", "stack")
 
-    def __init__(self, stack: tuple[int, ...], candidates: list[Candidate],
-                 readings: dict[str, Reading | None]) -> None:
-        self.stack, self.candidates, self.readings = stack, candidates, readings
+    def __init__(self, stack: tuple[int, ...], matcher: LineMatcher, readings: dict[str, Reading | None]) -> None:
+        self.stack, self.matcher, self.readings = stack, matcher, readings
         self.following: dict[str, _Step] = {}
 
 
@@ -223,9 +258,11 @@ class LineParser:
     (an action, a marker, a summary line at the same stakes) is not matched again.
 
     Player names are resolved against the seated ones: each ``SEAT`` line's name group
-    (``seat_name_group``) is remembered, and every later line is read first with a seated name in
-    one of its groups (:func:`match_naming_seated`), so that a name can hold anything a line's own
-    words hold. Lines no seated name resolves are matched as they are."""
+    (``seat_name_group``) is remembered, and a later line whose plain reading does not hold the
+    longest seated name the line contains (a name holding ": ", " calls " or another's name, which
+    the plain reading may split) is read again with a seated name in one of its groups
+    (:func:`match_naming_seated`), so that a name can hold anything a line's own words hold. Lines
+    no seated name resolves keep their plain reading."""
 
     MAX_TRANSITIONS = 100_000  # a bound on the stacks remembered, should a grammar nest deeply
     MAX_READINGS = 100_000  # a bound on the plain readings remembered (all are forgotten when it is reached)
@@ -240,26 +277,32 @@ class LineParser:
         order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
         self._terminals: list[Candidate] = [candidate(t.name, t.pattern.to_regexp()) for t in order]
         self._ignore = frozenset(lark.ignore_tokens)
-        self._by_state: dict[int, list[Candidate]] = {}
+        self._by_state: dict[int, LineMatcher] = {}
+        self._matchers: dict[frozenset[str], LineMatcher] = {}
         self._readings: dict[frozenset[str], dict[str, Reading | None]] = {}
         self._read = 0  # plain readings remembered
         self._step_of: dict[tuple[int, ...], _Step] = {}
         self._first = self._step((self._start,))
 
-    def _candidates(self, state: int) -> list[Candidate]:
+    def _matcher(self, state: int) -> LineMatcher:
+        """The matcher of the terminals ``state`` accepts (one per set of terminals)."""
         accepted = set(self._states[state]) | self._ignore
         candidates = [term for term in self._terminals if term[0] in accepted]
-        self._by_state[state] = candidates
-        return candidates
+        key = frozenset(term[0] for term in candidates)
+        matcher = self._matchers.get(key)
+        if matcher is None:
+            matcher = self._matchers[key] = LineMatcher(candidates)
+        self._by_state[state] = matcher
+        return matcher
 
     def _step(self, stack: tuple[int, ...]) -> _Step:
         """The step of ``stack`` (one per stack while under :attr:`MAX_TRANSITIONS`)."""
         known = self._step_of.get(stack)
         if known is not None:
             return known
-        candidates = self._by_state.get(stack[-1]) or self._candidates(stack[-1])
-        readings = self._readings.setdefault(frozenset(term[0] for term in candidates), {})
-        step = _Step(stack, candidates, readings)
+        matcher = self._by_state.get(stack[-1]) or self._matcher(stack[-1])
+        readings = self._readings.setdefault(frozenset(matcher.names), {})
+        step = _Step(stack, matcher, readings)
         if len(self._step_of) < self.MAX_TRANSITIONS:
             self._step_of[stack] = step
         return step
@@ -287,10 +330,10 @@ class LineParser:
                             resolved = seated in plain[1]
                             break
                 if not resolved:
-                    plain = _read_line(step.candidates, line, names, ignore, plain)
+                    plain = _read_line(step.matcher, line, names, ignore, plain)
             if plain is None:
                 raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
-                                           allowed={candidate[0] for candidate in step.candidates})
+                                           allowed=set(step.matcher.names))
             name, groups = plain
             if name in ignore:
                 continue
@@ -306,8 +349,7 @@ class LineParser:
 
     def _plain_reading(self, step: _Step, line: str) -> Reading | None:
         """The line's plain reading at ``step`` (remembered while under :attr:`MAX_READINGS`)."""
-        found = first_match(step.candidates, line)
-        plain = None if found is None else (found[0], found[1].groups())
+        plain = step.matcher.match(line)
         if self._read >= self.MAX_READINGS:
             for readings in self._readings.values():
                 readings.clear()

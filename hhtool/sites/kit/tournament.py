@@ -31,7 +31,7 @@ from hhtool.sites.kit.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseE
 from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL
 from hhtool.sites.kit.facts import HandFacts
 from hhtool.sites.kit.line_rules import named
-from hhtool.sites.kit.lines import LINE_FLAGS, LineGrammar, LineToken, candidate, match_naming_seated
+from hhtool.sites.kit.lines import LINE_FLAGS, LineGrammar, LineMatcher, LineToken, candidate, match_naming_seated
 
 #: one part of a buy-in or a prize as sites write it: a currency symbol, digits (thousands separated by
 #: commas), decimals
@@ -155,7 +155,7 @@ def finishes_in(grammar: LineGrammar, raw: RawHand, buy_in: BuyIn | None) -> tup
     names = sorted({found.groups()[grammar.seat_name_group] for line in raw.lines
                     if (found := seat.fullmatch(line.rstrip())) is not None}, key=len, reverse=True)
     finishes: list[Finish] = []
-    wanted = [candidate(FINISHED, terminals[FINISHED])]
+    wanted = LineMatcher([candidate(FINISHED, terminals[FINISHED])])
     for index, line in enumerate(raw.lines):
         if " the tournament" not in line:
             continue
