@@ -6,9 +6,8 @@ the assurance that their order is one the grammar allows. So instead of Lark's g
 (a value stack, a callback and a tree node for every rule), :class:`LineParser` keeps just the
 state stack: shift, reduce and goto exactly as Lark's ``feed_token`` does, from Lark's own table.
 Lines are matched as Lark's contextual lexer would: only the terminals the current state
-accepts, in Lark's priority order — by one compiled regex per set of accepted terminals, an
-alternation whose alternatives are the terminals' own regexes, each in a group named after its
-terminal (:class:`LineMatcher`).
+accepts, in Lark's priority order, after a cheap test for each pattern's required literal
+(:class:`LineMatcher`, one per set of accepted terminals).
 """
 
 from __future__ import annotations
@@ -25,9 +24,9 @@ from lark.parsers.lalr_analysis import Shift
 
 from hhtool.model import RawHand
 
-#: (terminal name, its regex, for a terminal whose alternatives share no literal but each has one (a
-#: list of noise lines) a search for any of those literals, else None)
-Candidate = tuple[str, re.Pattern[str], Any]
+#: (terminal name, its regex, the one literal every match contains or None, a search for any of
+#: several literals, one of which every match contains, or None)
+Candidate = tuple[str, re.Pattern[str], str | None, Any]
 
 
 #: a line's terminal and the groups its regex captured
@@ -40,11 +39,12 @@ LINE_FLAGS = re.ASCII
 
 
 def candidate(name: str, pattern: str) -> Candidate:
-    """A terminal, with a search for the literals of its alternatives where it is a list of alternatives
-    that share no literal (:class:`LineMatcher` tries such a terminal apart, after that search)."""
+    """A terminal with its cheapest exact pre-test: ``in`` for one literal, one regex search for several."""
     literals = required_literals(pattern)
-    screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if len(literals) > 1 else None
-    return name, re.compile(pattern, LINE_FLAGS), screen
+    if len(literals) == 1:
+        return name, re.compile(pattern, LINE_FLAGS), literals[0], None
+    screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if literals else None
+    return name, re.compile(pattern, LINE_FLAGS), None, screen
 
 
 #: no named groups (a terminal whose regex names none)
@@ -127,55 +127,35 @@ def required_literals(pattern: str) -> tuple[str, ...]:
     return ()
 
 
-#: a terminal's regex inside an alternation: its group names dropped (two terminals may name a group alike)
-_GROUP_NAME = re.compile(r"(?<!\\)\(\?P<\w+>")
-
-
 class LineMatcher:
-    """Which of several terminals (in priority order) matches a whole line first, and its groups.
+    """Which of several terminals (in priority order) matches a whole line first, and its groups: each
+    terminal's regex in turn, after a test for a literal every match of it contains (``in`` for one,
+    one search for a list of alternatives' literals), so that most terminals cost one substring test.
 
-    One compiled regex does it: the alternation ``(?P<T1>regex1)|(?P<T2>regex2)|…`` of the terminals'
-    own regexes, in priority order, so the regex engine tries them in one call (a full match backtracks
-    into the next alternative exactly as a loop over the terminals would) and the matched alternative's
-    group name (``lastgroup``: the outer group closes last) is the terminal. Each terminal's own groups
-    follow its outer group, so they are a slice of the match's groups.
+    (One compiled alternation of the terminals' regexes — ``(?P<T1>…)|(?P<T2>…)``, the matched
+    group's name the terminal — was measured in its place and is slower under CPython's ``re``: it has
+    no literal pre-test inside an alternation, so each ``(.+?): calls …`` alternative scans the line;
+    see benchmarks/RESULTS.md, "Issue #27, parse".)"""
 
-    A terminal that is a list of alternatives with no literal in common (a grammar's ``NOISE``: the
-    lines that are not part of the play) would cost the alternation a scan of the line for each of its
-    alternatives; such a terminal is left out of it and tried apart, after one search for any of its
-    literals, where it outranks the alternation's match."""
-
-    __slots__ = ("_apart", "_order", "_regex", "_slices", "names")
+    __slots__ = ("candidates", "names")
 
     def __init__(self, candidates: list[Candidate]) -> None:
+        self.candidates = candidates
         self.names = [term[0] for term in candidates]
-        self._order = {name: index for index, name in enumerate(self.names)}
-        self._apart = [(index, term) for index, term in enumerate(candidates) if term[2] is not None]
-        joined = [term for term in candidates if term[2] is None]
-        self._slices: dict[str, tuple[int, int]] = {}
-        parts, group = [], 1
-        for name, regex, _screen in joined:
-            parts.append(f"(?P<{name}>{_GROUP_NAME.sub('(', regex.pattern)})")
-            self._slices[name] = (group, group + regex.groups)
-            group += regex.groups + 1
-        self._regex = re.compile("|".join(parts), LINE_FLAGS) if parts else None
 
     def match(self, line: str) -> Reading | None:
-        """The line's terminal and its groups (the terminal's own), or None when none matches."""
-        found = self._regex.fullmatch(line) if self._regex is not None else None
-        terminal = found.lastgroup if found is not None else None
-        rank = len(self.names) if terminal is None else self._order[terminal]
-        for index, (name, regex, screen) in self._apart:
-            if index > rank:
-                break
-            if screen(line) is not None:
-                alone = regex.fullmatch(line)
-                if alone is not None:
-                    return name, alone.groups()
-        if found is None or terminal is None:
-            return None
-        start, end = self._slices[terminal]
-        return terminal, found.groups()[start:end]
+        """The line's terminal and its groups, or None when none matches."""
+        for name, regex, literal, screen in self.candidates:
+            # written out rather than any(): this loop runs for every line not met before
+            if literal is not None:
+                if literal not in line:
+                    continue
+            elif screen is not None and screen(line) is None:
+                continue
+            found = regex.fullmatch(line)
+            if found is not None:
+                return name, found.groups()
+        return None
 
 
 #: stands for a seated player's name while a line is matched: one private-use character, which every
