@@ -26,7 +26,7 @@ from hhtool.ingest.reader import read_file
 from hhtool.model import Action, ActionKind, Award, Card, Deal, Half, Hand, Seat, ShownHand, ShowStatus, Street
 from hhtool.replay import profile_for_site, replay
 from hhtool.sites import detect
-from hhtool.sites.line_site import LineSiteParser
+from hhtool.sites.kit.line_site import LineSiteParser
 
 OBJECTS_PER_PASS = 100_000
 

@@ -3,11 +3,18 @@ hand's line grammar, site module and HandBuilder (``SiteParser.parse``), under t
 settings (:func:`hhtool.ingest.executors.import_gc`), a block of 2,000 hands alive at a time as in a worker.
 
     python benchmarks/bench_parse.py bench_data/sim-10000.txt [--real] [--repeats 5] [--profile]
+    python benchmarks/bench_parse.py bench_data/sim-10000.txt --real --against /tmp/base [--rounds 5]
 
 Each file's site is detected as the importer does; ``--real`` adds the corpus's real PokerStars
 Stud Hi/Lo hands replicated to 10,000 (``benchmarks/real_hands.py``). Every run parses every hand
 afresh; the median of ``--repeats`` runs is reported with the spread, the build (pure Python or
 compiled) and the load. ``--profile`` runs once more under cProfile and prints the top functions.
+
+``--against CHECKOUT`` compares this checkout's parse step with another's (e.g. the branch's base,
+``git archive BASE | tar -x -C /tmp/base``), A/B interleaved: each round runs one fresh process per
+side (the other checkout first on PYTHONPATH), the sides' order alternating from round to round, each
+process warming up once and then measuring one parse of every input; the median of the rounds is
+reported per side, with the ratio.
 """
 
 from __future__ import annotations
@@ -15,9 +22,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import json
 import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from itertools import pairwise
@@ -84,6 +93,9 @@ def main() -> int:
     cli.add_argument("--repeats", type=int, default=5)
     cli.add_argument("--profile", action="store_true", help="one more run under cProfile: the top functions")
     cli.add_argument("--top", type=int, default=30, help="functions the profile shows")
+    cli.add_argument("--against", type=Path, help="another checkout: A/B interleaved, before (it) → after (this one)")
+    cli.add_argument("--rounds", type=int, default=5, help="A/B rounds (with --against)")
+    cli.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one process of an A/B round
     args = cli.parse_args()
 
     import hhtool
@@ -96,6 +108,11 @@ def main() -> int:
         paths.append(replicated(10_000, REPO / "bench_data"))
     if not paths:
         cli.error("give a file or --real")
+    if args.json:
+        print(json.dumps({str(path): one_run(path) for path in paths}))
+        return 0
+    if args.against is not None:
+        return compare(paths, args.against.resolve(), args.rounds)
     print(f"hhtool {hhtool.build()} build, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
     print("| input | hands | CPU µs per hand, median | min–max | runs |\n|---|---|---|---|---|")
     for path in paths:
@@ -112,6 +129,39 @@ def main() -> int:
             measure(one)
             profile.disable()
             pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+def one_run(path: Path) -> float:
+    """CPU µs per hand of one parse of ``path``'s hands, after one warm-up parse."""
+    parser, blocks = blocks_of(path)
+    one = [(str(path), parser, blocks)]
+    measure(one)
+    spent, hands = measure(one)
+    return spent / hands * 1e6
+
+
+def compare(paths: list[Path], other: Path, rounds: int) -> int:
+    """Before (``other``'s code) → after (this checkout's), A/B interleaved; prints a table."""
+    sides = {"before": other, "after": REPO}
+    runs: dict[str, dict[str, list[float]]] = {side: {str(path): [] for path in paths} for side in sides}
+    print(f"A/B, {rounds} rounds: before = {other}, after = {REPO}; Python {sys.version.split()[0]}, "
+          f"load {os.getloadavg()[0]:.1f}")
+    for round_no in range(rounds):
+        order = list(sides) if round_no % 2 == 0 else list(reversed(sides))
+        for side in order:
+            env = {**os.environ, "PYTHONPATH": str(sides[side])}
+            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *map(str, paths), "--json"],
+                                 env=env, check=True, capture_output=True, text=True, cwd=sides[side]).stdout
+            for path, per_hand in json.loads(out.strip().splitlines()[-1]).items():
+                runs[side][path].append(per_hand)
+    print("| input | before µs/hand (median, min–max) | after µs/hand (median, min–max) | after / before |\n|---|---|---|---|")
+    for path in map(str, paths):
+        before, after = runs["before"][path], runs["after"][path]
+        print(f"| {Path(path).name} | {statistics.median(before):,.0f} ({min(before):,.0f}–{max(before):,.0f}) | "
+              f"{statistics.median(after):,.0f} ({min(after):,.0f}–{max(after):,.0f}) | "
+              f"{statistics.median(after) / statistics.median(before):.2f} |")
     print(f"load at the end {os.getloadavg()[0]:.1f}")
     return 0
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from hhtool.ingest.reader import decode_bytes, read_file
 from hhtool.model import FailedHand, Hand, ParseOutcome
 from hhtool.sites import detect
-from hhtool.sites.base import SiteParser
+from hhtool.sites.kit.base import SiteParser
 from tests.inputs import SAMPLES, require_corpus
 
 

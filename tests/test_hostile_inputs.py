@@ -331,7 +331,7 @@ def test_a_hand_that_never_ends_is_cut_so_that_memory_stays_bounded(tmp_path: Pa
     <game> that never closes) is cut at a bound, reported with the reason, and the next hand is stored."""
     from hhtool.ingest.loader import import_sources
     from hhtool.ingest.sources import collect_sources
-    from hhtool.sites import xmlsupport
+    from hhtool.sites.kit import xmlsupport
     from hhtool.store import Store
 
     monkeypatch.setattr("hhtool.ingest.files.STREAM_MIN_BYTES", 0)

@@ -188,7 +188,7 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("module", "imported", "rule"), [
     ("hhtool.model", "hhtool.replay", "the model"),
     ("hhtool.sites.fulltilt", "hhtool.store", "sites and replay"),
-    ("hhtool.replay.engine", "hhtool.sites.base", "sites and replay"),
+    ("hhtool.replay.engine", "hhtool.sites.kit.base", "sites and replay"),
     ("hhtool.reports.stats", "hhtool.service.filters", "store and reports"),
     ("hhtool.store.load", "hhtool.cli.common", "store and reports"),
     ("hhtool.service.audit", "hhtool.cli.output", "the service never"),

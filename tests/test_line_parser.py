@@ -1,4 +1,4 @@
-"""The fast LALR driver (hhtool.sites.lines.LineParser) accepts exactly the hands Lark's own
+"""The fast LALR driver (hhtool.sites.kit.lines.LineParser) accepts exactly the hands Lark's own
 LALR parser accepts, with the same terminals on the same lines, for every grammar in grammars/.
 
 Every text hand of sample_histories/ is run through every grammar, so each grammar sees its own
@@ -12,7 +12,7 @@ from lark.exceptions import UnexpectedInput
 
 from hhtool.ingest.reader import read_file
 from hhtool.sites import detect
-from hhtool.sites.base import load_grammar
+from hhtool.sites.kit.base import load_grammar
 from tests.inputs import REPO, SAMPLES
 
 GRAMMARS = sorted(path.stem for path in (REPO / "grammars").glob("*.lark"))

@@ -7,7 +7,7 @@ from datetime import datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hhtool.sites.base import parse_datetime
+from hhtool.sites.kit.base import parse_datetime
 
 #: the numeric formats the site modules use
 FORMATS = ["%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y%m%d%H%M%S", "%Y-%m-%d-%H:%M:%S"]

@@ -13,8 +13,8 @@ from lark.exceptions import UnexpectedInput
 
 from hhtool.ingest.reader import read_file
 from hhtool.sites import detect
-from hhtool.sites.base import HIDDEN_CARDS, parse_cards
-from hhtool.sites.lines import LineGrammar, LineParser, LineToken, load_grammar
+from hhtool.sites.kit.base import HIDDEN_CARDS, parse_cards
+from hhtool.sites.kit.lines import LineGrammar, LineParser, LineToken, load_grammar
 from hhtool.sites.pokerstars import _STAKES, _stakes_in
 from tests.inputs import CORPUS, REPO, SAMPLES
 

@@ -3,10 +3,12 @@ site has.
 
 * Every terminal a grammar hands on is read by the site's table, by a common line or is declared
   order-only; every reader names a terminal its grammar has; the capture groups a reader declares
-  are the ones the terminal's regex has (:func:`hhtool.sites.line_site.contract_problems`).
-* A reader's declaration is itself checked against its code: where it reads ``token.groups`` by
-  position (``fields[3]``) or unpacks it (``a, b, c = token.groups``), the positions must lie within
-  the declared groups. (Helpers a reader hands the token to are not followed.)
+  (by name, or by count for one that reads by place) are ones the terminal's regex has; the ``SEAT``
+  line names its ``player`` (:func:`hhtool.sites.kit.line_site.contract_problems`).
+* A reader's declaration is itself checked against its code: the names it reads (``token["player"]``,
+  ``token.get("all_in")``) must be declared; where it reads ``token.groups`` by position (``fields[3]``)
+  or unpacks it (``a, b, c = token.groups``), the positions must lie within the declared groups.
+  (Helpers a reader hands the token to are not followed.)
 * Each check is shown to fail on a deliberately broken table.
 * ``split(lines, file, offset)`` numbers lines alike for every site, and a site that declares it
   splits at hand starts splits a file cut into blocks at :meth:`hand_starts` as it splits it whole.
@@ -15,6 +17,7 @@ site has.
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import re
 import textwrap
@@ -27,12 +30,12 @@ import pytest
 
 from hhtool.ingest.reader import read_file
 from hhtool.sites import all_parsers, detect
-from hhtool.sites.base import SiteParser, Splitting
-from hhtool.sites.common_lines import COMMON_LINES
 from hhtool.sites.ipoker import IPokerParser
-from hhtool.sites.line_rules import LineRule, LineTable
-from hhtool.sites.line_site import LineSiteParser, contract_problems
-from hhtool.sites.lines import LineToken, grammar_names
+from hhtool.sites.kit.base import SiteParser, Splitting
+from hhtool.sites.kit.common_lines import COMMON_LINES
+from hhtool.sites.kit.line_rules import LineRule, LineTable, named
+from hhtool.sites.kit.line_site import LineSiteParser, contract_problems
+from hhtool.sites.kit.lines import LineToken, grammar_names
 from hhtool.sites.pokerstars import PokerStarsParser
 from tests.site_helpers import SAMPLES
 
@@ -100,25 +103,38 @@ def test_a_reader_wanting_other_capture_groups_is_reported() -> None:
 
 
 def test_a_common_line_the_grammar_writes_differently_is_reported() -> None:
-    # PokerStars reads SEAT itself (4 groups); the common SEAT reader also takes 4, so drop the
-    # site's reader and narrow the common one: the grammar's SEAT no longer fits
+    # PokerStars' SEAT is the common one; make the common reader want a group the grammar does not name
     def build(table: LineTable[Any]) -> None:
-        table.rules["SEAT"] = LineRule(COMMON_LINES["SEAT"].read, 3, 3)
-    assert contract_problems(_broken(build)) == ["SEAT: its reader takes 3 capture groups, the grammar's regex has 4"]
+        table.rules["SEAT"] = named(COMMON_LINES["SEAT"].read, ("seat", "player", "stack", "bounty"))
+    assert contract_problems(_broken(build)) == [
+        "SEAT: its reader reads the groups bounty, player, seat, stack; grammar pokerstars's regex does not name bounty"]
 
 
-def test_a_seat_name_group_past_the_seat_line_is_reported() -> None:
-    broken = _broken(lambda table: None, seat_name_group=4)
-    assert contract_problems(broken) == ["SEAT: the name is said to be group 4, the regex has 4"]
+def test_a_reader_wanting_one_of_two_names_the_grammar_lacks_is_reported() -> None:
+    def build(table: LineTable[Any]) -> None:
+        table.rules["BETS"] = COMMON_LINES["RAISES"]  # BETS names the amount, neither a "to" nor an "added"
+    assert contract_problems(_broken(build)) == [
+        "BETS: its reader reads the groups player, [added], [all_in], [to]; grammar pokerstars's regex "
+        "does not name added or to"]
+
+
+def test_a_seat_line_naming_no_player_is_reported() -> None:
+    grammar = copy.copy(PokerStarsParser().grammar())
+    grammar.names = {**grammar.names, "SEAT": {"seat": 0, "stack": 2}}
+    broken = _broken(lambda table: table.rules.__setitem__("SEAT", LineRule(_reads_nothing, 4, 4)),
+                     grammar=lambda self: grammar)
+    assert contract_problems(broken) == [
+        "SEAT: the regex names no player group (the seated player's name, which later lines are read against)"]
 
 
 # ---------------------------------------------------------------- readers read what they declare
 
 
-def _group_reads(read: Callable[..., None]) -> tuple[int | None, list[int]]:
+def _group_reads(read: Callable[..., None]) -> tuple[int | None, list[int], set[str]]:
     """(the highest position a reader reads from its token's groups, or None; the lengths it unpacks
-    them to), from its source: ``token.groups[i]``, ``alias[i]`` and ``a, b = alias`` where ``alias``
-    is ``token.groups`` (also as one element of a tuple assignment)."""
+    them to; the group names it reads), from its source: ``token.groups[i]``, ``alias[i]`` and
+    ``a, b = alias`` where ``alias`` is ``token.groups`` (also as one element of a tuple assignment);
+    ``token["name"]``, ``token.get("name")``, ``token.has("name")``."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(read)))
     function = next(node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                     and node.name == read.__name__)
@@ -141,20 +157,35 @@ def _group_reads(read: Callable[..., None]) -> tuple[int | None, list[int]]:
             elif isinstance(one_target, ast.Tuple) and is_groups(one_value, aliases):
                 unpacked.append(len(one_target.elts))
     highest: int | None = None
+    names: set[str] = set()
     for node in ast.walk(function):
+        if (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+                and isinstance(node.value, ast.Name) and node.value.id == "token"):
+            names.add(node.slice.value)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "has")
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "token"
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            names.add(node.args[0].value)
         if (isinstance(node, ast.Subscript) and is_groups(node.value, aliases)
                 and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
                 and node.slice.value >= 0):
             highest = max(highest if highest is not None else -1, node.slice.value)
-    return highest, unpacked
+    return highest, unpacked, names
 
 
 def reader_problems(terminal: str, rule: LineRule) -> list[str]:
     """Where a reader's code reads groups its declaration does not grant."""
     if rule.read is None:
         return []
-    highest, unpacked = _group_reads(rule.read)
+    highest, unpacked, names = _group_reads(rule.read)
     problems = []
+    if rule.by_name:
+        declared = rule.needs | rule.may | rule.one_of
+        problems += [f"{terminal}: {rule.read.__name__} reads the group {name!r} but declares {rule.wants}"
+                     for name in sorted(names - declared)]
+        if highest is not None or unpacked:
+            problems.append(f"{terminal}: {rule.read.__name__} reads groups by place but declares names")
+        return problems
     # a position past the fewest groups is one a grammar may lack: the reader must guard it (not checked)
     if highest is not None and rule.most is not None and highest >= rule.most:
         problems.append(f"{terminal}: {rule.read.__name__} reads group {highest} but declares {rule.wants}")
@@ -183,6 +214,15 @@ def test_a_reader_reading_past_its_declaration_is_reported() -> None:
     assert reader_problems("TABLE", LineRule(unpacks_wrong, 3, 3)) == [
         "TABLE: unpacks_wrong unpacks 2 groups but declares 3"]
     assert reader_problems("TABLE", LineRule(reads_past, 3, 3)) == []
+
+
+def test_a_reader_reading_an_undeclared_name_is_reported() -> None:
+    def reads_more(b: object, facts: object, token: LineToken) -> None:
+        print(token["table"], token.get("seats"), token.get("button"))
+
+    assert reader_problems("TABLE", named(reads_more, ("table",), ("seats",))) == [
+        "TABLE: reads_more reads the group 'button' but declares table, [seats]"]
+    assert reader_problems("TABLE", named(reads_more, ("table",), ("seats", "button"))) == []
 
 
 # ---------------------------------------------------------------- one split

@@ -15,7 +15,7 @@ from hhtool.cli import app
 from hhtool.ingest.reader import read_file
 from hhtool.model import FailedHand, Hand
 from hhtool.sites import detect
-from hhtool.sites.base import MAX_AMOUNT, HandParseError, parse_money
+from hhtool.sites.kit.base import MAX_AMOUNT, HandParseError, parse_money
 from tests.site_helpers import SAMPLES, parse_lines
 
 TEXT_SAMPLES = sorted(path for path in SAMPLES.rglob("*.txt"))

@@ -22,7 +22,7 @@ from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.writer import FileWriter
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
 from hhtool.sites import all_parsers, detect, parser_for
-from hhtool.sites.base import SiteParser
+from hhtool.sites.kit.base import SiteParser
 from hhtool.store import Store
 
 #: hands parsed, replayed and tabulated together (one task for a worker). Measured on a 31 MB file

@@ -1,8 +1,9 @@
 """Site parsers: one module per site, each exposing ``PARSER`` (a :class:`SiteParser`) whose name is
 the module's name.
 
-Site modules are discovered, not listed, so adding a site touches no other file; the modules that
-help them (the line grammar driver, the shared handlers) are the ones named in :data:`HELPER_MODULES`.
+Site modules are discovered, not listed, so adding a site touches no other file; what helps them
+(the line grammar driver, the shared readers) lives in the sub-package :mod:`hhtool.sites.kit`, so a
+site is a module of this package (not a sub-package) and nothing lists which is which.
 :func:`site_names` reads the package's module names only, importing no parser (nor Lark), so the
 command line can list the sites in its help at no cost; :func:`all_parsers` imports them and checks
 that each site module has its parser, named after it.
@@ -18,29 +19,26 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hhtool.sites.base import SiteParser
-
-#: the modules of this package that are not sites: what the site modules share
-HELPER_MODULES = frozenset({"base", "common_lines", "dates", "facts", "line_rules", "line_site", "lines",
-                            "restated", "stakes", "stray_bytes", "subclassing", "tournament", "xmlsupport"})
+    from hhtool.sites.kit.base import SiteParser
 
 
 @cache
 def site_names() -> tuple[str, ...]:
     """The sites hhtool reads, by name (each one's module), without importing their parsers."""
     return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__)
-                        if info.name not in HELPER_MODULES and not info.name.startswith("_")))
+                        if not info.ispkg and not info.name.startswith("_")))
 
 
 @cache
 def all_parsers() -> tuple[SiteParser, ...]:
-    from hhtool.sites.base import SiteParser
+    from hhtool.sites.kit.base import SiteParser
 
     parsers: list[SiteParser] = []
     for name in site_names():
         parser = getattr(importlib.import_module(f"{__name__}.{name}"), "PARSER", None)
         if not isinstance(parser, SiteParser) or parser.name != name:
-            raise TypeError(f"hhtool.sites.{name} is neither a site (a PARSER named {name!r}) nor in HELPER_MODULES")
+            raise TypeError(f"hhtool.sites.{name} is not a site (a PARSER named {name!r}); "
+                            "a module that helps the sites belongs in hhtool/sites/kit/")
         parsers.append(parser)
     return tuple(parsers)
 

@@ -24,14 +24,21 @@ import re
 from dataclasses import dataclass, field
 
 from hhtool.model import Award, Card, Half, RawHand, Restated, Restatement, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, community_card, pot_number, stated_start, structure_named
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.base import HandBuilder, HandParseError, mark_idle_seats, parse_cards
+from hhtool.sites.kit.common_lines import (
+    COMMON_LINES,
+    CURRENCY_OF_SYMBOL,
+    community_card,
+    stated_start,
+    structure_named,
+    total_pot_line,
+)
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -74,18 +81,14 @@ class _AbsoluteFacts(HandFacts):
 
 
 _LINES = LineTable[_AbsoluteFacts](order_only=("HEADER", "GAME_TYPE", "SHOWDOWN_MARKER", "SUMMARY_MARKER"))
+_LINES.add("COLLECTS", COMMON_LINES["COLLECTED"])
+_LINES.add("TOTAL_POT", total_pot_line())  # no rake stated: none taken
 
 
-@_LINES.on("TABLE", groups=3)
-def _table(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    facts.table_name = token.groups[0]
-    facts.dealer_seat = int(token.groups[2]) if token.groups[2] else None
-
-
-@_LINES.on("POCKET", groups=2)
+@_LINES.on("POCKET", reads=("player", "cards"))
 def _pocket(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
     """Turn a cumulative holding into this street's deal: the cards beyond the last holding."""
-    player, text, line = token.groups[0] or "", token.groups[1] or "", token.number
+    player, text, line = token["player"] or "", token["cards"] or "", token.number
     holding = parse_cards(text, _HIDDEN)
     before = facts.holdings.get(player, ())
     if len(holding) < len(before):
@@ -108,63 +111,45 @@ def _pocket(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
     b.deal_new_cards(player, new_cards, line)
 
 
-@_LINES.on("COMPLETES", groups=2)
-def _completes(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    b.increase(token.groups[0] or "", to=b.money(token.groups[1], token.number), line=token.number)
-
-
-@_LINES.on("RAISES", "ALL_IN_RAISE", groups=3)
-def _raises(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    player, put_in, total = token.groups
-    all_in, line = token.type == "ALL_IN_RAISE", token.number
-    if total is not None:
-        b.increase(player or "", to=b.money(total, line), all_in=all_in, line=line)
+@_LINES.on("ALL_IN_RAISE", reads=("player",), may=("added", "to"))
+def _all_in_raise(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
+    """An all-in raise has its own words ("All-In(Raise) 2 to 4"), and no all-in group: read as a raise."""
+    to, line = token["to"], token.number
+    if to is not None:
+        b.increase(token["player"] or "", to=b.money(to, line), all_in=True, line=line)
     else:
-        b.increase(player or "", added=b.money(put_in, line), all_in=all_in, line=line)
+        b.increase(token["player"] or "", added=b.money(token["added"], line), all_in=True, line=line)
 
 
-@_LINES.on("ALL_IN", groups=2)
+@_LINES.on("ALL_IN", reads=("player", "amount"))
 def _all_in(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    b.act_all_in(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+    b.act_all_in(token["player"] or "", b.money(token["amount"], token.number), token.number)
 
 
-@_LINES.on("RETURNED", groups=2)
-def _returned(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    b.return_uncalled(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+_LINES.add("RETURNED", COMMON_LINES["UNCALLED"])
 
 
-@_LINES.on("SHOWS", groups=3)
+@_LINES.on("SHOWS", reads=("player", "cards", "high"))
 def _shows(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    player, cards, description = token.groups
-    b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or "", _HIDDEN), description, None, token.number)
+    b.show(token["player"] or "", ShowStatus.SHOWN, parse_cards(token["cards"] or "", _HIDDEN), token["high"], None,
+           token.number)
 
 
-@_LINES.on("MUCKS", groups=2)
+@_LINES.on("MUCKS", reads=("player", "cards"))
 def _mucks(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    cards = parse_cards(token.groups[1] or "", _HIDDEN) if token.groups[1] else ()
-    b.show(token.groups[0] or "", ShowStatus.MUCKED, cards, line=token.number)
+    cards_text = token["cards"]
+    cards = parse_cards(cards_text, _HIDDEN) if cards_text else ()
+    b.show(token["player"] or "", ShowStatus.MUCKED, cards, line=token.number)
 
 
-@_LINES.on("COLLECTS", groups=4)
-def _collects(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    player, amount, pot_name, side_no = token.groups
-    b.award(player or "", b.money(amount, token.number), pot_number(pot_name, side_no), Half.UNKNOWN, token.number)
-
-
-@_LINES.on("TOTAL_POT", groups=2)
-def _total_pot(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    facts.total_pot = b.money(token.groups[0], token.number)
-    facts.rake = b.money(token.groups[1], token.number) if token.groups[1] is not None else 0
-
-
-@_LINES.on("BOARD", groups=1)
+@_LINES.on("BOARD", reads=("cards",))
 def _board(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    facts.community_card = community_card(parse_cards(token.groups[0] or "", _HIDDEN)) or facts.community_card
+    facts.community_card = community_card(parse_cards(token["cards"] or "", _HIDDEN)) or facts.community_card
 
 
-@_LINES.on("SUMMARY_SEAT", groups=2)
+@_LINES.on("SUMMARY_SEAT", reads=("seat", "rest"))
 def _summary_seat(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> None:
-    seat_no, text, line = int(token.groups[0] or 0), token.groups[1] or "", token.number
+    seat_no, text, line = int(token["seat"] or 0), token["rest"] or "", token.number
     player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
     if player is None or not text.startswith(player):
         raise HandParseError(line, f"absolute: summary seat {seat_no} does not name its player: {text[:120]!r}")

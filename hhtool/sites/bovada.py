@@ -19,21 +19,22 @@ import re
 from dataclasses import dataclass, field, replace
 
 from hhtool.model import ActionKind, Award, Half, RawHand, Restated, Restatement, ShowStatus, Stakes, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.common_lines import (
     COMMON_LINES,
     cards_dealt_on,
     header_match,
     stakes_from_forced_bets,
     stated_start,
     structure_named,
+    total_pot_line,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -92,22 +93,24 @@ class _BovadaFacts(HandFacts):
 
 _LINES = LineTable[_BovadaFacts](order_only=("HEADER", "HOLE_MARKER", "SUMMARY_MARKER"))
 _LINES.add("BRING_IN", COMMON_LINES["BRINGS_IN"])
+_LINES.add("TOTAL_POT", total_pot_line(unstated_rake=None))  # no rake stated: unknown
 
 
-@_LINES.on("SEAT", groups=3)
+@_LINES.on("SEAT", reads=("player", "me", "stack"))
 def _seat(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    player, me, stack = token.groups[0] or "", token.groups[1], token.groups[2]
-    b.seat(int(player.split("+")[1]), player, b.money(stack, token.number), line=token.number)
-    if me:
+    """Players are named by their seat ("Seat+3"); the hero's is marked "[ME]"."""
+    player = token["player"] or ""
+    b.seat(int(player.split("+")[1]), player, b.money(token["stack"], token.number), line=token.number)
+    if token["me"]:
         facts.hero = player
 
 
-@_LINES.on("DEALT", groups=2)
+@_LINES.on("DEALT", reads=("player", "cards"))
 def _dealt(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
     """A player's n-th deal is street n+2; older exports have no later street markers, so a
     deal past the current street opens the next one."""
-    player, line = token.groups[0] or "", token.number
-    cards = parse_cards(token.groups[1] or "")
+    player, line = token["player"] or "", token.number
+    cards = parse_cards(token["cards"] or "")
     dealt_before = facts.deals_to.get(player, 0)
     if dealt_before >= 5:
         raise HandParseError(line, f"{player} is dealt an eighth card")
@@ -122,50 +125,39 @@ def _dealt(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
     b.deal_new_cards(player, cards, line)
 
 
-@_LINES.on("RAISES", "ALL_IN_RAISE", groups=3)
+@_LINES.on("RAISES", "ALL_IN_RAISE", reads=("player", "amount", "to"))
 def _raises(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    player, first = fields[0] or "", b.money(fields[1], line)
-    if fields[2] is None:  # older exports print only the street total
+    line, stated_to = token.number, token["to"]
+    player, first = token["player"] or "", b.money(token["amount"], line)
+    if stated_to is None:  # older exports print only the street total
         to = first
     else:
-        to = b.money(fields[2], line)
+        to = b.money(stated_to, line)
         if b.put_in(player) + first != to:
             b.note(f"raise adds {first} but goes from {b.put_in(player)} to {to}; the total is kept", line)
     b.increase(player, to=to, all_in=token.type == "ALL_IN_RAISE", line=line)
 
 
-@_LINES.on("ALL_IN", groups=2)
+@_LINES.on("ALL_IN", reads=("player", "amount"))
 def _all_in(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    b.act_all_in(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+    b.act_all_in(token["player"] or "", b.money(token["amount"], token.number), token.number)
 
 
-@_LINES.on("UNCALLED", groups=2)
-def _uncalled(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:  # player first, then the amount
-    b.return_uncalled(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
-
-
-@_LINES.on(*_SHOW_STATUS, groups=3)
+@_LINES.on(*_SHOW_STATUS, reads=("player", "cards", "hand"))
 def _shows(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    cards = parse_cards(" ".join(_distinct_cards(token.groups[1] or "")))
-    b.show(token.groups[0] or "", _SHOW_STATUS[token.type], cards, token.groups[2] or None, line=token.number)
+    cards = parse_cards(" ".join(_distinct_cards(token["cards"] or "")))
+    b.show(token["player"] or "", _SHOW_STATUS[token.type], cards, token["hand"] or None, line=token.number)
 
 
-@_LINES.on("RESULT", groups=3)
+@_LINES.on("RESULT", reads=("player", "side", "amount"))
 def _result(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    fields = token.groups
-    b.award(fields[0] or "", b.money(fields[2], token.number), 1 if fields[1] else 0, Half.UNKNOWN, token.number)
+    b.award(token["player"] or "", b.money(token["amount"], token.number), 1 if token["side"] else 0, Half.UNKNOWN,
+            token.number)
 
 
-@_LINES.on("TOTAL_POT", groups=2)
-def _total_pot(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    facts.total_pot = b.money(token.groups[0], token.number)
-    facts.rake = b.money(token.groups[1], token.number) if token.groups[1] else None
-
-
-@_LINES.on("SUMMARY_SEAT", groups=2)
+@_LINES.on("SUMMARY_SEAT", reads=("seat", "rest"))
 def _summary_seat(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None:
-    seat_no, body, line = int(token.groups[0] or 0), token.groups[1] or "", token.number
+    seat_no, body, line = int(token["seat"] or 0), token["rest"] or "", token.number
     player = next((seat.player for seat in b.seats if seat.seat == seat_no), None)
     if player is None:
         raise HandParseError(line, f"summary names seat {seat_no}, which is not in the hand")
@@ -191,7 +183,6 @@ class BovadaParser(LineSiteParser[_BovadaFacts]):
     hand_start = _HAND_START
     grammar_name = "bovada"
     lines = _LINES
-    seat_name_group = 0  # players are named by their seat: "Seat+3"
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = header_match(raw, _HAND_START, "a Bovada hand header")

@@ -17,15 +17,21 @@ import re
 from dataclasses import dataclass, field, replace
 
 from hhtool.model import BuyIn, Half, Hand, Note, RawHand, ShowStatus, Stakes, StakeSource, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards, summary_rest
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, first_stated_start, header_match, structure_named
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import AMOUNT, CODE, stated_buy_in
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards, summary_rest
+from hhtool.sites.kit.common_lines import (
+    CURRENCY_OF_SYMBOL,
+    first_stated_start,
+    header_match,
+    structure_named,
+    total_pot_reader,
+)
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import AMOUNT, CODE, stated_buy_in
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
 _HEADER = re.compile(
@@ -74,91 +80,84 @@ class _TiltFacts(HandFacts):
 _LINES = LineTable[_TiltFacts](order_only=("HEADER", "IS_LOW", "NO_LOW", "SUMMARY_MARKER"))
 
 
-@_LINES.on("ANTE_RETURNED", groups=2)
+@_LINES.on("ANTE_RETURNED", reads=("amount", "player"))
 def _ante_returned(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
     # the site hands the ante back to a player who timed out: record it as returned
-    amount, player = token.groups
-    b.return_uncalled(player or "", b.money(amount, token.number), token.number)
+    player = token["player"]
+    b.return_uncalled(player or "", b.money(token["amount"], token.number), token.number)
     b.note(f"ante returned to {player} (timed out, sat the hand out)")
 
 
-@_LINES.on("DEALT", groups=3)
+@_LINES.on("DEALT", reads=("player", "cards", "new"))
 def _dealt(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    player, second = fields[0] or "", fields[2]
+    line, player, cards, second = token.number, token["player"] or "", token["cards"], token["new"]
     if b.street is Street.THIRD:
-        first = parse_cards(fields[1] or "")
+        first = parse_cards(cards or "")
         if second is not None and len(first) == 2:  # the hero sees his own two down cards
             facts.hero = player
             b.deal(player, first, parse_cards(second), line)
         elif second is None and len(first) == 1:
             b.deal(player, (None, None), first, line)
         else:
-            raise HandParseError(line, f"3rd-street deal not understood: {fields[1]!r} {second!r}")
+            raise HandParseError(line, f"3rd-street deal not understood: {cards!r} {second!r}")
         return
     if second is not None:  # "[old cards] [new card]": the first bracket repeats the cards dealt before
-        facts.restatements.extend(restated_cards(b, player, fields[1] or "", line))
-    new_cards = parse_cards(second if second is not None else fields[1] or "")
+        facts.restatements.extend(restated_cards(b, player, cards or "", line))
+    new_cards = parse_cards(second if second is not None else cards or "")
     if len(new_cards) != 1:
         raise HandParseError(line, f"{b.street.label}-street deal of {len(new_cards)} new cards")
     b.deal_up_or_down(player, new_cards, line)
 
 
-@_LINES.on("COMPLETES", "RAISES", groups=3)
-def _raises_to(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    fields = token.groups
-    b.increase(fields[0] or "", to=b.money(fields[1], token.number), all_in=bool(fields[2]), line=token.number)
-
-
-@_LINES.on("SHOWDOWN_MARKER", groups=0)
+@_LINES.on("SHOWDOWN_MARKER")
 def _showdown(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
     facts.showdown = True
 
 
-@_LINES.on("SHOWS", groups=3)
+@_LINES.on("SHOWS", reads=("player", "cards", "hand"))
 def _shows(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    player, cards, description = token.groups
-    high, low = _showdown_texts(description)
-    b.show(player or "", ShowStatus.SHOWN, parse_cards(cards or ""), high, low, token.number)
+    high, low = _showdown_texts(token["hand"])
+    b.show(token["player"] or "", ShowStatus.SHOWN, parse_cards(token["cards"] or ""), high, low, token.number)
 
 
-@_LINES.on("MUCKS", groups=2)
+@_LINES.on("MUCKS", reads=("player", "cards"))
 def _mucks(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
     # outside a showdown FTP says "mucks" of a winner nobody called: he won without showing
     status = ShowStatus.MUCKED if facts.showdown else ShowStatus.NOT_SHOWN
-    b.show(token.groups[0] or "", status, parse_cards(token.groups[1] or ""), line=token.number)
+    b.show(token["player"] or "", status, parse_cards(token["cards"] or ""), line=token.number)
 
 
-@_LINES.on("WINS", groups=7)
+@_LINES.on("WINS", reads=("player", "half", "pot", "side", "amount"))
 def _wins(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    player, _verb, half, pot_name, pot_no, amount, _with = token.groups
-    if pot_name == "side":
-        pot: int | None = int(pot_no) if pot_no else None  # numbered later from the summary
+    if token["pot"] == "side":
+        side = token["side"]
+        pot: int | None = int(side) if side else None  # numbered later from the summary
         if pot is None:
             facts.unnumbered_side_awards.append(len(b.awards))
     else:
         pot = 0
-    b.award(player or "", b.money(amount, token.number), pot, _HALF_OF[half], token.number)
+    b.award(token["player"] or "", b.money(token["amount"], token.number), pot, _HALF_OF[token["half"]], token.number)
 
 
-@_LINES.on("TOTAL_POT", groups=3)
+#: "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
+_read_total_pot = total_pot_reader(pots_after_rake=False)
+
+
+@_LINES.on("TOTAL_POT", reads=("total", "pots", "rake"))
 def _total_pot(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    facts.total_pot, facts.rake = b.money(fields[0], line), b.money(fields[2], line)
-    facts.side_pot_count = len(_SIDE_POTS.findall(fields[1] or ""))
-    # "Main pot $85.10. Side pot $10." are the pots before the rake ($95.10 in all)
-    facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=False)
+    _read_total_pot(b, facts, token)
+    facts.side_pot_count = len(_SIDE_POTS.findall(token["pots"] or ""))
 
 
-@_LINES.on("SUMMARY_SEAT", groups=3)
+@_LINES.on("SUMMARY_SEAT", reads=("seat", "player"))
 def _summary_seat(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
-    text, fields, line = token.value, token.groups, token.number
-    found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
-    player = found[0] if found is not None else fields[1] or ""
+    text, seat_no, line = token.value, token["seat"], token.number
+    found = summary_player(text, int(seat_no or 0), [(seat.seat, seat.player) for seat in b.seats])
+    player = found[0] if found is not None else token["player"] or ""
     if found is not None:
         facts.restatements.extend(summary_restatements(found[1], player, b, line))
     # read after the name, so that a name holding " mucked [..]" is not taken for cards
-    rest = summary_rest(text, fields[0], player)
+    rest = summary_rest(text, seat_no, player)
     mucked = re.search(r" mucked \[([^\]]*)\](?: - (?:HI: )?([^;]*?)(?:; LO: (.*))?)?$", rest)
     if mucked is not None and not any(s.player == player and s.status is ShowStatus.SHOWN for s in b.showdown):
         b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)

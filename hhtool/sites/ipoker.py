@@ -2,7 +2,7 @@
 
 There is no Lark grammar for this site: a file is one ``<session>`` XML document, read
 with a real XML parser (``defusedxml``, which refuses DTDs and entities) through
-:mod:`hhtool.sites.xmlsupport`. ``split()`` yields one hand per ``<game>`` element with
+:mod:`hhtool.sites.kit.xmlsupport`. ``split()`` yields one hand per ``<game>`` element with
 its true file lines; the session's ``<general>`` header (game, stakes, hero) travels
 with each hand.
 
@@ -17,7 +17,7 @@ Quirks kept here:
   (the increase over the current bet), 7 all-in, 9 fold while sitting out, 15 ante,
   16 bring-in, 23 raise to (street total); 8 "no action" is ignored; 1/2 are blinds,
   which stud has not. All-in (7) is resolved by
-  :func:`~hhtool.sites.xmlsupport.record_all_in` (the stack says what the amount
+  :func:`~hhtool.sites.kit.xmlsupport.record_all_in` (the stack says what the amount
   means; the amounts say call, bring-in or increase).
 * Cards are suit first (``C10``, ``DK``), ``X`` hidden.
 * No showdown, no hi/lo labels, no rake, no uncalled-bet line: each player's
@@ -38,9 +38,9 @@ from datetime import datetime
 from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShowStatus, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, parse_money
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets, stated_start
-from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_money
+from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL, cards_dealt_on, stakes_from_forced_bets, stated_start
+from hhtool.sites.kit.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _SESSION_START = re.compile(r"<session\b")
 _SESSION_END = re.compile(r"</session\s*>")

@@ -23,13 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hhtool.model import ActionKind, FailureKind, Half, RawHand, Restated, Restatement, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import StreetsByDeals, cards_dealt_on, header_match, stated_start, structure_named
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.common_lines import StreetsByDeals, cards_dealt_on, header_match, stated_start, structure_named
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
@@ -50,32 +50,24 @@ class _KingsFacts(HandFacts):
 _LINES = LineTable[_KingsFacts](order_only=("HEADER", "SUMMARY_MARKER"))
 
 
-@_LINES.on("DATE", groups=1)
+@_LINES.on("DATE", reads=("date",))
 def _date(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    facts.started_at, notes = stated_start(token.groups[0] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"], token.number)
+    facts.started_at, notes = stated_start(token["date"] or "", ["%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M"], token.number)
     b.notes.extend(notes)
 
 
-@_LINES.on("TABLE", groups=3)
-def _table(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    name, size, dealer = token.groups
-    facts.table_name = name
-    facts.table_size = int(size) if size else None
-    facts.dealer_seat = int(dealer) if dealer else None
-
-
-@_LINES.on("STREET_MARKER", groups=1)
+@_LINES.on("STREET_MARKER", reads=("street",))
 def _marker(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    label = int(token.groups[0] or 0)
+    label = int(token["street"] or 0)
     number = facts.streets.marker_number(label)
     if not Street.THIRD <= number <= Street.SEVENTH:
         raise HandParseError(token.number, f"street marker {label} does not fit this hand's streets")
     facts.streets.announce(Street(number), token.number)
 
 
-@_LINES.on("DEALT", groups=2)
+@_LINES.on("DEALT", reads=("player", "cards"))
 def _dealt(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    player, cards_text, line = token.groups[0] or "", token.groups[1] or "", token.number
+    player, cards_text, line = token["player"] or "", token["cards"] or "", token.number
     if token.index == 0 or facts.tokens[token.index - 1].type != "DEALT":  # the first deal of a round
         facts.streets.start_round(b, line)
     cards = parse_cards(cards_text, hidden=("X",))
@@ -92,9 +84,9 @@ def _check_dealt_first(facts: _KingsFacts, line: int) -> None:
         raise HandParseError(line, f"action after the {announced.label}-street marker but before its deal")
 
 
-@_LINES.on("CHECKS", "FOLDS", groups=1)
+@_LINES.on("CHECKS", "FOLDS", reads=("player",))
 def _passive(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    player, line = token.groups[0] or "", token.number
+    player, line = token["player"] or "", token.number
     _check_dealt_first(facts, line)
     if token.type == "CHECKS":
         b.act(player, ActionKind.CHECK, line=line)
@@ -103,12 +95,13 @@ def _passive(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
         facts.folded.add(player)
 
 
-@_LINES.on("BRINGS_IN", "BETS", "RAISES", "CALLS", groups=3)
+@_LINES.on("BRINGS_IN", "BETS", "CALLS", reads=("player", "amount", "all_in"), may=("to",))
+@_LINES.on("RAISES", reads=("player", "to", "all_in"), may=("amount",))
 def _betting(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
     """An action with an amount: the street total, not the common lines' chips added."""
-    (player, amount_text, all_in_mark), line = token.groups, token.number
+    player, line, kind = token["player"], token.number, token.type
     _check_dealt_first(facts, line)
-    amount, all_in, kind = b.money(amount_text, line), bool(all_in_mark), token.type
+    amount, all_in = b.money(token["to"] if kind == "RAISES" else token["amount"], line), bool(token["all_in"])
     if kind == "BRINGS_IN":
         b.act(player or "", ActionKind.BRING_IN, added=amount, all_in=all_in, line=line)
     elif kind == "CALLS":
@@ -117,27 +110,27 @@ def _betting(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
         b.increase(player or "", to=amount, all_in=all_in, line=line)
 
 
-@_LINES.on("SUMMARY_SEAT", groups=4)
+@_LINES.on("SUMMARY_SEAT", reads=("player", "stack", "net"))
 def _summary_seat(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    player, net = fields[1] or "", b.money(fields[3], line)
+    line = token.number
+    player, net = token["player"] or "", b.money(token["net"], line)
     facts.summary_net[player] = (net, line)
     # "Seat 1: Player0 (2,054.59) +329": chips after the hand and the net result, restated
     facts.restatements.append(Restatement(Restated.NET, player, amount=net, line=line))
-    facts.restatements.append(Restatement(Restated.STACK_AFTER, player, amount=b.money(fields[2], line), line=line))
+    facts.restatements.append(Restatement(Restated.STACK_AFTER, player, amount=b.money(token["stack"], line), line=line))
 
 
-@_LINES.on("RAKE", groups=1)
+@_LINES.on("RAKE", reads=("rake",))
 def _rake(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    facts.rake = b.money(token.groups[0], token.number)
+    facts.rake = b.money(token["rake"], token.number)
 
 
-@_LINES.on("WINS", groups=6)
+@_LINES.on("WINS", reads=("player", "pot_amount", "side", "side_amount", "from_amount", "from_side"))
 def _wins(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
-    player, pot_amount, side_no, side_amount, from_amount, from_side = token.groups
-    amount = pot_amount or side_amount or from_amount
-    side = side_no or from_side
-    b.award(player or "", b.money(amount, token.number), int(side) if side else 0, Half.UNKNOWN, token.number)
+    """"P wins pot (5)", "P wins side pot 1 (5)" or "P wins (5) from side pot 1"."""
+    amount = token["pot_amount"] or token["side_amount"] or token["from_amount"]
+    side = token["side"] or token["from_side"]
+    b.award(token["player"] or "", b.money(amount, token.number), int(side) if side else 0, Half.UNKNOWN, token.number)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

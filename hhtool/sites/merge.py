@@ -2,7 +2,7 @@
 
 There is no Lark grammar for this site: a file is a ``<description/>`` element followed
 by ``<game>`` elements with no root, read with a real XML parser (``defusedxml``, which
-refuses DTDs and entities) through :mod:`hhtool.sites.xmlsupport`, which wraps
+refuses DTDs and entities) through :mod:`hhtool.sites.kit.xmlsupport`, which wraps
 fragments in a synthetic root. ``split()`` yields one hand per ``<game>`` with its true
 file lines; the ``<description/>`` (stakes) travels with each hand.
 
@@ -14,7 +14,7 @@ Quirks kept here:
   with the other noise events). Amounts: BET, CALL and ALL_IN are chips added;
   COMPLETE and RAISE are the street total (RAISE before 2010-09-08 was chips added,
   as fpdb reads that format). ALL_IN is resolved by
-  :func:`~hhtool.sites.xmlsupport.record_all_in`.
+  :func:`~hhtool.sites.kit.xmlsupport.record_all_in`.
 * Cards are comma separated and cumulative (``null`` or empty = hidden), repeated each
   round for the hero even after a fold; only new cards become deals.
 * Winners carry ``pottype`` h/l/n (high, low, undivided) and ``potnumber``; an uncalled
@@ -44,14 +44,14 @@ from functools import lru_cache
 
 from hhtool.model import ActionKind, Card, Half, Hand, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.money import site_amount
-from hhtool.sites.base import (
+from hhtool.sites.kit.base import (
     HandBuilder,
     HandParseError,
     parse_money,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, stated_start, structure_named
-from hhtool.sites.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
+from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL, stakes_from_forced_bets, stated_start, structure_named
+from hhtool.sites.kit.xmlsupport import LocatedTree, XmlSiteParser, attribute, chips_left, parse_xml, record_all_in
 
 _DESCRIPTION = re.compile(r"<description\b")
 #: how a hand says it is of the older export whose awards include the returned uncalled bet

@@ -25,14 +25,14 @@ from dataclasses import dataclass, field
 
 from hhtool.model import ActionKind, Half, RawHand, Restated, Restatement, ShowStatus, StatedPot, Street
 from hhtool.money import site_amount
-from hhtool.sites.base import (
+from hhtool.sites.kit.base import (
     HandBuilder,
     HandParseError,
     mark_idle_seats,
     parse_cards,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.common_lines import (
     COMMON_LINES,
     CURRENCY_OF_SYMBOL,
     STREET_MARKERS,
@@ -42,11 +42,11 @@ from hhtool.sites.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -92,19 +92,19 @@ _LINES = LineTable[_OnGameFacts](order_only=("HISTORY_HEADER", "START_HAND", "TA
 _LINES.add("PLAYERS_IN_ROUND", COMMON_LINES["PLAYER_COUNT"])
 
 
-@_LINES.on("USER", groups=1)
+@_LINES.on("USER", reads=("user",))
 def _user(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    facts.user = token.groups[0]
+    facts.user = token["user"]
 
 
-@_LINES.on("POCKET_MARKER", groups=0)
+@_LINES.on("POCKET_MARKER")
 def _pocket_marker(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
     b.start_street(Street.THIRD)
 
 
-@_LINES.on("DEALT", groups=2)
+@_LINES.on("DEALT", reads=("player", "cards"))
 def _dealt(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    player, cards, line = token.groups[0] or "", parse_cards(token.groups[1] or ""), token.number
+    player, cards, line = token["player"] or "", parse_cards(token["cards"] or ""), token.number
     if len(cards) != cards_dealt_on(b.street):
         raise HandParseError(line, f"ongame: {b.street.label}-street deal of {len(cards)} cards")
     if b.street is Street.THIRD and cards[0] is not None and cards[1] is not None:
@@ -112,27 +112,25 @@ def _dealt(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
     b.deal_new_cards(player, cards, line)
 
 
-@_LINES.on("BRINGS_IN", groups=4)
+@_LINES.on("BRINGS_IN", reads=("player", "size", "amount", "all_in"))
 def _brings_in(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    player, size, amount, all_in = token.groups
-    line = token.number
+    player, size, amount, all_in, line = token["player"], token["size"], token["amount"], token["all_in"], token.number
     if size == "big":  # the bring-in player opens for the full small bet
         b.increase(player or "", added=b.money(amount, line), all_in=bool(all_in), line=line)
     else:
         b.act(player or "", ActionKind.BRING_IN, added=b.money(amount, line), all_in=bool(all_in), line=line)
 
 
-@_LINES.on("RAISES", groups=4)
+@_LINES.on("RAISES", reads=("player", "amount", "to", "all_in"))
 def _raises(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
     total = _settle_raise(token, b, facts)
-    b.increase(token.groups[0] or "", to=total, all_in=bool(token.groups[3]), line=token.number)
+    b.increase(token["player"] or "", to=total, all_in=bool(token["all_in"]), line=token.number)
 
 
-@_LINES.on("POT_WON", groups=4)
+@_LINES.on("POT_WON", reads=("pot", "side", "amount", "winners"))
 def _pot_won(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    pot_name, side_no, amount, winners_text = token.groups
-    line = token.number
-    pot = pot_number(pot_name, side_no)
+    amount, winners_text, line = token["amount"], token["winners"], token.number
+    pot = pot_number(token["pot"], token["side"])
     facts.total_pot = (facts.total_pot or 0) + b.money(amount, line)
     facts.stated_pots.append(StatedPot(pot, b.money(amount, line), False, line))  # before rake: "$5.14 won by ($4.89)"
     facts.pot_lines.append(line)
@@ -143,15 +141,15 @@ def _pot_won(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
         b.award(player, b.money(won, line), pot, _HALVES.get(tag or "", Half.UNKNOWN), line)
 
 
-@_LINES.on("RAKE", groups=1)
+@_LINES.on("RAKE", reads=("rake",))
 def _rake(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    facts.rake = b.money(token.groups[0], token.number)
+    facts.rake = b.money(token["rake"], token.number)
 
 
-@_LINES.on("SUMMARY_SEAT", groups=7)
+@_LINES.on("SUMMARY_SEAT", reads=("player", "stack", "sign", "net", "cards", "hand"))
 def _summary_seat(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    _seat, player, stack_after, sign, net, cards, description = token.groups
-    line = token.number
+    player, stack_after, sign, net = token["player"], token["stack"], token["sign"], token["net"]
+    cards, description, line = token["cards"], token["hand"], token.number
     facts.summary_lines[player or ""] = line
     if net is not None:
         facts.nets[player or ""] = (-b.money(net, line) if sign == "-" else b.money(net, line), line)
@@ -163,10 +161,10 @@ def _summary_seat(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None
         facts.summary_cards[player or ""] = (cards, description, line)
 
 
-@_LINES.on("END_MARKER", groups=1)
+@_LINES.on("END_MARKER", reads=("hand_id",))
 def _end_marker(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
-    if token.groups[0] != b.hand_id:
-        raise HandParseError(token.number, f"ongame: end of hand {token.groups[0]} inside hand {b.hand_id}")
+    if token["hand_id"] != b.hand_id:
+        raise HandParseError(token.number, f"ongame: end of hand {token['hand_id']} inside hand {b.hand_id}")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -288,8 +286,7 @@ def _settle_raise(token: LineToken, b: HandBuilder, facts: _OnGameFacts) -> int:
     number). The model records the amount the chips prove: the level the next caller (not all-in)
     reaches decides, and a note keeps what the site printed. Without such a call the stated "to" is
     kept (if the raise is not called, its size does not change the pot: the excess is returned)."""
-    fields, line = token.groups, token.number
-    player, first_text, to_text = fields[0] or "", fields[1], fields[2]
+    line, player, first_text, to_text = token.number, token["player"] or "", token["amount"], token["to"]
     first = b.money(first_text, line)
     stated = b.money(to_text, line) if to_text is not None else None
     called = level_called_next(facts.tokens, token.index, b, player, _CALL_SEARCH_ENDS)

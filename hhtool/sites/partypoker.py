@@ -19,14 +19,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, Splitting, parse_cards
-from hhtool.sites.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stated_start
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.stray_bytes import STRAY_CHARACTERS
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.base import HandBuilder, HandParseError, Splitting, parse_cards
+from hhtool.sites.kit.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stated_start
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -47,7 +47,7 @@ _TOURNEY_STAKES = re.compile(r"(?:Blinds|Stakes)(?:-Antes)?\(([\d.,]+) ?/ ?([\d.
 
 def _preamble_id(line: str) -> str | None:
     """The hand id a preamble line names (behind a byte-order mark or NULs too: two exports put
-    together; the parse removes them and says so, see hhtool.sites.stray_bytes)."""
+    together; the parse removes them and says so, see hhtool.sites.kit.stray_bytes)."""
     for pattern in _PREAMBLE:
         match = pattern.match(line.strip().lstrip(STRAY_CHARACTERS))
         if match:
@@ -94,45 +94,40 @@ _LINES = LineTable[_PartyFacts](order_only=("GAME_STARTS", "GAME_NO", "HISTORY_F
 _LINES.add("BRING_INS", COMMON_LINES["BRINGS_IN"])
 
 
-@_LINES.on("TABLE", groups=2)
+@_LINES.on("TABLE", reads=("table",))
 def _table(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    facts.table_name = " ".join((token.groups[0] or "").split())
+    facts.table_name = " ".join((token["table"] or "").split())
 
 
-@_LINES.on("TRNY", groups=2)
+@_LINES.on("TRNY", reads=("tournament",))
 def _trny(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    facts.tournament_id = token.groups[0]
+    facts.tournament_id = token["tournament"]
 
 
-@_LINES.on("TOURNEY_STAKES", groups=3)
+@_LINES.on("TOURNEY_STAKES", reads=("small_bet", "big_bet"))
 def _tourney_stakes(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    facts.tourney_stakes = (token.groups[0] or "", token.groups[1] or "")
+    facts.tourney_stakes = (token["small_bet"] or "", token["big_bet"] or "")
 
 
-@_LINES.on("DEALT", groups=2)
+@_LINES.on("DEALT", reads=("player", "cards"))
 def _dealt(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    player, cards, line = token.groups[0] or "", parse_cards(token.groups[1] or ""), token.number
+    player, cards, line = token["player"] or "", parse_cards(token["cards"] or ""), token.number
     facts.hero = player
     if len(cards) != cards_dealt_on(b.street):
         raise HandParseError(line, f"{b.street.label}-street deal of {len(cards)} cards")
     b.deal_new_cards(player, cards, line)
 
 
-@_LINES.on("COMPLETES", "RAISES", groups=2)
-def _increases(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:  # chips added, like bets
-    b.increase(token.groups[0] or "", added=b.money(token.groups[1], token.number), line=token.number)
-
-
-@_LINES.on("ALL_IN", groups=2)
+@_LINES.on("ALL_IN", reads=("player", "amount"))
 def _all_in(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     # "is all-In [$x]" adds chips without saying whether they call or raise
-    b.act_all_in(token.groups[0] or "", b.money(token.groups[1], token.number), token.number)
+    b.act_all_in(token["player"] or "", b.money(token["amount"], token.number), token.number)
 
 
-@_LINES.on("ALL_IN_FLAG", groups=1)
+@_LINES.on("ALL_IN_FLAG", reads=("player",))
 def _flag_all_in(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     """"Player2 is all-In." marks the player's last action (or ante) as all-in."""
-    player = token.groups[0] or ""
+    player = token["player"] or ""
     for index in range(len(b.actions) - 1, -1, -1):
         if b.actions[index].player == player:
             b.actions[index] = replace(b.actions[index], all_in=True)
@@ -140,16 +135,15 @@ def _flag_all_in(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     raise HandParseError(token.number, f"{player!r} is all-in before putting anything in")
 
 
-@_LINES.on("SHOWS", groups=4)
+@_LINES.on("SHOWS", reads=("player", "verb", "cards", "hand"))
 def _shows(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    player, verb, cards, description = token.groups
-    status = ShowStatus.SHOWN if verb == "shows" else ShowStatus.MUCKED
-    b.show(player or "", status, parse_cards(cards or ""), description or None, line=token.number)
+    status = ShowStatus.SHOWN if token["verb"] == "shows" else ShowStatus.MUCKED
+    b.show(token["player"] or "", status, parse_cards(token["cards"] or ""), token["hand"] or None, line=token.number)
 
 
-@_LINES.on("SHOWS_LOW", groups=2)
+@_LINES.on("SHOWS_LOW", reads=("player", "low"))
 def _low_line(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    player, low = token.groups[0] or "", token.groups[1] or ""
+    player, low = token["player"] or "", token["low"] or ""
     for index, shown in enumerate(b.showdown):
         if shown.player == player:
             b.showdown[index] = ShownHand(player, shown.status, shown.cards, shown.high_text, low, shown.line)
@@ -157,15 +151,15 @@ def _low_line(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     raise HandParseError(token.number, f"low shown by {player!r} before his cards")
 
 
-@_LINES.on("WINS", groups=7)
+@_LINES.on("WINS", reads=("player", "lo", "lo_amount", "amount", "pot", "side"))
 def _wins(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
-    player, lo, lo_amount, amount, pot_name, side_no, _with = token.groups
+    lo = token["lo"]
     half = Half.LOW if lo else Half.UNKNOWN
-    b.award(player or "", b.money(lo_amount if lo else amount, token.number), pot_number(pot_name, side_no), half,
-            token.number)
+    b.award(token["player"] or "", b.money(token["lo_amount"] if lo else token["amount"], token.number),
+            pot_number(token["pot"], token["side"]), half, token.number)
 
 
-@_LINES.on("NO_LOW", groups=0)
+@_LINES.on("NO_LOW")
 def _no_low(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     facts.no_low = True
 

@@ -66,11 +66,11 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
-from hhtool.sites.dates import stated_datetime
-from hhtool.sites.stray_bytes import STRAY_CHARACTERS
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import exported_tournament
+from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, Splitting
+from hhtool.sites.kit.dates import stated_datetime
+from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import exported_tournament
 
 STUD8_VARIANT = "F7S/8"
 _VARIANT_KEY = re.compile(r"""^\s*variant\s*=\s*["']""")

@@ -11,23 +11,24 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hhtool.model import BuyIn, Card, Half, Note, NoteTopic, RawHand, Restated, ShowStatus, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.common_lines import (
+from hhtool.model import BuyIn, Card, Note, NoteTopic, RawHand, Restated, ShowStatus, Street
+from hhtool.sites.kit.base import HandBuilder, HandParseError
+from hhtool.sites.kit.common_lines import (
     CURRENCY_OF_SYMBOL,
-    deal_third_street,
     first_stated_start,
     header_match,
-    pot_number,
+    read_dealt_old_new,
+    read_table,
     structure_named,
+    total_pot_line,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, stated_pots, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable, named
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
 _HAND_ID = re.compile(r"#(\d+):")
@@ -47,7 +48,6 @@ _STUD8 = re.compile(r"7 Card Stud Hi/Lo", re.I)
 # "100+9" (play money), "50FPP", "250 SC", "Freeroll"; none at all in some (a shootout's later rounds)
 _STATED_BUY_IN = re.compile(rf"(?i:Tournament) #\d+, (?:(?P<free>Freeroll)\b|(?P<parts>{AMOUNT}(?:\+{AMOUNT}){{0,2}})"
                             rf"(?: ?(?P<code>{CODE})\b)?(?= ))")
-_THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and a deal line makes two)
 
 
 def _stakes_in(header: str) -> re.Match[str] | None:
@@ -87,85 +87,41 @@ _LINES = LineTable[_StarsFacts](order_only=("HEADER", "CAPPED", "DOUBLE_BET"))
 _LINES.add("FINISHED", FINISH_LINE)
 
 
-@_LINES.on("TABLE", groups=2)
+_LINES.add("TOTAL_POT", total_pot_line(pots_after_rake=True))  # "Main pot $0.41. Side pot $0.18.": after the rake
+_LINES.add("DEALT", named(read_dealt_old_new, ("player", "cards", "new")))
+
+
+@_LINES.on("TABLE", reads=("table", "seats"))
 def _table(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    facts.table_name, facts.table_size = token.groups[0], int(token.groups[1] or 0) or None
+    read_table(b, facts, token)
     if facts.home_game:
         b.note("a PokerStars home game: its forced bets are its host's, learnt from its own hands only",
                token.number - 1, NoteTopic.PRIVATE_TABLE)  # (the header, just above)
 
 
-@_LINES.on("SEAT", groups=4)
-def _seat(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    seat_no, player, stack, status = token.groups
-    b.seat(int(seat_no or 0), player or "", b.money(stack, token.number), bool(status and "sitting out" in status),
-           token.number)
-
-
-@_LINES.on("RIVER_MARKER", groups=1)
+@_LINES.on("RIVER_MARKER", may=("card",))
 def _river(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     b.start_street(Street.SEVENTH)
-    if token.groups[0]:
-        facts.community_card = Card.parse(token.groups[0])
+    card = token["card"]
+    if card:
+        facts.community_card = Card.parse(card)
 
 
-@_LINES.on("DEALT", groups=3)
-def _dealt(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    player, second = fields[0] or "", fields[2]
-    if second is not None and b.street is not _THIRD:
-        # "[old cards] [new card]": the first bracket repeats the cards dealt before, a claim read apart
-        facts.restatements.extend(restated_cards(b, player, fields[1] or "", line))
-        b.deal_up_or_down(player, parse_cards(second), line)
-        return
-    first = parse_cards(fields[1] or "")
-    if b.street is _THIRD and second is None:
-        deal_third_street(b, facts, player, first, line)
-        return
-    b.deal_up_or_down(player, parse_cards(second) if second is not None else first, line)
-
-
-@_LINES.on("COMPLETES", groups=3)
-def _completes(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    fields = token.groups
-    b.increase(fields[0] or "", to=b.money(fields[1], token.number), all_in=bool(fields[2]), line=token.number)
-
-
-@_LINES.on("RAISES", groups=4)
-def _raises(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    fields = token.groups
-    b.increase(fields[0] or "", to=b.money(fields[2], token.number), all_in=bool(fields[3]), line=token.number)
-
-
-@_LINES.on("COLLECTED", groups=4)
-def _collected(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    player, amount, pot_name, side_no = token.groups
-    b.award(player or "", b.money(amount, token.number), pot_number(pot_name, side_no), Half.UNKNOWN, token.number)
-
-
-@_LINES.on("NO_LOW", groups=0)
+@_LINES.on("NO_LOW")
 def _no_low(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     facts.no_low = True
 
 
-@_LINES.on("SHOWDOWN_MARKER", groups=0)
+@_LINES.on("SHOWDOWN_MARKER")
 def _showdown(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     facts.showdown = True
 
 
-@_LINES.on("TOTAL_POT", groups=3)
-def _total_pot(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    facts.total_pot, facts.rake = b.money(fields[0], line), b.money(fields[2], line)
-    # "Main pot $0.41. Side pot $0.18." is what each pot held after the rake
-    facts.stated_pots = stated_pots(fields[1] or "", b, line, after_rake=True)
-
-
-@_LINES.on("SUMMARY_SEAT", groups=3)
+@_LINES.on("SUMMARY_SEAT", reads=("seat", "player"))
 def _summary_seat(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
-    text, fields, line = token.value, token.groups, token.number
-    found = summary_player(text, int(fields[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
-    player, tail = found if found is not None else (fields[1] or "", text.split(f"{fields[1]} ", 1)[-1])
+    text, line, named_player = token.value, token.number, token["player"]
+    found = summary_player(text, int(token["seat"] or 0), [(seat.seat, seat.player) for seat in b.seats])
+    player, tail = found if found is not None else (named_player or "", text.split(f"{named_player} ", 1)[-1])
     restated = summary_restatements(tail, player, b, line)
     facts.restatements.extend(restated)
     for fact in restated:
@@ -176,7 +132,7 @@ def _summary_seat(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
             b.reveal_mucked(player, fact.cards, line=line)
 
 
-@_LINES.on("SUMMARY_MARKER", groups=0)
+@_LINES.on("SUMMARY_MARKER")
 def _label_halves(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
     """Stars does not label halves; it does say when nobody had a low, and a pot nobody
     contested is not split."""

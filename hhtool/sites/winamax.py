@@ -22,30 +22,29 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hhtool.model import ActionKind, Card, Half, RawHand, ShownHand, ShowStatus, Stakes, Street
+from hhtool.model import ActionKind, Card, RawHand, ShownHand, ShowStatus, Stakes, Street
 from hhtool.money import site_amount
-from hhtool.sites.base import (
+from hhtool.sites.kit.base import (
     HandBuilder,
     HandParseError,
     mark_idle_seats,
     parse_cards,
     uncalled_excess,
 )
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.common_lines import (
     STREET_MARKERS,
     header_match,
     level_called_next,
-    pot_number,
     stakes_from_forced_bets,
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -76,54 +75,41 @@ class _WinamaxFacts(HandFacts):
 _LINES = LineTable[_WinamaxFacts](order_only=("HEADER", "ANTE_MARKER", "SHOWDOWN_MARKER", "SUMMARY_MARKER", "BOARD"))
 
 
-@_LINES.on("TABLE", groups=4)
-def _table(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
-    fields = token.groups
-    facts.table_name, facts.table_size = fields[0], int(fields[1] or 0) or None
-    facts.dealer_seat = int(fields[3]) if fields[3] is not None else None
-
-
-@_LINES.on("THIRD_MARKER", "FOURTH_MARKER", "FIFTH_MARKER", "SIXTH_MARKER", "SEVENTH_MARKER", groups=0)
+@_LINES.on("THIRD_MARKER", "FOURTH_MARKER", "FIFTH_MARKER", "SIXTH_MARKER", "SEVENTH_MARKER")
 def _street(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     b.start_street(STREET_MARKERS[token.type])
     facts.bring_in_by = {}
 
 
-@_LINES.on("BRINGS_IN", groups=3)
+@_LINES.on("BRINGS_IN", reads=("player", "amount", "all_in"))
 def _brings_in(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    amount = b.money(fields[1], line)
-    b.act(fields[0] or "", ActionKind.BRING_IN, added=amount, all_in=bool(fields[2]), line=line)
-    facts.bring_in_by[fields[0] or ""] = amount
+    player, line = token["player"] or "", token.number
+    amount = b.money(token["amount"], line)
+    b.act(player, ActionKind.BRING_IN, added=amount, all_in=bool(token["all_in"]), line=line)
+    facts.bring_in_by[player] = amount
 
 
-@_LINES.on("RAISES", groups=4)
+@_LINES.on("RAISES", reads=("player", "to", "all_in"))
 def _raises(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    player = fields[0] or ""
-    total = _raise_total(token, b, facts, player, b.money(fields[2], line))
-    b.increase(player, to=total, all_in=bool(fields[3]), line=line)
+    player, line = token["player"] or "", token.number
+    total = _raise_total(token, b, facts, player, b.money(token["to"], line))
+    b.increase(player, to=total, all_in=bool(token["all_in"]), line=line)
 
 
-@_LINES.on("COLLECTED", groups=5)
-def _collected(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
-    player, amount, pot_name, side_no, half = token.groups
-    half_of = {"HI": Half.HIGH, "LO": Half.LOW}.get(half or "", Half.UNKNOWN)
-    b.award(player or "", b.money(amount, token.number), pot_number(pot_name, side_no), half_of, token.number)
-
-
-@_LINES.on("SUMMARY_SEAT", groups=2)
+@_LINES.on("SUMMARY_SEAT", reads=("seat",))
 def _summary_seat(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     # "won 114€" is printed once per half, "showed [..] and lost with HI : .." / "and won .. with LO : .."
-    found = summary_player(token.value, int(token.groups[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+    found = summary_player(token.value, int(token["seat"] or 0), [(seat.seat, seat.player) for seat in b.seats])
     if found is not None:
         facts.restatements.extend(summary_restatements(found[1], found[0], b, token.number))
 
 
-@_LINES.on("TOTAL_POT", groups=2)
+@_LINES.on("TOTAL_POT", reads=("total", "rake"))
 def _total_pot(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
-    facts.collected_total = b.money(token.groups[0], token.number)
-    facts.rake = b.money(token.groups[1], token.number) if token.groups[1] is not None else 0
+    """Winamax's "Total pot" is what was collected: after the rake, an uncalled bet included."""
+    rake = token["rake"]
+    facts.collected_total = b.money(token["total"], token.number)
+    facts.rake = b.money(rake, token.number) if rake is not None else 0
 
 
 def _raise_total(token: LineToken, b: HandBuilder, facts: _WinamaxFacts, player: str, stated_to: int) -> int:
@@ -156,10 +142,9 @@ def _raise_total(token: LineToken, b: HandBuilder, facts: _WinamaxFacts, player:
     return called
 
 
-@_LINES.on("DEALT", groups=3)
+@_LINES.on("DEALT", reads=("player", "cards", "new"))
 def _dealt(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    player, first_text, second_text = fields[0] or "", fields[1] or "", fields[2]
+    player, first_text, second_text, line = token["player"] or "", token["cards"] or "", token["new"], token.number
     if b.street is Street.THIRD:
         first = parse_cards(first_text)
         down: tuple[Card | None, ...]
@@ -181,11 +166,10 @@ def _dealt(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     b.deal_up_or_down(player, parse_cards(second_text), line)
 
 
-@_LINES.on("SHOWS", groups=3)
+@_LINES.on("SHOWS", reads=("player", "cards", "hand"))
 def _shows(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     """A hi/lo showdown prints one line per half ("(HI : ...)", "(LO : ...)"): merge them."""
-    fields, line = token.groups, token.number
-    player, cards_text, description = fields[0] or "", fields[1] or "", fields[2]
+    player, cards_text, description, line = token["player"] or "", token["cards"] or "", token["hand"], token.number
     cards = parse_cards(cards_text)
     high_text = low_text = None
     if description is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hhtool.model import (
     ActionKind,
@@ -34,23 +34,22 @@ from hhtool.model import (
     Street,
     Structure,
 )
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, mark_idle_seats, parse_cards
-from hhtool.sites.common_lines import (
+from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, mark_idle_seats, parse_cards
+from hhtool.sites.kit.common_lines import (
     COMMON_LINES,
     StreetsByDeals,
     cards_dealt_on,
     deal_third_street,
     header_match,
-    pot_number,
     stated_start,
     structure_named,
 )
-from hhtool.sites.facts import HandFacts, StatedStakes
-from hhtool.sites.line_rules import LineRule, LineTable
-from hhtool.sites.line_site import LineSiteParser
-from hhtool.sites.lines import LineToken
-from hhtool.sites.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.facts import HandFacts, StatedStakes
+from hhtool.sites.kit.line_rules import LineTable
+from hhtool.sites.kit.line_site import LineSiteParser
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 _OLD_START = re.compile(r"Game started at: \d+/")  # a year of other than four digits is a bad date, told
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
@@ -96,17 +95,17 @@ class _WinningFacts(HandFacts):
 
 
 def _folds(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    player = token.groups[0] or ""
+    player = token["player"] or ""
     b.act(player, ActionKind.FOLD, line=token.number)
     facts.folded.add(player)
 
 
 def _stated_pot(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     """Pot, rake and jackpot fee as stated: the pot after rake and fee; total_pot is before them."""
-    fields, line = token.groups, token.number
-    stated = b.money(fields[0], line)
-    rake = b.money(fields[1], line) if fields[1] else 0  # tournaments state no rake
-    facts.fees = b.money(fields[2], line) if fields[2] else 0
+    line, stated_rake, fee = token.number, token["rake"], token["fee"]
+    stated = b.money(token["total"], line)
+    rake = b.money(stated_rake, line) if stated_rake else 0  # tournaments state no rake
+    facts.fees = b.money(fee, line) if fee else 0
     facts.rake, facts.total_pot = rake, stated + rake + facts.fees
 
 
@@ -132,33 +131,32 @@ class _WinningExport(LineSiteParser[_WinningFacts]):
 # ------------------------------------------------------------ old "Game started at:" export
 
 _OLD_LINES = LineTable[_WinningFacts](order_only=("GAME_ID", "SUMMARY_MARKER", "GAME_ENDED"))
-_OLD_LINES.add("RAISES", COMMON_LINES["BETS"])  # the chips added, like a bet
-_OLD_LINES.on("FOLDS", groups=1)(_folds)
-_OLD_LINES.on("POT", groups=3)(_stated_pot)
+_OLD_LINES.on("FOLDS", reads=("player",))(_folds)
+_OLD_LINES.on("POT", reads=("total", "rake", "fee"))(_stated_pot)
 
 
-@_OLD_LINES.on("GAME_STARTED", groups=6)
+@_OLD_LINES.on("GAME_STARTED", reads=("year", "month", "day", "hour", "minute", "second"))
 def _game_started(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    year, month, day, hour, minute, second = token.groups  # each run of digits whole, as stated
-    facts.started_at, notes = stated_start(f"{year}/{month}/{day} {hour}:{minute}:{second}", ["%Y/%m/%d %H:%M:%S"],
-                                           token.number)
+    # each run of digits whole, as stated
+    stated = f"{token['year']}/{token['month']}/{token['day']} {token['hour']}:{token['minute']}:{token['second']}"
+    facts.started_at, notes = stated_start(stated, ["%Y/%m/%d %H:%M:%S"], token.number)
     b.notes.extend(notes)
 
 
-@_OLD_LINES.on("STREET_MARKER", groups=1)
+@_OLD_LINES.on("STREET_MARKER", reads=("street",))
 def _old_marker(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    number = facts.streets.marker_number(_OLD_MARKERS[token.groups[0] or ""])
+    number = facts.streets.marker_number(_OLD_MARKERS[token["street"] or ""])
     if number > Street.SEVENTH:
         raise HandParseError(token.number, f"street marker {token.value!r} does not fit this hand's streets")
     facts.streets.announce(Street(number), token.number)
 
 
-@_OLD_LINES.on("CARD", groups=2)
+@_OLD_LINES.on("CARD", reads=("player", "card"))
 def _card(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    _gather_card(b, facts, token, Card.parse(token.groups[1] or ""))
+    _gather_card(b, facts, token, Card.parse(token["card"] or ""))
 
 
-@_OLD_LINES.on("HIDDEN_CARD", groups=1)
+@_OLD_LINES.on("HIDDEN_CARD", reads=("player",))
 def _hidden_card(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     _gather_card(b, facts, token, None)
 
@@ -167,7 +165,7 @@ def _gather_card(b: HandBuilder, facts: _WinningFacts, token: LineToken, card: C
     """One card of a deal round (a line each): the round's cards are dealt at its last card."""
     if not facts.dealt:  # the first card of a deal round starts the next street
         facts.streets.start_round(b, token.number)
-    facts.dealt.setdefault(token.groups[0] or "", []).append((card, token.number))
+    facts.dealt.setdefault(token["player"] or "", []).append((card, token.number))
     following = facts.tokens[token.index + 1].type if token.index + 1 < len(facts.tokens) else None
     if following not in ("CARD", "HIDDEN_CARD"):
         _deal_round(b, facts)
@@ -185,9 +183,9 @@ def _deal_round(b: HandBuilder, facts: _WinningFacts) -> None:
     facts.dealt = {}
 
 
-@_OLD_LINES.on("ALL_IN", groups=2)
+@_OLD_LINES.on("ALL_IN", reads=("player", "amount"))
 def _all_in(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    player, amount_text = token.groups[0] or "", token.groups[1]
+    player, amount_text = token["player"] or "", token["amount"]
     facts.any_all_in = True
     if amount_text is None:  # a disconnected player's whole remaining stack
         stack = b.seats[[seat.player for seat in b.seats].index(player)].stack or 0
@@ -197,15 +195,17 @@ def _all_in(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     b.act_all_in(player, amount, token.number)
 
 
-@_OLD_LINES.on("MUCKS_CARDS", groups=1)
+@_OLD_LINES.on("MUCKS_CARDS", reads=("player",))
 def _mucks_cards(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    b.show(token.groups[0] or "", ShowStatus.MUCKED, line=token.number)
+    b.show(token["player"] or "", ShowStatus.MUCKED, line=token.number)
 
 
-@_OLD_LINES.on("SUMMARY_PLAYER", groups=10)
+@_OLD_LINES.on("SUMMARY_PLAYER", reads=("player", "hand", "cards", "low", "mucks", "bets", "collects", "result_kind",
+                                        "result"))
 def _summary_player(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    _star, player, description, cards, low, mucks, bets, collects, wins_or_loses, result = token.groups
-    player, line = player or "", token.number
+    player, description, cards, low, mucks = token["player"] or "", token["hand"], token["cards"], token["low"], token["mucks"]
+    bets, collects, line = token["bets"], token["collects"], token.number
+    wins_or_loses, result = token["result_kind"], token["result"]
     amount = b.money(collects, line)
     # "Wins: 0.02" / "Loses: 0.15" restates his net result
     net = b.money(result, line) * (-1 if wins_or_loses == "Loses" else 1)
@@ -256,29 +256,21 @@ class _OldExport(_WinningExport):
 # ------------------------------------------------------------ newer "Hand #" export
 
 _ACR_LINES = LineTable[_WinningFacts](order_only=("HEADER", "SUMMARY_MARKER"))
-_ACR_LINES.on("FOLDS", groups=1)(_folds)
-_ACR_LINES.on("TOTAL_POT", groups=3)(_stated_pot)
+_ACR_LINES.on("FOLDS", reads=("player",))(_folds)
+_ACR_LINES.on("TOTAL_POT", reads=("total", "rake", "fee"))(_stated_pot)
 
 
-@_ACR_LINES.on("TABLE", groups=4)
-def _table(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    fields = token.groups
-    facts.table_name, facts.table_size = fields[0] or "", int(fields[1] or 0) or None
-    facts.dealer_seat = int(fields[3]) if fields[3] else None
-
-
-@_ACR_LINES.on("STREET_MARKER", groups=1)
+@_ACR_LINES.on("STREET_MARKER", reads=("street",))
 def _acr_marker(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    street = Street(int(token.groups[0] or ""))
+    street = Street(int(token["street"] or ""))
     if street <= b.street and b.deals:
         raise HandParseError(token.number, f"{street.label}-street marker after {b.street.label} street")
     b.start_street(street)
 
 
-@_ACR_LINES.on("DEALT", groups=3)
+@_ACR_LINES.on("DEALT", reads=("player", "cards", "new"))
 def _dealt_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    player, first, second = token.groups[0] or "", token.groups[1] or "", token.groups[2]
-    line = token.number
+    player, first, second, line = token["player"] or "", token["cards"] or "", token["new"], token.number
     if b.street is Street.THIRD and second is None:
         deal_third_street(b, facts, player, parse_cards(first), line)
         return
@@ -291,25 +283,24 @@ def _dealt_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
 
 
 def _noting_all_in(terminal: str) -> None:
-    """The common reader of ``terminal``, remembering whether the line is all-in (its last group)."""
+    """The common reader of ``terminal``, remembering whether the line is all-in."""
     rule = COMMON_LINES[terminal]
     read = rule.read
     assert read is not None
 
     def read_noting_all_in(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-        facts.any_all_in |= bool(token.groups[-1])
+        facts.any_all_in |= bool(token.get("all_in"))
         read(b, facts, token)
-    _ACR_LINES.add(terminal, LineRule(read_noting_all_in, rule.fewest, rule.most))
+    _ACR_LINES.add(terminal, replace(rule, read=read_noting_all_in, may=rule.may | {"all_in"}))
 
 
 for _terminal in ("ANTE", "BRINGS_IN", "BETS", "CALLS"):
     _noting_all_in(_terminal)
 
 
-@_ACR_LINES.on("RAISES", groups=4)
+@_ACR_LINES.on("RAISES", reads=("player", "added", "to", "all_in"))
 def _raises_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    player, added, to, all_in_mark = token.groups
-    line, all_in = token.number, bool(all_in_mark)
+    player, added, to, line, all_in = token["player"], token["added"], token["to"], token.number, bool(token["all_in"])
     facts.any_all_in |= all_in
     action = b.increase(player or "", to=b.money(to, line), all_in=all_in, line=line)
     if action.amount != b.money(added, line):
@@ -317,36 +308,29 @@ def _raises_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
         b.note(f"raise of {added} to {to} but {player or ''} had {already} in", line)
 
 
-@_ACR_LINES.on("COLLECTED", groups=4)
-def _collected(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    fields = token.groups
-    b.award(fields[0] or "", b.money(fields[1], token.number), pot_number(fields[2], fields[3]), Half.UNKNOWN,
-            token.number)
-
-
-@_ACR_LINES.on("SHOWDOWN_MARKER", groups=0)
+@_ACR_LINES.on("SHOWDOWN_MARKER")
 def _showdown(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     facts.at_showdown = True
 
 
-@_ACR_LINES.on("POT_STATUS", groups=5)
+@_ACR_LINES.on("POT_STATUS", reads=("side", "amount"))
 def _pot_status(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     if facts.at_showdown:  # each pot after rake and fee, as the showdown settles it
-        pot = int(token.groups[1]) if token.groups[1] else 0
-        facts.stated_pots.append(StatedPot(pot, b.money(token.groups[2], token.number), True, token.number))
+        side = token["side"]
+        pot = int(side) if side else 0
+        facts.stated_pots.append(StatedPot(pot, b.money(token["amount"], token.number), True, token.number))
 
 
-@_ACR_LINES.on("SUMMARY_SEAT", groups=4)
+@_ACR_LINES.on("SUMMARY_SEAT", reads=("seat", "player", "verb", "rest"))
 def _summary_seat_acr(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
-    _seat, player, verb, rest = token.groups
-    player, rest, line = player or "", rest or "", token.number
+    player, verb, rest, line = token["player"] or "", token["verb"], token["rest"] or "", token.number
     won = _WON.search(f" {verb}{rest}")
     if won and verb != "folded":
         facts.summary_wins.append((player, b.money(won.group(1), line), line))
     mucked = _MUCKED_CARDS.search(rest)
     if verb == "mucked" and mucked:
         b.reveal_mucked(player, parse_cards(mucked.group(1)), line=line)
-    found = summary_player(token.value, int(token.groups[0] or 0), [(seat.seat, seat.player) for seat in b.seats])
+    found = summary_player(token.value, int(token["seat"] or 0), [(seat.seat, seat.player) for seat in b.seats])
     if found is not None:
         facts.restatements.extend(summary_restatements(found[1], found[0], b, line))
 

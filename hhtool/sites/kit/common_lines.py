@@ -1,11 +1,11 @@
-"""What several site modules read alike, beyond :mod:`hhtool.sites.base`'s builder.
+"""What several site modules read alike, beyond :mod:`hhtool.sites.kit.base`'s builder.
 
 Only logic that is the same wherever it appears lives here; a site's quirks stay in its module.
 Most grammars give the same terminal names to lines that mean the same thing with the same
-capture groups (``BETS``: player, chips added, all-in marker): :data:`COMMON_LINES` reads those,
-and a site's table declares only its own lines.
+named capture groups (``BETS``: ``player``, ``amount``, ``all_in``): :data:`COMMON_LINES` reads those
+by name, and a site's table declares only its own lines.
 Imports point one way: this module imports only the model and the sites' ``base``, ``dates``, ``facts``, ``lines``,
-``line_rules`` and ``stakes``.
+``line_rules``, ``restated`` and ``stakes``.
 
 >>> cards_dealt_on(Street.THIRD), cards_dealt_on(Street.SEVENTH)
 (3, 1)
@@ -22,13 +22,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from hhtool.model import ActionKind, Card, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
-from hhtool.sites.dates import stated_datetime
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineRule
-from hhtool.sites.lines import LineToken
-from hhtool.sites.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
+from hhtool.model import ActionKind, Card, Half, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.dates import stated_datetime
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineRule, named
+from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.restated import restated_cards, stated_pots
+from hhtool.sites.kit.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -73,96 +74,176 @@ def _street(b: HandBuilder, facts: object, token: LineToken) -> None:
 
 
 def _seat(b: HandBuilder, facts: object, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    b.seat(int(fields[0] or 0), fields[1] or "", b.money(fields[2], line), _marked(fields, 3), line)
+    line = token.number
+    b.seat(int(token["seat"] or 0), token["player"] or "", b.money(token["stack"], line),
+           bool(token.get("sitting_out")), line)
 
 
 def _ante(b: HandBuilder, facts: object, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    b.ante(fields[0] or "", b.money(fields[1], line), _marked(fields, 2), line)
+    line = token.number
+    b.ante(token["player"] or "", b.money(token["amount"], line), bool(token.get("all_in")), line)
 
 
 def _adds(kind: ActionKind) -> Callable[[HandBuilder, object, LineToken], None]:
     def read(b: HandBuilder, facts: object, token: LineToken) -> None:
-        fields, line = token.groups, token.number
-        b.act(fields[0] or "", kind, added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+        line = token.number
+        b.act(token["player"] or "", kind, added=b.money(token["amount"], line), all_in=bool(token.get("all_in")),
+              line=line)
     return read
 
 
 def _bets(b: HandBuilder, facts: object, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    b.increase(fields[0] or "", added=b.money(fields[1], line), all_in=_marked(fields, 2), line=line)
+    line = token.number
+    b.increase(token["player"] or "", added=b.money(token["amount"], line), all_in=bool(token.get("all_in")), line=line)
+
+
+def read_increase(b: HandBuilder, facts: object, token: LineToken) -> None:
+    """A raise or a completion: to the street total its ``to`` group states, else by the chips its
+    ``added`` group states (a grammar may have both, ``to`` optional: "Raises 2 [to 4]");
+    all-in where its ``all_in`` group matched."""
+    line, to = token.number, token.get("to")
+    if to is not None:
+        b.increase(token["player"] or "", to=b.money(to, line), all_in=bool(token.get("all_in")), line=line)
+    else:
+        b.increase(token["player"] or "", added=b.money(token.get("added"), line), all_in=bool(token.get("all_in")),
+                   line=line)
 
 
 def _passive(kind: ActionKind) -> Callable[[HandBuilder, object, LineToken], None]:
     def read(b: HandBuilder, facts: object, token: LineToken) -> None:
-        b.act(token.groups[0] or "", kind, line=token.number)
+        b.act(token["player"] or "", kind, line=token.number)
     return read
 
 
 def _uncalled(b: HandBuilder, facts: object, token: LineToken) -> None:
-    fields, line = token.groups, token.number
-    b.return_uncalled(fields[1] or "", b.money(fields[0], line), line)
+    b.return_uncalled(token["player"] or "", b.money(token["amount"], token.number), token.number)
 
 
 def _shows(b: HandBuilder, facts: object, token: LineToken) -> None:
-    fields = token.groups
-    high, low = (fields[2] if len(fields) > 2 else None), (fields[3] if len(fields) > 3 else None)
-    b.show(fields[0] or "", ShowStatus.SHOWN, parse_cards(fields[1] or ""), high or None, low or None, token.number)
+    b.show(token["player"] or "", ShowStatus.SHOWN, parse_cards(token["cards"] or ""), token.get("high") or None,
+           token.get("low") or None, token.number)
 
 
 def _button(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
-    facts.dealer_seat = int(token.groups[0] or 0)
+    facts.dealer_seat = int(token["seat"] or 0)
 
 
 def _player_count(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
-    facts.table_size = int(token.groups[1]) if token.groups[1] else None
+    seats = token["seats"]
+    facts.table_size = int(seats) if seats else None
 
 
 def _board(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
-    facts.community_card = community_card(parse_cards(token.groups[0] or "")) or facts.community_card
+    facts.community_card = community_card(parse_cards(token["cards"] or "")) or facts.community_card
 
 
 def _not_shown(status: ShowStatus) -> Callable[[HandBuilder, object, LineToken], None]:
     def read(b: HandBuilder, facts: object, token: LineToken) -> None:
-        b.show(token.groups[0] or "", status, line=token.number)
+        b.show(token["player"] or "", status, line=token.number)
     return read
 
 
-#: the lines most grammars name alike, with the same meaning and capture groups (a group the rule
-#: allows to be missing is one a grammar may leave out: the line then never says it):
+def read_table(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    """The table line: its name (``table``), and where the grammar has them its size (``seats``,
+    "6-max") and the dealer's seat (``button``)."""
+    facts.table_name = token["table"]
+    if token.has("seats"):
+        facts.table_size = int(token["seats"] or 0) or None
+    if token.has("button"):
+        button = token["button"]
+        facts.dealer_seat = int(button) if button else None
+
+
+#: the half a collect line names ("(HI)", "(LO)"); any other collect is of the whole pot or unsaid
+_HALF_NAMED = {"HI": Half.HIGH, "LO": Half.LOW}
+
+
+def read_collected(b: HandBuilder, facts: object, token: LineToken) -> None:
+    """A player collects ``amount`` from the pot ``pot`` ("pot", "main pot", "side pot") numbered
+    ``side``, of the half ``half`` where the line names one (HI, LO), else a half unknown."""
+    b.award(token["player"] or "", b.money(token["amount"], token.number), pot_number(token["pot"], token.get("side")),
+            _HALF_NAMED.get(token.get("half") or "", Half.UNKNOWN), token.number)
+
+
+def total_pot_reader(*, pots_after_rake: bool | None = None,
+                     unstated_rake: int | None = 0) -> Callable[[HandBuilder, HandFacts, LineToken], None]:
+    """The reader of a summary's total pot line: the ``total``, the ``rake`` (``unstated_rake`` where the
+    line states none) and, where the grammar has a ``pots`` group, the pots it lists ("Main pot $0.41.
+    Side pot $0.18."), each what it held after the rake or before it (``pots_after_rake``)."""
+    def read(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+        line, rake = token.number, token.get("rake")
+        facts.total_pot = b.money(token["total"], line)
+        facts.rake = b.money(rake, line) if rake else unstated_rake
+        if pots_after_rake is not None:
+            facts.stated_pots = stated_pots(token["pots"] or "", b, line, after_rake=pots_after_rake)
+    return read
+
+
+def total_pot_line(*, pots_after_rake: bool | None = None, unstated_rake: int | None = 0) -> LineRule:
+    """:func:`total_pot_reader`'s rule (a grammar with pots has a ``pots`` group)."""
+    return named(total_pot_reader(pots_after_rake=pots_after_rake, unstated_rake=unstated_rake),
+                 ("total",) if pots_after_rake is None else ("total", "pots"), ("rake", "pots"))
+
+
+def read_dealt_old_new(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    """A deal line written "Dealt to P [cards]" and, after 3rd street, "[cards dealt before] [new card]"
+    (PokerStars, Winning's ACR export): 3rd street's one bracket is the hero's three cards or another's
+    upcard (:func:`deal_third_street`); a later street's first bracket repeats the cards dealt before,
+    a claim read apart (``facts.restatements``), the second is the new card."""
+    player, cards, new, line = token["player"] or "", token["cards"] or "", token["new"], token.number
+    if new is None and b.street is Street.THIRD:
+        deal_third_street(b, facts, player, parse_cards(cards), line)
+        return
+    if new is not None and b.street is not Street.THIRD:
+        facts.restatements.extend(restated_cards(b, player, cards, line))
+    b.deal_up_or_down(player, parse_cards(new if new is not None else cards), line)
+
+
+#: the lines most grammars name alike, with the same meaning and the same named groups (a group the rule
+#: may do without is one a grammar may leave out: the line then never says it):
 #:
 #: * street markers (:data:`STREET_MARKERS`) start their street;
-#: * ``SEAT``: seat number, player, stack[, sitting-out marker];
-#: * ``ANTE``: player, amount[, all-in marker];
-#: * ``BRINGS_IN``, ``BETS``, ``CALLS``: player, chips the action adds[, all-in marker]; a bet is
-#:   whatever increase :meth:`HandBuilder.increase` makes of it;
-#: * ``CHECKS``, ``FOLDS``: player;
-#: * ``UNCALLED``: amount, player it is returned to;
-#: * ``SHOWS``: player, cards[, high description[, low description]];
-#: * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): player;
-#: * ``BUTTON``: the dealer's seat;
-#: * ``PLAYER_COUNT``: players in the hand[, seats at the table];
-#: * ``BOARD``: the summary's board, whose one known card is the community card (:func:`community_card`).
+#: * ``SEAT``: ``seat``, ``player``, ``stack`` [, ``sitting_out``];
+#: * ``ANTE``: ``player``, ``amount`` [, ``all_in``];
+#: * ``BRINGS_IN``, ``BETS``, ``CALLS``: ``player``, ``amount`` (the chips the action adds) [, ``all_in``];
+#:   a bet is whatever increase :meth:`HandBuilder.increase` makes of it;
+#: * ``COMPLETES``, ``RAISES``: ``player``, ``to`` (the street total) or ``added`` (the chips added), or
+#:   both, ``to`` taken where it matched [, ``all_in``] (:func:`read_increase`);
+#: * ``CHECKS``, ``FOLDS``: ``player``;
+#: * ``UNCALLED``: ``amount``, ``player`` it is returned to;
+#: * ``SHOWS``: ``player``, ``cards`` [, ``high``, ``low``: the hands' descriptions];
+#: * ``MUCKS``, ``DOES_NOT_SHOW`` (or ``DOESNT_SHOW``): ``player``;
+#: * ``COLLECTED``: ``player``, ``amount``, ``pot`` [, ``side``, ``half``] (:func:`read_collected`);
+#: * ``TABLE``: ``table`` [, ``seats``, ``button``] (:func:`read_table`);
+#: * ``BUTTON``: the dealer's ``seat``;
+#: * ``PLAYER_COUNT``: ``players`` in the hand, ``seats`` at the table;
+#: * ``BOARD``: the summary's board (``cards``), whose one known card is the community card
+#:   (:func:`community_card`).
 #:
-#: A site's own rule for one of these terminals takes its place.
+#: A site's own rule for one of these terminals takes its place; the total pot and a deal line, which
+#: the sites write differently, have readers here that a site declares (:func:`total_pot_line`,
+#: :func:`read_dealt_old_new`).
 COMMON_LINES: dict[str, LineRule] = {
     **{marker: LineRule(_street) for marker in STREET_MARKERS},
-    "SEAT": LineRule(_seat, 3, 4),
-    "ANTE": LineRule(_ante, 2, 3),
-    "BRINGS_IN": LineRule(_adds(ActionKind.BRING_IN), 2, 3),
-    "CALLS": LineRule(_adds(ActionKind.CALL), 2, 3),
-    "BETS": LineRule(_bets, 2, 3),
-    "CHECKS": LineRule(_passive(ActionKind.CHECK), 1, 1),
-    "FOLDS": LineRule(_passive(ActionKind.FOLD), 1, 1),
-    "UNCALLED": LineRule(_uncalled, 2, 2),
-    "SHOWS": LineRule(_shows, 2, 4),
-    "MUCKS": LineRule(_not_shown(ShowStatus.MUCKED), 1, 1),
-    "DOES_NOT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
-    "DOESNT_SHOW": LineRule(_not_shown(ShowStatus.NOT_SHOWN), 1, 1),
-    "BUTTON": LineRule(_button, 1, 1),
-    "PLAYER_COUNT": LineRule(_player_count, 2, 2),
-    "BOARD": LineRule(_board, 1, 1),
+    "SEAT": named(_seat, ("seat", "player", "stack"), ("sitting_out",)),
+    "ANTE": named(_ante, ("player", "amount"), ("all_in",)),
+    "BRINGS_IN": named(_adds(ActionKind.BRING_IN), ("player", "amount"), ("all_in",)),
+    "CALLS": named(_adds(ActionKind.CALL), ("player", "amount"), ("all_in",)),
+    "BETS": named(_bets, ("player", "amount"), ("all_in",)),
+    "COMPLETES": named(read_increase, ("player",), ("all_in", "to", "added"), ("to", "added")),
+    "RAISES": named(read_increase, ("player",), ("all_in", "to", "added"), ("to", "added")),
+    "CHECKS": named(_passive(ActionKind.CHECK), ("player",)),
+    "FOLDS": named(_passive(ActionKind.FOLD), ("player",)),
+    "UNCALLED": named(_uncalled, ("amount", "player")),
+    "SHOWS": named(_shows, ("player", "cards"), ("high", "low")),
+    "MUCKS": named(_not_shown(ShowStatus.MUCKED), ("player",)),
+    "DOES_NOT_SHOW": named(_not_shown(ShowStatus.NOT_SHOWN), ("player",)),
+    "DOESNT_SHOW": named(_not_shown(ShowStatus.NOT_SHOWN), ("player",)),
+    "COLLECTED": named(read_collected, ("player", "amount", "pot"), ("side", "half")),
+    "TABLE": named(read_table, ("table",), ("seats", "button")),
+    "BUTTON": named(_button, ("seat",)),
+    "PLAYER_COUNT": named(_player_count, ("players", "seats")),
+    "BOARD": named(_board, ("cards",)),
 }
 
 
@@ -172,23 +253,18 @@ def community_card(board: tuple[Card | None, ...]) -> Card | None:
     return board[0] if len(board) == 1 and board[0] is not None else None
 
 
-def _marked(fields: tuple[str | None, ...], index: int) -> bool:
-    """Whether an optional marker group (", and is all in", " is sitting out") matched."""
-    return len(fields) > index and bool(fields[index])
-
-
 def level_called_next(tokens: list[LineToken], index: int, b: HandBuilder, raiser: str,
                       stop: frozenset[str]) -> int | None:
     """The street total the next caller (not all-in) reaches after the raise at ``tokens[index]``,
     or None when nobody calls it before a token in ``stop`` (the next increase, the end of the
-    street) or the end of the hand. ``CALLS`` has the groups player, chips added, all-in marker."""
+    street) or the end of the hand. ``CALLS`` names the groups ``player``, ``amount`` [, ``all_in``]."""
     for token in tokens[index + 1:]:
         if token.type in stop:
             return None
         if token.type == "CALLS":
-            caller, amount, all_in = token.groups
-            if caller != raiser and not all_in:
-                return b.put_in(caller or "") + b.money(amount, token.number)
+            caller = token["player"]
+            if caller != raiser and not token.get("all_in"):
+                return b.put_in(caller or "") + b.money(token["amount"], token.number)
     return None
 
 

@@ -6,7 +6,8 @@ the assurance that their order is one the grammar allows. So instead of Lark's g
 (a value stack, a callback and a tree node for every rule), :class:`LineParser` keeps just the
 state stack: shift, reduce and goto exactly as Lark's ``feed_token`` does, from Lark's own table.
 Lines are matched as Lark's contextual lexer would: only the terminals the current state
-accepts, in Lark's priority order, after a cheap test for each pattern's required literal.
+accepts, in Lark's priority order, after a cheap test for each pattern's required literal
+(:class:`LineMatcher`, one per set of accepted terminals).
 """
 
 from __future__ import annotations
@@ -46,18 +47,39 @@ def candidate(name: str, pattern: str) -> Candidate:
     return name, re.compile(pattern, LINE_FLAGS), None, screen
 
 
+#: no named groups (a terminal whose regex names none)
+NO_NAMES: Final[dict[str, int]] = {}
+
+
 class LineToken:
     """One line of a hand: its terminal name, text, line number (1-based within the hand), the
     groups its terminal's regex captured (so nothing is matched twice), its line number in the
     file (``number``) and its place among the hand's tokens (``index``, for readers that look
-    ahead). (Lark's Token is not needed here: no tree is built; a plain slotted object is cheaper.)"""
+    ahead). (Lark's Token is not needed here: no tree is built; a plain slotted object is cheaper.)
 
-    __slots__ = ("groups", "index", "line", "number", "type", "value")
+    A group the grammar names (``(?P<player>…)``) is read by its name: ``token["player"]`` (a
+    KeyError if the terminal has no such group, None if the group did not take part in the match),
+    ``token.get("all_in")`` (None as well where the terminal has no such group). ``names`` maps each
+    name to its place in ``groups``; it is the terminal's, shared by all its tokens."""
+
+    __slots__ = ("groups", "index", "line", "names", "number", "type", "value")
 
     def __init__(self, type_: str, value: str, line: int, groups: tuple[str | None, ...], number: int = 0,
-                 index: int = 0) -> None:
+                 index: int = 0, names: dict[str, int] = NO_NAMES) -> None:
         self.type, self.value, self.line, self.groups = type_, value, line, groups
-        self.number, self.index = number, index
+        self.number, self.index, self.names = number, index, names
+
+    def __getitem__(self, name: str) -> str | None:
+        return self.groups[self.names[name]]
+
+    def get(self, name: str) -> str | None:
+        """The named group's text; None where it did not match or the terminal has no such group."""
+        place = self.names.get(name)
+        return None if place is None else self.groups[place]
+
+    def has(self, name: str) -> bool:
+        """Whether the terminal's regex has a group of this name (whether or not it matched)."""
+        return name in self.names
 
     def __str__(self) -> str:
         return self.value
@@ -105,19 +127,35 @@ def required_literals(pattern: str) -> tuple[str, ...]:
     return ()
 
 
-def first_match(candidates: list[Candidate], line: str) -> tuple[str, re.Match[str]] | None:
-    """The first of ``candidates`` (in priority order) whose regex matches the whole line."""
-    for name, regex, literal, screen in candidates:
-        # written out rather than any(): this loop runs for every line of every hand
-        if literal is not None:
-            if literal not in line:
+class LineMatcher:
+    """Which of several terminals (in priority order) matches a whole line first, and its groups: each
+    terminal's regex in turn, after a test for a literal every match of it contains (``in`` for one,
+    one search for a list of alternatives' literals), so that most terminals cost one substring test.
+
+    (One compiled alternation of the terminals' regexes — ``(?P<T1>…)|(?P<T2>…)``, the matched
+    group's name the terminal — was measured in its place and is slower under CPython's ``re``: it has
+    no literal pre-test inside an alternation, so each ``(.+?): calls …`` alternative scans the line;
+    see benchmarks/RESULTS.md, "Issue #27, parse".)"""
+
+    __slots__ = ("candidates", "names")
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.candidates = candidates
+        self.names = [term[0] for term in candidates]
+
+    def match(self, line: str) -> Reading | None:
+        """The line's terminal and its groups, or None when none matches."""
+        for name, regex, literal, screen in self.candidates:
+            # written out rather than any(): this loop runs for every line not met before
+            if literal is not None:
+                if literal not in line:
+                    continue
+            elif screen is not None and screen(line) is None:
                 continue
-        elif screen is not None and screen(line) is None:
-            continue
-        match = regex.fullmatch(line)
-        if match is not None:
-            return name, match
-    return None
+            found = regex.fullmatch(line)
+            if found is not None:
+                return name, found.groups()
+        return None
 
 
 #: stands for a seated player's name while a line is matched: one private-use character, which every
@@ -127,7 +165,7 @@ NAME_ALIAS = "\ue000"
 MAX_NAME_PLACEMENTS = 64
 
 
-def match_naming_seated(candidates: list[Candidate], line: str, names: list[str],
+def match_naming_seated(matcher: LineMatcher, line: str, names: list[str],
                         ignore: frozenset[str]) -> tuple[str, tuple[str | None, ...]] | None:
     """The reading of ``line`` in which a capture group is exactly one of the seated ``names``
     (longest name first, then leftmost place): each place a name occurs is replaced by
@@ -140,10 +178,9 @@ def match_naming_seated(candidates: list[Candidate], line: str, names: list[str]
         start = line.find(name)
         while start != -1 and placements < MAX_NAME_PLACEMENTS:
             placements += 1
-            found = first_match(candidates, line[:start] + NAME_ALIAS + line[start + len(name):])
+            found = matcher.match(line[:start] + NAME_ALIAS + line[start + len(name):])
             if found is not None:
-                terminal, match = found
-                groups = match.groups()
+                terminal, groups = found
                 if NAME_ALIAS in groups:
                     return terminal, tuple(name if group == NAME_ALIAS else group for group in groups)
                 if terminal in ignore and ignored is None:
@@ -161,14 +198,14 @@ def _names_longest(groups: tuple[str | None, ...], line: str, names: list[str]) 
     return True  # no seated name in the line: nothing to resolve
 
 
-def _read_line(candidates: list[Candidate], line: str, names: list[str], ignore: frozenset[str],
+def _read_line(matcher: LineMatcher, line: str, names: list[str], ignore: frozenset[str],
                plain: Reading | None) -> Reading | None:
     """The terminal and groups of a line, given its plain reading ``plain``: that reading when it names the
     longest seated name the line holds (or the line holds none), else the reading
     :func:`match_naming_seated` resolves, falling back to the plain one; None when nothing matches."""
     if not names or (plain is not None and plain[0] not in ignore and _names_longest(plain[1], line, names)):
         return plain
-    named = match_naming_seated(candidates, line, names, ignore)
+    named = match_naming_seated(matcher, line, names, ignore)
     if named is None or (plain is not None and named[0] in ignore and plain[0] not in ignore):
         return plain
     return named
@@ -184,11 +221,10 @@ class _Step:
     state accepts (in priority order), the plain readings of lines already seen there (shared by every
     stack whose top accepts the same terminals) and the stack each terminal leads to."""
 
-    __slots__ = ("candidates", "following", "readings", "stack")
+    __slots__ = ("following", "matcher", "readings", "stack")
 
-    def __init__(self, stack: tuple[int, ...], candidates: list[Candidate],
-                 readings: dict[str, Reading | None]) -> None:
-        self.stack, self.candidates, self.readings = stack, candidates, readings
+    def __init__(self, stack: tuple[int, ...], matcher: LineMatcher, readings: dict[str, Reading | None]) -> None:
+        self.stack, self.matcher, self.readings = stack, matcher, readings
         self.following: dict[str, _Step] = {}
 
 
@@ -202,15 +238,18 @@ class LineParser:
     (an action, a marker, a summary line at the same stakes) is not matched again.
 
     Player names are resolved against the seated ones: each ``SEAT`` line's name group
-    (``seat_name_group``) is remembered, and every later line is read first with a seated name in
-    one of its groups (:func:`match_naming_seated`), so that a name can hold anything a line's own
-    words hold. Lines no seated name resolves are matched as they are."""
+    (``seat_name_group``) is remembered, and a later line whose plain reading does not hold the
+    longest seated name the line contains (a name holding ": ", " calls " or another's name, which
+    the plain reading may split) is read again with a seated name in one of its groups
+    (:func:`match_naming_seated`), so that a name can hold anything a line's own words hold. Lines
+    no seated name resolves keep their plain reading."""
 
     MAX_TRANSITIONS = 100_000  # a bound on the stacks remembered, should a grammar nest deeply
     MAX_READINGS = 100_000  # a bound on the plain readings remembered (all are forgotten when it is reached)
 
-    def __init__(self, lark: Lark, seat_name_group: int = 1) -> None:
+    def __init__(self, lark: Lark, seat_name_group: int = 1, group_names: dict[str, dict[str, int]] | None = None) -> None:
         self._seat_name_group = seat_name_group
+        self._group_names = group_names or {}
         table = lark.parser.parser.parser.parse_table
         self._states: dict[int, dict[str, tuple[Any, Any]]] = table.states
         self._start = table.start_states["start"]
@@ -218,33 +257,39 @@ class LineParser:
         order = sorted(lark.terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
         self._terminals: list[Candidate] = [candidate(t.name, t.pattern.to_regexp()) for t in order]
         self._ignore = frozenset(lark.ignore_tokens)
-        self._by_state: dict[int, list[Candidate]] = {}
+        self._by_state: dict[int, LineMatcher] = {}
+        self._matchers: dict[frozenset[str], LineMatcher] = {}
         self._readings: dict[frozenset[str], dict[str, Reading | None]] = {}
         self._read = 0  # plain readings remembered
         self._step_of: dict[tuple[int, ...], _Step] = {}
         self._first = self._step((self._start,))
 
-    def _candidates(self, state: int) -> list[Candidate]:
+    def _matcher(self, state: int) -> LineMatcher:
+        """The matcher of the terminals ``state`` accepts (one per set of terminals)."""
         accepted = set(self._states[state]) | self._ignore
         candidates = [term for term in self._terminals if term[0] in accepted]
-        self._by_state[state] = candidates
-        return candidates
+        key = frozenset(term[0] for term in candidates)
+        matcher = self._matchers.get(key)
+        if matcher is None:
+            matcher = self._matchers[key] = LineMatcher(candidates)
+        self._by_state[state] = matcher
+        return matcher
 
     def _step(self, stack: tuple[int, ...]) -> _Step:
         """The step of ``stack`` (one per stack while under :attr:`MAX_TRANSITIONS`)."""
         known = self._step_of.get(stack)
         if known is not None:
             return known
-        candidates = self._by_state.get(stack[-1]) or self._candidates(stack[-1])
-        readings = self._readings.setdefault(frozenset(term[0] for term in candidates), {})
-        step = _Step(stack, candidates, readings)
+        matcher = self._by_state.get(stack[-1]) or self._matcher(stack[-1])
+        readings = self._readings.setdefault(frozenset(matcher.names), {})
+        step = _Step(stack, matcher, readings)
         if len(self._step_of) < self.MAX_TRANSITIONS:
             self._step_of[stack] = step
         return step
 
     def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
         """The hand's lines as tokens; ``first_line`` is the file line of the text's first line."""
-        ignore = self._ignore
+        ignore, group_names = self._ignore, self._group_names
         step = self._first
         tokens: list[LineToken] = []
         names: list[str] = []  # seated so far, longest first
@@ -265,16 +310,17 @@ class LineParser:
                             resolved = seated in plain[1]
                             break
                 if not resolved:
-                    plain = _read_line(step.candidates, line, names, ignore, plain)
+                    plain = _read_line(step.matcher, line, names, ignore, plain)
             if plain is None:
                 raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
-                                           allowed={candidate[0] for candidate in step.candidates})
+                                           allowed=set(step.matcher.names))
             name, groups = plain
             if name in ignore:
                 continue
             if name == "SEAT":
                 self._remember_seated(names, groups)
-            token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens))
+            token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens),
+                              group_names.get(name, NO_NAMES))
             following = step.following.get(name)
             step = following if following is not None else self._shift(step, token)
             tokens.append(token)
@@ -283,8 +329,7 @@ class LineParser:
 
     def _plain_reading(self, step: _Step, line: str) -> Reading | None:
         """The line's plain reading at ``step`` (remembered while under :attr:`MAX_READINGS`)."""
-        found = first_match(step.candidates, line)
-        plain = None if found is None else (found[0], found[1].groups())
+        plain = step.matcher.match(line)
         if self._read >= self.MAX_READINGS:
             for readings in self._readings.values():
                 readings.clear()
@@ -294,7 +339,7 @@ class LineParser:
         return plain
 
     def _remember_seated(self, names: list[str], groups: tuple[str | None, ...]) -> None:
-        seated = groups[self._seat_name_group] if len(groups) > self._seat_name_group else None
+        seated = groups[self._seat_name_group] if 0 <= self._seat_name_group < len(groups) else None
         if seated and seated not in names:
             names.append(seated)
             names.sort(key=len, reverse=True)
@@ -347,7 +392,7 @@ def _offset(text: str, line_no: int) -> int:
 
 
 def _grammar_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]  # the hhtool package
     for candidate in (here / "grammars", here.parent / "grammars"):
         if candidate.is_dir():
             return candidate
@@ -359,21 +404,46 @@ def grammar_names() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in _grammar_dir().glob("*.lark")))
 
 
+#: a named group in a terminal's regex
+_NAMED_GROUP = re.compile(r"(?<!\\)\(\?P<(\w+)>")
+#: a line terminal's definition in a grammar file: ``NAME[.priority]: /regex/flags``
+_TERMINAL_LINE = re.compile(r"^([A-Z_][A-Z0-9_]*)(?:\.-?\d+)?[ \t]*:[ \t]*/(.*)/[imslux]*[ \t]*$", re.M)
+
+
+def group_names_of(grammar_text: str) -> dict[str, dict[str, int]]:
+    """Each line terminal's named groups, by name: their place among the regex's groups (0-based)."""
+    names: dict[str, dict[str, int]] = {}
+    for terminal, pattern in _TERMINAL_LINE.findall(grammar_text):
+        index = re.compile(pattern).groupindex
+        if index:
+            names[terminal] = {name: place - 1 for name, place in index.items()}
+    return names
+
+
+def without_group_names(grammar_text: str) -> str:
+    """The grammar with every ``(?P<name>`` a plain group: Lark joins a state's terminals into one regex
+    for its own lexer, where two terminals naming a group alike would clash. The groups keep their places."""
+    return _NAMED_GROUP.sub("(", grammar_text)
+
+
 class LineGrammar:
     """A site's Lark LALR grammar whose terminals are whole lines.
 
     Lark compiles the grammar; :class:`LineParser` runs its LALR table over a hand's lines (the
     order must be one the grammar allows) and returns the lines as tokens in order, each with the
     capture groups of its terminal's own regex, so each line format is written once, in the grammar
-    file. ``seat_name_group`` is the group of the ``SEAT`` line that holds the player's name.
+    file, its values in named groups (``token["player"]``). ``names`` holds each terminal's group names
+    (their places); ``seat_name_group`` is the place of the ``SEAT`` line's ``player`` group, the name
+    of a seated player (-1 where the grammar names none: a contract problem).
     """
 
-    def __init__(self, name: str, seat_name_group: int = 1) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name
         text = (_grammar_dir() / f"{name}.lark").read_text(encoding="utf-8")
-        self.lark = Lark(text, parser="lalr", lexer="contextual", maybe_placeholders=False)
-        self.seat_name_group = seat_name_group
-        self._parser = LineParser(self.lark, seat_name_group)
+        self.names = group_names_of(text)
+        self.lark = Lark(without_group_names(text), parser="lalr", lexer="contextual", maybe_placeholders=False)
+        self.seat_name_group = self.names.get("SEAT", {}).get("player", -1)
+        self._parser = LineParser(self.lark, self.seat_name_group, self.names)
 
     def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
         return self._parser.parse(text, first_line)
@@ -390,8 +460,8 @@ class LineGrammar:
 
 
 @cache
-def load_grammar(name: str, seat_name_group: int = 1) -> LineGrammar:
-    return LineGrammar(name, seat_name_group)
+def load_grammar(name: str) -> LineGrammar:
+    return LineGrammar(name)
 
 
 def lark_error_ends_early(error: UnexpectedInput) -> bool:

@@ -26,7 +26,7 @@ hostile file cannot expand entities or reach the network. Three things are share
 >>> parse_xml('<!DOCTYPE a [<!ENTITY e "boom">]><a>&e;</a>', first_line=1)
 Traceback (most recent call last):
 ...
-hhtool.sites.base.HandParseError: line 1: XML declares a DTD or entity, which is refused
+hhtool.sites.kit.base.HandParseError: line 1: XML declares a DTD or entity, which is refused
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import XMLParser
 
 from hhtool.model import CUT_LINE_MARK, Action, ActionKind, FailureKind, RawHand, Street
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, Splitting
-from hhtool.sites.stray_bytes import STRAY_CHARACTERS
+from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, Splitting
+from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
 
 SYNTHETIC_ROOT = "hhtool-fragments"
 _DECLARATION = re.compile(r"<\?xml[^>]*\?>")

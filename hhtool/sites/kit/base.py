@@ -3,7 +3,7 @@ and a builder that turns a site's statements into an immutable :class:`~hhtool.m
 
 A site module overrides only what differs (sqlglot-style): how to recognise its files, where
 hands start, how to tell the game from the header, and (for line grammars, see
-:mod:`hhtool.sites.line_site`) how its grammar's lines map to the model. Imports point one way:
+:mod:`hhtool.sites.kit.line_site`) how its grammar's lines map to the model. Imports point one way:
 this module imports only the model (and Lark).
 """
 
@@ -44,12 +44,12 @@ from hhtool.model import (
     Street,
     UncalledReturn,
 )
-from hhtool.sites.dates import parse_datetime as parse_datetime  # re-exported: the site modules import it from here
-from hhtool.sites.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
-from hhtool.sites.lines import LineToken, describe_lark_error, lark_error_ends_early
-from hhtool.sites.lines import load_grammar as load_grammar
-from hhtool.sites.stray_bytes import lenient, noted, stray_prefix
-from hhtool.sites.subclassing import mypyc_attr
+from hhtool.sites.kit.dates import parse_datetime as parse_datetime  # re-exported: the site modules import it from here
+from hhtool.sites.kit.lines import LineGrammar as LineGrammar  # re-exported with load_grammar: where sites found them
+from hhtool.sites.kit.lines import LineToken, describe_lark_error, lark_error_ends_early
+from hhtool.sites.kit.lines import load_grammar as load_grammar
+from hhtool.sites.kit.stray_bytes import lenient, noted, stray_prefix
+from hhtool.sites.kit.subclassing import mypyc_attr
 
 
 class HandParseError(Exception):
@@ -97,11 +97,11 @@ def _parse_money(text: str, unit: int, line: int = 0) -> int:
     >>> parse_money("0.125", 100)
     Traceback (most recent call last):
     ...
-    hhtool.sites.base.HandParseError: line 0: amount '0.125' has more decimals than the unit allows
+    hhtool.sites.kit.base.HandParseError: line 0: amount '0.125' has more decimals than the unit allows
     >>> parse_money("$0.0O8", 100)
     Traceback (most recent call last):
     ...
-    hhtool.sites.base.HandParseError: line 0: not an amount: '$0.0O8'
+    hhtool.sites.kit.base.HandParseError: line 0: not an amount: '$0.0O8'
     """
     match = _AMOUNT.fullmatch(text)
     if match is None or (match.group("whole") is None and match.group("fraction") is None) or (
@@ -540,7 +540,7 @@ class SiteParser:
         return RawHand(file, offset + start + 1, tuple(lines[start:stop]))
 
     def line_formats(self) -> tuple[SiteParser, ...]:
-        """The line-grammar parsers this site reads its hands with (see :mod:`hhtool.sites.line_site`);
+        """The line-grammar parsers this site reads its hands with (see :mod:`hhtool.sites.kit.line_site`);
         none for the XML and PHH formats, which have no line grammar."""
         return ()
 
@@ -561,7 +561,7 @@ class SiteParser:
         """Parse one hand; never raises for bad input."""
         hand_id: str | None = None
         stray = stray_prefix(raw.lines[0]) if raw.lines else 0
-        if stray:  # a byte-order mark or NULs before the first line (see hhtool.sites.stray_bytes)
+        if stray:  # a byte-order mark or NULs before the first line (see hhtool.sites.kit.stray_bytes)
             first = raw.lines[0]
             kept = RawHand(raw.file, raw.first_line, (first[stray:], *raw.lines[1:]), raw.header, raw.header_line)
             return noted(self.parse(kept), first[:stray], raw.first_line)

@@ -5,7 +5,7 @@ leave the second file's mark in front of its first hand, where the reader, which
 at the very start of a file, keeps it as U+FEFF; a client that crashed while writing may leave NUL
 bytes before the next hand it writes. Either would hide the hand start, so the hand would be read as
 stray text after the hand before it. :func:`lenient` lets the splitter see through them, and
-:meth:`~hhtool.sites.base.SiteParser.parse` reads the hand without them (:func:`stray_prefix`),
+:meth:`~hhtool.sites.kit.base.SiteParser.parse` reads the hand without them (:func:`stray_prefix`),
 keeping it and saying so in a note on the hand (:func:`noted`), whose text the import reports
 with the file's other notes. The hand's text (and its digest) is its own, without those bytes, so
 the same hand in a clean file is the same copy.

@@ -2,9 +2,9 @@
 
 The base owns the steps: load the site's grammar, run it over the hand (every line in an order the
 grammar allows, each line a token), read the header into the hand's facts, make the builder,
-hand each line to its reader (the site's own or a common one, :data:`~hhtool.sites.common_lines.COMMON_LINES`),
+hand each line to its reader (the site's own or a common one, :data:`~hhtool.sites.kit.common_lines.COMMON_LINES`),
 settle the stakes and build. A site module declares only what differs: its grammar's name, a
-:class:`~hhtool.sites.line_rules.LineTable` of its own lines, its header reading
+:class:`~hhtool.sites.kit.line_rules.LineTable` of its own lines, its header reading
 (:meth:`LineSiteParser.read_header`), and the quirks that truly differ (:meth:`~LineSiteParser.finish`,
 :meth:`~LineSiteParser.stakes`).
 """
@@ -16,13 +16,13 @@ from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from hhtool.model import Hand, RawHand, SkippedHand, Stakes
-from hhtool.sites.base import HandBuilder, HandParseError, SiteParser, load_grammar
-from hhtool.sites.common_lines import COMMON_LINES, stakes_from_forced_bets
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineRule, LineTable
-from hhtool.sites.lines import LineGrammar, LineToken
-from hhtool.sites.subclassing import mypyc_attr
-from hhtool.sites.tournament import FINISHED, finishes_in
+from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, load_grammar
+from hhtool.sites.kit.common_lines import COMMON_LINES, stakes_from_forced_bets
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import LineRule, LineTable
+from hhtool.sites.kit.lines import LineGrammar, LineToken
+from hhtool.sites.kit.subclassing import mypyc_attr
+from hhtool.sites.kit.tournament import FINISHED, finishes_in
 
 F = TypeVar("F", bound=HandFacts)
 
@@ -36,8 +36,6 @@ class LineSiteParser(SiteParser, Generic[F]):
     grammar_name: ClassVar[str] = ""
     #: the site's own lines; every other terminal of its grammar must be a common line
     lines: ClassVar[LineTable[Any]] = LineTable()
-    #: the capture group of the grammar's ``SEAT`` line that holds the player's name
-    seat_name_group: ClassVar[int] = 1
 
     def __init__(self) -> None:
         self._readers = self._reader_table()
@@ -53,7 +51,7 @@ class LineSiteParser(SiteParser, Generic[F]):
         return (self,)
 
     def grammar(self) -> LineGrammar:
-        return load_grammar(self.grammar_name, self.seat_name_group)
+        return load_grammar(self.grammar_name)
 
     # ------------------------------------------------------------ what a site declares
 
@@ -119,10 +117,11 @@ class LineSiteParser(SiteParser, Generic[F]):
 def contract_problems(parser: LineSiteParser[Any]) -> list[str]:
     """Where a line site's table and its grammar disagree: a terminal nobody reads (neither the site's,
     a common line nor declared order-only), a reader of a terminal the grammar does not have, a reader
-    whose declared capture groups the terminal's regex does not have, a ``SEAT`` name group that is not
-    there. Empty when they agree (tests/test_site_contract.py checks every site)."""
+    whose declared capture groups the terminal's regex does not have (by name or by count), a ``SEAT``
+    line that names no ``player``. Empty when they agree (tests/test_site_contract.py checks every site)."""
     grammar = parser.grammar()
     counts = grammar.group_counts()
+    names = grammar.names
     rules = parser.rules()
     problems = [f"{terminal}: no reader (neither the site's, a common line nor order-only)"
                 for terminal in counts if terminal not in rules]
@@ -131,8 +130,15 @@ def contract_problems(parser: LineSiteParser[Any]) -> list[str]:
                  for terminal in parser.lines.rules if terminal not in counts]
     for terminal, groups in counts.items():
         rule = rules.get(terminal)
-        if rule is not None and rule.read is not None and not rule.accepts(groups):
+        if rule is None or rule.read is None:
+            continue
+        if rule.by_name:
+            missing = rule.missing(names.get(terminal, {}))
+            if missing:
+                problems.append(f"{terminal}: its reader reads the groups {rule.wants}; grammar {grammar.name}'s regex "
+                                f"does not name {', '.join(missing)}")
+        elif not rule.accepts(groups):
             problems.append(f"{terminal}: its reader takes {rule.wants} capture groups, the grammar's regex has {groups}")
-    if "SEAT" in counts and counts["SEAT"] <= parser.seat_name_group:
-        problems.append(f"SEAT: the name is said to be group {parser.seat_name_group}, the regex has {counts['SEAT']}")
+    if "SEAT" in counts and "player" not in names.get("SEAT", {}):
+        problems.append("SEAT: the regex names no player group (the seated player's name, which later lines are read against)")
     return problems

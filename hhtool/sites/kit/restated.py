@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from hhtool.model import Card, Restated, Restatement, StatedPot, Street
-from hhtool.sites.base import HandBuilder, HandParseError, parse_cards
+from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
 
 _POT_PART = re.compile(r"(Main|Side) pot(?:[- ]#?(\d+)|\((\d+)\))? ([^\s|]+?)\.?(?= |$)", re.I)
 # position tags some sites print between the name and the verb: "(button) (small blind) collected"

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from hhtool.model import BuyIn, Finish, Note, RawHand
-from hhtool.sites.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
-from hhtool.sites.common_lines import CURRENCY_OF_SYMBOL
-from hhtool.sites.facts import HandFacts
-from hhtool.sites.line_rules import LineRule
-from hhtool.sites.lines import LINE_FLAGS, LineGrammar, LineToken, candidate, match_naming_seated
+from hhtool.sites.kit.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
+from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL
+from hhtool.sites.kit.facts import HandFacts
+from hhtool.sites.kit.line_rules import named
+from hhtool.sites.kit.lines import LINE_FLAGS, LineGrammar, LineMatcher, LineToken, candidate, match_naming_seated
 
 #: one part of a buy-in or a prize as sites write it: a currency symbol, digits (thousands separated by
 #: commas), decimals
@@ -130,13 +130,13 @@ def _counted(place: int | None, line: int, notes: list[Note]) -> int | None:
 
 
 def _read_finish(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
-    player, verb, rest = token.groups
-    facts.finishes.append(finish_of(player or "", verb or "", rest or "", facts.buy_in, token.number, b.notes))
+    facts.finishes.append(finish_of(token["player"] or "", token["verb"] or "", token["rest"] or "", facts.buy_in,
+                                    token.number, b.notes))
 
 
-#: the reader of a grammar's finish line, whose groups are the player, the verb ("wins the tournament",
-#: "finished the tournament") and the rest of the line; a site declares it for its own terminal
-FINISH_LINE = LineRule(_read_finish, 3, 3)
+#: the reader of a grammar's finish line, whose groups are the ``player``, the ``verb`` ("wins the tournament",
+#: "finished the tournament") and the ``rest`` of the line; a site declares it for its own terminal
+FINISH_LINE = named(_read_finish, ("player", "verb", "rest"))
 
 
 #: the terminal of a finish line in the grammars that have one
@@ -152,10 +152,10 @@ def finishes_in(grammar: LineGrammar, raw: RawHand, buy_in: BuyIn | None) -> tup
     if FINISHED not in terminals or "SEAT" not in terminals:
         return ()
     seat = re.compile(terminals["SEAT"], LINE_FLAGS)
-    names = sorted({found.group(grammar.seat_name_group + 1) for line in raw.lines
+    names = sorted({found.groups()[grammar.seat_name_group] for line in raw.lines
                     if (found := seat.fullmatch(line.rstrip())) is not None}, key=len, reverse=True)
     finishes: list[Finish] = []
-    wanted = [candidate(FINISHED, terminals[FINISHED])]
+    wanted = LineMatcher([candidate(FINISHED, terminals[FINISHED])])
     for index, line in enumerate(raw.lines):
         if " the tournament" not in line:
             continue
