@@ -60,7 +60,7 @@ STORED_TABLES = "keyed."
 HANDS_CTE = """
 fh AS MATERIALIZED (  -- the selected hands: joins and windows below use their number (hk)
     SELECT h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
-           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line,
+           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line, h.table_name, h.tournament_id, h.hero,
            coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM {tables}results r
                                                   WHERE r.hk = h.hk)), h.fees) AS rake_total
     FROM hands h WHERE {where}
@@ -340,7 +340,7 @@ outcome AS (
 
 _SELECT = """
 SELECT fh.hk, fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
-       fh.is_tournament, fh.table_size, fh.file, fh.first_line,
+       fh.is_tournament, fh.table_size, fh.file, fh.first_line, fh.table_name, fh.tournament_id, fh.hero,
        strftime(fh.started_at, '%Y-%m') AS month,
        rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
            || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
