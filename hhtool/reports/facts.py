@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from hhtool.evaluation import high_value, low_value
 from hhtool.model import Card
 from hhtool.reports.filters import HandFilter, player_condition
+from hhtool.reports.starting_hands import start_group_sql
 from hhtool.store import Store
 
 if TYPE_CHECKING:  # loaded where used: a report over the facts cache needs neither
@@ -59,7 +60,7 @@ STORED_TABLES = "keyed."
 HANDS_CTE = """
 fh AS MATERIALIZED (  -- the selected hands: joins and windows below use their number (hk)
     SELECT h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
-           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line,
+           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line, h.table_name, h.tournament_id, h.hero,
            coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM {tables}results r
                                                   WHERE r.hk = h.hk)), h.fees) AS rake_total
     FROM hands h WHERE {where}
@@ -338,12 +339,12 @@ outcome AS (
 )"""
 
 _SELECT = """
-SELECT fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
-       fh.is_tournament, fh.table_size, fh.file, fh.first_line,
+SELECT fh.hk, fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
+       fh.is_tournament, fh.table_size, fh.file, fh.first_line, fh.table_name, fh.tournament_id, fh.hero,
        strftime(fh.started_at, '%Y-%m') AS month,
        rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
            || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
-       upper(substr(dr.card, 1, 1)) AS door_card, tc.cards AS third_cards,
+       upper(substr(dr.card, 1, 1)) AS door_card, tc.cards AS third_cards, {start_group} AS start,
        CAST(coalesce(r.net, 0) AS BIGINT) AS net, CAST(coalesce(r.collected, 0) AS BIGINT) AS collected,
        CAST(coalesce(rs.rake_paid, 0) AS BIGINT) AS rake_paid,
        CAST(f.went_sd AS INTEGER) AS went_sd, f.fold_street, f.last_street,
@@ -450,7 +451,7 @@ def _select_sql(player_condition: str) -> str:
                      f"CAST(coalesce(oc.result = '{name}', FALSE) AS INTEGER) AS {name}__n"]
     return _SELECT.format(
         third_columns=_indent(third), later_columns=_indent(later), outcome_columns=_indent(outcomes),
-        player_condition=player_condition,
+        player_condition=player_condition, start_group=start_group_sql("tc.cards"),
     )
 
 

@@ -62,16 +62,17 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
-FACTS_DEFINITION = 2  # 2: the covered hands by hk
+FACTS_DEFINITION = 3  # 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
 FACTS_TABLE, DAILY_TABLE, COVERED_TABLE = "player_facts", "player_facts_daily", "player_facts_hands"
 VERSION_TABLE = "facts_version"
 CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, COVERED_TABLE)
 #: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
-#: ``started_at`` cut to the day (``--from``/``--to`` select whole days, so they select the same rows)
+#: ``started_at`` cut to the day (``--from``/``--to`` select whole days, so they select the same rows);
+#: ``start``, the player's starting-hand group (``--by start``: a few dozen per player and day)
 DAILY_KEYS = ("player", "site", "currency", "unit", "small_bet", "big_bet", "stakes", "is_tournament", "table_size",
-              "started_at", "month")
+              "started_at", "month", "start")
 #: the cache tables of sums, with their keys: a batch's rows are added to the stored row of their key
 SUMMED = {DAILY_TABLE: DAILY_KEYS}
 #: where an import kills itself when asked (module docstring): off unless set

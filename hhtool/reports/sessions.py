@@ -53,7 +53,6 @@ class PlayedHand(NamedTuple):
     big_bet: int | None
 
 
-
 def big_bets_per_100(big_bets: Fraction, hands: int) -> Fraction | None:
     """100 × Σ(net / big bet) over ``hands`` hands with a known big bet (stats' ``bb_per_100``);
     None without such a hand."""
@@ -102,25 +101,78 @@ class Session:
         return big_bets_per_100(self.big_bets, self.bb_hands)
 
 
-def split_sessions(hands: Iterable[PlayedHand], gap: timedelta, *, by_table: bool = False) -> list[Session]:
-    """The sessions of ``hands`` (in any order; ties in time keep the order given): sittings, each
-    player's hands in one money at any table, or ``by_table`` each table's; oldest first per player
-    and money (and table)."""
-    grouped: dict[tuple[Any, ...], list[PlayedHand]] = {}
-    for hand in hands:
-        key = hand[:6] if by_table else (hand.player, hand.currency, hand.unit)
-        grouped.setdefault(key, []).append(hand)
-    sessions: list[Session] = []
-    for played in grouped.values():
-        played.sort(key=lambda hand: hand.started_at)
-        run: list[PlayedHand] = [played[0]]
-        for hand in played[1:]:
-            if hand.started_at - run[-1].started_at >= gap:
-                sessions.append(_session(run))
-                run = []
-            run.append(hand)
-        sessions.append(_session(run))
-    return sessions
+#: the columns of the played hands :func:`sessions_sql` reads: one row per player and hand (``file`` and
+#: ``first_line`` order hands of one time as the histories do; ``started_at`` NULL: a hand without a time)
+PLAYED_COLUMNS = ("player", "site", "table_name", "tournament_id", "currency", "unit", "started_at", "net", "big_bet",
+                  "file", "first_line")
+_KEYS = ("player", "currency", "unit")
+_TABLE_KEYS = ("player", "site", "table_name", "tournament_id", "currency", "unit")
+#: the microseconds from 0001-01-01 to 1970-01-01: added to a time's epoch, it is never negative
+_EPOCH_YEAR_ONE = 62_135_596_800 * 1_000_000
+
+
+def sessions_sql(played: str, gap_minutes: int, *, by_table: bool = False) -> str:
+    """The sessions of the hands of the query ``played`` (:data:`PLAYED_COLUMNS`): the one definition
+    of where a session ends. Sittings are each player's hands in one money (``by_table``: at one
+    table), a new one starting where the time from one hand to the next reaches ``gap_minutes``.
+
+    The hands are first summed per span of ``gap_minutes`` (and per site, table, tournament and big
+    bet): two hands of one span are less than the gap apart, so a session can only end between
+    spans, where the first hand of a span comes the gap or more after the last hand of the one
+    before. The windows run over those few spans, never over every hand.
+
+    One row per session, its hands' players first seen first and then oldest first: ``played`` and
+    ``dated`` (how many rows ``played`` has, and with a time: the same on every row), the keys,
+    ``start``, ``end`` and ``parts``: per site, table, tournament and big bet, in the order first
+    played, ``hands`` and ``net``. A single row with no session (its keys NULL) when no hand has a time."""
+    keys = _TABLE_KEYS if by_table else _KEYS
+    listed = ", ".join(keys)
+    width = gap_minutes * 60_000_000
+    offset = -(-_EPOCH_YEAR_ONE // width) * width  # a whole number of spans: the spans stay aligned
+    same = " AND ".join(f"n.{key} IS NOT DISTINCT FROM b.{key}" for key in keys)
+    return f"""
+WITH b AS (  -- the hands summed per span of the gap (NULL: no time) and per part of a session
+    SELECT player, site, table_name, tournament_id, currency, unit, big_bet,
+           (epoch_us(started_at) + {offset}) // {width} AS span,
+           min(started_at) AS first_time, max(started_at) AS last_time,
+           min(struct_pack(t := started_at, f := file, l := first_line)) AS first_seen,
+           count(*) AS hands, sum(net) AS net
+    FROM ({played}) p GROUP BY ALL
+),
+counted AS (SELECT sum(hands) AS played, coalesce(sum(hands) FILTER (WHERE span IS NOT NULL), 0) AS dated FROM b),
+edges AS (  -- a span starts a session when its first hand comes the gap or more after the last one before
+    SELECT {listed}, span,
+           coalesce(epoch_us(min(first_time)) - epoch_us(lag(max(last_time)) OVER spans) >= {width}, TRUE) AS starts
+    FROM b WHERE span IS NOT NULL GROUP BY {listed}, span
+    WINDOW spans AS (PARTITION BY {listed} ORDER BY span)
+),
+numbered AS (
+    SELECT {listed}, span, sum(CAST(starts AS INTEGER)) OVER (PARTITION BY {listed} ORDER BY span
+                                                              ROWS UNBOUNDED PRECEDING) AS session
+    FROM edges
+),
+parts AS (
+    SELECT {", ".join(f"b.{key}" for key in keys)}, n.session, b.site, b.table_name, b.tournament_id, b.big_bet,
+           min(b.first_seen) AS first_seen, min(b.first_time) AS first_time, max(b.last_time) AS last_time,
+           CAST(sum(b.hands) AS BIGINT) AS hands, CAST(sum(b.net) AS BIGINT) AS net
+    FROM b JOIN numbered n ON {same} AND n.span = b.span
+    GROUP BY ALL
+),
+found AS (
+    SELECT {listed}, session, min(first_time) AS start, max(last_time) AS "end",
+           min(min(first_seen)) OVER (PARTITION BY {listed}) AS keys_seen,
+           list(struct_pack(site := site, table_name := table_name, tournament_id := tournament_id, big_bet := big_bet,
+                            hands := hands, net := net) ORDER BY first_seen) AS parts
+    FROM parts GROUP BY {listed}, session
+)
+SELECT c.played, c.dated, s.* EXCLUDE (keys_seen)
+FROM counted c LEFT JOIN found s ON TRUE
+ORDER BY s.keys_seen, {", ".join(f"s.{key}" for key in keys)}, s.session"""
+
+
+def sessions_columns(*, by_table: bool = False) -> tuple[str, ...]:
+    """The names of :func:`sessions_sql`'s columns, in order."""
+    return ("played", "dated", *(_TABLE_KEYS if by_table else _KEYS), "session", "start", "end", "parts")
 
 
 def _listed(values: Iterable[str | None]) -> str | None:
@@ -129,15 +181,47 @@ def _listed(values: Iterable[str | None]) -> str | None:
     return ", ".join(present) if present else None
 
 
-def _session(run: Sequence[PlayedHand]) -> Session:
-    first = run[0]
-    known = [hand for hand in run if hand.big_bet]
-    return Session(player=first.player, site=_listed(hand.site for hand in run) or first.site,
-                   table=_listed(hand.table for hand in run), tournament_id=_listed(hand.tournament_id for hand in run),
-                   currency=first.currency, unit=first.unit, start=run[0].started_at, end=run[-1].started_at,
-                   hands=len(run), net=sum(hand.net for hand in run),
-                   big_bets=sum((Fraction(hand.net, hand.big_bet) for hand in known if hand.big_bet), Fraction(0)),
-                   bb_hands=len(known), tables=len({(hand.site, hand.table, hand.tournament_id) for hand in run}))
+def found_sessions(rows: Iterable[dict[str, Any]]) -> list[Session]:
+    """The sessions of :func:`sessions_sql`'s rows (its row without a session left out)."""
+    sessions: list[Session] = []
+    for row in rows:
+        parts = row["parts"]
+        if not parts:
+            continue
+        known = [part for part in parts if part["big_bet"]]
+        first = parts[0]
+        sessions.append(Session(
+            player=str(row["player"]), site=_listed(part["site"] for part in parts) or str(first["site"]),
+            table=_listed(part["table_name"] for part in parts),
+            tournament_id=_listed(part["tournament_id"] for part in parts), currency=str(row["currency"]),
+            unit=int(row["unit"]), start=row["start"], end=row["end"], hands=sum(int(part["hands"]) for part in parts),
+            net=sum(int(part["net"]) for part in parts),
+            big_bets=sum((Fraction(int(part["net"]), int(part["big_bet"])) for part in known), Fraction(0)),
+            bb_hands=sum(int(part["hands"]) for part in known),
+            tables=len({(part["site"], part["table_name"], part["tournament_id"]) for part in parts})))
+    return sessions
+
+
+def split_sessions(hands: Iterable[PlayedHand], gap: timedelta, *, by_table: bool = False) -> list[Session]:
+    """The sessions of ``hands`` (in any order; ties in time keep the order given), as
+    :func:`sessions_sql` finds them (run by an in-memory DuckDB): sittings, each player's hands in
+    one money at any table, or ``by_table`` each table's; oldest first per player and money (and
+    table). ``gap``: whole minutes."""
+    import duckdb
+    import pyarrow as pa
+
+    played = list(hands)
+    columns = {name: [getattr(hand, "table" if name == "table_name" else name) for hand in played]
+               for name in PLAYED_COLUMNS if name not in ("file", "first_line")}
+    types = {"unit": pa.int64(), "net": pa.int64(), "big_bet": pa.int64(), "started_at": pa.timestamp("us")}
+    table = pa.table({**{name: pa.array(values, types.get(name, pa.string())) for name, values in columns.items()},
+                      "file": pa.array([""] * len(played), pa.string()),
+                      "first_line": pa.array(range(len(played)), pa.int64())})
+    with duckdb.connect(":memory:") as con:
+        con.register("played", table)
+        rows = con.execute(sessions_sql("SELECT * FROM played", gap // timedelta(minutes=1), by_table=by_table)).fetchall()
+    names = sessions_columns(by_table=by_table)
+    return found_sessions(dict(zip(names, row, strict=True)) for row in rows)
 
 
 # ------------------------------------------------------------------ columns, order, what is shown

@@ -1,6 +1,7 @@
 """Stud's classic 3rd-street starting-hand groups (`hhtool stats --by start`).
 
-A player's three 3rd-street cards (two down, the door card up) fall in the first group that fits:
+A player's three 3rd-street cards (two down, the door card up) fall in the first group that fits
+(:func:`start_group_sql` is the definition, computed with the facts):
 
 1. ``rolled-up trips``: three of a kind;
 2. ``buried pair R``: the two down cards pair (rank R), the door card is another rank;
@@ -29,33 +30,37 @@ LOW_RANKS = "A2345678"
 UNKNOWN = "unknown"
 
 
-def _value(rank: str, ace_low: bool = False) -> int:
-    return 1 if rank == "A" and ace_low else 14 - RANKS.index(rank)
+def start_group_sql(cards: str) -> str:
+    """The group of the 3rd-street cards in the SQL column ``cards`` ("down down door", one space
+    between cards, e.g. ``9c 9d Ah``): the one definition of the groups. The facts carry it as
+    ``start`` (so the daily sums are kept per group); :func:`start_group` evaluates it for one string."""
+    card = [f"split_part({cards}, ' ', {i})" for i in (1, 2, 3)]
+    rank = [f"upper(substr({c}, 1, 1))" for c in card]
+    suit = [f"lower(substr({c}, 2, 1))" for c in card]
+    first, second, door = rank
+    known = " AND ".join([f"len(string_split({cards}, ' ')) = 3",
+                          *(f"length({c}) = 2 AND strpos('{RANKS}', {r}) > 0" for c, r in zip(card, rank, strict=True))])
+    high = [f"(15 - strpos('{RANKS}', {r}))" for r in rank]  # A 14, K 13, … 2 2
+    low = [f"CASE WHEN {r} = 'A' THEN 1 ELSE {v} END" for r, v in zip(rank, high, strict=True)]
+    within_five = " OR ".join(f"greatest({', '.join(v)}) - least({', '.join(v)}) <= 4" for v in (high, low))
+    return (f"CASE WHEN coalesce({known}, FALSE) THEN CASE "
+            f"WHEN {first} = {second} AND {second} = {door} THEN 'rolled-up trips' "
+            f"WHEN {first} = {second} THEN 'buried pair ' || {first} "
+            f"WHEN {door} IN ({first}, {second}) THEN 'split pair ' || {door} "
+            f"WHEN {' AND '.join(f'strpos({LOW_RANKS!r}, {r}) > 0' for r in rank)} THEN 'three to a low' "
+            f"WHEN {suit[0]} = {suit[1]} AND {suit[1]} = {suit[2]} THEN 'three to a flush' "
+            f"WHEN {within_five} THEN 'three to a straight' "
+            f"ELSE 'high cards, door ' || {door} END ELSE '{UNKNOWN}' END")
 
 
 def start_group(cards: str | None) -> str:
-    """The group of the 3rd-street cards ``cards``: "down down door" (e.g. ``"9c 9d Ah"``)."""
-    parts = (cards or "").split()
-    if len(parts) != 3 or any(len(card) != 2 or card[0].upper() not in RANKS for card in parts):
-        return UNKNOWN
-    ranks = [card[0].upper() for card in parts]
-    suits = [card[1].lower() for card in parts]
-    first, second, door = ranks
-    if first == second == door:
-        return "rolled-up trips"
-    if first == second:
-        return f"buried pair {first}"
-    if door in (first, second):
-        return f"split pair {door}"
-    if all(rank in LOW_RANKS for rank in ranks):
-        return "three to a low"
-    if suits[0] == suits[1] == suits[2]:
-        return "three to a flush"
-    for ace_low in (False, True):
-        values = [_value(rank, ace_low) for rank in ranks]
-        if max(values) - min(values) <= 4:
-            return "three to a straight"
-    return f"high cards, door {door}"
+    """The group of the 3rd-street cards ``cards``: "down down door" (e.g. ``"9c 9d Ah"``), as the
+    facts compute it (:func:`start_group_sql`, run by an in-memory DuckDB)."""
+    import duckdb
+
+    with duckdb.connect(":memory:") as con:
+        found = con.execute(f"SELECT {start_group_sql('c')} FROM (SELECT CAST(? AS VARCHAR) AS c)", [cards]).fetchall()
+    return str(found[0][0])
 
 
 _FIXED = ["rolled-up trips", *(f"buried pair {r}" for r in RANKS), *(f"split pair {r}" for r in RANKS),

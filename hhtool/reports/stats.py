@@ -11,10 +11,7 @@ smallest units beside ``currency`` and ``unit``. ``docs/stats.md`` defines each 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 
@@ -22,7 +19,7 @@ from hhtool.reports.choices import Breakdown
 from hhtool.reports.facts import ALL_STREETS, LATER_STREETS
 from hhtool.reports.facts_table import summed_facts
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.starting_hands import UNKNOWN, start_group, start_order
+from hhtool.reports.starting_hands import start_order
 from hhtool.store import Store
 
 ORDINAL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
@@ -57,8 +54,6 @@ VOLUME_KEYS = ("hands", "net_won", "net_won_showdown", "net_won_non_showdown", "
 COUNT_KEYS = ("halves_by_label", "halves_by_cards", "halves_unknown")
 BREAKDOWN_COLUMN = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card",
                     Breakdown.start: "start"}
-#: where the starting-hand groups are registered for the query that sums them
-START_GROUPS_VIEW = "hhtool_report_start_groups"
 
 
 def output_keys(by: Breakdown | None = None) -> list[str]:
@@ -136,17 +131,10 @@ def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = N
     keys = ["player", "currency"]
     if by in BREAKDOWN_COLUMN:
         keys.append(BREAKDOWN_COLUMN[by])
-    summed = [*keys, "site"] if by is not Breakdown.start else ["player", "currency", "third_cards", "site"]
-    with summed_facts(store, hand_filter, tuple(summed)) as (sums, params):
+    with summed_facts(store, hand_filter, (*keys, "site")) as (sums, params):
         label, label_params = hand_filter.person_label("s0.site", "s0.player")
         by_person = f"SELECT * REPLACE ({label} AS player) FROM ({sums}) s0"
-        if by is Breakdown.start:
-            with start_groups_registered(store, sums, params):
-                grouped = (f"SELECT s1.* EXCLUDE (third_cards), coalesce(g.start, '{UNKNOWN}') AS start "
-                           f"FROM ({by_person}) s1 LEFT JOIN {START_GROUPS_VIEW} g ON g.third_cards = s1.third_cards")
-                totals = store.frame(totals_sql(grouped, keys), [*label_params, *params])
-        else:
-            totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
+        totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
     if totals.is_empty():
         return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
     frame = finish(totals, keys)
@@ -156,23 +144,6 @@ def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = N
         frame = frame.join(keep, on=["player", "currency"], how="semi")
     frame = _sorted(frame, by)
     return by_street(frame) if by is Breakdown.street else frame
-
-
-@contextmanager
-def start_groups_registered(store: Store, sums: str, params: list[Any]) -> Iterator[None]:
-    """The starting-hand group of each distinct 3rd-street card string of the rows ``sums``, as the
-    table the query of :func:`player_stats` joins (:func:`hhtool.reports.starting_hands.start_group`)."""
-    import pyarrow as pa
-
-    found = [str(row[0]) for row in store.run(f"SELECT DISTINCT third_cards FROM ({sums}) s "
-                                              "WHERE third_cards IS NOT NULL", params)]
-    table = pa.table({"third_cards": pa.array(found, pa.string()),
-                      "start": pa.array([start_group(cards) for cards in found], pa.string())})
-    store.con.register(START_GROUPS_VIEW, table)
-    try:
-        yield
-    finally:
-        store.con.unregister(START_GROUPS_VIEW)
 
 
 STREET_RATES = ("saw", "aggression", "fold", "cbet", "fold_to_cbet", "check_raise")

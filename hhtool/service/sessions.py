@@ -4,7 +4,6 @@ the hands' heroes, in the hands the filters select; sorted, cut to a limit, with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from hhtool.reports.choices import DEFAULT_GAP_MINUTES
 from hhtool.reports.facts_table import selected_facts
@@ -15,13 +14,15 @@ from hhtool.reports.sessions import (
     KEYS,
     LABELS,
     OPTIONAL_COLUMNS,
+    PLAYED_COLUMNS,
     TEXT_KEYS,
     UNCUT_COLUMNS,
-    PlayedHand,
+    found_sessions,
     ordered,
+    sessions_columns,
     sessions_frame,
+    sessions_sql,
     shown_keys,
-    split_sessions,
     terminal_view,
 )
 from hhtool.reports.stats import TerminalChoice
@@ -56,33 +57,30 @@ def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEF
         chosen = [column_key(name, KEYS, LABELS, "sessions", ALIASES) for name in terminal.columns] if terminal else []
     except UnknownColumn as error:
         raise UsageError(str(error)) from None
-    whose = "TRUE" if hand_filter.players else "f.player = h.hero"
+    whose = "TRUE" if hand_filter.players else "f.player = f.hero"
     with report_store(database) as store:
         require_matches(store, hand_filter)
         with selected_facts(store, hand_filter) as (facts, params):
-            rows = store.run(
-                f"""SELECT f.player, h.site, h.table_name, h.tournament_id, h.currency, h.unit, h.started_at,
-                           f.net, f.big_bet
-                    FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id
-                    WHERE {whose} ORDER BY h.started_at, h.file, h.first_line""", params)
-    if not rows:
+            played = f"SELECT {', '.join(PLAYED_COLUMNS)} FROM ({facts}) f WHERE {whose}"  # (the hand's columns are the facts')
+            names = sessions_columns(by_table=by_table)
+            rows = [dict(zip(names, row, strict=True))
+                    for row in store.run(sessions_sql(played, gap_minutes, by_table=by_table), params)]
+    counted, dated = int(rows[0]["played"] or 0), int(rows[0]["dated"] or 0)
+    if not counted:
         if not hand_filter.players:
             raise UsageError("--player is required: the hands the filters select name no hero (whose sessions?)")
         raise UsageError("the players asked for were dealt into no hand the filters select")
-    dated = [PlayedHand(str(player), str(site), table, tournament, str(currency), int(unit), started, int(net),
-                        None if big_bet is None else int(big_bet))
-             for player, site, table, tournament, currency, unit, started, net, big_bet in rows if started is not None]
     if not dated:
-        raise UsageError(f"none of the {len(rows):,} hands the filters select states when it was played: "
+        raise UsageError(f"none of the {counted:,} hands the filters select states when it was played: "
                          "sessions need the hands' times")
-    found = split_sessions(dated, timedelta(minutes=gap_minutes), by_table=by_table)
+    found = found_sessions(rows)
     if descending is None:
         descending = sort_key not in TEXT_KEYS
     found = ordered(found, sort_key, descending)
     kept = found[:limit] if limit else found
     frame = (sessions_frame(kept) if terminal is None
              else terminal_view(kept, shown_keys(kept, chosen, terminal.all_columns)))
-    return SessionsReport(Listed(frame, len(found)), undated=len(rows) - len(dated),
+    return SessionsReport(Listed(frame, len(found)), undated=counted - dated,
                           in_chips=sum(1 for session in kept if session.in_chips))
 
 
