@@ -165,7 +165,7 @@ def test_the_confined_connection_itself_refuses_attach_copy_files_and_settings(s
         "LOAD httpfs",  # (json and parquet are built in: loading them reads nothing)
         "INSTALL httpfs",
     ]
-    with open_confined(str(stores["store"])) as store:
+    with open_confined(str(stores["store"]), "1GiB") as store:
         for statement in escapes:
             with pytest.raises(duckdb.Error):
                 store.con.execute(statement).fetchall()
@@ -250,7 +250,7 @@ def test_other_read_only_query_forms_work(stores: dict[str, Path], query: str) -
 
 def test_run_query_returns_the_same_frame_as_an_unconfined_connection(stores: dict[str, Path]) -> None:
     query = "SELECT site, hand_id, total_pot FROM hands ORDER BY hand_id"
-    with open_confined(str(stores["store"])) as store:
+    with open_confined(str(stores["store"]), "1GiB") as store:
         confined = run_query(store, query, timeout=30)
     con = duckdb.connect(str(stores["store"]), read_only=True)
     try:

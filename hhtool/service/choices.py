@@ -23,7 +23,12 @@ from hhtool.reports.choices import (
     Verdict,
 )
 from hhtool.reports.filters import Game
-from hhtool.store.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
+
+#: what a user's SQL query (`hhtool sql`) gets unless the command asks for more or less: the seconds
+#: before it is stopped and the DuckDB memory it may use (the store's confined runner applies them;
+#: defined here, where the command line's help can name them without loading DuckDB)
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MEMORY = "1GiB"
 
 if TYPE_CHECKING:
     from hhtool.replay.codes import Code

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import polars as pl
 
+from hhtool.service.choices import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 from hhtool.service.errors import SettingError, UsageError
 from hhtool.service.stores import Database
 from hhtool.store.confined import (
-    DEFAULT_MEMORY,
-    DEFAULT_TIMEOUT,
     BoxLayout,
     QueryFailed,
     QueryRefused,

@@ -25,7 +25,6 @@ import polars as pl
 import pyarrow as pa
 
 from hhtool.store import SettingError, Store, duckdb_message, memory_size
-from hhtool.store.query_limits import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 
 THREADS = min(os.cpu_count() or 1, 4)
 #: rows a fetched batch holds: a result is checked against its bound every 256 rows (an eighth of a DuckDB
@@ -57,7 +56,7 @@ class QueryFailed(ValueError):
     """The query itself is wrong (unknown table, syntax, types), ran out of time or of memory."""
 
 
-def confinement(memory_limit: str = DEFAULT_MEMORY, threads: int = THREADS) -> dict[str, Any]:
+def confinement(memory_limit: str, threads: int = THREADS) -> dict[str, Any]:
     """DuckDB configuration for the user's connection (given at connection: nothing runs before it)."""
     if memory_size(memory_limit) < MIN_MEMORY:  # (a bad size: a clear error, before DuckDB's)
         raise SettingError(f"{memory_limit} is too little for a query: give at least {MIN_MEMORY >> 20}MiB")
@@ -107,12 +106,12 @@ def check_statement(con: duckdb.DuckDBPyConnection, sql: str) -> None:
                        "(SELECT, WITH, FROM, VALUES, DESCRIBE, SHOW or SUMMARIZE) on the store's own tables")
 
 
-def open_confined(path: str, memory_limit: str = DEFAULT_MEMORY, threads: int = THREADS, **store_options: Any) -> Store:
+def open_confined(path: str, memory_limit: str, threads: int = THREADS, **store_options: Any) -> Store:
     """The store opened read-only under :func:`confinement`."""
     return Store(path, read_only=True, config=confinement(memory_limit, threads), **store_options)
 
 
-def run_query(store: Store, sql: str, timeout: float = DEFAULT_TIMEOUT, max_bytes: int | None = None) -> pl.DataFrame:
+def run_query(store: Store, sql: str, timeout: float, max_bytes: int | None = None) -> pl.DataFrame:
     """Check and run one query on a confined store; stop it after ``timeout`` seconds, and refuse
     a result holding more than ``max_bytes`` (default: :func:`result_bound` of the connection's
     memory limit) as soon as the batches fetched so far pass it, instead of holding it all."""
@@ -142,7 +141,7 @@ class BoxLayout:
     null_value: str = "NULL"
 
 
-def render_query(store: Store, sql: str, layout: BoxLayout, timeout: float = DEFAULT_TIMEOUT) -> str:
+def render_query(store: Store, sql: str, layout: BoxLayout, timeout: float) -> str:
     """Check and run one query on a confined store and draw its result with DuckDB's own box
     renderer (the shell's "duckbox": column types, numbers right-aligned, a row count), under the
     same ``timeout``. The rows the renderer reads (its first :data:`RENDERED_ROWS`) are first kept in
@@ -304,5 +303,5 @@ def _mib(size: int) -> str:
     return f"{size / 2**20:,.0f} MiB"
 
 
-__all__ = ["DEFAULT_MEMORY", "DEFAULT_TIMEOUT", "BoxLayout", "QueryFailed", "QueryRefused", "check_statement",
+__all__ = ["BoxLayout", "QueryFailed", "QueryRefused", "check_statement",
            "confinement", "open_confined", "render_query", "result_bound", "run_query"]
