@@ -120,7 +120,8 @@ def main() -> None:
     pages = {
         "players (stats)": "/stats", "players by month": "/stats?by=month",
         "players by starting hand": "/stats?by=start", "players by stakes": "/stats?by=stakes",
-        "players by door card": "/stats?by=door-card", "players by street": "/stats?by=street", "player page": f"/player?player={hero}",
+        "players by door card": "/stats?by=door-card", "players by street": "/stats?by=street",
+        "player page": f"/player?player={hero}",
         "hands, first page": "/hands", "hands, next page": f"/hands?after={cursor}",
         "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
         "hands of a player, next": f"/hands?player={hero}&after={cursor}~{hero}",
