@@ -1,7 +1,7 @@
 """`hhtool serve`: the median time of each page over a big store (not a timed test).
 
     python benchmarks/bench_serve.py --work /tmp/serve1m [--hands 10000] [--copies 100] [--runs 5]
-        [--store /work/bench-store-1m.duckdb] [--build-only]
+        [--store /work/bench-store-1m.duckdb] [--build-only] [--only TEXT …]
 
 The store: ``--hands`` simulated hands (`hhtool simulate --seed 1`) imported once, then copied
 ``--copies`` times with SQL (copy k, k x span days later, under the k-th next block of hand ids as a
@@ -12,6 +12,7 @@ The scaled store is built once and reused: ``--store`` names it (default: in ``-
 built only when that file is missing (``--build-only`` builds it and stops). Each page is asked through
 the app (Starlette's TestClient, the store held as `serve` holds it), after one warm-up, ``--runs`` times;
 the replayer twice: opened from the whole list and from a player's (its previous/next hands in that list).
+``--only`` times the pages whose name holds one of the texts given (e.g. ``--only start sessions``).
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--store", type=Path, help="the scaled store, reused when it exists (built there otherwise)")
     parser.add_argument("--build-only", action="store_true", help="build the scaled store if missing, then stop")
+    parser.add_argument("--only", nargs="+", default=[], help="time only the pages whose name holds one of these")
     options = parser.parse_args()
     options.work.mkdir(parents=True, exist_ok=True)
     scaled = options.store or options.work / f"serve-{options.hands}x{options.copies}.duckdb"
@@ -105,9 +107,10 @@ def main() -> None:
     from hhtool.service.stores import Database
     from hhtool.web.app import create_app
 
-    with duckdb.connect(str(scaled), read_only=True) as con:  # a hand half way through the store
+    with duckdb.connect(str(scaled), read_only=True) as con:  # a hand half way through the store, the first day
         middle = "/".join(str(part) for part in (con.execute(
             "SELECT site, hand_id FROM hands WHERE hk = (SELECT max(hk) // 2 FROM hands)").fetchone() or ()))
+        first_day = (con.execute("SELECT CAST(min(started_at) AS DATE) FROM hands").fetchone() or ("",))[0]
     held = HeldStore(Database(str(scaled)))
     client = TestClient(create_app(held, {"testserver"}))
     first = client.get("/hands").text
@@ -116,13 +119,16 @@ def main() -> None:
     one = first.split('data-href="/hand/')[1].split('"')[0]
     pages = {
         "players (stats)": "/stats", "players by month": "/stats?by=month",
-        "players by starting hand": "/stats?by=start", "player page": f"/player?player={hero}",
+        "players by starting hand": "/stats?by=start", "players by stakes": "/stats?by=stakes",
+        "players by door card": "/stats?by=door-card", "players by street": "/stats?by=street",
+        "player page": f"/player?player={hero}",
         "hands, first page": "/hands", "hands, next page": f"/hands?after={cursor}",
         "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
         "hands of a player, next": f"/hands?player={hero}&after={cursor}~{hero}",
         "replayer (+ prev/next)": f"/hand/{one}", "replayer in a player's list": f"/hand/{one}?player={hero}",
         "replayer, a hand half way": f"/hand/{middle}?player={hero}",
-        "sessions": f"/sessions?player={hero}",
+        "sessions": f"/sessions?player={hero}", "sessions, whole history": f"/sessions?player={hero}&from={first_day}",
+        "sessions, heroes, whole history": f"/sessions?from={first_day}",
         "graph": f"/graph?player={hero}", "audit by code": "/audit", "problems": "/problems", "latest mark": "/api/latest",
     }
     point = re.findall(r'<a href="([^"]+)" class="point">', client.get(f"/graph?player={hero}").text)[-1]
@@ -131,16 +137,18 @@ def main() -> None:
     count = client.get("/api/latest").json()["hands"]
     print(f"{count:,} hands; median of {options.runs} runs after a warm-up (ms):")
     for name, path in pages.items():
+        if options.only and not any(text in name for text in options.only):
+            continue
         response = client.get(path, follow_redirects=False)
         if response.status_code not in (200, 303):
-            print(f"  {name:28} {path}: HTTP {response.status_code}")
+            print(f"  {name:34} {path}: HTTP {response.status_code}")
             continue
         times = []
         for _ in range(options.runs):
             started = time.perf_counter()
             client.get(path, follow_redirects=False)
             times.append((time.perf_counter() - started) * 1000)
-        print(f"  {name:28} {statistics.median(times):8.1f}   {path[:60]}", flush=True)
+        print(f"  {name:34} {statistics.median(times):8.1f}   {path[:60]}", flush=True)
     held.close()
 
 

@@ -17,7 +17,7 @@ import polars as pl
 
 from hhtool.reports.choices import Breakdown
 from hhtool.reports.facts import ALL_STREETS, LATER_STREETS
-from hhtool.reports.facts_table import summed_facts
+from hhtool.reports.facts_table import resum_sql, summed_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.starting_hands import start_order
 from hhtool.store import Store
@@ -132,8 +132,10 @@ def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = N
     if by in BREAKDOWN_COLUMN:
         keys.append(BREAKDOWN_COLUMN[by])
     with summed_facts(store, hand_filter, (*keys, "site")) as (sums, params):
+        # summed per site name first: the alias lookup then runs once per name, not once per day
+        per_name = resum_sql(sums, (*keys, "site", "unit"))
         label, label_params = hand_filter.person_label("s0.site", "s0.player")
-        by_person = f"SELECT * REPLACE ({label} AS player) FROM ({sums}) s0"
+        by_person = f"SELECT * REPLACE ({label} AS player) FROM ({per_name}) s0"
         totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
     if totals.is_empty():
         return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
