@@ -2,13 +2,12 @@
 site has.
 
 * Every terminal a grammar hands on is read by the site's table, by a common line or is declared
-  order-only; every reader names a terminal its grammar has; the capture groups a reader declares
-  (by name, or by count for one that reads by place) are ones the terminal's regex has; the ``SEAT``
-  line names its ``player`` (:func:`hhtool.sites.kit.line_site.contract_problems`).
+  order-only; every reader names a terminal its grammar has; the named capture groups a reader
+  declares are ones the terminal's regex names; the ``SEAT`` line names its ``player``
+  (:func:`hhtool.sites.kit.line_site.contract_problems`).
 * A reader's declaration is itself checked against its code: the names it reads (``token["player"]``,
-  ``token.get("all_in")``) must be declared; where it reads ``token.groups`` by position (``fields[3]``)
-  or unpacks it (``a, b, c = token.groups``), the positions must lie within the declared groups.
-  (Helpers a reader hands the token to are not followed.)
+  ``token.get("all_in")``, ``token.has("seats")``) must be declared, and it reads no group by place
+  (``token.groups[3]``, ``a, b, c = token.groups``). (Helpers a reader hands the token to are not followed.)
 * Each check is shown to fail on a deliberately broken table.
 * ``split(lines, file, offset)`` numbers lines alike for every site, and a site that declares it
   splits at hand starts splits a file cut into blocks at :meth:`hand_starts` as it splits it whole.
@@ -81,12 +80,12 @@ def _reads_nothing(b: object, facts: object, token: LineToken) -> None:
 
 
 def test_a_reader_of_a_terminal_the_grammar_lacks_is_reported() -> None:
-    broken = _broken(lambda table: table.on("NO_SUCH_LINE", groups=0)(_reads_nothing))
+    broken = _broken(lambda table: table.on("NO_SUCH_LINE")(_reads_nothing))
     assert contract_problems(broken) == ["NO_SUCH_LINE: the site reads it, but grammar pokerstars has no such terminal"]
 
 
 def test_a_reader_of_an_ignored_terminal_is_reported() -> None:
-    broken = _broken(lambda table: table.on("NOISE", groups=0)(_reads_nothing))
+    broken = _broken(lambda table: table.on("NOISE")(_reads_nothing))
     assert contract_problems(broken) == [
         "NOISE: the site reads it, but grammar pokerstars has no such terminal (it is %ignore'd)"]
 
@@ -98,8 +97,9 @@ def test_a_terminal_nobody_reads_is_reported() -> None:
 
 def test_a_reader_wanting_other_capture_groups_is_reported() -> None:
     def build(table: LineTable[Any]) -> None:
-        table.rules["TABLE"] = LineRule(_reads_nothing, 3, 3)  # the grammar's TABLE has 2 groups
-    assert contract_problems(_broken(build)) == ["TABLE: its reader takes 3 capture groups, the grammar's regex has 2"]
+        table.rules["TABLE"] = named(_reads_nothing, ("table", "button"))  # PokerStars' TABLE names no button
+    assert contract_problems(_broken(build)) == [
+        "TABLE: its reader reads the groups button, table; grammar pokerstars's regex does not name button"]
 
 
 def test_a_common_line_the_grammar_writes_differently_is_reported() -> None:
@@ -121,7 +121,7 @@ def test_a_reader_wanting_one_of_two_names_the_grammar_lacks_is_reported() -> No
 def test_a_seat_line_naming_no_player_is_reported() -> None:
     grammar = copy.copy(PokerStarsParser().grammar())
     grammar.names = {**grammar.names, "SEAT": {"seat": 0, "stack": 2}}
-    broken = _broken(lambda table: table.rules.__setitem__("SEAT", LineRule(_reads_nothing, 4, 4)),
+    broken = _broken(lambda table: table.rules.__setitem__("SEAT", LineRule(_reads_nothing)),
                      grammar=lambda self: grammar)
     assert contract_problems(broken) == [
         "SEAT: the regex names no player group (the seated player's name, which later lines are read against)"]
@@ -130,67 +130,36 @@ def test_a_seat_line_naming_no_player_is_reported() -> None:
 # ---------------------------------------------------------------- readers read what they declare
 
 
-def _group_reads(read: Callable[..., None]) -> tuple[int | None, list[int], set[str]]:
-    """(the highest position a reader reads from its token's groups, or None; the lengths it unpacks
-    them to; the group names it reads), from its source: ``token.groups[i]``, ``alias[i]`` and
-    ``a, b = alias`` where ``alias`` is ``token.groups`` (also as one element of a tuple assignment);
-    ``token["name"]``, ``token.get("name")``, ``token.has("name")``."""
+def _group_reads(read: Callable[..., None]) -> tuple[set[str], bool]:
+    """(the group names a reader reads, whether it reads any group by place), from its source:
+    ``token["name"]``, ``token.get("name")``, ``token.has("name")``; ``token.groups``."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(read)))
     function = next(node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
                     and node.name == read.__name__)
-
-    def is_groups(node: ast.AST, aliases: set[str]) -> bool:
-        return (isinstance(node, ast.Attribute) and node.attr == "groups") or (
-            isinstance(node, ast.Name) and node.id in aliases)
-
-    aliases: set[str] = set()
-    unpacked: list[int] = []
-    for node in ast.walk(function):
-        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
-            continue
-        target, value = node.targets[0], node.value
-        pairs = (list(zip(target.elts, value.elts, strict=False))
-                 if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) else [(target, value)])
-        for one_target, one_value in pairs:
-            if isinstance(one_target, ast.Name) and is_groups(one_value, aliases):
-                aliases.add(one_target.id)
-            elif isinstance(one_target, ast.Tuple) and is_groups(one_value, aliases):
-                unpacked.append(len(one_target.elts))
-    highest: int | None = None
     names: set[str] = set()
+    by_place = False
     for node in ast.walk(function):
         if (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
                 and isinstance(node.value, ast.Name) and node.value.id == "token"):
             names.add(node.slice.value)
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "has")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("get", "has")
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "token"
                 and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             names.add(node.args[0].value)
-        if (isinstance(node, ast.Subscript) and is_groups(node.value, aliases)
-                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int)
-                and node.slice.value >= 0):
-            highest = max(highest if highest is not None else -1, node.slice.value)
-    return highest, unpacked, names
+        elif isinstance(node, ast.Attribute) and node.attr == "groups":
+            by_place = True
+    return names, by_place
 
 
 def reader_problems(terminal: str, rule: LineRule) -> list[str]:
     """Where a reader's code reads groups its declaration does not grant."""
     if rule.read is None:
         return []
-    highest, unpacked, names = _group_reads(rule.read)
-    problems = []
-    if rule.by_name:
-        declared = rule.needs | rule.may | rule.one_of
-        problems += [f"{terminal}: {rule.read.__name__} reads the group {name!r} but declares {rule.wants}"
-                     for name in sorted(names - declared)]
-        if highest is not None or unpacked:
-            problems.append(f"{terminal}: {rule.read.__name__} reads groups by place but declares names")
-        return problems
-    # a position past the fewest groups is one a grammar may lack: the reader must guard it (not checked)
-    if highest is not None and rule.most is not None and highest >= rule.most:
-        problems.append(f"{terminal}: {rule.read.__name__} reads group {highest} but declares {rule.wants}")
-    problems += [f"{terminal}: {rule.read.__name__} unpacks {count} groups but declares {rule.wants}"
-                 for count in unpacked if not rule.accepts(count)]
+    names, by_place = _group_reads(rule.read)
+    problems = [f"{terminal}: {rule.read.__name__} reads the group {name!r} but declares {rule.wants}"
+                for name in sorted(names - rule.declared)]
+    if by_place:
+        problems.append(f"{terminal}: {rule.read.__name__} reads groups by place (token.groups), not by name")
     return problems
 
 
@@ -201,28 +170,19 @@ def test_readers_read_only_declared_groups(fmt: LineSiteParser[Any]) -> None:
     assert [problem for terminal, rule in fmt.rules().items() for problem in reader_problems(terminal, rule)] == []
 
 
-def test_a_reader_reading_past_its_declaration_is_reported() -> None:
-    def reads_past(b: object, facts: object, token: LineToken) -> None:
-        fields, line = token.groups, token.number
-        print(fields[2], line)
-
-    def unpacks_wrong(b: object, facts: object, token: LineToken) -> None:
-        first, second = token.groups
-        print(first, second)
-
-    assert reader_problems("TABLE", LineRule(reads_past, 2, 2)) == ["TABLE: reads_past reads group 2 but declares 2"]
-    assert reader_problems("TABLE", LineRule(unpacks_wrong, 3, 3)) == [
-        "TABLE: unpacks_wrong unpacks 2 groups but declares 3"]
-    assert reader_problems("TABLE", LineRule(reads_past, 3, 3)) == []
-
-
-def test_a_reader_reading_an_undeclared_name_is_reported() -> None:
+def test_a_reader_reading_an_undeclared_name_or_by_place_is_reported() -> None:
     def reads_more(b: object, facts: object, token: LineToken) -> None:
         print(token["table"], token.get("seats"), token.get("button"))
+
+    def reads_by_place(b: object, facts: object, token: LineToken) -> None:
+        fields, line = token.groups, token.number
+        print(fields[2], line)
 
     assert reader_problems("TABLE", named(reads_more, ("table",), ("seats",))) == [
         "TABLE: reads_more reads the group 'button' but declares table, [seats]"]
     assert reader_problems("TABLE", named(reads_more, ("table",), ("seats", "button"))) == []
+    assert reader_problems("TABLE", named(reads_by_place, ("table",))) == [
+        "TABLE: reads_by_place reads groups by place (token.groups), not by name"]
 
 
 # ---------------------------------------------------------------- one split

@@ -30,92 +30,69 @@ import dataclasses
 import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from hhtool.model import Hand, pickled_by_constructor
-
-# Allowed values of every text parameter; checked when a profile is made.
-CHOICES: dict[str, tuple[str, ...]] = {
-    "first_dealt_seat": ("site", "lowest_seat"),
-    "bringin_ace": ("high", "low"),
-    "bringin_tie": ("suit", "position"),
-    "short_bring_in": ("bring_in", "all_in"),
-    "cap_applies_when": ("always", "multiway"),
-    "heads_up_uncap": ("never", "round_start", "any_time"),
-    "reopen_threshold": ("half", "full"),
-    "reopen_reference": ("bet_size", "largest_increase"),
-    "short_allin_counts_to_cap": ("threshold", "always"),
-    "raise_after_short_allin": ("complete_to_full", "over_all_in"),
-    "odd_unit_hi_lo": ("high", "low"),
-    "odd_unit_tied_half": ("best_card_suit", "rr_suit", "position"),
-    "tied_remainder": ("one_each", "first"),
-    "low_half_exists": ("pot", "hand"),
-    "pots_formed_at": ("all_in", "showdown"),
-    "opener_tie": ("position", "suit"),
-    "allin_opener": ("next_active", "best_active"),
-    "common_card_opener": ("include", "exclude"),
-    "exposed_7th_opener": ("sixth_street", "all_upcards"),
-    "rake_allocation": ("proportional", "main_pot", "last_pot"),
-}
 
 
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
     """The rules a hand is replayed under. Field names follow the rules document.
 
-    Text parameters take one of the values listed in :data:`CHOICES`; the docstring of each group
-    says what they mean.
+    Text parameters are typed with the values they allow (``Literal``); :data:`CHOICES`, the check of
+    a profile made here or from a TOML file, and the choices listed to the user all derive from those
+    types. The comment above each group says what they mean.
     """
 
     name: str = "default"
     # Conventions: "site" = Hand.position_order (dealer's left, or lowest seat when no dealer is
     # named); "lowest_seat" ignores a printed dealer seat.
-    first_dealt_seat: str = "site"
+    first_dealt_seat: Literal["site", "lowest_seat"] = "site"
     # R3 bring-in: ace "high" (stud) or "low" (the razz mirror: highest card brings in);
     # ties by suit c<d<h<s or by position order.
-    bringin_ace: str = "high"
-    bringin_tie: str = "suit"
+    bringin_ace: Literal["high", "low"] = "high"
+    bringin_tie: Literal["suit", "position"] = "suit"
     # R4: after a bring-in all-in for less, the others still enter for the full bring-in (WSOP-LA
     # 217, "bring_in") or may just call the all-in amount (PokerKit, "all_in").
-    short_bring_in: str = "bring_in"
+    short_bring_in: Literal["bring_in", "all_in"] = "bring_in"
     # R6: Stud-high double bet on an open pair on 4th street.
     fourth_street_double_bet: bool = False
     # R8: raises allowed after the bet (None = unlimited); when the cap may lift heads-up.
     max_raises: int | None = 3
-    cap_applies_when: str = "always"  # "multiway": the cap lifts heads-up as heads_up_uncap says
-    heads_up_uncap: str = "never"
+    cap_applies_when: Literal["always", "multiway"] = "always"  # "multiway": the cap lifts heads-up as heads_up_uncap says
+    heads_up_uncap: Literal["never", "round_start", "any_time"] = "never"
     # R11: how big a short all-in must be to count as a full bet ("half" of the increment or "full"),
     # whether short ones count towards the cap anyway, and where the next raise goes after a short
     # all-in that did not reopen: to the full level (TDA/WSOP) or one increment over the all-in (PK).
-    reopen_threshold: str = "half"
+    reopen_threshold: Literal["half", "full"] = "half"
     # What a short all-in is measured against: the street's bet size (rulebooks) or, as PokerKit
     # does, the largest increase made on the street so far (so a first bet of any size is full).
-    reopen_reference: str = "bet_size"
-    short_allin_counts_to_cap: str = "threshold"
-    raise_after_short_allin: str = "complete_to_full"
+    reopen_reference: Literal["bet_size", "largest_increase"] = "bet_size"
+    short_allin_counts_to_cap: Literal["threshold", "always"] = "threshold"
+    raise_after_short_allin: Literal["complete_to_full", "over_all_in"] = "complete_to_full"
     # R9: a fold when no bet is faced is accepted (online clients allow it).
     allow_fold_unfaced: bool = True
     # R14: odd unit between the halves, inside a tied half, how remaining units are spread, the
     # unit itself (smallest chip, in the hand's money units).
-    odd_unit_hi_lo: str = "high"
-    odd_unit_tied_half: str = "best_card_suit"
-    tied_remainder: str = "one_each"
+    odd_unit_hi_lo: Literal["high", "low"] = "high"
+    odd_unit_tied_half: Literal["best_card_suit", "rr_suit", "position"] = "best_card_suit"
+    tied_remainder: Literal["one_each", "first"] = "one_each"
     unit: int = 1
     # R13: whether a pot is split when only the hand (not the pot) has a qualifying low — PokerKit
     # splits every pot once any shown hand qualifies for low.
-    low_half_exists: str = "pot"
+    low_half_exists: Literal["pot", "hand"] = "pot"
     # R12: side pots are fixed by the all-in levels ("all_in"); PokerKit forms them at the end from
     # the hands that win something, so a losing all-in hand's pot merges with the next ("showdown").
-    pots_formed_at: str = "all_in"
+    pots_formed_at: Literal["all_in", "showdown"] = "all_in"
     # R7 opener.
-    opener_tie: str = "position"
-    allin_opener: str = "next_active"
-    common_card_opener: str = "include"
-    exposed_7th_opener: str = "sixth_street"
+    opener_tie: Literal["position", "suit"] = "position"
+    allin_opener: Literal["next_active", "best_active"] = "next_active"
+    common_card_opener: Literal["include", "exclude"] = "include"
+    exposed_7th_opener: Literal["sixth_street", "all_upcards"] = "sixth_street"
     # R17: live games burn a card before each street; online decks do not.
     deck_burns: bool = False
     # R15: how a stated total rake is shared between main and side pots.
-    rake_allocation: str = "proportional"
+    rake_allocation: Literal["proportional", "main_pot", "last_pot"] = "proportional"
     # Site practice (reporting only): Winamax puts the returned uncalled bet inside its collected
     # amounts and prints no return line. Applies to a hand only where it prints no return line
     # (older and newer Merge exports differ in this).
@@ -192,6 +169,17 @@ class Unsettled:
     def alternatives(self, profile: RuleProfile) -> tuple[Reading, ...]:
         own = self.reading_of(profile)
         return tuple(reading for reading in self.readings if reading is not own)
+
+
+
+def _choices() -> dict[str, tuple[str, ...]]:
+    """Each text parameter's allowed values, read from its ``Literal`` type."""
+    hints = get_type_hints(RuleProfile)
+    return {f.name: get_args(hints[f.name]) for f in fields(RuleProfile) if get_origin(hints[f.name]) is Literal}
+
+
+#: Allowed values of every text parameter, from the fields' types; checked when a profile is made.
+CHOICES: dict[str, tuple[str, ...]] = _choices()
 
 
 def _load_unsettled(path: Path) -> dict[str, Unsettled]:

@@ -185,16 +185,20 @@ def total_pot_line(*, pots_after_rake: bool | None = None, unstated_rake: int | 
                  ("total",) if pots_after_rake is None else ("total", "pots"), ("rake", "pots"))
 
 
+_THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and every deal line asks)
+
+
 def read_dealt_old_new(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
     """A deal line written "Dealt to P [cards]" and, after 3rd street, "[cards dealt before] [new card]"
     (PokerStars, Winning's ACR export): 3rd street's one bracket is the hero's three cards or another's
     upcard (:func:`deal_third_street`); a later street's first bracket repeats the cards dealt before,
     a claim read apart (``facts.restatements``), the second is the new card."""
     player, cards, new, line = token["player"] or "", token["cards"] or "", token["new"], token.number
-    if new is None and b.street is Street.THIRD:
+    third = b.street is _THIRD
+    if new is None and third:
         deal_third_street(b, facts, player, parse_cards(cards), line)
         return
-    if new is not None and b.street is not Street.THIRD:
+    if new is not None and not third:
         facts.restatements.extend(restated_cards(b, player, cards, line))
     b.deal_up_or_down(player, parse_cards(new if new is not None else cards), line)
 

@@ -1,7 +1,6 @@
 """How a line site declares what its lines mean: a :class:`LineTable` maps each terminal of its
 grammar to a reader, a small function ``(builder, facts, token)``, with the named capture groups
-it reads (``token["player"]``) — or, for a reader that reads by place, how many groups it takes —
-so that a test can check every table against its grammar (see tests/test_site_contract.py).
+it reads (``token["player"]``), so that a test can check every table against its grammar (see tests/test_site_contract.py).
 Terminals that only mark the order of a hand ("*** SUMMARY ***") are declared as such: they are
 read by nothing, on purpose.
 
@@ -24,27 +23,17 @@ LineReader = Callable[[HandBuilder, F, LineToken], None]
 
 @dataclass(frozen=True)
 class LineRule:
-    """A terminal's reader (None: the line only marks the order) and the capture groups it reads:
-    by name (``needs``: groups the terminal's regex must name; ``may``: ones it may name, read where
-    it does; ``one_of``: names of which it must have at least one), or, for a reader that still reads
-    groups by place, the fewest and most groups it takes (``most`` None: no bound)."""
+    """A terminal's reader (None: the line only marks the order) and the named capture groups it reads:
+    ``needs``, groups the terminal's regex must name; ``may``, ones it may name (read where it does);
+    ``one_of``, names of which it must have at least one."""
 
     read: Callable[[HandBuilder, Any, LineToken], None] | None
-    fewest: int = 0
-    most: int | None = None
     needs: frozenset[str] = frozenset()
     may: frozenset[str] = frozenset()
     one_of: frozenset[str] = frozenset()
 
-    @property
-    def by_name(self) -> bool:
-        return bool(self.needs or self.may or self.one_of)
-
-    def accepts(self, groups: int) -> bool:
-        return self.fewest <= groups and (self.most is None or groups <= self.most)
-
     def missing(self, names: Iterable[str]) -> list[str]:
-        """What a reader by name misses among a terminal's group names (empty: nothing)."""
+        """What the reader misses among a terminal's group names (empty: nothing)."""
         have = set(names)
         missing = sorted(self.needs - have)
         if self.one_of and not self.one_of & have:
@@ -52,18 +41,19 @@ class LineRule:
         return missing
 
     @property
+    def declared(self) -> frozenset[str]:
+        """Every name the reader may read."""
+        return self.needs | self.may | self.one_of
+
+    @property
     def wants(self) -> str:
-        if self.by_name:
-            return ", ".join([*sorted(self.needs), *(f"[{name}]" for name in sorted(self.may | self.one_of))])
-        if self.most is None:
-            return f"at least {self.fewest}"
-        return f"{self.fewest}" if self.fewest == self.most else f"{self.fewest} to {self.most}"
+        return ", ".join([*sorted(self.needs), *(f"[{name}]" for name in sorted(self.may | self.one_of))]) or "nothing"
 
 
 def named(read: Callable[[HandBuilder, Any, LineToken], None], needs: Iterable[str], may: Iterable[str] = (),
           one_of: Iterable[str] = ()) -> LineRule:
-    """The rule of a reader that reads its terminal's groups by name."""
-    return LineRule(read, needs=frozenset(needs), may=frozenset(may), one_of=frozenset(one_of))
+    """The rule of a reader that reads the named groups ``needs`` and, where the terminal has them, ``may``."""
+    return LineRule(read, frozenset(needs), frozenset(may), frozenset(one_of))
 
 
 class LineTable(Generic[F]):
@@ -73,20 +63,14 @@ class LineTable(Generic[F]):
     def __init__(self, order_only: Iterable[str] = ()) -> None:
         self.rules: dict[str, LineRule] = {name: LineRule(None) for name in order_only}
 
-    def on(self, *terminals: str, groups: int | tuple[int, int] | None = None, reads: Iterable[str] = (),
-           may: Iterable[str] = ()) -> Callable[[LineReader[F]], LineReader[F]]:
-        """Declare the decorated function the reader of ``terminals``: one that reads the named groups
-        ``reads`` (each terminal's regex must name them) and ``may`` (read where named), or one that
-        takes ``groups`` capture groups by place (an exact number, or the fewest and most)."""
+    def on(self, *terminals: str, reads: Iterable[str] = (), may: Iterable[str] = ()) -> Callable[[LineReader[F]], LineReader[F]]:
+        """Declare the decorated function the reader of ``terminals``, reading the named groups ``reads``
+        (each terminal's regex must name them) and ``may`` (read where named)."""
         reads, may = tuple(reads), tuple(may)
 
         def register(read: LineReader[F]) -> LineReader[F]:
             for terminal in terminals:
-                if groups is None:
-                    self.add(terminal, named(read, reads, may))
-                else:
-                    fewest, most = (groups, groups) if isinstance(groups, int) else groups
-                    self.add(terminal, LineRule(read, fewest, most))
+                self.add(terminal, named(read, reads, may))
             return read
         return register
 

@@ -117,8 +117,8 @@ class LineSiteParser(SiteParser, Generic[F]):
 def contract_problems(parser: LineSiteParser[Any]) -> list[str]:
     """Where a line site's table and its grammar disagree: a terminal nobody reads (neither the site's,
     a common line nor declared order-only), a reader of a terminal the grammar does not have, a reader
-    whose declared capture groups the terminal's regex does not have (by name or by count), a ``SEAT``
-    line that names no ``player``. Empty when they agree (tests/test_site_contract.py checks every site)."""
+    whose declared named groups the terminal's regex does not name, a ``SEAT`` line that names no
+    ``player``. Empty when they agree (tests/test_site_contract.py checks every site)."""
     grammar = parser.grammar()
     counts = grammar.group_counts()
     names = grammar.names
@@ -128,17 +128,14 @@ def contract_problems(parser: LineSiteParser[Any]) -> list[str]:
     problems += [f"{terminal}: the site reads it, but grammar {grammar.name} has no such terminal"
                  + (" (it is %ignore'd)" if terminal in grammar.ignored() else "")
                  for terminal in parser.lines.rules if terminal not in counts]
-    for terminal, groups in counts.items():
+    for terminal in counts:
         rule = rules.get(terminal)
         if rule is None or rule.read is None:
             continue
-        if rule.by_name:
-            missing = rule.missing(names.get(terminal, {}))
-            if missing:
-                problems.append(f"{terminal}: its reader reads the groups {rule.wants}; grammar {grammar.name}'s regex "
-                                f"does not name {', '.join(missing)}")
-        elif not rule.accepts(groups):
-            problems.append(f"{terminal}: its reader takes {rule.wants} capture groups, the grammar's regex has {groups}")
+        missing = rule.missing(names.get(terminal, {}))
+        if missing:
+            problems.append(f"{terminal}: its reader reads the groups {rule.wants}; grammar {grammar.name}'s regex "
+                            f"does not name {', '.join(missing)}")
     if "SEAT" in counts and "player" not in names.get("SEAT", {}):
         problems.append("SEAT: the regex names no player group (the seated player's name, which later lines are read against)")
     return problems
