@@ -97,7 +97,7 @@ def normalized(hand: Hand) -> Hand:
     )
 
 
-#: the source left out of a comparison (a Source, as the field's type says: the compiled build checks it)
+#: the source left out of a comparison (a Source, as the field's type says)
 _NO_SOURCE = Source("", 0, 0, "")
 
 

@@ -165,8 +165,6 @@ def reader_problems(terminal: str, rule: LineRule) -> list[str]:
 
 @pytest.mark.parametrize("fmt", LINE_FORMATS, ids=_format_id)
 def test_readers_read_only_declared_groups(fmt: LineSiteParser[Any]) -> None:
-    if any(rule.read is not None and not inspect.isfunction(rule.read) for rule in fmt.rules().values()):
-        pytest.skip("the readers are compiled (no Python source to read): the pure-Python suite checks the same source")
     assert [problem for terminal, rule in fmt.rules().items() for problem in reader_problems(terminal, rule)] == []
 
 

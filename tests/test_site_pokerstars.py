@@ -377,7 +377,7 @@ def test_every_pokerstars_corpus_hand_parses_and_balances(corpus: Path) -> None:
 
 
 def test_a_fault_inside_the_parser_costs_one_hand_not_the_import() -> None:
-    class Broken(PokerStarsParser):  # a subclass, not a patched instance: compiled, the parser is a native class
+    class Broken(PokerStarsParser):
         def parse_stud8(self, raw: RawHand) -> Hand:
             raise ZeroDivisionError("simulated parser fault")
 

@@ -38,7 +38,6 @@ from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import summary_restatements
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -176,7 +175,6 @@ def _summary_seat(b: HandBuilder, facts: _AbsoluteFacts, token: LineToken) -> No
         )
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class AbsoluteParser(LineSiteParser[_AbsoluteFacts]):
     name = "absolute"
     hand_start = _HAND_START

@@ -34,7 +34,6 @@ from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import summary_restatements
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -177,7 +176,6 @@ def _summary_seat(b: HandBuilder, facts: _BovadaFacts, token: LineToken) -> None
     facts.restatements.extend(summary_restatements(body.strip(), player, b, line))  # "Folded on the RIVER"
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class BovadaParser(LineSiteParser[_BovadaFacts]):
     name = "bovada"
     hand_start = _HAND_START

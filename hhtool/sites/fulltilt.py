@@ -30,7 +30,6 @@ from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.kit.subclassing import mypyc_attr
 from hhtool.sites.kit.tournament import AMOUNT, CODE, stated_buy_in
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
@@ -163,7 +162,6 @@ def _summary_seat(b: HandBuilder, facts: _TiltFacts, token: LineToken) -> None:
         b.reveal_mucked(player, parse_cards(mucked.group(1)), mucked.group(2), mucked.group(3), line)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class FullTiltParser(LineSiteParser[_TiltFacts]):
     name = "fulltilt"
     hand_start = _HAND_START

@@ -29,7 +29,6 @@ from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
@@ -133,7 +132,6 @@ def _wins(b: HandBuilder, facts: _KingsFacts, token: LineToken) -> None:
     b.award(token["player"] or "", b.money(amount, token.number), int(side) if side else 0, Half.UNKNOWN, token.number)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class KingsClubParser(LineSiteParser[_KingsFacts]):
     name = "kingsclub"
     hand_start = _HAND_START

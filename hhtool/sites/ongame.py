@@ -46,7 +46,6 @@ from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -167,7 +166,6 @@ def _end_marker(b: HandBuilder, facts: _OnGameFacts, token: LineToken) -> None:
         raise HandParseError(token.number, f"ongame: end of hand {token['hand_id']} inside hand {b.hand_id}")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class OnGameParser(LineSiteParser[_OnGameFacts]):
     name = "ongame"
     hand_start = _HAND_START

@@ -26,7 +26,6 @@ from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"#Game No : (\d+)$")
@@ -164,7 +163,6 @@ def _no_low(b: HandBuilder, facts: _PartyFacts, token: LineToken) -> None:
     facts.no_low = True
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class PartyPokerParser(LineSiteParser[_PartyFacts]):
     name = "partypoker"
     hand_start = _GAME_STARTS

@@ -69,7 +69,6 @@ from hhtool.model import (
 from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, Splitting
 from hhtool.sites.kit.dates import stated_datetime
 from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
-from hhtool.sites.kit.subclassing import mypyc_attr
 from hhtool.sites.kit.tournament import exported_tournament
 
 STUD8_VARIANT = "F7S/8"
@@ -117,7 +116,6 @@ def parse_phh_cards(text: str, line: int) -> tuple[Card | None, ...]:
         raise HandParseError(line, f"{error} in {text!r}") from None
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class PhhParser(SiteParser):
     name = "phh"
 

@@ -27,7 +27,6 @@ from hhtool.sites.kit.line_rules import LineTable, named
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import summary_player, summary_restatements
-from hhtool.sites.kit.subclassing import mypyc_attr
 from hhtool.sites.kit.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
@@ -140,7 +139,6 @@ def _label_halves(b: HandBuilder, facts: _StarsFacts, token: LineToken) -> None:
         b.label_awards_whole()
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class PokerStarsParser(LineSiteParser[_StarsFacts]):
     name = "pokerstars"
     hand_start = _HAND_START

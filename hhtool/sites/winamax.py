@@ -44,7 +44,6 @@ from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -190,7 +189,6 @@ def _shows(b: HandBuilder, facts: _WinamaxFacts, token: LineToken) -> None:
     b.show(player, ShowStatus.SHOWN, cards, high_text, low_text, line)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class WinamaxParser(LineSiteParser[_WinamaxFacts]):
     name = "winamax"
     hand_start = _HAND_START

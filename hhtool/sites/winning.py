@@ -49,7 +49,6 @@ from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 _OLD_START = re.compile(r"Game started at: \d+/")  # a year of other than four digits is a bad date, told
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
@@ -109,7 +108,6 @@ def _stated_pot(b: HandBuilder, facts: _WinningFacts, token: LineToken) -> None:
     facts.rake, facts.total_pot = rake, stated + rake + facts.fees
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class _WinningExport(LineSiteParser[_WinningFacts]):
     """What the two exports share: the site's name, and what they settle once an export's own
     last step (:meth:`settle`) is done."""
@@ -370,7 +368,6 @@ class _AcrExport(_WinningExport):
 _OLD, _ACR = _OldExport(), _AcrExport()
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class WinningParser(SiteParser):
     """Both exports under one site name: the hand's first line tells which one it is."""
 

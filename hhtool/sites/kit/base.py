@@ -49,7 +49,6 @@ from hhtool.sites.kit.lines import LineGrammar as LineGrammar  # re-exported wit
 from hhtool.sites.kit.lines import LineToken, describe_lark_error, lark_error_ends_early
 from hhtool.sites.kit.lines import load_grammar as load_grammar
 from hhtool.sites.kit.stray_bytes import lenient, noted, stray_prefix
-from hhtool.sites.kit.subclassing import mypyc_attr
 
 
 class HandParseError(Exception):
@@ -461,7 +460,6 @@ class Splitting(Enum):
     WHOLE_FILE = "whole file"
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class SiteParser:
     """Base of every site module: the outer skeleton every format shares (sniff, split, parse a
     hand never raising, build). Subclasses set ``name`` and override what differs."""
@@ -573,7 +571,7 @@ class SiteParser:
             if not is_stud8:
                 return self.skipped(raw, hand_id, game)
             return self.parse_stud8(raw)
-        except HandParseError as parse_error:  # (each clause its own name: mypyc types a name once)
+        except HandParseError as parse_error:
             return FailedHand(self.name, hand_id, parse_error.line, f"{self.name}: {parse_error.reason}", raw, parse_error.kind)
         except UnexpectedInput as lark_error:
             line, reason = describe_lark_error(lark_error, raw)

@@ -21,13 +21,11 @@ from hhtool.sites.kit.common_lines import COMMON_LINES, stakes_from_forced_bets
 from hhtool.sites.kit.facts import HandFacts
 from hhtool.sites.kit.line_rules import LineRule, LineTable
 from hhtool.sites.kit.lines import LineGrammar, LineToken
-from hhtool.sites.kit.subclassing import mypyc_attr
 from hhtool.sites.kit.tournament import FINISHED, finishes_in
 
 F = TypeVar("F", bound=HandFacts)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class LineSiteParser(SiteParser, Generic[F]):
     """A site read by a line grammar. Subclasses set ``grammar_name`` and ``lines`` and implement
     :meth:`read_header`; the rest has defaults."""

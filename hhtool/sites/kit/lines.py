@@ -211,8 +211,7 @@ def _read_line(matcher: LineMatcher, line: str, names: list[str], ignore: frozen
     return named
 
 
-#: marks a line not read yet in a step's remembered readings: a plain object, never a tuple (mypyc unboxes
-#: fixed-length tuples, so a tuple's identity would not survive a round trip through the dictionary)
+#: marks a line not read yet in a step's remembered readings (a plain object: only its identity counts)
 _UNREAD: Final[Any] = object()
 
 
