@@ -4,18 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from hhtool.cli.common import (
-    DB_OPTION,
-    EXIT_OK,
-    FROM_OPTION,
-    GAME_OPTION,
-    PLAYER_OPTION,
-    SITE_OPTION,
-    STAKES_OPTION,
-    TABLE_SIZE_OPTION,
-    TO_OPTION,
-    database,
-)
+from hhtool.cli.common import DB_OPTION, EXIT_OK, database
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
 from hhtool.cli.listing import (
     ALL_COLUMNS_OPTION,
     DESCENDING_OPTION,
@@ -27,19 +17,14 @@ from hhtool.cli.listing import (
     sort_option,
 )
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.choices import Game, Showdown, Verdict
+from hhtool.service.choices import Showdown, Verdict
 
 
 def register(app: typer.Typer) -> None:
     @app.command("hands")
+    @hand_filter_options()
     def hands_command(
-        players: list[str] | None = PLAYER_OPTION,
-        sites: list[str] | None = SITE_OPTION,
-        stakes: str | None = STAKES_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
-        game: Game | None = GAME_OPTION,
-        table_size: int | None = TABLE_SIZE_OPTION,
+        filters: HandFilterOptions = FILTERS,
         verdict: Verdict | None = typer.Option(None, "--verdict", help="Only hands with this verdict under their "
                                                "own rules profile (a conflicting copy makes a violation)."),
         showdown: Showdown | None = typer.Option(None, "--showdown", help="Only hands where the --player went to "
@@ -66,11 +51,10 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
-        from hhtool.service.filters import NoneTogether, hand_filter
+        from hhtool.service.filters import NoneTogether
         from hhtool.service.hands import OPTIONAL_COLUMNS, UNCUT_COLUMNS, hand_choice, limit_for, list_hands
 
-        chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
-                             game=game, table_size=table_size, tags=tags)
+        chosen = filters.hand_filter(tags=tags)
         listed_choice = hand_choice(verdict, showdown, min_pot, max_pot)
         target = list_target(output_format, out_file, columns, all_columns)
         try:

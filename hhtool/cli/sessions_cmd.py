@@ -6,17 +6,8 @@ from enum import StrEnum
 
 import typer
 
-from hhtool.cli.common import (
-    DB_OPTION,
-    FROM_OPTION,
-    GAME_OPTION,
-    PLAYER_OPTION,
-    SITE_OPTION,
-    STAKES_OPTION,
-    TABLE_SIZE_OPTION,
-    TO_OPTION,
-    database,
-)
+from hhtool.cli.common import DB_OPTION, database
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
 from hhtool.cli.listing import (
     ALL_COLUMNS_OPTION,
     DESCENDING_OPTION,
@@ -28,7 +19,7 @@ from hhtool.cli.listing import (
     sort_option,
 )
 from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.choices import DEFAULT_GAP_MINUTES, Game
+from hhtool.service.choices import DEFAULT_GAP_MINUTES
 
 
 class SessionsBy(StrEnum):
@@ -38,14 +29,9 @@ class SessionsBy(StrEnum):
 
 def register(app: typer.Typer) -> None:
     @app.command("sessions")
+    @hand_filter_options()
     def sessions_command(
-        players: list[str] | None = PLAYER_OPTION,
-        sites: list[str] | None = SITE_OPTION,
-        stakes: str | None = STAKES_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
-        game: Game | None = GAME_OPTION,
-        table_size: int | None = TABLE_SIZE_OPTION,
+        filters: HandFilterOptions = FILTERS,
         gap: int = typer.Option(DEFAULT_GAP_MINUTES, "--gap", min=1, help="Minutes: a break this long or longer "
                                 "with no hand at any table ends a session (--by table: at its table)."),
         by: SessionsBy = typer.Option(SessionsBy.sitting, "--by", help="sitting: the hands at every table "
@@ -75,11 +61,9 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
-        from hhtool.service.filters import hand_filter
         from hhtool.service.sessions import OPTIONAL_COLUMNS, UNCUT_COLUMNS, limit_for, sessions
 
-        chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
-                             game=game, table_size=table_size)
+        chosen = filters.hand_filter()
         target = list_target(output_format, out_file, columns, all_columns)
         report = sessions(database(db), chosen, gap, sort=sort, descending=descending,
                           limit=limit_for(limit, target.on_terminal), terminal=target.terminal,
