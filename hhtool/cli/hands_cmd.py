@@ -6,23 +6,15 @@ import typer
 
 from hhtool.cli.common import DB_OPTION, EXIT_OK, database
 from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
-from hhtool.cli.listing import (
-    ALL_COLUMNS_OPTION,
-    DESCENDING_OPTION,
-    FORMAT_OPTION,
-    LIMIT_OPTION,
-    OUT_OPTION,
-    columns_option,
-    list_target,
-    sort_option,
-)
-from hhtool.cli.output import OutputFormat, emit_frame
+from hhtool.cli.listing import LISTING, ListOptions, list_options
+from hhtool.cli.output import emit_frame
 from hhtool.service.choices import Showdown, Verdict
 
 
 def register(app: typer.Typer) -> None:
     @app.command("hands")
     @hand_filter_options()
+    @list_options(sort="date", columns="id,date,net,sd,cards")
     def hands_command(
         filters: HandFilterOptions = FILTERS,
         verdict: Verdict | None = typer.Option(None, "--verdict", help="Only hands with this verdict under their "
@@ -34,13 +26,7 @@ def register(app: typer.Typer) -> None:
         max_pot: str | None = typer.Option(None, "--max-pot", help="Only pots of at most this much."),
         tags: list[str] | None = typer.Option(None, "--tag", metavar="NAME", help="Only hands tagged so "
                                               "(`hhtool tag`); repeated: hands with every one of them."),
-        sort: str | None = sort_option("date"),
-        descending: bool | None = DESCENDING_OPTION,
-        limit: int | None = LIMIT_OPTION,
-        columns: str | None = columns_option("id,date,net,sd,cards"),
-        all_columns: bool = ALL_COLUMNS_OPTION,
-        output_format: OutputFormat | None = FORMAT_OPTION,
-        out_file: str | None = OUT_OPTION,
+        listing: ListOptions = LISTING,
         db: str | None = DB_OPTION,
     ) -> None:
         """List hands, newest first: the id to give `hhtool show`, date, table, stakes, pot, verdict.
@@ -56,14 +42,14 @@ def register(app: typer.Typer) -> None:
 
         chosen = filters.hand_filter(tags=tags)
         listed_choice = hand_choice(verdict, showdown, min_pot, max_pot)
-        target = list_target(output_format, out_file, columns, all_columns)
+        target = listing.target()
         try:
-            listed = list_hands(database(db), chosen, listed_choice, sort=sort, descending=descending,
-                                limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
+            listed = list_hands(database(db), chosen, listed_choice, sort=listing.sort, descending=listing.descending,
+                                limit=limit_for(listing.limit, target.on_terminal), terminal=target.terminal)
         except NoneTogether as empty:  # an empty answer, not a mistake: each value asked for is known
             target.tell(f"no hands match ({empty.why})")
             raise typer.Exit(EXIT_OK) from None
-        emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        emit_frame(listed.frame, target.written, listing.out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
         if listed.total == 0:  # (only when nothing was asked: a filter selecting nothing is refused)
             target.tell("the store holds no hands yet: run `hhtool import PATH` first")
         if listed.cut:

@@ -1,5 +1,6 @@
-"""Issue #27: the hand filter's options are declared once (hhtool.cli.filter_options) and every command
-that filters hands offers them alike, where it declares them, and hands them to the filter."""
+"""Issue #27: the hand filter's options (hhtool.cli.filter_options) and a list's options
+(hhtool.cli.listing) are declared once; every command that offers them lists them alike, where it
+declares them, and gets what was given to them (hhtool.cli.option_group)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,31 @@ def test_hands_filters_by_the_values_given(pokerstars_samples_store: Path) -> No
     assert none_before.exit_code == 0, none_before.output
     assert len(every.output.splitlines()) > 1
     assert len(none_before.output.splitlines()) <= 1, none_before.output
+
+
+@pytest.mark.parametrize(("command", "sort_default"), [("hands", "date"), ("sessions", "start")])
+def test_the_list_commands_list_their_list_options_together_before_db(command: str, sort_default: str) -> None:
+    listed = declared(command)
+    names = [name for name, _ in listed]
+    start = names.index("--sort")
+    assert names[start:] == ["--sort", "--desc", "--limit", "--columns", "--all", "--format", "--out", "--db"], names
+    assert listed[start][1].endswith(f"Default: {sort_default}.")
+
+
+def test_the_list_options_reach_the_list(pokerstars_samples_store: Path, tmp_path: Path) -> None:
+    out = tmp_path / "two.csv"
+    written = runner.invoke(app, ["hands", "--sort", "pot", "--asc", "--limit", "2", "--out", str(out),
+                                  "--db", str(pokerstars_samples_store)])
+    assert written.exit_code == 0, written.output
+    rows = out.read_text().splitlines()
+    assert len(rows) == 3, rows
+    pot = rows[0].split(",").index("pot")
+    assert int(rows[1].split(",")[pot]) <= int(rows[2].split(",")[pot])
+    shown = runner.invoke(app, ["sessions", "--columns", "start,hands", "--limit", "1",
+                                "--db", str(pokerstars_samples_store)], env=EIGHTY)
+    assert shown.exit_code == 0, shown.output
+    header = shown.output.splitlines()[0].split()
+    assert header == ["start", "hands"], shown.output
 
 
 def test_the_decorator_puts_the_options_in_place_and_hands_over_one_value() -> None:
