@@ -187,3 +187,15 @@ def test_the_departure_the_answer_names_is_not_listed_again(tmp_path: Path) -> N
                             "rules: the table's bring-in is $3.00")
     assert words.count("the table's bring-in is $3.00") == 1 and "also departs" not in words
     assert rule_words("R4") in words and desk_only_words(text, history) == []
+
+
+def test_each_value_a_profile_allows_has_its_practice_in_words() -> None:
+    """The player's copy words the practice of every value of every parameter it names a rule for."""
+    from hhtool.reports.dispute.rules import PARAMETER_RULES, practice_words
+
+    for name, rule in PARAMETER_RULES.items():
+        assert rule_title(rule), name
+        kind = RuleProfile.__dataclass_fields__[name].type
+        values = CHOICES.get(name) or (("True", "False") if kind == "bool" else ("None", "3"))
+        for value in values:
+            assert practice_words(name, str(value)), (name, value)

@@ -82,14 +82,7 @@ def rules_option(what: str) -> Any:
 
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
                          "(`hhtool config`), or ./hhtool.duckdb; ':memory:' keeps nothing).")
-# the hand filter of the reports (`stats`, `graph`)
-PLAYER_OPTION = typer.Option(None, "--player", help="Only this player, or alias (`hhtool alias`) (repeatable).")
-SITE_OPTION = site_option("Only hands of this site (repeatable)")
-STAKES_OPTION = typer.Option(None, "--stakes", help="Small bet/big bet in currency units, e.g. 0.04/0.08.")
-FROM_OPTION = typer.Option(None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")
-TO_OPTION = typer.Option(None, "--to", help="Last day, YYYY-MM-DD, inclusive.")
-GAME_OPTION = typer.Option(None, "--game", help="cash or tournament.")
-TABLE_SIZE_OPTION = typer.Option(None, "--table-size", help="Only tables of this many seats (e.g. 8).")
+# the hand filter's options: hhtool.cli.filter_options
 
 #: exit codes, shared by every command
 EXIT_OK = 0

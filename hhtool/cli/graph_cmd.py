@@ -6,46 +6,31 @@ from pathlib import Path
 
 import typer
 
-from hhtool.cli.common import (
-    DB_OPTION,
-    FROM_OPTION,
-    GAME_OPTION,
-    SITE_OPTION,
-    STAKES_OPTION,
-    TABLE_SIZE_OPTION,
-    TO_OPTION,
-    database,
-    info,
-)
-from hhtool.service.choices import Axis, Game, Unit
+from hhtool.cli.common import DB_OPTION, database, info
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
+from hhtool.service.choices import Axis, Unit
 
 
 def register(app: typer.Typer) -> None:
     @app.command("graph")
+    @hand_filter_options("site", "stakes", "from", "to", "game", "table-size")
     def graph_command(
         out_file: str = typer.Option(..., "--out", help="winnings.png or winnings.html: the suffix decides."),
         player: str | None = typer.Option(None, "--player", help="Whose winnings (default: the hero, if only one)."),
         currency: str | None = typer.Option(None, "--currency", help="When the player has hands in several currencies."),
         unit: Unit = typer.Option(Unit.money, "--unit", help="money, or bb: big bets (each hand's net over its big bet)."),
         axis: Axis = typer.Option(Axis.hands, "--x", help="hands: by hand number; date: by the hands' start time."),
-        sites: list[str] | None = SITE_OPTION,
-        stakes: str | None = STAKES_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
-        game: Game | None = GAME_OPTION,
-        table_size: int | None = TABLE_SIZE_OPTION,
+        filters: HandFilterOptions = FILTERS,
         db: str | None = DB_OPTION,
     ) -> None:
         """Graph a player's cumulative winnings against hands played or dates, in money or big bets.
         In HTML, hovering a point names its hand; clicking it opens the hand's replay: the hand's web page
         (the dispute report's, with its replayer) written for each point (up to 400 hands, evenly spread,
         and the last) in the folder beside the page, winnings.html -> winnings.hands/ (keep them together)."""
-        from hhtool.service.filters import hand_filter
         from hhtool.service.reports import graph
 
         path = Path(out_file)
-        chosen = hand_filter(sites=sites, stakes=stakes, date_from=date_from, date_to=date_to, game=game,
-                             table_size=table_size)
+        chosen = filters.hand_filter()
         drawn = graph(database(db), chosen, path, player, currency, unit, axis)
         missing = " or ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
         left_out = f"; {drawn.left_out} hands without {missing} left out" if drawn.left_out else ""

@@ -4,42 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from hhtool.cli.common import (
-    DB_OPTION,
-    EXIT_OK,
-    FROM_OPTION,
-    GAME_OPTION,
-    PLAYER_OPTION,
-    SITE_OPTION,
-    STAKES_OPTION,
-    TABLE_SIZE_OPTION,
-    TO_OPTION,
-    database,
-)
-from hhtool.cli.listing import (
-    ALL_COLUMNS_OPTION,
-    DESCENDING_OPTION,
-    FORMAT_OPTION,
-    LIMIT_OPTION,
-    OUT_OPTION,
-    columns_option,
-    list_target,
-    sort_option,
-)
-from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.choices import Game, Showdown, Verdict
+from hhtool.cli.common import DB_OPTION, EXIT_OK, database
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
+from hhtool.cli.listing import LISTING, ListOptions, list_options
+from hhtool.cli.output import emit_frame
+from hhtool.service.choices import Showdown, Verdict
 
 
 def register(app: typer.Typer) -> None:
     @app.command("hands")
+    @hand_filter_options()
+    @list_options(sort="date", columns="id,date,net,sd,cards")
     def hands_command(
-        players: list[str] | None = PLAYER_OPTION,
-        sites: list[str] | None = SITE_OPTION,
-        stakes: str | None = STAKES_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
-        game: Game | None = GAME_OPTION,
-        table_size: int | None = TABLE_SIZE_OPTION,
+        filters: HandFilterOptions = FILTERS,
         verdict: Verdict | None = typer.Option(None, "--verdict", help="Only hands with this verdict under their "
                                                "own rules profile (a conflicting copy makes a violation)."),
         showdown: Showdown | None = typer.Option(None, "--showdown", help="Only hands where the --player went to "
@@ -49,13 +26,7 @@ def register(app: typer.Typer) -> None:
         max_pot: str | None = typer.Option(None, "--max-pot", help="Only pots of at most this much."),
         tags: list[str] | None = typer.Option(None, "--tag", metavar="NAME", help="Only hands tagged so "
                                               "(`hhtool tag`); repeated: hands with every one of them."),
-        sort: str | None = sort_option("date"),
-        descending: bool | None = DESCENDING_OPTION,
-        limit: int | None = LIMIT_OPTION,
-        columns: str | None = columns_option("id,date,net,sd,cards"),
-        all_columns: bool = ALL_COLUMNS_OPTION,
-        output_format: OutputFormat | None = FORMAT_OPTION,
-        out_file: str | None = OUT_OPTION,
+        listing: ListOptions = LISTING,
         db: str | None = DB_OPTION,
     ) -> None:
         """List hands, newest first: the id to give `hhtool show`, date, table, stakes, pot, verdict.
@@ -66,20 +37,19 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
-        from hhtool.service.filters import NoneTogether, hand_filter
+        from hhtool.service.filters import NoneTogether
         from hhtool.service.hands import OPTIONAL_COLUMNS, UNCUT_COLUMNS, hand_choice, limit_for, list_hands
 
-        chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
-                             game=game, table_size=table_size, tags=tags)
+        chosen = filters.hand_filter(tags=tags)
         listed_choice = hand_choice(verdict, showdown, min_pot, max_pot)
-        target = list_target(output_format, out_file, columns, all_columns)
+        target = listing.target()
         try:
-            listed = list_hands(database(db), chosen, listed_choice, sort=sort, descending=descending,
-                                limit=limit_for(limit, target.on_terminal), terminal=target.terminal)
+            listed = list_hands(database(db), chosen, listed_choice, sort=listing.sort, descending=listing.descending,
+                                limit=limit_for(listing.limit, target.on_terminal), terminal=target.terminal)
         except NoneTogether as empty:  # an empty answer, not a mistake: each value asked for is known
             target.tell(f"no hands match ({empty.why})")
             raise typer.Exit(EXIT_OK) from None
-        emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        emit_frame(listed.frame, target.written, listing.out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
         if listed.total == 0:  # (only when nothing was asked: a filter selecting nothing is refused)
             target.tell("the store holds no hands yet: run `hhtool import PATH` first")
         if listed.cut:

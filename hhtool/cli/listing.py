@@ -1,14 +1,17 @@
-"""What the list commands (`hands`, `sessions`) share: their sort, limit, column and output options,
-where a list goes (terminal table, or a file in the format its suffix names), and the notes under it."""
+"""What the list commands (`hands`, `sessions`) share: their sort, limit, column and output options
+(one group, :func:`list_options`), where a list goes (terminal table, or a file in the format its suffix
+names), and the notes under it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
 from hhtool.cli.common import choices, err
+from hhtool.cli.option_group import GROUP, Command, GroupOption, option_group
 from hhtool.cli.output import OutputFormat, file_format
 
 if TYPE_CHECKING:
@@ -23,14 +26,6 @@ FORMAT_OPTION = typer.Option(None, "--format", help=f"{choices(OutputFormat)}. D
                              "suffix names, else table.")
 OUT_OPTION = typer.Option(None, "--out", help="Write to this file instead of the terminal; its suffix (.csv, .json, "
                           ".parquet, .html) decides the format.")
-
-
-def sort_option(default: str) -> Any:
-    return typer.Option(None, "--sort", help=f"Sort by this column (a header or a --format csv key). Default: {default}.")
-
-
-def columns_option(example: str) -> Any:
-    return typer.Option(None, "--columns", help=f"Table: these columns, comma-separated, e.g. {example}.")
 
 
 @dataclass(frozen=True)
@@ -49,13 +44,46 @@ class ListTarget:
             err.print(note, highlight=False)
 
 
-def list_target(output_format: OutputFormat | None, out_file: str | None, columns: str | None,
-                all_columns: bool) -> ListTarget:
-    from hhtool.service.reports import TerminalChoice
+@dataclass(frozen=True)
+class ListOptions:
+    """The values given to a list command's sort, limit, column and output options."""
 
-    written = file_format(output_format, out_file)
-    terminal = None
-    if written is OutputFormat.table:
-        names = tuple(name for name in (columns or "").split(",") if name.strip())
-        terminal = TerminalChoice(columns=names, all_columns=all_columns)
-    return ListTarget(written, written is OutputFormat.table and not out_file, terminal)
+    sort: str | None = None
+    descending: bool | None = None
+    limit: int | None = None
+    columns: str | None = None
+    all_columns: bool = False
+    output_format: OutputFormat | None = None
+    out_file: str | None = None
+
+    def target(self) -> ListTarget:
+        """Where the list goes (the format --format or --out's suffix names), and a table's columns."""
+        from hhtool.service.reports import TerminalChoice
+
+        written = file_format(self.output_format, self.out_file)
+        terminal = None
+        if written is OutputFormat.table:
+            names = tuple(name for name in (self.columns or "").split(",") if name.strip())
+            terminal = TerminalChoice(columns=names, all_columns=self.all_columns)
+        return ListTarget(written, written is OutputFormat.table and not self.out_file, terminal)
+
+
+#: the default a command's ``listing`` parameter is declared with (:func:`list_options` fills it)
+LISTING = GROUP
+
+
+def list_options(sort: str, columns: str) -> Callable[[Command], Command]:
+    """Give the decorated command --sort (``sort``: the default column, as its help says), --desc/--asc,
+    --limit, --columns (``columns``: an example in its help), --all, --format and --out, in place of its
+    ``listing`` parameter, and call it with their values as one :class:`ListOptions`."""
+    return option_group("listing", [
+        GroupOption("sort", str | None, typer.Option(
+            None, "--sort", help=f"Sort by this column (a header or a --format csv key). Default: {sort}.")),
+        GroupOption("descending", bool | None, DESCENDING_OPTION),
+        GroupOption("limit", int | None, LIMIT_OPTION),
+        GroupOption("columns", str | None, typer.Option(
+            None, "--columns", help=f"Table: these columns, comma-separated, e.g. {columns}.")),
+        GroupOption("all_columns", bool, ALL_COLUMNS_OPTION),
+        GroupOption("output_format", OutputFormat | None, FORMAT_OPTION),
+        GroupOption("out_file", str | None, OUT_OPTION),
+    ], ListOptions)

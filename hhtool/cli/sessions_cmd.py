@@ -6,29 +6,11 @@ from enum import StrEnum
 
 import typer
 
-from hhtool.cli.common import (
-    DB_OPTION,
-    FROM_OPTION,
-    GAME_OPTION,
-    PLAYER_OPTION,
-    SITE_OPTION,
-    STAKES_OPTION,
-    TABLE_SIZE_OPTION,
-    TO_OPTION,
-    database,
-)
-from hhtool.cli.listing import (
-    ALL_COLUMNS_OPTION,
-    DESCENDING_OPTION,
-    FORMAT_OPTION,
-    LIMIT_OPTION,
-    OUT_OPTION,
-    columns_option,
-    list_target,
-    sort_option,
-)
-from hhtool.cli.output import OutputFormat, emit_frame
-from hhtool.service.choices import DEFAULT_GAP_MINUTES, Game
+from hhtool.cli.common import DB_OPTION, database
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
+from hhtool.cli.listing import LISTING, ListOptions, list_options
+from hhtool.cli.output import emit_frame
+from hhtool.service.choices import DEFAULT_GAP_MINUTES
 
 
 class SessionsBy(StrEnum):
@@ -38,25 +20,15 @@ class SessionsBy(StrEnum):
 
 def register(app: typer.Typer) -> None:
     @app.command("sessions")
+    @hand_filter_options()
+    @list_options(sort="start", columns="start,hands,net,bb/100")
     def sessions_command(
-        players: list[str] | None = PLAYER_OPTION,
-        sites: list[str] | None = SITE_OPTION,
-        stakes: str | None = STAKES_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
-        game: Game | None = GAME_OPTION,
-        table_size: int | None = TABLE_SIZE_OPTION,
+        filters: HandFilterOptions = FILTERS,
         gap: int = typer.Option(DEFAULT_GAP_MINUTES, "--gap", min=1, help="Minutes: a break this long or longer "
                                 "with no hand at any table ends a session (--by table: at its table)."),
         by: SessionsBy = typer.Option(SessionsBy.sitting, "--by", help="sitting: the hands at every table "
                                       "together; table: a session per table."),
-        sort: str | None = sort_option("start"),
-        descending: bool | None = DESCENDING_OPTION,
-        limit: int | None = LIMIT_OPTION,
-        columns: str | None = columns_option("start,hands,net,bb/100"),
-        all_columns: bool = ALL_COLUMNS_OPTION,
-        output_format: OutputFormat | None = FORMAT_OPTION,
-        out_file: str | None = OUT_OPTION,
+        listing: ListOptions = LISTING,
         db: str | None = DB_OPTION,
     ) -> None:
         """A player's sessions, newest first: start, duration, hands, hands per hour, net, bb/100.
@@ -75,17 +47,15 @@ def register(app: typer.Typer) -> None:
 
         csv, json and parquet carry every key, money in smallest units beside `currency` and `unit`.
         """
-        from hhtool.service.filters import hand_filter
         from hhtool.service.sessions import OPTIONAL_COLUMNS, UNCUT_COLUMNS, limit_for, sessions
 
-        chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
-                             game=game, table_size=table_size)
-        target = list_target(output_format, out_file, columns, all_columns)
-        report = sessions(database(db), chosen, gap, sort=sort, descending=descending,
-                          limit=limit_for(limit, target.on_terminal), terminal=target.terminal,
+        chosen = filters.hand_filter()
+        target = listing.target()
+        report = sessions(database(db), chosen, gap, sort=listing.sort, descending=listing.descending,
+                          limit=limit_for(listing.limit, target.on_terminal), terminal=target.terminal,
                           by_table=by is SessionsBy.table)
         listed = report.listed
-        emit_frame(listed.frame, target.written, out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        emit_frame(listed.frame, target.written, listing.out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
         notes = []
         if listed.cut:
             notes.append(f"showing {listed.frame.height:,} of {listed.total:,} sessions; "

@@ -5,20 +5,10 @@ from __future__ import annotations
 import typer
 
 from hhtool.cli.annotations import player_notes_block, print_lines
-from hhtool.cli.common import (
-    DB_OPTION,
-    FROM_OPTION,
-    GAME_OPTION,
-    PLAYER_OPTION,
-    SITE_OPTION,
-    STAKES_OPTION,
-    TABLE_SIZE_OPTION,
-    TO_OPTION,
-    choices,
-    database,
-)
+from hhtool.cli.common import DB_OPTION, choices, database
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
-from hhtool.service.choices import Breakdown, Game
+from hhtool.service.choices import Breakdown
 from hhtool.service.stats_columns import GROUPS_HELP, OPTIONAL_HEADERS, UNCUT_HEADERS, column_help
 
 BY_HELP = f"Break down by {choices(Breakdown)} (starting-hand groups: below)."
@@ -36,14 +26,9 @@ FORMAT_HELP = f"{choices(OutputFormat)}. Default: the one --out's suffix names, 
 
 def register(app: typer.Typer) -> None:
     @app.command("stats", help=STATS_HELP, epilog=f"{column_help()}\n\n{GROUPS_HELP}")
+    @hand_filter_options()
     def stats_command(
-        players: list[str] | None = PLAYER_OPTION,
-        sites: list[str] | None = SITE_OPTION,
-        stakes: str | None = STAKES_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
-        game: Game | None = GAME_OPTION,
-        table_size: int | None = TABLE_SIZE_OPTION,
+        filters: HandFilterOptions = FILTERS,
         min_hands: int = typer.Option(0, "--min-hands", help="Only players with at least this many hands."),
         by: Breakdown | None = typer.Option(None, "--by", help=BY_HELP),
         columns: str | None = typer.Option(None, "--columns", help="Table and HTML: these columns, comma-separated "
@@ -60,11 +45,9 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves."""
-        from hhtool.service.filters import hand_filter
         from hhtool.service.reports import TerminalChoice, stats
 
-        chosen = hand_filter(players=players, sites=sites, stakes=stakes, date_from=date_from, date_to=date_to,
-                             game=game, table_size=table_size)
+        chosen = filters.hand_filter()
         written = file_format(output_format, out_file)
         terminal = None
         if written in (OutputFormat.table, OutputFormat.html):
@@ -72,5 +55,6 @@ def register(app: typer.Typer) -> None:
             terminal = TerminalChoice(columns=names, all_columns=all_columns)
         frame = stats(database(db), chosen, by=by, min_hands=min_hands, terminal=terminal, sort=sort, limit=limit)
         emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS if not columns else ())
+        players, sites = filters.players, filters.sites
         if players and terminal is not None and out_file is None:  # the user's notes on them (`hhtool note --player`)
             print_lines(player_notes_block(database(db), players, sites[0].lower() if sites and len(sites) == 1 else None))

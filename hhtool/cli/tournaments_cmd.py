@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, FROM_OPTION, PLAYER_OPTION, SITE_OPTION, TO_OPTION, database
+from hhtool.cli.common import DB_OPTION, database
+from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
 from hhtool.cli.listing import FORMAT_OPTION, OUT_OPTION
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
 
 
 def register(app: typer.Typer) -> None:
     @app.command("tournaments")
+    @hand_filter_options("player", "site", "from", "to")
     def tournaments_command(
-        players: list[str] | None = PLAYER_OPTION,
-        sites: list[str] | None = SITE_OPTION,
-        date_from: str | None = FROM_OPTION,
-        date_to: str | None = TO_OPTION,
+        filters: HandFilterOptions = FILTERS,
         output_format: OutputFormat | None = FORMAT_OPTION,
         out_file: str | None = OUT_OPTION,
         db: str | None = DB_OPTION,
@@ -36,14 +35,13 @@ def register(app: typer.Typer) -> None:
         buy_in_bounty, buy_in_currency, buy_in_unit, place, prize,
         prize_currency, prize_unit); amounts in their currency's smallest unit.
         """
-        from hhtool.service.filters import hand_filter
         from hhtool.service.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, tournaments
 
-        chosen = hand_filter(players=players, sites=sites, date_from=date_from, date_to=date_to)
+        chosen = filters.hand_filter()
         written = file_format(output_format, out_file)
         frame = tournaments(database(db), chosen, terminal=written in (OutputFormat.table, OutputFormat.html))
         if frame.is_empty() and written is OutputFormat.table and not out_file:
             typer.echo("no tournament hands match (the hands the filters select are cash games"
-                       + (", or not the players'" if players else "") + ")", err=True)
+                       + (", or not the players'" if filters.players else "") + ")", err=True)
             return
         emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS)

@@ -114,71 +114,99 @@ RULE_SENTENCES: dict[str, str] = {
            "to use.",
 }
 
-#: each profile parameter's rule (the rules document's sections)
-PARAMETER_RULES: dict[str, str] = {
-    "bringin_ace": "R3", "bringin_tie": "R3", "short_bring_in": "R4", "fourth_street_double_bet": "R6",
-    "opener_tie": "R7", "allin_opener": "R7", "common_card_opener": "R7", "max_raises": "R8",
-    "cap_applies_when": "R8", "heads_up_uncap": "R8", "allow_fold_unfaced": "R9", "reopen_threshold": "R11",
-    "short_allin_counts_to_cap": "R11", "raise_after_short_allin": "R11", "pots_formed_at": "R12",
-    "low_half_exists": "R13", "odd_unit_hi_lo": "R14", "odd_unit_tied_half": "R14", "tied_remainder": "R14",
-    "rake_allocation": "R15",
+#: each profile parameter: its rule (the rules document's section) and each of its values' practice in
+#: words (max_raises, a number, is put in words by :func:`practice_words`)
+_PARAMETERS: dict[str, tuple[str, dict[str, str]]] = {
+    "bringin_ace": ("R3", {
+        "high": "an ace counts as the highest upcard when the bring-in is chosen",
+        "low": "an ace counts as the lowest upcard when the bring-in is chosen",
+    }),
+    "bringin_tie": ("R3", {
+        "suit": "between equal upcards, the lower suit brings in (clubs, then diamonds, hearts, spades)",
+        "position": "between equal upcards, the player first in seat order brings in",
+    }),
+    "short_bring_in": ("R4", {
+        "bring_in": "after a bring-in all-in for less, the others still call the full bring-in",
+        "all_in": "after a bring-in all-in for less, the others may call just that amount",
+    }),
+    "fourth_street_double_bet": ("R6", {
+        "False": "an open pair on 4th street does not allow a big bet",
+        "True": "an open pair on 4th street allows a big bet",
+    }),
+    "opener_tie": ("R7", {
+        "position": "between equal boards, the player first in seat order acts first",
+        "suit": "between equal boards, the highest card by suit acts first",
+    }),
+    "allin_opener": ("R7", {
+        "next_active": "when the best board is all-in, the next player still betting acts first",
+        "best_active": "when the best board is all-in, the best board among the players still betting acts first",
+    }),
+    "common_card_opener": ("R7", {
+        "include": "a common card counts towards every board",
+        "exclude": "a common card does not count towards the boards",
+    }),
+    "max_raises": ("R8", {}),
+    "cap_applies_when": ("R8", {
+        "always": "the raises are capped however many players are in",
+        "multiway": "the raises are capped only while three or more players are in",
+    }),
+    "heads_up_uncap": ("R8", {
+        "never": "the cap stays when two players are left",
+        "round_start": "the cap lifts on a round that starts with two players",
+        "any_time": "the cap lifts as soon as two players are left",
+    }),
+    "allow_fold_unfaced": ("R9", {
+        "True": "a player may fold even when no bet is pending",
+        "False": "a player may not fold when no bet is pending",
+    }),
+    "reopen_threshold": ("R11", {
+        "half": "an all-in raise of at least half a bet counts as a full raise",
+        "full": "only an all-in raise of a full bet counts as a raise",
+    }),
+    "short_allin_counts_to_cap": ("R11", {
+        "threshold": "a short all-in raise counts towards the cap only if it is a full raise",
+        "always": "every all-in raise counts towards the cap",
+    }),
+    "raise_after_short_allin": ("R11", {
+        "complete_to_full": "after a short all-in, the next raise goes to a full bet above the last full level",
+        "over_all_in": "after a short all-in, the next raise goes one bet above it",
+    }),
+    "pots_formed_at": ("R12", {
+        "all_in": "a side pot starts at each all-in amount",
+        "showdown": "side pots are formed at the showdown from the hands that win",
+    }),
+    "low_half_exists": ("R13", {
+        "pot": "a pot is split only when one of the players who can win it has a low",
+        "hand": "every pot is split once any hand shown has a low",
+    }),
+    "odd_unit_hi_lo": ("R14", {
+        "high": "a chip that cannot be split between the high and the low half goes to the high half",
+        "low": "a chip that cannot be split between the high and the low half goes to the low half",
+    }),
+    "odd_unit_tied_half": ("R14", {
+        "best_card_suit": "in a tied half, the odd chip goes to the highest card by suit",
+        "rr_suit": "in a tied half, the odd chip goes by suit (highest card for the high, lowest for the low)",
+        "position": "in a tied half, the odd chip goes to the player first in seat order",
+    }),
+    "tied_remainder": ("R14", {
+        "one_each": "chips left over from a tie go one each to the tied players",
+        "first": "chips left over from a tie all go to the first tied player",
+    }),
+    "rake_allocation": ("R15", {
+        "proportional": "the rake is shared between the pots in proportion to their size",
+        "main_pot": "the rake is taken from the main pot",
+        "last_pot": "the rake is taken from the last side pot",
+    }),
 }
-
-#: (parameter, value) -> the practice in words
-_PRACTICE: dict[tuple[str, str], str] = {
-    ("bringin_ace", "high"): "an ace counts as the highest upcard when the bring-in is chosen",
-    ("bringin_ace", "low"): "an ace counts as the lowest upcard when the bring-in is chosen",
-    ("bringin_tie", "suit"): "between equal upcards, the lower suit brings in (clubs, then diamonds, hearts, spades)",
-    ("bringin_tie", "position"): "between equal upcards, the player first in seat order brings in",
-    ("short_bring_in", "bring_in"): "after a bring-in all-in for less, the others still call the full bring-in",
-    ("short_bring_in", "all_in"): "after a bring-in all-in for less, the others may call just that amount",
-    ("fourth_street_double_bet", "False"): "an open pair on 4th street does not allow a big bet",
-    ("fourth_street_double_bet", "True"): "an open pair on 4th street allows a big bet",
-    ("opener_tie", "position"): "between equal boards, the player first in seat order acts first",
-    ("opener_tie", "suit"): "between equal boards, the highest card by suit acts first",
-    ("allin_opener", "next_active"): "when the best board is all-in, the next player still betting acts first",
-    ("allin_opener", "best_active"): "when the best board is all-in, the best board among the players still "
-                                     "betting acts first",
-    ("common_card_opener", "include"): "a common card counts towards every board",
-    ("common_card_opener", "exclude"): "a common card does not count towards the boards",
-    ("cap_applies_when", "always"): "the raises are capped however many players are in",
-    ("cap_applies_when", "multiway"): "the raises are capped only while three or more players are in",
-    ("heads_up_uncap", "never"): "the cap stays when two players are left",
-    ("heads_up_uncap", "round_start"): "the cap lifts on a round that starts with two players",
-    ("heads_up_uncap", "any_time"): "the cap lifts as soon as two players are left",
-    ("allow_fold_unfaced", "True"): "a player may fold even when no bet is pending",
-    ("allow_fold_unfaced", "False"): "a player may not fold when no bet is pending",
-    ("reopen_threshold", "half"): "an all-in raise of at least half a bet counts as a full raise",
-    ("reopen_threshold", "full"): "only an all-in raise of a full bet counts as a raise",
-    ("short_allin_counts_to_cap", "threshold"): "a short all-in raise counts towards the cap only if it is a "
-                                                "full raise",
-    ("short_allin_counts_to_cap", "always"): "every all-in raise counts towards the cap",
-    ("raise_after_short_allin", "complete_to_full"): "after a short all-in, the next raise goes to a full bet "
-                                                     "above the last full level",
-    ("raise_after_short_allin", "over_all_in"): "after a short all-in, the next raise goes one bet above it",
-    ("pots_formed_at", "all_in"): "a side pot starts at each all-in amount",
-    ("pots_formed_at", "showdown"): "side pots are formed at the showdown from the hands that win",
-    ("low_half_exists", "pot"): "a pot is split only when one of the players who can win it has a low",
-    ("low_half_exists", "hand"): "every pot is split once any hand shown has a low",
-    ("odd_unit_hi_lo", "high"): "a chip that cannot be split between the high and the low half goes to the high half",
-    ("odd_unit_hi_lo", "low"): "a chip that cannot be split between the high and the low half goes to the low half",
-    ("odd_unit_tied_half", "best_card_suit"): "in a tied half, the odd chip goes to the highest card by suit",
-    ("odd_unit_tied_half", "rr_suit"): "in a tied half, the odd chip goes by suit (highest card for the high, "
-                                       "lowest for the low)",
-    ("odd_unit_tied_half", "position"): "in a tied half, the odd chip goes to the player first in seat order",
-    ("tied_remainder", "one_each"): "chips left over from a tie go one each to the tied players",
-    ("tied_remainder", "first"): "chips left over from a tie all go to the first tied player",
-    ("rake_allocation", "proportional"): "the rake is shared between the pots in proportion to their size",
-    ("rake_allocation", "main_pot"): "the rake is taken from the main pot",
-    ("rake_allocation", "last_pot"): "the rake is taken from the last side pot",
-}
+#: each profile parameter's rule
+PARAMETER_RULES: dict[str, str] = {parameter: rule for parameter, (rule, _) in _PARAMETERS.items()}
 
 
 def practice_words(parameter: str, value: str) -> str:
     """A profile parameter's value as a sentence (a number of raises in words); "" for none known."""
     if parameter == "max_raises":
         return "no limit on the raises" if value == "None" else f"a bet and {value} raises are allowed a round"
-    return _PRACTICE.get((parameter, value), "")
+    return _PARAMETERS.get(parameter, ("", {}))[1].get(value, "")
 
 
 def codes_rules(code: str) -> tuple[str, ...]:
