@@ -257,3 +257,14 @@ def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import
     result = runner.invoke(app, ["import", path, "--db", db])
     assert result.exit_code == 0, result.output
     assert verdicts(db) == {"1": "ok", "2": "ok", "3": "ok", "4": "ok", "5": "violation"}
+
+
+def test_the_store_gives_each_hand_the_fields_the_replay_reads_in_its_order() -> None:
+    """The cross-hand pass's row is declared once with its types (the replay's HandRow); the store's
+    evidence gives each hand's values in that order (HAND_FIELDS), and the pass builds the rows by place."""
+    from dataclasses import fields
+
+    from hhtool.replay.table_pass import HandRow
+    from hhtool.store.forced_bets import HAND_FIELDS
+
+    assert HAND_FIELDS == tuple(field.name for field in fields(HandRow))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, judge_slice
+from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, HandRow, judge_slice
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
 
@@ -27,7 +27,8 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
         chosen = evidence_of.choose(store, touched, params, profile)
         for first in range(0, chosen, slice_hands):
             evidence = evidence_of.gather(store, first, first + slice_hands)
-            outcome = judge_slice(evidence.hands, evidence.tables, lambda levels: evidence_of.level_patterns(store, levels))
+            hands = [HandRow(*values) for values in evidence.hands]
+            outcome = judge_slice(hands, evidence.tables, lambda levels: evidence_of.level_patterns(store, levels))
             evidence_of.save(store, outcome)
         return chosen
     finally:

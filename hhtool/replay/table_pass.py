@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from hhtool.model import StakeSource, Structure
 from hhtool.replay.codes import Code
@@ -43,8 +43,11 @@ PLACEHOLDERS: tuple[tuple[str, str], ...] = ((Code.ANTE.value, ANTE_BY_CONTEXT),
 OWNED_CODES: tuple[tuple[str, str], ...] = tuple((bet.value, bet.code.value) for bet in Bet)
 
 
-class HandRow(Protocol):
-    """What the pass reads of one hand to judge (the store's ``StoredHand``)."""
+@dataclass(slots=True)
+class HandRow:
+    """One hand to judge, as its store gives it (``hhtool.store.forced_bets.HAND_FIELDS``: the same
+    fields, in this order): where it was dealt, the sources of its forced bets, its forced posts in
+    order, the dealt-in players who posted no ante, the codes of the findings stored for it."""
 
     hk: int
     site: str

@@ -91,35 +91,15 @@ def has_never_judged(store: Store, codes: Sequence[tuple[str, str]]) -> bool:
     return bool(store.run(f"SELECT EXISTS (SELECT 1 FROM hands h WHERE {never_judged(codes)})")[0][0])
 
 
-@dataclass(slots=True)
-class StoredHand:
-    """One hand chosen to judge, as stored: where it was dealt, the sources of its forced bets, its
-    forced posts (kind, player, amount, line, all-in) in order, the dealt-in players who posted no
-    ante (player, seat line), and the codes of the findings stored for it under the profile judged."""
-
-    hk: int
-    site: str
-    hand_id: str
-    dealt_by: str  # the site that dealt it (a converted history's origin)
-    file: str
-    profile: str
-    table_name: str | None
-    tournament_id: str | None
-    is_tournament: bool
-    small_bet: int | None
-    big_bet: int | None
-    currency: str
-    unit: int
-    structure: str
-    table: str | None  # its table's key (None: the history names neither table nor tournament)
-    level: str  # its level's key
-    private: bool
-    ante_source: str
-    bring_in_source: str
-    posts: list[tuple[str, str, int, int, bool]]
-    unanted: list[tuple[str, int]]
-    violation_codes: frozenset[str]
-    unverifiable_codes: frozenset[str]
+#: what :func:`gather` gives of each hand to judge, in this order (the replay's row type,
+#: ``hhtool.replay.table_pass.HandRow``, declares the same fields, with their types): where it was dealt
+#: (``dealt_by``: a converted history's origin), its table's key (None: the history names neither
+#: table nor tournament) and its level's, the sources of its forced bets, its forced posts (kind, player,
+#: amount, line, all-in) in order, the dealt-in players who posted no ante (player, seat line), and the
+#: codes of the findings stored for it under the profile judged
+HAND_FIELDS = ("hk", "site", "hand_id", "dealt_by", "file", "profile", "table_name", "tournament_id", "is_tournament",
+               "small_bet", "big_bet", "currency", "unit", "structure", "table", "level", "private", "ante_source",
+               "bring_in_source", "posts", "unanted", "violation_codes", "unverifiable_codes")
 
 
 @dataclass
@@ -127,7 +107,7 @@ class Evidence:
     """A slice of the hands to judge and how the hands of their tables posted; :func:`level_patterns`
     gathers their levels'."""
 
-    hands: list[StoredHand]
+    hands: list[tuple[Any, ...]]  # each hand's values, in the order of HAND_FIELDS
     tables: Patterns
 
 
@@ -173,10 +153,9 @@ def gather(store: Store, first: int, stop: int) -> Evidence:
                                  JOIN fb_slice j ON j.hk = x.hk AND j.profile = x.profile GROUP BY x.hk"""):
             found[(table, hk)] = set(codes)
     none: frozenset[str] = frozenset()
-    # (a row holds _JUDGED_COLUMNS, StoredHand's first fields, in order)
-    hands = [StoredHand(*row, posts.get(row[0], []), unanted.get(row[0], []),  # type: ignore[call-arg]
-                        frozenset(found.get(("violations", row[0]), none)),
-                        frozenset(found.get(("unverifiable", row[0]), none)))
+    # (a row holds _JUDGED_COLUMNS, HAND_FIELDS' first, in order)
+    hands = [(*row, posts.get(row[0], []), unanted.get(row[0], []), frozenset(found.get(("violations", row[0]), none)),
+              frozenset(found.get(("unverifiable", row[0]), none)))
              for row in run(f"SELECT {_JUDGED_COLUMNS} FROM fb_slice ORDER BY hk")]
     tables = _patterns(store, "tkey", "SELECT DISTINCT tkey FROM fb_slice WHERE tkey IS NOT NULL")
     return Evidence(hands, tables)
@@ -305,5 +284,5 @@ def drop_scratch(store: Store) -> None:
         store.run(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__ = ["Evidence", "Judged", "Patterns", "StoredHand", "awaiting_judgement", "choose", "drop_scratch", "gather",
+__all__ = ["HAND_FIELDS", "Evidence", "Judged", "Patterns", "awaiting_judgement", "choose", "drop_scratch", "gather",
            "has_never_judged", "import_mark", "level_patterns", "never_judged", "save"]
