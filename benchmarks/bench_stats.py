@@ -23,7 +23,7 @@ from pathlib import Path
 
 import duckdb
 
-from hhtool.reports.facts_table import CACHE_TABLES, VERSION_TABLE, refresh_facts
+from hhtool.reports.player_facts_cache import CACHE_TABLES, VERSION_TABLE, refresh_facts
 from hhtool.store import Store
 
 HAND_TABLES = ("hands", "seats", "cards", "actions", "returns", "showdown", "awards", "results")

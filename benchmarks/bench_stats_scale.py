@@ -26,7 +26,7 @@ from pathlib import Path
 import duckdb
 from bench_startup import compare  # this folder's: the same interleaved runs and table
 
-from hhtool.reports.facts_table import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql, needs_refresh
+from hhtool.reports.player_facts_cache import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql, needs_refresh
 from hhtool.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -62,7 +62,7 @@ def main() -> int:
     from hhtool.ingest.rule_choice import make_replayer
     from hhtool.ingest.writer import WRITE_HANDS
     from hhtool.model import Hand
-    from hhtool.reports import facts_table
+    from hhtool.reports import player_facts_cache
     from hhtool.sites import parser_for
     from hhtool.store import Store
     from hhtool.store.copies import NEW_ONLY
@@ -75,7 +75,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder, Store(str(Path(folder) / "p.duckdb")) as store, \
             (import_gc() if not args.default_gc else _nothing()):
         site.parse(next(iter(site.split(decode_bytes(data[:20000]).lines, "warm"))))  # load the grammar
-        batch = facts_table.BatchFacts(store)
+        batch = player_facts_cache.BatchFacts(store)
         in_file = data.count(b"\nPokerStars ") + data.startswith(b"PokerStars ")
         decoded = steps.run("read + decode", lambda: decode_bytes(data), in_file)
         blocks: list[LineBlock] = steps.run("cut into blocks", lambda: list(_line_blocks(
@@ -108,9 +108,9 @@ def main() -> int:
                 offset = 0
                 pending = []
         # the refresh the batch path replaced, over the same hands: drop the cache, compute it again
-        for name in (*facts_table.CACHE_TABLES, facts_table.VERSION_TABLE):
+        for name in (*player_facts_cache.CACHE_TABLES, player_facts_cache.VERSION_TABLE):
             store.run(f"DROP TABLE {name}")
-        steps.run("stats facts, refresh over the store (before)", lambda: facts_table.refresh_facts(store))
+        steps.run("stats facts, refresh over the store (before)", lambda: player_facts_cache.refresh_facts(store))
     print(f"{done:,} hands, {'default' if args.default_gc else 'import'} collector settings, "
           f"batches of {BATCH_HANDS:,}, transactions of {WRITE_HANDS:,}")
     print("| step | CPU µs per hand | of which GC |\n|---|---|---|")

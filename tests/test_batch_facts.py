@@ -1,5 +1,5 @@
 """The stats facts an import writes with each transaction, computed from the batch's own Arrow
-tables (:class:`hhtool.reports.facts_table.BatchFacts`), are the facts a full refresh computes from
+tables (:class:`hhtool.reports.player_facts_cache.BatchFacts`), are the facts a full refresh computes from
 the stored hands: the same rows in ``player_facts``, ``player_facts_daily`` and ``player_facts_hands``
 on the sample histories, the real corpus and simulated hands."""
 
@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports import facts_table
+from hhtool.reports import player_facts_cache
 from hhtool.store import Store
 from tests.inputs import SAMPLES, require_corpus
 from tests.test_reliability import every_table, numbered_hands
@@ -26,16 +26,16 @@ def cache_tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
         tables = every_table(con)
     finally:
         con.close()
-    return {name: rows for name, rows in tables.items() if name in facts_table.CACHE_TABLES}
+    return {name: rows for name, rows in tables.items() if name in player_facts_cache.CACHE_TABLES}
 
 
 def refreshed_from_the_store(db: Path, target: Path) -> dict[str, list[tuple[object, ...]]]:
     """The cache tables of a copy of ``db`` whose cache was dropped and computed again from its hands."""
     target.write_bytes(db.read_bytes())
     with Store(str(target)) as store:
-        for name in (*facts_table.CACHE_TABLES, facts_table.VERSION_TABLE):
+        for name in (*player_facts_cache.CACHE_TABLES, player_facts_cache.VERSION_TABLE):
             store.run(f"DROP TABLE {name}")
-        assert facts_table.refresh_facts(store) == store.run("SELECT count(*) FROM hands")[0][0]
+        assert player_facts_cache.refresh_facts(store) == store.run("SELECT count(*) FROM hands")[0][0]
     return cache_tables(target)
 
 
@@ -53,7 +53,7 @@ def test_facts_written_with_the_batches_equal_a_full_refresh(tmp_path: Path, mon
     db = tmp_path / "batches.duckdb"
     import_command(db, SAMPLES, require_corpus(), simulated)
     written = cache_tables(db)
-    assert len(written[facts_table.FACTS_TABLE]) > 1000 and len(written[facts_table.COVERED_TABLE]) > 400
+    assert len(written[player_facts_cache.FACTS_TABLE]) > 1000 and len(written[player_facts_cache.COVERED_TABLE]) > 400
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
 
 
@@ -68,24 +68,24 @@ def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp
     first, second = sorted((SAMPLES / "pokerstars").iterdir())[:2]
     with Store(str(db)) as store:
         import_sources(store, [Source(first)], store_facts=False)
-        assert facts_table.needs_refresh(store)
+        assert player_facts_cache.needs_refresh(store)
         import_sources(store, [Source(second)])
-        assert not facts_table.needs_refresh(store)
+        assert not player_facts_cache.needs_refresh(store)
     written = cache_tables(db)
-    assert written[facts_table.FACTS_TABLE]
+    assert written[player_facts_cache.FACTS_TABLE]
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
 
 
 def daily_rows(db: Path) -> list[tuple[object, ...]]:
-    return cache_tables(db)[facts_table.DAILY_TABLE]
+    return cache_tables(db)[player_facts_cache.DAILY_TABLE]
 
 
 def twice(db: Path) -> int:
     """How many keys of the daily sums have more than one row."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        keys = ", ".join(facts_table.DAILY_KEYS)
-        return int(con.execute(f"SELECT count(*) FROM (SELECT {keys} FROM {facts_table.DAILY_TABLE} GROUP BY ALL "
+        keys = ", ".join(player_facts_cache.DAILY_KEYS)
+        return int(con.execute(f"SELECT count(*) FROM (SELECT {keys} FROM {player_facts_cache.DAILY_TABLE} GROUP BY ALL "
                                "HAVING count(*) > 1)").fetchall()[0][0])
     finally:
         con.close()
@@ -105,7 +105,7 @@ def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_
     import_command(reference, history)
     db = tmp_path / "stopped.duckdb"
     with monkeypatch.context() as stopped:
-        stopped.setattr(facts_table.BatchFacts, "finish", lambda self: None)  # the process ends right here
+        stopped.setattr(player_facts_cache.BatchFacts, "finish", lambda self: None)  # the process ends right here
         import_command(db, history)
     assert twice(db) == 0 and daily_rows(db) == daily_rows(reference)
     result = runner.invoke(app, ["import", str(history), "--db", str(db), "--format", "json"])
@@ -123,9 +123,10 @@ def test_daily_sums_an_older_hhtool_left_split_are_merged_by_the_next_import(tmp
     db = tmp_path / "split.duckdb"
     db.write_bytes(reference.read_bytes())
     with Store(str(db)) as store:  # every row split in two: its sums, and a row of zeros of the same key
-        columns = [row[0] for row in store.run(f"DESCRIBE {facts_table.DAILY_TABLE}")]
-        zeros = [key if key in facts_table.DAILY_KEYS else f"0 AS {key}" for key in columns]
-        store.run(f"INSERT INTO {facts_table.DAILY_TABLE} BY NAME SELECT {', '.join(zeros)} FROM {facts_table.DAILY_TABLE}")
+        columns = [row[0] for row in store.run(f"DESCRIBE {player_facts_cache.DAILY_TABLE}")]
+        zeros = [key if key in player_facts_cache.DAILY_KEYS else f"0 AS {key}" for key in columns]
+        daily = player_facts_cache.DAILY_TABLE
+        store.run(f"INSERT INTO {daily} BY NAME SELECT {', '.join(zeros)} FROM {daily}")
     assert twice(db) > 0
     result = runner.invoke(app, ["import", str(history), "--db", str(db), "--format", "json"])
     assert result.exit_code == 0 and '"stored": 0' in result.stdout, result.output

@@ -13,9 +13,9 @@ import pytest
 from hhtool.ingest.loader import import_file
 from hhtool.replay import profile_for_site, replay
 from hhtool.replay.engine import betting_facts, walk
-from hhtool.reports.facts import counted_columns, player_hand_facts
-from hhtool.reports.facts_table import COVERED_TABLE, refresh_facts
 from hhtool.reports.filters import HandFilter
+from hhtool.reports.player_facts import counted_columns, player_hand_facts
+from hhtool.reports.player_facts_cache import COVERED_TABLE, refresh_facts
 from hhtool.reports.show import describe_hand
 from hhtool.store import Store
 from hhtool.store.schema import BETTING_FACTS

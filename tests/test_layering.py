@@ -221,7 +221,7 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.cli.stats_cmd", "hhtool.store", "the CLI imports only"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.import_cmd", "a command imports no other"),
     ("hhtool.ingest.loader", "hhtool.cli.common", "nothing but the entry point"),
-    ("hhtool.ingest.loader", "hhtool.service.facts", "nothing below the CLI"),
+    ("hhtool.ingest.loader", "hhtool.service.stats_cache", "nothing below the CLI"),
     ("hhtool.web.pages", "hhtool.store", "the web app imports only"),
     ("hhtool.web.pages", "hhtool.cli.common", "the web app imports only"),
     ("hhtool.reports.stats", "hhtool.web.app", "nothing below the CLI and the web app"),
@@ -229,7 +229,7 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.service.stores", "hhtool.web.app", "the service never imports the web app"),
     ("hhtool.store.forced_bets", "hhtool.replay.forced_bets", "the store imports only"),
     ("hhtool.store.tables", "hhtool.replay", "the store imports only"),
-    ("hhtool.store", "hhtool.reports.facts_table", "the store imports only"),
+    ("hhtool.store", "hhtool.reports.player_facts_cache", "the store imports only"),
     ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports only"),
     ("hhtool.store.copies", "hhtool.cli.common", "the store imports only"),
 ])

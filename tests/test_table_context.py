@@ -267,4 +267,4 @@ def test_the_store_gives_each_hand_the_fields_the_replay_reads_in_its_order() ->
     from hhtool.replay.table_pass import HandRow
     from hhtool.store.forced_bets import HAND_FIELDS
 
-    assert HAND_FIELDS == tuple(field.name for field in fields(HandRow))
+    assert tuple(field.name for field in fields(HandRow)) == HAND_FIELDS

@@ -26,7 +26,7 @@ from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.writer import FileWriter, write_chunk
-from hhtool.reports import facts_table
+from hhtool.reports import player_facts_cache
 from hhtool.store import Store
 from hhtool.store.forced_bets import import_mark
 
@@ -46,7 +46,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     report = ImportReport()
     total_bytes = sum(source_size(source) for source in sources)
     progress = ProgressTracker(len(sources), total_bytes, on_progress)
-    facts = facts_table.BatchFacts(store) if store_facts else None
+    facts = player_facts_cache.BatchFacts(store) if store_facts else None
     mark = import_mark(store)  # the tables of the files stored from here on are judged again at the end
     with import_gc():  # the collector tuned for the chunks of model objects an import holds (≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hhtool.reports.facts import counted_columns
-from hhtool.reports.facts_table import COVERED_TABLE, DAILY_KEYS, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
+from hhtool.reports.player_facts import counted_columns
+from hhtool.reports.player_facts_cache import COVERED_TABLE, DAILY_KEYS, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
 from hhtool.store.copies import CopyAt
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
 from hhtool.store.spec import BY_NAME

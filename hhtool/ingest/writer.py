@@ -16,7 +16,7 @@ from hhtool.ingest.conflicts import CopyChecker
 from hhtool.ingest.meanwhile import left_out
 from hhtool.ingest.provisional import completes, forget_hand
 from hhtool.model import hand_identity
-from hhtool.reports import facts_table
+from hhtool.reports import player_facts_cache
 from hhtool.store import Store
 from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
@@ -76,7 +76,7 @@ class FileWriter:
             # (hands another import stored since copies_of looked: left out, counted; hhtool.ingest.meanwhile)
             tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates, self.completing)
             self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
-                                    summed=facts_table.SUMMED)
+                                    summed=player_facts_cache.SUMMED)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         self.completing = set()
         if hands:

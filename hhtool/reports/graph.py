@@ -1,6 +1,6 @@
 """Cumulative winnings against hands played or against time: total, showdown and non-showdown lines.
 
-The series comes from the player's facts (:mod:`hhtool.reports.facts_table`) in hand order (start
+The series comes from the player's facts (:mod:`hhtool.reports.player_facts_cache`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
 are each hand's net over its own big bet, divided only when drawn. PNG is drawn by matplotlib (Agg
 backend, imported only when a PNG is asked for); HTML is a page with no script and no external
@@ -29,8 +29,8 @@ import polars as pl
 
 from hhtool.money import currency_symbol, format_money, site_amount
 from hhtool.reports.choices import Axis, Unit
-from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
+from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.store import Store
 
 WIDTH, HEIGHT = 960, 440  # SVG user units

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from hhtool.reports.choices import Axis, Unit
-from hhtool.reports.facts_table import selected_facts, summed_facts
 from hhtool.reports.filters import HandFilter
+from hhtool.reports.player_facts_cache import selected_facts, summed_facts
 from hhtool.store import Store
 
 #: bucket widths in seconds, narrowest first: a minute to a year

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from hhtool.replay.result import stored_verdict_sql
-from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.hand_list import (
     KEYS,
@@ -29,10 +28,11 @@ from hhtool.reports.hand_list import (
     terminal_view,
 )
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
+from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.stats import TerminalChoice
 from hhtool.service.errors import UsageError
-from hhtool.service.facts import report_store
 from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
+from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.store import Store
 from hhtool.store.findings import CONFLICTED

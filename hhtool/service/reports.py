@@ -13,9 +13,9 @@ from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.reports.stats_view import TerminalChoice, UnknownColumn, ordered, terminal_view
 from hhtool.service.errors import UsageError
-from hhtool.service.facts import report_store
 from hhtool.service.filters import require_matches
 from hhtool.service.out_files import prepare_out_file
+from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 
 GRAPH_SUFFIXES = (".png", ".html", ".htm")

@@ -70,7 +70,7 @@ class HeldStore:
 
     def __init__(self, database: Database, watch: Sequence[str] = (), interval: float = WATCH_INTERVAL,
                  on_problem: Callable[[str], None] | None = None) -> None:
-        from hhtool.service.facts import report_store
+        from hhtool.service.stats_cache import report_store
 
         self.watched = tuple(watch)
         self.database = ServedDatabase(option=database.path, warn=database.warn, writable=bool(self.watched))

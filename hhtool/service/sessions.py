@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hhtool.reports.choices import DEFAULT_GAP_MINUTES
-from hhtool.reports.facts_table import selected_facts
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
+from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.sessions import (
     ALIASES,
     KEYS,
@@ -27,8 +27,8 @@ from hhtool.reports.sessions import (
 )
 from hhtool.reports.stats import TerminalChoice
 from hhtool.service.errors import UsageError
-from hhtool.service.facts import report_store
 from hhtool.service.filters import require_matches
+from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 
 

@@ -18,8 +18,8 @@ from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, drawing, heroes
 from hhtool.service.errors import UsageError
-from hhtool.service.facts import report_store
 from hhtool.service.filters import require_matches
+from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.store import Store
 

@@ -23,9 +23,9 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from hhtool.money import format_money
-from hhtool.reports.facts_table import FACTS_TABLE, needs_refresh, summed_facts
 from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.reports.hand_list import HandChoice
+from hhtool.reports.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.hands import VERDICT_SQL

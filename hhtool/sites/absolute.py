@@ -33,11 +33,11 @@ from hhtool.sites.kit.common_lines import (
     structure_named,
     total_pot_line,
 )
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import summary_restatements
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 
 _HAND_START = re.compile(r"Stage #C?\d+:")
 _HEADER = re.compile(
@@ -74,7 +74,7 @@ class _SummaryResult:
 
 
 @dataclass
-class _AbsoluteFacts(HandFacts):
+class _AbsoluteFacts(StatedHand):
     holdings: dict[str, tuple[Card | None, ...]] = field(default_factory=dict)
     results: dict[str, _SummaryResult] = field(default_factory=dict)
 

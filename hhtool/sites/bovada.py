@@ -29,11 +29,11 @@ from hhtool.sites.kit.common_lines import (
     structure_named,
     total_pot_line,
 )
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import summary_restatements
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 
 _HAND_START = re.compile(r"(?:Ignition|Bovada|Bodog(?:\.com|\.eu| UK| Canada|88)?) Hand #C?(\d+):? ")
 _TABLE = re.compile(r"\b(?:TBL|Zone Poker ID)#(\S+)")
@@ -85,7 +85,7 @@ def _assign_halves(results: list[Award], halves: dict[Half, int]) -> list[Award]
 
 
 @dataclass
-class _BovadaFacts(HandFacts):
+class _BovadaFacts(StatedHand):
     summary_halves: dict[str, list[tuple[Half, int]]] = field(default_factory=dict)
     deals_to: dict[str, int] = field(default_factory=dict)
 

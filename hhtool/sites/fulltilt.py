@@ -25,11 +25,11 @@ from hhtool.sites.kit.common_lines import (
     structure_named,
     total_pot_reader,
 )
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 from hhtool.sites.kit.tournament import AMOUNT, CODE, stated_buy_in
 
 _HAND_START = re.compile(r"(?:Full Tilt Poker|FullTiltPoker) Game #(\d+): ")
@@ -70,7 +70,7 @@ def _showdown_texts(description: str | None) -> tuple[str | None, str | None]:
 
 
 @dataclass
-class _TiltFacts(HandFacts):
+class _TiltFacts(StatedHand):
     showdown: bool = False
     side_pot_count: int = 0
     unnumbered_side_awards: list[int] = field(default_factory=list)

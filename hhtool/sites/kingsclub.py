@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from hhtool.model import ActionKind, FailureKind, Half, RawHand, Restated, Restatement, Street
 from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
 from hhtool.sites.kit.common_lines import StreetsByDeals, cards_dealt_on, header_match, stated_start, structure_named
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 
 _HAND_START = re.compile(r"#\d+: (?:No Limit|Pot Limit|Limit) ")
 # read tolerantly: spaces around the slash, a dollar sign, thousands separators; times with or without seconds
@@ -40,7 +40,7 @@ _STUD8_GAME = "Seven Card Stud Hi-Lo"
 
 
 @dataclass
-class _KingsFacts(HandFacts):
+class _KingsFacts(StatedHand):
     streets: StreetsByDeals = field(default_factory=StreetsByDeals)  # 2021 labels are shifted, 2022 ones true
     folded: set[str] = field(default_factory=set)
     summary_net: dict[str, tuple[int, int]] = field(default_factory=dict)  # player -> (net, line)

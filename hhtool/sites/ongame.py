@@ -42,10 +42,10 @@ from hhtool.sites.kit.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 
 _HAND_START = re.compile(r"\*{5} History for hand [-A-Z\d]+")
 _HAND_ID = re.compile(r"History for hand ([-A-Z\d]+)")
@@ -71,7 +71,7 @@ def _winners(text: str) -> list[tuple[str, str, str | None]]:
 
 
 @dataclass
-class _OnGameFacts(HandFacts):
+class _OnGameFacts(StatedHand):
     """``total_pot`` is the sum of the summary's pot amounts (before rake, uncalled bets left out)."""
 
     symbol: str = "$"

@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 from hhtool.model import ActionKind, Half, RawHand, ShownHand, ShowStatus, Stakes, Structure
 from hhtool.sites.kit.base import HandBuilder, HandParseError, Splitting, parse_cards
 from hhtool.sites.kit.common_lines import COMMON_LINES, CURRENCY_OF_SYMBOL, cards_dealt_on, pot_number, stated_start
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 from hhtool.sites.kit.stray_bytes import STRAY_CHARACTERS
 
 _GAME_STARTS = re.compile(r"Game #(\d+) starts\.$")
@@ -83,7 +83,7 @@ def _structure(header: str) -> Structure:
 
 
 @dataclass
-class _PartyFacts(HandFacts):
+class _PartyFacts(StatedHand):
     tourney_stakes: tuple[str, str] | None = None
     no_low: bool = False
     cash_bets: bool = False  # the header's small/big bet are the stakes (a cash table)

@@ -22,11 +22,11 @@ from hhtool.sites.kit.common_lines import (
     structure_named,
     total_pot_line,
 )
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable, named
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import summary_player, summary_restatements
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 from hhtool.sites.kit.tournament import AMOUNT, CODE, FINISH_LINE, FREEROLL, stated_buy_in
 
 _HAND_START = re.compile(r"PokerStars (?:Home Game )?(?:Game|Hand) #\d+:")
@@ -76,7 +76,7 @@ def _game_label(header: str) -> str:
 
 
 @dataclass
-class _StarsFacts(HandFacts):
+class _StarsFacts(StatedHand):
     no_low: bool = False
     showdown: bool = False
     home_game: bool = False  # "PokerStars Home Game Hand #…": the club's host sets the structure

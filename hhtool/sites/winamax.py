@@ -39,11 +39,11 @@ from hhtool.sites.kit.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.kit.facts import HandFacts
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.stated import StatedHand
 
 _HAND_START = re.compile(r"Winamax Poker - ")
 _HEADER = re.compile(
@@ -62,7 +62,7 @@ def _is_stud8(game: str) -> bool:
 
 
 @dataclass
-class _WinamaxFacts(HandFacts):
+class _WinamaxFacts(StatedHand):
     symbol: str = ""
     stakes_text: str = ""  # "5€/25€/50€": ante/small/big bet, or small/big bet
     collected_total: int | None = None  # "Total pot": after rake, uncalled bet included

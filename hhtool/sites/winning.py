@@ -44,11 +44,11 @@ from hhtool.sites.kit.common_lines import (
     stated_start,
     structure_named,
 )
-from hhtool.sites.kit.facts import HandFacts, StatedStakes
 from hhtool.sites.kit.line_rules import LineTable
 from hhtool.sites.kit.line_site import LineSiteParser
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, summary_player, summary_restatements
+from hhtool.sites.kit.stated import StatedHand, StatedStakes
 
 _OLD_START = re.compile(r"Game started at: \d+/")  # a year of other than four digits is a bad date, told
 _GAME_ID = re.compile(r"Game ID: (\d+) ([\d.,K]+)/([\d.,K]+) (.+?) \(([^()]+)\)(?: (\d+)-max)?$", re.ASCII)
@@ -79,7 +79,7 @@ def _thousands(text: str) -> str:
 
 
 @dataclass
-class _WinningFacts(HandFacts):
+class _WinningFacts(StatedHand):
     any_all_in: bool = False
     folded: set[str] = field(default_factory=set)
     # old format: streets counted by deal rounds, cards gathered per player until the round ends

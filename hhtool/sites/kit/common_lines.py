@@ -25,11 +25,11 @@ from datetime import datetime
 from hhtool.model import ActionKind, Card, Half, Note, NoteTopic, RawHand, ShowStatus, Stakes, StakeSource, Street, Structure
 from hhtool.sites.kit.base import HandBuilder, HandParseError, parse_cards
 from hhtool.sites.kit.dates import stated_datetime
-from hhtool.sites.kit.facts import HandFacts
 from hhtool.sites.kit.line_rules import LineRule, named
 from hhtool.sites.kit.lines import LineToken
 from hhtool.sites.kit.restated import restated_cards, stated_pots
 from hhtool.sites.kit.stakes import derive_stakes_from_forced_bets, infer_bets_from_betting
+from hhtool.sites.kit.stated import StatedHand
 
 #: ISO code of a currency symbol in the amounts
 CURRENCY_OF_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -124,16 +124,16 @@ def _shows(b: HandBuilder, facts: object, token: LineToken) -> None:
            token.get("low") or None, token.number)
 
 
-def _button(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+def _button(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
     facts.dealer_seat = int(token["seat"] or 0)
 
 
-def _player_count(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+def _player_count(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
     seats = token["seats"]
     facts.table_size = int(seats) if seats else None
 
 
-def _board(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+def _board(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
     facts.community_card = community_card(parse_cards(token["cards"] or "")) or facts.community_card
 
 
@@ -143,7 +143,7 @@ def _not_shown(status: ShowStatus) -> Callable[[HandBuilder, object, LineToken],
     return read
 
 
-def read_table(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+def read_table(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
     """The table line: its name (``table``), and where the grammar has them its size (``seats``,
     "6-max") and the dealer's seat (``button``)."""
     facts.table_name = token["table"]
@@ -166,11 +166,11 @@ def read_collected(b: HandBuilder, facts: object, token: LineToken) -> None:
 
 
 def total_pot_reader(*, pots_after_rake: bool | None = None,
-                     unstated_rake: int | None = 0) -> Callable[[HandBuilder, HandFacts, LineToken], None]:
+                     unstated_rake: int | None = 0) -> Callable[[HandBuilder, StatedHand, LineToken], None]:
     """The reader of a summary's total pot line: the ``total``, the ``rake`` (``unstated_rake`` where the
     line states none) and, where the grammar has a ``pots`` group, the pots it lists ("Main pot $0.41.
     Side pot $0.18."), each what it held after the rake or before it (``pots_after_rake``)."""
-    def read(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+    def read(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
         line, rake = token.number, token.get("rake")
         facts.total_pot = b.money(token["total"], line)
         facts.rake = b.money(rake, line) if rake else unstated_rake
@@ -188,7 +188,7 @@ def total_pot_line(*, pots_after_rake: bool | None = None, unstated_rake: int | 
 _THIRD = Street.THIRD  # looked up once (an enum member's look-up is not free, and every deal line asks)
 
 
-def read_dealt_old_new(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+def read_dealt_old_new(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
     """A deal line written "Dealt to P [cards]" and, after 3rd street, "[cards dealt before] [new card]"
     (PokerStars, Winning's ACR export): 3rd street's one bracket is the hero's three cards or another's
     upcard (:func:`deal_third_street`); a later street's first bracket repeats the cards dealt before,
@@ -277,7 +277,7 @@ def cards_dealt_on(street: Street) -> int:
     return 3 if street is Street.THIRD else 1
 
 
-def deal_third_street(b: HandBuilder, facts: HandFacts, player: str, cards: tuple[Card | None, ...], line: int) -> None:
+def deal_third_street(b: HandBuilder, facts: StatedHand, player: str, cards: tuple[Card | None, ...], line: int) -> None:
     """A 3rd-street "Dealt to" line with one bracket: three cards are the hero's own (two down, then
     the upcard; the line names the hero), one is another player's upcard."""
     if len(cards) == 3:  # the hero sees his own two down cards

@@ -18,12 +18,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 from hhtool.model import Hand, RawHand, SkippedHand, Stakes
 from hhtool.sites.kit.base import HandBuilder, HandParseError, SiteParser, load_grammar
 from hhtool.sites.kit.common_lines import COMMON_LINES, stakes_from_forced_bets
-from hhtool.sites.kit.facts import HandFacts
 from hhtool.sites.kit.line_rules import LineRule, LineTable
 from hhtool.sites.kit.lines import LineGrammar, LineToken
+from hhtool.sites.kit.stated import StatedHand
 from hhtool.sites.kit.tournament import FINISHED, finishes_in
 
-F = TypeVar("F", bound=HandFacts)
+F = TypeVar("F", bound=StatedHand)
 
 
 class LineSiteParser(SiteParser, Generic[F]):

@@ -29,9 +29,9 @@ from typing import Any
 from hhtool.model import BuyIn, Finish, Note, RawHand
 from hhtool.sites.kit.base import MAX_AMOUNT, MAX_COUNT, HandBuilder, HandParseError, parse_money
 from hhtool.sites.kit.common_lines import CURRENCY_OF_SYMBOL
-from hhtool.sites.kit.facts import HandFacts
 from hhtool.sites.kit.line_rules import named
 from hhtool.sites.kit.lines import LINE_FLAGS, LineGrammar, LineMatcher, LineToken, candidate, match_naming_seated
+from hhtool.sites.kit.stated import StatedHand
 
 #: one part of a buy-in or a prize as sites write it: a currency symbol, digits (thousands separated by
 #: commas), decimals
@@ -129,7 +129,7 @@ def _counted(place: int | None, line: int, notes: list[Note]) -> int | None:
     return place
 
 
-def _read_finish(b: HandBuilder, facts: HandFacts, token: LineToken) -> None:
+def _read_finish(b: HandBuilder, facts: StatedHand, token: LineToken) -> None:
     facts.finishes.append(finish_of(token["player"] or "", token["verb"] or "", token["rest"] or "", facts.buy_in,
                                     token.number, b.notes))
 

@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports import facts_table
-from hhtool.reports.facts import player_hand_facts
-from hhtool.reports.facts_table import needs_refresh, refresh_facts, selected_facts
+from hhtool.reports import player_facts_cache
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
+from hhtool.reports.player_facts import player_hand_facts
+from hhtool.reports.player_facts_cache import needs_refresh, refresh_facts, selected_facts
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.store import Store
 from tests.stats_hands import ALL_HANDS
@@ -89,7 +89,7 @@ def test_refresh_is_incremental_and_stats_match_a_fresh_computation(tmp_path: Pa
     with Store(str(fresh)) as store:  # the hands only: stats computes every fact now
         load(store, tmp_path / "fresh", *FIRST, *SECOND)
     with Store(str(fresh), read_only=True) as store:
-        assert not facts_table.cache_is_current(store)
+        assert not player_facts_cache.cache_is_current(store)
         expected = [frame.to_dicts() for frame in every_report(store)]
     with Store(str(db), read_only=True) as store:
         assert [frame.to_dicts() for frame in every_report(store)] == expected
@@ -139,11 +139,11 @@ def test_a_new_facts_definition_rebuilds_the_cache(tmp_path: Path, monkeypatch: 
     rows = facts_rows(store)
     store.run("UPDATE player_facts SET net = net + 1000")  # stale rows of an older definition
     assert not needs_refresh(store)
-    monkeypatch.setattr(facts_table, "FACTS_DEFINITION", facts_table.FACTS_DEFINITION + 1)
-    assert not facts_table.cache_is_current(store) and needs_refresh(store)
+    monkeypatch.setattr(player_facts_cache, "FACTS_DEFINITION", player_facts_cache.FACTS_DEFINITION + 1)
+    assert not player_facts_cache.cache_is_current(store) and needs_refresh(store)
     assert facts_rows(store).equals(rows)  # not trusted meanwhile: computed from the hands
     assert refresh_facts(store) == len(ALL_HANDS)
-    assert facts_table.stored_version(store) == facts_table.facts_version()
+    assert player_facts_cache.stored_version(store) == player_facts_cache.facts_version()
     assert facts_rows(store).equals(rows) and count(store, "player_facts") == rows.height
 
 
@@ -156,7 +156,7 @@ def test_stats_after_an_import_reads_the_cache_without_writing(tmp_path: Path, m
     def refuse(store: Store, batch_hands: int = 0) -> int:
         raise AssertionError("stats refreshed a cache the import had refreshed")
 
-    monkeypatch.setattr("hhtool.service.facts.refresh_facts", refuse)
+    monkeypatch.setattr("hhtool.service.stats_cache.refresh_facts", refuse)
     rows = stats_json(db, "--player", "Bob")
     assert [row["player"] for row in rows] == ["Bob"] and rows[0]["hands"] == 7
     out = tmp_path / "bob.html"
@@ -213,17 +213,18 @@ def test_facts_are_written_with_each_transaction_of_an_import(tmp_path: Path, mo
     path.write_text("\n\n".join(texts), encoding="utf-8")
     store = Store(":memory:")
     batches: list[int] = []
-    original = facts_table.BatchFacts.tables_for
-    monkeypatch.setattr(facts_table.BatchFacts, "tables_for",
+    original = player_facts_cache.BatchFacts.tables_for
+    monkeypatch.setattr(player_facts_cache.BatchFacts, "tables_for",
                         lambda self, tables: batches.append(tables["hands"].num_rows) or original(self, tables))
     refreshed: list[int] = []
-    original_refresh = facts_table.refresh_facts
-    monkeypatch.setattr(facts_table, "refresh_facts", lambda s: refreshed.append(original_refresh(s)) or refreshed[-1])
+    original_refresh = player_facts_cache.refresh_facts
+    monkeypatch.setattr(player_facts_cache, "refresh_facts", lambda s: refreshed.append(original_refresh(s)) or refreshed[-1])
     report = import_sources(store, [Source(path)]).files[0]
     assert report.stored == len(texts)
     assert len(batches) >= len(texts) // 2 and sum(batches) == len(texts)
     assert refreshed == [0]  # the end of the import found every hand covered
     assert not needs_refresh(store)
     assert all(facts_rows(store, f).equals(computed_rows(store, f)) for f in FILTERS)
-    assert count(store, facts_table.DAILY_TABLE) == len(store.run(
-        f"SELECT DISTINCT {', '.join(facts_table.DAILY_KEYS)} FROM ({facts_table.daily_sums_sql('SELECT * FROM player_facts')})"))
+    sums = player_facts_cache.daily_sums_sql("SELECT * FROM player_facts")
+    assert count(store, player_facts_cache.DAILY_TABLE) == len(store.run(
+        f"SELECT DISTINCT {', '.join(player_facts_cache.DAILY_KEYS)} FROM ({sums})"))

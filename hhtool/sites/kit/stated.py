@@ -25,7 +25,7 @@ class StatedStakes:
 
 
 @dataclass
-class HandFacts:
+class StatedHand:
     """A hand's facts outside the builder's lists; a site's own state adds its fields. The header
     reading sets the first group, the line readers most of the rest. :meth:`hand_fields` gives those
     a Hand holds (the table size and stakes go into the Stakes)."""

@@ -1,4 +1,4 @@
-"""When the report facts (:mod:`hhtool.reports.facts_table`) are computed and stored before a report
+"""When the report facts (:mod:`hhtool.reports.player_facts_cache`) are computed and stored before a report
 that finds hands without them, so that `stats` and `graph` read stored facts instead of computing
 them on every run. (An import writes the facts of each transaction's hands with them, and those of
 any hand left without at its end: :func:`hhtool.ingest.loader.import_sources`, ``store_facts``.)"""
@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import duckdb
 
-from hhtool.reports.facts_table import needs_refresh, refresh_facts
+from hhtool.reports.player_facts_cache import needs_refresh, refresh_facts
 from hhtool.service.stores import Database
 from hhtool.store import Store
 

@@ -1,4 +1,4 @@
-"""The ``player_facts`` cache: the player-hand facts of :mod:`hhtool.reports.facts`, stored once.
+"""The ``player_facts`` cache: the player-hand facts of :mod:`hhtool.reports.player_facts`, stored once.
 
 A stored hand never changes (hands are only added, each with all its rows in one transaction), and
 every window and join of the facts query stays inside one hand, so the facts of a batch of hands are
@@ -46,7 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from hhtool.reports.facts import (
+from hhtool.reports.filters import HandFilter
+from hhtool.reports.player_facts import (
     CARD_VALUES_VIEW,
     card_values_registered,
     counted_columns,
@@ -54,7 +55,6 @@ from hhtool.reports.facts import (
     hands_facts_sql,
     showdown_cards_sql,
 )
-from hhtool.reports.filters import HandFilter
 from hhtool.store import Store, raise_if_interrupted
 from hhtool.store.sums import split_keys, sums_added
 
