@@ -65,7 +65,7 @@ def main() -> int:
     from hhtool.reports import player_facts_cache
     from hhtool.sites import parser_for
     from hhtool.store import Store
-    from hhtool.store.copies import NEW_ONLY
+    from hhtool.store.stored_copies import NEW_ONLY
     from hhtool.store.tables import hand_rows, next_key, replay_rows, shifted
 
     site = parser_for("pokerstars")

@@ -231,7 +231,7 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.store.tables", "hhtool.replay", "the store imports only"),
     ("hhtool.store", "hhtool.reports.player_facts_cache", "the store imports only"),
     ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports only"),
-    ("hhtool.store.copies", "hhtool.cli.common", "the store imports only"),
+    ("hhtool.store.stored_copies", "hhtool.cli.common", "the store imports only"),
 ])
 def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> None:
     """A break of each rule (every rule has one here: see the next test) is found, and by that rule."""

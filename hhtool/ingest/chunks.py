@@ -17,7 +17,7 @@ from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawH
 from hhtool.replay import betting_of
 from hhtool.sites import parser_for
 from hhtool.sites.kit.stray_bytes import NOTE_PREFIX as STRAY_NOTE
-from hhtool.store.copies import CopyAt
+from hhtool.store.stored_copies import CopyAt
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
 

@@ -20,8 +20,8 @@ from hhtool.ingest.reader import decode_bytes
 from hhtool.model import Hand, RawHand, hand_identity
 from hhtool.sites import parser_for
 from hhtool.store import Store
-from hhtool.store.copies import CopyAt, stored_copies
 from hhtool.store.load import load_hands
+from hhtool.store.stored_copies import CopyAt, stored_copies
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ go of the store while it reads and parses on (the import "lets go of the databas
 so another import, of the same file or of one sharing hands with it, may store some of them before
 this one writes its batch: its insert would break the hands' key and end the import (exit 3). So the
 writer looks again right before it writes, on the connection that writes the batch, which no other
-process can write through until the commit (:func:`~hhtool.store.copies.copies_stored_meanwhile`).
+process can write through until the commit (:func:`~hhtool.store.stored_copies.copies_stored_meanwhile`).
 The hands found there are left out of the batch and counted as the first look would have counted
 them: *stored before* where the stored copy lies at this very place of this file (the same file
 imported twice at once; the file's totals are then those of one import), else *duplicates*, their
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhtool.store.copies import CopyAt, copies_stored_meanwhile, without_hands
+from hhtool.store.stored_copies import CopyAt, copies_stored_meanwhile, without_hands
 
 if TYPE_CHECKING:
     from hhtool.ingest.accounting import FileReport

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from hhtool.reports.player_facts import counted_columns
 from hhtool.reports.player_facts_cache import COVERED_TABLE, DAILY_KEYS, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
-from hhtool.store.copies import CopyAt
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
 from hhtool.store.spec import BY_NAME
+from hhtool.store.stored_copies import CopyAt
 from hhtool.store.sums import sums_added
 
 if TYPE_CHECKING:

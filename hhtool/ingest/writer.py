@@ -18,7 +18,7 @@ from hhtool.ingest.provisional import completes, forget_hand
 from hhtool.model import hand_identity
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
-from hhtool.store.copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
+from hhtool.store.stored_copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
 
 #: hands of one file written in one transaction at most: DuckDB writes inserts this big straight

@@ -11,7 +11,7 @@ from hhtool.replay.codes import Code
 from hhtool.replay.result import Unverifiable, Violation
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
-from hhtool.store.copies import conflicts_of
+from hhtool.store.stored_copies import conflicts_of
 
 #: the forced-bet checks the table-context pass owns (their stored findings replace the replay's placeholder)
 CONTEXT_CODES = (Code.ANTE, Code.BRING_IN_AMOUNT)
