@@ -55,9 +55,14 @@ class Descendants:
 
 
 def one_import(path: Path, jobs: int) -> dict[str, float]:
-    from hhtool.ingest.executors import LocalExecutor
-    from hhtool.ingest.loader import import_sources
-    from hhtool.ingest.sources import collect_sources
+    try:
+        from hhtool.ingest.executors import LocalExecutor
+        from hhtool.ingest.loader import import_sources
+        from hhtool.ingest.sources import collect_sources
+    except ImportError:  # a tree from before hhtool/ingest/ (#27), for an A/B
+        from hhtool.executors import LocalExecutor  # type: ignore[no-redef]
+        from hhtool.importer import import_sources  # type: ignore[no-redef]
+        from hhtool.sources import collect_sources  # type: ignore[no-redef]
     from hhtool.store import Store
 
     with tempfile.TemporaryDirectory() as folder:
