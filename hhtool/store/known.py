@@ -78,10 +78,17 @@ def player_known(store: Store, name: str, site: str | None = None) -> bool:
                           "WHERE person = ? LIMIT 1", [name, name]))
 
 
+def newest_hand(store: Store) -> tuple[int, int]:
+    """The hands stored and the highest hand key (-1: none): both change when a hand is stored."""
+    rows = store.run("SELECT count(*), coalesce(max(hk), -1) FROM hands")
+    count, key = rows[0] if rows else (0, -1)
+    return int(count), int(key)
+
+
 def any_row(store: Store, table: str, where: str, params: Sequence[Any]) -> bool:
     """Whether a row of ``table`` (a stored table, read as ``h``) meets ``where``."""
     return bool(store.run(f"SELECT 1 FROM {table} h WHERE {where} LIMIT 1", params))
 
 
-__all__ = ["any_row", "close_hand_ids", "hand_sites", "hand_stored", "has_hands", "player_known", "player_names",
-           "players_on", "seated", "sites"]
+__all__ = ["any_row", "close_hand_ids", "hand_sites", "hand_stored", "has_hands", "newest_hand", "player_known",
+           "player_names", "players_on", "seated", "sites"]
