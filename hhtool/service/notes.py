@@ -1,12 +1,12 @@
 """The user's notes on hands and players, and tags on hands (`hhtool note`, `hhtool tag`, `hands --tag`).
 
-They are rows of the store's ``notes`` and ``hand_tags`` tables, written as `hhtool alias` writes its
-rows (checked on a reader first, so that a store that is not there stays so, then written in one
-transaction under the store's writer lock). A hand is named by its (site, hand_id), never by its
-store number ``hk``: no import writes or deletes these rows, so a hand's notes and tags stay when its
-rows are replaced (a grown file read again). A note on a player names him as ``--player`` does: a
-name as the histories write it (on one site, or on any) or an alias's person, whose notes include
-those on each site name the alias groups.
+They are rows of the store's ``notes`` and ``hand_tags`` tables (:mod:`hhtool.store.notes_and_tags`),
+written as `hhtool alias` writes its rows (checked on a reader first, so that a store that is not
+there stays so, then written in one transaction under the store's writer lock). A hand is named by
+its (site, hand_id), never by its store number ``hk``: no import writes or deletes these rows, so a
+hand's notes and tags stay when its rows are replaced (a grown file read again). A note on a player
+names him as ``--player`` does: a name as the histories write it (on one site, or on any) or an
+alias's person, whose notes include those on each site name the alias groups.
 
 Texts are kept exactly as given (escape sequences, HTML and all): whoever shows one renders it
 harmless (the terminal: :func:`hhtool.cli.output.printable`; a web page: escaped).

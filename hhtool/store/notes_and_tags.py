@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from hhtool.store.aliases import ALIASES
-from hhtool.store.transaction import in_one_transaction
+from hhtool.store.transaction import in_one_transaction, transaction
 
 if TYPE_CHECKING:
     from hhtool.store import Store
@@ -44,15 +44,10 @@ def _rows(store: Store, sql: str, params: list[object]) -> list[NoteRow]:
 
 def add_note(store: Store, target: str, site: str | None, key: str, text: str, created: datetime) -> int:
     """Write a note (numbered one more than the highest yet); its number."""
-    store.run("BEGIN TRANSACTION")
-    try:
+    with transaction(store):
         note_id = int(store.run(f"SELECT coalesce(max(id), 0) + 1 FROM {NOTES}")[0][0])
         store.run(f"INSERT INTO {NOTES} (id, target, site, key, text, created) VALUES (?, ?, ?, ?, ?, ?)",
                   [note_id, target, site, key, text, created])
-        store.run("COMMIT")
-    except BaseException:
-        store.rollback()
-        raise
     return note_id
 
 
