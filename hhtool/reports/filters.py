@@ -98,10 +98,13 @@ class HandFilter:
             who, who_params = player_condition(self.players, "h.site", "pr.player")
             parts.append(f"EXISTS (SELECT 1 FROM keyed.results pr WHERE pr.hk = h.hk AND {who})")
             params.extend(who_params)
-        for tag in self.tags:
-            parts.append(f"EXISTS (SELECT 1 FROM {HAND_TAGS} ht WHERE ht.site = h.site AND ht.hand_id = h.hand_id "
-                         "AND ht.tag = ?)")
-            params.append(tag)
+        if self.tags:
+            from hhtool.store.notes_and_tags import HAND_TAGS  # (not at start-up: the store loads DuckDB)
+
+            for tag in self.tags:
+                parts.append(f"EXISTS (SELECT 1 FROM {HAND_TAGS} ht WHERE ht.site = h.site AND ht.hand_id = h.hand_id "
+                             "AND ht.tag = ?)")
+                params.append(tag)
         return (" AND ".join(parts) or "TRUE"), params
 
     def facts_sql(self) -> tuple[str, list[Any]]:
@@ -122,6 +125,8 @@ class HandFilter:
         player's own name (the name a player is asked by keeps its own row). A player outside every
         alias whose name is an alias's is told apart as ``name (site)``, so that his hands never
         join the person's row."""
+        from hhtool.store.aliases import ALIASES  # (not at start-up: the store loads DuckDB)
+
         asked = "TRUE"
         params: list[Any] = []
         if self.players:
@@ -133,10 +138,6 @@ class HandFilter:
         return label, params
 
 
-#: the store's table of aliases: (person, site, player), one row per site name a person goes by
-ALIASES = "aliases"
-#: the store's table of the users' tags on hands: (site, hand_id, tag)
-HAND_TAGS = "hand_tags"
 #: the longest tag, and what one is made of
 TAG_LENGTH = 40
 _TAG = re.compile(rf"[a-z0-9_-]{{1,{TAG_LENGTH}}}")
@@ -168,6 +169,8 @@ def player_condition(names: tuple[str, ...], site: str, player: str) -> tuple[st
     '((r.player IN (?) AND r.player NOT IN (SELECT person FROM aliases)) OR EXISTS (SELECT 1 FROM aliases a
     WHERE a.person IN (?) AND a.site = r.site AND a.player = r.player))'
     """
+    from hhtool.store.aliases import ALIASES  # (not at start-up: the store loads DuckDB)
+
     marks = ", ".join("?" for _ in names)
     sql = (f"(({player} IN ({marks}) AND {player} NOT IN (SELECT person FROM {ALIASES})) OR EXISTS (SELECT 1 FROM "
            f"{ALIASES} a WHERE a.person IN ({marks}) AND a.site = {site} AND a.player = {player}))")

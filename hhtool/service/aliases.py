@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hhtool.reports.filters import ALIASES
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import close_to
 from hhtool.service.stores import Database
-from hhtool.store import Store
+from hhtool.store import Store, known
+from hhtool.store import aliases as stored
 
 
 @dataclass(frozen=True, order=True)
@@ -80,8 +80,7 @@ def add(database: Database, person: str, names: Sequence[str]) -> Added:
             raise UsageError(f"{name} is already an alias of {owner!r}: `hhtool alias remove {owner} {name}` first")
         already = tuple(name for name in wanted if members.get(name) == person)
         added = tuple(name for name in wanted if name not in already)
-        _transaction(store, [(f"INSERT INTO {ALIASES} (person, site, player) VALUES (?, ?, ?)",
-                              [person, name.site, name.player]) for name in added])
+        stored.add_members(store, person, [(name.site, name.player) for name in added])
         warnings = _shadowed(store, person)
     return Added(person, added, already, warnings)
 
@@ -94,8 +93,7 @@ def remove(database: Database, person: str, names: Sequence[str] = ()) -> tuple[
         _in_alias(store, person, wanted)
     with database.open() as store:
         wanted = _in_alias(store, person, wanted)
-        _transaction(store, [(f"DELETE FROM {ALIASES} WHERE person = ? AND site = ? AND player = ?",
-                              [person, name.site, name.player]) for name in wanted])
+        stored.remove_members(store, person, [(name.site, name.player) for name in wanted])
     return tuple(wanted)
 
 
@@ -111,19 +109,6 @@ def _in_alias(store: Store, person: str, wanted: list[SiteName]) -> list[SiteNam
     return list(dict.fromkeys(wanted)) or own
 
 
-def _transaction(store: Store, statements: list[tuple[str, list[str]]]) -> None:
-    if not statements:
-        return
-    store.run("BEGIN TRANSACTION")
-    try:
-        for sql, params in statements:
-            store.run(sql, params)
-        store.run("COMMIT")
-    except BaseException:
-        store.rollback()
-        raise
-
-
 def _check_case(person: str, persons: set[str]) -> None:
     """Two aliases whose names differ only in case would be one person to a reader: refused."""
     twin = next((name for name in sorted(persons) if name != person and name.casefold() == person.casefold()), None)
@@ -134,13 +119,10 @@ def _check_case(person: str, persons: set[str]) -> None:
 def aliases(database: Database) -> list[Alias]:
     """Every alias, A to Z, each name with its hands in the store."""
     with database.open(read_only=True) as store:
-        rows = store.run(
-            f"""SELECT a.person, a.site, a.player,
-                       (SELECT count(*) FROM results r WHERE r.site = a.site AND r.player = a.player)
-                FROM {ALIASES} a ORDER BY a.person, a.site, a.player""")
+        rows = stored.members_with_hands(store)
     grouped: dict[str, list[tuple[SiteName, int]]] = {}
     for person, site, player, hands in rows:
-        grouped.setdefault(str(person), []).append((SiteName(str(site), str(player)), int(hands)))
+        grouped.setdefault(person, []).append((SiteName(site, player), hands))
     return [Alias(person, tuple(names)) for person, names in grouped.items()]
 
 
@@ -153,13 +135,12 @@ def _person_name(text: str) -> str:
 
 def _members(store: Store) -> dict[SiteName, str]:
     """Each site name in an alias, and whose it is."""
-    return {SiteName(str(site), str(player)): str(person)
-            for person, site, player in store.run(f"SELECT person, site, player FROM {ALIASES}")}
+    return {SiteName(site, player): person for person, site, player in stored.members(store)}
 
 
 def _check_known(store: Store, name: SiteName) -> None:
     """UsageError unless the store holds hands of the site and the player has a seat on it."""
-    sites = [str(row[0]) for row in store.run("SELECT DISTINCT site FROM hands ORDER BY 1")]
+    sites = known.sites(store)
     if not sites:
         raise UsageError("the store holds no hands yet: import the histories first (`hhtool import PATH`), "
                          "then name the players they show")
@@ -168,21 +149,17 @@ def _check_known(store: Store, name: SiteName) -> None:
 
         hint = "" if name.site in site_names() else close_to(name.site, sites)
         raise UsageError(f"no hands of site {name.site!r} in the store{hint} (it has {', '.join(sites)})")
-    if store.run("SELECT 1 FROM seats WHERE site = ? AND player = ? LIMIT 1", [name.site, name.player]):
+    if known.seated(store, name.site, name.player):
         return
-    players = [str(row[0]) for row in store.run("SELECT DISTINCT player FROM seats WHERE site = ?", [name.site])]
+    players = known.players_on(store, name.site)
     raise UsageError(f"no player {name.player!r} on {name.site} in the store{close_to(name.player, players)}")
 
 
 def _shadowed(store: Store, person: str) -> tuple[str, ...]:
     """A warning when the alias's name is also the name of players outside it: --player means the alias."""
-    rows = store.run(
-        f"""SELECT DISTINCT s.site FROM seats s WHERE s.player = ?
-            AND NOT EXISTS (SELECT 1 FROM {ALIASES} a WHERE a.person = ? AND a.site = s.site AND a.player = s.player)
-            ORDER BY 1""", [person, person])
-    if not rows:
+    sites = stored.sites_seated_outside(store, person)
+    if not sites:
         return ()
-    sites = [str(row[0]) for row in rows]
     shown = ", ".join(f"'{person} ({site})'" for site in sites)
     return (f"{person!r} is also a player's name on {', '.join(sites)}, outside this alias: --player {person} now "
             f"means the alias (stats without --player shows {'that player' if len(sites) == 1 else 'them'} "

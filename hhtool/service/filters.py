@@ -11,9 +11,9 @@ from dataclasses import replace
 from datetime import date, datetime
 from difflib import get_close_matches
 
-from hhtool.reports.filters import ALIASES, HAND_TAGS, Game, HandFilter, parse_stakes, tag_name
+from hhtool.reports.filters import Game, HandFilter, parse_stakes, tag_name
 from hhtool.service.errors import UsageError
-from hhtool.store import Store
+from hhtool.store import Store, known, notes_and_tags
 
 
 def parse_day(text: str | None, option: str) -> date | None:
@@ -86,24 +86,26 @@ def require_matches(store: Store, chosen: HandFilter, player: str | None = None)
         # the players' rows in the stored facts (they carry the hand columns the filters read): no
         # join of the hands with their results, which costs a second over a million hands
         where, params = chosen.facts_sql()
-        if store.run(f"SELECT 1 FROM {FACTS_TABLE} h WHERE {where} LIMIT 1", params):
+        if known.any_row(store, FACTS_TABLE, where, params):
             return
     else:
         where, params = chosen.sql()
-        if store.run(f"SELECT 1 FROM hands h WHERE {where} LIMIT 1", params):
+        if known.any_row(store, "hands", where, params):
             return
-    if not store.run("SELECT 1 FROM hands LIMIT 1"):
+    if not known.has_hands(store):
         raise NothingMatched("the store holds no hands yet: run `hhtool import PATH` first")
-    for what, values, query in (
-        ("site", chosen.sites, "SELECT DISTINCT site FROM hands"),
-        ("player", chosen.players, f"SELECT DISTINCT player FROM seats UNION SELECT DISTINCT person FROM {ALIASES}"),
-        ("tag", chosen.tags, f"SELECT DISTINCT tag FROM {HAND_TAGS}"),
+    for what, values, names in (
+        ("site", chosen.sites, known.sites),
+        ("player", chosen.players, known.player_names),
+        ("tag", chosen.tags, notes_and_tags.tags),
     ):
-        known = [str(row[0]) for row in store.run(query)]
+        if not values:
+            continue
+        stored = names(store)
         for value in values:
-            if value not in known:
-                raise NothingMatched(f"no {what} {value!r} in the store{close_to(value, known)}")
-    if chosen.hand_id is not None and not store.run("SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [chosen.hand_id]):
+            if value not in stored:
+                raise NothingMatched(f"no {what} {value!r} in the store{close_to(value, stored)}")
+    if chosen.hand_id is not None and not known.hand_stored(store, chosen.hand_id):
         raise NothingMatched(f"no stored hand {chosen.hand_id!r}")
     raise NoneTogether("no stored hand matches the filters together (each value exists, but not in one hand)",
                        "each value exists, but not in one hand together")

@@ -10,8 +10,6 @@ hand, whether or not the site states a total.
 
 from __future__ import annotations
 
-from typing import Any
-
 from hhtool.replay.result import stored_verdict_sql
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.hand_list import (
@@ -34,21 +32,12 @@ from hhtool.service.errors import UsageError
 from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
-from hhtool.store import Store
+from hhtool.store import hand_queries
 from hhtool.store.findings import CONFLICTED
+from hhtool.store.hand_queries import ListChoice
 
 #: a hand's verdict under its own profile as `hands` lists it: the one verdict rule over its stored verdict
 VERDICT_SQL = stored_verdict_sql("h.verdict", CONFLICTED, Verdict.not_replayed.value)
-POT_SQL = ("(SELECT CAST(coalesce(sum(r.contributed), 0) AS BIGINT) FROM results r "
-           "WHERE r.site = h.site AND r.hand_id = h.hand_id)")
-ELSEWHERE_SQL = "EXISTS (SELECT 1 FROM hands o WHERE o.hand_id = h.hand_id AND o.site <> h.site)"
-HAND_COLUMNS = ("h.site, h.hand_id, h.started_at, h.timezone, h.table_name AS \"table\", h.tournament_id, h.currency, "
-                f"h.unit, h.small_bet, h.big_bet, h.players, {POT_SQL} AS pot, {VERDICT_SQL} AS verdict, h.rules_profile")
-PLAYER_COLUMNS = ("f.player, f.net, CASE WHEN f.went_sd = 1 THEN CASE WHEN f.collected > 0 THEN 'won' ELSE 'lost' END "
-                  "END AS showdown, (SELECT string_agg(coalesce(c.card, '??'), ' ' ORDER BY c.seq) FROM cards c "
-                  "WHERE c.site = h.site AND c.hand_id = h.hand_id AND c.player = f.player) AS cards")
-#: money sorts by its amount in currency units, exactly (a decimal currency's unit divides 10^6)
-_SCALE = 1_000_000
 #: columns that sort as numbers or dates: largest or newest first unless --asc
 DESCENDING_FIRST = ("started_at", "players", "pot", "net", "small_bet", "unit", "first_line", "big_bet")
 
@@ -67,37 +56,10 @@ def hand_choice(verdict: Verdict | None = None, showdown: Showdown | None = None
     return HandChoice(verdict=verdict, showdown=showdown, min_pot=low, max_pot=high)
 
 
-def _sort_sql(key: str) -> str:
-    if key in ("pot", "net"):
-        return f"CAST(l.{key} AS HUGEINT) * {_SCALE} // l.unit"
-    if key == "small_bet":  # the stakes: by the big bet, then the small bet
-        return f"CAST(l.big_bet AS HUGEINT) * {_SCALE} // l.unit, CAST(l.small_bet AS HUGEINT) * {_SCALE} // l.unit"
-    return f'l."{key}"'
-
-
-def _choice_sql(choice: HandChoice) -> tuple[str, list[Any]]:
-    parts: list[str] = []
-    params: list[Any] = []
-    if choice.verdict is not None:
-        parts.append("l.verdict = ?")
-        params.append(str(choice.verdict))
-    if choice.showdown is not None:
-        parts.append("l.showdown = ?")
-        params.append(str(choice.showdown))
-    # exact: the pot is whole smallest units, the bound a decimal in currency units
-    if choice.min_pot is not None:
-        parts.append("l.pot >= CAST(? AS DECIMAL(38,6)) * l.unit")
-        params.append(str(choice.min_pot))
-    if choice.max_pot is not None:
-        parts.append("l.pot <= CAST(? AS DECIMAL(38,6)) * l.unit")
-        params.append(str(choice.max_pot))
-    return " AND ".join(parts) or "TRUE", params
-
-
-def _hands_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
-    where, params = hand_filter.sql()
-    return (f"SELECT {HAND_COLUMNS}, h.file, h.first_line, {ELSEWHERE_SQL} AS id_elsewhere "
-            f"FROM hands h WHERE {where}"), params
+def _list_choice(choice: HandChoice) -> ListChoice:
+    return ListChoice(verdict=None if choice.verdict is None else str(choice.verdict),
+                      showdown=None if choice.showdown is None else str(choice.showdown),
+                      min_pot=choice.min_pot, max_pot=choice.max_pot)
 
 
 def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice | None = None, *,
@@ -120,20 +82,17 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
         raise UsageError(str(error)) from None
     if descending is None:
         descending = sort_key in DESCENDING_FIRST
-    direction = " DESC" if descending else ""
-    order = ", ".join(f"{part}{direction} NULLS LAST" for part in _sort_sql(sort_key).split(", "))
-    order += ", l.started_at DESC NULLS LAST, l.site, l.hand_id" + (", l.player" if with_player else "")
-    condition, condition_params = _choice_sql(choice)
+    listed = _list_choice(choice)
     with report_store(database) as store:
         require_matches(store, hand_filter)
         if with_player:
             with selected_facts(store, hand_filter) as (facts, facts_params):
-                rows = (f"SELECT {HAND_COLUMNS}, {PLAYER_COLUMNS}, h.file, h.first_line, {ELSEWHERE_SQL} AS id_elsewhere "
-                        f"FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id")
-                frame, total, before = _run(store, rows, facts_params, condition, condition_params, order, limit)
+                frame, total, before = hand_queries.player_hands_page(
+                    store, facts, facts_params, VERDICT_SQL, listed, sort_key, descending, limit)
         else:
-            rows, params = _hands_sql(hand_filter)
-            frame, total, before = _run(store, rows, params, condition, condition_params, order, limit)
+            where, params = hand_filter.sql()
+            frame, total, before = hand_queries.hands_page(
+                store, where, params, VERDICT_SQL, listed, sort_key, descending, limit)
     if total == 0 and (before or hand_filter != HandFilter() or choice != HandChoice()):  # (asked for nothing: none)
         said = _nothing_said(choice, before, with_player)
         raise (NothingMatched if said == EMPTY_STORE else NoneTogether)(said)
@@ -142,16 +101,6 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
     else:
         frame = frame.select([key for key in keys if key in frame.columns])
     return Listed(frame, total)
-
-
-def _run(store: Store, rows: str, params: list[Any], condition: str, condition_params: list[Any], order: str,
-         limit: int | None) -> tuple[Any, int, int]:
-    """The page of rows, how many match with the list's filters, and how many without them."""
-    counted = store.run(f"SELECT count(*), count(*) FILTER (WHERE {condition}) FROM ({rows}) l",
-                        [*condition_params, *params])
-    before, total = int(counted[0][0]), int(counted[0][1])
-    page = f"SELECT * FROM ({rows}) l WHERE {condition} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit else "")
-    return store.frame(page, [*params, *condition_params]), total, before
 
 
 EMPTY_STORE = "the store holds no hands yet: run `hhtool import PATH` first"

@@ -169,10 +169,11 @@ def watched_folders(given: Sequence[str] | None, watch_flag: bool) -> tuple[str,
 def latest_hand(database: Database) -> dict[str, Any]:
     """A cheap mark of the store's newest hand, which an open page polls: the hands stored and the
     highest hand key (both change when the import stores a hand)."""
+    from hhtool.store.known import newest_hand
+
     with database.open(read_only=True) as store:
-        rows = store.run("SELECT count(*), coalesce(max(hk), -1) FROM hands")
-    count, key = rows[0] if rows else (0, -1)
-    return {"hands": int(count), "key": int(key)}
+        count, key = newest_hand(store)
+    return {"hands": count, "key": key}
 
 
 __all__ = ["WATCH_INTERVAL", "HeldStore", "ServedDatabase", "WatchState", "latest_hand", "watched_folders"]
