@@ -8,7 +8,7 @@ from pathlib import Path
 from unittest.mock import patch
 
 from hhtool.model import Hand
-from hhtool.replay import PROFILES, RuleProfile, judged, profile_for, profile_for_site
+from hhtool.replay import PROFILES, RuleProfile, _Rereading, judged, profile_for, profile_for_site
 from hhtool.replay.engine import WALK_FIELDS, walk, walks_alike
 from hhtool.replay.timeline import Step
 from tests.replay_helpers import build_hand
@@ -95,9 +95,10 @@ def test_walks_alike() -> None:
                                                      if site.odd_unit_tied_half != "position" else "best_card_suit"))
 
 
-def test_a_reading_that_changes_the_walk_is_walked_again() -> None:
+def test_other_readings_give_what_a_fresh_replay_gives() -> None:
     """Under the site's profile a violation that another reading clears is unverifiable: the same
-    verdicts whether the walk is reused or not (every sample hand, the walk never reused)."""
+    results whether the walk and the findings of the checks a reading does not touch are reused or
+    everything is replayed (every sample hand; walks_alike patched to say no: nothing reused)."""
     hands = _sample_hands()
     for hand in hands:
         chosen = profile_for(hand, None)
@@ -105,3 +106,18 @@ def test_a_reading_that_changes_the_walk_is_walked_again() -> None:
         with patch("hhtool.replay.walks_alike", lambda one, other: one is other):
             _, fresh = judged(hand, chosen)
         assert result == fresh
+
+
+def test_each_check_notes_the_fields_it_reads() -> None:
+    """The findings a check keeps under another reading are those of a check that read none of the
+    fields the reading changes: the opener check reads the opener rules, the ante check none of them."""
+    hand = next(h for h in _sample_hands() if len(walk(h, profile_for(h, None).profile).rounds) >= 2)
+    chosen = profile_for(hand, None)
+    state, result = judged(hand, chosen)
+    rereading = _Rereading(hand, state, chosen.profile, result)
+    other = dataclasses.replace(chosen.profile, opener_tie="suit" if chosen.profile.opener_tie == "position" else "position")
+    rereading.replayed_under(other)
+    assert rereading.recorded is not None
+    read = {check.__name__: fields for check, _, fields in rereading.recorded}
+    assert "opener_tie" in read["check_order"]
+    assert "opener_tie" not in read["check_antes"]
