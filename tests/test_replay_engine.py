@@ -121,3 +121,20 @@ def test_each_check_notes_the_fields_it_reads() -> None:
     read = {check.__name__: fields for check, _, fields in rereading.recorded}
     assert "opener_tie" in read["check_order"]
     assert "opener_tie" not in read["check_antes"]
+
+
+def test_a_check_finds_the_same_through_a_recording_profile() -> None:
+    """What _Rereading keeps is what each check found through its own recording profile: the same
+    findings as with the profile itself (the checks share cached work through the walk's memo, keyed
+    by the profile's fields, not its identity), over every sample hand under its site's profile and
+    two built-in ones."""
+    from hhtool.replay import _Recording
+    from hhtool.replay.checks import CHECKS
+
+    for hand in _sample_hands():
+        for profile in (profile_for(hand, None).profile, PROFILES["robert"], PROFILES["pokerkit"]):
+            state = walk(hand, profile)
+            plain = [list(check(hand, state, profile)) for check in CHECKS]
+            state = walk(hand, profile)
+            recorded = [list(check(hand, state, _Recording(profile))) for check in CHECKS]  # type: ignore[arg-type]
+            assert recorded == plain, hand.hand_id
