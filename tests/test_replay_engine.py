@@ -1,4 +1,5 @@
-"""The replay engine's own record: every step is complete, whichever way it was built."""
+"""The replay engine's own record: every step is complete, whichever way it was built; and what a hand
+with violations reuses when it is replayed under other readings (the walk, the findings of untouched checks)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ import sys
 from pathlib import Path
 from unittest.mock import patch
 
+import pytest
+
+import hhtool.replay
 from hhtool.model import Hand
-from hhtool.replay import PROFILES, RuleProfile, judged, profile_for, profile_for_site
+from hhtool.replay import PROFILES, RuleProfile, _Rereading, judged, profile_for, profile_for_site
 from hhtool.replay.engine import WALK_FIELDS, walk, walks_alike
 from hhtool.replay.timeline import Step
 from tests.replay_helpers import build_hand
 
 REPO = Path(__file__).resolve().parents[1]
+#: a recording profile is no RuleProfile: the compiled build's native type checks refuse it
+_PYTHON_ONLY = pytest.mark.skipif(hhtool.replay._NATIVE, reason="the compiled build checks argument types")
 
 HAND = build_hand('''
 seats A=100 B=100 C=5
@@ -69,6 +75,7 @@ def _sample_hands() -> list[Hand]:
     return [hand for path in sorted((REPO / "sample_histories").rglob("*")) if path.is_file() for hand in hands_of(path)]
 
 
+@_PYTHON_ONLY
 def test_the_walk_reads_only_its_fields() -> None:
     """judged() reuses the walk for a reading of an unsettled rule that differs from the site's profile
     in no field of WALK_FIELDS: every field a walk reads must be among them (each built-in profile
@@ -95,9 +102,10 @@ def test_walks_alike() -> None:
                                                      if site.odd_unit_tied_half != "position" else "best_card_suit"))
 
 
-def test_a_reading_that_changes_the_walk_is_walked_again() -> None:
+def test_other_readings_give_what_a_fresh_replay_gives() -> None:
     """Under the site's profile a violation that another reading clears is unverifiable: the same
-    verdicts whether the walk is reused or not (every sample hand, the walk never reused)."""
+    results whether the walk and the findings of the checks a reading does not touch are reused or
+    everything is replayed (every sample hand; walks_alike patched to say no: nothing reused)."""
     hands = _sample_hands()
     for hand in hands:
         chosen = profile_for(hand, None)
@@ -105,3 +113,37 @@ def test_a_reading_that_changes_the_walk_is_walked_again() -> None:
         with patch("hhtool.replay.walks_alike", lambda one, other: one is other):
             _, fresh = judged(hand, chosen)
         assert result == fresh
+
+
+@_PYTHON_ONLY
+def test_each_check_notes_the_fields_it_reads() -> None:
+    """The findings a check keeps under another reading are those of a check that read none of the
+    fields the reading changes: the opener check reads the opener rules, the ante check none of them."""
+    hand = next(h for h in _sample_hands() if len(walk(h, profile_for(h, None).profile).rounds) >= 2)
+    chosen = profile_for(hand, None)
+    state, result = judged(hand, chosen)
+    rereading = _Rereading(hand, state, chosen.profile, result)
+    other = dataclasses.replace(chosen.profile, opener_tie="suit" if chosen.profile.opener_tie == "position" else "position")
+    rereading.replayed_under(other)
+    assert rereading.recorded is not None
+    read = {check.__name__: fields for check, _, fields in rereading.recorded}
+    assert "opener_tie" in read["check_order"]
+    assert "opener_tie" not in read["check_antes"]
+
+
+@_PYTHON_ONLY
+def test_a_check_finds_the_same_through_a_recording_profile() -> None:
+    """What _Rereading keeps is what each check found through its own recording profile: the same
+    findings as with the profile itself (the checks share cached work through the walk's memo, keyed
+    by the profile's fields, not its identity), over every sample hand under its site's profile and
+    two built-in ones."""
+    from hhtool.replay import _Recording
+    from hhtool.replay.checks import CHECKS
+
+    for hand in _sample_hands():
+        for profile in (profile_for(hand, None).profile, PROFILES["robert"], PROFILES["pokerkit"]):
+            state = walk(hand, profile)
+            plain = [list(check(hand, state, profile)) for check in CHECKS]
+            state = walk(hand, profile)
+            recorded = [list(check(hand, state, _Recording(profile))) for check in CHECKS]  # type: ignore[arg-type]
+            assert recorded == plain, hand.hand_id

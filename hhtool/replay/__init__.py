@@ -14,8 +14,11 @@ of an unsettled rule is unverifiable, not a violation (:mod:`.readings`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain
+
 from hhtool.model import Hand
-from hhtool.replay.checks import CHECKS, award_table
+from hhtool.replay.checks import CHECKS, Check, Finding, award_table
 from hhtool.replay.codes import Code
 from hhtool.replay.engine import betting_facts, walk, walks_alike
 from hhtool.replay.profiles import (
@@ -59,33 +62,81 @@ def judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult
     state = walk(hand, profile)
     result = result_of(hand, state, profile)
     if result.violations and not chosen.explicit:
-        def replayed_under(other: RuleProfile) -> ReplayResult:
-            # most readings change only what a check judges (the 4th-7th street opener): the walk is the same
-            return result_of(hand, state if walks_alike(profile, other) else walk(hand, other), other)
-
-        result = judge_unsettled(profile, result, replayed_under)
+        result = judge_unsettled(profile, result, _Rereading(hand, state, profile, result).replayed_under)
     return state, result
 
 
 def result_of(hand: Hand, state: ReplayState, profile: RuleProfile) -> ReplayResult:
+    return _result(hand, state, profile, (finding for check in CHECKS for finding in check(hand, state, profile)),
+                   betting_facts(hand, state))
+
+
+def _result(hand: Hand, state: ReplayState, profile: RuleProfile, findings: Iterable[Finding],
+            betting: BettingFacts | None) -> ReplayResult:
+    """The result of the checks' ``findings`` (in the order of CHECKS): violations by line, each
+    unverifiable finding once."""
     violations: list[Violation] = []
     unverifiable: list[Unverifiable] = []
     said: set[tuple[Code, str, int | None]] = set()  # the unverifiable findings kept, by their fields (as == compares them)
-    for check in CHECKS:
-        for finding in check(hand, state, profile):
-            if isinstance(finding, Violation):
-                violations.append(finding)
-            else:
-                key = (finding.check, finding.reason, finding.line)
-                if key not in said:
-                    said.add(key)
-                    unverifiable.append(finding)
+    for finding in findings:
+        if isinstance(finding, Violation):
+            violations.append(finding)
+        else:
+            key = (finding.check, finding.reason, finding.line)
+            if key not in said:
+                said.add(key)
+                unverifiable.append(finding)
     violations.sort(key=lambda v: (v.line, v.code))
     found = tuple(violations), tuple(unverifiable)
     awards = award_table(hand, state, profile) or ()
     settlement = state.settlement
-    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands,
-                        betting_facts(hand, state))
+    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands, betting)
+
+
+#: this package is the compiled build's (mypyc: an extension module, not a .py file)
+_NATIVE = not __file__.endswith(".py")
+
+
+class _Recording:
+    """A profile that notes the fields read from it."""
+
+    __slots__ = ("profile", "read")
+
+    def __init__(self, profile: RuleProfile) -> None:
+        self.profile, self.read = profile, set[str]()
+
+    def __getattr__(self, name: str) -> object:
+        self.read.add(name)
+        return getattr(self.profile, name)
+
+
+class _Rereading:
+    """A hand with violations replayed under other readings of the site's unsettled rules: a reading
+    that changes no field the walk reads (engine.WALK_FIELDS) keeps the walk, and a check that read
+    none of the fields the reading changes keeps its findings. A check is a function of the hand, the
+    walk and the fields it reads: given the same values it reads the same fields and finds the same.
+    Which fields each check read of the site's profile is recorded once, when first asked."""
+
+    def __init__(self, hand: Hand, state: ReplayState, profile: RuleProfile, result: ReplayResult) -> None:
+        self.hand, self.state, self.profile, self.betting = hand, state, profile, result.betting
+        self.recorded: list[tuple[Check, list[Finding], frozenset[str]]] | None = None
+
+    def replayed_under(self, other: RuleProfile) -> ReplayResult:
+        hand, state, profile = self.hand, self.state, self.profile
+        if not walks_alike(profile, other):
+            return result_of(hand, walk(hand, other), other)
+        if _NATIVE:  # the compiled build checks argument types: a recording profile is no RuleProfile there
+            return result_of(hand, state, other)
+        if self.recorded is None:
+            self.recorded = []
+            for check in CHECKS:
+                recording = _Recording(profile)
+                findings = list(check(hand, state, recording))  # type: ignore[arg-type]  # reads as the profile
+                self.recorded.append((check, findings, frozenset(recording.read)))
+        kept_or_found = chain.from_iterable(
+            found if all(getattr(other, name) == getattr(profile, name) for name in read) else check(hand, state, other)
+            for check, found, read in self.recorded)
+        return _result(hand, state, other, kept_or_found, self.betting)
 
 
 def betting_of(hand: Hand, result: ReplayResult | None = None) -> BettingFacts | None:

@@ -89,13 +89,17 @@ def designated_bring_in(
 
 def _candidates(state: ReplayState, profile: RuleProfile, hand: Hand | None) -> tuple[tuple[str, ...], str | None]:
     """bring_in_candidates, once per replay: the bring-in check runs first with the hand (its
-    showdown narrows hidden cards); the legality check, which has no hand to pass, reuses it."""
+    showdown narrows hidden cards); the legality check, which has no hand to pass, reuses it. Kept
+    by the two fields of the profile they depend on, read here by whichever check asks (a check's
+    findings are reused under another reading only when the fields it read are the same: see
+    hhtool.replay._Rereading)."""
+    rules = (profile.bringin_ace, profile.bringin_tie)
     cached = state.memo.get("bring_in.candidates")
-    if isinstance(cached, tuple) and cached[0] is profile and (hand is None or cached[1] is hand):
+    if isinstance(cached, tuple) and cached[0] == rules and (hand is None or cached[1] is hand):
         return cached[2], cached[3]
     candidates, reason = bring_in_candidates(state, profile, hand)
     if hand is not None:
-        state.memo["bring_in.candidates"] = (profile, hand, candidates, reason)
+        state.memo["bring_in.candidates"] = (rules, hand, candidates, reason)
     return candidates, reason
 
 
