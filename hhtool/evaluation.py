@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hhtool.model import Card, pickled_by_constructor
+from hhtool.model import Card
 
 __all__ = [
     "CATEGORIES",
@@ -472,4 +472,3 @@ def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(part) for part in text.split())
 
 
-pickled_by_constructor(HighHand, LowHand)  # frozen: see hhtool.model.pickled_by_constructor

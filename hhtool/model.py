@@ -26,12 +26,10 @@ True
 
 from __future__ import annotations
 
-import copyreg
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum, StrEnum
-from typing import Any
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # also the bring-in tie-break order: clubs < diamonds < hearts < spades
@@ -100,21 +98,6 @@ class Card:
 
 #: Card.parse results by spelling
 _CARDS_BY_TEXT: dict[str, Card] = {}
-
-
-def pickled_by_constructor(*classes: type) -> None:
-    """Pickle and copy these frozen dataclasses by calling the class with their fields' values. The
-    compiled build (mypyc) restores a pickled object by setting its attributes, which a frozen
-    dataclass refuses; the constructor works in both builds."""
-    for cls in classes:
-        copyreg.pickle(cls, _by_constructor)
-
-
-def _by_constructor(value: Any) -> tuple[type, tuple[Any, ...]]:
-    return type(value), tuple(getattr(value, each.name) for each in fields(value))
-
-
-pickled_by_constructor(Card)
 
 
 def cards_text(cards: tuple[Card | None, ...]) -> str:

@@ -8,9 +8,6 @@ import sys
 from pathlib import Path
 from unittest.mock import patch
 
-import pytest
-
-import hhtool.replay
 from hhtool.model import Hand
 from hhtool.replay import PROFILES, RuleProfile, _Rereading, judged, profile_for, profile_for_site
 from hhtool.replay.engine import WALK_FIELDS, walk, walks_alike
@@ -18,8 +15,6 @@ from hhtool.replay.timeline import Step
 from tests.replay_helpers import build_hand
 
 REPO = Path(__file__).resolve().parents[1]
-#: a recording profile is no RuleProfile: the compiled build's native type checks refuse it
-_PYTHON_ONLY = pytest.mark.skipif(hhtool.replay._NATIVE, reason="the compiled build checks argument types")
 
 HAND = build_hand('''
 seats A=100 B=100 C=5
@@ -75,7 +70,6 @@ def _sample_hands() -> list[Hand]:
     return [hand for path in sorted((REPO / "sample_histories").rglob("*")) if path.is_file() for hand in hands_of(path)]
 
 
-@_PYTHON_ONLY
 def test_the_walk_reads_only_its_fields() -> None:
     """judged() reuses the walk for a reading of an unsettled rule that differs from the site's profile
     in no field of WALK_FIELDS: every field a walk reads must be among them (each built-in profile
@@ -115,7 +109,6 @@ def test_other_readings_give_what_a_fresh_replay_gives() -> None:
         assert result == fresh
 
 
-@_PYTHON_ONLY
 def test_each_check_notes_the_fields_it_reads() -> None:
     """The findings a check keeps under another reading are those of a check that read none of the
     fields the reading changes: the opener check reads the opener rules, the ante check none of them."""
@@ -131,7 +124,6 @@ def test_each_check_notes_the_fields_it_reads() -> None:
     assert "opener_tie" not in read["check_antes"]
 
 
-@_PYTHON_ONLY
 def test_a_check_finds_the_same_through_a_recording_profile() -> None:
     """What _Rereading keeps is what each check found through its own recording profile: the same
     findings as with the profile itself (the checks share cached work through the walk's memo, keyed

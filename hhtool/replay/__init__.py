@@ -93,10 +93,6 @@ def _result(hand: Hand, state: ReplayState, profile: RuleProfile, findings: Iter
     return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands, betting)
 
 
-#: this package is the compiled build's (mypyc: an extension module, not a .py file)
-_NATIVE = not __file__.endswith(".py")
-
-
 class _Recording:
     """A profile that notes the fields read from it."""
 
@@ -125,8 +121,6 @@ class _Rereading:
         hand, state, profile = self.hand, self.state, self.profile
         if not walks_alike(profile, other):
             return result_of(hand, walk(hand, other), other)
-        if _NATIVE:  # the compiled build checks argument types: a recording profile is no RuleProfile there
-            return result_of(hand, state, other)
         if self.recorded is None:
             self.recorded = []
             for check in CHECKS:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure, pickled_by_constructor
+from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure
 from hhtool.replay.pots import settle
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import BettingFacts
@@ -563,4 +563,3 @@ def walk(hand: Hand, profile: RuleProfile) -> ReplayState:
     return _Walker(hand, profile).walk()
 
 
-pickled_by_constructor(_Rules)  # frozen: see hhtool.model.pickled_by_constructor

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from hhtool.evaluation import HighHand, LowHand, best_hands
-from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes, pickled_by_constructor
+from hhtool.model import SUIT_CHARS, Card, Hand, ShowStatus, Stakes
 from hhtool.money import format_money
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import PotResult, ShowdownHand
@@ -399,4 +399,3 @@ def _note_odd(notes: list[str], half: str, shares: list[tuple[str, int]], reason
         notes.append(f"tied {half} half: odd units to {', '.join(extra)} — {reason}")
 
 
-pickled_by_constructor(StatedPotProblem)  # frozen: see hhtool.model.pickled_by_constructor

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
-from hhtool.model import Hand, pickled_by_constructor
+from hhtool.model import Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,4 +410,3 @@ def load_profile(name_or_toml_path: str) -> RuleProfile:
     return profile_from_mapping(dict(table), name=path.stem)
 
 
-pickled_by_constructor(RuleProfile, Reading, Unsettled, ChosenProfile)  # frozen: see hhtool.model.pickled_by_constructor

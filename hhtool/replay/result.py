@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hhtool.evaluation import HighHand, LowHand
-from hhtool.model import pickled_by_constructor
 from hhtool.replay.codes import Code
 
 
@@ -183,5 +182,3 @@ def stored_verdict_sql(column: str, conflicted: str, not_replayed: str) -> str:
                        otherwise=f"coalesce({column}, '{not_replayed}')")
 
 
-# frozen: see hhtool.model.pickled_by_constructor
-pickled_by_constructor(Violation, Unverifiable, PlayerAward, ShowdownHand, PotResult, BettingFacts, ReplayResult)

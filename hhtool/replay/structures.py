@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hhtool.model import Hand, pickled_by_constructor
+from hhtool.model import Hand
 
 FOLDER = Path(__file__).with_name("structures")
 
@@ -114,4 +114,3 @@ def sites_with_structures() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in FOLDER.glob("*.toml")))
 
 
-pickled_by_constructor(LevelKey, StructureRow)  # frozen: see hhtool.model.pickled_by_constructor

@@ -135,6 +135,5 @@ def blank_step() -> Step:
     return _new_object(Step)
 
 
-#: Step's own __new__: object.__new__ when interpreted; in the compiled build (mypyc) the native
-#: class's, which object.__new__ refuses to stand in for
+#: Step's own __new__, bound once
 _new_object = Step.__new__

@@ -3,15 +3,12 @@ profile, the dispute view) without the original files."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import enum
-import sys
 import types
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from hhtool.model import (
@@ -48,19 +45,8 @@ def _cards(text: str | None) -> tuple[Card | None, ...]:
 
 
 def declared_hints(cls: type) -> dict[str, Any]:
-    """The model class's field types as its source declares them. A class compiled by mypyc (the
-    compiled build) keeps only what an attribute holds at run time: an optional field's hint is ``type``.
-    Its declarations are then read from the module's source, installed beside the extension, and
-    evaluated in the compiled module, so that ``Street | None`` names the one ``Street``."""
-    hints = get_type_hints(cls)
-    if all(hint is not type for hint in hints.values()):
-        return hints
-    module = sys.modules[cls.__module__]
-    source = Path(module.__file__ or "").with_name(cls.__module__.rsplit(".", 1)[-1] + ".py")
-    [declared] = [node for node in ast.parse(source.read_text(encoding="utf-8")).body
-                  if isinstance(node, ast.ClassDef) and node.name == cls.__name__]
-    return {line.target.id: eval(ast.unparse(line.annotation), vars(module))  # the model's own annotations only
-            for line in declared.body if isinstance(line, ast.AnnAssign) and isinstance(line.target, ast.Name)}
+    """The model class's field types as its source declares them."""
+    return get_type_hints(cls)
 
 
 def _converter(hint: Any) -> Callable[[Any], Any] | None:

@@ -107,8 +107,8 @@ def _find_opener(
     best_key: tuple[tuple[int, tuple[int, ...]], tuple[int, int]] | None = None
     for position, player in enumerate(live):
         # the exposed board: upcards through 6th street; on 7th the 7th upcard and the common card as the
-        # profile says; a hidden (None) upcard leaves no ranks (never read through a None: the compiled
-        # build checks types). One pass over the player's deals, no list of the exposed cards built.
+        # profile says; a hidden (None) upcard leaves no ranks. One pass over the player's deals, no list
+        # of the exposed cards built.
         cards: list[Card] = []
         shown_all = True
         dealt_by_street = upcards.get(player)
