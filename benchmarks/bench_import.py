@@ -4,8 +4,9 @@ importing process (its serial part: read, cut, account, write, facts) apart from
     python benchmarks/bench_import.py FILE [--jobs 2] [--repeats 5]
 
 Prints, per run and as medians: wall seconds, hands/s (wall), the importing process's CPU µs per
-hand, the workers' CPU µs per hand (every descendant's CPU time, sampled) and both
-together. Run it with another checkout's PYTHONPATH for an A/B, interleaved (``--label``).
+hand, the workers' CPU µs per hand (every descendant's CPU time, sampled), both together, the
+process tree's peak resident memory (sampled every 50 ms) and the store's bytes per hand. Run it
+with another checkout's PYTHONPATH for an A/B, interleaved (``--label``).
 Nothing here runs in the unit tests.
 """
 
@@ -28,18 +29,21 @@ class Descendants:
 
     def __init__(self) -> None:
         self.seen: dict[int, float] = {}
+        self.peak_rss = 0  # the largest sum of this process's and its descendants' resident memory seen
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
     def _sample(self) -> None:
         me = psutil.Process(os.getpid())
         while not self._stop.wait(0.05):
+            rss = me.memory_info().rss
             for child in me.children(recursive=True):
                 try:
-                    times = child.cpu_times()
+                    times, rss = child.cpu_times(), rss + child.memory_info().rss
                 except psutil.Error:
                     continue
                 self.seen[child.pid] = times.user + times.system
+            self.peak_rss = max(self.peak_rss, rss)
 
     def __enter__(self) -> Descendants:
         self._thread.start()
@@ -67,13 +71,16 @@ def one_import(path: Path, jobs: int) -> dict[str, float]:
 
     with tempfile.TemporaryDirectory() as folder:
         started, cpu = time.perf_counter(), time.process_time()
-        with Descendants() as descendants, Store(str(Path(folder) / "b.duckdb")) as store:
+        db = Path(folder) / "b.duckdb"
+        with Descendants() as descendants, Store(str(db)) as store:
             report = import_sources(store, collect_sources([str(path)]).sources, executor=LocalExecutor(jobs))
         wall, own = time.perf_counter() - started, time.process_time() - cpu
+        db_bytes = db.stat().st_size
     hands = report.total("stored")
     workers = descendants.seconds
     return {"hands": hands, "wall s": wall, "hands/s": hands / wall, "importing µs/hand": own / hands * 1e6,
-            "workers µs/hand": workers / hands * 1e6, "total µs/hand": (own + workers) / hands * 1e6}
+            "workers µs/hand": workers / hands * 1e6, "total µs/hand": (own + workers) / hands * 1e6,
+            "peak RSS MiB (tree)": descendants.peak_rss / 2**20, "DB bytes/hand": db_bytes / hands}
 
 
 def main() -> None:
