@@ -14,7 +14,7 @@ text is the start of what the file holds there now. A copy that is longer now wa
 written: the completed hand replaces it, in the transaction that stores the completed one (so a
 kill leaves one or the other). It is not a duplicate, not "stored before" and never a
 conflicting copy. Its stats facts go with it: the cut copy's sums (daily and door: every table of
-``facts_table.SUMMED``) are added negated to their keys' rows (hhtool.store.sums: a key stays one
+``player_facts_cache.SUMMED``) are added negated to their keys' rows (hhtool.store.sums: a key stays one
 row), and its facts rows and covered mark are deleted.
 """
 
