@@ -7,7 +7,7 @@ The store: ``--hands`` simulated hands (`hhtool simulate --seed 1`) imported onc
 ``--copies`` times with SQL (copy k, k x span days later, under the k-th next block of hand ids as a
 site numbers them, hand keys shifted past the last, stored copy after copy as an import appends), in
 ``hands``, every per-hand table (schema ``keyed``: seats, cards, actions, results, …, so that every
-copy replays) and the facts cache (``player_facts``, its covered hands, the daily sums rebuilt).
+copy replays) and the facts cache (``player_facts``, its covered hands, the daily and door sums rebuilt).
 The scaled store is built once and reused: ``--store`` names it (default: in ``--work``); it is
 built only when that file is missing (``--build-only`` builds it and stops). Each page is asked through
 the app (Starlette's TestClient, the store held as `serve` holds it), after one warm-up, ``--runs`` times;
@@ -30,7 +30,7 @@ import duckdb
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_stats_scale import base_store  # this folder's: the imported simulated hands
 
-from hhtool.reports.player_facts_cache import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql
+from hhtool.reports.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
 
 
 def _copied_ids(con: duckdb.DuckDBPyConnection, copies: int) -> str:
@@ -70,8 +70,9 @@ def replicate(base: Path, scaled: Path, copies: int) -> int:
         selected = ", ".join(shifted.get(column, column) for column in columns)
         # copy by copy, each in its rows' order: stored as an import stores them (by hand key, dates rising)
         con.execute(f"INSERT INTO {table} SELECT {selected} FROM {table} t, range(1, {copies}) copies(k) ORDER BY k, t.rowid")
-    con.execute(f"DELETE FROM {DAILY_TABLE}")
-    con.execute(f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}")
+    for table, keys in SUMMED.items():  # the daily and door sums, summed again over every copy
+        con.execute(f"DELETE FROM {table}")
+        con.execute(f"INSERT INTO {table} BY NAME {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}', keys)}")
     con.execute("COMMIT")
     con.execute("CHECKPOINT")
     count = int((con.execute("SELECT count(*) FROM hands").fetchone() or (0,))[0])

@@ -7,7 +7,7 @@ are imported once (facts stored with them, as every import does), then each tabl
 replicated ``--copies`` times with SQL, copy k under new hand ids (``<id>~k``) and ``k * span`` days later
 (span: the days the simulated hands cover), so the store holds copies x hands distinct hands over as
 many days: ``hands`` and ``seats`` (the filters and their checks), the facts cache (``player_facts``,
-``player_facts_hands``) and the daily sums rebuilt from it by the project's own :func:`daily_sums_sql`
+``player_facts_hands``) and the daily and door sums rebuilt from it by the project's own :func:`daily_sums_sql`
 (what an import stores). The other hand tables (cards, actions, ...) are not copied: a report never
 reads them while the cache covers every hand, which the script checks (needs_refresh is false).
 
@@ -26,7 +26,7 @@ from pathlib import Path
 import duckdb
 from bench_startup import compare  # this folder's: the same interleaved runs and table
 
-from hhtool.reports.player_facts_cache import COVERED_TABLE, DAILY_TABLE, FACTS_TABLE, daily_sums_sql, needs_refresh
+from hhtool.reports.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql, needs_refresh
 from hhtool.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,8 +62,9 @@ def replicate(base: Path, scaled: Path, copies: int) -> int:
         }
         selected = ", ".join(shifted.get(column, column) for column in columns)
         con.execute(f"INSERT INTO {table} SELECT {selected} FROM {table}, range(1, {copies}) copies(k)")
-    con.execute(f"DELETE FROM {DAILY_TABLE}")
-    con.execute(f"INSERT INTO {DAILY_TABLE} BY NAME {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}")
+    for table, keys in SUMMED.items():  # the daily and door sums, summed again over every copy
+        con.execute(f"DELETE FROM {table}")
+        con.execute(f"INSERT INTO {table} BY NAME {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}', keys)}")
     con.execute("COMMIT")
     con.execute("CHECKPOINT")
     count = int((con.execute("SELECT count(*) FROM hands").fetchone() or (0,))[0])

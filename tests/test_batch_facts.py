@@ -1,7 +1,8 @@
 """The stats facts an import writes with each transaction, computed from the batch's own Arrow
 tables (:class:`hhtool.reports.player_facts_cache.BatchFacts`), are the facts a full refresh computes from
-the stored hands: the same rows in ``player_facts``, ``player_facts_daily`` and ``player_facts_hands``
-on the sample histories, the real corpus and simulated hands."""
+the stored hands: the same rows in ``player_facts``, its sums (``player_facts_daily``, and
+``player_facts_door`` for ``stats --by door-card``) and ``player_facts_hands`` on the sample histories,
+the real corpus and simulated hands; so does a grown file whose completed last hand replaced its cut copy."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from hhtool.cli import app
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
 from tests.inputs import SAMPLES, require_corpus
+from tests.test_growing_files import cut_in_summary, hand
 from tests.test_reliability import every_table, numbered_hands
 
 runner = CliRunner()
@@ -54,6 +56,7 @@ def test_facts_written_with_the_batches_equal_a_full_refresh(tmp_path: Path, mon
     import_command(db, SAMPLES, require_corpus(), simulated)
     written = cache_tables(db)
     assert len(written[player_facts_cache.FACTS_TABLE]) > 1000 and len(written[player_facts_cache.COVERED_TABLE]) > 400
+    assert len(written[player_facts_cache.DOOR_TABLE]) > 100 and twice(db) == 0
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
 
 
@@ -76,17 +79,19 @@ def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
 
 
-def daily_rows(db: Path) -> list[tuple[object, ...]]:
-    return cache_tables(db)[player_facts_cache.DAILY_TABLE]
+def daily_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The rows of every table of sums (the daily and the door sums)."""
+    tables = cache_tables(db)
+    return {name: tables[name] for name in player_facts_cache.SUMMED}
 
 
 def twice(db: Path) -> int:
-    """How many keys of the daily sums have more than one row."""
+    """How many keys of the tables of sums (daily and door) have more than one row."""
     con = duckdb.connect(str(db), read_only=True)
     try:
-        keys = ", ".join(player_facts_cache.DAILY_KEYS)
-        return int(con.execute(f"SELECT count(*) FROM (SELECT {keys} FROM {player_facts_cache.DAILY_TABLE} GROUP BY ALL "
-                               "HAVING count(*) > 1)").fetchall()[0][0])
+        return sum(int(con.execute(f"SELECT count(*) FROM (SELECT {', '.join(keys)} FROM {table} GROUP BY ALL "
+                                   "HAVING count(*) > 1)").fetchall()[0][0])
+                   for table, keys in player_facts_cache.SUMMED.items())
     finally:
         con.close()
 
@@ -114,8 +119,8 @@ def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_
 
 
 def test_daily_sums_an_older_hhtool_left_split_are_merged_by_the_next_import(tmp_path: Path) -> None:
-    """A store whose daily sums are split (each key's sums over two rows: an older hhtool killed
-    before its merge) is merged by the next import, even one storing nothing."""
+    """A store whose daily sums and door sums are split (each key's sums over two rows: an older
+    hhtool killed before its merge) is merged by the next import, even one storing nothing."""
     history = tmp_path / "a.txt"
     history.write_text(numbered_hands(20))
     reference = tmp_path / "reference.duckdb"
@@ -123,11 +128,33 @@ def test_daily_sums_an_older_hhtool_left_split_are_merged_by_the_next_import(tmp
     db = tmp_path / "split.duckdb"
     db.write_bytes(reference.read_bytes())
     with Store(str(db)) as store:  # every row split in two: its sums, and a row of zeros of the same key
-        columns = [row[0] for row in store.run(f"DESCRIBE {player_facts_cache.DAILY_TABLE}")]
-        zeros = [key if key in player_facts_cache.DAILY_KEYS else f"0 AS {key}" for key in columns]
-        daily = player_facts_cache.DAILY_TABLE
-        store.run(f"INSERT INTO {daily} BY NAME SELECT {', '.join(zeros)} FROM {daily}")
+        for table, keys in player_facts_cache.SUMMED.items():
+            columns = [row[0] for row in store.run(f"DESCRIBE {table}")]
+            zeros = [key if key in keys else f"0 AS {key}" for key in columns]
+            store.run(f"INSERT INTO {table} BY NAME SELECT {', '.join(zeros)} FROM {table}")
+        assert player_facts_cache.split_sums(store) == list(player_facts_cache.SUMMED)
     assert twice(db) > 0
     result = runner.invoke(app, ["import", str(history), "--db", str(db), "--format", "json"])
     assert result.exit_code == 0 and '"stored": 0' in result.stdout, result.output
     assert twice(db) == 0 and daily_rows(db) == daily_rows(reference)
+
+
+def test_a_grown_files_completed_last_hand_leaves_the_sums_a_full_refresh_computes(tmp_path: Path) -> None:
+    """The cut copy of a file's last hand (stored as read, hhtool.ingest.provisional) is replaced by
+    the completed hand when the file grows: its facts leave both tables of sums (daily and door), so
+    the cache is the one computed from the stored hands, each key one row."""
+    path, db = tmp_path / "live.txt", tmp_path / "grown.duckdb"
+    before = hand(1) + "\n\n" + hand(2) + "\n\n"
+    written, rest = cut_in_summary(hand(3), 2)
+    path.write_text(before + written)
+    import_command(db, path)
+    assert len(cache_tables(db)[player_facts_cache.COVERED_TABLE]) == 3  # the third one cut in its summary
+    path.write_text(before + written + rest + "\n\n" + hand(4))
+    result = runner.invoke(app, ["import", str(path), "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0 and '"completed": 1' in result.stdout, result.output
+    cache = cache_tables(db)
+    assert len(cache[player_facts_cache.COVERED_TABLE]) == 4 and twice(db) == 0
+    with duckdb.connect(str(db), read_only=True) as con:
+        for table in player_facts_cache.SUMMED:  # every player-hand once: 4 hands of 3 players
+            assert con.execute(f"SELECT sum(hands) FROM {table}").fetchall() == [(12,)], table
+    assert cache == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")

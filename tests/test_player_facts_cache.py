@@ -129,6 +129,10 @@ def test_batches_and_partial_cover_give_the_same_rows(tmp_path: Path) -> None:
     # the daily sums were merged: one row per player and day (and table kind)
     assert store.run("SELECT count(*) FROM (SELECT DISTINCT player, site, stakes, started_at FROM player_facts_daily)") == \
         store.run("SELECT count(*) FROM player_facts_daily")
+    # and so were the door sums: every player-hand once, one row per key
+    assert int(store.run(f"SELECT sum(hands) FROM {player_facts_cache.DOOR_TABLE}")[0][0]) == daily_hands
+    assert count(store, player_facts_cache.DOOR_TABLE) == len(store.run(
+        f"SELECT DISTINCT {', '.join(player_facts_cache.DOOR_KEYS)} FROM {player_facts_cache.DOOR_TABLE}"))
 
 
 @pytest.mark.slow
@@ -225,6 +229,32 @@ def test_facts_are_written_with_each_transaction_of_an_import(tmp_path: Path, mo
     assert refreshed == [0]  # the end of the import found every hand covered
     assert not needs_refresh(store)
     assert all(facts_rows(store, f).equals(computed_rows(store, f)) for f in FILTERS)
-    sums = player_facts_cache.daily_sums_sql("SELECT * FROM player_facts")
-    assert count(store, player_facts_cache.DAILY_TABLE) == len(store.run(
-        f"SELECT DISTINCT {', '.join(player_facts_cache.DAILY_KEYS)} FROM ({sums})"))
+    for table, keys in player_facts_cache.SUMMED.items():  # the daily and the door sums: one row per key, all added
+        assert count(store, table) == len(store.run(
+            f"SELECT DISTINCT {', '.join(keys)} FROM ({player_facts_cache.daily_sums_sql('SELECT * FROM player_facts', keys)})"))
+        assert store.run(f"SELECT sum(hands) FROM {table}") == [(count(store, "player_facts"),)]
+
+
+def test_by_door_card_reads_the_door_sums_and_gives_the_per_hand_numbers(tmp_path: Path) -> None:
+    """#26: ``stats --by door-card`` sums the door sums (``player_facts_door``), not every player-hand,
+    with the numbers of the facts computed now and grouped per door card; the other reports keep
+    reading the daily sums."""
+    db = tmp_path / "door.duckdb"
+    cli("import", "--db", str(db), "--jobs", "1", *write_files(tmp_path / "h", ALL_HANDS))
+    rows = stats_json(db, "--by", "door-card")
+    with Store(str(db), read_only=True) as store:
+        facts = computed_rows(store)
+    expected: dict[tuple[str, str, str], dict[str, int]] = {}
+    for fact in facts.iter_rows(named=True):
+        sums = expected.setdefault((fact["player"], fact["currency"], fact["door_card"]),
+                                   {"hands": 0, "net_won": 0, "vpip_count": 0, "vpip_opportunities": 0})
+        for key, value in (("hands", 1), ("net_won", fact["net"]), ("vpip_count", fact["vpip__n"]),
+                           ("vpip_opportunities", fact["vpip__o"])):
+            sums[key] += value
+    assert {(row["player"], row["currency"], row["door_card"]): {key: row[key] for key in expected[next(iter(expected))]}
+            for row in rows} == expected
+    assert len({row["door_card"] for row in rows}) > 3
+    with Store(str(db)) as store:  # the report reads these sums: doubled, it shows twice the hands
+        store.run(f"UPDATE {player_facts_cache.DOOR_TABLE} SET hands = hands * 2")
+    assert [row["hands"] for row in stats_json(db, "--by", "door-card")] == [2 * row["hands"] for row in rows]
+    assert sum(row["hands"] for row in stats_json(db)) == facts.height  # (the daily sums, untouched)

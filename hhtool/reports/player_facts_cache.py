@@ -14,15 +14,20 @@ The tables belong to the reports layer (created here, not by the store's migrati
   per key at every commit: a batch's sums are added to the stored rows of their keys in the
   batch's own transaction (:func:`hhtool.store.sums.sums_added`), so SQL and Parquet readers never
   see a key twice, even while an import runs or after one was killed;
+* ``player_facts_door``: the same sums with the door card in place of the starting-hand group (the
+  :data:`DOOR_KEYS`), for ``stats --by door-card``; kept exactly like ``player_facts_daily`` (the
+  tables of sums are listed in :data:`SUMMED`). A key of its own rather than one more key of the
+  daily sums: the door card times the starting-hand group made those ≈7 times as many rows, and
+  every other report slower (#26);
 * ``player_facts_hands``: one row per hand whose facts are stored, by its ``hk`` (a hand nobody was
   dealt in has no player row, yet it is done);
 * ``facts_version``: one row naming the facts definition the rows were computed with; when it is
-  not this code's :func:`facts_version`, both tables are dropped and rebuilt.
+  not this code's :func:`facts_version`, every table of the cache is dropped and rebuilt.
 
 Hands are never deleted and covered hands are recorded in the transaction that stores their facts,
 so the cache is complete exactly when it covers as many hands as ``hands`` holds.
 
-A store whose daily sums are split (each batch's appended, the merge never run: an older hhtool
+A store whose daily sums (or door sums) are split (each batch's appended, the merge never run: an older hhtool
 stopped between its last batch and its merge) is merged by the next refresh: every import ends with
 one, even an import storing nothing, and a report that refreshes runs one.
 
@@ -62,19 +67,23 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
-FACTS_DEFINITION = 3  # 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group
+#: 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group; 4: the door sums
+FACTS_DEFINITION = 4
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
-FACTS_TABLE, DAILY_TABLE, COVERED_TABLE = "player_facts", "player_facts_daily", "player_facts_hands"
-VERSION_TABLE = "facts_version"
-CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, COVERED_TABLE)
+FACTS_TABLE, DAILY_TABLE, DOOR_TABLE = "player_facts", "player_facts_daily", "player_facts_door"
+COVERED_TABLE, VERSION_TABLE = "player_facts_hands", "facts_version"
+CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE)
 #: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
 #: ``started_at`` cut to the day (``--from``/``--to`` select whole days, so they select the same rows);
 #: ``start``, the player's starting-hand group (``--by start``: a few dozen per player and day)
 DAILY_KEYS = ("player", "site", "currency", "unit", "small_bet", "big_bet", "stakes", "is_tournament", "table_size",
               "started_at", "month", "start")
-#: the cache tables of sums, with their keys: a batch's rows are added to the stored row of their key
-SUMMED = {DAILY_TABLE: DAILY_KEYS}
+#: the door sums' keys: the daily ones with the door card (``--by door-card``) in place of ``start``
+DOOR_KEYS = (*(key for key in DAILY_KEYS if key != "start"), "door_card")
+#: the cache tables of sums, with their keys: a batch's rows are added to the stored row of their key;
+#: a report summing per some keys reads the first whose keys hold them all (:func:`summed_facts`)
+SUMMED = {DAILY_TABLE: DAILY_KEYS, DOOR_TABLE: DOOR_KEYS}
 #: where an import kills itself when asked (module docstring): off unless set
 KILL_AT_ENV = "HHTOOL_KILL_AT"
 
@@ -86,7 +95,7 @@ NOT_COVERED = f"NOT EXISTS (SELECT 1 FROM {COVERED_TABLE} c WHERE c.hk = h.hk)"
 
 
 def facts_version() -> str:
-    """The facts definition in force: its number and a digest of the facts query and daily sums.
+    """The facts definition in force: its number and a digest of the facts query and its sums.
 
     >>> facts_version().startswith(f"{FACTS_DEFINITION}-")
     True
@@ -97,7 +106,7 @@ def facts_version() -> str:
 @cache
 def _sql_digest() -> str:
     sql, _ = hands_facts_sql("TRUE", [])
-    text = sql + daily_sums_sql("facts") + resum_sql("daily", DAILY_KEYS)
+    text = sql + "".join(daily_sums_sql("facts", keys) + resum_sql("daily", keys) for keys in SUMMED.values())
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -151,14 +160,14 @@ def _complete(store: Store) -> bool:
     return bool(rows[0][0])
 
 
-def daily_split(store: Store) -> bool:
-    """Whether a key of the daily sums has two rows (given a current cache; module docstring)."""
-    return split_keys(store, DAILY_TABLE, DAILY_KEYS)
+def split_sums(store: Store) -> list[str]:
+    """The tables of sums with a key of two rows (given a current cache; module docstring)."""
+    return [table for table, keys in SUMMED.items() if split_keys(store, table, keys)]
 
 
 def needs_refresh(store: Store) -> bool:
     """Whether :func:`refresh_facts` would store facts: no current cache, or a hand without facts.
-    Reads only: safe on a store opened read-only. (Daily sums an older hhtool left split are not
+    Reads only: safe on a store opened read-only. (Sums an older hhtool left split are not
     looked for here, on every report: ``stats`` sums them right; the next import merges them.)"""
     if not cache_is_current(store):
         return bool(store.run("SELECT EXISTS (SELECT 1 FROM hands)")[0][0])
@@ -183,11 +192,12 @@ def _prepare(store: Store) -> None:
         return
     with card_values_registered(store, "FALSE", []):
         empty, params = hands_facts_sql("FALSE", [])
-        # the columns and types are those of the facts query and of its daily sums
+        # the columns and types are those of the facts query and of its sums
         _transaction(store, [
             *((f"DROP TABLE IF EXISTS {name}", []) for name in CACHE_TABLES),
             (f"CREATE TABLE IF NOT EXISTS {FACTS_TABLE} AS {empty}", params),
-            (f"CREATE TABLE IF NOT EXISTS {DAILY_TABLE} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}')}", []),
+            *((f"CREATE TABLE IF NOT EXISTS {table} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}', keys)}", [])
+              for table, keys in SUMMED.items()),
             (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (hk BIGINT NOT NULL)", []),
             (f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version VARCHAR NOT NULL)", []),
             (f"DELETE FROM {VERSION_TABLE}", []),
@@ -201,11 +211,11 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
 
     Batches are consecutive runs of the pending hands' row ids (stable while this connection holds
     the file for writing), each stored in one transaction: an interrupted refresh keeps the batches
-    it finished and the next one resumes. The daily sums of each batch are added to the stored rows
-    of their keys in its transaction; daily sums left split by an older hhtool are merged first."""
+    it finished and the next one resumes. The sums of each batch (:data:`SUMMED`) are added to the
+    stored rows of their keys in its transaction; sums left split by an older hhtool are merged first."""
     _prepare(store)
-    if daily_split(store):
-        merge_daily(store)
+    for table in split_sums(store):
+        merge_sums(store, table)
     if _complete(store):
         return 0
     pending = [int(row[0]) for row in store.run(f"SELECT h.rowid FROM hands h WHERE {NOT_COVERED} ORDER BY 1")]
@@ -216,27 +226,29 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
         with card_values_registered(store, where, params):
             sql, all_params = hands_facts_sql(where, params)
             store.run(f"CREATE OR REPLACE TEMP TABLE batch_facts AS {sql}", all_params)
-            store.run(f"CREATE OR REPLACE TEMP TABLE batch_daily AS {daily_sums_sql('SELECT * FROM batch_facts')}")
+            for table, keys in SUMMED.items():
+                store.run(f"CREATE OR REPLACE TEMP TABLE batch_{table} AS {daily_sums_sql('SELECT * FROM batch_facts', keys)}")
         try:
             _transaction(store, [
                 (f"INSERT INTO {FACTS_TABLE} BY NAME SELECT * FROM batch_facts", []),
-                *((added, []) for added in sums_added(store, DAILY_TABLE, DAILY_KEYS, "batch_daily")),
+                *((added, []) for table, keys in SUMMED.items()
+                  for added in sums_added(store, table, keys, f"batch_{table}")),
                 (f"INSERT INTO {COVERED_TABLE} SELECT h.hk FROM hands h WHERE {where}", params),
             ])
         finally:
-            store.run("DROP TABLE IF EXISTS batch_facts")
-            store.run("DROP TABLE IF EXISTS batch_daily")
+            for name in ("batch_facts", *(f"batch_{table}" for table in SUMMED)):
+                store.run(f"DROP TABLE IF EXISTS {name}")
     return len(pending)
 
 
-def merge_daily(store: Store) -> None:
-    """Merge daily sums appended batch by batch (by an older hhtool) into one row per day and key
-    (the sums stay). Idempotent: merged sums are merged to themselves."""
+def merge_sums(store: Store, table: str = DAILY_TABLE) -> None:
+    """Merge the sums of ``table`` (one of :data:`SUMMED`) appended batch by batch (by an older
+    hhtool) into one row per key (the sums stay). Idempotent: merged sums are merged to themselves."""
     _transaction(store, [
-        (f"CREATE OR REPLACE TEMP TABLE merged_daily AS {resum_sql(f'SELECT * FROM {DAILY_TABLE}', DAILY_KEYS)}", []),
-        (f"DELETE FROM {DAILY_TABLE}", []),
-        (f"INSERT INTO {DAILY_TABLE} BY NAME SELECT * FROM merged_daily", []),
-        ("DROP TABLE merged_daily", []),
+        (f"CREATE OR REPLACE TEMP TABLE merged_sums AS {resum_sql(f'SELECT * FROM {table}', SUMMED[table])}", []),
+        (f"DELETE FROM {table}", []),
+        (f"INSERT INTO {table} BY NAME SELECT * FROM merged_sums", []),
+        ("DROP TABLE merged_sums", []),
     ])
 
 
@@ -248,8 +260,8 @@ class BatchFacts:
     under the store's table names in a private in-memory DuckDB (one thread: the import's workers
     have the cores). Every window and join of the query stays inside one hand (module docstring), so
     these are the rows a refresh over the store would compute, without reading the hands back or
-    the ``NOT EXISTS`` joins that find the uncovered ones (#17: ≈150 → ≈72 µs per hand). The daily
-    sums are added to the stored ones of their keys in the batch's transaction (:data:`SUMMED`,
+    the ``NOT EXISTS`` joins that find the uncovered ones (#17: ≈150 → ≈72 µs per hand). The
+    sums (daily and door) are added to the stored ones of their keys in the batch's transaction (:data:`SUMMED`,
     for :meth:`Store.write_tables`): nothing is left to merge."""
 
     def __init__(self, store: Store) -> None:
@@ -260,7 +272,7 @@ class BatchFacts:
         self._con.execute("SET enable_progress_bar = false").fetchall()  # (DuckDB 2: fetch to finish)
 
     def tables_for(self, tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
-        """The cache rows (facts, daily sums, covered hands) of the hands in ``tables`` (the rows
+        """The cache rows (facts, daily and door sums, covered hands) of the hands in ``tables`` (the rows
         of every table for exactly those hands, none of them stored yet)."""
         hands = tables.get("hands")
         if hands is None or not hands.num_rows:
@@ -279,7 +291,8 @@ class BatchFacts:
             sql, params = hands_facts_sql("TRUE", [], tables="")
             facts = con.sql(sql, params=params or None).to_arrow_table()
             con.register("batch_facts", facts)
-            daily = con.sql(daily_sums_sql("SELECT * FROM batch_facts")).to_arrow_table()
+            sums = {table: con.sql(daily_sums_sql("SELECT * FROM batch_facts", keys)).to_arrow_table()
+                    for table, keys in SUMMED.items()}
         except duckdb.Error as error:
             raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's tables)
             raise
@@ -287,11 +300,11 @@ class BatchFacts:
             for name in (*FACTS_INPUTS, CARD_VALUES_VIEW, "batch_facts"):
                 con.unregister(name)
         self.hands += hands.num_rows
-        return {FACTS_TABLE: facts, DAILY_TABLE: daily, COVERED_TABLE: hands.select(["hk"])}
+        return {FACTS_TABLE: facts, **sums, COVERED_TABLE: hands.select(["hk"])}
 
     def finish(self) -> None:
         """After the import: the facts of any hand stored without them (before this import, or
-        by an interrupted one), and daily sums an older hhtool left split merged."""
+        by an interrupted one), and sums an older hhtool left split merged."""
         self._con.close()
         if os.environ.get(KILL_AT_ENV) == "facts":  # (module docstring: the kill campaign's point)
             os.kill(os.getpid(), signal.SIGKILL)
@@ -338,15 +351,27 @@ def selected_facts(store: Store, hand_filter: HandFilter, condition: str = "TRUE
         yield query
 
 
+def sums_table(keys: tuple[str, ...]) -> str | None:
+    """The first table of :data:`SUMMED` whose keys hold every one of ``keys`` (None: none does).
+
+    >>> sums_table(("player", "start")), sums_table(("player", "door_card")), sums_table(("door_card", "start"))
+    ('player_facts_daily', 'player_facts_door', None)
+    """
+    return next((table for table, summed in SUMMED.items() if set(keys) <= set(summed)), None)
+
+
 @contextmanager
 def summed_facts(store: Store, hand_filter: HandFilter, keys: tuple[str, ...]) -> Iterator[tuple[str, list[Any]]]:
     """Like :func:`selected_facts`, as rows of sums (:func:`daily_sums_sql`) with at least the
-    columns ``keys`` and ``unit``: summing them per ``keys`` gives the sums over the facts rows. Keys
-    the daily sums lack (``door_card``) are summed from ``player_facts`` rows instead."""
+    columns ``keys`` and ``unit``: summing them per ``keys`` gives the sums over the facts rows. They
+    are read from the first table of :data:`SUMMED` holding every key (the daily sums; the door sums
+    for ``door_card``); keys none holds (and a filter on single hands: tags, a hand id) are summed
+    from ``player_facts`` rows instead."""
     where, params = _cache_condition(hand_filter, "TRUE", ())
     grouped = tuple(dict.fromkeys((*keys, "unit")))
-    if set(grouped) <= set(DAILY_KEYS) and not hand_filter.tags and hand_filter.hand_id is None:  # (per-hand asks)
-        stored = f"SELECT * FROM {DAILY_TABLE} h WHERE {where}"
+    table = sums_table(grouped)
+    if table is not None and not hand_filter.tags and hand_filter.hand_id is None:  # (per-hand asks)
+        stored = f"SELECT * FROM {table} h WHERE {where}"
     else:
         stored = daily_sums_sql(f"SELECT * FROM {FACTS_TABLE} h WHERE {where}", grouped)
     with _with_uncovered(store, stored, params, hand_filter, "TRUE", (),
