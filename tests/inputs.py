@@ -43,3 +43,16 @@ def copy_store(source: Path, target: Path) -> Path:
     if wal.exists():
         shutil.copyfile(wal, target.with_name(target.name + ".wal"))
     return target
+
+
+def samples_store(folder: Path) -> str:
+    """A store in ``folder`` holding the sample histories, imported by the command as a user would
+    (one job, quiet); its path."""
+    from typer.testing import CliRunner
+
+    from hhtool.cli import app
+
+    path = folder / "samples.duckdb"
+    result = CliRunner().invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    return str(path)

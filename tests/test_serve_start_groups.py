@@ -23,7 +23,7 @@ from hhtool.reports.player_facts import player_hand_facts
 from hhtool.reports.player_facts_cache import DAILY_TABLE, FACTS_DEFINITION, VERSION_TABLE, facts_version
 from hhtool.reports.starting_hands import RANKS, UNKNOWN, start_group_sql
 from hhtool.store import Store
-from tests.inputs import SAMPLES, copy_store
+from tests.inputs import copy_store, samples_store
 
 runner = CliRunner()
 
@@ -104,10 +104,7 @@ def daily_groups(db: str) -> Counter[str]:
 
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("start-samples") / "samples.duckdb"
-    result = runner.invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1", "-q"])
-    assert result.exit_code == 0, result.output
-    return str(path)
+    return samples_store(tmp_path_factory.mktemp("start-samples"))
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.reports.sessions import PlayedHand, Session, sessions_frame, split_sessions
-from tests.inputs import SAMPLES
+from tests.inputs import samples_store
 
 runner = CliRunner()
 
@@ -80,10 +80,7 @@ def expected_json(sessions: list[Session]) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory: pytest.TempPathFactory) -> str:
-    path = tmp_path_factory.mktemp("sessions-samples") / "samples.duckdb"
-    result = runner.invoke(app, ["import", str(SAMPLES), "--db", str(path), "--jobs", "1", "-q"])
-    assert result.exit_code == 0, result.output
-    return str(path)
+    return samples_store(tmp_path_factory.mktemp("sessions-samples"))
 
 
 @pytest.fixture(scope="module")
