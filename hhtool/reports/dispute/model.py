@@ -171,6 +171,8 @@ class ContextNote:
 
 @dataclass(frozen=True, slots=True)
 class CopySide:
+    """One stored copy of a disputed hand: where it lies, its digest, and its lines."""
+
     file: str
     first_line: int
     last_line: int
@@ -182,6 +184,8 @@ class CopySide:
 
 @dataclass(frozen=True, slots=True)
 class CopyView:
+    """Two copies of the hand (the one stored first, the other) and how they differ."""
+
     stored: CopySide
     other: CopySide
     kind: str
@@ -190,6 +194,8 @@ class CopyView:
 
 @dataclass(frozen=True, slots=True)
 class ProfileView:
+    """The rule profile a hand is judged under, and who chose it."""
+
     name: str
     chosen_by: str  # "the user (--rules)" or "the site that dealt the hand"
     source: str
