@@ -141,7 +141,7 @@ def write(job: FileJob, result: ChunkResult | None, is_last: bool) -> None:
     """Write and account a chunk's result (None: a file with nothing parsed, its files row only)."""
     if result is None:
         if job.row:  # unchanged files are not imported again, so they get no new row
-            if job.report.status == "parsed" and not job.report.hands_found and not job.ready:
+            if job.report.status == "parsed" and not job.report.hands_found:
                 not_a_history(job.report, NO_TEXT)  # (an empty file read with --site)
             counts = {name: getattr(job.report, name) for name in COUNTS}
             job.writer.add(None, [], {"files": _file_row(job, counts, job.tail)}, last=True)
