@@ -77,7 +77,7 @@ def test_deck_exhaustion_deals_one_common_card_on_seventh_street() -> None:
 @pytest.mark.parametrize(("known", "dead", "message"), [
     (["As Kd", "As Qd"], "", "As is given twice (player 1 and player 2)"),
     (["As Kd", "Qs Qd"], "Kd", "Kd is given twice (player 1 and dead)"),
-    (["As", "Qs Qd"], "", "player 1 has 1 cards: give 2 to 7"),
+    (["As", "Qs Qd"], "", "player 1 has 1 card: give 2 to 7"),
     (["As Kd Qh Js Tc 9d 8h 7c", "Qs Qd"], "", "player 1 has 8 cards: give 2 to 7"),
     (["As Kd"], "", "need at least 2 players, got 1"),
 ])

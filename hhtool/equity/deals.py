@@ -25,10 +25,12 @@ from hhtool.model import Card
 if TYPE_CHECKING:
     import numpy
 
-__all__ = ["DEFAULT_BUDGET", "DealValues", "SpotError", "deal_count", "deal_values"]
+__all__ = ["DEFAULT_BUDGET", "MAX_DEALS", "DealValues", "SpotError", "deal_count", "deal_values"]
 
-#: exact when the distinct completions are at most this many (about a second of CPU, ~100 MB at most)
+#: exact when the distinct completions are at most this many (a few seconds of CPU at most)
 DEFAULT_BUDGET = 3_000_000
+#: the most deals held at once, counted or sampled (each keeps its cards and values: ~25 bytes a player)
+MAX_DEALS = 12_000_000
 
 
 class SpotError(ValueError):
@@ -96,7 +98,7 @@ def _plan(known: Sequence[Sequence[Card]], dead: Sequence[Card]) -> _Plan:
     hands: list[tuple[int, ...]] = []
     for number, cards in enumerate(known, start=1):
         if not 2 <= len(cards) <= HAND_SIZE:
-            raise SpotError(f"player {number} has {len(cards)} cards: give 2 to 7")
+            raise SpotError(f"player {number} has {len(cards)} card{'' if len(cards) == 1 else 's'}: give 2 to 7")
         hands.append(tuple(note(card, f"player {number}") for card in cards))
     for card in dead:
         note(card, "dead")
@@ -177,8 +179,11 @@ def deal_values(known: Sequence[Sequence[Card]], dead: Sequence[Card] = (), *,
     plan = _plan(known, dead)
     if exact is None:
         exact = plan.deal_count() <= budget
-    if not exact and samples < 1:
-        raise SpotError(f"need at least 1 sample, got {samples}")
+    if not exact and not 1 <= samples <= MAX_DEALS:
+        raise SpotError(f"samples must be 1 to {MAX_DEALS:,}, got {samples:,}")
+    if exact and plan.deal_count() > MAX_DEALS:
+        raise SpotError(f"this spot has {plan.deal_count():,} deals, more than the {MAX_DEALS:,} an exact count "
+                        "can hold: sample it instead")
     blocks = _enumerate(plan) if exact else _sample(plan, samples, seed)
     rows = len(blocks[0])
     common = blocks[-1] if plan.has_common else None

@@ -81,14 +81,29 @@ def _tables() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarra
     return weights, non_flush, flush, low_bit, low
 
 
+#: hands judged per step: bounds the temporary arrays (about 60 bytes a hand each)
+CHUNK = 1 << 18
+
+
 def hand_values(hands: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
     """(high, low) int64 values of each row of ``hands`` (shape (..., 7), card indices): the values
     of :func:`hhtool.evaluation.high_value` and ``low_value`` (0 where no low qualifies)."""
     import numpy as np
 
-    weights, non_flush, flush, low_bit, low = _tables()
     shape = hands.shape[:-1]
-    rows = hands.reshape(-1, HAND_SIZE).astype(np.int64, copy=False)
+    rows = hands.reshape(-1, HAND_SIZE)
+    high = np.empty(len(rows), dtype=np.int64)
+    low = np.empty(len(rows), dtype=np.int64)
+    for start in range(0, len(rows), CHUNK):
+        high[start : start + CHUNK], low[start : start + CHUNK] = _chunk_values(rows[start : start + CHUNK])
+    return high.reshape(shape), low.reshape(shape)
+
+
+def _chunk_values(hands: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
+    import numpy as np
+
+    weights, non_flush, flush, low_bit, low = _tables()
+    rows = hands.astype(np.int64)
     ranks = np.sort(rows >> 2, axis=1)
     number = weights[0, ranks[:, 0]]
     for position in range(1, HAND_SIZE):
@@ -104,4 +119,4 @@ def hand_values(hands: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
         mask = (np.left_shift(1, chosen >> 2) * in_suit).sum(axis=1)
         high[flushed] = flush[mask]
     low_mask = np.bitwise_or.reduce(low_bit[rows], axis=1)
-    return high.reshape(shape), low[low_mask].reshape(shape)
+    return high, low[low_mask]
