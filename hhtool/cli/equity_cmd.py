@@ -42,7 +42,7 @@ def render_text(result: EquityResult) -> list[str]:
         lines.append(f"dead: {' '.join(map(str, result.dead))}")
     margin = figures.margin_95
     if margin is None:
-        lines.append(f"exact ({figures.deals:,} deals)")
+        lines.append(f"exact ({figures.deals:,} deal{'' if figures.deals == 1 else 's'})")
     else:
         lines.append(f"\u00b1 {100 * margin:.1f} % (95 %) over {figures.deals:,} samples")
     return lines
