@@ -197,7 +197,7 @@ def deal_values(known: Sequence[Sequence[Card]], dead: Sequence[Card] = (), *,
     low = np.empty((rows, len(plan.known)), dtype=np.int64)
     direct = []
     for player, cards in enumerate(plan.known):
-        looked_up = None if plan.common[player] else _values_by_draw(cards, plan.unseen, blocks[player])
+        looked_up = None if plan.common[player] else _values_by_draw(cards, plan.unseen, blocks[player], exact)
         if looked_up is None:
             direct.append(player)
         else:
@@ -207,11 +207,12 @@ def deal_values(known: Sequence[Sequence[Card]], dead: Sequence[Card] = (), *,
     return DealValues(high=high, low=low, exact=exact, deals=rows, hands=hands)
 
 
-def _values_by_draw(known: tuple[int, ...], unseen: tuple[int, ...],
-                    drawn: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray] | None:
+def _values_by_draw(known: tuple[int, ...], unseen: tuple[int, ...], drawn: numpy.ndarray,
+                    ordered: bool) -> tuple[numpy.ndarray, numpy.ndarray] | None:
     """A player's (high, low) in each row, looked up by the cards he drew, when he can draw fewer
     distinct sets than there are rows (heads-up on 5th street: 630 hands judged for 353,430 deals);
-    None when judging each row's hand is cheaper."""
+    None when judging each row's hand is cheaper. ``ordered``: each row's cards are in increasing
+    order already (an enumeration deals them so)."""
     import numpy as np
 
     width, draw = len(unseen), drawn.shape[1]
@@ -230,5 +231,8 @@ def _values_by_draw(known: tuple[int, ...], unseen: tuple[int, ...],
     table_high[numbers], table_low[numbers] = hand_values(every)
     position = np.zeros(CARD_COUNT, dtype=np.intp)
     position[list(unseen)] = np.arange(width)
-    row_numbers = weights[np.sort(position[drawn], axis=1), np.arange(draw)].sum(axis=1)
+    positions = position[drawn] if ordered else np.sort(position[drawn], axis=1)
+    row_numbers = np.zeros(len(drawn), dtype=np.int64)
+    for place in range(draw):
+        row_numbers += weights[positions[:, place], place]
     return table_high[row_numbers], table_low[row_numbers]
