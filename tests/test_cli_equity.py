@@ -85,6 +85,9 @@ def test_exact_counts_a_spot_past_the_budget() -> None:
     (["As Kd", "Qs Qd", "--format", "xml"], "error: --format must be text or json, got 'xml'"),
     (["As Kd", "Qs Qd", "--exact"], "more than the 12,000,000 an exact count can hold: sample it instead"),
     ([f"{r}c {r}d" for r in "23456789TJ"], "more players than the deck can serve"),
+    (["As Kd", "Qs Qd", "--samples", "12000001"], "error: --samples must be 1 to 12,000,000, got 12,000,001"),
+    (["As Kd", "Qs Qd", "--seed", "-1"], "error: --seed must be 0 or more, got -1"),
+    (["As Kd", "Qs Qd", "--samples", "0"], "--samples"),
     (["\x1b[31mAs Kd", "Qs Qd"], "error: not a card: '\\x1b[31mAs' (player 1)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:

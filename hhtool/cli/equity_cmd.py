@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
         exact: bool = typer.Option(False, "--exact", help="Count every deal, however many (up to 12,000,000)."),
         samples: int = typer.Option(DEFAULT_SAMPLES, "--samples", min=1,
                                     help="Deals drawn when not exact (the default gives \u00b1 0.5 % at 95 %)."),
-        seed: int = typer.Option(0, "--seed", help="Same seed, same sample."),
+        seed: int = typer.Option(0, "--seed", help="Same seed, same sample (0 or more)."),
     ) -> None:
         """A Stud Hi/Lo spot's equity: each player's share of the pot, scoop, high and low chances.
 

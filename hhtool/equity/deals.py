@@ -181,6 +181,8 @@ def deal_values(known: Sequence[Sequence[Card]], dead: Sequence[Card] = (), *,
         exact = plan.deal_count() <= budget
     if not exact and not 1 <= samples <= MAX_DEALS:
         raise SpotError(f"samples must be 1 to {MAX_DEALS:,}, got {samples:,}")
+    if seed < 0:
+        raise SpotError(f"the seed must be 0 or more, got {seed}")
     if exact and plan.deal_count() > MAX_DEALS:
         raise SpotError(f"this spot has {plan.deal_count():,} deals, more than the {MAX_DEALS:,} an exact count "
                         "can hold: sample it instead")

@@ -58,13 +58,15 @@ def parse_cards(text: str, whose: str) -> tuple[Card, ...]:
 
 def spot(request: EquityRequest) -> EquityResult:
     """Each player's equity, scoop, high and low chances in the spot (exact or sampled)."""
-    from hhtool.equity.deals import SpotError, deal_values
+    from hhtool.equity.deals import MAX_DEALS, SpotError, deal_values
     from hhtool.equity.spot import spot_equity
 
     players = tuple(parse_cards(text, f"player {number}") for number, text in enumerate(request.players, start=1))
     dead = parse_cards(request.dead, "--dead")
-    if request.samples < 1:
-        raise UsageError(f"--samples must be at least 1, got {request.samples}")
+    if not 1 <= request.samples <= MAX_DEALS:
+        raise UsageError(f"--samples must be 1 to {MAX_DEALS:,}, got {request.samples:,}")
+    if request.seed < 0:
+        raise UsageError(f"--seed must be 0 or more, got {request.seed}")
     try:
         values = deal_values(players, dead, exact=True if request.exact else None, samples=request.samples,
                              seed=request.seed)
