@@ -105,3 +105,15 @@ def test_values_looked_up_by_draw_equal_each_hand_judged(exact: bool) -> None:
     assert values.hands is not None and values.exact is exact
     high, low = hand_values(values.hands)
     assert (values.high == high).all() and (values.low == low).all()
+
+
+def test_deal_shares_of_a_side_pot_count_only_its_players() -> None:
+    from hhtool.equity.spot import deal_shares
+
+    # the quartered spot of docs/equity.md: 3's trips win the high; 1 and 2 tie the low (7-4-3-2-A)
+    values = deal_values([cards("As 2d 3h 4c 7s Kd Kh"), cards("Ac 2s 3d 4h 7c Qd Qh"), cards("9s 9d 9h Tc Jc Js 8d")])
+    assert deal_shares(values).share.tolist() == [[0.25, 0.25, 0.5]]
+    side = deal_shares(values, [1, 2])  # players 2 and 3: 2's low alone, 3's high
+    assert side.share.tolist() == [[0.5, 0.5]] and side.has_low.tolist() == [True]
+    without_lows = deal_shares(values, [2])  # 3 alone: no low among the pot's players, the whole pot
+    assert without_lows.share.tolist() == [[1.0]] and without_lows.has_low.tolist() == [False]
