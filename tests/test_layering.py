@@ -1,5 +1,5 @@
-"""The import graph points one way: model <- sites, replay, store; replay and store <- reports <- service <- cli
-and web. The store imports nothing of the replay: it stores what the replay decided, and decides nothing.
+"""The import graph points one way: model <- sites, replay, store, equity; replay and store <- reports <- service
+<- cli and web. The store imports nothing of the replay: it stores what the replay decided, and decides nothing.
 
 Every module's imports (top level, inside functions and under TYPE_CHECKING alike) are read with
 ``ast``; a rule names the modules it governs and the hhtool modules they may import. A break that
@@ -124,6 +124,8 @@ RULES = (
          lambda m: within(m, "hhtool.simulate"),
          lambda m, i: within(i, "hhtool.model", "hhtool.replay.codes", "hhtool.reports.phh_writer", "hhtool.simulate",
                              *DOMAIN_VALUES)),
+    Rule("the equity engine imports only the model, the domain values (the hand values) and itself",
+         lambda m: within(m, "hhtool.equity"), lambda m, i: within(i, "hhtool.model", "hhtool.equity", *DOMAIN_VALUES)),
     Rule("the service never imports the CLI",
          lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
     Rule("the CLI imports only the service, itself, the rendering modules named and (`serve`) the web app",
@@ -217,6 +219,9 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.ingest.loader", "hhtool.simulate", "the import imports only"),
     ("hhtool.simulate.dealer", "hhtool.replay.engine", "the simulator imports only"),
     ("hhtool.simulate.dealer", "hhtool.store", "the simulator imports only"),
+    ("hhtool.equity.deals", "hhtool.replay.engine", "the equity engine imports only"),
+    ("hhtool.equity.spot", "hhtool.store", "the equity engine imports only"),
+    ("hhtool.equity", "hhtool.service.equity", "the equity engine imports only"),
     ("hhtool.service.audit", "hhtool.cli.output", "the service never"),
     ("hhtool.cli.stats_cmd", "hhtool.store", "the CLI imports only"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.import_cmd", "a command imports no other"),
@@ -248,6 +253,8 @@ def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> N
     ("hhtool.store.findings", "hhtool.model"),
     ("hhtool.ingest.cross_hand", "hhtool.replay.table_pass"),
     ("hhtool.ingest.cross_hand", "hhtool.store.forced_bets"),
+    ("hhtool.equity.fast_eval", "hhtool.evaluation"),
+    ("hhtool.service.equity", "hhtool.equity.deals"),
     ("hhtool.service.audit", "hhtool.ingest.loader"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.output"),
     ("hhtool.cli.show_cmd", "hhtool.reports.show"),
