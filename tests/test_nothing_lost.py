@@ -252,3 +252,31 @@ def test_a_cut_inside_a_summary_line_makes_that_hand_the_incomplete_one(tmp_path
             assert (after["status"], after["stored"], after["incomplete"], after["failed"]) == ("grown", 1, 0, 0), after
             assert hands_in(db) == 4 and errors_in(db) == 0
     assert incomplete_cuts >= 4
+
+
+def test_ctrl_c_inside_a_watch_pass_counts_the_hands_it_wrote_in_its_last_line(tmp_path: Path) -> None:
+    """`import --watch` stopped by a Ctrl-C while it writes a file (transactions of 300 hands): the
+    hands written are kept, and its last line (what the whole watch found) counts exactly them."""
+    from tests.test_reliability import HHTOOL_SMALL_WRITES, numbered_hands
+
+    folder, db = tmp_path / "watched", tmp_path / "w.duckdb"
+    folder.mkdir()
+    (folder / "table.txt").write_text(numbered_hands(2000) + "\n")
+    process = subprocess.Popen([*HHTOOL_SMALL_WRITES, "import", "--watch", str(folder), "--db", str(db)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               env={**os.environ, "NO_COLOR": "1"})
+    assert process.stdout is not None
+    written = 0
+    for line in process.stdout:
+        written += line.startswith("written")
+        if written >= 2:  # (the schema's first transaction, then the hands')
+            break
+    os.killpg(process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, (stdout, stderr)
+    assert "Traceback" not in stderr
+    stored = hands_in(db)
+    assert 0 < stored < 2000
+    last = stdout.strip().splitlines()[-1]
+    assert last == (f"stopped: {stored} hands found = {stored} stored + 0 duplicates + 0 skipped + 0 failed "
+                    "+ 0 incomplete"), stdout

@@ -25,7 +25,7 @@ from hhtool.ingest.cross_hand import judge_imported_since
 from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
 from hhtool.ingest.sources import Readable, SourceError
-from hhtool.ingest.stopping import CtrlC
+from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
@@ -71,11 +71,13 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
                     elif result is not None and job.shares:  # (a result known at opening was read with the file)
                         progress.chunk_done(job.report, job.size * job.shares.popleft())
             except KeyboardInterrupt:
-                if ctrl_c.requested and writing is not None:  # Ctrl-C: what came back is written, then the stop
+                if not ctrl_c.requested:
+                    raise
+                if writing is not None:  # Ctrl-C: what came back is written, then the stop
                     writing.writer.flush()
-                raise
+                raise ImportInterrupted(report) from None
         if ctrl_c.requested:  # (heard while a last result was written: the pass over the tables is the next import's)
-            raise KeyboardInterrupt
+            raise ImportInterrupted(report)
         # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
         # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
         # tree's peak 1,600 → 1,209 MiB)

@@ -16,7 +16,19 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hhtool.ingest.accounting import ImportReport
+
+
+class ImportInterrupted(KeyboardInterrupt):
+    """A Ctrl-C that stopped an import once it had written what came back: ``report`` accounts for
+    the hands written (a watch adds them to its sums; every hand stays accounted for)."""
+
+    def __init__(self, report: ImportReport) -> None:
+        super().__init__()
+        self.report = report
 
 
 class CtrlC:
