@@ -126,9 +126,9 @@ class FileOpener:
         if size < previous["size"] or (previous["size"] and prefix_digest(previous["size"]) != previous["sha256"]):
             # cut or rewritten in place since read (a sync tool, a client): read again from its start, and
             # its row replaced, so that the bytes it holds again later are not taken for the ones read
-            changed = (f"shrank since read ({size:,} bytes, {previous['size']:,} read)" if size < previous["size"]
+            changed = (f"shrank since read ({size:,} bytes, {previous['size']:,} before)" if size < previous["size"]
                        else f"changed since read (before byte {previous['size']:,})")
-            return None, _Resume(status="changed", changed=f"{changed}: read again from its start", first=[
+            return None, _Resume(status="changed", changed=f"{changed}: read again", first=[
                 *(_drop_rows_of(name, 1)), ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, previous["sha256"]])])
         if size > previous["size"]:
             prefix = {name: previous[name] for name in COUNTS}
