@@ -19,7 +19,7 @@ from tests.test_store import BROKEN
 runner = CliRunner()
 JSON_FILE_KEYS = {"path", "site", "status", "reading", "hands_found", "stored", "duplicates", "already_stored", "completed",
                   "skipped", "failed", "failures", "incomplete", "incomplete_hands", "conflicts", "duplicate_ids",
-                  "skipped_games", "note", "looks_like"}
+                  "skipped_games", "note", "looks_like", "changed"}
 
 
 def hands_in(db: Path) -> int:

@@ -149,6 +149,8 @@ def print_file_pass(report: FileReport) -> None:
                   f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
                   f" + {report.incomplete} incomplete" + (f" ({whole} in the file)" if report.status == "grown" else ""),
                   highlight=False)
+    if report.changed:  # (cut or rewritten in place: read again)
+        out.print(f"  [yellow]{escape(report.changed)}[/yellow]", highlight=False)
     for failed in report.failures:
         out.print(f"  [red]failed[/red] {escape(report.path)}:{failed.line}: {escape(failed.reason)}", highlight=False)
     for conflict in report.conflicts:

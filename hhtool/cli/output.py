@@ -402,7 +402,7 @@ def _says_more(report: FileReport) -> bool:
     """Whether a file has more to say than "stored N" (and was read: unchanged files are counted)."""
     return report.status not in ("unchanged", NOT_A_HAND_HISTORY) and bool(
         report.duplicates or report.skipped or report.failed or report.incomplete or report.conflicts
-        or report.failures or report.status in ("grown", "reread"))
+        or report.failures or report.changed or report.status in ("grown", "reread"))
 
 
 def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
@@ -416,6 +416,8 @@ def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
     if detail is not Detail.VERBOSE:  # the path gives room to the counts, down to 20 cells (its end kept)
         path = cut_left(path, max(width - 2 - cell_len(counts), 20))
     lines = ["  " + escape(fit(path + counts, width - 2))]
+    if report.changed:  # (cut or rewritten in place: said, since what it held before is not read again)
+        lines.append(f"      [yellow]{escape(fit(report.changed, width - 6))}[/yellow]")
     duplicates = report.duplicates
     if duplicates and report.duplicate_ids:
         lines.append("      duplicates: " + escape(_some(report.duplicate_ids, 10**9, duplicates) if detail is Detail.VERBOSE
@@ -492,9 +494,16 @@ def import_summary_lines(report: ImportReport, detail: Detail = Detail.NORMAL, w
         lines.append(f"{len(unchanged)} {'file was' if len(unchanged) == 1 else 'files were'} imported before and "
                      "read the same way: not read again")
         lines.append("  (to read a file another way: --site SITE, or no --site to detect the site)")
-    if report.failed:
-        lines.append(f"[red]{report.failed} failed[/red]; every other hand was stored (`hhtool problems` lists "
+    # (the total line counts hands; an input that could not be opened is no hand: said apart, so
+    # that "0 failed" above is never followed by "1 failed")
+    hands_failed, unopened = report.total("failed"), len(report.unreadable)
+    if hands_failed:
+        lines.append(f"[red]{hands_failed} failed[/red]; every other hand was stored (`hhtool problems` lists "
                      "the failures).")
+    if unopened:
+        inputs = "1 input" if unopened == 1 else f"{unopened:,} inputs"
+        rest = "; every hand of the others was stored" if report.files and not hands_failed else ""
+        lines.append(f"[red]{inputs} could not be read[/red] (listed above){rest}.")
     return lines
 
 

@@ -55,8 +55,12 @@ class FileReport:
     duplicate_ids: list[str] = field(default_factory=list)  # the first KEPT_DUPLICATE_IDS (not already_stored)
     skipped_games: dict[str, int] = field(default_factory=dict)  # the games of the skipped hands, as the site names them
     note: str | None = None  # why a file is not a hand history
+    # the file shrank (or changed) since an earlier import read it, or while this one read it: what
+    # happened, and what is read again (nothing is lost: the hands stored stay, those read again are counted)
+    changed: str | None = None
     # parsed | unchanged (already imported, not read again: counts 0) | grown (parsed from the last known hand)
-    # | reread | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
+    # | reread | changed (shorter than, or changed before, what an earlier import read: read again from its
+    # start) | "not a hand history" (no hand start of the site read in it: skipped, nothing found)
     status: str = "parsed"
     reading: str = "detected"  # how the site was chosen: detected from the content, or forced (--site)
     looks_like: str | None = None  # with --site: the site the content is detected as, where another
@@ -84,6 +88,7 @@ class FileReport:
             "duplicate_ids": self.duplicate_ids,
             "skipped_games": self.skipped_games,
             "note": self.note,
+            "changed": self.changed,
         }
 
     def keep_duplicate_ids(self, hand_ids: list[str]) -> None:

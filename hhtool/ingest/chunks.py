@@ -114,6 +114,15 @@ def _continues(parser: Any, raw: RawHand, keep: int) -> bool:
                for line in later)
 
 
+def _cut_in_last_line(outcome: FailedHand) -> bool:
+    """Whether a hand fails at its last line, right after its other lines (no blank line between):
+    in a file that ends inside that line, the writer stopped in the hand's own line (its summary,
+    say), and the hand is the incomplete one, not a whole hand followed by stray text."""
+    raw = outcome.raw
+    cut = outcome.line - raw.first_line
+    return outcome.line >= raw.last_line and 0 < cut < len(raw.lines) and bool(raw.lines[cut - 1].strip())
+
+
 def _cut_off(outcome: FailedHand, ends_mid_line: bool) -> bool:
     """Whether the file's last item stops because the file was cut off: a hand that ends early, or
     whose very last line fails in a file that ends inside a line (the writer stopped there)."""
@@ -135,8 +144,9 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     outcomes: list[ParseOutcome] = []
     for index, raw in enumerate(raws):
         outcome = parser.parse(raw)
-        if isinstance(outcome, FailedHand):
-            split = _stray_text(parser, outcome, ends_file and index == len(raws) - 1)
+        at_file_end = ends_file and index == len(raws) - 1
+        if isinstance(outcome, FailedHand) and not (at_file_end and ends_mid_line and _cut_in_last_line(outcome)):
+            split = _stray_text(parser, outcome, at_file_end)
             if split is not None:
                 outcomes.extend(split)
                 continue

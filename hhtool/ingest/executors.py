@@ -55,6 +55,8 @@ class Running:
 
     submit: Submit | None = None
     in_flight: int = 0
+    #: give up the chunks submitted and not finished, now (a Ctrl-C: see :mod:`hhtool.ingest.stopping`)
+    stop: Callable[[], None] | None = None
 
 
 class Executor(Protocol):
@@ -81,7 +83,17 @@ class LocalExecutor:
         # forkserver: workers do not inherit the importing process's open database
         with ProcessPoolExecutor(max_workers=self.jobs, mp_context=multiprocessing.get_context("forkserver"),
                                  initializer=exit_with, initargs=(os.getpid(),)) as pool:
-            yield Running(pool.submit, IN_FLIGHT_PER_WORKER * self.jobs)
+            yield Running(pool.submit, IN_FLIGHT_PER_WORKER * self.jobs, lambda: stop_pool_now(pool))
+
+
+def stop_pool_now(pool: ProcessPoolExecutor) -> None:
+    """Cancel the pool's queued chunks and end its workers without waiting for the chunks they are
+    parsing (a chunk takes seconds; a Ctrl-C must stop within two). The workers are the pool's own
+    processes (its private ``_processes``: the standard library offers no other way to end them)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def check_dask_address(address: str) -> None:
@@ -131,7 +143,15 @@ class DaskExecutor:
                     # pure=False: two equal chunks (a file imported twice in one run) are two tasks
                     return client.submit(function, *args, pure=False)
 
-                yield Running(submit, IN_FLIGHT_PER_WORKER * threads)
+                submitted: list[Any] = []
+
+                def submit_and_keep(function: Callable[..., Any], *args: Any) -> Any:
+                    submitted.append(future := submit(function, *args))
+                    del submitted[:-4 * IN_FLIGHT_PER_WORKER * threads]  # (only the last ones can still run)
+                    return future
+
+                yield Running(submit_and_keep, IN_FLIGHT_PER_WORKER * threads,
+                              lambda: client.cancel([future for future in submitted if not future.done()]))
         finally:
             if cluster is not None:
                 cluster.close()

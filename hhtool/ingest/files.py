@@ -1,7 +1,9 @@
 """Read and split: what is new in each file, read by which site, cut into chunks of hands.
 
 A file whose bytes were imported before is not read again; a file that grew since its last import
-is read from its last hand on; a file read the other way (``--site`` given or not) is read again.
+is read from its last hand on; a file read the other way (``--site`` given or not) is read again, and
+so is one that shrank or changed since it was read. A file's row records the bytes actually read (a
+file cut while read is recorded as read, never as it was scanned).
 Big files and archives are read as a stream (a digest, then lines), never whole. A file no site
 reads is either no hand history (nothing found, no failure) or one failure holding its text."""
 
@@ -9,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,15 @@ from typing import Any, BinaryIO, cast
 
 from hhtool.ingest.accounting import COUNTS, Failure, FileReport, not_a_history
 from hhtool.ingest.chunks import ChunkResult, LineBlock, failure_chunk
-from hhtool.ingest.reader import CountingStream, DecodedFile, LineReader, decode_bytes, describe_bad_bytes, scan_stream
+from hhtool.ingest.reader import (
+    CountingStream,
+    DecodedFile,
+    LineReader,
+    ScannedStream,
+    decode_bytes,
+    describe_bad_bytes,
+    scan_stream,
+)
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.writer import FileWriter
 from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
@@ -71,6 +80,7 @@ class _Resume:
     status: str = "parsed"
     prefix: dict[str, int] = field(default_factory=dict)
     first: Statements = field(default_factory=list)
+    changed: str | None = None  # how the file differs from what an earlier import read (read again)
 
 
 class FileOpener:
@@ -111,8 +121,16 @@ class FileOpener:
             return None, _Resume(status="reread", first=[
                 *(_drop_rows_of(name, 1)), ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, digest])])
         previous = self.store.last_import_of(name)
-        if (previous is not None and size > previous["size"] and prefix_digest(previous["size"]) == previous["sha256"]
-                and (previous["site"] == self.site if self.site else previous["reading"] == "detected")):
+        if previous is None or not (previous["site"] == self.site if self.site else previous["reading"] == "detected"):
+            return None, _Resume()
+        if size < previous["size"] or (previous["size"] and prefix_digest(previous["size"]) != previous["sha256"]):
+            # cut or rewritten in place since read (a sync tool, a client): read again from its start, and
+            # its row replaced, so that the bytes it holds again later are not taken for the ones read
+            changed = (f"shrank since read ({size:,} bytes, {previous['size']:,} before)" if size < previous["size"]
+                       else f"changed since read (before byte {previous['size']:,})")
+            return None, _Resume(status="changed", changed=f"{changed}: read again", first=[
+                *(_drop_rows_of(name, 1)), ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, previous["sha256"]])])
+        if size > previous["size"]:
             prefix = {name: previous[name] for name in COUNTS}
             for counted in previous["tail"]:  # the items from the resume line on are read again
                 prefix[counted] -= 1
@@ -131,7 +149,7 @@ class FileOpener:
         decoded = decode_bytes(data)
         parser = parser_for(self.site) if self.site else detect(decoded.lines)
         report = FileReport(name, parser.name if parser else None, decoded.encoding, status=resume.status,
-                            reading=self.reading, looks_like=self._looks_like(decoded.lines))
+                            reading=self.reading, looks_like=self._looks_like(decoded.lines), changed=resume.changed)
         report.failures.extend(Failure(0, f"decoding: {problem}") for problem in decoded.problems)
         row = {"path": name, "sha256": digest, "size": len(data), "site": report.site, "encoding": decoded.encoding,
                "lines": len(decoded.lines), "reading": self.reading}
@@ -174,7 +192,7 @@ class FileOpener:
         if parser is not None and not parser.can_stream:
             return None
         report = FileReport(name, parser.name if parser else None, scanned.encoding.label, status=resume.status,
-                            reading=self.reading, looks_like=self._looks_like(scanned.head_lines))
+                            reading=self.reading, looks_like=self._looks_like(scanned.head_lines), changed=resume.changed)
         row: dict[str, Any] = {"path": name, "sha256": scanned.sha256, "size": scanned.size, "site": report.site,
                                "encoding": scanned.encoding.label, "lines": 0, "reading": self.reading}
         start_line = resume.start_line
@@ -196,6 +214,9 @@ class FileOpener:
                 job.ready.append(failure_chunk(damage_failure(job)))
             return job
         counted = CountingStream()
+        expanded = max(scanned.size, 1)
+        job = FileJob(report, row, (), start_line, self.new_writer(resume.first), resume.prefix,
+                      position=lambda _: min(counted.read_bytes / expanded, 1.0), damage=damage)
 
         def chunks() -> Iterator[Chunk]:
             with opener() as stream:
@@ -207,12 +228,24 @@ class FileOpener:
                     lines = (line for batch in reader for line in batch)
                     yield from _batched(raw for raw in parser.split(lines, name) if raw.first_line >= start_line)
                 lines_read(reader)
+            read_to_the_end(job, counted, scanned)
 
-        expanded = max(scanned.size, 1)
-        # the text of a damaged archive stops at the damage, in a line or not: its last hand is cut off
-        return FileJob(report, row, chunks(), start_line, self.new_writer(resume.first), resume.prefix,
-                       bool(damage) or _last_bytes(opener), position=lambda _: min(counted.read_bytes / expanded, 1.0),
-                       damage=damage)
+        job.chunks = chunks()
+        return job
+
+
+def read_to_the_end(job: FileJob, counted: CountingStream, scanned: ScannedStream) -> None:
+    """A streamed file read to its end: its row records the bytes read, which are those scanned
+    unless the file was cut or rewritten meanwhile (then said so: the next import reads it again, or
+    from where this one stopped once the bytes come back). Read before its last chunk is parsed:
+    whether the text read ends inside a line (a cut hand is incomplete, not failed)."""
+    job.row["size"], job.row["sha256"] = counted.read_bytes, counted.digest.hexdigest()
+    # the text of a damaged archive stops at the damage, in a line or not: its last hand is cut off
+    job.ends_mid_line = bool(job.damage) or ends_mid_line(counted.tail)
+    if counted.read_bytes < scanned.size:
+        job.report.changed = f"shrank while read ({counted.read_bytes:,} of {scanned.size:,} bytes): read again next time"
+    elif counted.read_bytes == scanned.size and job.row["sha256"] != scanned.sha256:
+        job.report.changed = "changed while read: read again next time"
 
 
 def sites_holding_a_hand(lines: Sequence[str]) -> list[str]:
@@ -324,16 +357,6 @@ def _drop_rows_of(path: str, start_line: int) -> Statements:
     return [("DELETE FROM import_errors WHERE file = ? AND first_line >= ?", [path, start_line]),
             ("DELETE FROM skipped_hands WHERE file = ? AND first_line >= ?", [path, start_line]),
             ("DELETE FROM copy_conflicts WHERE second_file = ? AND second_first_line >= ?", [path, start_line])]
-
-
-def _last_bytes(opener: Callable[[], BinaryIO]) -> bool:
-    """Whether a file read as a stream ends inside a line (see :func:`ends_mid_line`)."""
-    try:
-        with opener() as stream:
-            stream.seek(-4, os.SEEK_END)
-            return ends_mid_line(stream.read())
-    except (OSError, ValueError):
-        return False
 
 
 def _first_characters(reader: LineReader, limit: int) -> tuple[tuple[str, ...], list[str]]:

@@ -25,6 +25,7 @@ from hhtool.ingest.cross_hand import judge_imported_since
 from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
 from hhtool.ingest.sources import Readable, SourceError
+from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
@@ -48,7 +49,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     progress = ProgressTracker(len(sources), total_bytes, on_progress)
     facts = player_facts_cache.BatchFacts(store) if store_facts else None
     mark = import_mark(store)  # the tables of the files stored from here on are judged again at the end
-    with import_gc():  # the collector tuned for the chunks of model objects an import holds (≈9 % of CPU)
+    ctrl_c = CtrlC()
+    with import_gc(), ctrl_c.installed():  # (the collector tuned for the chunks of model objects: ≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:
             # With workers beside it, the importing process leaves the facts to facts.finish, after
             # the workers stop: computed and committed with each batch, they made its commits (the
@@ -56,14 +58,26 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
             facts_of = facts.tables_for if facts is not None and running.submit is None else None
             files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of))
-            for job, result, is_last in parsed(opened(files, sources, report, progress), running, rules, replay):
-                write(job, result, is_last)
-                if is_last:
-                    if on_file:
-                        on_file(job.report)
-                    progress.file_done(job.size, job.report)
-                elif result is not None and job.shares:  # (a result known at opening was read with the file)
-                    progress.chunk_done(job.report, job.size * job.shares.popleft())
+            writing: FileJob | None = None  # the file whose writer may hold results not written yet
+            try:
+                for job, result, is_last in parsed(opened(files, sources, report, progress, ctrl_c), running, rules,
+                                                   replay, ctrl_c):
+                    writing = None if is_last else job
+                    write(job, result, is_last)
+                    if is_last:
+                        if on_file:
+                            on_file(job.report)
+                        progress.file_done(job.size, job.report)
+                    elif result is not None and job.shares:  # (a result known at opening was read with the file)
+                        progress.chunk_done(job.report, job.size * job.shares.popleft())
+            except KeyboardInterrupt:
+                if not ctrl_c.requested:
+                    raise
+                if writing is not None:  # Ctrl-C: what came back is written, then the stop
+                    writing.writer.flush()
+                raise ImportInterrupted(report) from None
+        if ctrl_c.requested:  # (heard while a last result was written: the pass over the tables is the next import's)
+            raise ImportInterrupted(report)
         # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
         # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
         # tree's peak 1,600 → 1,209 MiB)
@@ -82,12 +96,14 @@ def import_file(store: Store, name: str, data: bytes, **options: Any) -> FileRep
 
 
 def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
-           progress: ProgressTracker) -> Iterator[FileJob]:
+           progress: ProgressTracker, ctrl_c: CtrlC | None = None) -> Iterator[FileJob]:
     """Read: each source's job, in order; one that cannot be read at all is noted and passed."""
+    ctrl_c = ctrl_c or CtrlC()
     for source in sources:
         files.store.release()  # reading the file holds nothing: readers may open the store meanwhile
         try:
-            job = files.open(source)
+            with ctrl_c.abandonable():  # (only reads: a Ctrl-C gives it up)
+                job = files.open(source)
         except SourceError as error:
             report.unreadable.append(str(error))
             progress.file_done(source_size(source))
@@ -97,44 +113,74 @@ def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
         yield job
 
 
-def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay: bool,
+def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay: bool, ctrl_c: CtrlC | None = None,
            ) -> Iterator[tuple[FileJob, ChunkResult | None, bool]]:
     """Split → parse → replay → tabulate: each file's chunks as results in file order, (job, result,
     whether it is the file's last); up to ``running.in_flight`` chunks parse meanwhile. A file with
-    nothing to parse comes as its results known at opening, then (job, None, True)."""
+    nothing to parse comes as its results known at opening, then (job, None, True). After a Ctrl-C
+    (``ctrl_c``): the results that came back (in file order, up to the first still running), then
+    the rest is cancelled and KeyboardInterrupt raised."""
+    ctrl_c = ctrl_c or CtrlC()
     pending: deque[tuple[FileJob, Any, bool]] = deque()
     in_flight = running.in_flight if running.submit else 0
-    for job in jobs:
-        chunks = iter(job.chunks)
-        chunk = next(chunks, None)
-        if chunk is None:
-            yield from ((job, ready, False) for ready in job.ready)
-            yield job, None, True
-            continue
-        first = True
-        while chunk is not None:  # one chunk ahead, to know which is the file's last
-            job.writer.store.release()  # (between batches, while the lines are read and parsed)
-            following = next(chunks, None)
-            is_last = following is None
-            assert job.report.site is not None  # a file no site reads has no chunks to parse
-            whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
-            args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole)
-            job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
-            pending.append((job, process_chunk(*args) if running.submit is None else running.submit(process_chunk, *args),
-                            is_last))
-            first = False
-            while len(pending) > in_flight:
-                yield _done(*pending.popleft())
-            chunk = following
-    while pending:
-        yield _done(*pending.popleft())
+    try:
+        for job in jobs:
+            chunks = iter(job.chunks)
+            with ctrl_c.abandonable():
+                chunk = next(chunks, None)
+            if chunk is None:
+                yield from ((job, ready, False) for ready in job.ready)
+                yield job, None, True
+                continue
+            first = True
+            while chunk is not None:  # one chunk ahead, to know which is the file's last
+                job.writer.store.release()  # (between batches, while the lines are read and parsed)
+                with ctrl_c.abandonable():  # (reading, and parsing here: nothing written)
+                    following = next(chunks, None)
+                    is_last = following is None
+                    assert job.report.site is not None  # a file no site reads has no chunks to parse
+                    whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
+                    args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole)
+                    job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
+                    pending.append((job, process_chunk(*args) if running.submit is None
+                                    else running.submit(process_chunk, *args), is_last))
+                first = False
+                while len(pending) > in_flight:
+                    yield _oldest(pending, ctrl_c)
+                chunk = following
+        while pending:
+            yield _oldest(pending, ctrl_c)
+    except KeyboardInterrupt:
+        if not ctrl_c.requested:
+            raise
+        while pending and _came_back(pending[0][1]):
+            job, result, is_last = pending.popleft()
+            yield job, result if isinstance(result, ChunkResult) else result.result(), is_last
+        if running.stop is not None:
+            running.stop()
+        raise
 
 
-def _done(job: FileJob, pending: Any, is_last: bool) -> tuple[FileJob, ChunkResult, bool]:
-    if not isinstance(pending, ChunkResult):
+def _oldest(pending: deque[tuple[FileJob, Any, bool]], ctrl_c: CtrlC) -> tuple[FileJob, ChunkResult, bool]:
+    """The oldest chunk's result, waited for (it leaves ``pending`` only once it came back)."""
+    ctrl_c.check()  # (a Ctrl-C heard while the previous result was written)
+    job, result, is_last = pending[0]
+    if not isinstance(result, ChunkResult):
         job.writer.store.release()  # waiting for a worker holds nothing
-        pending = pending.result()
-    return job, pending, is_last
+        with ctrl_c.abandonable():
+            pending[0] = (job, result := result.result(), is_last)
+    pending.popleft()
+    return job, result, is_last
+
+
+def _came_back(result: Any) -> bool:
+    """Whether a chunk's result is here (parsed in this process, or a worker finished it well)."""
+    if isinstance(result, ChunkResult):
+        return True
+    try:
+        return bool(result.done()) and result.exception() is None
+    except Exception:  # (cancelled, or the worker is gone)
+        return False
 
 
 def write(job: FileJob, result: ChunkResult | None, is_last: bool) -> None:

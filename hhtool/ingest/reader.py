@@ -514,14 +514,21 @@ def read_file(path: Path) -> DecodedFile:
 
 class CountingStream:
     """A byte stream that counts the bytes read from it (how far a streamed file is read, for the
-    progress); ``stream`` is set once the file is opened."""
+    progress) and digests them: what was read is what the file's row records, whatever the file
+    held when it was scanned (it may be cut or rewritten meanwhile). ``stream`` is set once the
+    file is opened; ``tail`` is the last bytes read (whether they end inside a line)."""
 
     def __init__(self) -> None:
         self.stream: BinaryIO | None = None
         self.read_bytes = 0
+        self.digest = hashlib.sha256()
+        self.tail = b""
 
     def read(self, size: int = -1) -> bytes:
         assert self.stream is not None
         data = self.stream.read(size)
-        self.read_bytes += len(data)
+        if data:
+            self.read_bytes += len(data)
+            self.digest.update(data)
+            self.tail = (self.tail + data)[-4:]
         return data

@@ -18,6 +18,7 @@ from pathlib import Path
 from hhtool.ingest.accounting import FileReport
 from hhtool.ingest.loader import import_sources
 from hhtool.ingest.sources import collect_sources
+from hhtool.ingest.stopping import ImportInterrupted
 from hhtool.store import Store, StoreLocked
 
 _MAGIC = re.compile(r"[*?\[]")
@@ -99,6 +100,10 @@ def watch(store: Store, arguments: Sequence[str], interval: float, stop: threadi
             # stats show them at once
             try:
                 imported = import_sources(store, [source], site=site, rules=rules, replay=replay)
+            except ImportInterrupted as stopped:  # (Ctrl-C: the hands it wrote first are this watch's too)
+                for report in stopped.report.files:
+                    on_file(report)
+                raise
             except StoreLocked as error:
                 (on_locked or on_problem)(f"{source.name}: {error}; it is read again at the next poll")
                 continue

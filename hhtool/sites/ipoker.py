@@ -152,6 +152,7 @@ class IPokerParser(XmlSiteParser):
         return any(_SESSION_START.search(line) and "sessioncode=" in line for line in head[:5])
 
     header_start = _SESSION_START
+    id_attribute = "gamecode"
     ignorable = _SESSION_END
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:

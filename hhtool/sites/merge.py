@@ -120,6 +120,7 @@ class MergeParser(XmlSiteParser):
         return any(_GAME_ID_LINE.search(line) for line in head[:3])
 
     header_start = _DESCRIPTION
+    id_attribute = "id"
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         start = self.start_attributes(raw)

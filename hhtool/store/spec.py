@@ -136,10 +136,11 @@ TABLES: tuple[Table, ...] = (
         Column("version", INTEGER, "schema version"),
         Column("applied_at", TIMESTAMP, "when"),
     )),
-    Table("files", "file as last imported (a grown or re-read file's row is replaced)", Role.IMPORT, (
+    Table("files", "file as last imported (the row of a file grown, read again another way, or shrunk or changed "
+          "since it was read is replaced)", Role.IMPORT, (
         Column("path", VARCHAR, "absolute path as imported"),
-        Column("sha256", VARCHAR, "of the file's bytes"),
-        Column("size", BIGINT, "bytes"),
+        Column("sha256", VARCHAR, "of the bytes read (a file cut or rewritten while read: of what was read)"),
+        Column("size", BIGINT, "bytes read (a file found shorter, or changed before them, is read again from its start)"),
         Column("site", VARCHAR, "detected or forced site; NULL when unrecognised", null=True),
         Column("encoding", VARCHAR, "the encoding the text was read in", null=True),
         Column("hands_found", INTEGER, "hands found in the whole file, whatever imports it took (so are the next five)"),

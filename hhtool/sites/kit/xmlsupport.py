@@ -35,6 +35,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import cache
 from typing import ClassVar
 
 from defusedxml import DefusedXmlException
@@ -181,12 +182,15 @@ class XmlSiteParser(SiteParser):
     splitting = Splitting.IN_ORDER  # a game's file header comes before it, once
     header_start: ClassVar[re.Pattern[str]]
     ignorable: ClassVar[re.Pattern[str] | None] = None
+    #: the attribute of a ``<game>`` start tag holding the hand id: a real hand starts with it (a
+    #: text that only mentions ``<game>``, a README, holds no hand)
+    id_attribute: ClassVar[str]
 
     def split(self, lines: Iterable[str], file: str, offset: int = 0) -> Iterator[RawHand]:
         yield from split_games(lines, file, self.header_start, self.ignorable, offset=offset)
 
     def holds_hand(self, lines: Iterable[str]) -> bool:
-        return holds_game(lines)
+        return holds_game(lines, self.id_attribute)
 
     @staticmethod
     def start_attributes(raw: RawHand) -> dict[str, str]:
@@ -230,9 +234,20 @@ class _Window:
             self.first = index
 
 
-def holds_game(lines: Iterable[str]) -> bool:
-    """Whether a ``<game>`` element starts in these lines (a file with none holds no hand)."""
-    return any("<game" in line and _GAME_START_TAG.search(line) is not None for line in lines)
+def holds_game(lines: Iterable[str], id_attribute: str) -> bool:
+    """Whether a ``<game>`` element naming its hand in ``id_attribute`` starts in these lines (a file
+    with none holds no hand: a bare ``<game>`` is a text about the format, not a hand).
+
+    >>> holds_game(["an XML `<game>` over 16 MiB"], "gamecode"), holds_game(['<game gamecode="7">'], "gamecode")
+    (False, True)
+    """
+    start = _game_start_naming(id_attribute)
+    return any("<game" in line and start.search(line) is not None for line in lines)
+
+
+@cache
+def _game_start_naming(id_attribute: str) -> re.Pattern[str]:
+    return re.compile(rf"<game\s[^>]*\b{re.escape(id_attribute)}\s*=\s*[\"'][^>]*>")
 
 
 def _game_tags(line: str, opaque: str | None) -> tuple[list[re.Match[str]], str | None]:
