@@ -30,6 +30,7 @@ CLI_RENDERING = {
     "hhtool.reports.dispute": "render: a dispute report value as text, JSON or a web page; the service builds it",
     "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
     "hhtool.reports.json_safe": "dumps: the one rule for JSON on a terminal (C1 controls, U+2028/9 escaped)",
+    "hhtool.reports.printable": "printable: the one rule for a name or note on a terminal (controls, bidi marks as ?)",
 }
 
 #: what the web app (`hhtool serve`) may import besides hhtool.service and itself, and why
