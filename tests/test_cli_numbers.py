@@ -44,6 +44,8 @@ OPTIONS = [
     (["problems", "--limit"], "'--limit': wants a whole number from 1 to 1,000,000"),
     (["violations", "--top"], "'--top': wants a whole number from 1 to 1,000,000"),
     (["graph", "--table-size"], "'--table-size': wants a whole number from 2 to 10"),
+    (["sql", "SELECT 1", "--max-rows"], "'--max-rows': wants a whole number from 1 to 1,000,000"),
+    (["simulate", "--hands"], "'--hands': wants a whole number from 1 to 100,000,000"),
     (["hands", "--min-pot"], "--min-pot wants an amount"),
     (["hands", "--max-pot"], "--max-pot wants an amount"),
 ]
@@ -60,7 +62,8 @@ def _one_line(output: str) -> str:
 @pytest.mark.parametrize(("command", "says"), OPTIONS, ids=["-".join(c) for c, _ in OPTIONS])
 @pytest.mark.parametrize("value", ODD, ids=[f"v{n}" for n in range(len(ODD))])
 def test_an_odd_number_is_a_usage_error_of_one_line(store: Path, command: list[str], says: str, value: str) -> None:
-    result = runner.invoke(app, [*command, value, "--db", str(store)])
+    where = [] if command[0] == "simulate" else ["--db", str(store)]  # (simulate has no store)
+    result = runner.invoke(app, [*command, value, *where])
     assert result.exit_code == 2, (result.exit_code, result.output[-500:])
     line = _one_line(result.output)
     assert says in line, line
@@ -69,6 +72,7 @@ def test_an_odd_number_is_a_usage_error_of_one_line(store: Path, command: list[s
 
 @pytest.mark.parametrize("args", [
     ["stats", "--limit", "100000000000000000000000"],  # was "internal error: OverflowError", exit 4
+    ["sql", "SELECT 1", "--max-rows", "100000000000000000000000"],  # was "internal error: TypeError", exit 4
     ["hands", "--limit", "100000000000000000000000"],  # was "could not be read: Conversion Error", exit 3
     ["hands", "--min-pot", "9" * 42],  # was DuckDB's DECIMAL(38,6) conversion, exit 3
     ["problems", "--limit", "9" * 5000],  # the 4,300-digit limit of int

@@ -81,9 +81,10 @@ def rules_option(what: str) -> Any:
                         help=late_help(lambda: f"{what}: {', '.join(profile_names())}; or a TOML file."))
 
 
-def number_option(rule: WholeNumber, default: int | None, *names: str, help: str) -> Any:
+def number_option(rule: WholeNumber, default: Any, *names: str, help: str) -> Any:
     """An option taking a whole number that ``rule`` (:mod:`hhtool.service.numbers`, the one the web
-    pages use too) reads and bounds; its help ends with the bounds. A value outside is a usage error:
+    pages use too) reads and bounds (``default``: a number, None, or ``...`` when it must be given);
+    its help ends with the bounds. A value outside is a usage error:
     ``Invalid value for '--limit': wants a whole number from 1 to 1,000,000, not '1e23'``."""
 
     def parse(text: str) -> int:

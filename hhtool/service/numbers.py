@@ -78,7 +78,7 @@ def amount_refusal(text: str) -> str:
     return f"wants an amount in currency units from 0 to {MOST_MONEY:,}, not {quoted(text)}"
 
 
-#: rows a list shows (`stats`, `problems`, `violations --top`, every page's ``limit``)
+#: rows a list shows (`stats`, `problems`, `violations --top`, `sql --max-rows`, every page's ``limit``)
 LIMIT = WholeNumber(1, 1_000_000)
 #: rows `hands` and `sessions` list: 0 is all of them
 LIMIT_OR_ALL = WholeNumber(0, 1_000_000)
@@ -88,6 +88,8 @@ MIN_HANDS = WholeNumber(0, 1_000_000_000)
 TABLE_SIZE = WholeNumber(2, 10)
 #: `sessions --gap`, minutes: up to a year
 GAP_MINUTES = WholeNumber(1, 525_600)
+#: `simulate --hands`: a hundred million is some 30 GB of history, and hours
+SIMULATED_HANDS = WholeNumber(1, 100_000_000)
 
-__all__ = ["GAP_MINUTES", "LIMIT", "LIMIT_OR_ALL", "LONGEST", "MIN_HANDS", "MOST_MONEY", "TABLE_SIZE", "WholeNumber",
-           "amount_refusal", "amount_text", "quoted"]
+__all__ = ["GAP_MINUTES", "LIMIT", "LIMIT_OR_ALL", "LONGEST", "MIN_HANDS", "MOST_MONEY", "SIMULATED_HANDS", "TABLE_SIZE",
+           "WholeNumber", "amount_refusal", "amount_text", "quoted"]

@@ -14,7 +14,7 @@ from starlette.datastructures import QueryParams
 from hhtool.service.choices import Game
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import HandFilter, hand_filter
-from hhtool.service.numbers import TABLE_SIZE, WholeNumber
+from hhtool.service.numbers import TABLE_SIZE, WholeNumber, quoted
 
 #: the filter's keys in the query string, in the order the form shows them
 FILTER_KEYS = ("player", "site", "stakes", "from", "to", "game", "table_size", "tag")
@@ -38,7 +38,7 @@ def choice(query: QueryParams, key: str, kind: type[E]) -> E | None:
     try:
         return kind(value)
     except ValueError:
-        raise UsageError(f"{key} must be one of {', '.join(str(v) for v in kind)}, not {value!r}") from None
+        raise UsageError(f"{key} must be one of {', '.join(str(v) for v in kind)}, not {quoted(value)}") from None
 
 
 def number(query: QueryParams, key: str, kind: WholeNumber) -> int | None:
