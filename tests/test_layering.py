@@ -39,6 +39,7 @@ WEB_RENDERING = {
     "hhtool.reports.dispute.replayer": "replayer_fragment: a report's replayer, drawn by the dispute page's script",
     "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
     "hhtool.reports.dispute.html": "streets_section: the dispute page's street-by-street table (every value escaped there)",
+    "hhtool.reports.printable": "printable: the one rule for a name or note on a page, as on the terminal (controls as ?)",
 }
 
 #: the one command that starts the web app
