@@ -197,3 +197,18 @@ def test_a_body_within_the_bound_is_written(served: tuple[Any, HeldStore, Any]) 
 def test_the_last_day_there_is_bounds_nothing(served: tuple[Any, HeldStore, Any], path: str) -> None:
     """``to=9999-12-31`` (found by the campaign: the day after it is no date, an OverflowError, 500)."""
     assert served[0].get(path, params={"to": "9999-12-31"}).status_code == 200
+
+
+def test_a_note_number_no_one_expects_is_a_400_and_a_real_one_deletes(served: tuple[Any, HeldStore, Any]) -> None:
+    """``/note/N/delete`` with 5,000 nines was int()'s ValueError: a 500 (found by the campaign)."""
+    import re
+
+    client = served[0]
+    for number in ("9" * 5000, "99999999999999999999999", "9223372036854775808", "0", "٣", "1e3", "-1", "%1b"):
+        refused = _post(client, f"/note/{number}/delete", {"token": "t0ken"})
+        assert refused.status_code == 400 and "no note" in refused.text, (number[:30], refused.status_code)
+    assert _post(client, f"{HAND}/note", {"text": "to delete", "token": "t0ken", "back": HAND}).status_code == 303
+    page = client.get(HAND).text
+    number = re.findall(r'<p class="note-text">to delete</p>.*?action="/note/(\d+)/delete"', page, flags=re.S)[0]
+    assert _post(client, f"/note/{number}/delete", {"token": "t0ken", "back": HAND}).status_code == 303
+    assert "to delete" not in client.get(HAND).text

@@ -88,8 +88,10 @@ MIN_HANDS = WholeNumber(0, 1_000_000_000)
 TABLE_SIZE = WholeNumber(2, 10)
 #: `sessions --gap`, minutes: up to a year
 GAP_MINUTES = WholeNumber(1, 525_600)
+#: a note's number (`/note/N/delete`): the store's BIGINT
+NOTE_ID = WholeNumber(1, 2**63 - 1)
 #: `simulate --hands`: a hundred million is some 30 GB of history, and hours
 SIMULATED_HANDS = WholeNumber(1, 100_000_000)
 
-__all__ = ["GAP_MINUTES", "LIMIT", "LIMIT_OR_ALL", "LONGEST", "MIN_HANDS", "MOST_MONEY", "SIMULATED_HANDS", "TABLE_SIZE",
-           "WholeNumber", "amount_refusal", "amount_text", "quoted"]
+__all__ = ["GAP_MINUTES", "LIMIT", "LIMIT_OR_ALL", "LONGEST", "MIN_HANDS", "MOST_MONEY", "NOTE_ID", "SIMULATED_HANDS",
+           "TABLE_SIZE", "WholeNumber", "amount_refusal", "amount_text", "quoted"]

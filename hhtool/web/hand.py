@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from hhtool.service.errors import UsageError
+from hhtool.service.numbers import NOTE_ID, quoted
 from hhtool.service.serving import ServedDatabase
 from hhtool.web import forms
 from hhtool.web.app import REPORT_POLICY, Served, token_ok
@@ -192,9 +193,10 @@ async def delete_a_note(served: Served, request: Request) -> Response:
     from hhtool.service.notes import delete_note
 
     def action(database: ServedDatabase, fields: dict[str, str]) -> None:
-        number = request.path_params["note_id"]
-        if not delete_note(database, int(number)):
-            raise UsageError(f"no note {number}")
+        given = request.path_params["note_id"]
+        number = NOTE_ID.read(given)  # (5,000 digits were int()'s ValueError: a 500)
+        if number is None or not delete_note(database, number):
+            raise UsageError(f"no note {quoted(given)}")
 
     return await _write(served, request, action, "/hands")
 
@@ -206,7 +208,7 @@ ROUTES = (
     ("/hand/{site}/{hand_id}/tag", add_hand_tag, ["POST"]),
     ("/hand/{site}/{hand_id}/untag", remove_hand_tag, ["POST"]),
     ("/player/note", add_player_note, ["POST"]),
-    ("/note/{note_id:int}/delete", delete_a_note, ["POST"]),
+    ("/note/{note_id}/delete", delete_a_note, ["POST"]),
     ("/replayer.js", replayer_script, ["GET"]),
     ("/replayer.css", replayer_style, ["GET"]),
 )
