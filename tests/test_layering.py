@@ -30,6 +30,7 @@ CLI_RENDERING = {
     "hhtool.reports.dispute": "render: a dispute report value as text, JSON or a web page; the service builds it",
     "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
     "hhtool.reports.json_safe": "dumps: the one rule for JSON on a terminal (C1 controls, U+2028/9 escaped)",
+    "hhtool.reports.printable": "printable: the one rule for a name or note on a terminal (controls, bidi marks as ?)",
 }
 
 #: what the web app (`hhtool serve`) may import besides hhtool.service and itself, and why
@@ -38,6 +39,7 @@ WEB_RENDERING = {
     "hhtool.reports.dispute.replayer": "replayer_fragment: a report's replayer, drawn by the dispute page's script",
     "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
     "hhtool.reports.dispute.html": "streets_section: the dispute page's street-by-street table (every value escaped there)",
+    "hhtool.reports.printable": "printable: the one rule for a name or note on a page, as on the terminal (controls as ?)",
 }
 
 #: the one command that starts the web app

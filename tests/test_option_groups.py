@@ -54,7 +54,7 @@ def test_a_filter_option_reads_the_same_in_every_command() -> None:
                 helps.setdefault(name, set()).add(text)
     assert set(helps) == set(ALL)
     assert all(len(texts) == 1 for texts in helps.values()), helps
-    assert helps["--table-size"] == {"Only tables of this many seats (e.g. 8)."}
+    assert helps["--table-size"] == {"Only tables of this many seats, e.g. 8 (from 2 to 10)."}
 
 
 def test_tournaments_offers_no_stakes(pokerstars_samples_store: Path) -> None:

@@ -36,6 +36,7 @@ from typer.core import TyperGroup
 from hhtool.service import stores
 from hhtool.service.choices import profile_names, site_names
 from hhtool.service.errors import CannotWrite, UsageError
+from hhtool.service.numbers import WholeNumber
 from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 
 #: the sites (the registry of site parsers, read without loading them), as the help lists them
@@ -78,6 +79,21 @@ def rules_option(what: str) -> Any:
     """``--rules`` with the built-in profiles listed after ``what`` (and completed by the shell)."""
     return typer.Option(None, "--rules", autocompletion=_complete_rules,
                         help=late_help(lambda: f"{what}: {', '.join(profile_names())}; or a TOML file."))
+
+
+def number_option(rule: WholeNumber, default: Any, *names: str, help: str) -> Any:
+    """An option taking a whole number that ``rule`` (:mod:`hhtool.service.numbers`, the one the web
+    pages use too) reads and bounds (``default``: a number, None, or ``...`` when it must be given);
+    its help ends with the bounds. A value outside is a usage error:
+    ``Invalid value for '--limit': wants a whole number from 1 to 1,000,000, not '1e23'``."""
+
+    def parse(text: str) -> int:
+        value = rule.read(str(text))
+        if value is None:  # (not a ValueError: Typer would put its own words before the reason)
+            raise typer.BadParameter(rule.refusal(str(text)))
+        return value
+
+    return typer.Option(default, *names, parser=parse, metavar="N", help=f"{help} ({rule.bounds}).")
 
 
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "

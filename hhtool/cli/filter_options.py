@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import typer
 
-from hhtool.cli.common import site_option
+from hhtool.cli.common import number_option, site_option
 from hhtool.cli.option_group import GROUP, Command, GroupOption, option_group
 from hhtool.service.choices import Game
+from hhtool.service.numbers import TABLE_SIZE
 
 if TYPE_CHECKING:
     from hhtool.service.filters import HandFilter
@@ -58,8 +59,8 @@ _OPTIONS: dict[FilterName, GroupOption] = {
         None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")),
     "to": GroupOption("date_to", str | None, typer.Option(None, "--to", help="Last day, YYYY-MM-DD, inclusive.")),
     "game": GroupOption("game", Game | None, typer.Option(None, "--game", help="cash or tournament.")),
-    "table-size": GroupOption("table_size", int | None, typer.Option(
-        None, "--table-size", help="Only tables of this many seats (e.g. 8).")),
+    "table-size": GroupOption("table_size", int | None, number_option(
+        TABLE_SIZE, None, "--table-size", help="Only tables of this many seats, e.g. 8")),
 }
 
 #: the default a command's ``filters`` parameter is declared with (:func:`hand_filter_options` fills it)

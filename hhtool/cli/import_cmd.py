@@ -28,7 +28,7 @@ from hhtool.cli.common import (
     rules_option,
     site_option,
 )
-from hhtool.cli.output import print_text_summary
+from hhtool.cli.output import print_text_summary, printable
 from hhtool.service.config import watch_targets
 from hhtool.service.errors import UsageError
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
@@ -145,18 +145,18 @@ def print_file_pass(report: FileReport) -> None:
     and its failures and conflicting copies; nothing for a file imported before and unchanged."""
     if report.status != "unchanged":
         whole = report.file_totals()["hands_found"]
-        out.print(f"{escape(report.path)}: {report.hands_found} hands found = {report.stored} stored + "
+        out.print(f"{escape(printable(report.path))}: {report.hands_found} hands found = {report.stored} stored + "
                   f"{report.duplicates} duplicates + {report.skipped} skipped + {report.failed} failed"
                   f" + {report.incomplete} incomplete" + (f" ({whole} in the file)" if report.status == "grown" else ""),
                   highlight=False)
     if report.changed:  # (cut or rewritten in place: read again)
         out.print(f"  [yellow]{escape(report.changed)}[/yellow]", highlight=False)
     for failed in report.failures:
-        out.print(f"  [red]failed[/red] {escape(report.path)}:{failed.line}: {escape(failed.reason)}", highlight=False)
+        out.print(printable(f"  [red]failed[/red] {escape(report.path)}:{failed.line}: {escape(failed.reason)}"),
+                  highlight=False)
     for conflict in report.conflicts:
-        out.print(f"  [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: "
-                  f"{escape(conflict.second)} "
-                  f"differs from {escape(conflict.first)}", highlight=False)
+        out.print(printable(f"  [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: "
+                            f"{escape(conflict.second)} differs from {escape(conflict.first)}"), highlight=False)
 
 
 def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval: float, from_config: bool) -> None:
@@ -176,13 +176,14 @@ def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval
         status.heard(report)
 
     def missing(what: str) -> None:
-        err.print(f"[yellow]warning:[/yellow] {escape(what)}{where}; watched in case it appears", highlight=False)
+        err.print(f"[yellow]warning:[/yellow] {escape(printable(what))}{where}; watched in case it appears",
+                  highlight=False)
 
     try:
         try:
             summary = watch_paths(
                 database(db), paths, options, interval, heard, on_problem=status.unreadable_file,
-                on_watching=lambda: info(f"watching {escape(', '.join(paths))} every {interval:g} s; Ctrl-C stops",
+                on_watching=lambda: info(f"watching {escape(printable(', '.join(paths)))} every {interval:g} s; Ctrl-C stops",
                                          stderr=True),
                 on_missing=missing)
         except UsageError as error:
@@ -193,9 +194,8 @@ def run_watch(paths: list[str], db: str | None, options: ImportOptions, interval
         status.end()
     for report in summary.latest.values():  # a hand still cut off when the watch ends never completed
         for hand in report.incomplete_hands:
-            out.print(f"  [yellow]incomplete[/yellow] {escape(report.path)}:{hand.line}: {escape(hand.reason)} "
-                      "(kept in import_errors)",
-                      highlight=False)
+            out.print(printable(f"  [yellow]incomplete[/yellow] {escape(report.path)}:{hand.line}: "
+                                f"{escape(hand.reason)} (kept in import_errors)"), highlight=False)
     sums = summary.totals()  # the last line: what the whole watch did, its failed hands included
     out.print(f"stopped: {sums['hands_found']} hands found = {sums['stored']} stored + {sums['duplicates']} duplicates"
               f" + {sums['skipped']} skipped + {sums['failed']} failed + {sums['incomplete']} incomplete",

@@ -10,17 +10,18 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hhtool.cli.common import choices, err
+from hhtool.cli.common import choices, err, number_option
 from hhtool.cli.option_group import GROUP, Command, GroupOption, option_group
 from hhtool.cli.output import OutputFormat, file_format
+from hhtool.service.numbers import LIMIT_OR_ALL
 
 if TYPE_CHECKING:
     from hhtool.service.reports import TerminalChoice
 
 DESCENDING_OPTION = typer.Option(None, "--desc/--asc", help="Sort largest or newest first (--desc) or the other "
                                  "way. Default: --desc for numbers and dates, --asc for text.", show_default=False)
-LIMIT_OPTION = typer.Option(None, "--limit", "--top", min=0, help="Only the first N rows; 0: all. Default: 50 on "
-                            "the terminal, all in csv, json, parquet and html.")
+LIMIT_OPTION = number_option(LIMIT_OR_ALL, None, "--limit", "--top", help="Only the first N rows; 0: all. Default: "
+                             "50 on the terminal, all in csv, json, parquet and html")
 ALL_COLUMNS_OPTION = typer.Option(False, "--all", help="Table: every column.")
 FORMAT_OPTION = typer.Option(None, "--format", help=f"{choices(OutputFormat)}. Default: the one --out's "
                              "suffix names, else table.")

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from hhtool.cli.common import Verbosity, out, verbosity
 from hhtool.reports.json_safe import dumps
+from hhtool.reports.printable import printable
 from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.out_files import written_whole
 
@@ -49,7 +50,6 @@ SUFFIX_FORMATS = {".csv": OutputFormat.csv, ".json": OutputFormat.json, ".parque
 NOT_A_TABLE = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
 #: the width of a table written to a file or a pipe (no terminal to fit)
 UNBOUNDED_WIDTH = 200
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # U+2028, U+2029: line breaks to a terminal
 _NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?(?: chips)?|-)$")  # (chips: sessions)
 
 
@@ -210,15 +210,6 @@ def _cell(value: Any) -> str:
     return printable(str(value))
 
 
-def printable(text: str, *, lines: bool = False) -> str:
-    """``text`` with every control character (C0, DEL, C1: an escape sequence's start, a line break, a
-    tab) as "?", so that no player's name or history text reaches the terminal as an escape or a
-    line of its own; with ``lines``, the line breaks (``\\n``) of a text of several lines are kept."""
-    if lines:
-        return "\n".join(_CONTROL.sub("?", line) for line in text.split("\n"))
-    return _CONTROL.sub("?", text)
-
-
 def cut(text: str, width: int) -> str:
     """``text`` in at most ``width`` terminal cells, its end replaced by "…" when it is longer."""
     if cell_len(text) <= width:
@@ -350,12 +341,13 @@ SHOWN_NOT_HISTORIES = 8
 
 
 def shown_path(path: str) -> str:
-    """A report's path as the user would type it: relative to the current folder when inside it."""
+    """A report's path as the user would type it: relative to the current folder when inside it, and
+    :func:`printable` (a hostile file or archive member name's escapes as "?")."""
     try:
         relative = os.path.relpath(path)
     except ValueError:
-        return path
-    return relative if not relative.startswith("..") else path
+        return printable(path)
+    return printable(relative if not relative.startswith("..") else path)
 
 
 def cut_left(text: str, width: int) -> str:
@@ -513,4 +505,4 @@ def print_text_summary(report: ImportReport, level: Detail | None = None) -> Non
     if level is None:
         level = {Verbosity.QUIET: Detail.QUIET, Verbosity.VERBOSE: Detail.VERBOSE}.get(verbosity(), Detail.NORMAL)
     for line in import_summary_lines(report, level, min(terminal_width(), UNBOUNDED_WIDTH)):
-        out.print(line, highlight=False)
+        out.print(printable(line), highlight=False)  # (every name in it: a reason, a game, a hand id too)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, database
+from hhtool.cli.common import DB_OPTION, database, number_option
 from hhtool.cli.output import (
     UNBOUNDED_WIDTH,
     OutputFormat,
@@ -20,6 +20,7 @@ from hhtool.cli.output import (
     write_text,
 )
 from hhtool.service.choices import ProblemKind
+from hhtool.service.numbers import LIMIT
 
 if TYPE_CHECKING:
     import polars as pl
@@ -102,9 +103,9 @@ def register(app: typer.Typer) -> None:
         code: str | None = typer.Option(None, "--code",
                                         help="Only this check code (unverifiable), kind of error (errors) or "
                                              "defect (bad_date, mixed_encoding)."),
-        limit: int | None = typer.Option(None, "--limit", min=1,
-                                         help=f"At most this many of each kind (default: {TERMINAL_LIMIT} on the "
-                                              "terminal, every one in csv, json or --out)."),
+        limit: int | None = number_option(LIMIT, None, "--limit",
+                                          help=f"At most this many of each kind (default: {TERMINAL_LIMIT} on the "
+                                               "terminal, every one in csv, json or --out)"),
         output_format: ProblemsFormat | None = typer.Option(
             None, "--format", help="text, csv or json. Default: the one --out's suffix names, else text."),
         out_file: str | None = typer.Option(None, "--out", help="Write to this file; its suffix decides the format."),

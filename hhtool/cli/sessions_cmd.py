@@ -6,11 +6,12 @@ from enum import StrEnum
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, database
+from hhtool.cli.common import DB_OPTION, database, number_option
 from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
 from hhtool.cli.listing import LISTING, ListOptions, list_options
 from hhtool.cli.output import emit_frame
 from hhtool.service.choices import DEFAULT_GAP_MINUTES
+from hhtool.service.numbers import GAP_MINUTES
 
 
 class SessionsBy(StrEnum):
@@ -24,8 +25,8 @@ def register(app: typer.Typer) -> None:
     @list_options(sort="start", columns="start,hands,net,bb/100")
     def sessions_command(
         filters: HandFilterOptions = FILTERS,
-        gap: int = typer.Option(DEFAULT_GAP_MINUTES, "--gap", min=1, help="Minutes: a break this long or longer "
-                                "with no hand at any table ends a session (--by table: at its table)."),
+        gap: int = number_option(GAP_MINUTES, DEFAULT_GAP_MINUTES, "--gap", help="Minutes: a break this long or longer "
+                                 "with no hand at any table ends a session (--by table: at its table)"),
         by: SessionsBy = typer.Option(SessionsBy.sitting, "--by", help="sitting: the hands at every table "
                                       "together; table: a session per table."),
         listing: ListOptions = LISTING,

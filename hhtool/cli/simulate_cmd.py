@@ -7,9 +7,10 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, choices, err, info, late_help
+from hhtool.cli.common import EXIT_STORE, EXIT_USAGE, choices, err, info, late_help, number_option
 from hhtool.service.choices import simulated_sites, simulation_policies
 from hhtool.service.errors import CannotWrite, UsageError
+from hhtool.service.numbers import SIMULATED_HANDS
 from hhtool.service.simulate import SimulationRequest, simulate
 
 SITE_HELP = late_help(lambda: f"Format to write: {choices(simulated_sites())} (phh: a .phhs). The rake is shared "
@@ -20,7 +21,7 @@ POLICY_HELP = late_help(lambda: f"{choices(simulation_policies())} (calldown: no
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate_command(
-        hands: int = typer.Option(..., "--hands", min=1, help="How many hands to write."),
+        hands: int = number_option(SIMULATED_HANDS, ..., "--hands", help="How many hands to write"),
         seed: int = typer.Option(0, "--seed", help="Same seed, same hands."),
         players: str = typer.Option("2-8", "--players", help="Players per hand: N or MIN-MAX (2 to 8)."),
         stakes: str = typer.Option("0.04/0.08", "--stakes", help="Small bet / big bet."),

@@ -7,9 +7,10 @@ import sys
 import typer
 from rich.markup import escape
 
-from hhtool.cli.common import DB_OPTION, EXIT_USAGE, choices, database, err
+from hhtool.cli.common import DB_OPTION, EXIT_USAGE, choices, database, err, number_option
 from hhtool.cli.output import OutputFormat, emit_frame, file_format, terminal_width, write_text
 from hhtool.service.choices import DEFAULT_MEMORY, DEFAULT_TIMEOUT
+from hhtool.service.numbers import LIMIT
 
 FORMAT_HELP = (f"{choices(OutputFormat)}; table: DuckDB's box, fitted to the terminal. "
                "Default: the one --out's suffix names, else table.")
@@ -25,7 +26,7 @@ def register(app: typer.Typer) -> None:
             None, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "
                                                                "its suffix (.csv, .json, .parquet, .html) decides the format."),
-        max_rows: int = typer.Option(40, "--max-rows", min=1, help="Table: rows shown (the first and last halves)."),
+        max_rows: int = number_option(LIMIT, 40, "--max-rows", help="Table: rows shown (the first and last halves)"),
         max_width: int | None = typer.Option(None, "--max-width", min=20, help="Table: characters a line "
                                                                               "(default: the terminal's width)."),
         timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.01, help="Stop the query after SECONDS."),

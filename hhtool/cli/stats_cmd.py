@@ -5,10 +5,11 @@ from __future__ import annotations
 import typer
 
 from hhtool.cli.annotations import player_notes_block, print_lines
-from hhtool.cli.common import DB_OPTION, choices, database
+from hhtool.cli.common import DB_OPTION, choices, database, number_option
 from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.choices import Breakdown
+from hhtool.service.numbers import LIMIT, MIN_HANDS
 from hhtool.service.stats_columns import GROUPS_HELP, OPTIONAL_HEADERS, UNCUT_HEADERS, column_help
 
 BY_HELP = f"Break down by {choices(Breakdown)} (starting-hand groups: below)."
@@ -29,7 +30,7 @@ def register(app: typer.Typer) -> None:
     @hand_filter_options()
     def stats_command(
         filters: HandFilterOptions = FILTERS,
-        min_hands: int = typer.Option(0, "--min-hands", help="Only players with at least this many hands."),
+        min_hands: int = number_option(MIN_HANDS, 0, "--min-hands", help="Only players with at least this many hands"),
         by: Breakdown | None = typer.Option(None, "--by", help=BY_HELP),
         columns: str | None = typer.Option(None, "--columns", help="Table and HTML: these columns, comma-separated "
                                            "(headers or csv keys, listed below), e.g. player,hands,vpip,bb/100."),
@@ -37,7 +38,7 @@ def register(app: typer.Typer) -> None:
                                          "player on a terminal)."),
         sort: str | None = typer.Option(None, "--sort", help="Sort by this column (numbers largest first, "
                                         "names A to Z). Default: most hands first."),
-        limit: int | None = typer.Option(None, "--limit", "--top", min=1, help="Only the first N rows."),
+        limit: int | None = number_option(LIMIT, None, "--limit", "--top", help="Only the first N rows"),
         output_format: OutputFormat | None = typer.Option(
             None, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(None, "--out", help="Write to this file instead of the terminal; "

@@ -6,9 +6,10 @@ from typing import TYPE_CHECKING, cast
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, choices, database, late_help, out, site_option
+from hhtool.cli.common import DB_OPTION, choices, database, late_help, number_option, out, site_option
 from hhtool.cli.output import OutputFormat, emit_frame, file_format
 from hhtool.service.choices import BREAKDOWNS, code_names, finding_code
+from hhtool.service.numbers import LIMIT
 
 if TYPE_CHECKING:
     from hhtool.service.verdicts import Breakdown, Code
@@ -32,8 +33,8 @@ def register(app: typer.Typer) -> None:
         hand: str | None = typer.Option(None, "--hand", help="Drill down into one hand's violations."),
         site: str | None = SITE_OPTION,
         player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
-        top: int | None = typer.Option(None, "--top", min=1, help=f"Rows per breakdown in the terminal view (default: "
-                                       f"{TERMINAL_TOP} each of the overview, all of one --by)."),
+        top: int | None = number_option(LIMIT, None, "--top", help=f"Rows per breakdown in the terminal view (default: "
+                                        f"{TERMINAL_TOP} each of the overview, all of one --by)"),
         output_format: OutputFormat | None = typer.Option(
             None, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(

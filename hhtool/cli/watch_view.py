@@ -21,18 +21,13 @@ from typing import TYPE_CHECKING, TextIO
 from rich.cells import cell_len, set_cell_size
 
 from hhtool.cli.common import Verbosity, verbosity
+from hhtool.reports.printable import printable
 
 if TYPE_CHECKING:
     from hhtool.service.importing import FileReport
 
 #: the width a status line is cut to off a terminal (none: a log keeps it whole)
 UNBOUNDED = 10_000
-
-
-def _plain(text: str) -> str:
-    """``text`` with control characters (a hostile file name's escapes, line breaks) shown as ``?``."""
-    return "".join("?" if ord(char) < 32 or 0x7F <= ord(char) < 0xA0 or char in "\u2028\u2029" else char
-                   for char in text)
 
 
 def count(number: int, noun: str) -> str:
@@ -93,7 +88,7 @@ class WatchStatus:
     def problem(self, line: str) -> None:
         """A problem, printed once above the status line (failed hands, conflicts: :meth:`file_problems`)."""
         self._clear()
-        self.stream.write(_plain(line) + "\n")
+        self.stream.write(printable(line) + "\n")
         self.stream.flush()
         if self.terminal and self.shown:
             self._redraw()
@@ -124,7 +119,7 @@ class WatchStatus:
     def draw(self) -> None:
         if self.quiet or self.verbose:  # (-v: each file's accounting is the log instead)
             return
-        status = _plain(self.status())
+        status = printable(self.status())
         if status == self.shown:
             return
         self.shown = status

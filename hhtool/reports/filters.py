@@ -86,7 +86,7 @@ class HandFilter:
         if self.date_from is not None:
             parts.append("h.started_at >= ?")
             params.append(self.date_from)
-        if self.date_to is not None:
+        if self.date_to is not None and self.date_to < date.max:  # (to the last day there is: no bound)
             parts.append("h.started_at < ?")
             params.append(self.date_to + timedelta(days=1))
         if self.game is not None:

@@ -24,7 +24,8 @@ import polars as pl
 from hhtool.money import format_money, site_amount
 from hhtool.reports.choices import Showdown, Verdict
 
-_AMOUNT = re.compile(r"^\s*[$€£]?\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:[A-Za-z]{3,5})?\s*$")
+#: (ASCII digits only: ``\d`` alone also reads ``٣``)
+_AMOUNT = re.compile(r"^\s*[$€£]?\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(?:[A-Za-z]{3,5})?\s*$", re.ASCII)
 
 
 def parse_amount(text: str, option: str) -> Decimal:

@@ -13,7 +13,6 @@ to review the hand as the table saw it; the showdown still shows what was shown.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from hhtool.evaluation import best_high, best_low
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
 from hhtool.money import format_money
 from hhtool.replay import ReplayResult, betting_of
+from hhtool.reports.printable import printable
 
 SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
 _VERBS = {
@@ -348,15 +348,7 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
 
 #: the widest line of a forum post: a forum's code box and a phone both show 72 columns whole
 FORUM_WIDTH = 72
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")  # as `printable` in hhtool.cli.output
 _MARKUP = str.maketrans({"[": "(", "]": ")", "<": "‹", ">": "›", "`": "'"})
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character (C0, DEL, C1, U+2028/9: an escape's start, a line break)
-    as "?": the rule the terminal's `show` follows (``hhtool.cli.output.printable``), for the pages
-    and posts rendered here."""
-    return _UNSAFE.sub("?", text)
 
 
 def forum_safe(text: str) -> str:

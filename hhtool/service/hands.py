@@ -10,6 +10,8 @@ hand, whether or not the site states a total.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from hhtool.replay.result import stored_verdict_sql
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.hand_list import (
@@ -30,6 +32,7 @@ from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.stats import TerminalChoice
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
+from hhtool.service.numbers import MOST_MONEY, amount_refusal, amount_text
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.store import hand_queries
@@ -46,14 +49,24 @@ def hand_choice(verdict: Verdict | None = None, showdown: Showdown | None = None
                 max_pot: str | None = None) -> HandChoice:
     """The list's own filters from the option texts; UsageError for a malformed amount or bounds
     that leave no room."""
-    try:
-        low = parse_amount(min_pot, "--min-pot") if min_pot is not None else None
-        high = parse_amount(max_pot, "--max-pot") if max_pot is not None else None
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    low = _pot_bound(min_pot, "--min-pot")
+    high = _pot_bound(max_pot, "--max-pot")
     if low is not None and high is not None and low > high:
         raise UsageError(f"--min-pot {min_pot} is above --max-pot {max_pot}: no pot lies between them")
     return HandChoice(verdict=verdict, showdown=showdown, min_pot=low, max_pot=high)
+
+
+def _pot_bound(text: str | None, option: str) -> Decimal | None:
+    """A pot bound as typed (None: not given), within what a pot can be (:data:`MOST_MONEY`)."""
+    if text is None:
+        return None
+    try:
+        value = parse_amount(amount_text(text, option), option)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if value > MOST_MONEY:
+        raise UsageError(f"{option} {amount_refusal(text)}")
+    return value
 
 
 def _list_choice(choice: HandChoice) -> ListChoice:

@@ -14,6 +14,7 @@ from starlette.datastructures import QueryParams
 from hhtool.service.choices import Game
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import HandFilter, hand_filter
+from hhtool.service.numbers import TABLE_SIZE, WholeNumber, quoted
 
 #: the filter's keys in the query string, in the order the form shows them
 FILTER_KEYS = ("player", "site", "stakes", "from", "to", "game", "table_size", "tag")
@@ -37,23 +38,21 @@ def choice(query: QueryParams, key: str, kind: type[E]) -> E | None:
     try:
         return kind(value)
     except ValueError:
-        raise UsageError(f"{key} must be one of {', '.join(str(v) for v in kind)}, not {value!r}") from None
+        raise UsageError(f"{key} must be one of {', '.join(str(v) for v in kind)}, not {quoted(value)}") from None
 
 
-def number(query: QueryParams, key: str, low: int = 1) -> int | None:
+def number(query: QueryParams, key: str, kind: WholeNumber) -> int | None:
+    """The whole number given to ``key`` (None: not given), read and bounded by the rule of its ``kind``
+    that the command line's option uses too."""
     value = text(query, key)
-    if value is None:
-        return None
-    if not value.isdigit() or int(value) < low:
-        raise UsageError(f"{key} wants a whole number of at least {low}, not {value!r}")
-    return int(value)
+    return None if value is None else kind.parse(value, key)
 
 
 def the_filter(query: QueryParams) -> HandFilter:
     """The hands the query string selects (the CLI's filter options, by the same names)."""
     return hand_filter(players=many(query, "player"), sites=many(query, "site"), stakes=text(query, "stakes"),
                        date_from=text(query, "from"), date_to=text(query, "to"), game=choice(query, "game", Game),
-                       table_size=number(query, "table_size"), tags=many(query, "tag"))
+                       table_size=number(query, "table_size", TABLE_SIZE), tags=many(query, "tag"))
 
 
 def kept(query: QueryParams, keys: tuple[str, ...] = FILTER_KEYS, **changed: str | None) -> str:

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
 from hhtool.service.errors import UsageError
+from hhtool.service.numbers import NOTE_ID, quoted
 from hhtool.service.serving import ServedDatabase
 from hhtool.web import forms
 from hhtool.web.app import REPORT_POLICY, Served, token_ok
@@ -104,13 +105,31 @@ async def replayer_style(served: Served, request: Request) -> Response:
 async def _form(served: Served, request: Request) -> dict[str, str] | Response:
     """The posted form's fields (first value each), or the refusal: too long, or without this
     process's token."""
-    body = await request.body()
-    if len(body) > MAX_FORM_BYTES:
-        return PlainTextResponse("refused: the form is too long", status_code=413)
+    body = await _bounded_body(request)
+    if body is None:
+        return PlainTextResponse(f"refused: the form is too long (at most {MAX_FORM_BYTES:,} bytes)", status_code=413)
     fields = {key: values[0] for key, values in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
     if not token_ok(served, fields.get("token") or request.headers.get("x-hhtool-token")):
         return PlainTextResponse("refused: the page's token is missing or stale (reload the page)", status_code=403)
     return fields
+
+
+async def _bounded_body(request: Request) -> bytes | None:
+    """The request's body, or None past :data:`MAX_FORM_BYTES`: a Content-Length above it is refused
+    before a byte is read, and a body without one (chunked) is read a chunk at a time with a running
+    count, stopping at the first chunk past the bound (never the whole of a hostile body in memory)."""
+    declared = request.headers.get("content-length", "").strip()
+    if declared and (len(declared) > 12 or not declared.isascii() or not declared.isdigit()
+                     or int(declared) > MAX_FORM_BYTES):
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_FORM_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _back(fields: dict[str, str], fallback: str) -> str:
@@ -174,9 +193,10 @@ async def delete_a_note(served: Served, request: Request) -> Response:
     from hhtool.service.notes import delete_note
 
     def action(database: ServedDatabase, fields: dict[str, str]) -> None:
-        number = request.path_params["note_id"]
-        if not delete_note(database, int(number)):
-            raise UsageError(f"no note {number}")
+        given = request.path_params["note_id"]
+        number = NOTE_ID.read(given)  # (5,000 digits were int()'s ValueError: a 500)
+        if number is None or not delete_note(database, number):
+            raise UsageError(f"no note {quoted(given)}")
 
     return await _write(served, request, action, "/hands")
 
@@ -188,7 +208,7 @@ ROUTES = (
     ("/hand/{site}/{hand_id}/tag", add_hand_tag, ["POST"]),
     ("/hand/{site}/{hand_id}/untag", remove_hand_tag, ["POST"]),
     ("/player/note", add_player_note, ["POST"]),
-    ("/note/{note_id:int}/delete", delete_a_note, ["POST"]),
+    ("/note/{note_id}/delete", delete_a_note, ["POST"]),
     ("/replayer.js", replayer_script, ["GET"]),
     ("/replayer.css", replayer_style, ["GET"]),
 )

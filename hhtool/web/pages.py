@@ -14,6 +14,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from hhtool.service.choices import Axis, Breakdown, ProblemKind, Showdown, Unit, Verdict
 from hhtool.service.errors import UsageError
+from hhtool.service.numbers import GAP_MINUTES, LIMIT, MIN_HANDS
 from hhtool.service.serving import ServedDatabase
 from hhtool.web import forms
 from hhtool.web.app import Served
@@ -79,8 +80,8 @@ async def stats(served: Served, request: Request) -> Response:
     def work(database: ServedDatabase) -> dict[str, Any]:
         by = forms.choice(query, "by", Breakdown) if by_text != "player" else None
         chosen = forms.the_filter(query)
-        frame = player_stats(database, chosen, by=by, min_hands=forms.number(query, "min_hands", 0) or 0, sort=sort,
-                             limit=forms.number(query, "limit") or 500)
+        frame = player_stats(database, chosen, by=by, min_hands=forms.number(query, "min_hands", MIN_HANDS) or 0,
+                             sort=sort, limit=forms.number(query, "limit", LIMIT) or 500)
         group = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card",
                  Breakdown.street: "street", Breakdown.start: "start"}.get(by) if by else None
         keys = ["player"] + ([group] if group else [])
@@ -181,8 +182,8 @@ async def sessions(served: Served, request: Request) -> Response:
         if chosen.date_from is None:  # the latest days only (up to To, if asked), unless From is asked
             since = recent_start(database, chosen, RECENT_HANDS)
             chosen = replace(chosen, date_from=since) if since is not None else chosen
-        report = player_sessions(database, chosen, forms.number(query, "gap") or 30, sort=sort,
-                                 limit=forms.number(query, "limit") or 200)
+        report = player_sessions(database, chosen, forms.number(query, "gap", GAP_MINUTES) or 30, sort=sort,
+                                 limit=forms.number(query, "limit", LIMIT) or 200)
         rows = []
         for record in report.listed.frame.iter_rows(named=True):
             start, end = record["start"], record["end"]
@@ -280,7 +281,7 @@ async def audit(served: Served, request: Request) -> Response:
             raise UsageError(str(error)) from None
         chosen = forms.the_filter(query)
         found = violation_breakdowns(database, [by], chosen, code, forms.text(query, "by_player"),
-                                     limit=forms.number(query, "limit") or 200, for_terminal=True)
+                                     limit=forms.number(query, "limit", LIMIT) or 200, for_terminal=True)
         frame = found[0].frame if found else None
         columns = list(frame.columns) if frame is not None else []
         rows = [dict(zip(columns, row, strict=True)) for row in frame.iter_rows()] if frame is not None else []
@@ -297,7 +298,7 @@ async def problems(served: Served, request: Request) -> Response:
     def work(database: ServedDatabase) -> dict[str, Any]:
         kind = forms.choice(query, "kind", ProblemKind) or ProblemKind.all
         found = stored_problems(database, kind, forms.many(query, "site"), forms.text(query, "file"),
-                                forms.text(query, "code"), limit=forms.number(query, "limit") or 200)
+                                forms.text(query, "code"), limit=forms.number(query, "limit", LIMIT) or 200)
         sections = [("Import errors", found.errors, found.errors_total),
                     ("Unverifiable checks", found.unverifiable, found.unverifiable_total),
                     ("Defects", found.defects, found.defects_total)]

@@ -15,7 +15,7 @@ from html import escape
 from typing import Any
 
 from hhtool.reports.dispute.model import DealView, Report, StreetView, in_history_order
-from hhtool.reports.show import printable
+from hhtool.reports.printable import printable
 
 Card = dict[str, Any]  # {"card": "Kd" | None, "face": "up" | "down", "won": ["high", ...]}
 #: street number -> the down and up cards each player still in is dealt on it

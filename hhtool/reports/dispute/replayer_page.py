@@ -9,7 +9,7 @@ from html import escape
 from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.dispute.replayer import replayer_fragment
-from hhtool.reports.show import printable
+from hhtool.reports.printable import printable
 
 
 def _e(text: object) -> str:
