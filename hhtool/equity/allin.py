@@ -146,8 +146,8 @@ def cards_by(hand: Hand, state: ReplayState, player: str, street: Street) -> tup
     hole = state.hole_cards.get(player)
     if street >= Street.SEVENTH:
         return hole
-    downs = downs_dealt[:2] if len(downs_dealt) >= 2 and None not in downs_dealt[:2] else None
-    if downs is None:
+    downs: list[Card] | None = [c for c in downs_dealt[:2] if c is not None]
+    if downs is None or len(downs) < 2:
         shown = next((s.cards for s in hand.showdown if s.player == player and s.status in _SHOWN), ())
         not_up = [c for c in shown if c is not None and c not in all_ups]
         downs = not_up[:2] if len(not_up) >= 3 or (len(not_up) == 2 and hand.community_card is not None) else None
@@ -188,7 +188,7 @@ def hand_seed(hand: Hand) -> int:
 
 
 def _engine() -> DealValuesFunction:
-    from hhtool.equity.deals import deal_values  # the engine loads numpy: only when a spot needs it
+    from hhtool.equity.deals import deal_values  # type: ignore[import-untyped]  # loads numpy: only when a spot needs it
 
     return deal_values
 
@@ -288,7 +288,7 @@ def _outcome_keys(high: numpy.ndarray, low: numpy.ndarray, pots: Sequence[Sequen
             columns.append(((pot_high == best_high) * bits).sum(axis=1))
             columns.append(((pot_low == best_low) & (best_low > 0)).astype(np.int64) @ bits)
     if hand_low:
-        columns.append((low > 0).any(axis=1))
+        columns.append(np.asarray((low > 0).any(axis=1)))
     if not columns:
         return np.zeros((len(high), 1), dtype=np.int64)
     return np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1)
