@@ -60,6 +60,7 @@ class Reason:
     HIDDEN_CARD = "hidden_card"  # a card dealt by then is hidden in the history
     BAD_CARDS = "bad_cards"  # the known cards cannot be dealt (a card twice, too many players for the deck)
     NOT_REPLAYED = "not_replayed"  # the replay did not run or failed
+    ERROR = "error"  # the computation failed (a fault to report)
 
     WORDS: Mapping[str, str] = {
         EXACT: "every completion counted",
@@ -71,6 +72,7 @@ class Reason:
         HIDDEN_CARD: "a card dealt by then is hidden in the history",
         BAD_CARDS: "the cards known cannot be dealt",
         NOT_REPLAYED: "the hand was not replayed",
+        ERROR: "the computation failed",
     }
 
 
