@@ -229,3 +229,40 @@ def test_grouping_agrees_with_the_deal_by_deal_split_under_every_profile(tmp_pat
             assert outcome.ev_net == _deal_by_deal(hand, state, profile, samples=200, budget=2000), hand.hand_id
             checked += 1
     assert checked >= 5
+
+
+def test_the_engine_gives_the_reference_values() -> None:
+    """The real engine (hhtool.equity.deals, the import's default) against the reference: the doc's
+    example exactly, and the same rule profile's split on a sampled 3rd-street spot's exact count."""
+    hand = build_hand(EXAMPLE)
+    for tie_rule in ("position", "rr_suit"):
+        profile = RuleProfile(odd_unit_tied_half=tie_rule)  # type: ignore[arg-type]
+        state = walk(hand, profile)
+        assert allin_ev(hand, state, profile) == allin_ev(hand, state, profile, reference_deal_values)
+
+
+def test_the_import_stores_each_hands_ev_and_money_is_conserved(tmp_path: Path) -> None:
+    """`hhtool import` of simulated hands: every hand says whether it has an EV and why not; where it
+    has one, each player's EV net sums over the hand to the net the site paid (thousandths)."""
+    import duckdb
+    from typer.testing import CliRunner
+
+    from hhtool.cli import app
+
+    history, db = tmp_path / "sim.txt", tmp_path / "sim.duckdb"
+    runner = CliRunner()
+    assert runner.invoke(app, ["simulate", "--hands", "400", "--seed", "7", "--out", str(history), "-q"]).exit_code == 0
+    result = runner.invoke(app, ["import", str(history), "--db", str(db), "--jobs", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    with duckdb.connect(str(db), read_only=True) as con:
+        statuses = dict(con.execute("SELECT allin_ev, count(*) FROM hands GROUP BY 1").fetchall())
+        sums = con.execute("""SELECT h.hand_id, h.allin_ev, sum(r.ev_net), sum(r.net), count(r.ev_net), count(*)
+                              FROM hands h JOIN results r USING (site, hand_id) GROUP BY ALL""").fetchall()
+    assert set(statuses) <= {*Reason.WORDS} and None not in statuses, statuses
+    assert statuses.get(Reason.EXACT, 0) + statuses.get(Reason.SAMPLED, 0) >= 3, statuses
+    assert statuses.get(Reason.NO_ALL_IN, 0) > 300, statuses
+    for hand_id, status, ev_sum, net_sum, with_ev, players in sums:
+        if status in (Reason.EXACT, Reason.SAMPLED):
+            assert (ev_sum, with_ev) == (net_sum * MILLI, players), hand_id
+        else:
+            assert (ev_sum, with_ev) == (None, 0), hand_id

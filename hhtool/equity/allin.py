@@ -43,9 +43,9 @@ __all__ = [
 #: EV amounts are in thousandths of the hand's smallest unit
 MILLI = 1000
 #: the samples drawn where the completions are too many to count (seeded by the hand: it repeats)
-SAMPLES = 20_000
+SAMPLES = 5_000
 #: count every completion when there are at most this many
-EXACT_BUDGET = 200_000
+EXACT_BUDGET = 50_000
 
 
 class Reason:
@@ -190,7 +190,7 @@ def hand_seed(hand: Hand) -> int:
 
 
 def _engine() -> DealValuesFunction:
-    from hhtool.equity.deals import deal_values  # type: ignore[import-untyped]  # loads numpy: only when a spot needs it
+    from hhtool.equity.deals import deal_values  # loads numpy: only when a spot needs it
 
     return deal_values
 
@@ -223,14 +223,15 @@ def spot_ev(hand: Hand, state: ReplayState, profile: RuleProfile, spot: AllInSpo
     by_rank = profile.pots_formed_at == "showdown"  # pots formed from the winners: the whole ranking decides
     key = _outcome_keys(values.high, values.low, [[players.index(p) for p in eligible] for _, eligible in raw_pots],
                         by_rank, profile.low_half_exists == "hand")
-    _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
+    axis = 0 if key.ndim == 2 else None
+    _, first, counts = np.unique(key, axis=axis, return_index=True, return_counts=True)
     inverse = None
     totals = dict.fromkeys(players, 0)  # sum over deals of each player's winnings
     for group, (row, count) in enumerate(zip(first.tolist(), counts.tolist(), strict=True)):
         awards, by_suit = splitter.split(values.high[row].tolist(), values.low[row].tolist())
         if by_suit and splitter.suit_matters:
             if inverse is None:
-                inverse = np.unique(key, axis=0, return_inverse=True)[1].reshape(-1)
+                inverse = np.unique(key, axis=axis, return_inverse=True)[1].reshape(-1)
             rows = np.flatnonzero(inverse == group).tolist()
             for cards in values.cards_of(rows):
                 for player, amount in splitter.split_cards(cards).items():
@@ -292,8 +293,16 @@ def _outcome_keys(high: numpy.ndarray, low: numpy.ndarray, pots: Sequence[Sequen
     if hand_low:
         columns.append(np.asarray((low > 0).any(axis=1)))
     if not columns:
-        return np.zeros((len(high), 1), dtype=np.int64)
-    return np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1)
+        return np.zeros(len(high), dtype=np.int64)
+    # one int64 per deal where the columns fit in 63 bits (np.unique on one column is far faster
+    # than on rows); else the rows themselves
+    widths = [max(int(np.max(column)), 1).bit_length() for column in columns]
+    if sum(widths) > 63:
+        return np.stack([np.asarray(c, dtype=np.int64) for c in columns], axis=1)
+    packed = np.zeros(len(high), dtype=np.int64)
+    for column, width in zip(columns, widths, strict=True):
+        packed = (packed << width) | np.asarray(column, dtype=np.int64)
+    return packed
 
 
 class _Splitter:
