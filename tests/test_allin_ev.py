@@ -266,3 +266,96 @@ def test_the_import_stores_each_hands_ev_and_money_is_conserved(tmp_path: Path) 
             assert (ev_sum, with_ev) == (net_sum * MILLI, players), hand_id
         else:
             assert (ev_sum, with_ev) == (None, 0), hand_id
+
+
+def test_stats_report_ev_net_ev_bb_per_100_and_luck(tmp_path: Path) -> None:
+    """`hhtool stats`: evnet, evbb/100 and luck in --help, the table (--columns "ev net"), CSV and
+    JSON; per player, ev net + luck = net, and over the players of the hands ev net sums as net."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from hhtool.cli import app
+
+    history, db = tmp_path / "sim.txt", str(tmp_path / "sim.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["simulate", "--hands", "300", "--seed", "7", "--out", str(history), "-q"]).exit_code == 0
+    assert runner.invoke(app, ["import", str(history), "--db", db, "--jobs", "1", "-q"]).exit_code == 0
+    shown = runner.invoke(app, ["stats", "--help"], env={"COLUMNS": "80"})
+    assert all(word in shown.output for word in ("evnet", "evbb/100", "luck"))
+    table = runner.invoke(app, ["stats", "--db", db, "--columns", "player,hands,net,ev net,ev bb/100,luck"],
+                          env={"COLUMNS": "80"})
+    assert table.exit_code == 0, table.output
+    assert "evnet" in table.output and "luck" in table.output
+    rows = json.loads(runner.invoke(app, ["stats", "--db", db, "--format", "json"]).output)
+    rows = rows["rows"] if isinstance(rows, dict) else rows
+    assert all(row["ev_net_won"] + row["luck"] == row["net_won"] for row in rows)
+    assert any(row["luck"] != 0 for row in rows)  # some all-in went for or against its expectation
+    csv = runner.invoke(app, ["stats", "--db", db, "--format", "csv"]).output.splitlines()[0].split(",")
+    assert {"ev_net_won", "ev_bb_per_100", "luck"} <= set(csv)
+    wrong = runner.invoke(app, ["stats", "--db", db, "--columns", "ev nett"], env={"COLUMNS": "80"})
+    assert wrong.exit_code == 2 and "did you mean" in wrong.output and "Traceback" not in wrong.output
+
+
+def test_graph_draws_an_all_in_ev_line(tmp_path: Path) -> None:
+    """`hhtool graph`: HTML and PNG with the "All-in EV" line beside total, showdown and non-showdown;
+    its last value is the player's evnet of `stats`."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from hhtool.cli import app
+
+    history, db = tmp_path / "sim.txt", str(tmp_path / "sim.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["simulate", "--hands", "300", "--seed", "7", "--out", str(history), "-q"]).exit_code == 0
+    assert runner.invoke(app, ["import", str(history), "--db", db, "--jobs", "1", "-q"]).exit_code == 0
+    rows = json.loads(runner.invoke(app, ["stats", "--db", db, "--format", "json"]).output)
+    rows = rows["rows"] if isinstance(rows, dict) else rows
+    lucky = next(row for row in rows if row["luck"] != 0)
+    page = tmp_path / "w.html"
+    result = runner.invoke(app, ["graph", "--db", db, "--player", lucky["player"], "--out", str(page)],
+                           env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    assert "All-in EV" in text and "Non-showdown" in text
+    from hhtool.money import format_money
+
+    assert f"<tr><th>All-in EV</th><td>{format_money(lucky['ev_net_won'], lucky['unit'])}</td>" in text
+    png = tmp_path / "w.png"
+    assert runner.invoke(app, ["graph", "--db", db, "--player", lucky["player"], "--out", str(png)]).exit_code == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_show_gives_each_streets_equity_and_the_all_in_ev(tmp_path: Path) -> None:
+    """`hhtool show` (text at 80 columns, JSON): the equities of the streets where every live hand is
+    known, at the moment the betting closed, and the EV; --hide-hole shows none of them."""
+    import json
+
+    import duckdb
+    from rich.cells import cell_len
+    from typer.testing import CliRunner
+
+    from hhtool.cli import app
+
+    history, db = tmp_path / "sim.txt", str(tmp_path / "sim.duckdb")
+    runner = CliRunner()
+    assert runner.invoke(app, ["simulate", "--hands", "300", "--seed", "7", "--out", str(history), "-q"]).exit_code == 0
+    assert runner.invoke(app, ["import", str(history), "--db", db, "--jobs", "1", "-q"]).exit_code == 0
+    with duckdb.connect(db, read_only=True) as con:
+        hand_id, street, stored = con.execute(
+            "SELECT h.hand_id, h.allin_street, list(r.ev_net ORDER BY r.player) FROM hands h JOIN results r "
+            "USING (site, hand_id) WHERE h.allin_ev = 'exact' GROUP BY ALL ORDER BY 1 LIMIT 1").fetchone()
+    text = runner.invoke(app, ["show", hand_id, "--db", db], env={"COLUMNS": "80"})
+    assert text.exit_code == 0, text.output
+    assert "*** all-in equity ***" in text.output and "all-in EV, the betting closed on" in text.output
+    assert all(cell_len(line) <= 80 for line in text.output.splitlines())
+    described = json.loads(runner.invoke(app, ["show", hand_id, "--db", db, "--format", "json"]).output)
+    allin = described["allin"]
+    assert allin["status"] == "exact" and allin["street"] == street
+    assert [allin["ev_net_milli"][p] for p in sorted(allin["ev_net_milli"])] == [v for v in stored if v is not None]
+    closing = allin["streets"][-1]
+    assert closing["street"] == street and sorted(closing["equity"]) == sorted(allin["players"])
+    assert abs(sum(closing["equity"].values()) - 1) < 1e-9
+    hidden = runner.invoke(app, ["show", hand_id, "--db", db, "--hide-hole"], env={"COLUMNS": "80"})
+    assert hidden.exit_code == 0 and "all-in equity" not in hidden.output

@@ -118,6 +118,7 @@ class AllInEv:
     exact: bool
     deals: int
     paid: int
+    players: tuple[str, ...] = ()  # the live players when the betting closed, position order
 
     @property
     def status(self) -> str:
@@ -244,7 +245,7 @@ def spot_ev(hand: Hand, state: ReplayState, profile: RuleProfile, spot: AllInSpo
     ev = {p: -contributions[p] * MILLI for p in state.dealt_in}
     for player, won in zip(players, winnings, strict=True):
         ev[player] += won
-    return AllInEv(spot.street, ev, bool(values.exact), int(values.deals), paid)
+    return AllInEv(spot.street, ev, bool(values.exact), int(values.deals), paid, players)
 
 
 def milli_shares(numerators: Sequence[int], denominator: int, total: int) -> list[int]:
@@ -354,4 +355,64 @@ def ev_of(outcome: AllInEv | str) -> dict[str, Any]:
     if isinstance(outcome, str):
         return {"status": outcome}
     return {"status": outcome.status, "street": int(outcome.street), "deals": outcome.deals,
-            "ev_net_milli": dict(outcome.ev_net), "paid": outcome.paid}
+            "ev_net_milli": dict(outcome.ev_net), "paid": outcome.paid, "players": list(outcome.players)}
+
+
+@dataclass(frozen=True, slots=True)
+class StreetEquity:
+    """Each of the ``players`` live when ``street``'s betting began: his chance of the pot, as the
+    engine's :func:`hhtool.equity.spot.spot_equity` reckons it from the cards dealt by then."""
+
+    street: Street
+    players: tuple[str, ...]
+    equity: tuple[float, ...]
+    exact: bool
+    deals: int
+
+
+def street_equities(hand: Hand, state: ReplayState, deal_values: DealValuesFunction | None = None, *,
+                    samples: int = SAMPLES, budget: int = EXACT_BUDGET) -> list[StreetEquity]:
+    """The live players' equities on every street before the last where each of their cards dealt by
+    then is known (those live when its betting began), up to the street that closed the betting
+    (there: those left when it closed, the moment of the all-in EV)."""
+    from hhtool.equity.spot import spot_equity
+
+    values_of = deal_values or _engine()
+    closed = closing_street(state)
+    last = closed or Street.SIXTH
+    found: list[StreetEquity] = []
+    for rnd in state.rounds:
+        street = rnd.street
+        if street > last or street >= Street.SEVENTH:
+            break
+        # on the street that closed the betting: those left when it closed (the all-in EV's moment)
+        players = tuple(rnd.live_at_end if street == closed else rnd.live_at_start)
+        known = [cards_by(hand, state, player, street) for player in players]
+        if len(players) < 2 or any(cards is None for cards in known):
+            continue
+        dead = [c for p, on in state.folded.items() if p not in players
+                for s, cards in state.upcards.get(p, {}).items() if s <= street for c in cards if c is not None]
+        try:
+            values = values_of([list(k or ()) for k in known], dead, samples=samples, seed=hand_seed(hand),
+                               budget=budget)
+        except ValueError:
+            continue  # cards that cannot be dealt (the CARDS check reports them)
+        shares = spot_equity(values)  # type: ignore[arg-type]  # the engine's own DealValues, or a like one
+        found.append(StreetEquity(street, players, tuple(p.equity for p in shares.players), bool(values.exact),
+                                  int(values.deals)))
+    return found
+
+
+def allin_view(hand: Hand, profile: RuleProfile, deal_values: DealValuesFunction | None = None) -> dict[str, Any]:
+    """What `show` says of the all-in: each street's equities and the EV (or why there is none), as
+    plain values (JSON; EV amounts in thousandths of the smallest unit)."""
+    from hhtool.replay import walk
+
+    state = walk(hand, profile)
+    outcome = allin_ev(hand, state, profile, deal_values)
+    streets = street_equities(hand, state, deal_values) if state.all_in & set(state.live_at_end) else []
+    return {
+        **ev_of(outcome), "words": describe(outcome),
+        "streets": [{"street": int(s.street), "exact": s.exact, "deals": s.deals,
+                     "equity": dict(zip(s.players, s.equity, strict=True))} for s in streets],
+    }

@@ -66,7 +66,12 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
     chosen, result = judge(hand, rules)
-    return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
+    described = {**describe_hand(hand, result, hide_hole), "profile": chosen.name}
+    if not hide_hole:  # the equities read every live hand's down cards: none while they are hidden
+        from hhtool.equity.allin import allin_view
+
+        described["allin"] = allin_view(hand, chosen.profile)
+    return ShownHand(hand, described)
 
 
 def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> str:
