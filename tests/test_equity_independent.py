@@ -159,6 +159,27 @@ def test_random_exact_spots_agree_with_the_independent_count(spots: int) -> None
         assert sum(figures.equity for figures in result.players) == pytest.approx(1.0, abs=1e-12)
 
 
+#: spots where lows tie often (quarters; a high won alone beside a tied low is no scoop), highs too
+TIE_HEAVY = [
+    (["As 2d 3h 4c 5s", "Ac 2s 3d 4h 5c"], "6c 6d 6h 6s 7c 7d 7h 7s 8c 8d 8h 8s 9c 9d Tc Td Jc Jd Qc Qd"),
+    (["As 2d 3h 4c 7s 9d", "Ac 2s 3d 4h 7c Kd", "Ah 2h 3c 8d Ks Kh"], "5s 5h 6c 6h"),
+    (["2c 3c 4c 5c 7d Kh", "2d 3d 4d 5d 7h 9s", "Qs Qh Qd Js Jh Tc"], "As Ac 8c 8d 6h"),
+]
+
+
+@pytest.mark.parametrize(("known", "dead"), TIE_HEAVY)
+def test_spots_full_of_ties_agree_with_the_independent_count(known: list[str], dead: str) -> None:
+    hands = [text.split() for text in known]
+    expected = independent_count(hands, dead.split())
+    result = spot_equity(deal_values([parsed(cards) for cards in hands], parsed(dead.split())))
+    assert result.deals == expected.deals
+    for player, figures in enumerate(result.players):
+        assert figures.equity == pytest.approx(float(expected.equity[player]), abs=1e-9)
+        assert figures.scoop == pytest.approx(float(expected.scoop[player]), abs=1e-9)
+        assert figures.high == pytest.approx(float(expected.high[player]), abs=1e-12)
+        assert figures.low == pytest.approx(float(expected.low[player]), abs=1e-12)
+
+
 def test_a_deck_exhaustion_spot_agrees_with_the_independent_count() -> None:
     # 8 players on 6th street with 4 unseen cards: the 7th is one common card (R17)
     known = [DECK[6 * player : 6 * player + 6] for player in range(8)]

@@ -1,5 +1,5 @@
-"""The import graph points one way: model <- sites, replay, store; replay and store <- reports <- service <- cli
-and web. The store imports nothing of the replay: it stores what the replay decided, and decides nothing.
+"""The import graph points one way: model <- sites, replay, store, equity; replay and store <- reports <- service
+<- cli and web. The store imports nothing of the replay: it stores what the replay decided, and decides nothing.
 
 Every module's imports (top level, inside functions and under TYPE_CHECKING alike) are read with
 ``ast``; a rule names the modules it governs and the hhtool modules they may import. A break that
@@ -39,6 +39,9 @@ WEB_RENDERING = {
     "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
     "hhtool.reports.dispute.html": "streets_section: the dispute page's street-by-street table (every value escaped there)",
 }
+
+#: the all-in EV (issue #36): in the equity package, it splits the pots by the replay's own rule
+ALLIN_EV = "hhtool.equity.allin"
 
 #: the one command that starts the web app
 SERVE = "hhtool.cli.serve_cmd"
@@ -120,13 +123,15 @@ RULES = (
          lambda m: within(m, "hhtool.ingest"),
          lambda m, i: within(i, "hhtool.model", "hhtool.sites", "hhtool.replay", "hhtool.equity", "hhtool.store",
                              "hhtool.reports", "hhtool.ingest", *DOMAIN_VALUES)),
-    Rule("the equity (all-in EV) imports only the model, the domain values, the replay and itself",
-         lambda m: within(m, "hhtool.equity"),
-         lambda m, i: within(i, "hhtool.model", "hhtool.replay", "hhtool.equity", *DOMAIN_VALUES)),
     Rule("the simulator imports only the model, the domain values, the replay's codes, the PHH writer and itself",
          lambda m: within(m, "hhtool.simulate"),
          lambda m, i: within(i, "hhtool.model", "hhtool.replay.codes", "hhtool.reports.phh_writer", "hhtool.simulate",
                              *DOMAIN_VALUES)),
+    Rule("the equity engine imports only the model, the domain values (the hand values) and itself",
+         lambda m: within(m, "hhtool.equity") and m != ALLIN_EV,
+         lambda m, i: within(i, "hhtool.model", "hhtool.equity", *DOMAIN_VALUES)),
+    Rule("the all-in EV imports only the model, the domain values, the replay (its one pot split) and the engine",
+         lambda m: m == ALLIN_EV, lambda m, i: within(i, "hhtool.model", "hhtool.replay", "hhtool.equity", *DOMAIN_VALUES)),
     Rule("the service never imports the CLI",
          lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
     Rule("the CLI imports only the service, itself, the rendering modules named and (`serve`) the web app",
@@ -220,6 +225,9 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.ingest.loader", "hhtool.simulate", "the import imports only"),
     ("hhtool.simulate.dealer", "hhtool.replay.engine", "the simulator imports only"),
     ("hhtool.simulate.dealer", "hhtool.store", "the simulator imports only"),
+    ("hhtool.equity.deals", "hhtool.replay.engine", "the equity engine imports only"),
+    ("hhtool.equity.spot", "hhtool.store", "the equity engine imports only"),
+    ("hhtool.equity", "hhtool.service.equity", "the equity engine imports only"),
     ("hhtool.service.audit", "hhtool.cli.output", "the service never"),
     ("hhtool.cli.stats_cmd", "hhtool.store", "the CLI imports only"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.import_cmd", "a command imports no other"),
@@ -235,8 +243,8 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.store", "hhtool.reports.player_facts_cache", "the store imports only"),
     ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports only"),
     ("hhtool.store.stored_copies", "hhtool.cli.common", "the store imports only"),
-    ("hhtool.equity.allin", "hhtool.store", "the equity (all-in EV) imports only"),
-    ("hhtool.equity.allin", "hhtool.reports.show", "the equity (all-in EV) imports only"),
+    ("hhtool.equity.allin", "hhtool.store", "the all-in EV imports only"),
+    ("hhtool.equity.allin", "hhtool.reports.show", "the all-in EV imports only"),
 ])
 def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> None:
     """A break of each rule (every rule has one here: see the next test) is found, and by that rule."""
@@ -255,6 +263,8 @@ def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> N
     ("hhtool.ingest.cross_hand", "hhtool.store.forced_bets"),
     ("hhtool.ingest.allin_step", "hhtool.equity.allin"),
     ("hhtool.equity.allin", "hhtool.replay.pots"),
+    ("hhtool.equity.fast_eval", "hhtool.evaluation"),
+    ("hhtool.service.equity", "hhtool.equity.deals"),
     ("hhtool.service.audit", "hhtool.ingest.loader"),
     ("hhtool.cli.audit_cmd", "hhtool.cli.output"),
     ("hhtool.cli.show_cmd", "hhtool.reports.show"),

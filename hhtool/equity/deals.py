@@ -25,10 +25,12 @@ from hhtool.model import Card
 if TYPE_CHECKING:
     import numpy
 
-__all__ = ["DEFAULT_BUDGET", "DealValues", "SpotError", "deal_count", "deal_values"]
+__all__ = ["DEFAULT_BUDGET", "MAX_DEALS", "DealValues", "SpotError", "deal_count", "deal_values"]
 
-#: exact when the distinct completions are at most this many (about a second of CPU, ~100 MB at most)
+#: exact when the distinct completions are at most this many (a few seconds of CPU at most)
 DEFAULT_BUDGET = 3_000_000
+#: the most deals held at once, counted or sampled (each keeps its cards and values: ~25 bytes a player)
+MAX_DEALS = 12_000_000
 
 
 class SpotError(ValueError):
@@ -96,7 +98,7 @@ def _plan(known: Sequence[Sequence[Card]], dead: Sequence[Card]) -> _Plan:
     hands: list[tuple[int, ...]] = []
     for number, cards in enumerate(known, start=1):
         if not 2 <= len(cards) <= HAND_SIZE:
-            raise SpotError(f"player {number} has {len(cards)} cards: give 2 to 7")
+            raise SpotError(f"player {number} has {len(cards)} card{'' if len(cards) == 1 else 's'}: give 2 to 7")
         hands.append(tuple(note(card, f"player {number}") for card in cards))
     for card in dead:
         note(card, "dead")
@@ -177,8 +179,13 @@ def deal_values(known: Sequence[Sequence[Card]], dead: Sequence[Card] = (), *,
     plan = _plan(known, dead)
     if exact is None:
         exact = plan.deal_count() <= budget
-    if not exact and samples < 1:
-        raise SpotError(f"need at least 1 sample, got {samples}")
+    if not exact and not 1 <= samples <= MAX_DEALS:
+        raise SpotError(f"samples must be 1 to {MAX_DEALS:,}, got {samples:,}")
+    if seed < 0:
+        raise SpotError(f"the seed must be 0 or more, got {seed}")
+    if exact and plan.deal_count() > MAX_DEALS:
+        raise SpotError(f"this spot has {plan.deal_count():,} deals, more than the {MAX_DEALS:,} an exact count "
+                        "can hold: sample it instead")
     blocks = _enumerate(plan) if exact else _sample(plan, samples, seed)
     rows = len(blocks[0])
     common = blocks[-1] if plan.has_common else None
@@ -188,5 +195,46 @@ def deal_values(known: Sequence[Sequence[Card]], dead: Sequence[Card] = (), *,
         hands[:, player, len(cards) : len(cards) + draw] = blocks[player]
         if plan.common[player] and common is not None:
             hands[:, player, HAND_SIZE - 1 :] = common
-    high, low = hand_values(hands)
+    high = np.empty((rows, len(plan.known)), dtype=np.int64)
+    low = np.empty((rows, len(plan.known)), dtype=np.int64)
+    direct = []
+    for player, cards in enumerate(plan.known):
+        looked_up = None if plan.common[player] else _values_by_draw(cards, plan.unseen, blocks[player], exact)
+        if looked_up is None:
+            direct.append(player)
+        else:
+            high[:, player], low[:, player] = looked_up
+    if direct:
+        high[:, direct], low[:, direct] = hand_values(hands[:, direct])
     return DealValues(high=high, low=low, exact=exact, deals=rows, hands=hands)
+
+
+def _values_by_draw(known: tuple[int, ...], unseen: tuple[int, ...], drawn: numpy.ndarray,
+                    ordered: bool) -> tuple[numpy.ndarray, numpy.ndarray] | None:
+    """A player's (high, low) in each row, looked up by the cards he drew, when he can draw fewer
+    distinct sets than there are rows (heads-up on 5th street: 630 hands judged for 353,430 deals);
+    None when judging each row's hand is cheaper. ``ordered``: each row's cards are in increasing
+    order already (an enumeration deals them so)."""
+    import numpy as np
+
+    width, draw = len(unseen), drawn.shape[1]
+    if comb(width, draw) > len(drawn):
+        return None
+    # each draw's number in the combinatorial number system: sum of C(position_j, j + 1) over its
+    # cards' positions in the unseen deck, in increasing order
+    weights = np.array([[comb(position, place + 1) for place in range(max(draw, 1))] for position in range(width)],
+                       dtype=np.int64)
+    picks = np.array(list(combinations(range(width), draw)), dtype=np.intp).reshape(comb(width, draw), draw)
+    every = np.empty((len(picks), HAND_SIZE), dtype=np.int8)
+    every[:, : len(known)] = known
+    every[:, len(known) :] = np.array(unseen, dtype=np.int8)[picks]
+    table_high, table_low = np.empty((2, len(picks)), dtype=np.int64)
+    numbers = weights[picks, np.arange(draw)].sum(axis=1)
+    table_high[numbers], table_low[numbers] = hand_values(every)
+    position = np.zeros(CARD_COUNT, dtype=np.intp)
+    position[list(unseen)] = np.arange(width)
+    positions = position[drawn] if ordered else np.sort(position[drawn], axis=1)
+    row_numbers = np.zeros(len(drawn), dtype=np.int64)
+    for place in range(draw):
+        row_numbers += weights[positions[:, place], place]
+    return table_high[row_numbers], table_low[row_numbers]

@@ -45,10 +45,6 @@ def card_of(index: int) -> Card:
     return Card(index // 4 + 2, SUIT_CHARS[index % 4])
 
 
-def _multiset_number(sorted_ranks: tuple[int, ...]) -> int:
-    return sum(comb(rank + position, position + 1) for position, rank in enumerate(sorted_ranks))
-
-
 @cache
 def _tables() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     """(multiset-number weights (7, 19), non-flush values, flush values, low-bit per card, low values)."""
@@ -56,17 +52,21 @@ def _tables() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarra
 
     weights = np.array([[comb(value, position + 1) for value in range(RANKS + HAND_SIZE - 1)]
                         for position in range(HAND_SIZE)], dtype=np.int64)
+    deck = [card_of(index) for index in range(CARD_COUNT)]
+    # sorted rank multisets with at most four of a rank; suits in turn over the sorted cards, so a
+    # rank's cards get different suits and no suit gets five
+    patterns = [ranks for ranks in combinations_with_replacement(range(RANKS), HAND_SIZE)
+                if ranks[0] != ranks[4] and ranks[1] != ranks[5] and ranks[2] != ranks[6]]
+    pattern_values = [high_value([deck[rank * 4 + position % 4] for position, rank in enumerate(ranks)])
+                      for ranks in patterns]
+    sorted_ranks = np.array(patterns, dtype=np.int64)
+    numbers = sum(weights[position, sorted_ranks[:, position] + position] for position in range(HAND_SIZE))
     non_flush = np.zeros(comb(RANKS + HAND_SIZE - 1, HAND_SIZE), dtype=np.int64)
-    for ranks in combinations_with_replacement(range(RANKS), HAND_SIZE):
-        if any(ranks.count(rank) > 4 for rank in set(ranks)):
-            continue  # five of a rank: no such hand
-        # suits in turn over the sorted cards: a rank's cards get different suits, no suit gets five
-        hand = [Card(rank + 2, SUIT_CHARS[position % 4]) for position, rank in enumerate(ranks)]
-        non_flush[_multiset_number(ranks)] = high_value(hand)
+    non_flush[numbers] = pattern_values
     flush = np.zeros(1 << RANKS, dtype=np.int64)
     for mask in range(1 << RANKS):
         if 5 <= mask.bit_count() <= HAND_SIZE:  # a flush suit holds five to seven of the cards
-            flush[mask] = high_value([Card(rank + 2, "s") for rank in range(RANKS) if mask >> rank & 1])
+            flush[mask] = high_value([deck[rank * 4 + 3] for rank in range(RANKS) if mask >> rank & 1])
     low_bit = np.array([0 if index // 4 + 2 not in (2, 3, 4, 5, 6, 7, 8, 14) else
                         1 << (0 if index // 4 + 2 == 14 else index // 4 + 2 - 1) for index in range(CARD_COUNT)],
                        dtype=np.int64)
@@ -81,14 +81,29 @@ def _tables() -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarra
     return weights, non_flush, flush, low_bit, low
 
 
+#: hands judged per step: bounds the temporary arrays (about 60 bytes a hand each)
+CHUNK = 1 << 18
+
+
 def hand_values(hands: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
     """(high, low) int64 values of each row of ``hands`` (shape (..., 7), card indices): the values
     of :func:`hhtool.evaluation.high_value` and ``low_value`` (0 where no low qualifies)."""
     import numpy as np
 
-    weights, non_flush, flush, low_bit, low = _tables()
     shape = hands.shape[:-1]
-    rows = hands.reshape(-1, HAND_SIZE).astype(np.int64, copy=False)
+    rows = hands.reshape(-1, HAND_SIZE)
+    high = np.empty(len(rows), dtype=np.int64)
+    low = np.empty(len(rows), dtype=np.int64)
+    for start in range(0, len(rows), CHUNK):
+        high[start : start + CHUNK], low[start : start + CHUNK] = _chunk_values(rows[start : start + CHUNK])
+    return high.reshape(shape), low.reshape(shape)
+
+
+def _chunk_values(hands: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
+    import numpy as np
+
+    weights, non_flush, flush, low_bit, low = _tables()
+    rows = hands.astype(np.int64)
     ranks = np.sort(rows >> 2, axis=1)
     number = weights[0, ranks[:, 0]]
     for position in range(1, HAND_SIZE):
@@ -104,4 +119,4 @@ def hand_values(hands: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray]:
         mask = (np.left_shift(1, chosen >> 2) * in_suit).sum(axis=1)
         high[flushed] = flush[mask]
     low_mask = np.bitwise_or.reduce(low_bit[rows], axis=1)
-    return high.reshape(shape), low[low_mask].reshape(shape)
+    return high, low[low_mask]

@@ -10,6 +10,7 @@ divisible pot: odd chips belong to the all-in EV of a real pot, not to equity.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
 from typing import TYPE_CHECKING
@@ -58,14 +59,19 @@ class DealShares:
     has_low: numpy.ndarray  # bool (deals,)
 
 
-def deal_shares(values: DealValues) -> DealShares:
-    """Each player's share of the pot in each deal (ties share a half; no low: the high takes all)."""
+def deal_shares(values: DealValues, players: Sequence[int] | None = None) -> DealShares:
+    """Each player's share of the pot in each deal (ties share a half; no low: the high takes all).
+
+    ``players``: the columns contesting the pot (a side pot's eligible players, in that order); a
+    low qualifies only if one of them holds one. Default: every player."""
     import numpy as np
 
-    wins_high = values.high == values.high.max(axis=1, keepdims=True)
-    best_low = values.low.max(axis=1, keepdims=True)
+    high = values.high if players is None else values.high[:, list(players)]
+    low = values.low if players is None else values.low[:, list(players)]
+    wins_high = high == high.max(axis=1, keepdims=True)
+    best_low = low.max(axis=1, keepdims=True)
     has_low = best_low[:, 0] > 0
-    wins_low = (values.low == best_low) & has_low[:, None]
+    wins_low = (low == best_low) & has_low[:, None]
     high_part = wins_high / wins_high.sum(axis=1, keepdims=True)
     low_part = wins_low / np.maximum(wins_low.sum(axis=1, keepdims=True), 1)
     share = np.where(has_low[:, None], 0.5 * high_part + 0.5 * low_part, high_part)
