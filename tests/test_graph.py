@@ -112,7 +112,7 @@ def test_png_is_drawn_with_the_three_lines(db: Path, tmp_path: Path) -> None:
     channels = len(rows[0]) // width
     colours = {row[x:x + 3] for row in rows[::3] for x in range(0, len(row), channels * 3)}
     assert len(colours) > 20  # not blank: axes, text and lines
-    for line_colour in ("1f4e9c", "2e8b57", "c0392b"):  # total, showdown, non-showdown
+    for line_colour in ("1f4e9c", "2e8b57", "c0392b", "8e44ad"):  # total, showdown, non-showdown, all-in EV
         target = bytes.fromhex(line_colour)
         assert any(target in row for row in rows), line_colour
 
@@ -122,7 +122,7 @@ def test_html_is_self_contained_and_carries_the_data(db: Path, tmp_path: Path) -
     result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Ann", "--out", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert "<svg" in page and page.count("<polyline") == 3
+    assert "<svg" in page and page.count("<polyline") == 4  # total, showdown, non-showdown, all-in EV
     assert not re.search(r"https?://|<script|<link|src=", page)
     total, _ = expected_running_totals("Ann")
     assert f"<th>Total</th><td>{format_money(total[-1], 100)}</td>" in page

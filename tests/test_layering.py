@@ -42,6 +42,9 @@ WEB_RENDERING = {
     "hhtool.reports.printable": "printable: the one rule for a name or note on a page, as on the terminal (controls as ?)",
 }
 
+#: the all-in EV (issue #36): in the equity package, it splits the pots by the replay's own rule
+ALLIN_EV = "hhtool.equity.allin"
+
 #: the one command that starts the web app
 SERVE = "hhtool.cli.serve_cmd"
 
@@ -118,16 +121,19 @@ RULES = (
          lambda m, i: within(i, "hhtool.model", "hhtool.replay", "hhtool.store", "hhtool.reports", *DOMAIN_VALUES)),
     Rule("the read step imports only the model, the domain values and itself",
          lambda m: m in READ_STEP, lambda m, i: within(i, "hhtool.model", *READ_STEP, *DOMAIN_VALUES)),
-    Rule("the import imports only the layers below it (model, sites, replay, store, reports) and itself",
+    Rule("the import imports only the layers below it (model, sites, replay, equity, store, reports) and itself",
          lambda m: within(m, "hhtool.ingest"),
-         lambda m, i: within(i, "hhtool.model", "hhtool.sites", "hhtool.replay", "hhtool.store", "hhtool.reports",
-                             "hhtool.ingest", *DOMAIN_VALUES)),
+         lambda m, i: within(i, "hhtool.model", "hhtool.sites", "hhtool.replay", "hhtool.equity", "hhtool.store",
+                             "hhtool.reports", "hhtool.ingest", *DOMAIN_VALUES)),
     Rule("the simulator imports only the model, the domain values, the replay's codes, the PHH writer and itself",
          lambda m: within(m, "hhtool.simulate"),
          lambda m, i: within(i, "hhtool.model", "hhtool.replay.codes", "hhtool.reports.phh_writer", "hhtool.simulate",
                              *DOMAIN_VALUES)),
     Rule("the equity engine imports only the model, the domain values (the hand values) and itself",
-         lambda m: within(m, "hhtool.equity"), lambda m, i: within(i, "hhtool.model", "hhtool.equity", *DOMAIN_VALUES)),
+         lambda m: within(m, "hhtool.equity") and m != ALLIN_EV,
+         lambda m, i: within(i, "hhtool.model", "hhtool.equity", *DOMAIN_VALUES)),
+    Rule("the all-in EV imports only the model, the domain values, the replay (its one pot split) and the engine",
+         lambda m: m == ALLIN_EV, lambda m, i: within(i, "hhtool.model", "hhtool.replay", "hhtool.equity", *DOMAIN_VALUES)),
     Rule("the service never imports the CLI",
          lambda m: within(m, "hhtool.service"), lambda m, i: not within(i, "hhtool.cli")),
     Rule("the CLI imports only the service, itself, the rendering modules named and (`serve`) the web app",
@@ -239,6 +245,8 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.store", "hhtool.reports.player_facts_cache", "the store imports only"),
     ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports only"),
     ("hhtool.store.stored_copies", "hhtool.cli.common", "the store imports only"),
+    ("hhtool.equity.allin", "hhtool.store", "the all-in EV imports only"),
+    ("hhtool.equity.allin", "hhtool.reports.show", "the all-in EV imports only"),
 ])
 def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> None:
     """A break of each rule (every rule has one here: see the next test) is found, and by that rule."""
@@ -255,6 +263,8 @@ def test_each_rule_catches_its_break(module: str, imported: str, rule: str) -> N
     ("hhtool.store.findings", "hhtool.model"),
     ("hhtool.ingest.cross_hand", "hhtool.replay.table_pass"),
     ("hhtool.ingest.cross_hand", "hhtool.store.forced_bets"),
+    ("hhtool.ingest.allin_step", "hhtool.equity.allin"),
+    ("hhtool.equity.allin", "hhtool.replay.pots"),
     ("hhtool.equity.fast_eval", "hhtool.evaluation"),
     ("hhtool.service.equity", "hhtool.equity.deals"),
     ("hhtool.service.audit", "hhtool.ingest.loader"),

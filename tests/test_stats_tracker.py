@@ -20,7 +20,7 @@ from tests.inputs import SAMPLES
 runner = CliRunner()
 WIDTH = 80
 #: the header pattern: a lowercase abbreviation with no space (a street's number last), or bb/100
-HEADER = re.compile(r"^(?:[a-z0-9]+|bb/100)$")
+HEADER = re.compile(r"^(?:[a-z0-9]+|(?:ev)?bb/100)$")
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +47,8 @@ def test_every_column_has_a_header_of_one_pattern_and_the_old_names_still_work(s
     records = stats(samples, "--all", "--limit", "1", "--game", "cash", "--site", "pokerstars")
     labels = [line.split(":")[0].strip() for line in records[1:]]
     assert "aggression_4th" not in labels and "agg4" in labels and "fcomp" in labels and "lowq" in labels
-    assert all(HEADER.match(label) or label.startswith(("net ", "sdnet ", "nsdnet ", "rake ")) or label == "player"
-               for label in labels), labels
+    money = ("net ", "sdnet ", "nsdnet ", "rake ", "evnet ", "luck ")  # a money header and its currency
+    assert all(HEADER.match(label) or label.startswith(money) or label == "player" for label in labels), labels
     for old in OLD_HEADERS:  # the headers of before are still names of their columns
         if old not in ("check-raise", "fold to cbet", "door"):  # (--by street's, --by door-card's)
             assert len(stats(samples, "--columns", f"player,{old}", "--limit", "1")) == 4, old

@@ -13,6 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from hhtool.ingest.allin_step import allin_of
 from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
 from hhtool.replay import betting_of
 from hhtool.sites import parser_for
@@ -197,7 +198,8 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     items = list(stored.values())
     result.hand_ids = list(stored)
     result.tables = {
-        **hand_rows(items, [betting_of(hand, replayed) for hand, replayed, _ in items]),  # (the replay's, else walked)
+        **hand_rows(items, [betting_of(hand, replayed) for hand, replayed, _ in items],  # (the replay's, else walked)
+                    [allin_of(hand, replayed, rules) for hand, replayed, _ in items]),
         **replay_rows(items),  # (the items not replayed have no rows)
         "import_errors": failure_rows(failures),
         "skipped_hands": skipped_rows(skipped),

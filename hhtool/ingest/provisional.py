@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 Statement = tuple[str, list[Any]]
 
 #: the summed columns of the facts' sums (``daily_sums_sql``): negated to take a hand's facts out
-_SUMMED = ("hands", "net", "net_showdown", "big_bets", "big_bets_known", "rake_paid")
+_SUMMED = ("hands", "net", "net_showdown", "big_bets", "big_bets_known", "rake_paid", "ev_net_milli", "ev_big_bets")
 
 
 def completes(stored: CopyAt, site: str, file: str, first_line: int, last_line: int, sha256: str) -> bool:

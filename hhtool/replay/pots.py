@@ -210,13 +210,29 @@ def settle(
         deduction, source = max(0, implied), "implied"
     contenders = contenders_of(hand, live)
     hands = evaluate(cards, contenders if len(contenders) > 1 else ())
+    pots, awards, reasons, stated_shares, problems = split_pots(
+        hand, profile, order, contributions, live, contenders, hands, cards, all_in, deduction)
+    rake_split = ("as the site states each pot" if stated_shares is not None
+                  else f"by the profile's {profile.rake_allocation} rule")
+    return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source,
+                      rake_split, tuple(problems))
+
+
+def split_pots(
+    hand: Hand, profile: RuleProfile, order: Sequence[str], contributions: Mapping[str, int], live: Sequence[str],
+    contenders: Sequence[str], hands: Mapping[str, ShowdownHand], cards: Mapping[str, tuple[Card, ...] | None],
+    all_in: Collection[str], deduction: int,
+) -> tuple[list[PotResult], dict[str, int], list[str], list[int] | None, list[StatedPotProblem]]:
+    """The pots of ``contributions`` split between ``contenders`` holding ``hands``, less ``deduction``
+    (rake and fees) shared as the site states it or by the profile: the pots, each player's award,
+    why a pot is undecided, the rake shares the site's stated pots imply (None: the profile's rule)
+    and the problems of those stated pots. :func:`settle` calls it with the hands shown; the all-in
+    EV (hhtool.equity.allin) with each possible outcome's, so that both split by this one rule."""
     hand_has_low = any(h.low is not None for h in hands.values())
-    context = _Context(hand, profile, order, hands, cards, hand_has_low, min(deduction, total))
+    context = _Context(hand, profile, order, hands, cards, hand_has_low, min(deduction, sum(contributions.values())))
     raw_pots = build_pots(contributions, live, order, all_in)
     stated_shares, problems = stated_rake_shares(hand, raw_pots, deduction, profile)
     pots, awards, reasons = context.settle(raw_pots, contenders, stated_shares)
-    rake_split = ("as the site states each pot" if stated_shares is not None
-                  else f"by the profile's {profile.rake_allocation} rule")
     if profile.pots_formed_at == "showdown" and not reasons and len(contenders) > 1:
         # PokerKit forms the pots only from the hands that win something: losing hands are killed
         # first (a hand with no low does not "win" the low half it would share when no low qualifies)
@@ -225,8 +241,7 @@ def settle(
         alive = tuple(p for p in live if p in winners)
         if alive != contenders or alive != tuple(live):  # every live hand wins something: the same pots again
             pots, awards, reasons = context.settle(build_pots(contributions, alive, order, all_in), alive)
-    return Settlement(tuple(pots), None if reasons else awards, tuple(hands.values()), tuple(reasons), deduction, source,
-                      rake_split, tuple(problems))
+    return pots, awards, reasons, stated_shares, problems
 
 
 def stated_rake_shares(

@@ -1,4 +1,5 @@
-"""Cumulative winnings against hands played or against time: total, showdown and non-showdown lines.
+"""Cumulative winnings against hands played or against time: total, showdown, non-showdown and all-in
+EV lines (the all-in EV line: the total with each all-in hand's net replaced by its EV net, docs/allin-ev.md).
 
 The series comes from the player's facts (:mod:`hhtool.reports.player_facts_cache`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
@@ -41,7 +42,8 @@ MAX_TABLE_ROWS = 5000
 MAX_REPLAYS = 400
 #: the width of a tick label's character in SVG user units (11 px sans-serif, digits and dashes)
 TICK_CHAR_WIDTH = 6.7
-LINES = (("total", "Total", "#1f4e9c"), ("showdown", "Showdown", "#2e8b57"), ("non_showdown", "Non-showdown", "#c0392b"))
+LINES = (("total", "Total", "#1f4e9c"), ("showdown", "Showdown", "#2e8b57"), ("non_showdown", "Non-showdown", "#c0392b"),
+         ("allin_ev", "All-in EV", "#8e44ad"))
 
 
 class GraphError(ValueError):
@@ -61,7 +63,7 @@ def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency
     condition, condition_params = ("h.currency = ?", (currency,)) if currency is not None else ("TRUE", ())
     with selected_facts(store, selected, condition, condition_params) as (facts, params):
         frame = store.frame(
-            f"""SELECT site, hand_id, started_at, currency, unit, big_bet, net, went_sd FROM ({facts}) f
+            f"""SELECT site, hand_id, started_at, currency, unit, big_bet, net, went_sd, ev_net_milli FROM ({facts}) f
                 ORDER BY started_at NULLS LAST, file, first_line, site, hand_id""", params)
     if frame.is_empty():
         raise GraphError(f"no hands of {player!r} match")
@@ -72,13 +74,17 @@ def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency
 
 
 def cumulative(frame: pl.DataFrame) -> pl.DataFrame:
-    """Running totals in smallest units, hand number from 1."""
+    """Running totals in smallest units, hand number from 1; the all-in EV's is summed exactly in
+    thousandths (``ev_net_milli``; the net where it is missing) and each running total rounded once."""
     showdown = pl.col("net") * pl.col("went_sd")
+    if "ev_net_milli" not in frame.columns:
+        frame = frame.with_columns((pl.col("net") * 1000).alias("ev_net_milli"))
     return frame.with_columns(
         pl.int_range(1, frame.height + 1).alias("hand_number"),
         pl.col("net").cum_sum().alias("total"),
         showdown.cum_sum().alias("showdown"),
         (pl.col("net") - showdown).cum_sum().alias("non_showdown"),
+        ((pl.col("ev_net_milli").cum_sum() + 500) // 1000).alias("allin_ev"),
     )
 
 
@@ -112,9 +118,11 @@ class Drawing:
         if self.unit is Unit.money:
             return [float(value) for value in self.series[column].to_list()]
         nets, showdowns = self.series["net"].to_list(), self.series["went_sd"].to_list()
+        evs = self.series["ev_net_milli"].to_list()
         running, drawn = 0.0, []
-        for net, went_sd, big_bet in zip(nets, showdowns, self.series["big_bet"].to_list(), strict=True):
-            part = {"total": net, "showdown": net * went_sd, "non_showdown": net - net * went_sd}[column]
+        for net, went_sd, ev, big_bet in zip(nets, showdowns, evs, self.series["big_bet"].to_list(), strict=True):
+            part = {"total": net, "showdown": net * went_sd, "non_showdown": net - net * went_sd,
+                    "allin_ev": ev / 1000}[column]
             running += part / big_bet
             drawn.append(running)
         return drawn
@@ -163,7 +171,7 @@ def drawing(store: Store, hand_filter: HandFilter, player: str, currency: str | 
         need = " and ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
         raise GraphError(f"none of the {series.height} hands of {player!r} has {need}")
     if kept.height != series.height:
-        kept = cumulative(kept.drop("hand_number", "total", "showdown", "non_showdown"))
+        kept = cumulative(kept.drop("hand_number", "total", "showdown", "non_showdown", "allin_ev"))
     return Drawing(kept, player, unit, axis, series.height - kept.height)
 
 
@@ -251,8 +259,9 @@ def write_png(drawn: Drawing, path: Path) -> None:
         xs = [0, *series["hand_number"].to_list()]
     figure, axes = plt.subplots(figsize=(10, 5.5), dpi=100)
     try:
-        for column, label, color in LINES:
-            axes.plot(xs, [0.0, *drawn.values(column)], label=label, color=color, linewidth=1.6)
+        for column, label, color in LINES:  # the EV line dashed: where no all-in moved it, it lies on the total
+            axes.plot(xs, [0.0, *drawn.values(column)], label=label, color=color, linewidth=1.6,
+                      linestyle="--" if column == "allin_ev" else "-")
         axes.axhline(0, color="#888888", linewidth=0.8)
         axes.set_xlabel(drawn.x_title)
         axes.set_ylabel(drawn.y_title)
@@ -349,7 +358,8 @@ def svg_chart(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
                  f'transform="rotate(-90 14 {MARGIN_TOP + plot_h / 2:.0f})">{html.escape(drawn.y_title)}</text>')
     for index, (column, label, color) in enumerate(LINES):
         points = " ".join(f"{x_of(x):.1f},{y_of(v):.1f}" for x, v in zip(xs, values[column], strict=True))
-        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.6" points="{points}"/>')
+        dashes = ' stroke-dasharray="6 4"' if column == "allin_ev" else ""  # on the total where no all-in moved it
+        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.6"{dashes} points="{points}"/>')
         legend_y = MARGIN_TOP + 14 + 16 * index
         parts.append(f'<line x1="{MARGIN_LEFT + 10}" y1="{legend_y - 4}" x2="{MARGIN_LEFT + 30}" y2="{legend_y - 4}" '
                      f'stroke="{color}" stroke-width="2"/>')

@@ -40,6 +40,7 @@ class Bucket:
     total: float
     showdown: float
     non_showdown: float
+    allin_ev: float  # the total with each all-in hand's net replaced by its EV net (docs/allin-ev.md)
 
 
 def hands_per_currency(store: Store, hand_filter: HandFilter, player: str) -> dict[str, int]:
@@ -79,18 +80,21 @@ def bucketed(store: Store, hand_filter: HandFilter, player: str, currency: str, 
              width: int) -> list[Bucket]:
     """The points of the player's series in ``currency``, a bucket each, in order, of the hands drawn."""
     selected = replace(hand_filter, players=(player,))
-    per_hand = ("CAST(net AS DOUBLE) / big_bet", "CAST(net * went_sd AS DOUBLE) / big_bet") if unit is Unit.bb else (
-        "net", "net * went_sd")
+    per_hand = ("CAST(net AS DOUBLE) / big_bet", "CAST(net * went_sd AS DOUBLE) / big_bet",
+                "CAST(ev_net_milli AS DOUBLE) / 1000 / big_bet") if unit is Unit.bb else (
+        "net", "net * went_sd", "ev_net_milli")  # money: thousandths summed as integers, divided once
     sql = f"""
         WITH b AS (SELECT CAST(epoch(started_at) AS BIGINT) // {int(width)} AS bucket, count(*) AS hands,
-                          sum({per_hand[0]}) AS won, sum({per_hand[1]}) AS won_sd, max(started_at) AS started_at
+                          sum({per_hand[0]}) AS won, sum({per_hand[1]}) AS won_sd, sum({per_hand[2]}) AS won_ev,
+                          max(started_at) AS started_at
                    FROM ({{facts}}) f GROUP BY 1)
-        SELECT sum(hands) OVER w, started_at, sum(won) OVER w, sum(won_sd) OVER w
+        SELECT sum(hands) OVER w, started_at, sum(won) OVER w, sum(won_sd) OVER w, sum(won_ev) OVER w
         FROM b WINDOW w AS (ORDER BY bucket NULLS LAST ROWS UNBOUNDED PRECEDING) ORDER BY bucket NULLS LAST"""
     with selected_facts(store, selected, f"h.currency = ? AND {_drawn(unit, axis)}", (currency,)) as (facts, params):
         rows = store.run(sql.replace("{facts}", facts), params)
-    return [Bucket(int(number), started, float(total), float(showdown), float(total) - float(showdown))
-            for number, started, total, showdown in rows]
+    ev_scale = 1 if unit is Unit.bb else 1000
+    return [Bucket(int(number), started, float(total), float(showdown), float(total) - float(showdown),
+                   float(won_ev) / ev_scale) for number, started, total, showdown, won_ev in rows]
 
 
 def last_hand_at(store: Store, hand_filter: HandFilter, player: str, currency: str, unit: Unit, axis: Axis,

@@ -67,8 +67,9 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
-#: 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group; 4: the door sums
-FACTS_DEFINITION = 4
+#: 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group; 4: the door sums;
+#: 5: the all-in EV net (thousandths) and its big bets
+FACTS_DEFINITION = 5
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
 FACTS_TABLE, DAILY_TABLE, DOOR_TABLE = "player_facts", "player_facts_daily", "player_facts_door"
@@ -118,6 +119,7 @@ def daily_sums_sql(facts: str, keys: tuple[str, ...] = DAILY_KEYS) -> str:
     sums = ["CAST(count(*) AS BIGINT) AS hands", "CAST(sum(net) AS BIGINT) AS net",
             "CAST(sum(net * went_sd) AS BIGINT) AS net_showdown", "sum(big_bets) AS big_bets",
             "CAST(count(big_bets) AS BIGINT) AS big_bets_known", "CAST(sum(rake_paid) AS BIGINT) AS rake_paid",
+            "CAST(sum(ev_net_milli) AS BIGINT) AS ev_net_milli", "sum(ev_big_bets) AS ev_big_bets",
             *(f"CAST(sum({name}) AS BIGINT) AS {name}" for name in counted_columns())]
     return f"SELECT {', '.join(columns)}, {', '.join(sums)} FROM ({facts}) f GROUP BY ALL"
 
@@ -125,8 +127,10 @@ def daily_sums_sql(facts: str, keys: tuple[str, ...] = DAILY_KEYS) -> str:
 def resum_sql(sums: str, keys: tuple[str, ...]) -> str:
     """Rows of daily sums (the query ``sums``) summed again per ``keys``, in the same shape."""
     columns = [f"CAST(sum({name}) AS BIGINT) AS {name}"
-               for name in ("hands", "net", "net_showdown", "big_bets_known", "rake_paid", *counted_columns())]
-    return f"SELECT {', '.join(keys)}, sum(big_bets) AS big_bets, {', '.join(columns)} FROM ({sums}) s GROUP BY ALL"
+               for name in ("hands", "net", "net_showdown", "big_bets_known", "rake_paid", "ev_net_milli",
+                            *counted_columns())]
+    return (f"SELECT {', '.join(keys)}, sum(big_bets) AS big_bets, sum(ev_big_bets) AS ev_big_bets, "
+            f"{', '.join(columns)} FROM ({sums}) s GROUP BY ALL")
 
 
 def _tables_present(store: Store) -> set[str]:

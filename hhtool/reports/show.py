@@ -14,6 +14,7 @@ to review the hand as the table saw it; the showdown still shows what was shown.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -338,9 +339,45 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
                       f"verdict: {described['verdict']}"))
     for violation in described["other_violations"]:
         lines.append(Text(f"  ⚠ {violation['code']}: {violation['message']}", style="bold red"))
+    lines += allin_lines(described.get("allin"), money, width or 80)
     for item in described["unverifiable"]:
         where = "" if item["line"] is None else f" (line {item['line']})"
         lines.append(Text(f"  unverifiable {item['check']}{where}: {item['reason']}", style="yellow"))
+    return lines
+
+
+def allin_lines(allin: dict[str, Any] | None, money: Callable[[int | None], str], width: int) -> list[Text]:
+    """The all-in section: each street's equities where every live hand is known, then the all-in EV
+    (docs/allin-ev.md) rounded to the smallest unit, or why there is none. Nothing for a hand with
+    neither equities nor an all-in."""
+    if not allin or (not allin["streets"] and allin["status"] in ("no_all_in", "uncontested")):
+        return []
+    lines = [Text("*** all-in equity ***", style="bold cyan")]
+    for street in allin["streets"]:
+        how = "exact" if street["exact"] else "sampled"
+        parts = [f"{player} {share:.1%}" for player, share in street["equity"].items()]
+        lines += [Text(line) for line in _packed(f"  {Street(street['street']).label}: ", parts, f" ({how})", width)]
+    if "ev_net_milli" in allin:
+        lines.append(Text(f"  all-in EV, the betting closed on {Street(allin['street']).label} ({allin['words']}, "
+                          f"{allin['deals']:,} deals):"))
+        evs = allin["ev_net_milli"]  # the live players' (a folded player's is what he put in, lost)
+        parts = [f"{player} {money((evs[player] + 500) // 1000)}" for player in allin["players"]]
+        lines += [Text(line) for line in _packed("    ", parts, "", width)]
+    else:
+        lines.append(Text(f"  no all-in EV: {allin['words']}", style="dim"))
+    return lines
+
+
+def _packed(first: str, parts: list[str], last: str, width: int) -> list[str]:
+    """``parts`` joined by " · " after ``first``, ``last`` at the end, broken into lines of ``width``."""
+    lines, line = [], first
+    for index, part in enumerate(parts):
+        piece = part + (last if index == len(parts) - 1 else "")
+        if line.strip() and len(line) + 3 + len(piece) > width and line != first:
+            lines.append(line)
+            line = " " * len(first)
+        line += ("" if line.strip() == "" or line == first else " · ") + piece
+    lines.append(line)
     return lines
 
 

@@ -50,7 +50,7 @@ def _rates() -> tuple[Rate, ...]:
 RATES = _rates()
 #: money and volume keys, in output order (money in smallest units)
 VOLUME_KEYS = ("hands", "net_won", "net_won_showdown", "net_won_non_showdown", "bb_per_100", "bb_per_100_hands",
-               "rake_paid")
+               "rake_paid", "ev_net_won", "ev_bb_per_100", "luck")
 COUNT_KEYS = ("halves_by_label", "halves_by_cards", "halves_unknown")
 BREAKDOWN_COLUMN = {Breakdown.stakes: "stakes", Breakdown.month: "month", Breakdown.door_card: "door_card",
                     Breakdown.start: "start"}
@@ -81,6 +81,7 @@ def totals_sql(sums: str, keys: list[str]) -> str:
         "CAST(sum(net) - sum(net_showdown) AS BIGINT) AS net_won_non_showdown",
         "sum(big_bets) AS big_bets", "CAST(sum(big_bets_known) AS BIGINT) AS bb_per_100_hands",
         "CAST(sum(rake_paid) AS BIGINT) AS rake_paid",
+        "CAST(sum(ev_net_milli) AS BIGINT) AS ev_net_milli", "sum(ev_big_bets) AS ev_big_bets",
     ]
     for rate in RATES:
         totals += [f"CAST(sum({rate.fact}__n) AS BIGINT) AS {rate.key}_count",
@@ -96,8 +97,13 @@ def finish(sums: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
         pl.when(pl.col("bb_per_100_hands") > 0)
         .then((pl.col("big_bets") * 100 / pl.col("bb_per_100_hands")).round(3))
         .otherwise(None).alias("bb_per_100"),
+        pl.when(pl.col("bb_per_100_hands") > 0)
+        .then((pl.col("ev_big_bets") * 100 / pl.col("bb_per_100_hands")).round(3))
+        .otherwise(None).alias("ev_bb_per_100"),
+        # the EV is summed exactly in thousandths, then shown to the smallest unit (half up)
+        ((pl.col("ev_net_milli") + 500) // 1000).alias("ev_net_won"),
         *[_rate(f"{rate.key}_count", f"{rate.key}_opportunities").alias(rate.key) for rate in RATES],
-    )
+    ).with_columns((pl.col("net_won") - pl.col("ev_net_won")).alias("luck"))  # so that evnet + luck = net
     columns = [*keys[:2], "unit", *keys[2:], *VOLUME_KEYS]
     for rate in RATES:
         columns += [rate.key, f"{rate.key}_count", f"{rate.key}_opportunities"]

@@ -57,9 +57,11 @@ CATALOGUE = _catalogue()
 #: the terminal and HTML header of each key
 HEADERS: dict[str, str] = {key: header for key, header, _ in CATALOGUE} | _BY_STREET_ROWS
 MEANINGS: dict[str, str] = {key: meaning for key, _, meaning in CATALOGUE}
-#: the headers of hhtool before they followed one pattern, still accepted by --columns and --sort
+#: the headers of hhtool before they followed one pattern, and the spellings of issue #36 ("ev net"), still
+#: accepted by --columns and --sort
 OLD_HEADERS = {"agg5": "aggression_5th", "fold to compl": "fold_to_complete", "low qual": "low_qualified",
-               "check-raise": "check_raise", "fold to cbet": "fold_to_cbet", "door": "door_card"}
+               "check-raise": "check_raise", "fold to cbet": "fold_to_cbet", "door": "door_card",
+               "ev net": "ev_net_won", "ev bb/100": "ev_bb_per_100"}
 #: headers the terminal leaves out, in this order, where the default columns do not fit (before it
 #: turns to one record a row)
 OPTIONAL_HEADERS = ("scoop", "agg5", "wsd", "raise3", "wtsd")

@@ -25,7 +25,7 @@ DEFAULT_COLUMNS = ("player", "hands", "vpip", "raise_3rd", "aggression_5th", "wt
                    "bb_per_100")
 START_COLUMNS = ("player", "start", "hands", "vpip", "net_won", "bb_per_100")
 STREET_COLUMNS = ("player", "street", *STREET_RATES)
-MONEY_KEYS = ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid")
+MONEY_KEYS = ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid", "ev_net_won", "luck")
 
 
 class UnknownColumn(ValueError):

@@ -66,7 +66,10 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
     chosen, result = judge(hand, rules)
-    return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
+    described = {**describe_hand(hand, result, hide_hole), "profile": chosen.name}
+    if not hide_hole:  # the equities read every live hand's down cards: none while they are hidden
+        described["allin"] = _allin_view(hand, chosen.profile)
+    return ShownHand(hand, described)
 
 
 def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> str:
@@ -74,13 +77,33 @@ def show_page(database: Database, hand_id: str, site: str | None, rules: str | N
     dispute page's replayer (judged as `show` judges it: ``rules`` or its own profile)."""
     from hhtool.replay import profile_for
     from hhtool.reports.dispute import report_of_stored_hand
+    from hhtool.reports.dispute.replayer import allin_fragment
     from hhtool.reports.dispute.replayer_page import replayer_page
 
     check_rules(rules)
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-        report = report_of_stored_hand(store, hand, profile_for(hand, rules))
-    return replayer_page(report, hide_hole)
+        chosen = profile_for(hand, rules)
+        report = report_of_stored_hand(store, hand, chosen)
+    allin = "" if hide_hole else allin_fragment(_allin_view(hand, chosen.profile), hand.stakes.unit,
+                                                   hand.stakes.currency)
+    return replayer_page(report, hide_hole, allin)
+
+
+def allin_page_fragment(database: Database, hand_id: str, site: str | None) -> str:
+    """The all-in section of the web hand page (its site's profile), "" for a hand with none."""
+    from hhtool.replay import profile_for
+    from hhtool.reports.dispute.replayer import allin_fragment
+
+    with database.open(read_only=True) as store:
+        hand = the_stored_hand(store, hand_id, site)
+    return allin_fragment(_allin_view(hand, profile_for(hand).profile), hand.stakes.unit, hand.stakes.currency)
+
+
+def _allin_view(hand: Hand, profile: RuleProfile) -> dict[str, Any]:
+    from hhtool.equity.allin import allin_view
+
+    return allin_view(hand, profile)
 
 
 def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> Report:

@@ -27,12 +27,12 @@ from hhtool.store import Store
 MAX_POINTS = 1500
 #: the most hands drawn from the series a hand at a time; more are summed per span of time in SQL
 PER_HAND_LIMIT = 20_000
-LINES = ("total", "showdown", "non_showdown")
+LINES = ("total", "showdown", "non_showdown", "allin_ev")
 
 
 @dataclass(frozen=True)
 class Point:
-    """One point: the hand (its number in the series, its site and id, its date) and the three totals."""
+    """One point: the hand (its number in the series, its site and id, its date) and the four totals."""
 
     number: int
     site: str
@@ -42,6 +42,7 @@ class Point:
     showdown: float
     non_showdown: float
     total_text: str
+    allin_ev: float  # the total with each all-in hand's net replaced by its EV net
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,8 @@ def graph_points(database: Database, hand_filter: HandFilter, player: str | None
     values = {line: drawn.values(line) for line in LINES}
     sites, ids, dates = series["site"].to_list(), series["hand_id"].to_list(), series["started_at"].to_list()
     points = [Point(index + 1, str(sites[index]), str(ids[index]), dates[index], values["total"][index],
-                    values["showdown"][index], values["non_showdown"][index], drawn.label(values["total"][index]))
+                    values["showdown"][index], values["non_showdown"][index], drawn.label(values["total"][index]),
+                    values["allin_ev"][index])
               for index in _thinned(series.height, MAX_POINTS)]
     every = [value for line in LINES for value in values[line]] + [0.0]
     ticks = [(tick, drawn.label(tick)) for tick in nice_ticks(min(every), max(every))]
@@ -125,9 +127,9 @@ def _summed(store: Store, hand_filter: HandFilter, player: str, currency: str, h
     unit_row = store.run("SELECT min(unit) FROM hands WHERE currency = ?", [currency])[0][0]
     labels = Drawing(pl.DataFrame({"unit": [int(unit_row or 1)], "currency": [currency]}), player, unit, axis)
     kept = [buckets[index] for index in _thinned(len(buckets), MAX_POINTS)]
-    points = [Point(b.number, "", "", b.started_at, b.total, b.showdown, b.non_showdown, labels.label(b.total))
-              for b in kept]  # (no site nor id: a point's hand is looked up when it is clicked, last_hand)
-    every = [value for b in buckets for value in (b.total, b.showdown, b.non_showdown)] + [0.0]
+    points = [Point(b.number, "", "", b.started_at, b.total, b.showdown, b.non_showdown, labels.label(b.total),
+                    b.allin_ev) for b in kept]  # (no site nor id: a point's hand is looked up when it is clicked, last_hand)
+    every = [value for b in buckets for value in (b.total, b.showdown, b.non_showdown, b.allin_ev)] + [0.0]
     ticks = [(tick, labels.label(tick)) for tick in nice_ticks(min(every), max(every))]
     drawn = buckets[-1].number
     final = buckets[-1].total  # (worded as the per-hand graph's title words it)

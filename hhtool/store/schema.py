@@ -508,9 +508,18 @@ CREATE TABLE keyed.finishes (
 );
 """
 
+#: the all-in EV of each hand where it is defined (docs/allin-ev.md): its status or why not on ``hands``, each
+#: player's EV net beside his net on ``results``. Hands stored before have none (NULL): a store made afresh has them
+ALLIN_EV = """
+ALTER TABLE hands ADD COLUMN allin_ev VARCHAR;
+ALTER TABLE hands ADD COLUMN allin_street INTEGER;
+ALTER TABLE hands ADD COLUMN allin_deals BIGINT;
+ALTER TABLE keyed.results ADD COLUMN ev_net BIGINT;
+"""
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
-                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS]
+                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS, ALLIN_EV]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

@@ -215,6 +215,11 @@ TABLES: tuple[Table, ...] = (
                "(StarsCoin); NULL for a freeroll", null=True),
         Column("buy_in_unit", INTEGER, "smallest units per unit of `buy_in_currency` (100 = cents, 1 = whole points)",
                null=True),
+        Column("allin_ev", VARCHAR, "the all-in EV (docs/allin-ev.md): `exact` (every completion counted) or `sampled` "
+               "(a seeded sample); where it is not defined, why: `no_all_in`, `last_card`, `uncontested`, `unshown`, "
+               "`hidden_card`, `bad_cards`, `error`; NULL: not replayed", null=True),
+        Column("allin_street", INTEGER, "the street whose betting closed the all-in (3–6); NULL without an EV", null=True),
+        Column("allin_deals", BIGINT, "completions the EV averages over; NULL without an EV", null=True),
     ), primary_key=("site", "hand_id")),
     Table("seats", "player in a hand", Role.HAND_PART, (
         _HK, _seq("order of the seat lines in the history"),
@@ -279,6 +284,9 @@ TABLES: tuple[Table, ...] = (
         Column("contributed", BIGINT, "put in less returns"),
         Column("collected", BIGINT, ""),
         Column("net", BIGINT, "`collected` - `contributed`"),
+        Column("ev_net", BIGINT, "the all-in EV net, in thousandths of the smallest unit: expected winnings at the "
+               "moment the betting closed less the contribution (docs/allin-ev.md); NULL where the hand has none",
+               null=True),
     )),
     Table("import_errors", "hand that failed, or lines that are no hand", Role.IMPORT, (
         Column("file", VARCHAR, "", of="raw.file"),

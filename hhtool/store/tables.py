@@ -10,7 +10,7 @@ stored without any edit here; one without ``of`` makes the spec differ from the 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from hashlib import sha256
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
@@ -107,7 +107,7 @@ def numbered(counts: list[int]) -> list[int]:
 
 # enums are stored as they are: pyarrow takes a StrEnum as its text and an IntEnum as its number
 HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines", "note_topics",
-                      "hk", *BUY_IN_COLUMNS))
+                      "hk", *BUY_IN_COLUMNS, "allin_ev", "allin_street", "allin_deals"))
 SEATS = Rows("seats", ("hk", "seq", "position", "dealt_in"))
 CARDS = Rows("cards", ("hk", "seq", "face", "card"))
 #: the columns of ``actions`` the builder computes (the rest are read from the Action values)
@@ -116,7 +116,7 @@ ACTIONS = Rows("actions", ACTIONS_GIVEN)
 RETURNS = Rows("returns", ("hk", "seq"))
 SHOWDOWN = Rows("showdown", ("hk", "seq", "cards"))
 AWARDS = Rows("awards", ("hk", "seq"))
-RESULTS = Rows("results", ("hk", "player", "contributed", "collected", "net"))
+RESULTS = Rows("results", ("hk", "player", "contributed", "collected", "net", "ev_net"))
 STATED_POTS = Rows("stated_pots", ("hk", "seq"))
 RESTATEMENTS = Rows("restatements", ("hk", "seq", "cards"))
 FINISHES = Rows("finishes", ("hk", "seq"))
@@ -166,9 +166,27 @@ class Betting(Protocol):
     def dealt_in(self) -> Sequence[str]: ...
 
 
-def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[Betting | None]) -> dict[str, pa.Table]:
+class AllIn(Protocol):
+    """A hand's all-in EV as the tabulator stores it (:class:`hhtool.equity.allin.AllInEv`)."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def street(self) -> int: ...
+
+    @property
+    def deals(self) -> int: ...
+
+    @property
+    def ev_net(self) -> Mapping[str, int]: ...
+
+
+def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[Betting | None],
+              allin: Sequence[AllIn | str | None] | None = None) -> dict[str, pa.Table]:
     """Rows for ``hands`` and every per-hand child table. ``items`` = (hand, replay, profile);
-    ``betting``, each item's betting facts as the caller has them (None: unknown, stored as NULL).
+    ``betting``, each item's betting facts as the caller has them (None: unknown, stored as NULL);
+    ``allin``, each item's all-in EV, or why it has none (a text), or None (not computed).
 
     ``hk`` is each hand's place in ``items`` (0, 1, …): the importer makes it the store's key by
     adding the next free key when it writes the batch (:meth:`hhtool.store.Store.write_tables`).
@@ -208,7 +226,11 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[B
     restatements: list[Any] = []
     restated_cards: list[str | None] = []
     finishes: list[Any] = []
-    for (hand, replay, profile), facts in zip(items, betting, strict=True):
+    ev_net: list[int | None] = []
+    allin_status: list[str | None] = []
+    allin_street: list[int | None] = []
+    allin_deals: list[int | None] = []
+    for (hand, replay, profile), facts, ev in zip(items, betting, allin or repeat(None, len(items)), strict=True):
         card = hand.community_card
         community.append(str(card) if card else None)
         notes.append([note.text for note in hand.notes])
@@ -269,6 +291,16 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[B
             contributed.append(put_in[player])
             collected_col.append(collected[player])
             net.append(collected[player] - put_in[player])
+        if ev is None or isinstance(ev, str):
+            allin_status.append(ev)
+            allin_street.append(None)
+            allin_deals.append(None)
+            ev_net.extend(repeat(None, len(hand.seats)))
+        else:
+            allin_status.append(ev.status)
+            allin_street.append(int(ev.street))
+            allin_deals.append(ev.deals)
+            ev_net.extend(ev.ev_net.get(player, 0) for player in hand.players)  # a player not dealt in: 0
     keyed = {name: _keyed(count) for name, count in counts.items()}
     results_key = keyed["results"]
     del results_key["seq"]
@@ -276,7 +308,8 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[B
         "hands": HANDS.table({"players": n_seats, "community_card": community, "notes": notes, "verdict": verdicts,
                               "rules_profile": profiles, "note_lines": note_lines,
                               "note_topics": note_topics, "hk": list(range(len(items))),
-                              **_buy_in_columns([hand for hand, _, _ in items])},
+                              **_buy_in_columns([hand for hand, _, _ in items]), "allin_ev": allin_status,
+                              "allin_street": allin_street, "allin_deals": allin_deals},
                              [hand for hand, _, _ in items]),
         "seats": SEATS.table({**keyed["seats"], "position": positions, "dealt_in": dealt_in}, seats),
         "cards": CARDS.table({**keyed["cards"], "face": faces, "card": card_texts}, deals),
@@ -285,7 +318,7 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[B
         "showdown": SHOWDOWN.table({**keyed["showdown"], "cards": shown_cards}, showdown),
         "awards": AWARDS.table(keyed["awards"], awards),
         "results": RESULTS.table({**results_key, "player": result_players, "contributed": contributed,
-                                  "collected": collected_col, "net": net}),
+                                  "collected": collected_col, "net": net, "ev_net": ev_net}),
         "stated_pots": STATED_POTS.table(keyed["stated_pots"], stated_pots),
         "restatements": RESTATEMENTS.table({**keyed["restatements"], "cards": restated_cards}, restatements),
         "finishes": FINISHES.table(keyed["finishes"], finishes),

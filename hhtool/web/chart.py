@@ -14,7 +14,8 @@ from hhtool.service.web_graph import GraphData, Point
 WIDTH, HEIGHT = 960, 420
 LEFT, RIGHT, TOP, BOTTOM = 76, 16, 16, 44
 #: (series, label, CSS class)
-SERIES = (("total", "Total", "line-total"), ("showdown", "Showdown", "line-sd"), ("non_showdown", "Non-showdown", "line-nsd"))
+SERIES = (("total", "Total", "line-total"), ("showdown", "Showdown", "line-sd"), ("non_showdown", "Non-showdown", "line-nsd"),
+          ("allin_ev", "All-in EV", "line-ev"))
 
 
 @dataclass(frozen=True)

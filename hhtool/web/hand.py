@@ -33,6 +33,7 @@ async def hand(served: Served, request: Request) -> Response:
     from hhtool.reports.dispute.html import streets_section
     from hhtool.reports.dispute.replayer import replayer_fragment
     from hhtool.service.audit import explain
+    from hhtool.service.judging import allin_page_fragment
     from hhtool.service.notes import notes_for, tags_for
     from hhtool.service.web_queries import neighbours
 
@@ -51,6 +52,7 @@ async def hand(served: Served, request: Request) -> Response:
                             _time(report.started_at))
         return {"report": report, "around": around,
                 "replayer": replayer_fragment(report),  # (the dispute page's replayer: every value escaped there)
+                "allin": allin_page_fragment(database, report.hand_id, report.site),  # (escaped there too)
                 "streets": streets_section(report, with_lines=True),  # (the dispute page's table, in the history's order)
                 "notes": notes_for(database, "hand", report.hand_id, report.site, stored=True),
                 "tags": tags_for(database, report.hand_id, report.site, stored=True)}

@@ -56,12 +56,13 @@ def _stats_rows(frame: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
         row: dict[str, Any] = {}
         for key in keys:
             value = record.get(key)
-            if key in ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid") and value is not None:
+            if key in ("net_won", "net_won_showdown", "net_won_non_showdown", "rake_paid", "ev_net_won",
+                       "luck") and value is not None:
                 row[key] = (money_text(int(value), int(record["unit"]), record["currency"]), value)
             elif f"{key}_opportunities" in record:
                 row[key] = (rate_text(value), -1 if value is None else value,
                             f"{record.get(f'{key}_count', 0)}/{record.get(f'{key}_opportunities', 0)}")
-            elif key == "bb_per_100":
+            elif key in ("bb_per_100", "ev_bb_per_100"):
                 row[key] = ("-" if value is None else f"{value:.2f}", -1e18 if value is None else value)
             else:
                 row[key] = ("" if value is None else str(value), value)

@@ -10,7 +10,8 @@ STAT_COLUMNS: dict[str, tuple[str, ...]] = {
     "player": ("hands", "vpip", "raise_3rd", "steal", "aggression_5th", "cbet_4th", "wtsd", "wsd", "scoop",
                "net_won", "bb_per_100"),
     "street": ("saw", "aggression", "fold", "cbet", "fold_to_cbet", "check_raise"),
-    "volume": ("hands", "net_won", "net_won_showdown", "net_won_non_showdown", "bb_per_100", "rake_paid"),
+    "volume": ("hands", "net_won", "net_won_showdown", "net_won_non_showdown", "bb_per_100", "rake_paid",
+               "ev_net_won", "ev_bb_per_100", "luck"),
 }
 
 #: key -> (header, what it counts)
@@ -36,6 +37,10 @@ STAT_HELP: dict[str, tuple[str, str]] = {
     "net_won_showdown": ("Net SD", "Net won in hands that went to showdown."),
     "net_won_non_showdown": ("Net non-SD", "Net won in the other hands."),
     "bb_per_100": ("BB/100", "Big bets won per 100 hands, each hand in its own big bets."),
+    "ev_net_won": ("EV net", "Net with each all-in hand's net replaced by the player's all-in EV: his expected "
+                             "winnings when the betting closed, less what he put in."),
+    "ev_bb_per_100": ("EV BB/100", "BB/100 of the EV net."),
+    "luck": ("Luck", "Net less EV net: what the cards dealt after the all-ins won or lost against expectation."),
     "rake_paid": ("Rake", "The rake and fees attributed to the player, pro rata of what he collected."),
     "saw": ("Saw", "Saw this street, of the hands dealt."),
     "aggression": ("Agg", "Bets and raises on this street, of the player's decisions there."),

@@ -131,3 +131,35 @@ def replayer_fragment(report: Report, hide_hole: bool = False, heading: str = "R
             '<span class="card won-high"></span> marks the cards that won a high half, '
             '<span class="card won-low"></span> a low half.' + hidden + '</p>'
             f'<script type="application/json" class="replay-data">{script_json(data)}</script></section>')
+
+
+def allin_fragment(allin: dict[str, Any] | None, unit: int, currency: str) -> str:
+    """The all-in section beside a replayer: each live player's equity on every street where all live
+    hands are known, and at the moment the betting closed his all-in EV (docs/allin-ev.md), from
+    `show`'s plain view of it (:func:`hhtool.equity.allin.allin_view`). Empty for a hand with neither."""
+    from hhtool.money import format_money
+
+    if not allin or (not allin["streets"] and allin["status"] in ("no_all_in", "uncontested")):
+        return ""
+    players: list[str] = list(allin.get("players") or ())
+    for street in allin["streets"]:
+        players += [player for player in street["equity"] if player not in players]
+    names = "".join(f'<th class="num">{escape(printable(player))}</th>' for player in players)
+    rows = []
+    for street in allin["streets"]:
+        cells = "".join(f'<td class="num">{street["equity"][p]:.1%}</td>' if p in street["equity"] else "<td></td>"
+                        for p in players)
+        how = "exact" if street["exact"] else f"sampled, {street['deals']:,} deals"
+        rows.append(f"<tr><th>{street['street']}th equity <small>({how})</small></th>{cells}</tr>".replace(
+            "3th", "3rd"))
+    if "ev_net_milli" in allin:
+        evs = allin["ev_net_milli"]
+        cells = "".join(f'<td class="num">{escape(format_money((evs[p] + 500) // 1000, unit, currency))}</td>'
+                        if p in allin["players"] else "<td></td>" for p in players)
+        rows.append(f"<tr><th>All-in EV net <small>(the betting closed on {allin['street']}th street)</small></th>"
+                    f"{cells}</tr>".replace("3th", "3rd"))
+        note = f"<p>{escape(allin['words'].capitalize())}, {allin['deals']:,} deals.</p>"
+    else:
+        note = f"<p>No all-in EV: {escape(allin['words'])}.</p>"
+    return (f'<section class="allin"><h2>All-in equity</h2><div class="scroll"><table id="allin-equity">'
+            f'<tr><th></th>{names}</tr>{"".join(rows)}</table></div>{note}</section>')

@@ -37,13 +37,14 @@ def result_fragment(report: Report) -> str:
             f'<div id="verdict" class="verdict {_e(report.verdict)}">{verdict}</div></section>')
 
 
-def replayer_page(report: Report, hide_hole: bool = False) -> str:
+def replayer_page(report: Report, hide_hole: bool = False, allin: str = "") -> str:
+    """The page; ``allin``: the all-in section (:func:`.replayer.allin_fragment`), after the result."""
     title = f"Hand {report.site} #{report.hand_id} — replay"
     meta = [report.game, f"table {report.table}" if report.table else "", report.started_at or "",
             f"stakes {report.stakes}"]
     header = (f"<section><h1>{_e(title)}</h1><p class=\"meta\">"
               + " · ".join(_e(part) for part in meta if part) + "</p></section>")
-    body = "\n".join((header, replayer_fragment(report, hide_hole), result_fragment(report)))
+    body = "\n".join((header, replayer_fragment(report, hide_hole), result_fragment(report), allin))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
