@@ -38,8 +38,8 @@ def _outputs(db: str, hand_id: str) -> dict[str, str]:
 
 #: (site folder, file, hand id, the history's raise line as the report must write it, a wrong reading)
 CORPUS_RAISES = [
-    ("PokerStars", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt", "99632561862", "Hero raises 80 to 160",
-     "raises 160 to 160"),
+    ("PokerStars", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt", "99632561862", "Hero raises 80 chips to 160 chips",
+     "raises 160 chips to 160 chips"),
     # the bet faced is the bring-in's raise: the chips put in ($680) are not the history's $400
     ("PokerStars", "7-StudHL-USD-400-800-201701.3bet.fix.txt", "164954571644", "Player0 raises $400.00 to $800.00",
      "raises $680.00"),
@@ -80,3 +80,18 @@ def test_a_winner_who_did_not_show_is_worded_as_the_history_words_him(tmp_path: 
     assert "*** no showdown ***" in shown
     forum = runner.invoke(app, ["show", "--db", db, "35874487284", "--format", "forum"]).output
     assert "rdiezchang doesn't show hand" in forum and "[]" not in forum
+
+
+def test_the_site_is_named_in_words_and_tournament_chips_carry_their_unit(tmp_path: Path) -> None:
+    party = _outputs(_store(tmp_path, require_corpus("PartyPoker", "7-StudHL-USD-10-20.201202.wins.lo.pot.txt")),
+                     "11480841734")
+    for form in ("desk", "player"):
+        assert "Hand PartyPoker #11480841734" in party[form], party[form]
+        assert "partypoker" not in party[form].split("The hand, street by street")[0].split("Rules profile:")[0]
+    (tmp_path / "t").mkdir()
+    stars = require_corpus("PokerStars", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt")
+    tournament = _outputs(_store(tmp_path / "t", stars), "99632561862")
+    for form in ("desk", "player"):
+        assert "posts the ante 8 chips" in tournament[form], tournament[form]
+    assert "PokerStars hand #99632561862" in tournament["show"] and "Player0 bets 40 chips" in tournament["show"]
+    assert "Seat 2 Hero, stack 1869 chips: put in 460 chips, showed" in tournament["player"]

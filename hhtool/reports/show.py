@@ -23,9 +23,10 @@ from rich.text import Text
 
 from hhtool.evaluation import best_high, best_low
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
-from hhtool.money import format_money
+from hhtool.money import format_at_table
 from hhtool.replay import ReplayResult, betting_of
 from hhtool.reports.action_words import SHOW_WORDS, action_words, bets_faced
+from hhtool.reports.site_words import site_in_words
 
 SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
 
@@ -113,7 +114,7 @@ def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
 
 def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = False) -> dict[str, Any]:
     """Everything the replayer shows, as plain data (money in smallest units)."""
-    money = lambda amount: format_money(amount, hand.stakes.unit, hand.stakes.currency)  # noqa: E731 - a local shorthand
+    money = lambda amount: format_at_table(amount, hand.stakes.unit, hand.stakes.currency)  # noqa: E731 - a local shorthand
     violations_by_line: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for violation in result.violations if result else ():
         violations_by_line[violation.line].append(
@@ -294,9 +295,9 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
     """The description as coloured terminal lines; ``width`` (the terminal's) decides where a
     showdown's hand readings break."""
     def money(amount: int | None) -> str:
-        return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
+        return "?" if amount is None else format_at_table(amount, hand.stakes.unit, hand.stakes.currency)
 
-    lines = [Text(f"{described['site']} hand #{described['hand_id']} — {described['game']}", style="bold")]
+    lines = [Text(f"{site_in_words(described['site'])} hand #{described['hand_id']} — {described['game']}", style="bold")]
     started = " ".join(part for part in (described["started_at"], described["timezone"]) if part)
     where = " · ".join(part for part in (described["table"], started) if part)
     if where:  # the table and the start on a line of their own: with the stakes they pass 80 columns
@@ -397,7 +398,7 @@ def render_forum(described: dict[str, Any], hand: Hand, width: int = FORUM_WIDTH
     board, the actions with amounts and the pot, the showdown and who won. The opponents' down
     cards stay ``??`` until the showdown (the hero's view); ``hole_cards_hidden`` hides the hero's too."""
     def money(amount: int | None) -> str:
-        return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
+        return "?" if amount is None else format_at_table(amount, hand.stakes.unit, hand.stakes.currency)
 
     def name(player: str) -> str:
         return forum_safe(player)
@@ -410,7 +411,7 @@ def render_forum(described: dict[str, Any], hand: Hand, width: int = FORUM_WIDTH
     stakes = described["stakes"]
     say(f"{forum_safe(described['game'] or 'Stud Hi/Lo')}, {money(stakes['small_bet'])}/{money(stakes['big_bet'])}"
         f" (ante {money(stakes['ante'])}, bring-in {money(stakes['bring_in'])})")
-    where = [f"{forum_safe(described['site'])} hand #{forum_safe(described['hand_id'])}"]
+    where = [f"{forum_safe(site_in_words(described['site']))} hand #{forum_safe(described['hand_id'])}"]
     if described["table"]:
         where.append(f"table {forum_safe(described['table'])}")
     if described["started_at"]:

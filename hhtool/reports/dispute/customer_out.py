@@ -14,6 +14,7 @@ from hhtool.reports.dispute.json_out import FORMAT_VERSION
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.text import _wrap, award_lines, player_lines, pot_lines, street_lines
 from hhtool.reports.json_safe import dumps
+from hhtool.reports.site_words import site_in_words
 
 #: the rules' list: each title in bold, its words under it
 STYLE = ("\n#rules dl { margin: 0; } #rules dt { font-weight: 600; margin-top: 10px; }"
@@ -42,7 +43,8 @@ def _hand_words(copy: CustomerCopy) -> list[str]:
     report = copy.report
     when = ", ".join(part for part in (f"table {report.table}" if report.table else "", report.started_at or "")
                      if part)
-    return [f"Hand {report.site} #{report.hand_id}: {report.game}", *([when] if when else []), f"Stakes: {report.stakes}"]
+    return [f"Hand {site_in_words(report.site)} #{report.hand_id}: {report.game}", *([when] if when else []),
+            f"Stakes: {report.stakes}"]
 
 
 def render_text(copy: CustomerCopy) -> str:
@@ -115,7 +117,7 @@ def render_json(copy: CustomerCopy) -> str:
 
 def render_html(copy: CustomerCopy) -> str:
     report = copy.report
-    title = f"Hand {report.site} #{report.hand_id} — your dispute"
+    title = f"Hand {site_in_words(report.site)} #{report.hand_id} — your dispute"
     body = [f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
             + "".join(f"<p>{_e(s)}</p>" for s in copy.answer) + "</div>"
             + '<p class="meta">' + "<br>".join([_e(report.game), *(_e(line) for line in _hand_words(copy)[1:])])

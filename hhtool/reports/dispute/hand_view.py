@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hhtool.model import Card, Hand, ShowStatus, Street
-from hhtool.money import format_money
+from hhtool.money import format_at_table
 from hhtool.replay.timeline import ReplayState
 from hhtool.reports.action_words import action_words, bets_faced
 from hhtool.reports.dispute.model import ActionView, DealView, Money, PlayerView, StreetView
 
 
 def money_of(hand: Hand) -> Callable[[int], Money]:
-    return lambda amount: Money(amount, format_money(amount, hand.stakes.unit, hand.stakes.currency))
+    return lambda amount: Money(amount, format_at_table(amount, hand.stakes.unit, hand.stakes.currency))
 
 
 def card_text(card: Card | None) -> str | None:

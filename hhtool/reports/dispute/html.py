@@ -10,6 +10,7 @@ from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.rules import rule_words
+from hhtool.reports.site_words import site_in_words
 
 _SUITS = {"c": "&#9827;", "d": "&#9830;", "h": "&#9829;", "s": "&#9824;"}
 
@@ -91,7 +92,7 @@ def _rules_beside_site(heading: str, table_id: str, rows: tuple[AwardRow, ...]) 
 
 
 def render_html(report: Report) -> str:
-    title = f"Hand {report.site} #{report.hand_id} — dispute report"
+    title = f"Hand {site_in_words(report.site)} #{report.hand_id} — dispute report"
     body: list[str] = []
     body.append(f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
                 + "".join(f"<p>{_e(s)}</p>" for s in report.headline) + "</div>")

@@ -6,6 +6,7 @@ import textwrap
 
 from hhtool.reports.dispute.model import AwardRow, ContenderView, DealView, Finding, Report, in_history_order
 from hhtool.reports.dispute.rules import rule_words
+from hhtool.reports.site_words import site_in_words
 
 WIDTH = 80
 
@@ -59,7 +60,7 @@ def render_text(report: Report) -> str:
     for sentence in report.headline:
         out += _wrap(sentence)
     out.append("")
-    out += _wrap(f"Hand {report.site} #{report.hand_id}: {report.game}")
+    out += _wrap(f"Hand {site_in_words(report.site)} #{report.hand_id}: {report.game}")
     if report.table or report.started_at:
         out += _wrap(", ".join(part for part in (f"table {report.table}" if report.table else "",
                                                    report.started_at or "") if part))
