@@ -5,12 +5,14 @@ history's own numbers in the output."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from tests.dispute_helpers import explain, imported, side_pot_hand
 from tests.inputs import SAMPLES, require_corpus
 
 runner = CliRunner()
@@ -95,3 +97,75 @@ def test_the_site_is_named_in_words_and_tournament_chips_carry_their_unit(tmp_pa
         assert "posts the ante 8 chips" in tournament[form], tournament[form]
     assert "PokerStars hand #99632561862" in tournament["show"] and "Player0 bets 40 chips" in tournament["show"]
     assert "Seat 2 Hero, stack 1869 chips: put in 460 chips, showed" in tournament["player"]
+
+
+def _bigger_mucks() -> str:
+    """Hand #200 with Bigger mucking his 6-5-4-3-A low at the showdown: Big, the only high shown
+    that beats Shorty's, is paid both pots whole."""
+    hand = side_pot_hand()
+    for old, new in (
+        ("Bigger: shows [Ah 6d Qs 4d 5d Ac 3d] (HI: a pair of Aces; LO: 6,5,4,3,A)", "Bigger: mucks hand"),
+        ("Big collected $15 from side pot\nBigger collected $15 from side pot\n", "Big collected $30 from side pot\n"),
+        ("Big collected $9 from main pot\nBigger collected $9 from main pot\n", "Big collected $18 from main pot\n"),
+        ("and won ($24) with HI: three of a kind", "and won ($48) with HI: three of a kind"),
+        ("Seat 6: Bigger showed [Ah 6d Qs 4d 5d Ac 3d] and won ($24) with HI: a pair of Aces; LO: 6,5,4,3,A",
+         "Seat 6: Bigger mucked [Ah 6d Qs 4d 5d Ac 3d]"),
+    ):
+        assert old in hand
+        hand = hand.replace(old, new)
+    return hand
+
+
+def test_the_copy_addressed_to_a_player_shows_and_evaluates_his_mucked_low(tmp_path: Path) -> None:
+    db, _ = imported(tmp_path, _bigger_mucks())
+    unaddressed = explain(db, "200", "--for", "player")
+    assert "Ah 6d Qs 4d 5d Ac 3d" not in unaddressed and "?? ?? Qs 4d 5d Ac ??" in unaddressed
+    to_him = explain(db, "200", "--for", "player", "--player", "Bigger")
+    words = " ".join(to_him.split())
+    assert to_him.startswith("To Bigger, about your hand:")
+    assert "You mucked Ah 6d Qs 4d 5d Ac 3d: your best high was a pair of Aces, and you had the low 6-5-4-3-A." in words
+    # nobody else showed a low: his would have taken the low half of each pot he could win
+    for pot in ("main pot", "side pot 1"):
+        assert (f"In the {pot}, shown, your high would have lost the high half against three of a kind, Kings (Big) "
+                "and your low would have won the low half (no other low was shown).") in words, words
+    assert "cards: Ah 6d Qs 4d 5d Ac 3d" in to_him  # his own cards, in the players' list too
+    as_json = json.loads(explain(db, "200", "--for", "player", "--player", "Bigger", "--format", "json"))
+    assert as_json["addressed_to"] == "Bigger" and as_json["mucked"]["low"]["words"] == "6,5,4,3,A"
+    assert [(c["pot"], c["half"], c["outcome"]) for c in as_json["mucked"]["chances"]] == [
+        ("main pot", "high", "would have lost"), ("main pot", "low", "would have won"),
+        ("side pot 1", "high", "would have lost"), ("side pot 1", "low", "would have won")]
+
+
+def test_a_name_the_hand_does_not_hold_is_refused_with_the_names_close_to_it(tmp_path: Path) -> None:
+    db, _ = imported(tmp_path, side_pot_hand())
+    wrong = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--for", "player", "--player", "bigger"])
+    assert wrong.exit_code == 2 and "did you mean 'Bigger'?" in wrong.output and "Traceback" not in wrong.output
+    assert len(wrong.output.strip().splitlines()) == 1, wrong.output
+    desk = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--player", "Bigger"])
+    assert desk.exit_code == 2 and "add --for player" in desk.output
+
+
+def test_both_copies_answer_first_in_one_screen(tmp_path: Path) -> None:
+    db, _ = imported(tmp_path, side_pot_hand())
+    main = ("Main pot $18.00: Big won the high half ($9.00) with three of a kind, Kings; Bigger won the low half ($9.00) "
+            "with 6-5-4-3-A.")
+    side = "Side pot 1 $30.00: Big won the high half ($15.00) with three of a kind, Kings; Bigger won the low half"
+    owed = "The rules give Big $24.00 and Bigger $24.00, and the site paid the same."
+    for form in ("desk", "player"):
+        first_screen = " ".join(" ".join(explain(db, "200", "--for", form).splitlines()[:24]).split())
+        assert main in first_screen and side in first_screen and owed in first_screen, (form, first_screen)
+    player = explain(db, "200", "--for", "player", "--player", "Shorty")
+    summary = player.split("The details:")[0].rstrip().splitlines()
+    assert len(summary) <= 24, summary
+    said = " ".join(" ".join(summary).split())
+    assert "In the main pot you lost the high half to three of a kind, Kings and lost the low half to 6-5-4-3-A." in said
+    assert "The side pot 1 was not yours to win" in said
+
+
+def test_a_player_who_showed_and_won_is_never_said_not_to_have_contested(tmp_path: Path) -> None:
+    stars = require_corpus("PokerStars", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt")
+    outputs = _outputs(_store(tmp_path, stars), "99632561862")  # Player0 mucked; Hero showed his full house
+    for form in ("desk", "player"):
+        assert "did not contest" not in outputs[form]
+        assert "Hero won the whole pot (920 chips) with a full house, Sixes full of Deuces." in " ".join(
+            outputs[form].split())

@@ -22,6 +22,8 @@ STYLE = ("\n#rules dl { margin: 0; } #rules dt { font-weight: 600; margin-top: 1
 #: what the player reads above the rules, and where a card is hidden
 RULES_HEADING = "The rules this answer rests on"
 HIDDEN_WORDS = "Hole cards that were never shown are hidden"
+#: where the answer ends and the details it rests on begin
+DETAILS_HEADING = "The details: the rules, the hand street by street, the pots"
 
 
 def _practice(words: str) -> str:
@@ -49,20 +51,18 @@ def _hand_words(copy: CustomerCopy) -> list[str]:
 
 def render_text(copy: CustomerCopy) -> str:
     out: list[str] = []
+    if copy.addressed_to is not None:
+        out += _wrap(f"To {copy.addressed_to}, about your hand:")
+    # the answer, one screen: the verdict; each pot's halves and whose hand took them, the rules' award
+    # beside the site's; (addressed) what his own hand did
     for sentence in copy.answer:
+        out += _wrap(sentence)
+    out.append("")
+    for sentence in (*copy.summary, *copy.to_him):
         out += _wrap(sentence)
     out.append("")
     for line in _hand_words(copy):
         out += _wrap(line)
-    if copy.rules:
-        out += ["", f"{RULES_HEADING}:"]
-        if _practice_source(copy):
-            out += _wrap(_practice_source(copy), "  ")
-        for rule in copy.rules:
-            out.append(f"  {rule.title}")
-            out += _wrap(rule.sentence, "    ")
-            for words in rule.practice:
-                out += _wrap(_practice(words), "      ", "    ")
     if copy.departures:
         out += ["", "The hand also departs from the rules:"]
         for departure in copy.departures:
@@ -73,6 +73,16 @@ def render_text(copy: CustomerCopy) -> str:
         out += ["", "What could not be checked:"]
         for words in copy.not_verified:
             out += _wrap(f"- {words}", "    ", "  ")
+    out += ["", DETAILS_HEADING]
+    if copy.rules:
+        out += ["", f"{RULES_HEADING}:"]
+        if _practice_source(copy):
+            out += _wrap(_practice_source(copy), "  ")
+        for rule in copy.rules:
+            out.append(f"  {rule.title}")
+            out += _wrap(rule.sentence, "    ")
+            for words in rule.practice:
+                out += _wrap(_practice(words), "      ", "    ")
     out += ["", "The hand, street by street:"]
     out += street_lines(copy.report, with_lines=False)
     out += ["", "Players and their cards" + (f" ({HIDDEN_WORDS.lower()}: ??):" if copy.hidden_players else ":")]
@@ -102,7 +112,9 @@ def copy_dict(copy: CustomerCopy) -> dict[str, Any]:
         "format_version": FORMAT_VERSION, "form": "player",
         "site": report.site, "hand_id": report.hand_id, "game": report.game, "table": report.table,
         "started_at": report.started_at, "stakes": report.stakes, "verdict": report.verdict,
-        "answer": list(copy.answer), "misawarded": whole["misawarded"],
+        "answer": list(copy.answer), "summary": list(copy.summary), "addressed_to": copy.addressed_to,
+        "to_him": list(copy.to_him), "mucked": None if copy.mucked is None else dataclasses.asdict(copy.mucked),
+        "misawarded": whole["misawarded"],
         "rules": [dataclasses.asdict(rule) for rule in copy.rules], "practice_of": copy.practice_of,
         "departures": [dataclasses.asdict(departure) for departure in copy.departures],
         "not_verified": list(copy.not_verified), "hole_cards_hidden_for": list(copy.hidden_players),
@@ -120,6 +132,7 @@ def render_html(copy: CustomerCopy) -> str:
     title = f"Hand {site_in_words(report.site)} #{report.hand_id} — your dispute"
     body = [f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
             + "".join(f"<p>{_e(s)}</p>" for s in copy.answer) + "</div>"
+            + "".join(f'<p class="summary">{_e(s)}</p>' for s in (*copy.summary, *copy.to_him))
             + '<p class="meta">' + "<br>".join([_e(report.game), *(_e(line) for line in _hand_words(copy)[1:])])
             + "</p></section>"]
     if copy.rules:

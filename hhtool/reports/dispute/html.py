@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
+from hhtool.reports.dispute.answer import pot_sentences
 from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
 from hhtool.reports.dispute.replayer import replayer_fragment
@@ -95,7 +96,8 @@ def render_html(report: Report) -> str:
     title = f"Hand {site_in_words(report.site)} #{report.hand_id} — dispute report"
     body: list[str] = []
     body.append(f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
-                + "".join(f"<p>{_e(s)}</p>" for s in report.headline) + "</div>")
+                + "".join(f"<p>{_e(s)}</p>" for s in report.headline) + "</div>"
+                + "".join(f'<p class="summary">{_e(s)}</p>' for s in pot_sentences(report)))
     meta = [f"{_e(report.game)}", f"table {_e(report.table)}" if report.table else "", _e(report.started_at or ""),
             f"source {_e(report.source.file)}, lines {report.source.line}-{report.last_line}",
             f"stakes {_e(report.stakes)} ({_e(report.stakes_source)})",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from hhtool.reports.dispute.answer import pot_sentences
 from hhtool.reports.dispute.model import AwardRow, ContenderView, DealView, Finding, Report, in_history_order
 from hhtool.reports.dispute.rules import rule_words
 from hhtool.reports.site_words import site_in_words
@@ -58,6 +59,9 @@ def _rules_beside_site(heading: str, rows: tuple[AwardRow, ...]) -> list[str]:
 def render_text(report: Report) -> str:
     out: list[str] = []
     for sentence in report.headline:
+        out += _wrap(sentence)
+    out.append("")
+    for sentence in pot_sentences(report):
         out += _wrap(sentence)
     out.append("")
     out += _wrap(f"Hand {site_in_words(report.site)} #{report.hand_id}: {report.game}")
