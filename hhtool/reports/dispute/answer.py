@@ -135,13 +135,13 @@ def addressed_sentences(report: Report, player: str, mucked: MuckedHand | None) 
         low = f"the low {hand_words(mucked.low, 'low')}" if mucked.low else "no low (no five different ranks 8 or lower)"
         sentences.append(f"You mucked {' '.join(mucked.cards)}: your best high was {mucked.high.words if mucked.high else '?'}"
                          f", and you had {low}.")
-        for pot in dict.fromkeys(chance.pot for chance in mucked.chances):
+        for pot_name in dict.fromkeys(chance.pot for chance in mucked.chances):
             parts = []
-            for chance in (c for c in mucked.chances if c.pot == pot):
+            for chance in (c for c in mucked.chances if c.pot == pot_name):
                 what = "the pot" if chance.half == "whole" else f"the {chance.half} half"
                 against = f" against {chance.against}" if chance.against else " (no other low was shown)"
                 parts.append(f"your {'high' if chance.half == 'whole' else chance.half} {chance.outcome} {what}{against}")
-            sentences.append(f"In the {pot}, shown, " + " and ".join(parts) + ".")
+            sentences.append(f"In the {pot_name}, shown, " + " and ".join(parts) + ".")
         if not any(chance.outcome != "would have lost" for chance in mucked.chances):
             sentences.append("A mucked hand cannot win a pot; shown, yours would not have won any part of one.")
         else:
