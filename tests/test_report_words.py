@@ -169,3 +169,18 @@ def test_a_player_who_showed_and_won_is_never_said_not_to_have_contested(tmp_pat
         assert "did not contest" not in outputs[form]
         assert "Hero won the whole pot (920 chips) with a full house, Sixes full of Deuces." in " ".join(
             outputs[form].split())
+
+
+def test_a_practice_learnt_from_one_hand_is_counted_for_the_desk_and_not_credited_to_the_site(tmp_path: Path) -> None:
+    """Winning's odd chip to the low half rests on its one split in the corpus (hand #693975843 itself)."""
+    history = require_corpus("Winning", "7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
+    outputs = _outputs(_store(tmp_path, history), "693975843")
+    desk, player = (" ".join(outputs[form].split()) for form in ("desk", "player"))
+    assert "ChazDazzle won the low half ($3.53) with 7-6-4-2-A" in desk  # the odd cent went low
+    assert "parameters that mattered: odd_unit_hi_lo = low (learnt from 1 hand)" in desk
+    assert ("Reading applied (the rules leave this open): a chip that cannot be split between the high and the low "
+            "half goes to the low half.") in player
+    assert "Practice: a chip that cannot be split" not in player and "practice observed" not in player
+    as_json = json.loads(runner.invoke(app, ["audit", "--db", str(tmp_path / "d.duckdb"), "--explain", "693975843",
+                                             "--format", "json"]).output)
+    assert as_json["profile"]["learnt_from"] == {"odd_unit_hi_lo": 1}

@@ -16,8 +16,25 @@ from hhtool.reports.dispute.model import (
     HalfView,
     MuckedHand,
     PotView,
+    ProfileView,
     Report,
 )
+
+#: a practice learnt from this many of the site's hands or fewer is the best reading known, not the
+#: site's known rule: the desk's copy gives the count, the player's copy does not credit the site with it
+FEW_HANDS = 5
+
+
+def learnt(profile: ProfileView, parameter: str) -> str:
+    """" (learnt from 1 hand)" beside a parameter the profile took from the site's hands; "" otherwise."""
+    hands = dict(profile.learnt_from).get(parameter)
+    return "" if hands is None else f" (learnt from {hands} hand{'' if hands == 1 else 's'})"
+
+
+def few_hands(profile: ProfileView, parameter: str) -> bool:
+    """Whether the profile learnt the parameter's practice from a handful of hands or fewer."""
+    hands = dict(profile.learnt_from).get(parameter)
+    return hands is not None and hands <= FEW_HANDS
 
 
 def _names(names: list[str]) -> str:
@@ -171,4 +188,4 @@ def addressed_sentences(report: Report, player: str, mucked: MuckedHand | None) 
     return tuple(sentences)
 
 
-__all__ = ["addressed_sentences", "evaluate_mucked", "hand_words", "pot_sentences"]
+__all__ = ["FEW_HANDS", "addressed_sentences", "evaluate_mucked", "few_hands", "hand_words", "learnt", "pot_sentences"]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from hhtool.replay.codes import Code
-from hhtool.reports.dispute.answer import addressed_sentences, evaluate_mucked, pot_sentences
+from hhtool.reports.dispute.answer import addressed_sentences, evaluate_mucked, few_hands, pot_sentences
 from hhtool.reports.dispute.model import (
     ContenderView,
     DealView,
@@ -53,6 +53,9 @@ class RuleInWords:
     title: str  # "Pot splitting and odd chips"
     sentence: str  # the rule for a player
     practice: tuple[str, ...]  # the site's practice the rule leaves to it, as applied to this hand
+    # the reading applied where the site's practice rests on a handful of hands (answer.FEW_HANDS) or
+    # fewer: not presented as the site's
+    readings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,10 +165,11 @@ def _rules_in_words(report: Report, findings: list[Finding], settled: bool) -> t
         numbers = [number for number in numbers if number != "R12"]
         parameters = [name for name in parameters if name not in (*_SIDE_POTS, *_RAKE)]
     for number in sorted(set(numbers), key=lambda rule: int(rule[1:])):
-        practice = tuple(dict.fromkeys(
-            words for name in parameters if PARAMETER_RULES.get(name) == number
-            for words in (practice_words(name, settings.get(name, "")),) if words))
-        rules.append(RuleInWords(RULE_TITLES[number], RULE_SENTENCES[number], practice))
+        applied = [(name, words) for name in dict.fromkeys(parameters) if PARAMETER_RULES.get(name) == number
+                   for words in (practice_words(name, settings.get(name, "")),) if words]
+        practice = tuple(dict.fromkeys(words for name, words in applied if not few_hands(report.profile, name)))
+        readings = tuple(dict.fromkeys(words for name, words in applied if few_hands(report.profile, name)))
+        rules.append(RuleInWords(RULE_TITLES[number], RULE_SENTENCES[number], practice, readings))
     return tuple(rules)
 
 

@@ -30,6 +30,11 @@ def _practice(words: str) -> str:
     return f"Practice: {words}."
 
 
+def _reading(words: str) -> str:
+    """A choice the rules leave open, applied where the site's own practice is not yet known."""
+    return f"Reading applied (the rules leave this open): {words}."
+
+
 def _practice_source(copy: CustomerCopy) -> str:
     """Where the practices come from, said once above the rules."""
     if not copy.practice_of or not any(rule.practice for rule in copy.rules):
@@ -83,6 +88,8 @@ def render_text(copy: CustomerCopy) -> str:
             out += _wrap(rule.sentence, "    ")
             for words in rule.practice:
                 out += _wrap(_practice(words), "      ", "    ")
+            for words in rule.readings:
+                out += _wrap(_reading(words), "      ", "    ")
     out += ["", "The hand, street by street:"]
     out += street_lines(copy.report, with_lines=False)
     out += ["", "Players and their cards" + (f" ({HIDDEN_WORDS.lower()}: ??):" if copy.hidden_players else ":")]
@@ -138,6 +145,7 @@ def render_html(copy: CustomerCopy) -> str:
     if copy.rules:
         items = "".join(f"<dt>{_e(rule.title)}</dt><dd>{_e(rule.sentence)}"
                         + "".join(f'<span class="meta">{_e(_practice(words))}</span>' for words in rule.practice)
+                        + "".join(f'<span class="meta">{_e(_reading(words))}</span>' for words in rule.readings)
                         + "</dd>" for rule in copy.rules)
         source = f'<p class="meta">{_e(_practice_source(copy))}</p>' if _practice_source(copy) else ""
         body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2>{source}<dl>{items}</dl></section>')

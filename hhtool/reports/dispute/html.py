@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from hhtool.reports.dispute.answer import pot_sentences
+from hhtool.reports.dispute.answer import learnt, pot_sentences
 from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
 from hhtool.reports.dispute.replayer import replayer_fragment
@@ -104,7 +104,8 @@ def render_html(report: Report) -> str:
             f"rules profile {_e(report.profile.name)}, chosen by {_e(report.profile.chosen_by)}"
             + (f" ({_e(report.profile.source)})" if report.profile.source else "")]
     if report.profile.parameters:
-        meta.append("parameters that mattered: " + ", ".join(f"{_e(k)} = {_e(v)}" for k, v in report.profile.parameters))
+        meta.append("parameters that mattered: " + ", ".join(f"{_e(k)} = {_e(v)}{_e(learnt(report.profile, k))}"
+                                                             for k, v in report.profile.parameters))
     body.append('<p class="meta">' + "<br>".join(m for m in meta if m) + "</p></section>")
     body.append(replayer_fragment(report))
     body.append(streets_section(report, with_lines=True))

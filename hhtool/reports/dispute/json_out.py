@@ -19,7 +19,7 @@ def _objects(value: Any) -> Any:
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if key == "parameters":
+            if key in ("parameters", "learnt_from"):
                 out[key] = {name: setting for name, setting in item}
             elif key == "winning_cards":
                 out[key] = [{"player": player, "cards": list(cards)} for player, cards in item]

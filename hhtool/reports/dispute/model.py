@@ -200,6 +200,8 @@ class ProfileView:
     chosen_by: str  # "the user (--rules)" or "the site that dealt the hand"
     source: str
     parameters: tuple[tuple[str, str], ...]  # the parameters that mattered for this hand
+    # of those, the site practices learnt from the site's histories: (parameter, how many hands show it)
+    learnt_from: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

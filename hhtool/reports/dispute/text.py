@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from hhtool.reports.dispute.answer import pot_sentences
+from hhtool.reports.dispute.answer import learnt, pot_sentences
 from hhtool.reports.dispute.model import AwardRow, ContenderView, DealView, Finding, Report, in_history_order
 from hhtool.reports.dispute.rules import rule_words
 from hhtool.reports.site_words import site_in_words
@@ -76,7 +76,8 @@ def render_text(report: Report) -> str:
     out += _wrap(f"chosen by {report.profile.chosen_by}" + (f"; {report.profile.source}" if report.profile.source else ""),
                  "    ", "  ")
     if report.profile.parameters:
-        out += _wrap("parameters that mattered: " + ", ".join(f"{k} = {v}" for k, v in report.profile.parameters),
+        out += _wrap("parameters that mattered: " + ", ".join(f"{k} = {v}{learnt(report.profile, k)}"
+                                                             for k, v in report.profile.parameters),
                      "    ", "  ")
     forced = [n for n in report.context if n.source != "stated by the site"]
     if forced:
