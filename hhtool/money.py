@@ -66,6 +66,19 @@ def format_named(amount: int, unit: int, currency: str | None) -> str:
     return text
 
 
+def format_at_table(amount: int, unit: int, currency: str | None) -> str:
+    """An amount in play at a table, with its unit always said: money as :func:`format_money` writes
+    it, tournament chips counted ("460 chips", "1 chip"), where :func:`format_money` prints them bare.
+
+    >>> format_at_table(460, 1, "CHIPS"), format_at_table(-1, 1, None), format_at_table(8, 100, "USD")
+    ('460 chips', '-1 chip', '$0.08')
+    """
+    text = format_named(amount, unit, currency)
+    if unit <= 1 and currency in (None, "CHIPS"):
+        return f"{text} chip{'' if abs(amount) == 1 else 's'}"
+    return text
+
+
 def format_buy_in(amount: int, fee: int, bounty: int, unit: int, currency: str | None) -> str:
     """A tournament's buy-in as sites write it, its parts joined by "+": the prize-pool part, then a
     knockout's bounty, then the fee (PokerStars' order; a fee of 0 is left out unless a bounty comes

@@ -159,8 +159,8 @@ def test_the_answer_of_an_unverified_hand_leaves_the_desk_sources_out(tmp_path: 
     db, history = imported(tmp_path, side_pot_hand())
     desk, player = explain(db, "200"), explain(db, "200", "--for", "player")
     assert "is stored" in flat(desk).split("Hand pokerstars")[0]  # the desk's answer names where it looked
-    answer = flat(player).split("Hand pokerstars #200")[0]
-    assert answer.startswith("The site's award is correct under the rules of pokerstars; not everything could be "
+    answer = flat(player).split("Hand PokerStars #200")[0]
+    assert answer.startswith("The site's award is correct under the rules of PokerStars; not everything could be "
                              "verified: the site does not state the "), answer
     assert "is stored" not in answer and "table context" not in answer and "structures" not in answer
     assert desk_only_words(player, history) == []

@@ -91,6 +91,6 @@ def test_the_report_index_is_sorted_by_the_money_and_says_each_hand_in_its_own_w
     assert lines[2] == "gashpor bets to $0.08 on 4th street; the limit allows $0.04 (and 3 more)."
     for line in lines:  # what every row said again is said once, above the table
         assert not line.startswith("The site") and "under the rules of" not in line, line
-    assert "each under the rules of pokerstars" in page
+    assert "each under the rules of PokerStars" in page
     assert re.search(r"td\.date \{ white-space: nowrap; \}", page)  # a date on one line (the browser test sees it)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", row[3]) for row in rows), rows

@@ -111,7 +111,7 @@ def test_a_misawarded_low_half_says_the_other_has_no_low(tmp_path: Path) -> None
 
 def test_the_legal_hand_says_the_award_is_correct(tmp_path: Path) -> None:
     db, _ = imported(tmp_path, side_pot_hand())
-    assert explain(db, "200").startswith("The site's award is correct under the rules of pokerstars")
+    assert explain(db, "200").startswith("The site's award is correct under the rules of PokerStars")
 
 
 def test_without_per_pot_awards_the_sentence_names_the_player_and_half(tmp_path: Path) -> None:
@@ -192,7 +192,7 @@ def test_explain_refuses_when_two_sites_share_the_id(tmp_path: Path) -> None:
     assert refused.exit_code == 2 and "pokerstars" in refused.output and "fulltilt" in refused.output
     assert "--site" in refused.output
     chosen = runner.invoke(app, ["audit", "--db", db, "--explain", "200", "--site", "fulltilt"])
-    assert chosen.exit_code == 0 and "Hand fulltilt #200" in chosen.output
+    assert chosen.exit_code == 0 and "Hand Full Tilt Poker #200" in chosen.output
 
 
 def test_explain_usage_errors(tmp_path: Path) -> None:

@@ -74,7 +74,7 @@ def test_golden_page_of_a_split_pot_with_a_side_pot(browser: Any, tmp_path: Path
     assert out.read_text().replace(str(history), FILE_MARK) == (GOLDEN / "dispute_split_side_pot.html").read_text()
     offline = Offline(browser, 1280)
     page = offline.open(out)
-    assert page.inner_text("#verdict").startswith("The site's award is correct under the rules of pokerstars")
+    assert page.inner_text("#verdict").startswith("The site's award is correct under the rules of PokerStars")
     assert page.inner_text("#pot-0 h3") == "Main pot: $18.00"
     assert page.inner_text("#pot-1 h3") == "Side pot 1: $30.00"
     awards = page.eval_on_selector_all("#awards tr", "rows => rows.map(r => r.innerText.split('\\t').slice(0, 4))")

@@ -50,7 +50,7 @@ def test_every_point_links_its_hands_replay_page_written_beside_the_graph(evenin
         hand_id = re.search(r"#(\d+)", html.unescape(title))
         assert href.startswith("winnings.hands/pokerstars-") and hand_id, (href, title)
         replay = (out.parent / href).read_text(encoding="utf-8")
-        assert f"Hand pokerstars #{hand_id[1]}" in replay and 'id="felt"' in replay  # the replayer's table
+        assert f"Hand PokerStars #{hand_id[1]}" in replay and 'id="felt"' in replay  # the replayer's table
     assert "<b>Gamma</b>" not in page and "<b>Gamma</b>" not in "".join(
         path.read_text(encoding="utf-8") for path in (out.parent / "winnings.hands").iterdir())
 
@@ -91,7 +91,7 @@ def test_in_chromium_the_last_date_tick_shows_whole_and_a_click_opens_the_replay
     page.click("circle.hand >> nth=-1")  # the last point, drawn on top
     page.wait_for_load_state()
     assert page.url.endswith("/date.hands/pokerstars-7010.html"), page.url
-    assert "pokerstars #7010" in page.title() and page.is_visible("#felt")
+    assert "PokerStars #7010" in page.title() and page.is_visible("#felt")
     page.keyboard.press("End")
     assert refused == []
     page.close()

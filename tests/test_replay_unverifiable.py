@@ -133,7 +133,7 @@ def test_the_dispute_report_walks_through_each_pot() -> None:
         "  C            $0.47       $0.47        $0.00",
     ):
         assert fragment in text, fragment
-    assert text.startswith("The site's award is correct under the rules of default.")
+    assert text.startswith("The site's award is correct under the rules document's defaults.")
     assert "Departures" not in text
 
 

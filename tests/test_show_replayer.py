@@ -69,10 +69,10 @@ def test_showdown_readings_break_between_their_parts(tmp_path: Path) -> None:
     db = stored(tmp_path, SPLIT_HAND)
     showdown = show(db, "35874576282").split("*** showdown ***\n")[1].splitlines()
     # before: "...; low:" at the end of a line and "none" alone on the next
-    assert showdown[:4] == ["  u.pressure shown [Ts Kc Td 2c Ah Kd 9s]", "    high: two pair, Kings and Tens; low: none",
-                            "  gashpor shown [2d 5c 4h 8d 6s 3c Jh]", "    high: a straight, Deuce to Six; low: 6,5,4,3,2"]
+    assert showdown[:4] == ["  u.pressure shows [Ts Kc Td 2c Ah Kd 9s]", "    high: two pair, Kings and Tens; low: none",
+                            "  gashpor shows [2d 5c 4h 8d 6s 3c Jh]", "    high: a straight, Deuce to Six; low: 6,5,4,3,2"]
     narrow = show(db, "35874576282", columns=44).split("*** showdown ***\n")[1].splitlines()
-    assert narrow[:3] == ["  u.pressure shown [Ts Kc Td 2c Ah Kd 9s]", "    high: two pair, Kings and Tens;", "    low: none"]
+    assert narrow[:3] == ["  u.pressure shows [Ts Kc Td 2c Ah Kd 9s]", "    high: two pair, Kings and Tens;", "    low: none"]
 
 
 def forum(db: str, *args: str) -> str:

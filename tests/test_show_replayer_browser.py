@@ -41,7 +41,7 @@ def test_each_street_shows_every_board_stepped_by_keyboard_and_buttons(browser: 
     out = show_page(tmp_path, stored(tmp_path, SPLIT_HAND), "35874576282")
     offline = Offline(browser, 1280)
     page = offline.open(out)
-    assert page.inner_text("h1") == "Hand pokerstars #35874576282 — replay"
+    assert page.inner_text("h1") == "Hand PokerStars #35874576282 — replay"
     assert seat_cards(page, "Hero") == []  # the antes, before the deal
     step_to(page, "3rd street: the cards are dealt")
     assert seat_cards(page, "u.pressure") == ["??", "??", "Td"] and seat_cards(page, "Hero") == ["7c", "3s", "5h"]

@@ -209,7 +209,10 @@ def register(app: typer.Typer) -> None:
         hand: str | None = typer.Option(None, "--hand", help="Only this site hand id."),
         site: str | None = SITE_OPTION,
         code: str | None = typer.Option(None, "--code", parser=finding_code, metavar="CODE", help=CODE_HELP),
-        player: str | None = typer.Option(None, "--player", help="Only violations by this player."),
+        player: str | None = typer.Option(None, "--player",
+                                          help="Only violations by this player; with --explain --for player: the "
+                                               "player the copy is addressed to (his cards shown, a mucked hand "
+                                               "evaluated), as the history writes his name."),
         rules: str | None = RULES_OPTION,
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
@@ -243,7 +246,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(EXIT_ERROR)
         on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
-            report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported, form, show_hidden)
+            report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported, form, show_hidden,
+                                   player)
             rendered = render(report, report_format)  # JSON escapes its own text; text and HTML carry names as written
             write_text(rendered if report_format == "json" else printable(rendered, lines=True), out_file)
             raise typer.Exit(EXIT_OK)

@@ -104,6 +104,9 @@ class RuleProfile:
     source: str = ""
     # Keys of UNSETTLED that this site's own hands establish, with the evidence: (key, evidence).
     established: tuple[tuple[str, str], ...] = ()
+    # Site practices learnt from the site's histories, with how many hands show them: (parameter, hands).
+    # A practice seen in a handful of hands is the best reading known, not yet the site's known rule.
+    learnt_from: tuple[tuple[str, int], ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
@@ -122,6 +125,9 @@ class RuleProfile:
         unknown = sorted({key for key, _ in self.established} - UNSETTLED.keys())
         if unknown:
             raise ValueError(f"profile {self.name!r}: established names no unsettled rule: {', '.join(unknown)}")
+        strange = sorted(name for name, hands in self.learnt_from if name not in _PARAMETER_NAMES or hands < 1)
+        if strange:
+            raise ValueError(f"profile {self.name!r}: learnt_from names no parameter or no hand: {', '.join(strange)}")
         if (self.cap_applies_when == "multiway") != (self.heads_up_uncap != "never"):
             raise ValueError(
                 f"profile {self.name!r}: cap_applies_when = 'multiway' goes with heads_up_uncap 'round_start' or "
@@ -138,7 +144,8 @@ class RuleProfile:
         return tuple(rule for key, rule in UNSETTLED.items() if key not in settled)
 
 
-_NOT_RULES = frozenset(("notes", "source", "established"))
+_NOT_RULES = frozenset(("notes", "source", "established", "learnt_from"))
+_PARAMETER_NAMES = frozenset(f.name for f in fields(RuleProfile)) - _NOT_RULES
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,12 +226,14 @@ _STARS_RAKE = ("rake_allocation", "STARS-SALM #60974484959: each pot reduced in 
 PROFILES: dict[str, RuleProfile] = {
     "default": replace(DEFAULT, source="the rules document's defaults (RR, WSOP-LA, observed online practice)"),
     # Observed: 3 raises, capped heads-up, odd unit to high, no double bet on 4th (R6, R8, R14).
-    "pokerstars": _site("pokerstars", "PokerStars practice observed in its hand histories", established=(_STARS_RAKE,)),
+    "pokerstars": _site("pokerstars", "PokerStars practice observed in its hand histories", established=(_STARS_RAKE,),
+                        learnt_from=(("rake_allocation", 1),)),
     # Full Tilt takes the whole rake from the main pot (corpus hand #29705138396: main $85.10 less
     # the $3 rake split $41.05/$41.05, side pot $10 unraked $5/$5).
     "fulltilt": _site("fulltilt", "Full Tilt practice observed in its hand histories", rake_allocation="main_pot",
                       established=(("rake_allocation", "corpus hand #29705138396: the $3 rake all from the main pot, "
-                                                       "the $10 side pot unraked"),)),
+                                                       "the $10 side pot unraked"),),
+                      learnt_from=(("rake_allocation", 1),)),
     "bovada": _site("bovada", "Bovada practice observed in its hand histories"),
     # iPoker prints only per-player bet/win totals; "win" includes the returned uncalled bet
     # (corpus hand 5710077134: bring-in uncalled, win €0.04 = both antes + the €0.02 bring-in).
@@ -244,7 +253,8 @@ PROFILES: dict[str, RuleProfile] = {
     "winning": _site("winning", "Winning (ACR) practice observed in its hand histories", odd_unit_hi_lo="low",
                      rake_allocation="main_pot",
                      established=(("rake_allocation", "ACR hand #1903647457: side pot $0.60 unraked, the $0.10 rake "
-                                                      "from the main pot"),)),
+                                                      "from the main pot"),),
+                     learnt_from=(("odd_unit_hi_lo", 1), ("rake_allocation", 1))),
     # The PartyPoker format has no uncalled-bet line: "wins" includes the unmatched bet (hh-formats §3).
     "partypoker": _site("partypoker", "PartyPoker practice observed in its hand histories", uncalled_in_awards=True),
     # Robert's Rules (cash): uncapped heads-up at any time; odd units by suit over all cards.
@@ -356,7 +366,7 @@ def profile_from_mapping(data: dict[str, Any], name: str = "custom") -> RuleProf
     base_name = PROFILE_ALIASES.get(base_name, base_name)
     if base_name not in PROFILES:
         raise ValueError(f"unknown base profile {base_name!r}; known: {', '.join(sorted(PROFILES))}")
-    known = {f.name: f for f in dataclasses.fields(RuleProfile) if f.name != "established"}
+    known = {f.name: f for f in dataclasses.fields(RuleProfile) if f.name not in ("established", "learnt_from")}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise ValueError(f"unknown profile parameter(s): {', '.join(unknown)}")
@@ -370,7 +380,10 @@ def profile_from_mapping(data: dict[str, Any], name: str = "custom") -> RuleProf
     if values.get("bring_in_fraction") is not None:
         values["bring_in_fraction"] = tuple(values["bring_in_fraction"])
     values.setdefault("source", f"TOML file, based on {base_name!r}")
-    return replace(PROFILES[base_name], **values)
+    base = PROFILES[base_name]
+    # a parameter the file sets is the file's, no longer a practice learnt from the site's hands
+    values["learnt_from"] = tuple((key, hands) for key, hands in base.learnt_from if key not in values)
+    return replace(base, **values)
 
 
 def _check_type(key: str, value: object) -> None:

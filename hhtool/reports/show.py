@@ -23,17 +23,13 @@ from rich.text import Text
 
 from hhtool.evaluation import best_high, best_low
 from hhtool.model import ActionKind, Card, Hand, ShowStatus, Street
-from hhtool.money import format_money
+from hhtool.money import format_at_table
 from hhtool.replay import ReplayResult, betting_of
+from hhtool.reports.action_words import SHOW_WORDS, action_words, bets_faced
 from hhtool.reports.printable import printable
+from hhtool.reports.site_words import site_in_words
 
 SUIT_STYLES = {"c": "green", "d": "blue", "h": "red", "s": "bold"}  # four-colour deck
-_VERBS = {
-    ActionKind.ANTE: "posts the ante", ActionKind.BRING_IN: "brings in for", ActionKind.COMPLETE: "completes to",
-    ActionKind.BET: "bets", ActionKind.RAISE: "raises to", ActionKind.CALL: "calls", ActionKind.CHECK: "checks",
-    ActionKind.FOLD: "folds",
-}
-
 
 REVEALED_LEGEND = "(Ah): a card the history printed only later (at the showdown or in the summary)"
 # a player at showdown was dealt two down and one up on 3rd, one up on 4th to 6th, one down on 7th
@@ -119,7 +115,7 @@ def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
 
 def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = False) -> dict[str, Any]:
     """Everything the replayer shows, as plain data (money in smallest units)."""
-    money = lambda amount: format_money(amount, hand.stakes.unit, hand.stakes.currency)  # noqa: E731 - a local shorthand
+    money = lambda amount: format_at_table(amount, hand.stakes.unit, hand.stakes.currency)  # noqa: E731 - a local shorthand
     violations_by_line: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for violation in result.violations if result else ():
         violations_by_line[violation.line].append(
@@ -131,6 +127,7 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
     betting = result.betting if result is not None and result.betting is not None else betting_of(hand)
     pot_after_round = dict(betting.pot_after_round) if betting else {}
     antes = [a for a in hand.actions if a.kind is ActionKind.ANTE]
+    faced = bets_faced(hand.actions)
     hero = hero_of(hand)
     all_dealt = dealt_cards(hand, hero)
     for street in Street:
@@ -141,14 +138,13 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
             continue
         rows = []
         for index, action in actions:
-            shown_amount = action.to_amount if action.kind in (ActionKind.COMPLETE, ActionKind.RAISE) else action.amount
-            text = f"{action.player} {_VERBS[action.kind]}" + (f" {money(shown_amount)}" if shown_amount else "")
+            text = f"{action.player} {action_words(action, faced[index], hand.site, money)}"
             rows.append({"player": action.player, "kind": action.kind.value, "amount": action.amount,
                          "to_amount": action.to_amount, "all_in": action.all_in,
                          "pot": betting.pot_before[index] + action.amount if betting else None,
                          "to_call": betting.to_call[index] if betting else None,
                          "level_before": betting.level_before[index] if betting else None, "line": action.line,
-                         "text": text + (" and is all-in" if action.all_in else ""),
+                         "text": text,
                          "violations": violations_by_line.get(action.line, [])})
         for ret in returns:
             # the site's return line, beside the pot once the rules returned what nobody called
@@ -167,7 +163,7 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
     showdown = []
     for shown in hand.showdown:
         known = tuple(c for c in shown.cards if c is not None)
-        entry: dict[str, Any] = {"player": shown.player, "status": shown.status.value,
+        entry: dict[str, Any] = {"player": shown.player, "status": shown.status.value, "words": SHOW_WORDS[shown.status],
                                  "cards": [_card(c) for c in shown.cards], "site_high": shown.high_text,
                                  "site_low": shown.low_text}
         if shown.status is ShowStatus.SHOWN and 5 <= len(known) <= 7 and len(set(known)) == len(known):
@@ -270,11 +266,20 @@ def board_text(board: Board, mark_later: bool = True) -> Text:
     return text
 
 
+def _showdown_heading(described: dict[str, Any]) -> str:
+    """"showdown" where a player turned cards up or mucked them there; "no showdown" where the last
+    player took the pot without showing ("doesn't show hand")."""
+    shown = any(entry["status"] != ShowStatus.NOT_SHOWN.value for entry in described["showdown"])
+    return "showdown" if shown else "no showdown"
+
+
 def _showdown_lines(shown: dict[str, Any], width: int | None) -> list[Text]:
     """A player's showdown: the cards, then the hands read; where the line passes ``width`` the
     reading goes under the cards, broken at its "; " (never inside "low: none")."""
-    line = Text(f"  {shown['player']} {shown['status']} ")
-    line.append_text(_cards_text(shown["cards"]))
+    line = Text(f"  {shown['player']} {shown['words']}")
+    if shown["cards"]:  # (a player who did not show has no cards to print, not "[]")
+        line.append(" ")
+        line.append_text(_cards_text(shown["cards"]))
     if "high" not in shown:
         return [line]
     parts = [f"high: {shown['high']};", f"low: {shown['low'] or 'none'}"]
@@ -291,9 +296,9 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
     """The description as coloured terminal lines; ``width`` (the terminal's) decides where a
     showdown's hand readings break."""
     def money(amount: int | None) -> str:
-        return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
+        return "?" if amount is None else format_at_table(amount, hand.stakes.unit, hand.stakes.currency)
 
-    lines = [Text(f"{described['site']} hand #{described['hand_id']} — {described['game']}", style="bold")]
+    lines = [Text(f"{site_in_words(described['site'])} hand #{described['hand_id']} — {described['game']}", style="bold")]
     started = " ".join(part for part in (described["started_at"], described["timezone"]) if part)
     where = " · ".join(part for part in (described["table"], started) if part)
     if where:  # the table and the start on a line of their own: with the stakes they pass 80 columns
@@ -327,7 +332,7 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
             for violation in action["violations"]:
                 lines.append(Text(f"    ⚠ {violation['code']}: {violation['message']}", style="bold red"))
     if described["showdown"]:
-        lines.append(Text("*** showdown ***", style="bold cyan"))
+        lines.append(Text(f"*** {_showdown_heading(described)} ***", style="bold cyan"))
     for shown in described["showdown"]:
         lines += _showdown_lines(shown, width)
     lines.append(Text("*** awards: site / rules ***", style="bold cyan"))
@@ -416,16 +421,13 @@ def _wrapped(text: str, width: int, indent: str, first: str = "") -> list[str]:
     return lines
 
 
-_SHOWS = {"shown": "shows", "mucked": "mucks"}
-
-
 def render_forum(described: dict[str, Any], hand: Hand, width: int = FORUM_WIDTH) -> str:
     """The hand as a plain-text post for a poker forum: no colours, no escapes, lines of at most
     ``width`` columns; cards as ``[7c 3s | 5h Qc]`` (down | up), each street with every player's
     board, the actions with amounts and the pot, the showdown and who won. The opponents' down
     cards stay ``??`` until the showdown (the hero's view); ``hole_cards_hidden`` hides the hero's too."""
     def money(amount: int | None) -> str:
-        return "?" if amount is None else format_money(amount, hand.stakes.unit, hand.stakes.currency)
+        return "?" if amount is None else format_at_table(amount, hand.stakes.unit, hand.stakes.currency)
 
     def name(player: str) -> str:
         return forum_safe(player)
@@ -438,7 +440,7 @@ def render_forum(described: dict[str, Any], hand: Hand, width: int = FORUM_WIDTH
     stakes = described["stakes"]
     say(f"{forum_safe(described['game'] or 'Stud Hi/Lo')}, {money(stakes['small_bet'])}/{money(stakes['big_bet'])}"
         f" (ante {money(stakes['ante'])}, bring-in {money(stakes['bring_in'])})")
-    where = [f"{forum_safe(described['site'])} hand #{forum_safe(described['hand_id'])}"]
+    where = [f"{forum_safe(site_in_words(described['site']))} hand #{forum_safe(described['hand_id'])}"]
     if described["table"]:
         where.append(f"table {forum_safe(described['table'])}")
     if described["started_at"]:
@@ -463,10 +465,10 @@ def render_forum(described: dict[str, Any], hand: Hand, width: int = FORUM_WIDTH
             say(f"{text} (pot {money(action['pot'])})" if action["pot"] is not None else text, "  ")
     if described["showdown"]:
         out.append("")
-        say("*** SHOWDOWN ***")
+        say(f"*** {_showdown_heading(described).upper()} ***")
         for shown in described["showdown"]:
-            status = _SHOWS.get(shown["status"], shown["status"])
-            say(f"{name(shown['player'])} {status} [{' '.join(shown['cards'])}]", "  ")
+            cards = f" [{' '.join(shown['cards'])}]" if shown["cards"] else ""
+            say(f"{name(shown['player'])} {shown['words']}{cards}", "  ")
             if "high" in shown:
                 say(f"high: {shown['high']}; low: {shown['low'] or 'none'}", "    ")
     out.append("")

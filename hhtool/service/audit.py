@@ -13,7 +13,7 @@ from hhtool.ingest.cross_hand import has_never_judged, judge_hands, judge_never_
 from hhtool.replay.codes import Code
 from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
-from hhtool.service.filters import require_matches
+from hhtool.service.filters import close_to, require_matches
 from hhtool.service.importing import ImportOptions, check_rules, collect_paths, import_into
 from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
 from hhtool.service.stores import Database
@@ -65,21 +65,30 @@ EXPLAIN_FORMS = ("desk", "player")
 
 
 def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | None, rules: str | None,
-            on_imported: OnImported | None = None, form: str = "desk", show_hidden: bool = False) -> Report | CustomerCopy:
+            on_imported: OnImported | None = None, form: str = "desk", show_hidden: bool = False,
+            player: str | None = None) -> Report | CustomerCopy:
     """`audit --explain HAND_ID`: the dispute report of the stored hand with that id (after importing
     the paths given), the desk's or (``form`` "player") the copy a player can be sent, its hole cards
     that nobody showed hidden unless ``show_hidden``; UsageError when none is stored, or several sites
-    share the id, or for a form not in :data:`EXPLAIN_FORMS`."""
+    share the id, or for a form not in :data:`EXPLAIN_FORMS`; ``player`` (with the player's copy)
+    addresses it to that player of the hand (UsageError, with the names close to it, for a name the
+    hand does not hold)."""
     if form not in EXPLAIN_FORMS:
         raise UsageError(f"--for {form!r}: use {' or '.join(EXPLAIN_FORMS)}")
     if show_hidden and form != "player":
         raise UsageError("--show-hidden goes with --for player (the desk's report shows every card it knows)")
+    if player is not None and form != "player":
+        raise UsageError("--player with --explain addresses the player's copy: add --for player")
     with _audited_store(database, paths, rules, on_imported, explaining=True) as (store, _):
         report = explain_stored(store, hand_id, site, rules)
+    names = [view.player for view in report.players]
+    if player is not None and player not in names:
+        raise UsageError(f"--player {player!r}: no such player in hand {hand_id}{close_to(player, names)} "
+                         f"(the players: {', '.join(names)})")
     if form == "player":
         from hhtool.reports.dispute.customer import customer_copy
 
-        return customer_copy(report, show_hidden)
+        return customer_copy(report, show_hidden, player)
     return report
 
 

@@ -101,8 +101,11 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     bets = "/".join("not stated" if bet is None else money(bet).text for bet in (stakes.small_bet, stakes.big_bet))
     forced = ", ".join(f"{what} {'not stated' if value is None else money(value).text}"
                        for what, value in (("ante", stakes.ante), ("bring-in", stakes.bring_in)))
+    parameters = _parameters(profile, result, {v.code for v in violations})
+    mattered = {name for name, _ in parameters}
     profile_view = ProfileView(profile.name, "the user (--rules)" if chosen.explicit else "the site that dealt the hand",
-                               profile.source, _parameters(profile, result, {v.code for v in violations}))
+                               profile.source, parameters,
+                               tuple((name, hands) for name, hands in profile.learnt_from if name in mattered))
     return Report(
         site=hand.site, hand_id=hand.hand_id, game=hand.game_label or "Stud Hi/Lo", table=hand.table_name,
         started_at=None if hand.started_at is None else hand.started_at.isoformat(sep=" "),

@@ -13,7 +13,17 @@ import re
 from dataclasses import dataclass
 
 from hhtool.replay.codes import Code
-from hhtool.reports.dispute.model import ContenderView, DealView, Finding, PlayerView, PotView, Report, StreetView
+from hhtool.reports.dispute.answer import addressed_sentences, evaluate_mucked, few_hands, pot_sentences
+from hhtool.reports.dispute.model import (
+    ContenderView,
+    DealView,
+    Finding,
+    MuckedHand,
+    PlayerView,
+    PotView,
+    Report,
+    StreetView,
+)
 from hhtool.reports.dispute.rules import (
     PARAMETER_RULES,
     RULE_SENTENCES,
@@ -43,6 +53,9 @@ class RuleInWords:
     title: str  # "Pot splitting and odd chips"
     sentence: str  # the rule for a player
     practice: tuple[str, ...]  # the site's practice the rule leaves to it, as applied to this hand
+    # the reading applied where the site's practice rests on a handful of hands (answer.FEW_HANDS) or
+    # fewer: not presented as the site's
+    readings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +78,10 @@ class CustomerCopy:
     not_verified: tuple[str, ...]
     hidden_shown: bool
     hidden_players: tuple[str, ...]  # the players whose hole cards are hidden
+    summary: tuple[str, ...] = ()  # per pot and half whose hand took it; the rules' award beside the site's
+    addressed_to: str | None = None  # the player the copy is written to (--player), his cards shown
+    to_him: tuple[str, ...] = ()  # what his hand did, said to him ("In the main pot you lost the high half to ...")
+    mucked: MuckedHand | None = None  # his mucked hand, evaluated
 
 
 def _down_mask(report: Report, player: str) -> list[bool]:
@@ -83,11 +100,11 @@ def _hidden(cards: tuple[str | None, ...], mask: list[bool]) -> tuple[str | None
     return tuple(None if down else card for card, down in zip(cards, mask, strict=True))
 
 
-def hide_unshown(report: Report) -> tuple[Report, tuple[str, ...]]:
+def hide_unshown(report: Report, keep: str | None = None) -> tuple[Report, tuple[str, ...]]:
     """The report with the hole cards of every player who did not show them replaced by None, and
     those players (the desk's history may hold every hole card; the player's copy shows what the
-    table saw)."""
-    hidden = tuple(p.player for p in report.players if not p.status.startswith("showed")
+    table saw); ``keep``: the player the copy is addressed to, whose own cards stay."""
+    hidden = tuple(p.player for p in report.players if not p.status.startswith("showed") and p.player != keep
                    and any(card is not None for card, down in zip(p.cards, _down_mask(report, p.player), strict=False)
                            if down))
     if not hidden:
@@ -148,10 +165,11 @@ def _rules_in_words(report: Report, findings: list[Finding], settled: bool) -> t
         numbers = [number for number in numbers if number != "R12"]
         parameters = [name for name in parameters if name not in (*_SIDE_POTS, *_RAKE)]
     for number in sorted(set(numbers), key=lambda rule: int(rule[1:])):
-        practice = tuple(dict.fromkeys(
-            words for name in parameters if PARAMETER_RULES.get(name) == number
-            for words in (practice_words(name, settings.get(name, "")),) if words))
-        rules.append(RuleInWords(RULE_TITLES[number], RULE_SENTENCES[number], practice))
+        applied = [(name, words) for name in dict.fromkeys(parameters) if PARAMETER_RULES.get(name) == number
+                   for words in (practice_words(name, settings.get(name, "")),) if words]
+        practice = tuple(dict.fromkeys(words for name, words in applied if not few_hands(report.profile, name)))
+        readings = tuple(dict.fromkeys(words for name, words in applied if few_hands(report.profile, name)))
+        rules.append(RuleInWords(RULE_TITLES[number], RULE_SENTENCES[number], practice, readings))
     return tuple(rules)
 
 
@@ -182,9 +200,13 @@ def _not_verified(finding: Finding) -> str:
     return f"{topic} could not be checked: {reason}."
 
 
-def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
-    """The player's copy of ``report``; ``show_hidden`` keeps every hole card the history holds."""
-    shown, hidden = (report, ()) if show_hidden else hide_unshown(report)
+def customer_copy(report: Report, show_hidden: bool = False, player: str | None = None) -> CustomerCopy:
+    """The player's copy of ``report``; ``show_hidden`` keeps every hole card the history holds;
+    ``player`` (a name of the hand, as the history writes it) addresses it to him: his own cards shown,
+    mucked or not, and evaluated where he mucked."""
+    shown, hidden = (report, ()) if show_hidden else hide_unshown(report, player)
+    mucked = evaluate_mucked(report, player) if player is not None else None
+    to_him = addressed_sentences(report, player, mucked) if player is not None else ()
     answer = report.headline[1:] if report.copies else report.headline  # the copies are the desk's business
     violations = [f for f in report.findings if f.kind == "violation"]
     unverifiable = [f for f in report.findings if f.kind == "unverifiable"]
@@ -212,7 +234,7 @@ def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
     return CustomerCopy(shown, answer, report.profile.source, _rules_in_words(report, violations,
                                                                                settled or bool(report.awards)),
                         tuple(departures), tuple(dict.fromkeys(_not_verified(f) for f in unverifiable)), show_hidden,
-                        hidden)
+                        hidden, pot_sentences(report), player, to_him, mucked)
 
 
 #: codes whose message starts with a common word, not a player's name (which keeps its case)

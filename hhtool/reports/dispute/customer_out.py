@@ -14,6 +14,7 @@ from hhtool.reports.dispute.json_out import FORMAT_VERSION
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.text import _wrap, award_lines, player_lines, pot_lines, street_lines
 from hhtool.reports.json_safe import dumps
+from hhtool.reports.site_words import site_in_words
 
 #: the rules' list: each title in bold, its words under it
 STYLE = ("\n#rules dl { margin: 0; } #rules dt { font-weight: 600; margin-top: 10px; }"
@@ -21,10 +22,17 @@ STYLE = ("\n#rules dl { margin: 0; } #rules dt { font-weight: 600; margin-top: 1
 #: what the player reads above the rules, and where a card is hidden
 RULES_HEADING = "The rules this answer rests on"
 HIDDEN_WORDS = "Hole cards that were never shown are hidden"
+#: where the answer ends and the details it rests on begin
+DETAILS_HEADING = "The details: the rules, the hand street by street, the pots"
 
 
 def _practice(words: str) -> str:
     return f"Practice: {words}."
+
+
+def _reading(words: str) -> str:
+    """A choice the rules leave open, applied where the site's own practice is not yet known."""
+    return f"Reading applied (the rules leave this open): {words}."
 
 
 def _practice_source(copy: CustomerCopy) -> str:
@@ -42,25 +50,24 @@ def _hand_words(copy: CustomerCopy) -> list[str]:
     report = copy.report
     when = ", ".join(part for part in (f"table {report.table}" if report.table else "", report.started_at or "")
                      if part)
-    return [f"Hand {report.site} #{report.hand_id}: {report.game}", *([when] if when else []), f"Stakes: {report.stakes}"]
+    return [f"Hand {site_in_words(report.site)} #{report.hand_id}: {report.game}", *([when] if when else []),
+            f"Stakes: {report.stakes}"]
 
 
 def render_text(copy: CustomerCopy) -> str:
     out: list[str] = []
+    if copy.addressed_to is not None:
+        out += _wrap(f"To {copy.addressed_to}, about your hand:")
+    # the answer, one screen: the verdict; each pot's halves and whose hand took them, the rules' award
+    # beside the site's; (addressed) what his own hand did
     for sentence in copy.answer:
+        out += _wrap(sentence)
+    out.append("")
+    for sentence in (*copy.summary, *copy.to_him):
         out += _wrap(sentence)
     out.append("")
     for line in _hand_words(copy):
         out += _wrap(line)
-    if copy.rules:
-        out += ["", f"{RULES_HEADING}:"]
-        if _practice_source(copy):
-            out += _wrap(_practice_source(copy), "  ")
-        for rule in copy.rules:
-            out.append(f"  {rule.title}")
-            out += _wrap(rule.sentence, "    ")
-            for words in rule.practice:
-                out += _wrap(_practice(words), "      ", "    ")
     if copy.departures:
         out += ["", "The hand also departs from the rules:"]
         for departure in copy.departures:
@@ -71,6 +78,18 @@ def render_text(copy: CustomerCopy) -> str:
         out += ["", "What could not be checked:"]
         for words in copy.not_verified:
             out += _wrap(f"- {words}", "    ", "  ")
+    out += ["", DETAILS_HEADING]
+    if copy.rules:
+        out += ["", f"{RULES_HEADING}:"]
+        if _practice_source(copy):
+            out += _wrap(_practice_source(copy), "  ")
+        for rule in copy.rules:
+            out.append(f"  {rule.title}")
+            out += _wrap(rule.sentence, "    ")
+            for words in rule.practice:
+                out += _wrap(_practice(words), "      ", "    ")
+            for words in rule.readings:
+                out += _wrap(_reading(words), "      ", "    ")
     out += ["", "The hand, street by street:"]
     out += street_lines(copy.report, with_lines=False)
     out += ["", "Players and their cards" + (f" ({HIDDEN_WORDS.lower()}: ??):" if copy.hidden_players else ":")]
@@ -100,7 +119,9 @@ def copy_dict(copy: CustomerCopy) -> dict[str, Any]:
         "format_version": FORMAT_VERSION, "form": "player",
         "site": report.site, "hand_id": report.hand_id, "game": report.game, "table": report.table,
         "started_at": report.started_at, "stakes": report.stakes, "verdict": report.verdict,
-        "answer": list(copy.answer), "misawarded": whole["misawarded"],
+        "answer": list(copy.answer), "summary": list(copy.summary), "addressed_to": copy.addressed_to,
+        "to_him": list(copy.to_him), "mucked": None if copy.mucked is None else dataclasses.asdict(copy.mucked),
+        "misawarded": whole["misawarded"],
         "rules": [dataclasses.asdict(rule) for rule in copy.rules], "practice_of": copy.practice_of,
         "departures": [dataclasses.asdict(departure) for departure in copy.departures],
         "not_verified": list(copy.not_verified), "hole_cards_hidden_for": list(copy.hidden_players),
@@ -115,14 +136,16 @@ def render_json(copy: CustomerCopy) -> str:
 
 def render_html(copy: CustomerCopy) -> str:
     report = copy.report
-    title = f"Hand {report.site} #{report.hand_id} — your dispute"
+    title = f"Hand {site_in_words(report.site)} #{report.hand_id} — your dispute"
     body = [f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
             + "".join(f"<p>{_e(s)}</p>" for s in copy.answer) + "</div>"
+            + "".join(f'<p class="summary">{_e(s)}</p>' for s in (*copy.summary, *copy.to_him))
             + '<p class="meta">' + "<br>".join([_e(report.game), *(_e(line) for line in _hand_words(copy)[1:])])
             + "</p></section>"]
     if copy.rules:
         items = "".join(f"<dt>{_e(rule.title)}</dt><dd>{_e(rule.sentence)}"
                         + "".join(f'<span class="meta">{_e(_practice(words))}</span>' for words in rule.practice)
+                        + "".join(f'<span class="meta">{_e(_reading(words))}</span>' for words in rule.readings)
                         + "</dd>" for rule in copy.rules)
         source = f'<p class="meta">{_e(_practice_source(copy))}</p>' if _practice_source(copy) else ""
         body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2>{source}<dl>{items}</dl></section>')

@@ -5,48 +5,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hhtool.model import Action, ActionKind, Card, Hand, ShowStatus, Street
-from hhtool.money import format_money
+from hhtool.model import Card, Hand, ShowStatus, Street
+from hhtool.money import format_at_table
 from hhtool.replay.timeline import ReplayState
+from hhtool.reports.action_words import action_words, bets_faced
 from hhtool.reports.dispute.model import ActionView, DealView, Money, PlayerView, StreetView
 
 
 def money_of(hand: Hand) -> Callable[[int], Money]:
-    return lambda amount: Money(amount, format_money(amount, hand.stakes.unit, hand.stakes.currency))
+    return lambda amount: Money(amount, format_at_table(amount, hand.stakes.unit, hand.stakes.currency))
 
 
 def card_text(card: Card | None) -> str | None:
     return None if card is None else str(card)
 
 
-def _action_words(action: Action, money: Callable[[int], Money]) -> str:
-    amount = money(action.amount).text
-    to = money(action.to_amount).text
-    words = {
-        ActionKind.ANTE: f"posts the ante {amount}",
-        ActionKind.BRING_IN: f"brings in for {amount}",
-        ActionKind.COMPLETE: f"completes to {to}",
-        ActionKind.BET: f"bets {amount}",
-        ActionKind.RAISE: f"raises {amount} to {to}",
-        ActionKind.CALL: f"calls {amount}",
-        ActionKind.CHECK: "checks",
-        ActionKind.FOLD: "folds",
-    }[action.kind]
-    return words + (" and is all-in" if action.all_in else "")
-
-
 def streets_of(hand: Hand) -> tuple[StreetView, ...]:
     """Antes go with 3rd street; an uncalled bet returned is shown where the history prints it."""
     money = money_of(hand)
+    faced = bets_faced(hand.actions)
+
+    def texts(amount: int) -> str:
+        return money(amount).text
+
     pot = 0
     streets: list[StreetView] = []
     for street in Street:
         deals = tuple(DealView(d.player, tuple(map(card_text, d.down)), tuple(map(card_text, d.up)), d.line)
                       for d in hand.deals if d.street is street)
         events: list[tuple[int, int, ActionView]] = []
-        for order, action in enumerate(a for a in hand.actions if a.street is street):
-            events.append((action.line, order, ActionView(int(street), action.player, _action_words(action, money),
-                                                           money(action.amount), money(0), action.all_in, action.line)))
+        on_street = [(action, bet) for action, bet in zip(hand.actions, faced, strict=True) if action.street is street]
+        for order, (action, bet) in enumerate(on_street):
+            words = action_words(action, bet, hand.site, texts)
+            events.append((action.line, order, ActionView(int(street), action.player, words, money(action.amount),
+                                                           money(0), action.all_in, action.line)))
         for order, ret in enumerate(r for r in hand.uncalled if r.street is street):
             words = f"gets {money(ret.amount).text} back uncalled"
             events.append((ret.line or 10**9, 10**6 + order, ActionView(int(street), ret.player, words,
@@ -92,6 +84,8 @@ def players_of(hand: Hand, state: ReplayState) -> tuple[PlayerView, ...]:
             status = "showed" + (" (all-in)" if player in state.all_in else "")
         elif shown.get(player) is ShowStatus.MUCKED:
             status = "mucked"
+        elif shown.get(player) is ShowStatus.NOT_SHOWN:
+            status = "did not show his hand"
         elif player in state.all_in:
             status = "all-in"
         else:

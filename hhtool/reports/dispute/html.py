@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from html import escape
 
+from hhtool.reports.dispute.answer import learnt, pot_sentences
 from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import AwardRow, DealView, Finding, PotView, Report, in_history_order
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.rules import rule_words
+from hhtool.reports.site_words import site_in_words
 
 _SUITS = {"c": "&#9827;", "d": "&#9830;", "h": "&#9829;", "s": "&#9824;"}
 
@@ -91,17 +93,19 @@ def _rules_beside_site(heading: str, table_id: str, rows: tuple[AwardRow, ...]) 
 
 
 def render_html(report: Report) -> str:
-    title = f"Hand {report.site} #{report.hand_id} — dispute report"
+    title = f"Hand {site_in_words(report.site)} #{report.hand_id} — dispute report"
     body: list[str] = []
     body.append(f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
-                + "".join(f"<p>{_e(s)}</p>" for s in report.headline) + "</div>")
+                + "".join(f"<p>{_e(s)}</p>" for s in report.headline) + "</div>"
+                + "".join(f'<p class="summary">{_e(s)}</p>' for s in pot_sentences(report)))
     meta = [f"{_e(report.game)}", f"table {_e(report.table)}" if report.table else "", _e(report.started_at or ""),
             f"source {_e(report.source.file)}, lines {report.source.line}-{report.last_line}",
             f"stakes {_e(report.stakes)} ({_e(report.stakes_source)})",
             f"rules profile {_e(report.profile.name)}, chosen by {_e(report.profile.chosen_by)}"
             + (f" ({_e(report.profile.source)})" if report.profile.source else "")]
     if report.profile.parameters:
-        meta.append("parameters that mattered: " + ", ".join(f"{_e(k)} = {_e(v)}" for k, v in report.profile.parameters))
+        meta.append("parameters that mattered: " + ", ".join(f"{_e(k)} = {_e(v)}{_e(learnt(report.profile, k))}"
+                                                             for k, v in report.profile.parameters))
     body.append('<p class="meta">' + "<br>".join(m for m in meta if m) + "</p></section>")
     body.append(replayer_fragment(report))
     body.append(streets_section(report, with_lines=True))

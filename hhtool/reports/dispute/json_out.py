@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from hhtool.reports.dispute.answer import pot_sentences
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.json_safe import dumps
 
@@ -18,7 +19,7 @@ def _objects(value: Any) -> Any:
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if key == "parameters":
+            if key in ("parameters", "learnt_from"):
                 out[key] = {name: setting for name, setting in item}
             elif key == "winning_cards":
                 out[key] = [{"player": player, "cards": list(cards)} for player, cards in item]
@@ -31,7 +32,7 @@ def _objects(value: Any) -> Any:
 
 
 def report_dict(report: Report) -> dict[str, Any]:
-    return {"format_version": FORMAT_VERSION, **_objects(dataclasses.asdict(report))}
+    return {"format_version": FORMAT_VERSION, **_objects(dataclasses.asdict(report)), "summary": list(pot_sentences(report))}
 
 
 def render_json(report: Report) -> str:

@@ -200,6 +200,8 @@ class ProfileView:
     chosen_by: str  # "the user (--rules)" or "the site that dealt the hand"
     source: str
     parameters: tuple[tuple[str, str], ...]  # the parameters that mattered for this hand
+    # of those, the site practices learnt from the site's histories: (parameter, how many hands show it)
+    learnt_from: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,3 +234,25 @@ class Report:
     findings: tuple[Finding, ...]
     context: tuple[ContextNote, ...]
     copies: tuple[CopyView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HalfChance:
+    """What a mucked hand would have done in one half of a pot, against the hands that were shown."""
+
+    pot: str  # "main pot"
+    half: str  # "high" or "low"
+    outcome: str  # "would have won", "would have tied", "would have lost"
+    against: str  # the best shown hand of that half in words ("three of a kind, Kings (Big)"), "" where none
+
+
+@dataclass(frozen=True, slots=True)
+class MuckedHand:
+    """A player's mucked cards, evaluated for the copy addressed to him: his best high and low (None:
+    no 8-or-better low) and, in each pot he could win, whether either would have won or tied a half."""
+
+    player: str
+    cards: tuple[str, ...]
+    high: FiveView | None
+    low: FiveView | None
+    chances: tuple[HalfChance, ...]

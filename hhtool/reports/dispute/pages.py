@@ -15,6 +15,7 @@ from hhtool.reports.dispute.build import build_report
 from hhtool.reports.dispute.html import render_html
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.dispute.stored import stored_facts
+from hhtool.reports.site_words import rules_in_words, site_in_words
 from hhtool.store import Store
 from hhtool.store.load import load_hands
 
@@ -77,11 +78,11 @@ def index_html(entries: list[tuple[str, Report]]) -> str:
                                                 -sum(f.kind == "violation" for f in item[1].findings),
                                                 item[1].started_at or "", item[1].site, item[1].hand_id))
     profiles = sorted({r.profile.name for _, r in entries})
-    rules = (f"each under the rules of {e(profiles[0])}" if len(profiles) == 1
+    rules = (f"each under {e(rules_in_words(profiles[0]))}" if len(profiles) == 1
              else "each under the rules of its site (the hand's page names them)")
     rows = "".join(
         f'<tr><td data-value="{e(r.misawarded.amount)}" class="num">{e(r.misawarded.text)}</td>'
-        f'<td data-value="{e(r.site)}">{e(r.site)}</td>'
+        f'<td data-value="{e(r.site)}">{e(site_in_words(r.site))}</td>'
         f'<td data-value="{e(r.hand_id)}"><a href="{e(name)}">{e(r.hand_id)}</a></td>'
         f'<td data-value="{e(r.started_at or "")}" class="date">{e(r.started_at or "")}</td>'
         f'<td data-value="{sum(f.kind == "violation" for f in r.findings)}" class="num">'

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hhtool.evaluation import HighHand, LowHand
-from hhtool.model import Hand, ShowStatus
+from hhtool.evaluation import HighHand, LowHand, best_high, best_low
+from hhtool.model import Card, Hand, ShowStatus
 from hhtool.replay.result import PlayerAward, PotResult, ShowdownHand
 from hhtool.reports.dispute.hand_view import cards_of, money_of
 from hhtool.reports.dispute.model import AwardRow, ContenderView, FiveView, HalfView, Money, PotView, ShareView
@@ -18,13 +18,17 @@ def five(best: HighHand | LowHand | None) -> FiveView | None:
     return FiveView(best.describe(), tuple(str(card) for card in best.cards))
 
 
-def _contender(hand: Hand, player: str, hands: dict[str, ShowdownHand], mucked: set[str]) -> ContenderView:
+def _contender(hand: Hand, player: str, hands: dict[str, ShowdownHand], mucked: set[str],
+               showed: set[str]) -> ContenderView:
     seven = cards_of(hand, player)
     if player in mucked:
         return ContenderView(player, seven, None, None, "mucked: a mucked hand cannot win")
     shown = hands.get(player)
-    if shown is None:
-        return ContenderView(player, seven, None, None, "did not contest it (every other player folded or mucked)")
+    if shown is None:  # the pot was his without a showdown; where he showed all the same, his hand is said
+        cards = tuple(Card.parse(card) for card in seven if card is not None)
+        if player in showed and 5 <= len(cards) == len(seven) and len(set(cards)) == len(cards):
+            return ContenderView(player, seven, five(best_high(cards)), five(best_low(cards)), "")
+        return ContenderView(player, seven, None, None, "won it without a showdown (every other player folded or mucked)")
     if not shown.known or shown.high is None:
         return ContenderView(player, seven, None, None, "cards not shown: the rules cannot decide this pot")
     return ContenderView(player, seven, five(shown.high), five(shown.low), "")
@@ -46,6 +50,7 @@ def pots_of(hand: Hand, pots: tuple[PotResult, ...], showdown: tuple[ShowdownHan
     money = money_of(hand)
     hands = {h.player: h for h in showdown}
     mucked = {s.player for s in hand.showdown if s.status is ShowStatus.MUCKED}
+    showed = {s.player for s in hand.showdown if s.status is ShowStatus.SHOWN}
     says_pot = bool(hand.awards) and all(award.pot is not None for award in hand.awards)
     views: list[PotView] = []
     for pot in pots:
@@ -63,7 +68,7 @@ def pots_of(hand: Hand, pots: tuple[PotResult, ...], showdown: tuple[ShowdownHan
                     paid[award.player] = paid.get(award.player, 0) + award.amount
             site_paid = tuple(ShareView(player, money(amount)) for player, amount in paid.items())
         views.append(PotView(pot.index, pot.name, money(pot.amount), money(pot.rake_share), money(pot.net),
-                             pot.eligible, tuple(_contender(hand, p, hands, mucked) for p in pot.eligible),
+                             pot.eligible, tuple(_contender(hand, p, hands, mucked, showed) for p in pot.eligible),
                              halves, pot.notes, pot.decided, site_paid))
     return tuple(views)
 

@@ -10,6 +10,7 @@ from hhtool.reports.dispute.assets import CSS, JS
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.printable import printable
+from hhtool.reports.site_words import site_in_words
 
 
 def _e(text: object) -> str:
@@ -39,7 +40,7 @@ def result_fragment(report: Report) -> str:
 
 def replayer_page(report: Report, hide_hole: bool = False, allin: str = "") -> str:
     """The page; ``allin``: the all-in section (:func:`.replayer.allin_fragment`), after the result."""
-    title = f"Hand {report.site} #{report.hand_id} — replay"
+    title = f"Hand {site_in_words(report.site)} #{report.hand_id} — replay"
     meta = [report.game, f"table {report.table}" if report.table else "", report.started_at or "",
             f"stakes {report.stakes}"]
     header = (f"<section><h1>{_e(title)}</h1><p class=\"meta\">"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import textwrap
 
+from hhtool.reports.dispute.answer import learnt, pot_sentences
 from hhtool.reports.dispute.model import AwardRow, ContenderView, DealView, Finding, Report, in_history_order
 from hhtool.reports.dispute.rules import rule_words
+from hhtool.reports.site_words import site_in_words
 
 WIDTH = 80
 
@@ -59,7 +61,10 @@ def render_text(report: Report) -> str:
     for sentence in report.headline:
         out += _wrap(sentence)
     out.append("")
-    out += _wrap(f"Hand {report.site} #{report.hand_id}: {report.game}")
+    for sentence in pot_sentences(report):
+        out += _wrap(sentence)
+    out.append("")
+    out += _wrap(f"Hand {site_in_words(report.site)} #{report.hand_id}: {report.game}")
     if report.table or report.started_at:
         out += _wrap(", ".join(part for part in (f"table {report.table}" if report.table else "",
                                                    report.started_at or "") if part))
@@ -71,7 +76,8 @@ def render_text(report: Report) -> str:
     out += _wrap(f"chosen by {report.profile.chosen_by}" + (f"; {report.profile.source}" if report.profile.source else ""),
                  "    ", "  ")
     if report.profile.parameters:
-        out += _wrap("parameters that mattered: " + ", ".join(f"{k} = {v}" for k, v in report.profile.parameters),
+        out += _wrap("parameters that mattered: " + ", ".join(f"{k} = {v}{learnt(report.profile, k)}"
+                                                             for k, v in report.profile.parameters),
                      "    ", "  ")
     forced = [n for n in report.context if n.source != "stated by the site"]
     if forced:

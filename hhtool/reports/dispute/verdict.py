@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from hhtool.reports.dispute.model import AwardRow, ContenderView, Finding, PotView
 from hhtool.reports.dispute.settlement import PlayerDifference
+from hhtool.reports.site_words import rules_in_words
 
 
 def _contender(pot: PotView, player: str) -> ContenderView | None:
@@ -221,14 +222,14 @@ def headline(profile: str, pots: tuple[PotView, ...], awards: tuple[AwardRow, ..
         first = violations[0].message.rstrip(".")
         extra = len(violations) - 1
         more = f" (and {extra} more finding{'s' if extra > 1 else ''} below)" if extra else ""
-        sentences = [f"The site's award is correct under the rules of {profile}, but the hand departs from the rules: "
+        sentences = [f"The site's award is correct under {rules_in_words(profile)}, but the hand departs from the rules: "
                      f"{first}{more}."]
     elif unverifiable:
         first = unverifiable[0].message.rstrip(".")
-        sentences = [f"The site's award is correct under the rules of {profile}; not everything could be verified: "
+        sentences = [f"The site's award is correct under {rules_in_words(profile)}; not everything could be verified: "
                      f"{first}."]
     else:
-        sentences = [f"The site's award is correct under the rules of {profile}."]
+        sentences = [f"The site's award is correct under {rules_in_words(profile)}."]
     if copies:  # first: the history judged may be the edited copy
         others = "Another copy" if copies == 1 else f"{copies} other copies"
         sentences.insert(0, f"{others} of this hand hold{'s' if copies == 1 else ''} a different history; "
