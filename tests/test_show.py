@@ -40,9 +40,11 @@ def test_streets_pot_after_each_action_and_awards(tmp_path: Path) -> None:
     assert {a["player"]: (a["site"], a["rules"]) for a in shown["awards"]} == {"Big": (2400, 2400), "Bigger": (2400, 2400)}
     bigger = next(s for s in shown["showdown"] if s["player"] == "Bigger")
     assert bigger["low"] == "6,5,4,3,A" and bigger["high"] == "a pair of Aces"
-    # alone at its table, the hand's own posts are all there is to its ante and bring-in
-    assert shown["verdict"] == "unverifiable"
-    assert {u["check"] for u in shown["unverifiable"]} == {"ANTE", "BRING_IN_AMOUNT"}
+    # alone at its table, the hand's own posts are all there is to its ante and bring-in: show reads the
+    # judgement of record, in which they are assumptions (issue #33), not the replay's placeholders
+    assert shown["verdict"] == "ok" and shown["unverifiable"] == []
+    assert [(a["kind"], a["value"], a["line"]) for a in shown["assumptions"]] == [("ante", 100, 6), ("bring_in", 300, 13)]
+    assert shown["assumptions"][0]["words"].startswith("ante $1.00, as all 3 players dealt in posted it; the history does")
 
 
 def test_hide_hole_hides_every_down_card_on_the_streets(tmp_path: Path) -> None:

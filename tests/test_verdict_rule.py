@@ -114,11 +114,19 @@ def test_the_pass_hands_the_store_the_verdict_with_the_hands_other_findings() ->
                        TABLE_ANTED_1) == [(0, "pokerstars", "unverifiable")]
     # the table anted 2: the hand's own 1s are violations
     assert verdicts_of(Row(), {("T", "ante"): [((2, 2), True, 4)]}) == [(0, "pokerstars", "violation")]
-    # alone at its table, with no level nor structure: unverifiable, with why
+    # alone at its table, with no level nor structure: the ante both players posted is adopted as an
+    # assumption (no unverifiable check), and the hand is ok
     alone = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite")], {},
                         lambda levels: {})
-    assert alone.verdicts == [(0, "pokerstars", "unverifiable")]
-    assert [row[3] for row in alone.unverifiable] == [Code.ANTE]
+    assert alone.verdicts == [(0, "pokerstars", "ok")]
+    assert alone.unverifiable == []
+    assert [(row[3], row[4]) for row in alone.assumptions] == [("ante", 1)]
+    assert alone.owned_kinds == [(0, "pokerstars", "ante")]
+    # alone, but its players' antes disagree: a violation, and nothing is assumed
+    split = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite",
+                             posts=[("ante", "a", 1, 5, False), ("ante", "b", 2, 6, False)])], {}, lambda levels: {})
+    assert split.verdicts == [(0, "pokerstars", "violation")]
+    assert split.assumptions == []
 
 
 def test_a_hand_whose_forced_bets_are_all_stated_gets_no_verdict_from_the_pass() -> None:

@@ -197,6 +197,8 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
         "verdict": result.verdict.value if result else None,
         "other_violations": hand_level,
         "unverifiable": [{"check": u.check, "reason": u.reason, "line": u.line} for u in result.unverifiable] if result else [],
+        "assumptions": [{"kind": a.kind.value, "value": a.value, "words": a.words, "line": a.line}
+                        for a in result.assumptions] if result else [],
     }
 
 
@@ -341,6 +343,8 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
     for item in described["unverifiable"]:
         where = "" if item["line"] is None else f" (line {item['line']})"
         lines.append(Text(f"  unverifiable {item['check']}{where}: {item['reason']}", style="yellow"))
+    for assumed in described.get("assumptions", []):
+        lines.append(Text(f"  assumed: {assumed['words']}"))
     return lines
 
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from hhtool.replay.codes import Code
+from hhtool.replay.forced_bets import NO_SOURCE
 from hhtool.reports.dispute.model import ContenderView, DealView, Finding, PlayerView, PotView, Report, StreetView
 from hhtool.reports.dispute.rules import (
     PARAMETER_RULES,
@@ -65,6 +66,7 @@ class CustomerCopy:
     not_verified: tuple[str, ...]
     hidden_shown: bool
     hidden_players: tuple[str, ...]  # the players whose hole cards are hidden
+    assumed: tuple[str, ...] = ()  # the parameters the judgement adopted from the hand's postings, in words
 
 
 def _down_mask(report: Report, player: str) -> list[bool]:
@@ -212,7 +214,7 @@ def customer_copy(report: Report, show_hidden: bool = False) -> CustomerCopy:
     return CustomerCopy(shown, answer, report.profile.source, _rules_in_words(report, violations,
                                                                                settled or bool(report.awards)),
                         tuple(departures), tuple(dict.fromkeys(_not_verified(f) for f in unverifiable)), show_hidden,
-                        hidden)
+                        hidden, tuple(without_lines(assumed.words.split(NO_SOURCE)[0]) for assumed in report.assumptions))
 
 
 #: codes whose message starts with a common word, not a player's name (which keeps its case)

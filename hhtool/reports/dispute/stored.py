@@ -1,28 +1,49 @@
-"""What the store knows about a hand beyond its own history: the table context's judgement of its
-forced bets (learnt from the other hands at the table) and the copies of it that differ."""
+"""What the store knows about a hand beyond its own history: the judgement of record (the replay's
+and the cross-hand pass's findings and assumptions, as stored under the profile), how the table's
+other hands posted, and the copies of it that differ.
+
+:func:`judgement_of` is how every view (`show` in each format, `audit --explain`, the web pages)
+gets a hand's verdict, findings and assumptions: the stored judgement, one value, with its verdict by
+the one rule (:func:`hhtool.replay.result.verdict`); a view walks the hand again only to draw it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hhtool.model import Hand, text_lines
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
-from hhtool.replay.result import Unverifiable, Violation
+from hhtool.replay.result import AssumedKind, Assumption, ReplayResult, Unverifiable, Violation, verdict
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
+from hhtool.store.findings import StoredJudgement, stored_judgement
 from hhtool.store.stored_copies import conflicts_of
-
-#: the forced-bet checks the table-context pass owns (their stored findings replace the replay's placeholder)
-CONTEXT_CODES = (Code.ANTE, Code.BRING_IN_AMOUNT)
 
 
 @dataclass(frozen=True, slots=True)
 class StoredFacts:
-    context_violations: tuple[Violation, ...] = ()
-    context_unverifiable: tuple[Unverifiable, ...] = ()
+    judgement: StoredJudgement | None = None  # None: never judged under the profile (the replay's own then)
     table_words: dict[str, str] = field(default_factory=dict)  # "ante" / "bring-in" -> what the table's hands show
     copies: tuple[CopyView, ...] = ()
+
+
+def judgement_of(hand: Hand, result: ReplayResult, stored: StoredJudgement | None, conflicted: bool) -> ReplayResult:
+    """The judgement of record of ``hand``: ``result`` (its replay, for the pots, awards and betting a view
+    draws) with the stored findings and assumptions in place of the replay's, and the verdict by the
+    rule, a conflicting stored copy included. With nothing stored under the profile, the replay's own."""
+    if stored is None:
+        violations, unverifiable, assumptions = result.violations, result.unverifiable, result.assumptions
+    else:
+        violations = tuple(
+            Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player,
+                      expected or "", actual or "", message or "", file or hand.source.file, int(line or 0))
+            for code, street, player, expected, actual, message, file, line in stored.violations)
+        unverifiable = tuple(Unverifiable(Code(code), str(reason), None if line is None else int(line))
+                             for code, reason, line in stored.unverifiable)
+        assumptions = tuple(Assumption(AssumedKind(kind), int(value), str(words), None if line is None else int(line))
+                            for kind, value, words, line in stored.assumptions)
+    decided = verdict(bool(violations), bool(unverifiable), conflicted)
+    return replace(result, verdict=decided, violations=violations, unverifiable=unverifiable, assumptions=assumptions)
 
 
 def _side(row: dict[str, object], which: str) -> CopySide:
@@ -57,17 +78,6 @@ def _table_words(store: Store, hand: Hand) -> dict[str, str]:
 
 
 def stored_facts(store: Store, hand: Hand, profile: str) -> StoredFacts:
-    key = [hand.site, hand.hand_id, profile]
-    codes = ", ".join(f"'{code}'" for code in CONTEXT_CODES)
-    violations = tuple(
-        Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player, expected or "",
-                  actual or "", message or "", file or hand.source.file, int(line or 0))
-        for code, street, player, expected, actual, message, file, line in store.run(
-            f"""SELECT code, street, player, expected, actual, message, file, line FROM violations
-                WHERE site = ? AND hand_id = ? AND profile = ? AND code IN ({codes}) ORDER BY line""", key))
-    unverifiable = tuple(Unverifiable(Code(code), str(reason), line) for code, reason, line in store.run(
-        f"""SELECT check_code, reason, line FROM unverifiable WHERE site = ? AND hand_id = ? AND profile = ?
-            AND check_code IN ({codes})""", key))
     copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
                    for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
-    return StoredFacts(violations, unverifiable, _table_words(store, hand), copies)
+    return StoredFacts(stored_judgement(store, hand.site, hand.hand_id, profile), _table_words(store, hand), copies)
