@@ -85,6 +85,12 @@ SHOWDOWN_HANDS = [("absolute", "1301234612"), ("bovada", "2951207730"), ("fullti
                   ("winamax", "9312001-102-1479001265"), ("winning", "731204799")]
 
 
+#: sites whose histories print no opponent's card on any street (only the hero's): an opponent who shows
+#: seven cards at the showdown is not laid out street by street (issue #33: the judgement reads his door
+#: card as not printed, so show draws none as if seen)
+PRINTS_NO_OPPONENT_CARD = frozenset({"partypoker"})
+
+
 @pytest.fixture(scope="module")
 def samples_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     db = str(tmp_path_factory.mktemp("samples") / "s.duckdb")
@@ -106,17 +112,20 @@ def test_revealed_down_cards_on_every_street_and_hide_hole(samples_db: str, site
         on_streets = [(card, later) for street in shown["streets"] for d in street["deals"] if d["player"] == entry["player"]
                       for card, later in (*zip(d["down"], d["down_revealed_later"], strict=True),
                                           *zip(d["up"], d["up_revealed_later"], strict=True))]
+        if site in PRINTS_NO_OPPONENT_CARD:  # which shown card was dealt where is never said: seven unknown cards
+            assert on_streets == [("??", False)] * 7, (entry["player"], on_streets)
+            continue
         assert sorted(card for card, _ in on_streets) == sorted(cards), (entry["player"], on_streets)
         third = next(d for d in shown["streets"][0]["deals"] if d["player"] == entry["player"])
         assert len(third["down"]) == 2 and all(third["down_revealed_later"])
         revealed += 1
-    assert revealed, "the hand has an opponent who showed seven cards"
+    assert revealed or site in PRINTS_NO_OPPONENT_CARD, "the hand has an opponent who showed seven cards"
     hidden = show_json(samples_db, hand_id, "--site", site, "--hide-hole")
     hero_third = [d for d in hidden["streets"][0]["deals"] if d["player"] == hero]
     assert hero_third and hero_third[0]["down"] == ["??", "??"]
     assert {c for street in hidden["streets"] for d in street["deals"] for c in d["down"]} == {"??"}
     text = runner.invoke(app, ["show", hand_id, "--site", site, "--db", samples_db], env={"COLUMNS": "80"}).output
-    assert "(Ah): a card the history printed only later" in text
+    assert "(Ah): a card the history printed only later" in text or site in PRINTS_NO_OPPONENT_CARD
     deal_lines = [line for line in text.splitlines() if ": [" in line]
     assert deal_lines and max(len(line) for line in deal_lines) <= 80
 

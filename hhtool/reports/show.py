@@ -72,8 +72,10 @@ def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
     Shown cards not already on a street fill the player's hidden down cards in the order the
     site lists them (the model keeps dealing order), a 7th-street down card added where the
     history printed no 7th deal; only when the counts match, else the showdown alone shows them.
-    A player with no card printed on any street (PartyPoker prints only the hero's) gets all
-    seven laid out in dealing order when exactly seven are shown."""
+    A player with no card printed on any street (PartyPoker prints only the hero's) who shows seven
+    holds seven unknown cards on their streets: the showdown's list does not say which card was
+    dealt where (his door card among them), as the judgement reads it (issue #33), so none is drawn
+    on a street as if seen there."""
     dealt: dict[tuple[Street, str], _Dealt] = {}
     for deal in hand.deals:
         entry = dealt.setdefault((deal.street, deal.player), _Dealt(deal.street, deal.player))
@@ -92,12 +94,10 @@ def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
         if not unplaced:
             continue
         if not placed:
-            if len(known) == 7 and not own:
-                cards = iter(known)
+            if len(known) == 7 and not own:  # his cards, but which one was dealt where the history never says
                 for street, downs, ups in _DEALING_LAYOUT:
-                    dealt[(street, shown.player)] = _Dealt(
-                        street, shown.player, [next(cards) for _ in range(downs)], [next(cards) for _ in range(ups)],
-                        [True] * downs, [True] * ups)
+                    dealt[(street, shown.player)] = _Dealt(street, shown.player, [None] * downs, [None] * ups,
+                                                           [False] * downs, [False] * ups)
             continue
         slots = [(entry, index) for entry in own for index, card in enumerate(entry.down) if card is None]
         seventh = dealt.get((Street.SEVENTH, shown.player))
