@@ -66,6 +66,36 @@ def test_no_module_but_the_replays_result_writes_the_rule_in_sql() -> None:
     assert found == []
 
 
+#: a verdict decided in Python outside the rule: a conditional choosing a verdict's text or member
+#: (``"violation" if violations else "unverifiable" if unverifiable else "ok"``, as reports/dispute/build.py
+#: had it until issue #33)
+PYTHON_RULE = re.compile(r"""(['"](violation|unverifiable|ok)['"]|Verdict\.(VIOLATION|UNVERIFIABLE|OK))\s+if\s"""
+                         r"""|\belse\s+(['"](violation|unverifiable|ok)['"]|Verdict\.(VIOLATION|UNVERIFIABLE|OK))""")
+
+
+def python_rules(package: Path) -> list[str]:
+    """The modules of ``package`` but the replay's result that decide a verdict by a conditional of their own."""
+    return [str(path.relative_to(package)) for path in sorted(package.rglob("*.py"))
+            if path != package / "replay" / "result.py" and PYTHON_RULE.search(path.read_text(encoding="utf-8"))]
+
+
+def test_no_module_but_the_replays_result_writes_the_rule_in_python() -> None:
+    assert python_rules(Path(__file__).resolve().parents[1] / "hhtool") == []
+
+
+def test_the_python_rule_check_catches_a_second_copy(tmp_path: Path) -> None:
+    """The copy build.py held before issue #33, and the same with the enum, are found; the rule's own calls are not."""
+    (tmp_path / "replay").mkdir()
+    (tmp_path / "replay" / "result.py").write_text('OTHERWISE = "ok" if True else "violation"\n', encoding="utf-8")
+    (tmp_path / "fine.py").write_text("decided = verdict(bool(violations), bool(unverifiable), conflicted)\n",
+                                      encoding="utf-8")
+    assert python_rules(tmp_path) == []
+    (tmp_path / "build.py").write_text('verdict = "violation" if violations or facts.copies else "unverifiable" '
+                                       'if unverifiable else "ok"\n', encoding="utf-8")
+    (tmp_path / "other.py").write_text("found = Verdict.VIOLATION if bad else Verdict.OK\n", encoding="utf-8")
+    assert python_rules(tmp_path) == ["build.py", "other.py"]
+
+
 @dataclass
 class Row:
     """A hand as the store's gather gives it (only what the pass reads)."""
