@@ -17,7 +17,7 @@ from hhtool.model import Hand
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.codes import Code
 from hhtool.replay.profiles import RuleProfile
-from hhtool.replay.result import AssumedKind, Assumption
+from hhtool.replay.result import AssumedKind, Assumption, Unverifiable
 from hhtool.replay.timeline import ReplayState
 
 #: the most of a pot any site's rake takes, in percent: rooms rake 3-5 % below a cap of a few big bets
@@ -48,6 +48,8 @@ def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
             yield violation(hand, Code.POT_TOTAL, None, None, money(hand, in_pot), money(hand, paid + hand.fees),
                             f"{money(hand, in_pot)} went into the pot but {money(hand, paid)} was paid out: a tournament "
                             f"takes no rake from its pots, and {money(hand, implied)} is missing", line)
+        elif implied > 0 and not hand.awards:  # (a history cut before its summary: nothing to judge the pot by)
+            yield Unverifiable(Code.POT_TOTAL, f"the history states no award of the {money(hand, in_pot)} pot and no rake")
         elif implied > max(most_rake := in_pot * MOST_RAKE_PERCENT // 100, 1):
             yield violation(hand, Code.POT_TOTAL, None, None, f"a rake of at most {money(hand, most_rake)}", money(hand, implied),
                             f"{money(hand, in_pot)} went into the pot but {money(hand, paid + hand.fees)} was paid out: "
