@@ -222,3 +222,29 @@ def test_show_draws_no_door_card_the_history_does_not_print(tmp_path: Path) -> N
     assert any("upcard is not printed" in u["reason"] for u in described["unverifiable"])
     text = runner.invoke(app, ["show", "11480841734", "--db", str(db)], env={"COLUMNS": "80"}).output
     assert "Player1: [?? ?? | ??]" in text and "(Ac)" not in text.split("*** showdown ***")[0]
+
+
+def test_another_profile_is_judged_by_the_same_function_stored_or_not(tmp_path: Path) -> None:
+    """`show --rules default` of a hand never judged under that profile works out the judgement in memory
+    by the functions `audit --rules default` stores it with (the cross-hand pass included: no placeholder
+    "no table context is known"): the same verdict, findings, assumptions and reasons before and after."""
+    from hhtool.service.judging import show_hand
+
+    db = imported(tmp_path, SAMPLES / "pokerstars", SAMPLES / "bovada")
+
+    def judged() -> dict[str, Seen]:
+        found = {}
+        for hand_id in ("200", "2951204412", "900000000001"):
+            described = show_hand(Database(str(db)), hand_id, None, "default", False).described
+            assert described["profile"] == "default"
+            found[hand_id] = Seen(described["verdict"], tuple(sorted(v["message"] for v in described["other_violations"])),
+                                  tuple(sorted(u["reason"] for u in described["unverifiable"])),
+                                  tuple(sorted(a["words"] for a in described["assumptions"])))
+        return found
+
+    before = judged()
+    assert not any("no table context is known" in reason for seen in before.values() for reason in seen.unverifiable)
+    assert before["200"].verdict == "ok" and len(before["200"].assumptions) == 2
+    audited = runner.invoke(app, ["audit", "--db", str(db), "--rules", "default", "-q"])
+    assert audited.exit_code in (0, 1), audited.output
+    assert judged() == before

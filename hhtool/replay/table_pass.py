@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hhtool.model import StakeSource, Structure
 from hhtool.replay.codes import Code
@@ -86,13 +86,13 @@ class Outcome:
     """What the pass decided of a slice, as rows for the store (see ``hhtool.store.forced_bets.Judged``)."""
 
     owned: list[tuple[int, str, str]] = field(default_factory=list)
-    violations: list[tuple[object, ...]] = field(default_factory=list)
-    unverifiable: list[tuple[object, ...]] = field(default_factory=list)
+    violations: list[tuple[Any, ...]] = field(default_factory=list)
+    unverifiable: list[tuple[Any, ...]] = field(default_factory=list)
     values: list[tuple[int, str, str, int | None, str]] = field(default_factory=list)
     notes: list[tuple[int, str, list[str], list[int | None]]] = field(default_factory=list)
     verdicts: list[tuple[int, str, str]] = field(default_factory=list)
     owned_kinds: list[tuple[int, str, str]] = field(default_factory=list)
-    assumptions: list[tuple[object, ...]] = field(default_factory=list)
+    assumptions: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def judge_slice(hands: Sequence[HandRow], tables: Patterns,

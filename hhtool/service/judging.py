@@ -69,7 +69,7 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
         chosen, result = judge(hand, rules)
         facts = stored_facts(store, hand, chosen.name)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
-    result = judgement_of(hand, result, facts.judgement, bool(facts.copies))
+    result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
     return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
 
 
