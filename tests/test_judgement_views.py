@@ -166,6 +166,7 @@ def test_every_view_of_every_sample_hand_reads_one_judgement(tmp_path: Path) -> 
     assert kinds == {"rake": 7, "ante": 2, "bring-in": 2}, kinds
 
 
+@pytest.mark.slow
 def test_every_view_of_every_corpus_hand_reads_one_judgement(tmp_path: Path) -> None:
     db = imported(tmp_path, require_corpus())
     of_record = every_view_agrees(db)
