@@ -31,9 +31,10 @@ def test_clean_hands_exit_0(tmp_path: Path) -> None:
     result = runner.invoke(app, ["audit", write(tmp_path, SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT), "--db", ":memory:"])
     assert result.exit_code == 0, result.output
     # each hand is alone at its table and PokerStars does not state the ante or the bring-in: the
-    # $0.04/$0.08 hand is judged by the site's structures table, nothing knows the $10/$20 level
-    # (tests/test_table_context.py and tests/test_structure_tiers.py have the tiers)
-    assert "2 hands audited: 1 ok, 1 unverifiable; 0 violations reported" in result.output
+    # $0.04/$0.08 hand is judged by the site's structures table; nothing knows the $10/$20 level, whose
+    # hand's own agreeing posts are assumed (issue #33) (tests/test_table_context.py and
+    # tests/test_structure_tiers.py have the tiers)
+    assert "2 hands audited: 2 ok; 0 violations reported" in result.output
 
 
 def test_violation_exit_1_and_jsonl_has_the_stable_keys(tmp_path: Path) -> None:

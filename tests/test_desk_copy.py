@@ -74,7 +74,9 @@ def test_the_player_copy_answers_first_in_plain_words(mispaid: tuple[str, Path])
     assert "Practice: a side pot starts at each all-in amount." in words
     # the misaward once: the answer says it; the three findings the desk lists about it are not repeated
     assert words.count("$9.00 high half") == 1 and "Departures" not in text and "was paid $15.00" not in words
-    assert "The antes could not be checked: the site does not state the ante." in words  # no desk sources
+    # the ante nothing states is taken from the hand's own posts (issue #33), said without the desk's sources
+    assert "ante $1.00, as all 3 players dealt in posted it; the history does not state the level's ante" in words
+    assert "could not be checked" not in words
     assert "table context" not in words and "structures table" not in words
 
 
@@ -155,14 +157,17 @@ def test_for_and_show_hidden_are_refused_where_they_mean_nothing(mispaid: tuple[
         assert "Traceback" not in result.output
 
 
-def test_the_answer_of_an_unverified_hand_leaves_the_desk_sources_out(tmp_path: Path) -> None:
+def test_the_assumptions_of_a_lone_hand_leave_the_desk_sources_out_of_the_player_copy(tmp_path: Path) -> None:
     db, history = imported(tmp_path, side_pot_hand())
     desk, player = explain(db, "200"), explain(db, "200", "--for", "player")
-    assert "is stored" in flat(desk).split("Hand pokerstars")[0]  # the desk's answer names where it looked
+    # alone at its level, its ante and bring-in are the hand's own posts, assumed (issue #33): not a hedge
     answer = flat(player).split("Hand PokerStars #200")[0]
-    assert answer.startswith("The site's award is correct under the rules of PokerStars; not everything could be "
-                             "verified: the site does not state the "), answer
-    assert "is stored" not in answer and "table context" not in answer and "structures" not in answer
+    assert answer.startswith("The site's award is correct under the rules of PokerStars."), answer
+    assumed = flat(desk).split("Assumed (no source states them; the hand is judged with them):")[1]
+    assert "bring-in $3.00, as Shorty brought in for it" in assumed and "is stored" in assumed  # where the desk looked
+    said = flat(player).split("Taken from the hand itself (the history does not state it):")[1]
+    assert "bring-in $3.00, as Shorty brought in for it; the history does not state the level's bring-in" in said
+    assert "is stored" not in player and "table context" not in player and "structures" not in player
     assert desk_only_words(player, history) == []
 
 

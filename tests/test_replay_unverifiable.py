@@ -74,8 +74,11 @@ def test_winner_did_not_show() -> None:
 def test_rake_not_stated() -> None:
     result = run(edit(CLEAN, "rake 2", "rake ?"))
     assert result.violations == ()
-    assert reasons(result) == {"POT_TOTAL": "the site states no rake (implied $0.02): what the pot is short of its chips "
-                                            "could be a rake or money kept, and no rake rule of the site tells"}
+    # issue #33: the chips the pot kept are the rake, adopted as an assumption, not an unverifiable check
+    assert reasons(result) == {} and result.verdict is Verdict.OK
+    assert [(a.kind, a.value, a.words) for a in result.assumptions] == [
+        ("rake", 2, "rake $0.02, the chips the pot kept: $0.91 went in and $0.89 was paid out; the history does not "
+                    "state the rake")]
     assert {(a.player, a.rules_amount) for a in result.awards} == {("C", 45), ("B", 44)}  # split after the implied rake
 
 
@@ -101,10 +104,10 @@ def test_a_tournament_pot_short_of_its_chips_is_a_violation() -> None:
     assert "a tournament takes no rake from its pots, and $0.02 is missing" in found[0].message  # type: ignore[union-attr]
 
 
-def test_a_violation_outranks_what_is_unverifiable() -> None:
+def test_an_assumption_does_not_hide_a_violation() -> None:
     result = run(edit(edit(CLEAN, "rake 2", "rake ?"), "A bring 2", "A bring 3"))
     assert result.verdict is Verdict.VIOLATION
-    assert result.codes == ("BRING_IN_AMOUNT",) and "POT_TOTAL" in reasons(result)
+    assert result.codes == ("BRING_IN_AMOUNT",) and [a.kind for a in result.assumptions] == ["rake"]
 
 
 def explained(text: str) -> str:

@@ -143,10 +143,12 @@ def test_every_fault_is_reported_after_import(tmp_path: Path, site: str) -> None
     assert {row["hand_id"].rpartition(":")[2] for row in unverifiable_rows(tmp_path / "store.duckdb")} <= set(sidecar)
 
 
-def test_a_context_fault_at_a_table_without_context_is_unverifiable_not_ok(tmp_path: Path) -> None:
-    """The legal counterpart's other side: the same wrong bring-in, imported alone, is not passed as
-    ok: at stakes ($0.05/$0.10) where no other hand, table or structure row answers, the bring-in is
-    unverifiable, with that reason."""
+def test_a_context_fault_at_a_table_without_context_is_assumed_and_says_so(tmp_path: Path) -> None:
+    """The legal counterpart's other side: the same wrong bring-in, imported alone at stakes ($0.05/$0.10)
+    where no other hand, table or structure row answers, cannot be told from a legal one: nothing
+    states the level's bring-in. Issue #33: the hand's own bring-in is adopted as an assumption that
+    says so, in plain words with why no source answered (the fault it hides is the one a lone hand
+    cannot show; the next test's structures row, or any other hand at the table, catches it)."""
     dealer = Dealer(TableConfig(seed=4, small_bet=5, big_bet=10), SimplePolicy())
     simulated = faulty_hand(dealer, 0, "BRING_IN_AMOUNT:table", random.Random(1))
     assert simulated is not None
@@ -154,8 +156,12 @@ def test_a_context_fault_at_a_table_without_context_is_unverifiable_not_ok(tmp_p
     alone.write_text(WRITERS["pokerstars"].write(simulated), encoding="utf-8")
     code, rows = import_and_audit(tmp_path / "alone.duckdb", alone)
     assert code == 0 and rows == []
-    (row,) = [r for r in unverifiable_rows(tmp_path / "alone.duckdb") if r["check_code"] == "BRING_IN_AMOUNT"]
-    assert "no other hand at table 'Alcyone IV'" in row["reason"]
+    assert [r for r in unverifiable_rows(tmp_path / "alone.duckdb") if r["check_code"] == "BRING_IN_AMOUNT"] == []
+    result = invoke("sql", "--db", str(tmp_path / "alone.duckdb"), "--format", "csv",
+                    "SELECT kind, words FROM assumptions WHERE kind = 'bring_in'")
+    (row,) = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert "the history does not state the level's bring-in" in row["words"]
+    assert "no other hand at table 'Alcyone IV'" in row["words"]
 
 
 def test_a_context_fault_alone_at_a_level_the_structures_table_knows_is_caught(tmp_path: Path) -> None:

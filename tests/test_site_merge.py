@@ -475,7 +475,7 @@ def test_older_export_replays_clean_and_a_missing_bet_is_still_misawarded() -> N
     """The Merge profile reads a winner's amount as holding the unmatched bet only where the hand prints no
     return: the older export replays without UNCALLED_BET or POT_AWARD, the newer one judges its return as a
     return, and a hand that neither returns nor pays the bet is not passed: Merge states no rake, so the
-    missing bet shows as an implied rake of $0.56 (not the $0.06 of the other two) and stays unverifiable."""
+    missing bet shows as $0.56 kept (not the $0.06 rake of the other two), more than any rake: a violation."""
     from hhtool.replay import replay
 
     older = FOLDED.replace('<winner amount="1.50" uncalled="false"', '<winner amount="2.00" uncalled="false"').replace(
@@ -487,9 +487,11 @@ def test_older_export_replays_clean_and_a_missing_bet_is_still_misawarded() -> N
     for name in ("older", "newer"):
         assert not set(results[name].codes) & {"UNCALLED_BET", "POT_AWARD", "POT_TOTAL"}, results[name]
         assert [(a.rules_amount, a.site_amount) for a in results[name].awards] in ([(150, 150)], [(200, 200)])
-    reasons = {u.check: u.reason for u in results["unpaid"].unverifiable}
-    assert "implied $0.56" in reasons["POT_TOTAL"], reasons
-    assert "implied $0.06" in {u.check: u.reason for u in results["older"].unverifiable}["POT_TOTAL"]
+    # issue #33: the $0.06 the older export's pot kept is its rake, assumed; the unpaid hand's $0.56 is more
+    # than any rake takes of its pot: money missing, a violation
+    assert "$0.56 is missing, more than any rake" in {v.code: v.message for v in results["unpaid"].violations}["POT_TOTAL"]
+    assert [(a.kind, a.value) for a in results["older"].assumptions] == [("rake", 6)]
+    assert "POT_TOTAL" not in {u.check for u in results["older"].unverifiable}  # (the placeholders are the pass's)
 
 
 # ---------------------------------------------------------------- stakes the description does not state (issue 24)

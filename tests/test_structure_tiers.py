@@ -14,7 +14,7 @@ from hhtool.cli import app
 from hhtool.replay.structures import FOLDER, LevelKey, StructureRow, _rows_of, sites_with_structures, structure_for
 from hhtool.store import Store
 from tests.inputs import require_corpus
-from tests.test_table_context import findings, stakes_of, stars_hand, verdicts, write
+from tests.test_table_context import assumed, findings, stakes_of, stars_hand, verdicts, write
 
 runner = CliRunner()
 
@@ -84,8 +84,8 @@ def test_the_site_s_other_tables_answer_before_the_structures_table(tmp_path: Pa
     # one other hand alone never accuses: D's bring-in against B's only
     db2 = _import(tmp_path, "b.txt", stars_hand(1, table="B"), stars_hand(2, table="D", bring_in=3),
                   db=str(tmp_path / "t.duckdb"))
-    assert verdicts(db2) == {"1": "unverifiable", "2": "unverifiable"}
-    assert "only one hand of the other PokerStars tables at $0.05/$0.10 USD is stored" in findings(db2, "2")[1][-1]
+    assert verdicts(db2) == {"1": "ok", "2": "ok"}  # each judged by its own posts, an assumption
+    assert "only one hand of the other PokerStars tables at $0.05/$0.10 USD is stored" in assumed(db2, "2")["bring_in"]
 
 
 def test_tiers_that_disagree_are_noted_and_the_nearer_judges(tmp_path: Path) -> None:
@@ -111,10 +111,12 @@ def test_a_home_game_is_judged_by_its_own_hands_only(tmp_path: Path) -> None:
     text = stars_hand(1, bets=KNOWN, antes=(2, 2, 2))
     home = HOME.format(id=1) + text[text.index("\n"):]
     db = _import(tmp_path, "home.txt", home)
-    assert verdicts(db) == {"1": "unverifiable"}  # the structures table is the site's, not the host's
-    _, unverifiable = findings(db, "1")
-    assert unverifiable[0].startswith("ANTE: the site does not state the ante: no other hand at table 'Sabik VII'")
-    assert "structure" not in unverifiable[0]
+    assert verdicts(db) == {"1": "ok"}  # the structures table is the site's, not the host's: the posts are assumed
+    assert findings(db, "1") == ([], [])
+    ante = assumed(db, "1")["ante"]
+    assert ante.startswith("ante $0.02, as all 3 players dealt in posted it; the history does not state the level's "
+                           "ante, nor does any other source: no other hand at table 'Sabik VII'")
+    assert "structure" not in ante
 
 
 def test_a_structure_row_never_judges_the_hand_it_was_learnt_from() -> None:

@@ -70,6 +70,13 @@ def findings(db: str, hand_id: str, profile: str = "pokerstars") -> tuple[list[s
     return violations, unverifiable
 
 
+def assumed(db: str, hand_id: str, profile: str = "pokerstars") -> dict[str, str]:
+    """The assumptions of a hand under a profile: kind -> words."""
+    with Store(db, read_only=True) as store:
+        return dict(store.run("SELECT kind, words FROM assumptions WHERE hand_id = ? AND profile = ?",
+                              [hand_id, profile]))
+
+
 def stakes_of(db: str, hand_id: str) -> tuple[object, ...]:
     with Store(db, read_only=True) as store:
         return store.run("SELECT ante, ante_source, bring_in, bring_in_source FROM hands WHERE hand_id = ?", [hand_id])[0]
@@ -149,15 +156,19 @@ def test_other_tables_are_the_next_tier_and_other_stakes_are_none(tmp_path: Path
              stars_hand(4, table="Sabik VII\"|x'; --", bring_in=3)]
     runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
     # each hand is alone at its table; at $0.05/$0.10 the other tables' hands are the evidence: every one
-    # anted $0.01; the bring-in of 1 and 2 is open (the other two tables split), 4's is two hands' $0.02
-    assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable", "3": "unverifiable", "4": "violation"}
+    # anted $0.01; the bring-in of 1 and 2 is left to the hand's own post (the other two tables split), 4's is
+    # two hands' $0.02; where no source answers, the hand's own post is assumed (issue #33), not unverifiable
+    assert verdicts(db) == {"1": "ok", "2": "ok", "3": "ok", "4": "violation"}
     assert findings(db, "4")[0] == ["Bob brought in for $0.03; 2 hands of the other PokerStars tables at $0.05/$0.10 USD "
                                     "brought in for $0.02"]
     assert stakes_of(db, "1") == (1, "site", 2, "posted")
+    assert findings(db, "1")[1] == []
+    assert assumed(db, "1")["bring_in"].startswith("bring-in $0.02, as Bob brought in for it; the history does not state "
+                                                   "the level's bring-in, nor does any other source: ")
     assert "no other hand at table 'Sabik VII' ($0.05/$0.10) is stored; the other PokerStars tables at $0.05/$0.10 USD do not " \
-        "agree on it: 1 brought in for $0.02, 1 brought in for $0.03" in findings(db, "1")[1][0]
+        "agree on it: 1 brought in for $0.02, 1 brought in for $0.03" in assumed(db, "1")["bring_in"]
     # $0.10/$0.20 is another level: nothing at it but hand 3
-    assert "no hand of the other PokerStars tables at $0.10/$0.20 USD is stored" in findings(db, "3")[1][0]
+    assert "no hand of the other PokerStars tables at $0.10/$0.20 USD is stored" in assumed(db, "3")["ante"]
 
 
 def test_wrong_and_missing_antes(tmp_path: Path) -> None:
@@ -179,7 +190,8 @@ def test_tournament_context_is_the_tournament_and_level_across_tables(tmp_path: 
              stars_hand(4, tournament="99", table="99 1", bring_in=10, antes=(5, 5, 5), bets=(40, 80))]
     result = runner.invoke(app, ["import", write(tmp_path, "t.txt", *hands), "--db", db])
     assert result.exit_code == 0, result.output
-    assert verdicts(db) == {"1": "ok", "2": "ok", "3": "violation", "4": "unverifiable"}
+    assert verdicts(db) == {"1": "ok", "2": "ok", "3": "violation", "4": "ok"}  # 4: its own level, its posts assumed
+    assert set(assumed(db, "4")) == {"ante", "bring_in"} and not assumed(db, "1")
     assert findings(db, "3")[0] == ["Bob brought in for 7; 2 other hands at tournament 99 at 20/40 brought in for 5"]
 
 

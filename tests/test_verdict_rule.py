@@ -66,6 +66,36 @@ def test_no_module_but_the_replays_result_writes_the_rule_in_sql() -> None:
     assert found == []
 
 
+#: a verdict decided in Python outside the rule: a conditional choosing a verdict's text or member
+#: (``"violation" if violations else "unverifiable" if unverifiable else "ok"``, as reports/dispute/build.py
+#: had it until issue #33)
+PYTHON_RULE = re.compile(r"""(['"](violation|unverifiable|ok)['"]|Verdict\.(VIOLATION|UNVERIFIABLE|OK))\s+if\s"""
+                         r"""|\belse\s+(['"](violation|unverifiable|ok)['"]|Verdict\.(VIOLATION|UNVERIFIABLE|OK))""")
+
+
+def python_rules(package: Path) -> list[str]:
+    """The modules of ``package`` but the replay's result that decide a verdict by a conditional of their own."""
+    return [str(path.relative_to(package)) for path in sorted(package.rglob("*.py"))
+            if path != package / "replay" / "result.py" and PYTHON_RULE.search(path.read_text(encoding="utf-8"))]
+
+
+def test_no_module_but_the_replays_result_writes_the_rule_in_python() -> None:
+    assert python_rules(Path(__file__).resolve().parents[1] / "hhtool") == []
+
+
+def test_the_python_rule_check_catches_a_second_copy(tmp_path: Path) -> None:
+    """The copy build.py held before issue #33, and the same with the enum, are found; the rule's own calls are not."""
+    (tmp_path / "replay").mkdir()
+    (tmp_path / "replay" / "result.py").write_text('OTHERWISE = "ok" if True else "violation"\n', encoding="utf-8")
+    (tmp_path / "fine.py").write_text("decided = verdict(bool(violations), bool(unverifiable), conflicted)\n",
+                                      encoding="utf-8")
+    assert python_rules(tmp_path) == []
+    (tmp_path / "build.py").write_text('verdict = "violation" if violations or facts.copies else "unverifiable" '
+                                       'if unverifiable else "ok"\n', encoding="utf-8")
+    (tmp_path / "other.py").write_text("found = Verdict.VIOLATION if bad else Verdict.OK\n", encoding="utf-8")
+    assert python_rules(tmp_path) == ["build.py", "other.py"]
+
+
 @dataclass
 class Row:
     """A hand as the store's gather gives it (only what the pass reads)."""
@@ -114,11 +144,19 @@ def test_the_pass_hands_the_store_the_verdict_with_the_hands_other_findings() ->
                        TABLE_ANTED_1) == [(0, "pokerstars", "unverifiable")]
     # the table anted 2: the hand's own 1s are violations
     assert verdicts_of(Row(), {("T", "ante"): [((2, 2), True, 4)]}) == [(0, "pokerstars", "violation")]
-    # alone at its table, with no level nor structure: unverifiable, with why
+    # alone at its table, with no level nor structure: the ante both players posted is adopted as an
+    # assumption (no unverifiable check), and the hand is ok
     alone = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite")], {},
                         lambda levels: {})
-    assert alone.verdicts == [(0, "pokerstars", "unverifiable")]
-    assert [row[3] for row in alone.unverifiable] == [Code.ANTE]
+    assert alone.verdicts == [(0, "pokerstars", "ok")]
+    assert alone.unverifiable == []
+    assert [(row[3], row[4]) for row in alone.assumptions] == [("ante", 1)]
+    assert alone.owned_kinds == [(0, "pokerstars", "ante")]
+    # alone, but its players' antes disagree: a violation, and nothing is assumed
+    split = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite",
+                             posts=[("ante", "a", 1, 5, False), ("ante", "b", 2, 6, False)])], {}, lambda levels: {})
+    assert split.verdicts == [(0, "pokerstars", "violation")]
+    assert split.assumptions == []
 
 
 def test_a_hand_whose_forced_bets_are_all_stated_gets_no_verdict_from_the_pass() -> None:

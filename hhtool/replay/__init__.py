@@ -32,6 +32,7 @@ from hhtool.replay.profiles import (
 )
 from hhtool.replay.readings import judge_unsettled
 from hhtool.replay.result import (
+    Assumption,
     BettingFacts,
     PlayerAward,
     PotResult,
@@ -77,10 +78,14 @@ def _result(hand: Hand, state: ReplayState, profile: RuleProfile, findings: Iter
     unverifiable finding once."""
     violations: list[Violation] = []
     unverifiable: list[Unverifiable] = []
+    assumptions: list[Assumption] = []
     said: set[tuple[Code, str, int | None]] = set()  # the unverifiable findings kept, by their fields (as == compares them)
     for finding in findings:
         if isinstance(finding, Violation):
             violations.append(finding)
+        elif isinstance(finding, Assumption):
+            if finding not in assumptions:
+                assumptions.append(finding)
         else:
             key = (finding.check, finding.reason, finding.line)
             if key not in said:
@@ -90,7 +95,8 @@ def _result(hand: Hand, state: ReplayState, profile: RuleProfile, findings: Iter
     found = tuple(violations), tuple(unverifiable)
     awards = award_table(hand, state, profile) or ()
     settlement = state.settlement
-    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands, betting)
+    return ReplayResult(verdict_of(*found), found[0], found[1], awards, settlement.pots, settlement.hands, betting,
+                        tuple(assumptions))
 
 
 class _Recording:
@@ -147,6 +153,7 @@ def betting_of(hand: Hand, result: ReplayResult | None = None) -> BettingFacts |
 
 __all__ = [
     "PROFILES",
+    "Assumption",
     "BettingFacts",
     "ChosenProfile",
     "Code",

@@ -20,8 +20,10 @@ note of its own (:attr:`NoteTopic.STRUCTURE_DIFFERS`), never as a violation: a s
 structures at one level, or change it over the years.
 
 Where no tier answers, the rules that need no context still judge the hand (R2: every dealt-in
-player posts the same ante; R4: the bring-in is below the small bet), and only what they leave open
-is unverifiable, with why no tier could answer.
+player posts the same ante; R4: the bring-in is below the small bet). What they leave open is only
+the level's posted structure, which cannot change who is owed what: the judgement adopts the value
+the hand's own postings agree on as an :class:`~hhtool.replay.result.Assumption` named in plain words
+("ante $0.05, as all 6 players dealt in posted it; …"), never an unverifiable check.
 
 The store gathers each judged hand's posts and how the hands of the tables and levels concerned
 posted, as plain rows; :mod:`hhtool.replay.table_pass` makes them :class:`HandPosts` and votes
@@ -39,7 +41,7 @@ from enum import StrEnum
 from hhtool.model import StakeSource, Street, Structure
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
-from hhtool.replay.result import Unverifiable, Violation
+from hhtool.replay.result import AssumedKind, Assumption, Unverifiable, Violation
 from hhtool.replay.structures import LevelKey, StructureRow, site_name, structure_for
 
 #: the finding of a hand whose ante the history does not state, until the cross-hand pass judges it
@@ -65,6 +67,10 @@ class Bet(StrEnum):
     @property
     def verb(self) -> str:
         return "anted" if self is Bet.ANTE else "brought in for"
+
+    @property
+    def assumed(self) -> AssumedKind:
+        return AssumedKind.ANTE if self is Bet.ANTE else AssumedKind.BRING_IN
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +205,7 @@ class Judgement:
     violations: list[Violation] = field(default_factory=list)
     unverifiable: list[Unverifiable] = field(default_factory=list)
     notes: list[tuple[str, int | None]] = field(default_factory=list)
+    assumptions: list[Assumption] = field(default_factory=list)
 
 
 #: the votes of a table's hands (by table key) and of a level's hands over all its tables
@@ -349,8 +356,38 @@ def _judge_bet(hand: HandPosts, bet: Bet, tiers: Iterator[Answer | Reason], judg
     found = list(_in_hand(hand, bet))
     judgement.violations.extend(found)
     if not found:
-        said = "; ".join(reason() for reason in reasons)
-        judgement.unverifiable.append(Unverifiable(bet.code, f"the site does not state the {bet.words}: {said}"))
+        judgement.assumptions.append(assumed_from_posts(hand, bet, "; ".join(reason() for reason in reasons)))
+
+
+#: what separates an assumption's words from why no source answered (the player's copy leaves that out)
+NO_SOURCE = ", nor does any other source: "
+
+
+def assumed_from_posts(hand: HandPosts, bet: Bet, why: str = "") -> Assumption:
+    """The forced bet no source states, adopted from the hand's own postings, which the in-hand rules
+    found in agreement (every full ante alike, the bring-in below the small bet): a full post's
+    amount, else (every post all-in) the largest all-in post as the least the level can be. ``why``:
+    why no tier answered, said after :data:`NO_SOURCE`."""
+    posts = hand.posts(bet)
+    money = hand.place.money
+    full = [post for post in posts if not post.all_in]
+    line = min((post.line for post in posts), default=None)
+    unstated = f"the history does not state the level's {bet.words}" + (f"{NO_SOURCE}{why}" if why else "")
+    if bet is Bet.ANTE and not posts:
+        return Assumption(bet.assumed, 0, f"no ante, as no player dealt in posted one; {unstated}", line)
+    if full:
+        value = full[0].amount
+        if bet is Bet.BRING_IN:
+            words = f"bring-in {money(value)}, as {full[0].player} brought in for it; {unstated}"
+        else:
+            players = len({post.player for post in full})
+            every = {1: "the only player dealt in", 2: "both players dealt in"}.get(
+                players, f"all {players} players dealt in")
+            words = f"ante {money(value)}, as {every} posted it; {unstated}"
+        return Assumption(bet.assumed, value, words, line)
+    value = max(post.amount for post in posts)
+    return Assumption(bet.assumed, value, f"{bet.words} at least {money(value)}, as the only posts were all-in for "
+                      f"at most that; {unstated}", line)
 
 
 def _violation(hand: HandPosts, bet: Bet, player: str | None, expected: str, actual: str, message: str,
@@ -470,5 +507,20 @@ def in_hand_ante_findings(antes: Sequence[Post], unanted: Sequence[tuple[str, in
              f"player{'s' if count != 1 else ''} dealt in anted {money(ante)}", line) for player, line in unanted]
 
 
-__all__ = ["ANTE_BY_CONTEXT", "BRING_IN_BY_CONTEXT", "Answer", "Bet", "HandPosts", "Judgement", "Post", "TablePlace",
-           "in_hand_ante_findings", "judge_forced_bets", "open_levels", "vote_of", "vote_of_amounts"]
+__all__ = [
+    "ANTE_BY_CONTEXT",
+    "BRING_IN_BY_CONTEXT",
+    "NO_SOURCE",
+    "Answer",
+    "Bet",
+    "HandPosts",
+    "Judgement",
+    "Post",
+    "TablePlace",
+    "assumed_from_posts",
+    "in_hand_ante_findings",
+    "judge_forced_bets",
+    "open_levels",
+    "vote_of",
+    "vote_of_amounts",
+]

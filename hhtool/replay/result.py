@@ -41,6 +41,28 @@ class Unverifiable:
     line: int | None = None
 
 
+class AssumedKind(StrEnum):
+    """A parameter of the rules a judgement may have to adopt from the hand itself."""
+
+    ANTE = "ante"
+    BRING_IN = "bring_in"
+    RAKE = "rake"
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    """A parameter of the rules that no source states (neither the history, nor the table's or the
+    site's other hands, nor a structure), adopted from what the hand's own postings agree on, so
+    that the hand is judged with it instead of left unverifiable. ``words`` says it in plain words
+    ("ante 5, as all six players posted; the history does not state the level's ante"); ``line`` is
+    the file line of the postings that give it (None: the whole hand, e.g. the rake)."""
+
+    kind: AssumedKind
+    value: int
+    words: str
+    line: int | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerAward:
     """What the rules award a player beside what the site paid him (returned uncalled bets
@@ -114,6 +136,7 @@ class ReplayResult:
     pots: tuple[PotResult, ...]
     hands: tuple[ShowdownHand, ...] = ()
     betting: BettingFacts | None = None  # None: the walk did not finish (an internal error)
+    assumptions: tuple[Assumption, ...] = ()  # parameters adopted from the hand's own postings
 
     @property
     def codes(self) -> tuple[str, ...]:

@@ -5,8 +5,9 @@ Like a beancount plugin it sees many hands at once and owns its findings. Its ca
 hand's forced posts and stored finding codes, how the hands of its table posted theirs) and hands it
 to :func:`judge_slice`, which asks back (``level_patterns``) for the levels no table decides, judges
 every hand's forced bets (:mod:`hhtool.replay.forced_bets`) and returns an :class:`Outcome`: the
-findings, the stakes each hand is judged with, the notes, and each hand's verdict by the one verdict
-rule (:func:`hhtool.replay.result.verdict`). The store saves it as given.
+findings, the assumptions (a forced bet adopted from the hand's own postings where no source states
+it), the stakes each hand is judged with, the notes, and each hand's verdict by the one verdict rule
+(:func:`hhtool.replay.result.verdict`). The store saves it as given.
 
 The rows are read through the protocols below (what the pass reads of them), so that neither the
 store nor the replay imports the other.
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hhtool.model import StakeSource, Structure
 from hhtool.replay.codes import Code
@@ -85,11 +86,13 @@ class Outcome:
     """What the pass decided of a slice, as rows for the store (see ``hhtool.store.forced_bets.Judged``)."""
 
     owned: list[tuple[int, str, str]] = field(default_factory=list)
-    violations: list[tuple[object, ...]] = field(default_factory=list)
-    unverifiable: list[tuple[object, ...]] = field(default_factory=list)
+    violations: list[tuple[Any, ...]] = field(default_factory=list)
+    unverifiable: list[tuple[Any, ...]] = field(default_factory=list)
     values: list[tuple[int, str, str, int | None, str]] = field(default_factory=list)
     notes: list[tuple[int, str, list[str], list[int | None]]] = field(default_factory=list)
     verdicts: list[tuple[int, str, str]] = field(default_factory=list)
+    owned_kinds: list[tuple[int, str, str]] = field(default_factory=list)
+    assumptions: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def judge_slice(hands: Sequence[HandRow], tables: Patterns,
@@ -146,6 +149,8 @@ def outcome_of(judgements: Sequence[Judgement], hands: Sequence[HandRow]) -> Out
         out.violations += [(j.site, j.hand_id, j.profile, v.code, v.street, v.player, v.expected, v.actual, v.message,
                             v.file, v.line) for v in j.violations]
         out.unverifiable += [(j.site, j.hand_id, j.profile, u.check, u.reason, u.line) for u in j.unverifiable]
+        out.owned_kinds += [(j.key, j.profile, bet.assumed.value) for bet in sorted(j.judged)]
+        out.assumptions += [(j.site, j.hand_id, j.profile, a.kind.value, a.value, a.words, a.line) for a in j.assumptions]
         out.values += [(j.key, j.profile, bet.value, value, source.value) for bet, (value, source) in j.values.items()]
         if j.notes:
             out.notes.append((j.key, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]))

@@ -69,8 +69,10 @@ def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
     Shown cards not already on a street fill the player's hidden down cards in the order the
     site lists them (the model keeps dealing order), a 7th-street down card added where the
     history printed no 7th deal; only when the counts match, else the showdown alone shows them.
-    A player with no card printed on any street (PartyPoker prints only the hero's) gets all
-    seven laid out in dealing order when exactly seven are shown."""
+    A player with no card printed on any street (PartyPoker prints only the hero's) who shows seven
+    holds seven unknown cards on their streets: the showdown's list does not say which card was
+    dealt where (his door card among them), as the judgement reads it (issue #33), so none is drawn
+    on a street as if seen there."""
     dealt: dict[tuple[Street, str], _Dealt] = {}
     for deal in hand.deals:
         entry = dealt.setdefault((deal.street, deal.player), _Dealt(deal.street, deal.player))
@@ -89,12 +91,10 @@ def dealt_cards(hand: Hand, hero: str | None) -> list[_Dealt]:
         if not unplaced:
             continue
         if not placed:
-            if len(known) == 7 and not own:
-                cards = iter(known)
+            if len(known) == 7 and not own:  # his cards, but which one was dealt where the history never says
                 for street, downs, ups in _DEALING_LAYOUT:
-                    dealt[(street, shown.player)] = _Dealt(
-                        street, shown.player, [next(cards) for _ in range(downs)], [next(cards) for _ in range(ups)],
-                        [True] * downs, [True] * ups)
+                    dealt[(street, shown.player)] = _Dealt(street, shown.player, [None] * downs, [None] * ups,
+                                                           [False] * downs, [False] * ups)
             continue
         slots = [(entry, index) for entry in own for index, card in enumerate(entry.down) if card is None]
         seventh = dealt.get((Street.SEVENTH, shown.player))
@@ -194,6 +194,8 @@ def describe_hand(hand: Hand, result: ReplayResult | None, hide_hole: bool = Fal
         "verdict": result.verdict.value if result else None,
         "other_violations": hand_level,
         "unverifiable": [{"check": u.check, "reason": u.reason, "line": u.line} for u in result.unverifiable] if result else [],
+        "assumptions": [{"kind": a.kind.value, "value": a.value, "words": a.words, "line": a.line}
+                        for a in result.assumptions] if result else [],
     }
 
 
@@ -348,6 +350,8 @@ def render_text(described: dict[str, Any], hand: Hand, width: int | None = None)
     for item in described["unverifiable"]:
         where = "" if item["line"] is None else f" (line {item['line']})"
         lines.append(Text(f"  unverifiable {item['check']}{where}: {item['reason']}", style="yellow"))
+    for assumed in described.get("assumptions", []):
+        lines.append(Text(f"  assumed: {assumed['words']}"))
     return lines
 
 

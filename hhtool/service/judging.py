@@ -60,12 +60,16 @@ class ShownHand:
 def show_hand(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> ShownHand:
     """The one stored hand with this id (UsageError when there is none, or one on several sites),
     replayed under ``rules`` or its own profile."""
+    from hhtool.reports.dispute import judgement_of, stored_facts
     from hhtool.reports.show import describe_hand
 
     check_rules(rules)  # a wrong --rules is a usage error, before the store is opened
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-    chosen, result = judge(hand, rules)
+        chosen, result = judge(hand, rules)
+        facts = stored_facts(store, hand, chosen.name)
+    # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
+    result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
     described = {**describe_hand(hand, result, hide_hole), "profile": chosen.name}
     if not hide_hole:  # the equities read every live hand's down cards: none while they are hidden
         described["allin"] = _allin_view(hand, chosen.profile)

@@ -9,6 +9,7 @@ renders it as SQL); the caller gives it here as a SQL expression, so the store d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hhtool.store import Store
@@ -64,4 +65,44 @@ def violation_rows(store: Store, where: str, params: Sequence[Any], chosen: str,
     return store.run(sql, values)
 
 
-__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "unverified", "verdict_counts", "violated", "violation_rows"]
+@dataclass(frozen=True, slots=True)
+class StoredJudgement:
+    """A hand's judgement under one profile as stored (the replay's and the cross-hand pass's, one
+    value): its rows as plain tuples, and its verdict when the profile is the one ``hands.verdict``
+    holds (None: another profile, whose verdict the caller works out by the rule)."""
+
+    violations: list[tuple[Any, ...]]  # (code, street, player, expected, actual, message, file, line)
+    unverifiable: list[tuple[Any, ...]]  # (check_code, reason, line)
+    assumptions: list[tuple[Any, ...]]  # (kind, value, words, line)
+    verdict: str | None
+
+
+def stored_judgement(store: Store, site: str, hand_id: str, profile: str) -> StoredJudgement | None:
+    """The judgement stored for the hand under ``profile``; None when the hand was never judged under
+    it (neither its own profile nor one an `audit --rules` stored findings or awards under)."""
+    key = [site, hand_id]
+    found = store.run("SELECT hk, rules_profile, verdict FROM hands WHERE site = ? AND hand_id = ?", key)
+    if not found:
+        return None
+    hk, own, verdict = found[0]
+    mine = [hk, profile]
+    if own != profile or verdict is None:
+        judged = store.run(f"""SELECT EXISTS (SELECT 1 FROM {KEYED}.violations WHERE hk = ? AND profile = ?)
+                               OR EXISTS (SELECT 1 FROM {KEYED}.unverifiable WHERE hk = ? AND profile = ?)
+                               OR EXISTS (SELECT 1 FROM {KEYED}.assumptions WHERE hk = ? AND profile = ?)
+                               OR EXISTS (SELECT 1 FROM {KEYED}.rule_awards WHERE hk = ? AND profile = ?)""",
+                           mine * 4)[0][0]
+        if not judged:
+            return None
+        verdict = None
+    violations = store.run(f"""SELECT code, street, player, expected, actual, message, file, line
+                               FROM {KEYED}.violations WHERE hk = ? AND profile = ? ORDER BY line, code, rowid""", mine)
+    unverifiable = store.run(f"""SELECT check_code, reason, line FROM {KEYED}.unverifiable
+                                 WHERE hk = ? AND profile = ? ORDER BY rowid""", mine)
+    assumptions = store.run(f"""SELECT kind, value, words, line FROM {KEYED}.assumptions
+                                WHERE hk = ? AND profile = ? ORDER BY kind""", mine)
+    return StoredJudgement(violations, unverifiable, assumptions, None if verdict is None else str(verdict))
+
+
+__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "StoredJudgement", "stored_judgement", "unverified", "verdict_counts",
+           "violated", "violation_rows"]

@@ -214,10 +214,15 @@ class Judged(Protocol):
     notes: list[tuple[int, str, list[str], list[int | None]]]
     #: (hk, profile, verdict): the hand's verdict under the profile, its other findings included
     verdicts: list[tuple[int, str, str]]
+    #: (hk, profile, kind): the assumptions of this kind are the pass's, replaced by those below
+    owned_kinds: list[tuple[int, str, str]]
+    #: (site, hand_id, profile, kind, value, words, line)
+    assumptions: list[tuple[Any, ...]]
 
 
 def save(store: Store, judged: Judged) -> None:
-    """Replace the judged hands' findings of the codes the pass owns, and under their own profile set
+    """Replace the judged hands' findings of the codes the pass owns and their assumptions of the forced
+    bets it judged, and under their own profile set
     the stakes they are judged with, the notes on tiers that disagree and their verdicts; one transaction."""
     run = store.run
     run("BEGIN TRANSACTION")
@@ -225,10 +230,15 @@ def save(store: Store, judged: Judged) -> None:
         run("CREATE OR REPLACE TEMP TABLE fb_owned AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
             "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS code)",
             [list(column) for column in zip(*judged.owned, strict=True)] or [[], [], []])
-        for table, code in (("violations", "code"), ("unverifiable", "check_code")):
-            run(f"""DELETE FROM {KEYED}.{table} AS x USING fb_owned o WHERE x.hk = o.hk AND x.profile = o.profile
+        run("CREATE OR REPLACE TEMP TABLE fb_owned_kinds AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
+            "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS code)",
+            [list(column) for column in zip(*judged.owned_kinds, strict=True)] or [[], [], []])
+        for table, code, owned in (("violations", "code", "fb_owned"), ("unverifiable", "check_code", "fb_owned"),
+                                   ("assumptions", "kind", "fb_owned_kinds")):
+            run(f"""DELETE FROM {KEYED}.{table} AS x USING {owned} o WHERE x.hk = o.hk AND x.profile = o.profile
                     AND x.{code} = o.code""")
-        for name, rows in (("violations", judged.violations), ("unverifiable", judged.unverifiable)):
+        for name, rows in (("violations", judged.violations), ("unverifiable", judged.unverifiable),
+                           ("assumptions", judged.assumptions)):
             if rows:
                 store.con.register("fb_incoming", replay_table_of(name, rows))
                 try:
@@ -255,7 +265,7 @@ def save(store: Store, judged: Judged) -> None:
         run("ROLLBACK")
         raise
     finally:
-        for name in ("fb_owned", "fb_values", "fb_notes", "fb_notes_new", "fb_verdicts"):
+        for name in ("fb_owned", "fb_owned_kinds", "fb_values", "fb_notes", "fb_notes_new", "fb_verdicts"):
             run(f"DROP TABLE IF EXISTS {name}")
 
 

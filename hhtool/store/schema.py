@@ -517,9 +517,24 @@ ALTER TABLE hands ADD COLUMN allin_deals BIGINT;
 ALTER TABLE keyed.results ADD COLUMN ev_net BIGINT;
 """
 
+#: the parameters a judgement adopted from a hand's own postings where no source states them (#33): the
+#: ante, the bring-in, the rake a site that prints none kept. Hands stored before have none (their old
+#: unverifiable ANTE, BRING_IN_AMOUNT and POT_TOTAL findings stay until the hands are imported again)
+ASSUMPTIONS = """
+CREATE TABLE keyed.assumptions (
+    hk BIGINT NOT NULL,
+    profile VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    value BIGINT NOT NULL,
+    words VARCHAR NOT NULL,
+    line INTEGER
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
-                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS, ALLIN_EV]
+                         PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS, ALLIN_EV,
+                         ASSUMPTIONS]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

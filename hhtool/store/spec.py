@@ -338,6 +338,14 @@ TABLES: tuple[Table, ...] = (
         Column("line", INTEGER, "the file line of the cause, like `violations.line`; NULL when the cause is the "
                "whole hand (e.g. a stake the history never states)", null=True, of="line"),
     )),
+    Table("assumptions", "parameter of the rules a judgement adopted from the hand's own postings", Role.REPLAY, (
+        _HK, _PROFILE,
+        Column("kind", VARCHAR, "ante, bring_in or rake", of="kind"),
+        Column("value", BIGINT, "the value adopted, in the hand's smallest unit", of="value"),
+        Column("words", VARCHAR, "the assumption in plain words, as every report shows it", of="words"),
+        Column("line", INTEGER, "the file line of the postings that give it; NULL: the whole hand (the rake)",
+               null=True, of="line"),
+    )),
     Table("rule_awards", "player in a replayed hand", Role.REPLAY, (
         _HK, _PROFILE,
         Column("player", VARCHAR, "", of="player"),

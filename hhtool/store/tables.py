@@ -122,6 +122,7 @@ RESTATEMENTS = Rows("restatements", ("hk", "seq", "cards"))
 FINISHES = Rows("finishes", ("hk", "seq"))
 VIOLATIONS = Rows("violations", ("hk", "profile"))
 UNVERIFIABLE = Rows("unverifiable", ("hk", "profile"))
+ASSUMPTIONS = Rows("assumptions", ("hk", "profile"))
 RULE_AWARDS = Rows("rule_awards", ("hk", "profile"))
 IMPORT_ERRORS = Rows("import_errors", ("raw_sha256",))
 SKIPPED_HANDS = Rows("skipped_hands", SKIPPED_FINISH_COLUMNS)
@@ -333,14 +334,14 @@ def _buy_in_columns(hands: Sequence[Hand]) -> dict[str, list[Any]]:
 
 
 def replay_rows(items: Sequence[tuple[Hand, Any, str | None]]) -> dict[str, pa.Table]:
-    """Rows for the replay tables (``violations``, ``unverifiable``, ``rule_awards``) of the items
+    """Rows for the replay tables (``violations``, ``unverifiable``, ``assumptions``, ``rule_awards``) of the items
     replayed (a replay of None has none); ``hk`` is the hand's place in ``items``, as in :func:`hand_rows`."""
     replayed = [(index, replay, profile) for index, (_, replay, profile) in enumerate(items) if replay is not None]
     keys: dict[str, list[Any]] = {"hk": [index for index, _, _ in replayed],
                                   "profile": [profile or "" for _, _, profile in replayed]}
     tables = {}
     for rows, found in ((VIOLATIONS, attrgetter("violations")), (UNVERIFIABLE, attrgetter("unverifiable")),
-                        (RULE_AWARDS, attrgetter("awards"))):
+                        (ASSUMPTIONS, attrgetter("assumptions")), (RULE_AWARDS, attrgetter("awards"))):
         per_hand = [found(replay) for _, replay, _ in replayed]
         counts = list(map(len, per_hand))
         tables[rows.name] = rows.table({key: repeated(column, counts) for key, column in keys.items()},
@@ -356,7 +357,7 @@ def shown_schema(name: str) -> pa.Schema:
 
 
 def replay_table_of(name: str, rows: list[tuple[Any, ...]]) -> pa.Table:
-    """Rows of ``violations`` or ``unverifiable`` as its view shows them (site, hand_id, then the
+    """Rows of ``violations``, ``unverifiable`` or ``assumptions`` as its view shows them (site, hand_id, then the
     spec's columns after ``hk``) as a typed table."""
     schema = shown_schema(name)
     if rows and len(rows[0]) != len(schema):

@@ -9,10 +9,11 @@ from hhtool.model import Hand, Street
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
 from hhtool.replay.profiles import RuleProfile
-from hhtool.replay.result import Unverifiable, Violation
+from hhtool.replay.result import Assumption, Unverifiable, Violation
 from hhtool.replay.timeline import ReplayState
 
-Finding = Violation | Unverifiable
+#: what a check returns: a violation, a check it could not decide, or a parameter it adopted from the hand
+Finding = Violation | Unverifiable | Assumption
 Check = Callable[[Hand, ReplayState, RuleProfile], Iterable[Finding]]
 
 

@@ -13,7 +13,7 @@ from hhtool.reports.choices import REPORT_FORMATS
 from hhtool.reports.dispute.build import build_report
 from hhtool.reports.dispute.customer import CustomerCopy, customer_copy
 from hhtool.reports.dispute.model import Report
-from hhtool.reports.dispute.stored import StoredFacts, stored_facts
+from hhtool.reports.dispute.stored import StoredFacts, judgement_of, stored_facts
 from hhtool.reports.dispute.text import render_text
 from hhtool.store import Store
 
@@ -24,7 +24,8 @@ def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile) -> Re
     return build_report(hand, chosen, stored_facts(store, hand, chosen.name))
 
 
-__all__ = ["REPORT_FORMATS", "CustomerCopy", "Report", "StoredFacts", "build_report", "customer_copy", "render",
+__all__ = ["REPORT_FORMATS", "CustomerCopy", "Report", "StoredFacts", "build_report", "customer_copy", "judgement_of",
+           "render",
            "render_text", "report_of_stored_hand", "stored_facts"]
 
 

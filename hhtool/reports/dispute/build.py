@@ -7,12 +7,12 @@ from hhtool.model import Hand, StakeSource
 from hhtool.replay import judged
 from hhtool.replay.codes import Code
 from hhtool.replay.profiles import ChosenProfile, RuleProfile
-from hhtool.replay.result import ReplayResult, Unverifiable, Violation
+from hhtool.replay.result import ReplayResult
 from hhtool.replay.structures import level_of, structure_for
 from hhtool.replay.timeline import ReplayState
 from hhtool.reports.dispute.findings import findings_of
 from hhtool.reports.dispute.hand_view import money_of, players_of, streets_of
-from hhtool.reports.dispute.model import Cited, ContextNote, Money, ProfileView, Report
+from hhtool.reports.dispute.model import AssumptionView, Cited, ContextNote, Money, ProfileView, Report
 from hhtool.reports.dispute.pots_view import awards_of, pots_of
 from hhtool.reports.dispute.rules import parameters_of
 from hhtool.reports.dispute.settlement import (
@@ -22,7 +22,7 @@ from hhtool.reports.dispute.settlement import (
     return_rows,
     returned_amounts,
 )
-from hhtool.reports.dispute.stored import CONTEXT_CODES, StoredFacts
+from hhtool.reports.dispute.stored import StoredFacts, judgement_of
 from hhtool.reports.dispute.verdict import headline
 
 _SOURCE_WORDS = {
@@ -33,21 +33,6 @@ _SOURCE_WORDS = {
     StakeSource.STRUCTURE: "the site's structure for these stakes, as its public histories show it",
     StakeSource.INFERRED: "inferred from the hand's betting",
 }
-
-
-def _findings_with_context(hand: Hand, result: ReplayResult,
-                           facts: StoredFacts) -> tuple[list[Violation], list[Unverifiable]]:
-    """The replay's findings, where a forced bet is the hand's own post, with the store's table-context
-    judgement in place of the replay's placeholder."""
-    owned = {code for code, source in ((Code.ANTE, hand.stakes.ante_source), (Code.BRING_IN_AMOUNT, hand.stakes.bring_in_source))
-             if source is StakeSource.POSTED and (any(v.code == code for v in facts.context_violations)
-                                                  or any(u.check == code for u in facts.context_unverifiable))}
-    violations = [v for v in result.violations if v.code not in owned]
-    violations += [v for v in facts.context_violations if v.code in owned]
-    unverifiable = [u for u in result.unverifiable if u.check not in owned]
-    unverifiable += [u for u in facts.context_unverifiable if u.check in owned and u.check in CONTEXT_CODES]
-    violations.sort(key=lambda v: v.line)
-    return violations, unverifiable
 
 
 def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
@@ -81,10 +66,12 @@ def _parameters(profile: RuleProfile, result: ReplayResult, codes: set[str]) -> 
 def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = None,
                  replayed: tuple[ReplayState, ReplayResult] | None = None) -> Report:
     facts = facts or StoredFacts()
-    state, result = replayed or judged(hand, chosen)
+    state, replay_result = replayed or judged(hand, chosen)
+    # the judgement of record: the stored one (the cross-hand pass's included), its verdict by the one rule
+    result = judgement_of(hand, replay_result, facts.judgement, bool(facts.copies), facts.cross_hand)
     profile = chosen.profile
     money = money_of(hand)
-    violations, unverifiable = _findings_with_context(hand, result, facts)
+    violations, unverifiable = list(result.violations), list(result.unverifiable)
     findings = findings_of(violations, unverifiable, profile, hand.source.file)
     pots = pots_of(hand, result.pots, result.hands)
     awards = awards_of(hand, result.awards)
@@ -93,7 +80,6 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     differences = differences_of(hand, state, profile, result.awards, returns_wrong)
     by_player = misaward_rows(differences, money)
     misawarded = misawarded_total(differences)
-    verdict = "violation" if violations or facts.copies else "unverifiable" if unverifiable else "ok"
     settlement = state.settlement
     rake_words = ("as the site states" if settlement.deduction_source == "stated" else "implied by the site's payouts")
     rake_words += f"; shared between the pots {settlement.rake_split}" if settlement.rake_split and len(pots) > 1 else ""
@@ -111,11 +97,14 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
         started_at=None if hand.started_at is None else hand.started_at.isoformat(sep=" "),
         stakes=f"{bets}, {forced}", stakes_source=stakes.provenance,
         source=Cited(hand.source.file, hand.source.first_line), last_line=hand.source.last_line,
-        profile=profile_view, verdict=verdict,
+        profile=profile_view, verdict=result.verdict.value,
         headline=headline(profile.name, pots, awards, findings, len(facts.copies), lambda amount: money(amount).text,
                           returns, differences, misawarded),
         misawarded=money(misawarded), misawarded_by_player=by_player,
         streets=streets_of(hand), players=players_of(hand, state), pots=pots,
         rake=Money(settlement.deduction, money(settlement.deduction).text), rake_words=rake_words, awards=awards,
         returns=returns, findings=findings, context=_context(hand, facts), copies=facts.copies,
+        assumptions=tuple(AssumptionView(a.kind.value, money(a.value), a.words,
+                                         None if a.line is None else Cited(hand.source.file, a.line))
+                          for a in result.assumptions),
     )

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from hhtool.replay.codes import Code
+from hhtool.replay.forced_bets import NO_SOURCE
 from hhtool.reports.dispute.answer import addressed_sentences, evaluate_mucked, few_hands, pot_sentences
 from hhtool.reports.dispute.model import (
     ContenderView,
@@ -82,6 +83,7 @@ class CustomerCopy:
     addressed_to: str | None = None  # the player the copy is written to (--player), his cards shown
     to_him: tuple[str, ...] = ()  # what his hand did, said to him ("In the main pot you lost the high half to ...")
     mucked: MuckedHand | None = None  # his mucked hand, evaluated
+    assumed: tuple[str, ...] = ()  # the parameters the judgement adopted from the hand's postings, in words
 
 
 def _down_mask(report: Report, player: str) -> list[bool]:
@@ -234,7 +236,8 @@ def customer_copy(report: Report, show_hidden: bool = False, player: str | None 
     return CustomerCopy(shown, answer, report.profile.source, _rules_in_words(report, violations,
                                                                                settled or bool(report.awards)),
                         tuple(departures), tuple(dict.fromkeys(_not_verified(f) for f in unverifiable)), show_hidden,
-                        hidden, pot_sentences(report), player, to_him, mucked)
+                        hidden, pot_sentences(report), player, to_him, mucked,
+                        tuple(without_lines(assumed.words.split(NO_SOURCE)[0]) for assumed in report.assumptions))
 
 
 #: codes whose message starts with a common word, not a player's name (which keeps its case)

@@ -78,6 +78,10 @@ def render_text(copy: CustomerCopy) -> str:
         out += ["", "What could not be checked:"]
         for words in copy.not_verified:
             out += _wrap(f"- {words}", "    ", "  ")
+    if copy.assumed:
+        out += ["", "Taken from the hand itself (the history does not state it):"]
+        for words in copy.assumed:
+            out += _wrap(f"- {words}", "    ", "  ")
     out += ["", DETAILS_HEADING]
     if copy.rules:
         out += ["", f"{RULES_HEADING}:"]
@@ -124,7 +128,8 @@ def copy_dict(copy: CustomerCopy) -> dict[str, Any]:
         "misawarded": whole["misawarded"],
         "rules": [dataclasses.asdict(rule) for rule in copy.rules], "practice_of": copy.practice_of,
         "departures": [dataclasses.asdict(departure) for departure in copy.departures],
-        "not_verified": list(copy.not_verified), "hole_cards_hidden_for": list(copy.hidden_players),
+        "not_verified": list(copy.not_verified), "assumptions": list(copy.assumed),
+        "hole_cards_hidden_for": list(copy.hidden_players),
         "streets": _without_lines(whole["streets"]), "players": whole["players"], "pots": pots,
         "rake": whole["rake"], "rake_words": report.rake_words, "awards": whole["awards"], "returns": whole["returns"],
     }
@@ -156,6 +161,10 @@ def render_html(copy: CustomerCopy) -> str:
     if copy.not_verified:
         items = "".join(f"<li>{_e(words)}</li>" for words in copy.not_verified)
         body.append(f'<section id="not-verified"><h2>What could not be checked</h2><ul>{items}</ul></section>')
+    if copy.assumed:
+        items = "".join(f"<li>{_e(words)}</li>" for words in copy.assumed)
+        body.append('<section id="assumptions"><h2>Taken from the hand itself (the history does not state it)</h2>'
+                    f"<ul>{items}</ul></section>")
     # the copy's own report: the hole cards it hides are card backs in the replayer too, to the end
     body.append(replayer_fragment(report))
     body.append(streets_section(report, with_lines=False))

@@ -123,6 +123,10 @@ def render_html(report: Report) -> str:
         if found:
             body.append(f'<section class="findings {kind}"><h2>{heading}</h2><ul>{"".join(map(_finding, found))}</ul>'
                         "</section>")
+    if report.assumptions:
+        items = "".join(f"<li>{_e(assumed.words)}</li>" for assumed in report.assumptions)
+        body.append('<section id="assumptions"><h2>Assumed (no source states them; the hand is judged with them)</h2>'
+                    f"<ul>{items}</ul></section>")
     for number, copy in enumerate(report.copies, 1):
         def side(lines: tuple[str, ...], other: tuple[str, ...]) -> str:
             return "\n".join(f'<span class="diff">{_e(line)}</span>' if index >= len(other) or other[index] != line

@@ -23,6 +23,16 @@ class Cited:
 
 
 @dataclass(frozen=True, slots=True)
+class AssumptionView:
+    """A parameter the judgement adopted from the hand's own postings, where no source states it."""
+
+    kind: str  # "ante", "bring_in", "rake"
+    value: Money
+    words: str  # "ante $0.05, as all 6 players dealt in posted it; the history does not state the level's ante"
+    cited: Cited | None  # the postings' first line; None: the whole hand (the rake)
+
+
+@dataclass(frozen=True, slots=True)
 class DealView:
     player: str
     down: tuple[str | None, ...]
@@ -234,6 +244,8 @@ class Report:
     findings: tuple[Finding, ...]
     context: tuple[ContextNote, ...]
     copies: tuple[CopyView, ...]
+    # the parameters of the rules the judgement adopted from the hand's own postings (no source states them)
+    assumptions: tuple[AssumptionView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,28 +1,80 @@
-"""What the store knows about a hand beyond its own history: the table context's judgement of its
-forced bets (learnt from the other hands at the table) and the copies of it that differ."""
+"""What the store knows about a hand beyond its own history: the judgement of record (the replay's
+and the cross-hand pass's findings and assumptions, as stored under the profile), how the table's
+other hands posted, and the copies of it that differ.
+
+:func:`judgement_of` is how every view (`show` in each format, `audit --explain`, the web pages)
+gets a hand's verdict, findings and assumptions: the stored judgement, one value, with its verdict by
+the one rule (:func:`hhtool.replay.result.verdict`); a view walks the hand again only to draw it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hhtool.model import Hand, text_lines
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
-from hhtool.replay.result import Unverifiable, Violation
+from hhtool.replay.forced_bets import Bet
+from hhtool.replay.result import AssumedKind, Assumption, ReplayResult, Unverifiable, Violation, verdict
+from hhtool.replay.table_pass import PLACEHOLDERS, HandRow, Outcome, judge_slice
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
+from hhtool.store import forced_bets as evidence_of
+from hhtool.store.findings import StoredJudgement, stored_judgement
 from hhtool.store.stored_copies import conflicts_of
-
-#: the forced-bet checks the table-context pass owns (their stored findings replace the replay's placeholder)
-CONTEXT_CODES = (Code.ANTE, Code.BRING_IN_AMOUNT)
 
 
 @dataclass(frozen=True, slots=True)
 class StoredFacts:
-    context_violations: tuple[Violation, ...] = ()
-    context_unverifiable: tuple[Unverifiable, ...] = ()
+    judgement: StoredJudgement | None = None  # None: never judged under the profile (then ``cross_hand``)
     table_words: dict[str, str] = field(default_factory=dict)  # "ante" / "bring-in" -> what the table's hands show
     copies: tuple[CopyView, ...] = ()
+    # never judged under the profile: the cross-hand pass's outcome for the hand under it, worked out in
+    # memory as an import or `audit --rules` would store it (None: nothing for the pass to judge)
+    cross_hand: Outcome | None = None
+
+
+def judgement_of(hand: Hand, result: ReplayResult, stored: StoredJudgement | None, conflicted: bool,
+                 cross_hand: Outcome | None = None) -> ReplayResult:
+    """The judgement of record of ``hand``: ``result`` (its replay, for the pots, awards and betting a view
+    draws) with the stored findings and assumptions in place of the replay's, and the verdict by the
+    rule, a conflicting stored copy included. With nothing stored under the profile, the replay's own
+    with the cross-hand pass's outcome for the hand (``cross_hand``) in place of its placeholders."""
+    if stored is None:
+        violations, unverifiable, assumptions = result.violations, result.unverifiable, result.assumptions
+        if cross_hand is not None:  # the pass judges the bets the replay left to it (its placeholder in place)
+            left = {code for code, reason in PLACEHOLDERS if any(u.check == code and u.reason == reason
+                                                                 for u in unverifiable)}
+            owned = {code for _, _, code in cross_hand.owned} & left
+            kinds = {bet.assumed.value for bet in Bet if bet.code.value in owned}
+            cross_hand = replace(cross_hand, violations=[v for v in cross_hand.violations if v[3] in owned],
+                                 unverifiable=[u for u in cross_hand.unverifiable if u[3] in owned],
+                                 assumptions=[a for a in cross_hand.assumptions if a[3] in kinds])
+            # (a finding the replay made of an owned bet by the profile's own rule, e.g. 888poker's bring-in at
+            # half the small bet, stays unless the pass found the same; an assumption it contradicts goes)
+            again = {(code, player, line) for _, _, _, code, _, player, _, _, _, _, line in cross_hand.violations}
+            violations = tuple(sorted((*(v for v in violations if v.code not in owned
+                                         or (v.code.value, v.player, v.line) not in again),
+                                       *(Violation(site, hand_id, Code(code), street, player, expected, actual, message,
+                                                   file, line)
+                                         for site, hand_id, _, code, street, player, expected, actual, message, file,
+                                         line in cross_hand.violations)), key=lambda v: (v.line, v.code)))
+            unverifiable = (*(u for u in unverifiable if u.check not in owned),
+                            *(Unverifiable(Code(code), reason, line) for _, _, _, code, reason, line in cross_hand.unverifiable))
+            contradicted = {bet.assumed.value for bet in Bet if any(v.code == bet.code for v in violations)}
+            assumptions = (*(a for a in assumptions if a.kind.value not in kinds),
+                           *(Assumption(AssumedKind(kind), value, words, line)
+                             for _, _, _, kind, value, words, line in cross_hand.assumptions if kind not in contradicted))
+    else:
+        violations = tuple(
+            Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player,
+                      expected or "", actual or "", message or "", file or hand.source.file, int(line or 0))
+            for code, street, player, expected, actual, message, file, line in stored.violations)
+        unverifiable = tuple(Unverifiable(Code(code), str(reason), None if line is None else int(line))
+                             for code, reason, line in stored.unverifiable)
+        assumptions = tuple(Assumption(AssumedKind(kind), int(value), str(words), None if line is None else int(line))
+                            for kind, value, words, line in stored.assumptions)
+    decided = verdict(bool(violations), bool(unverifiable), conflicted)
+    return replace(result, verdict=decided, violations=violations, unverifiable=unverifiable, assumptions=assumptions)
 
 
 def _side(row: dict[str, object], which: str) -> CopySide:
@@ -56,18 +108,24 @@ def _table_words(store: Store, hand: Hand) -> dict[str, str]:
     return words
 
 
+def cross_hand_in_memory(store: Store, hand: Hand, profile: str) -> Outcome | None:
+    """The cross-hand pass's outcome for the stored hand under ``profile``, by the same functions an
+    `audit --rules` runs (the store's evidence, :func:`hhtool.replay.table_pass.judge_slice`), held in
+    memory, not saved (a read-only store keeps its scratch tables in memory); None when the pass has
+    nothing to judge (the history states both forced bets)."""
+    try:
+        if not evidence_of.choose(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id], profile):
+            return None
+        evidence = evidence_of.gather(store, 0, 1)
+        return judge_slice([HandRow(*values) for values in evidence.hands], evidence.tables,
+                           lambda levels: evidence_of.level_patterns(store, levels))
+    finally:
+        evidence_of.drop_scratch(store)
+
+
 def stored_facts(store: Store, hand: Hand, profile: str) -> StoredFacts:
-    key = [hand.site, hand.hand_id, profile]
-    codes = ", ".join(f"'{code}'" for code in CONTEXT_CODES)
-    violations = tuple(
-        Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player, expected or "",
-                  actual or "", message or "", file or hand.source.file, int(line or 0))
-        for code, street, player, expected, actual, message, file, line in store.run(
-            f"""SELECT code, street, player, expected, actual, message, file, line FROM violations
-                WHERE site = ? AND hand_id = ? AND profile = ? AND code IN ({codes}) ORDER BY line""", key))
-    unverifiable = tuple(Unverifiable(Code(code), str(reason), line) for code, reason, line in store.run(
-        f"""SELECT check_code, reason, line FROM unverifiable WHERE site = ? AND hand_id = ? AND profile = ?
-            AND check_code IN ({codes})""", key))
     copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
                    for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
-    return StoredFacts(violations, unverifiable, _table_words(store, hand), copies)
+    judgement = stored_judgement(store, hand.site, hand.hand_id, profile)
+    cross_hand = cross_hand_in_memory(store, hand, profile) if judgement is None else None
+    return StoredFacts(judgement, _table_words(store, hand), copies, cross_hand)

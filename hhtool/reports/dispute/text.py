@@ -102,6 +102,10 @@ def render_text(report: Report) -> str:
         out += ["", "Could not be verified:"]
         for f in unverifiable:
             out += _finding(f)
+    if report.assumptions:
+        out += ["", "Assumed (no source states them; the hand is judged with them):"]
+        for assumed in report.assumptions:
+            out += _wrap(f"- {assumed.words}", "    ", "  ")
     for number, copy in enumerate(report.copies, 1):
         out += ["", f"Another copy of this hand ({number} of {len(report.copies)}) differs by {copy.kind}:"]
         out.append(f"  stored copy (left), lines {copy.stored.first_line}-{copy.stored.last_line} of")
