@@ -125,8 +125,8 @@ def test_the_copy_addressed_to_a_player_shows_and_evaluates_his_mucked_low(tmp_p
     assert to_him.startswith("To Bigger, about your hand:")
     assert "You mucked Ah 6d Qs 4d 5d Ac 3d: your best high was a pair of Aces, and you had the low 6-5-4-3-A." in words
     # nobody else showed a low: his would have taken the low half of each pot he could win
-    for pot in ("main pot", "side pot 1"):
-        assert (f"In the {pot}, shown, your high would have lost the high half against three of a kind, Kings (Big) "
+    for pot in ("the main pot", "side pot 1"):
+        assert (f"In {pot}, shown, your high would have lost the high half against three of a kind, Kings (Big) "
                 "and your low would have won the low half (no other low was shown).") in words, words
     assert "cards: Ah 6d Qs 4d 5d Ac 3d" in to_him  # his own cards, in the players' list too
     as_json = json.loads(explain(db, "200", "--for", "player", "--player", "Bigger", "--format", "json"))
@@ -159,7 +159,7 @@ def test_both_copies_answer_first_in_one_screen(tmp_path: Path) -> None:
     assert len(summary) <= 24, summary
     said = " ".join(" ".join(summary).split())
     assert "In the main pot you lost the high half to three of a kind, Kings and lost the low half to 6-5-4-3-A." in said
-    assert "The side pot 1 was not yours to win" in said
+    assert "Side pot 1 was not yours to win" in said
 
 
 def test_a_player_who_showed_and_won_is_never_said_not_to_have_contested(tmp_path: Path) -> None:

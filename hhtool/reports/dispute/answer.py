@@ -49,6 +49,11 @@ def hand_words(five: FiveView | None, half: str) -> str:
     return five.words.replace(",", "-") if half == "low" else five.words
 
 
+def _the(pot_name: str) -> str:
+    """A pot's name in a sentence: "the main pot", but "side pot 1" (a numbered pot takes no article)."""
+    return pot_name if pot_name[-1:].isdigit() else f"the {pot_name}"
+
+
 def _contender(pot: PotView, player: str) -> ContenderView | None:
     return next((c for c in pot.contenders if c.player == player), None)
 
@@ -158,7 +163,7 @@ def addressed_sentences(report: Report, player: str, mucked: MuckedHand | None) 
                 what = "the pot" if chance.half == "whole" else f"the {chance.half} half"
                 against = f" against {chance.against}" if chance.against else " (no other low was shown)"
                 parts.append(f"your {'high' if chance.half == 'whole' else chance.half} {chance.outcome} {what}{against}")
-            sentences.append(f"In the {pot_name}, shown, " + " and ".join(parts) + ".")
+            sentences.append(f"In {_the(pot_name)}, shown, " + " and ".join(parts) + ".")
         if not any(chance.outcome != "would have lost" for chance in mucked.chances):
             sentences.append("A mucked hand cannot win a pot; shown, yours would not have won any part of one.")
         else:
@@ -166,7 +171,8 @@ def addressed_sentences(report: Report, player: str, mucked: MuckedHand | None) 
         return tuple(sentences)
     for pot in report.pots:
         if player not in pot.eligible:
-            sentences.append(f"The {pot.name} was not yours to win: you were all-in for less before it was made.")
+            sentences.append(f"{_the(pot.name)[:1].upper()}{_the(pot.name)[1:]} was not yours to win: you were all-in for less "
+                             "before it was made.")
             continue
         if not pot.halves:
             continue
@@ -184,7 +190,7 @@ def addressed_sentences(report: Report, player: str, mucked: MuckedHand | None) 
                           for name in winners if (c := _contender(pot, name)) is not None]
                 to = " and ".join(dict.fromkeys(w for w in theirs if w)) or _names(winners)
                 parts.append(f"lost {what} to {to}")
-        sentences.append(f"In the {pot.name} you " + " and ".join(parts) + ".")
+        sentences.append(f"In {_the(pot.name)} you " + " and ".join(parts) + ".")
     return tuple(sentences)
 
 
