@@ -18,8 +18,7 @@ from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
 from hhtool.store import Store, findings
-from hhtool.store.findings import VIOLATION_FIELDS
-from hhtool.store.stored_copies import conflicts_of
+from hhtool.store.findings import VIOLATION_FIELDS, conflicts_of
 
 #: a hand stored without a replay, as `audit` counts it
 NOT_REPLAYED = "not replayed"

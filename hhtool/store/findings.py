@@ -104,5 +104,15 @@ def stored_judgement(store: Store, site: str, hand_id: str, profile: str) -> Sto
     return StoredJudgement(violations, unverifiable, assumptions, None if verdict is None else str(verdict))
 
 
-__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "StoredJudgement", "stored_judgement", "unverified", "verdict_counts",
+def conflicts_of(store: Store, where: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    """Stored conflicts of the hands matching a condition on ``hands h``."""
+    cursor = store.con.execute(
+        f"""SELECT c.* FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id
+            WHERE {where} ORDER BY c.site, c.hand_id, c.second_file, c.second_first_line""", list(params))
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "StoredJudgement", "conflicts_of", "stored_judgement", "unverified", "verdict_counts",
            "violated", "violation_rows"]
+

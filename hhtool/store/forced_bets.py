@@ -19,7 +19,6 @@ from typing import Any, Protocol
 from hhtool.model import NoteTopic, StakeSource
 from hhtool.store import Store
 from hhtool.store.spec import KEYED
-from hhtool.store.tables import replay_table_of
 
 _DEALT_BY = "coalesce(h.origin_site, h.site)"
 _PLACE = "CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END"
@@ -240,6 +239,8 @@ def save(store: Store, judged: Judged) -> None:
         for name, rows in (("violations", judged.violations), ("unverifiable", judged.unverifiable),
                            ("assumptions", judged.assumptions)):
             if rows:
+                from hhtool.store.tables import replay_table_of  # (Arrow: `show` reads this module's rows, writes none)
+
                 store.con.register("fb_incoming", replay_table_of(name, rows))
                 try:
                     run(f"INSERT INTO {KEYED}.{name} BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) "

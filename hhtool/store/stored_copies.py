@@ -77,15 +77,6 @@ def conflict_table(rows: list[dict[str, Any]]) -> pa.Table:
     return pa.table({field.name: pa.array([row[field.name] for row in rows], field.type) for field in CONFLICT_SCHEMA})
 
 
-def conflicts_of(store: Store, where: str, params: Sequence[Any]) -> list[dict[str, Any]]:
-    """Stored conflicts of the hands matching a condition on ``hands h``."""
-    cursor = store.con.execute(
-        f"""SELECT c.* FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id
-            WHERE {where} ORDER BY c.site, c.hand_id, c.second_file, c.second_first_line""", list(params))
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-
-
 def copies_stored_meanwhile(store: Store, hands: pa.Table | None) -> dict[str, CopyAt]:
     """The stored copy of each hand of a batch's ``hands`` rows that is already in the store: those
     another process stored after this one looked (:func:`stored_copies`) and let go of the store.

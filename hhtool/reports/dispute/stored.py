@@ -19,8 +19,7 @@ from hhtool.replay.table_pass import PLACEHOLDERS, HandRow, Outcome, judge_slice
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
-from hhtool.store.findings import StoredJudgement, stored_judgement
-from hhtool.store.stored_copies import conflicts_of
+from hhtool.store.findings import StoredJudgement, conflicts_of, stored_judgement
 
 
 @dataclass(frozen=True, slots=True)
