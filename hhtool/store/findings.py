@@ -113,6 +113,6 @@ def conflicts_of(store: Store, where: str, params: Sequence[Any]) -> list[dict[s
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "StoredJudgement", "conflicts_of", "stored_judgement", "unverified", "verdict_counts",
-           "violated", "violation_rows"]
+__all__ = ["CONFLICTED", "VIOLATION_FIELDS", "StoredJudgement", "conflicts_of", "stored_judgement", "unverified",
+           "verdict_counts", "violated", "violation_rows"]
 
