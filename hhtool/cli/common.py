@@ -80,6 +80,10 @@ def rules_option(what: str) -> Any:
                         help=late_help(lambda: f"{what}: {', '.join(profile_names())}; or a TOML file."))
 
 
+STRUCTURES_OPTION = typer.Option(None, "--structures", metavar="FILE.toml",
+                                 help="Your sites' levels, forced bets and rake schedules (docs/structures.md; "
+                                 "default: the config file's structures): what no history states is checked "
+                                 "against it, not assumed.")
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
                          "(`hhtool config`), or ./hhtool.duckdb; ':memory:' keeps nothing).")
 # the hand filter's options: hhtool.cli.filter_options

@@ -26,6 +26,7 @@ from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.writer import FileWriter, write_chunk
+from hhtool.replay.user_structures import UserStructures
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
 from hhtool.store.forced_bets import import_mark
@@ -34,14 +35,16 @@ from hhtool.store.forced_bets import import_mark
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
                    replay: bool = True, executor: Executor | None = None, store_facts: bool = True,
                    on_file: Callable[[FileReport], None] | None = None,
-                   on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
+                   on_progress: Callable[[ImportProgress], None] | None = None,
+                   desk: UserStructures | None = None) -> ImportReport:
     """Import ``sources`` in order into ``store`` and account for every hand found.
 
     ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
     hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
     ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
     stats facts of the hands imported (False leaves them to be computed on reading). ``on_file`` hears
-    of each file once it is stored; ``on_progress`` how far the import is after each chunk and file."""
+    of each file once it is stored; ``on_progress`` how far the import is after each chunk and file;
+    ``desk`` the user's structures file, for the forced bets' cross-hand pass."""
     sources = list(sources)
     report = ImportReport()
     total_bytes = sum(source_size(source) for source in sources)
@@ -69,7 +72,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         # tree's peak 1,600 → 1,209 MiB)
         if replay:
             store.release()  # (a reader's turn between the last batch and the tables' pass)
-            judge_imported_since(store, mark)  # forced bets against the tables' other hands
+            judge_imported_since(store, mark, desk)  # forced bets against the tables' other hands
     if facts is not None:
         store.release()  # a reader's turn before the facts of the hands left without
         facts.finish()  # `stats` and `graph` have nothing left to compute

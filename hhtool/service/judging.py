@@ -18,6 +18,7 @@ from hhtool.store.load import load_hands
 if TYPE_CHECKING:
     from hhtool.model import Hand
     from hhtool.replay import ChosenProfile, ReplayResult, RuleProfile
+    from hhtool.replay.user_structures import UserStructures
     from hhtool.reports.dispute import Report
 
 #: hands replayed again under --rules per transaction
@@ -57,9 +58,10 @@ class ShownHand:
     described: dict[str, Any]
 
 
-def show_hand(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> ShownHand:
+def show_hand(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool,
+              desk: UserStructures | None = None) -> ShownHand:
     """The one stored hand with this id (UsageError when there is none, or one on several sites),
-    replayed under ``rules`` or its own profile."""
+    replayed under ``rules`` or its own profile (and judged again with ``desk``, the user's structures file)."""
     from hhtool.reports.dispute import judgement_of, stored_facts
     from hhtool.reports.show import describe_hand
 
@@ -67,13 +69,14 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
         chosen, result = judge(hand, rules)
-        facts = stored_facts(store, hand, chosen.name)
+        facts = stored_facts(store, hand, chosen.name, desk)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
     result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
     return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
 
 
-def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> str:
+def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool,
+              desk: UserStructures | None = None) -> str:
     """`show --format html`: the one stored hand with this id as a page of its own holding the
     dispute page's replayer (judged as `show` judges it: ``rules`` or its own profile)."""
     from hhtool.replay import profile_for
@@ -83,18 +86,19 @@ def show_page(database: Database, hand_id: str, site: str | None, rules: str | N
     check_rules(rules)
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-        report = report_of_stored_hand(store, hand, profile_for(hand, rules))
+        report = report_of_stored_hand(store, hand, profile_for(hand, rules), desk)
     return replayer_page(report, hide_hole)
 
 
-def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> Report:
+def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None,
+                   desk: UserStructures | None = None) -> Report:
     """`audit --explain`: the dispute report of the one stored hand with this id (on ``site``), under
     ``rules`` or its own profile; UsageError when none is stored, or when several sites share the id."""
     from hhtool.replay import profile_for
     from hhtool.reports.dispute import report_of_stored_hand
 
     hand = the_stored_hand(store, hand_id, site)
-    return report_of_stored_hand(store, hand, profile_for(hand, rules))
+    return report_of_stored_hand(store, hand, profile_for(hand, rules), desk)
 
 
 def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:

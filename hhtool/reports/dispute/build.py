@@ -32,15 +32,21 @@ _SOURCE_WORDS = {
     StakeSource.SITE: "learnt from the site's other tables at the same game, currency and bets",
     StakeSource.STRUCTURE: "the site's structure for these stakes, as its public histories show it",
     StakeSource.INFERRED: "inferred from the hand's betting",
+    StakeSource.USER: "stated by your structures file (--structures, or the config file's structures key)",
 }
 
 
 def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
     money = money_of(hand)
     notes = []
-    for what, amount, source in (("ante", hand.stakes.ante, hand.stakes.ante_source),
-                                 ("bring-in", hand.stakes.bring_in, hand.stakes.bring_in_source)):
+    # judged in memory (another profile, or the user's structures file): the pass's values and sources
+    judged = {bet: (value, StakeSource(source)) for _, _, bet, value, source in
+              (facts.cross_hand.values if facts.cross_hand is not None else ())}
+    for what, amount, source in (("ante", *judged.get("ante", (hand.stakes.ante, hand.stakes.ante_source))),
+                                 ("bring-in", *judged.get("bring_in", (hand.stakes.bring_in, hand.stakes.bring_in_source)))):
         detail = facts.table_words.get(what, "") if source is not StakeSource.HEADER else ""
+        if source is StakeSource.USER:
+            detail = ""  # (the findings name the file)
         if source is StakeSource.STRUCTURE:
             row = structure_for(level_of(hand))
             detail = f"evidence: {row.evidence}" if row is not None else detail
