@@ -59,7 +59,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
             facts_of = facts.tables_for if facts is not None and running.submit is None else None
             files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of))
-            for job, result, is_last in parsed(opened(files, sources, report, progress), running, rules, replay):
+            for job, result, is_last in parsed(opened(files, sources, report, progress), running, rules, replay,
+                                               None if desk is None else desk.path):
                 write(job, result, is_last)
                 if is_last:
                     if on_file:
@@ -101,7 +102,7 @@ def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
 
 
 def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay: bool,
-           ) -> Iterator[tuple[FileJob, ChunkResult | None, bool]]:
+           structures: str | None = None) -> Iterator[tuple[FileJob, ChunkResult | None, bool]]:
     """Split → parse → replay → tabulate: each file's chunks as results in file order, (job, result,
     whether it is the file's last); up to ``running.in_flight`` chunks parse meanwhile. A file with
     nothing to parse comes as its results known at opening, then (job, None, True)."""
@@ -121,7 +122,7 @@ def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay:
             is_last = following is None
             assert job.report.site is not None  # a file no site reads has no chunks to parse
             whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
-            args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole)
+            args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole, structures)
             job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
             pending.append((job, process_chunk(*args) if running.submit is None else running.submit(process_chunk, *args),
                             is_last))

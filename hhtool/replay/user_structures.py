@@ -108,7 +108,7 @@ def load_structures(path: str) -> UserStructures:
         raise StructuresError(f"{name}: not UTF-8 text") from None
     except OSError as error:
         raise StructuresError(f"{name}: cannot be read: {error.strerror or error}") from None
-    return parse_structures(data, path)
+    return parse_structures(data, str(Path(path).expanduser().resolve()))
 
 
 def parse_structures(data: dict[str, Any], path: str) -> UserStructures:

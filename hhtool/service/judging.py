@@ -25,11 +25,13 @@ if TYPE_CHECKING:
 REREPLAY_BATCH = 2000
 
 
-def judge(hand: Hand, rules: str | RuleProfile | None = None) -> tuple[ChosenProfile, ReplayResult]:
-    """The profile that judges ``hand`` (``rules`` when the user gave one, else its site's) and its replay."""
+def judge(hand: Hand, rules: str | RuleProfile | None = None,
+          desk: UserStructures | None = None) -> tuple[ChosenProfile, ReplayResult]:
+    """The profile that judges ``hand`` (``rules`` when the user gave one, else its site's) and its replay
+    (with ``desk``, the user's structures file: its rake schedule judges the rake)."""
     from hhtool.replay import profile_for, replay
 
-    chosen = profile_for(hand, rules)
+    chosen = profile_for(hand, rules, desk)
     return chosen, replay(hand, chosen)
 
 
@@ -68,7 +70,7 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     check_rules(rules)  # a wrong --rules is a usage error, before the store is opened
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-        chosen, result = judge(hand, rules)
+        chosen, result = judge(hand, rules, desk)
         facts = stored_facts(store, hand, chosen.name, desk)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
     result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
@@ -86,7 +88,7 @@ def show_page(database: Database, hand_id: str, site: str | None, rules: str | N
     check_rules(rules)
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-        report = report_of_stored_hand(store, hand, profile_for(hand, rules), desk)
+        report = report_of_stored_hand(store, hand, profile_for(hand, rules, desk), desk)
     return replayer_page(report, hide_hole)
 
 
@@ -98,7 +100,7 @@ def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | No
     from hhtool.reports.dispute import report_of_stored_hand
 
     hand = the_stored_hand(store, hand_id, site)
-    return report_of_stored_hand(store, hand, profile_for(hand, rules), desk)
+    return report_of_stored_hand(store, hand, profile_for(hand, rules, desk), desk)
 
 
 def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
@@ -111,7 +113,7 @@ def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, 
         raise CannotWrite(directory, error) from error
 
 
-def rereplay(store: Store, rules: str, hand_filter: HandFilter) -> str:
+def rereplay(store: Store, rules: str, hand_filter: HandFilter, desk: UserStructures | None = None) -> str:
     """Replay the matching stored hands under another profile and store its findings beside the
     others; the profile's name."""
     from hhtool.replay import load_profile
@@ -122,7 +124,7 @@ def rereplay(store: Store, rules: str, hand_filter: HandFilter) -> str:
         raise UsageError(f"rule profile {rules!r}: {error}") from error
     batch: list[tuple[Any, Any, str]] = []
     for hand in stored_hands(store, hand_filter):
-        chosen, result = judge(hand, profile)
+        chosen, result = judge(hand, profile, desk)
         batch.append((hand, result, chosen.name))
         if len(batch) >= REREPLAY_BATCH:
             store.replace_replay(batch)

@@ -40,10 +40,11 @@ def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
     money = money_of(hand)
     notes = []
     # judged in memory (another profile, or the user's structures file): the pass's values and sources
-    judged = {bet: (value, StakeSource(source)) for _, _, bet, value, source in
+    in_memory = {bet: (value, StakeSource(source)) for _, _, bet, value, source in
               (facts.cross_hand.values if facts.cross_hand is not None else ())}
-    for what, amount, source in (("ante", *judged.get("ante", (hand.stakes.ante, hand.stakes.ante_source))),
-                                 ("bring-in", *judged.get("bring_in", (hand.stakes.bring_in, hand.stakes.bring_in_source)))):
+    for what, amount, source in (("ante", *in_memory.get("ante", (hand.stakes.ante, hand.stakes.ante_source))),
+                                 ("bring-in", *in_memory.get("bring_in", (hand.stakes.bring_in,
+                                                                          hand.stakes.bring_in_source)))):
         detail = facts.table_words.get(what, "") if source is not StakeSource.HEADER else ""
         if source is StakeSource.USER:
             detail = ""  # (the findings name the file)
