@@ -182,7 +182,8 @@ BAD_FILES = [
     ("nosuch = 1\n", "nosuch: unknown key (the keys here are sites)"),
     ("[sites.pokerstars]\nlevel = []\n", "sites.pokerstars.level: unknown key (the keys here are levels, rake)"),
     (LEVEL + "antes = 1\n", "sites.pokerstars.levels[0].antes: unknown key (the keys of a level are"),
-    (LEVEL + LEVEL.replace("8", "10") + LEVEL.replace("8", "12") + 'ante = "-$0.01"\n', "sites.pokerstars.levels[2].ante: wants a whole amount like \"$0.05\" or 5 "
+    (LEVEL + LEVEL.replace("8", "10") + LEVEL.replace("8", "12") + 'ante = "-$0.01"\n',
+     "sites.pokerstars.levels[2].ante: wants a whole amount like \"$0.05\" or 5 "
                                        "(cents), not '-$0.01'"),
     (LEVEL + "ante = -1\n", "sites.pokerstars.levels[0].ante: wants a whole amount"),
     (LEVEL + "ante = 0.5\n", "sites.pokerstars.levels[0].ante: wants a whole amount"),
