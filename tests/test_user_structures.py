@@ -222,3 +222,14 @@ def test_a_missing_file_or_a_folder_is_one_line(tmp_path: Path) -> None:
         result = run("import", str(POKERSTARS), "--db", str(tmp_path / "never.duckdb"), "--structures", str(given))
         assert result.exit_code == 2 and result.output.strip() == f"error: {said}" + (
             f" ({given})" if "no such" in said else ""), result.output
+
+
+def test_a_hostile_file_name_or_key_stays_one_line(tmp_path: Path) -> None:
+    named = run("import", str(POKERSTARS), "--db", str(tmp_path / "never.duckdb"), "--structures",
+                str(tmp_path / "evil\nname[red].toml"))
+    assert named.exit_code == 2 and named.output.count("\n") == 1 and "'evil\\nname[red].toml'" in named.output
+    key = written(tmp_path, "k.toml", '[[sites.pokerstars.levels]]\ncurrency = "USD"\nsmall_bet = 4\nbig_bet = 8\n'
+                  '"bad\\nkey" = 1\n')
+    result = run("show", "200", "--db", str(tmp_path / "never.duckdb"), "--structures", str(key))
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert result.output.startswith("error: k.toml: sites.pokerstars.levels[0].'bad\\nkey': unknown key")

@@ -127,6 +127,13 @@ EVIDENCE_KEYS = ("hands", "hand_ids", "files", "dates")
 STRUCTURES = ("fixed_limit", "pot_limit", "no_limit")
 
 
+def shown(text: object) -> str:
+    """A name or key as an error line shows it: as written, or quoted with escapes when it holds a
+    character that is not printable (a newline would split the one line)."""
+    text = str(text)
+    return text if text.isprintable() else repr(text)
+
+
 def whole_amount(value: object, where: str, error: type[StructureError] = StructureError) -> int:
     """An amount in the smallest unit: a whole number as is (cents; chips), or money written as the
     site prints it, "$0.05" or "0.05" (two decimals at most: cents).
@@ -163,7 +170,7 @@ def level_fields(level: object, site: str, where: str, *, evidence: bool,
     known = LEVEL_KEYS + (EVIDENCE_KEYS if evidence else ())
     for key in level:
         if key not in known:
-            raise error(f"{where}.{key}: unknown key (the keys of a level are {', '.join(known)})")
+            raise error(f"{where}.{shown(key)}: unknown key (the keys of a level are {', '.join(known)})")
     for key in ("currency", "small_bet", "big_bet") + (EVIDENCE_KEYS if evidence else ()):
         if key not in level:
             raise error(f"{where}.{key}: missing")

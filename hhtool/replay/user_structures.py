@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from hhtool.replay.structures import KNOWN_SITES, LevelKey, LevelSpec, StructureError, level_fields, whole_amount
+from hhtool.replay.structures import KNOWN_SITES, LevelKey, LevelSpec, StructureError, level_fields, shown, whole_amount
 
 
 class StructuresError(StructureError):
@@ -86,7 +86,7 @@ class UserStructures:
 
     @property
     def words(self) -> str:
-        return f"the structures file {Path(self.path).name}"
+        return f"the structures file {shown(Path(self.path).name)}"
 
 
 SITE_KEYS = ("levels", "rake")
@@ -95,11 +95,11 @@ RAKE_KEYS = ("percent", "cap", "min_pot", "no_drop_third", "currency", "small_be
 
 def load_structures(path: str) -> UserStructures:
     """Read and validate the file at ``path``; :class:`StructuresError` with one line otherwise."""
-    name = Path(path).name
+    name = shown(Path(path).name)
     try:
         data = tomllib.loads(Path(path).expanduser().read_bytes().decode("utf-8"))
     except FileNotFoundError:
-        raise StructuresError(f"{name}: no such structures file ({path})") from None
+        raise StructuresError(f"{name}: no such structures file ({shown(path)})") from None
     except IsADirectoryError:
         raise StructuresError(f"{name}: is a folder, not a structures file") from None
     except tomllib.TOMLDecodeError as error:
@@ -112,7 +112,7 @@ def load_structures(path: str) -> UserStructures:
 
 
 def parse_structures(data: dict[str, Any], path: str) -> UserStructures:
-    name = Path(path).name
+    name = shown(Path(path).name)
     _only(data, ("sites",), name, "")
     sites = data.get("sites", {})
     if not isinstance(sites, dict):
@@ -120,7 +120,7 @@ def parse_structures(data: dict[str, Any], path: str) -> UserStructures:
     levels: dict[LevelKey, LevelSpec] = {}
     rakes: dict[str, tuple[RakeSchedule, ...]] = {}
     for site, table in sites.items():
-        where = f"sites.{site}"
+        where = f"sites.{shown(site)}"
         if site not in KNOWN_SITES:
             raise StructuresError(f"{name}: {where}: unknown site (the sites are {', '.join(KNOWN_SITES)})")
         if not isinstance(table, dict):
@@ -147,7 +147,7 @@ def _listed(value: Any, name: str, where: str) -> list[dict[str, Any]]:
 def _only(table: dict[str, Any], keys: tuple[str, ...], name: str, where: str) -> None:
     for key in table:
         if key not in keys:
-            at = f"{where}.{key}" if where else key
+            at = f"{where}.{shown(key)}" if where else shown(key)
             raise StructuresError(f"{name}: {at}: unknown key (the keys here are {', '.join(keys)})")
 
 

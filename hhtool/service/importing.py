@@ -194,7 +194,7 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
             on_watching()
         try:  # (the facts of new hands are refreshed at every write: they arrive a few at a time)
             watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules,
-                  on_locked=database.warning)
+                  on_locked=database.warning, desk=options.structures)
         except KeyboardInterrupt:
             stop.set()
     return summary
