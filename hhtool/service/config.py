@@ -55,7 +55,12 @@ TEMPLATE = """\
 
 
 class ConfigError(UsageError):
-    """The config file cannot be used as written: the message names the file and the problem."""
+    """The config file cannot be used as written: the message names the file and the problem (``key``:
+    the key whose value is wrong, when that is the problem)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,7 @@ def load_config() -> UserConfig:
     structures = table.get("structures")
     if structures is not None and (not isinstance(structures, str) or not structures.strip()):
         raise ConfigError(f"config file {path}: structures must be a file name in quotes, e.g. "
-                          f"structures = \"~/poker/structures.toml\", not {_shown(structures)}")
+                          f"structures = \"~/poker/structures.toml\", not {_shown(structures)}", "structures")
     return UserConfig(path, exists=True, database=_resolved(database, path) if database else None,
                       watch=tuple(_resolved(folder, path) for folder in watch),
                       structures=_resolved(structures, path) if structures else None)
@@ -165,7 +170,14 @@ def structures_setting(option: str | None) -> Setting | None:
     """The structures file a command with ``--structures option`` reads, and where it was named; None: none."""
     if option:
         return Setting(option, "--structures")
-    named = load_config().structures
+    try:
+        named = load_config().structures
+    except ConfigError as error:
+        # a config file hhtool cannot read does not stop a command that needs nothing of it (its database
+        # named by --db): `hhtool config` and the commands that read its database say what is wrong
+        if error.key == "structures":
+            raise
+        return None
     return Setting(named, f"the config file ({config_path()})") if named else None
 
 
