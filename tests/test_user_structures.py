@@ -115,6 +115,8 @@ def test_show_and_explain_name_the_file_and_judge_again_in_memory(tmp_path: Path
     messages = re.findall(r'"message": "([^"]*)"', shown.output)  # (a finding sits with its action, or apart)
     assert messages == ["Shorty brought in for $3.00; the bring-in is $2.00 by the structures file desk.toml "
                         "(PokerStars $10.00/$20.00 USD)"]
+    text = run("show", "200", "--db", db, "--structures", str(disagreeing)).output
+    assert "(ante: your structures file, bring-in: your structures file, bets: header)" in text
     explained = run("audit", "--explain", "200", "--db", db, "--structures", str(disagreeing))
     assert explained.exit_code == 0, explained.output
     flat = " ".join(explained.output.split())

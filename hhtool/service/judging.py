@@ -74,7 +74,25 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
         facts = stored_facts(store, hand, chosen.name, desk)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
     result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
+    if facts.cross_hand is not None:  # judged in memory: the stakes as the pass judged them, with their sources
+        hand = with_judged_stakes(hand, facts.cross_hand.values)
     return ShownHand(hand, {**describe_hand(hand, result, hide_hole), "profile": chosen.name})
+
+
+def with_judged_stakes(hand: Hand, values: Iterable[tuple[int, str, str, int | None, str]]) -> Hand:
+    """``hand`` with the forced bets the cross-hand pass judged it with (``Outcome.values`` rows: key,
+    profile, bet, value, source) in place of the stored ones."""
+    from dataclasses import replace
+
+    from hhtool.model import StakeSource
+
+    stakes = hand.stakes
+    for _, _, bet, value, source in values:
+        if bet == "ante":
+            stakes = replace(stakes, ante=value, ante_source=StakeSource(source))
+        elif bet == "bring_in":
+            stakes = replace(stakes, bring_in=value, bring_in_source=StakeSource(source))
+    return replace(hand, stakes=stakes)
 
 
 def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool,
