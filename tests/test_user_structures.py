@@ -155,6 +155,9 @@ def test_the_implied_rake_is_checked_against_the_schedule(tmp_path: Path, percen
                                "file rake.toml (sites.merge.rake[0]) rakes $0.25 (5% rounded down, at most $3.00)")
         shown = run("show", "81234567-2", "--db", without, "--structures", str(schedule), "--format", "json")
         assert "rake.toml (sites.merge.rake[0]) rakes $0.25" in shown.output and '"verdict": "violation"' in shown.output
+    explained = " ".join(run("audit", "--explain", "81234567-2", "--db", without, "--structures", str(schedule)).output.split())
+    assert "implied by the site's payouts; checked against the structures file rake.toml (sites.merge.rake[0])" in explained
+    assert ("rakes $0.25" in explained) == bool(violated)
 
 
 def test_the_config_files_structures_key(tmp_path: Path) -> None:

@@ -89,6 +89,9 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     misawarded = misawarded_total(differences)
     settlement = state.settlement
     rake_words = ("as the site states" if settlement.deduction_source == "stated" else "implied by the site's payouts")
+    schedule = None if chosen.desk is None else chosen.desk.rake_for(level_of(hand))
+    if chosen.desk is not None and schedule is not None and settlement.deduction_source != "stated":
+        rake_words += f"; checked against {chosen.desk.words} ({schedule.name})"
     rake_words += f"; shared between the pots {settlement.rake_split}" if settlement.rake_split and len(pots) > 1 else ""
     stakes = hand.stakes
     bets = "/".join("not stated" if bet is None else money(bet).text for bet in (stakes.small_bet, stakes.big_bet))
