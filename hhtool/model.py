@@ -179,6 +179,7 @@ class StakeSource(StrEnum):
 
     HEADER = "header"  # the history states it (header, table line, game description)
     POSTED = "posted"  # taken from this hand's own forced bets: a claim to judge, not a fact
+    USER = "user"  # the desk's own structures file (--structures, or the config file's structures key)
     CONTEXT = "context"  # what the other hands at the same table and stakes agree on
     SITE = "site"  # what the same site's other tables at the same game, structure, currency and bets agree on
     STRUCTURE = "structure"  # the site's structures table shipped with hhtool (rows citing public histories)
@@ -215,6 +216,7 @@ class Stakes:
         """
         words = {StakeSource.HEADER: "header", StakeSource.POSTED: "own post", StakeSource.CONTEXT: "table context",
                  StakeSource.SITE: "site's other tables", StakeSource.STRUCTURE: "site structure",
+                 StakeSource.USER: "your structures file",
                  StakeSource.INFERRED: "inferred"}
         return ", ".join(f"{name}: {words[source]}" for name, source in
                          (("ante", self.ante_source), ("bring-in", self.bring_in_source), ("bets", self.bets_source)))

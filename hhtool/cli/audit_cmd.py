@@ -18,6 +18,7 @@ from hhtool.cli.common import (
     EXIT_ERROR,
     EXIT_FINDINGS,
     EXIT_OK,
+    STRUCTURES_OPTION,
     choices,
     database,
     err,
@@ -36,6 +37,7 @@ from hhtool.cli.output import (
     write_text,
 )
 from hhtool.service.choices import REPORT_FORMATS, code_names, finding_code
+from hhtool.service.config import desk_structures
 
 if TYPE_CHECKING:
     from hhtool.service.verdicts import Code
@@ -214,6 +216,7 @@ def register(app: typer.Typer) -> None:
                                                "player the copy is addressed to (his cards shown, a mucked hand "
                                                "evaluated), as the history writes his name."),
         rules: str | None = RULES_OPTION,
+        structures: str | None = STRUCTURES_OPTION,
         explain_id: str | None = typer.Option(None, "--explain", metavar="HAND_ID",
                                               help="Explain one hand's pots and awards step by step."),
         output_format: str = typer.Option("table", "--format", help=FORMAT_HELP),
@@ -247,13 +250,14 @@ def register(app: typer.Typer) -> None:
         on_imported = print_text_summary if listing is AuditFormat.table else None
         if explain_id:
             report = audit.explain(database(db), paths or [], explain_id, site, rules, on_imported, form, show_hidden,
-                                   player)
+                                   player, desk_structures(structures))
             rendered = render(report, report_format)  # JSON escapes its own text; text and HTML carry names as written
             write_text(rendered if report_format == "json" else printable(rendered, lines=True), out_file)
             raise typer.Exit(EXIT_OK)
         chosen = hand_filter(sites=site, hand_id=hand or None)
         found_code = cast("Code | None", code)  # the parser made it a Code
-        outcome = audit.audit(database(db), paths or [], chosen, found_code, player, rules, on_imported, report_dir)
+        outcome = audit.audit(database(db), paths or [], chosen, found_code, player, rules, on_imported, report_dir,
+                              desk_structures(structures))
         if outcome.pages is not None:
             info(f"wrote {outcome.pages} dispute pages and index.html to {report_dir}", stderr=True, highlight=False,
                  markup=False)

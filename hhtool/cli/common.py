@@ -96,6 +96,10 @@ def number_option(rule: WholeNumber, default: Any, *names: str, help: str) -> An
     return typer.Option(default, *names, parser=parse, metavar="N", help=f"{help} ({rule.bounds}).")
 
 
+STRUCTURES_OPTION = typer.Option(None, "--structures", metavar="FILE.toml",
+                                 help="Your sites' levels, forced bets and rake schedules (docs/structures.md; "
+                                 "default: the config file's structures): what no history states is checked "
+                                 "against it, not assumed.")
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
                          "(`hhtool config`), or ./hhtool.duckdb; ':memory:' keeps nothing).")
 # the hand filter's options: hhtool.cli.filter_options

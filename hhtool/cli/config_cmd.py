@@ -28,6 +28,8 @@ def register(app: typer.Typer) -> None:
 
         watch = ["FOLDER", ...]: what `import --watch` (and `import`) read when given no PATH.
 
+        structures = "FILE": your sites' levels, forced bets and rake (docs/structures.md); --structures wins.
+
         In the file, ~ is the home folder; other relative paths are the config file's folder's.
         """
         if init:
@@ -45,6 +47,10 @@ def register(app: typer.Typer) -> None:
             lines.append("             from the config file")
         else:
             lines.append("watch:       none (`import --watch` needs a PATH)")
+        if view.structures is not None:
+            lines += [f"structures:  {view.structures.value}", f"             from {view.structures.source}"]
+        else:
+            lines.append("structures:  none (forced bets and rake no history states are assumptions)")
         for line in lines:
             out.print(_plain(line), markup=False, highlight=False)
 

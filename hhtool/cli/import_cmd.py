@@ -18,6 +18,7 @@ from hhtool.cli.common import (
     EXIT_FINDINGS,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    STRUCTURES_OPTION,
     choices,
     database,
     err,
@@ -29,7 +30,7 @@ from hhtool.cli.common import (
     site_option,
 )
 from hhtool.cli.output import print_text_summary, printable
-from hhtool.service.config import watch_targets
+from hhtool.service.config import desk_structures, watch_targets
 from hhtool.service.errors import UsageError
 from hhtool.service.importing import ImportOptions, import_paths, watch_paths
 from hhtool.service.stores import stored_since_open
@@ -216,6 +217,7 @@ def register(app: typer.Typer) -> None:
         jobs: int = typer.Option(os.cpu_count() or 1, "--jobs", "-j", min=1, help="Processes for parsing and replay."),
         dask: str | None = typer.Option(None, "--dask", metavar="ADDRESS",
                                         help="Run on a Dask cluster: a scheduler address, or 'local' for a LocalCluster."),
+        structures: str | None = STRUCTURES_OPTION,
     ) -> None:
         """Import hand histories into the database; each hand is replayed under its rule profile.
 
@@ -231,7 +233,7 @@ def register(app: typer.Typer) -> None:
         last file, problems; -v: each file's counts instead) and ends only with Ctrl-C: 130, its last
         line the hands it found, failed ones included.
         """
-        options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask)
+        options = ImportOptions(site=site, rules=rules, jobs=jobs, dask=dask, structures=desk_structures(structures))
         from_config = not paths
         paths = watch_targets(paths or [])
         if watch_mode:

@@ -8,8 +8,9 @@ from enum import StrEnum
 import typer
 
 from hhtool.cli.annotations import annotation_block, hand_annotations, notes_json, print_lines
-from hhtool.cli.common import DB_OPTION, choices, database, out, rules_option, site_option
+from hhtool.cli.common import DB_OPTION, STRUCTURES_OPTION, choices, database, out, rules_option, site_option
 from hhtool.cli.output import UNBOUNDED_WIDTH, fit_lines, printable, terminal_width, write_text
+from hhtool.service.config import desk_structures
 
 
 class ShowFormat(StrEnum):
@@ -34,6 +35,7 @@ def register(app: typer.Typer) -> None:
             "Hide the down cards on the streets (the hero's and those revealed later) to review the hand "
             "as the table saw it.")),
         rules: str | None = RULES_OPTION,
+        structures: str | None = STRUCTURES_OPTION,
         output_format: ShowFormat = typer.Option(ShowFormat.text, "--format", help=FORMAT_HELP),
         out_file: str | None = typer.Option(None, "--out", help="Write the hand to this file (any format; text "
                                             "without colours) instead of printing it."),
@@ -45,9 +47,9 @@ def register(app: typer.Typer) -> None:
         from hhtool.service.judging import show_hand, show_page
 
         if output_format is ShowFormat.html:
-            emit(show_page(database(db), hand_id, site, rules, hide_hole), out_file)
+            emit(show_page(database(db), hand_id, site, rules, hide_hole, desk_structures(structures)), out_file)
             return
-        shown = show_hand(database(db), hand_id, site, rules, hide_hole)
+        shown = show_hand(database(db), hand_id, site, rules, hide_hole, desk_structures(structures))
         tags, notes = hand_annotations(database(db), shown.hand.site, shown.hand.hand_id)  # the user's (`tag`, `note`)
         if output_format is ShowFormat.json:
             described = {**shown.described, "tags": tags, "notes": notes_json(notes)}

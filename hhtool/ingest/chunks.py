@@ -63,12 +63,12 @@ class ChunkResult:
 
 
 @cache
-def _replayer(rules: str | None, enabled: bool) -> Any:
+def _replayer(rules: str | None, enabled: bool, structures: str | None = None) -> Any:
     if not enabled:
         return None
     from hhtool.ingest.rule_choice import make_replayer
 
-    return make_replayer(rules)
+    return make_replayer(rules, structures)
 
 
 #: lines of a stray run right after a hand's last line tried, one by one, as the hand's next line
@@ -131,7 +131,8 @@ def _cut_off(outcome: FailedHand, ends_mid_line: bool) -> bool:
 
 
 def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None = None, replay: bool = True,
-                  ends_file: bool = False, ends_mid_line: bool = False, starts_file: bool = False) -> ChunkResult:
+                  ends_file: bool = False, ends_mid_line: bool = False, starts_file: bool = False,
+                  structures: str | None = None) -> ChunkResult:
     """Parse, replay and tabulate ``hands`` (split already, or a block of lines to split). When the
     chunk ``ends_file``, a last hand cut off (it ends early, or inside its last line when the file
     ``ends_mid_line``) is *incomplete* (a client stopped writing), kept raw but not counted as failed.
@@ -140,7 +141,7 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     parser = parser_for(site)
     if starts_file and ends_file and not parser.holds_hand(_lines_of(hands)):
         return ChunkResult(site, [], {}, not_hand_history=True)
-    replayer = _replayer(rules, replay)
+    replayer = _replayer(rules, replay, structures)
     raws = hands.hands(parser) if isinstance(hands, LineBlock) else hands
     outcomes: list[ParseOutcome] = []
     for index, raw in enumerate(raws):

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, HandRow, judge_slice
+from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
 
@@ -19,7 +20,7 @@ SLICE_HANDS = 20_000
 
 
 def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile: str | None = None,
-                slice_hands: int = SLICE_HANDS) -> int:
+                slice_hands: int = SLICE_HANDS, desk: UserStructures | None = None) -> int:
     """Judge the forced bets of the hands ``touched`` (a SQL condition on ``hands h``) chooses, and of
     the hands their evidence changes (see :func:`hhtool.store.forced_bets.choose`), a slice at a time,
     each slice saved in its own transaction; the number judged."""
@@ -28,19 +29,19 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
         for first in range(0, chosen, slice_hands):
             evidence = evidence_of.gather(store, first, first + slice_hands)
             hands = [HandRow(*values) for values in evidence.hands]
-            outcome = judge_slice(hands, evidence.tables, lambda levels: evidence_of.level_patterns(store, levels))
+            outcome = judge_slice(hands, evidence.tables, lambda levels: evidence_of.level_patterns(store, levels), desk)
             evidence_of.save(store, outcome)
         return chosen
     finally:
         evidence_of.drop_scratch(store)
 
 
-def judge_imported_since(store: Store, mark: Any) -> int:
+def judge_imported_since(store: Store, mark: Any, desk: UserStructures | None = None) -> int:
     """After an import: the hands of files imported since ``mark`` (see :func:`hhtool.store.forced_bets.import_mark`)
     and those an interrupted earlier import left unjudged (the replay's placeholder findings still stored)."""
     awaiting, awaiting_params = evidence_of.awaiting_judgement(PLACEHOLDERS)
     return judge_hands(store, f"(h.file IN (SELECT path FROM files WHERE imported_at >= ?) OR {awaiting})",
-                       [mark, *awaiting_params])
+                       [mark, *awaiting_params], desk=desk)
 
 
 def has_never_judged(store: Store) -> bool:

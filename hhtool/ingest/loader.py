@@ -27,6 +27,7 @@ from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_f
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
+from hhtool.replay.user_structures import UserStructures
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
 from hhtool.store.forced_bets import import_mark
@@ -35,14 +36,16 @@ from hhtool.store.forced_bets import import_mark
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
                    replay: bool = True, executor: Executor | None = None, store_facts: bool = True,
                    on_file: Callable[[FileReport], None] | None = None,
-                   on_progress: Callable[[ImportProgress], None] | None = None) -> ImportReport:
+                   on_progress: Callable[[ImportProgress], None] | None = None,
+                   desk: UserStructures | None = None) -> ImportReport:
     """Import ``sources`` in order into ``store`` and account for every hand found.
 
     ``site`` forces the site (default: detected from each file's content); ``rules`` replays every
     hand under one rule profile (default: each hand's own); ``replay`` False stores hands unjudged.
     ``executor`` runs the parsing and replay (default: this process). ``store_facts`` stores the
     stats facts of the hands imported (False leaves them to be computed on reading). ``on_file`` hears
-    of each file once it is stored; ``on_progress`` how far the import is after each chunk and file."""
+    of each file once it is stored; ``on_progress`` how far the import is after each chunk and file;
+    ``desk`` the user's structures file, for the forced bets' cross-hand pass."""
     sources = list(sources)
     report = ImportReport()
     total_bytes = sum(source_size(source) for source in sources)
@@ -61,7 +64,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             writing: FileJob | None = None  # the file whose writer may hold results not written yet
             try:
                 for job, result, is_last in parsed(opened(files, sources, report, progress, ctrl_c), running, rules,
-                                                   replay, ctrl_c):
+                                                   replay, ctrl_c, None if desk is None else desk.path):
                     writing = None if is_last else job
                     write(job, result, is_last)
                     if is_last:
@@ -83,7 +86,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         # tree's peak 1,600 → 1,209 MiB)
         if replay:
             store.release()  # (a reader's turn between the last batch and the tables' pass)
-            judge_imported_since(store, mark)  # forced bets against the tables' other hands
+            judge_imported_since(store, mark, desk)  # forced bets against the tables' other hands
     if facts is not None:
         store.release()  # a reader's turn before the facts of the hands left without
         facts.finish()  # `stats` and `graph` have nothing left to compute
@@ -114,7 +117,7 @@ def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
 
 
 def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay: bool, ctrl_c: CtrlC | None = None,
-           ) -> Iterator[tuple[FileJob, ChunkResult | None, bool]]:
+           structures: str | None = None) -> Iterator[tuple[FileJob, ChunkResult | None, bool]]:
     """Split → parse → replay → tabulate: each file's chunks as results in file order, (job, result,
     whether it is the file's last); up to ``running.in_flight`` chunks parse meanwhile. A file with
     nothing to parse comes as its results known at opening, then (job, None, True). After a Ctrl-C
@@ -140,7 +143,8 @@ def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay:
                     is_last = following is None
                     assert job.report.site is not None  # a file no site reads has no chunks to parse
                     whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
-                    args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole)
+                    args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole,
+                            structures)
                     job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
                     pending.append((job, process_chunk(*args) if running.submit is None
                                     else running.submit(process_chunk, *args), is_last))

@@ -19,6 +19,7 @@ from hhtool.ingest.accounting import FileReport
 from hhtool.ingest.loader import import_sources
 from hhtool.ingest.sources import collect_sources
 from hhtool.ingest.stopping import ImportInterrupted
+from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store, StoreLocked
 
 _MAGIC = re.compile(r"[*?\[]")
@@ -72,7 +73,7 @@ def missing_paths(arguments: Sequence[str]) -> list[Missing]:
 def watch(store: Store, arguments: Sequence[str], interval: float, stop: threading.Event,
           on_file: Callable[[FileReport], None], on_problem: Callable[[str], None], *, site: str | None = None,
           rules: str | None = None, replay: bool = True, max_passes: int | None = None,
-          on_locked: Callable[[str], None] | None = None) -> int:
+          on_locked: Callable[[str], None] | None = None, desk: UserStructures | None = None) -> int:
     """Poll until ``stop`` is set (or ``max_passes`` passes ran); returns the passes made. Each
     changed file is imported as ``hhtool import`` would (``site``, ``rules``, ``replay``). The store
     is shared between batches: between polls this holds nothing, and readers open the file; a pass
@@ -99,7 +100,7 @@ def watch(store: Store, arguments: Sequence[str], interval: float, stop: threadi
             # streamed like any import, memory flat; the facts of new hands are stored with them, so
             # stats show them at once
             try:
-                imported = import_sources(store, [source], site=site, rules=rules, replay=replay)
+                imported = import_sources(store, [source], site=site, rules=rules, replay=replay, desk=desk)
             except ImportInterrupted as stopped:  # (Ctrl-C: the hands it wrote first are this watch's too)
                 for report in stopped.report.files:
                     on_file(report)

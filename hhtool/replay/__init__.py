@@ -19,6 +19,7 @@ from itertools import chain
 
 from hhtool.model import Hand
 from hhtool.replay.checks import CHECKS, Check, Finding, award_table
+from hhtool.replay.checks.totals import judge_rake
 from hhtool.replay.codes import Code
 from hhtool.replay.engine import betting_facts, walk, walks_alike
 from hhtool.replay.profiles import (
@@ -43,6 +44,7 @@ from hhtool.replay.result import (
     Violation,
     verdict_of,
 )
+from hhtool.replay.structures import level_of
 from hhtool.replay.timeline import ReplayState
 
 
@@ -64,6 +66,10 @@ def judged(hand: Hand, chosen: ChosenProfile) -> tuple[ReplayState, ReplayResult
     result = result_of(hand, state, profile)
     if result.violations and not chosen.explicit:
         result = judge_unsettled(profile, result, _Rereading(hand, state, profile, result).replayed_under)
+    desk = chosen.desk
+    schedule = None if desk is None else desk.rake_for(level_of(hand))
+    if desk is not None and schedule is not None:
+        result = judge_rake(hand, result, schedule, desk.words)
     return state, result
 
 

@@ -5,6 +5,8 @@ then its claim (:class:`~hhtool.model.StakeSource` ``posted``), never judged aga
 Each forced bet a history does not state is learnt from the nearest source that answers:
 
 1. the hand's header (stated by the site: the replay judges it, this pass leaves it alone);
+   then the desk's own **structures file** (``--structures``, :mod:`hhtool.replay.user_structures`)
+   where it names the level (``user``): stated by those who run the tables, it outranks every vote;
 2. the other hands of its **table** (``context``): a strict majority of the table's hands, the hand
    itself included, supported by at least one other hand;
 3. the same **site's other tables** at the same game level (cash: currency, structure and bets;
@@ -43,6 +45,7 @@ from hhtool.money import format_money
 from hhtool.replay.codes import Code
 from hhtool.replay.result import AssumedKind, Assumption, Unverifiable, Violation
 from hhtool.replay.structures import LevelKey, StructureRow, site_name, structure_for
+from hhtool.replay.user_structures import UserStructures
 
 #: the finding of a hand whose ante the history does not state, until the cross-hand pass judges it
 ANTE_BY_CONTEXT = "the site does not state the ante and no table context is known for this hand"
@@ -214,8 +217,10 @@ LevelTallies = Mapping[tuple[LevelKey, Bet], Tally]
 
 
 def judge_forced_bets(hands: Iterable[HandPosts], tables: TableTallies, levels: LevelTallies,
-                      structures: Callable[[LevelKey], StructureRow | None] = structure_for) -> list[Judgement]:
-    """Judge each hand's forced bets the header does not state, against the nearest tier that answers."""
+                      structures: Callable[[LevelKey], StructureRow | None] = structure_for,
+                      desk: UserStructures | None = None) -> list[Judgement]:
+    """Judge each hand's forced bets the header does not state, against the nearest tier that answers
+    (``desk``: the user's structures file, the nearest after the header)."""
     judgements = []
     known = _Tallies(tables)
     for hand in hands:
@@ -224,7 +229,7 @@ def judge_forced_bets(hands: Iterable[HandPosts], tables: TableTallies, levels: 
             if bet in hand.stated or (bet is Bet.BRING_IN and not hand.bring_ins):
                 continue
             judgement.judged.add(bet)
-            _judge_bet(hand, bet, _tiers(hand, bet, known, levels, structures), judgement)
+            _judge_bet(hand, bet, _tiers(hand, bet, known, levels, structures, desk), judgement)
         judgements.append(judgement)
     return judgements
 
@@ -253,9 +258,18 @@ class _Tallies:
 
 
 def _tiers(hand: HandPosts, bet: Bet, tables: _Tallies, levels: LevelTallies,
-           structures: Callable[[LevelKey], StructureRow | None]) -> Iterator[Answer | Reason]:
+           structures: Callable[[LevelKey], StructureRow | None],
+           desk: UserStructures | None = None) -> Iterator[Answer | Reason]:
     """Each tier's answer, nearest first, or why it has none; the site's other tables are asked only
     when the table does not answer (their votes are gathered only then)."""
+    if desk is not None:
+        stated = desk.level(hand.level)
+        value = None if stated is None else (stated.ante if bet is Bet.ANTE else stated.bring_in)
+        if value is not None:
+            yield Answer(value, StakeSource.USER, lambda: f"{desk.words} ({site_name(hand.level.site)} "
+                         f"{hand.place.level_words})")
+        else:
+            yield lambda: f"{desk.words} names no {bet.words} for {site_name(hand.level.site)} {hand.place.level_words}"
     table = _table_answer(hand, bet, tables)
     yield table if table is not None else (lambda: _why_no_table(hand, bet, tables))
     if hand.private:
@@ -420,7 +434,7 @@ def _twice(hand: HandPosts) -> list[Violation]:
 
 def _said(bet: Bet, answer: Answer, money: Callable[[int], str]) -> str:
     """What a tier says of a forced bet, for a finding."""
-    if answer.source is StakeSource.STRUCTURE:
+    if answer.source in (StakeSource.STRUCTURE, StakeSource.USER):
         return f"the {bet.words} is {money(answer.value)} by {answer.who()}"
     return f"{answer.who()} {bet.verb} {money(answer.value)}"
 

@@ -33,6 +33,14 @@ from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from hhtool.model import Hand
+from hhtool.replay.user_structures import UserStructures
+
+#: the largest rake any site is known to take, in percent of the pot: rooms rake 3-5 % below a cap of a
+#: few big bets (the corpus's implied rakes are 0.5-4 %); twice the most any of them takes leaves room for
+#: a small pot's rounding. Where a history prints no rake and the desk gives no schedule, a cash pot short
+#: of more than this (beyond one unit) kept money no rake explains: a POT_TOTAL violation, not a rake to
+#: assume (docs/structures.md). A desk that knows its rake gives its schedule instead (``--structures``).
+MOST_RAKE_PERCENT = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,13 +331,14 @@ class ChosenProfile:
 
     profile: RuleProfile
     explicit: bool
+    desk: UserStructures | None = None  # the user's structures file: its rake schedules judge the implied rake
 
     @property
     def name(self) -> str:
         return self.profile.name
 
 
-def profile_for(hand: Hand, rules: str | RuleProfile | None = None) -> ChosenProfile:
+def profile_for(hand: Hand, rules: str | RuleProfile | None = None, desk: UserStructures | None = None) -> ChosenProfile:
     """The one rule for choosing the profile of a hand: ``rules`` (a name, a TOML file or a loaded
     profile) when the user gave one, else the profile of the site that dealt the hand (a history
     converted by hhtool, e.g. PHH, carries that site as ``origin_site``).
@@ -341,10 +350,10 @@ def profile_for(hand: Hand, rules: str | RuleProfile | None = None) -> ChosenPro
     (('fulltilt', False), ('robert', True))
     """
     if isinstance(rules, RuleProfile):
-        return ChosenProfile(rules, True)
+        return ChosenProfile(rules, True, desk)
     if rules:
-        return ChosenProfile(load_profile(rules), True)
-    return ChosenProfile(profile_for_site(hand.origin_site or hand.site), False)
+        return ChosenProfile(load_profile(rules), True, desk)
+    return ChosenProfile(profile_for_site(hand.origin_site or hand.site), False, desk)
 
 
 def profile_catalog() -> list[tuple[str, str]]:

@@ -99,18 +99,106 @@ def _rows_of(site: str) -> dict[LevelKey, StructureRow]:
     path = FOLDER / f"{site}.toml"
     data: dict[str, Any] = dict(_file_of(site))
     rows: dict[LevelKey, StructureRow] = {}
-    for level in data.get("level", []):
-        tournament = level.get("tournament")
-        key = LevelKey(site, None if tournament is None else str(tournament), level["currency"], level["structure"],
-                       level["small_bet"], level["big_bet"])
-        if key in rows:
-            raise ValueError(f"{path.name}: two rows for {key}")
-        rows[key] = StructureRow(key, level.get("ante"), level.get("bring_in"), level["hands"],
-                                 tuple(str(h) for h in level["hand_ids"]), tuple(level["files"]), level["dates"])
+    for index, level in enumerate(data.get("level", [])):
+        spec = level_fields(level, site, f"{path.name}: level[{index}]", evidence=True)
+        if spec.key in rows:
+            raise StructureError(f"{path.name}: two rows for {spec.key}")
+        rows[spec.key] = StructureRow(spec.key, spec.ante, spec.bring_in, level["hands"],
+                                      tuple(str(h) for h in level["hand_ids"]), tuple(level["files"]), level["dates"])
     return rows
+
+
+class StructureError(ValueError):
+    """A structures table (shipped or the user's) that cannot be read as written: one line naming the key path."""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSpec:
+    """One level's forced bets as a structures table states them (None: not stated)."""
+
+    key: LevelKey
+    ante: int | None
+    bring_in: int | None
+
+
+#: a level's keys; the shipped tables' rows add their evidence
+LEVEL_KEYS = ("currency", "structure", "small_bet", "big_bet", "ante", "bring_in", "tournament")
+EVIDENCE_KEYS = ("hands", "hand_ids", "files", "dates")
+STRUCTURES = ("fixed_limit", "pot_limit", "no_limit")
+
+
+def shown(text: object) -> str:
+    """A name or key as an error line shows it: as written, or quoted with escapes when it holds a
+    character that is not printable (a newline would split the one line)."""
+    text = str(text)
+    return text if text.isprintable() else repr(text)
+
+
+def whole_amount(value: object, where: str, error: type[StructureError] = StructureError) -> int:
+    """An amount in the smallest unit: a whole number as is (cents; chips), or money written as the
+    site prints it, "$0.05" or "0.05" (two decimals at most: cents).
+
+    >>> whole_amount(5, "x"), whole_amount("$0.05", "x"), whole_amount("€1.5", "x"), whole_amount("2", "x")
+    (5, 5, 150, 200)
+    >>> whole_amount(-1, "f: sites.s.levels[0].ante")
+    Traceback (most recent call last):
+    ...
+    hhtool.replay.structures.StructureError: f: sites.s.levels[0].ante: wants a whole amount like "$0.05" or 5 (cents), not -1
+    """
+    wrong = error(f"{where}: wants a whole amount like \"$0.05\" or 5 (cents), not {value!r}")
+    if isinstance(value, bool):
+        raise wrong
+    if isinstance(value, int):
+        if value < 0:
+            raise wrong
+        return value
+    if not isinstance(value, str):
+        raise wrong
+    text = value.strip().lstrip("$€£").replace(",", "")
+    whole, _, cents = text.partition(".")
+    if (not whole.isdigit() and not (whole == "" and cents)) or not (cents == "" or cents.isdigit()) or len(cents) > 2:
+        raise wrong
+    return int(whole or "0") * 100 + int(cents.ljust(2, "0") or "0")
+
+
+def level_fields(level: object, site: str, where: str, *, evidence: bool,
+                 error: type[StructureError] = StructureError) -> LevelSpec:
+    """One ``[[level]]`` row read and checked: its key (currency, structure, bets, a tournament's id) and
+    forced bets; ``where`` prefixes each error ("desk.toml: sites.pokerstars.levels[2]")."""
+    if not isinstance(level, dict):
+        raise error(f"{where}: wants a table of currency, small_bet, big_bet, ante, bring_in")
+    known = LEVEL_KEYS + (EVIDENCE_KEYS if evidence else ())
+    for key in level:
+        if key not in known:
+            raise error(f"{where}.{shown(key)}: unknown key (the keys of a level are {', '.join(known)})")
+    for key in ("currency", "small_bet", "big_bet") + (EVIDENCE_KEYS if evidence else ()):
+        if key not in level:
+            raise error(f"{where}.{key}: missing")
+    currency = level["currency"]
+    if not isinstance(currency, str) or not currency.strip():
+        raise error(f"{where}.currency: wants a currency code like \"USD\" (\"CHIPS\" in tournaments), not {currency!r}")
+    structure = level.get("structure", "fixed_limit")
+    if structure not in STRUCTURES:
+        raise error(f"{where}.structure: wants one of {', '.join(STRUCTURES)}, not {structure!r}")
+    tournament = level.get("tournament")
+    if tournament is not None and not isinstance(tournament, str | int):
+        raise error(f"{where}.tournament: wants the tournament's id like \"169962475\", not {tournament!r}")
+    amounts = {key: None if level.get(key) is None else whole_amount(level[key], f"{where}.{key}", error)
+               for key in ("small_bet", "big_bet", "ante", "bring_in")}
+    small, big, bring_in = amounts["small_bet"], amounts["big_bet"], amounts["bring_in"]
+    if small is not None and big is not None and big < small:
+        raise error(f"{where}.big_bet: below the small bet")
+    if bring_in is not None and small is not None and bring_in >= small:
+        raise error(f"{where}.bring_in: wants an amount below the small bet ({small}), not {bring_in}")
+    key = LevelKey(site, None if tournament is None else str(tournament), currency, structure, small, big)
+    return LevelSpec(key, amounts["ante"], bring_in)
 
 
 def sites_with_structures() -> tuple[str, ...]:
     return tuple(sorted(path.stem for path in FOLDER.glob("*.toml")))
+
+
+#: the sites hhtool reads (each ships a structures table)
+KNOWN_SITES = sites_with_structures()
 
 

@@ -36,6 +36,7 @@ from hhtool.replay.forced_bets import (
 )
 from hhtool.replay.result import verdict
 from hhtool.replay.structures import LevelKey
+from hhtool.replay.user_structures import UserStructures
 
 #: the replay's placeholder findings (check code, reason), left until the pass judges the hand
 PLACEHOLDERS: tuple[tuple[str, str], ...] = ((Code.ANTE.value, ANTE_BY_CONTEXT),
@@ -96,16 +97,17 @@ class Outcome:
 
 
 def judge_slice(hands: Sequence[HandRow], tables: Patterns,
-                level_patterns: Callable[[Iterable[str]], Patterns]) -> Outcome:
+                level_patterns: Callable[[Iterable[str]], Patterns], desk: UserStructures | None = None) -> Outcome:
     """Judge the forced bets of ``hands`` against their tables' posts (``tables``) and, where a table
-    does not decide, their levels' (asked of ``level_patterns`` by level key)."""
+    does not decide, their levels' (asked of ``level_patterns`` by level key); ``desk``: the user's
+    structures file, which outranks both."""
     posts = [hand_posts(row) for row in hands]
     table_tallies = tallies(tables, lambda key: key)
     level_keys = {hand.level: row.level for hand, row in zip(posts, hands, strict=True)}
     by_key = {key: level for level, key in level_keys.items()}
     wanted = open_levels(posts, table_tallies)
     level_tallies = tallies(level_patterns(level_keys[level] for level in wanted), by_key.__getitem__)
-    judgements = judge_forced_bets(posts, table_tallies, level_tallies)
+    judgements = judge_forced_bets(posts, table_tallies, level_tallies, desk=desk)
     return outcome_of(judgements, hands)
 
 

@@ -22,6 +22,7 @@ from hhtool.store import Store, StoreError
 
 if TYPE_CHECKING:
     from hhtool.ingest.accounting import ImportReport
+    from hhtool.replay.user_structures import UserStructures
     from hhtool.reports.dispute import Report
     from hhtool.reports.dispute.customer import CustomerCopy
 
@@ -40,18 +41,22 @@ class AuditOutcome:
 
 
 def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, code: Code | None, player: str | None,
-          rules: str | None, on_imported: OnImported | None = None, report_dir: str | None = None) -> AuditOutcome:
+          rules: str | None, on_imported: OnImported | None = None, report_dir: str | None = None,
+          desk: UserStructures | None = None) -> AuditOutcome:
     """The violations and verdicts of the matching hands, under ``rules`` (replayed again) or each
     hand's own profile (as stored), with a dispute page per hand with a violation in ``report_dir``
     when given. Without paths or rules the store is only read."""
-    with _audited_store(database, paths, rules, on_imported, explaining=False) as (store, reading):
+    with _audited_store(database, paths, rules, on_imported, explaining=False, desk=desk) as (store, reading):
         if not reading:
             judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
         profile = None
         if rules:  # every matching stored hand is replayed again, duplicates of earlier imports included
-            profile = rereplay(store, rules, hand_filter)
+            profile = rereplay(store, rules, hand_filter, desk)
             where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
-            judge_hands(store, where, params, profile)
+            judge_hands(store, where, params, profile, desk=desk)
+        elif desk is not None:  # the user's structures file: the forced bets judged again with it, each hand's own profile
+            where, params = hand_filter.sql()
+            judge_hands(store, where, params, None, desk=desk)
         require_matches(store, hand_filter, player)
         found = violations(store, hand_filter, code, player, profile)
         pages = None
@@ -66,7 +71,7 @@ EXPLAIN_FORMS = ("desk", "player")
 
 def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | None, rules: str | None,
             on_imported: OnImported | None = None, form: str = "desk", show_hidden: bool = False,
-            player: str | None = None) -> Report | CustomerCopy:
+            player: str | None = None, desk: UserStructures | None = None) -> Report | CustomerCopy:
     """`audit --explain HAND_ID`: the dispute report of the stored hand with that id (after importing
     the paths given), the desk's or (``form`` "player") the copy a player can be sent, its hole cards
     that nobody showed hidden unless ``show_hidden``; UsageError when none is stored, or several sites
@@ -79,8 +84,8 @@ def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | 
         raise UsageError("--show-hidden goes with --for player (the desk's report shows every card it knows)")
     if player is not None and form != "player":
         raise UsageError("--player with --explain addresses the player's copy: add --for player")
-    with _audited_store(database, paths, rules, on_imported, explaining=True) as (store, _):
-        report = explain_stored(store, hand_id, site, rules)
+    with _audited_store(database, paths, rules, on_imported, explaining=True, desk=desk) as (store, _):
+        report = explain_stored(store, hand_id, site, rules, desk)
     names = [view.player for view in report.players]
     if player is not None and player not in names:
         raise UsageError(f"--player {player!r}: no such player in hand {hand_id}{close_to(player, names)} "
@@ -94,17 +99,17 @@ def explain(database: Database, paths: Sequence[str], hand_id: str, site: str | 
 
 @contextmanager
 def _audited_store(database: Database, paths: Sequence[str], rules: str | None, on_imported: OnImported | None,
-                   explaining: bool) -> Iterator[tuple[Store, bool]]:
+                   explaining: bool, desk: UserStructures | None = None) -> Iterator[tuple[Store, bool]]:
     """The store, opened for writing when there are paths to import or hands to replay again, with
     the paths imported; and whether it is only read."""
     check_rules(rules)
     files = collect_paths(paths, None, database.warning) if paths else None
-    reading = not files and not rules
+    reading = not files and not rules and (desk is None or explaining)
     if reading and not explaining:
         _judge_old_store_once(database)
     with database.open(read_only=reading) as store:
         if files:
-            report = import_into(store, files, ImportOptions(rules=rules, jobs=1))
+            report = import_into(store, files, ImportOptions(rules=rules, jobs=1, structures=desk))
             if on_imported is not None:
                 on_imported(report)
         yield store, reading

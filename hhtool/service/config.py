@@ -3,10 +3,11 @@
 Where it is: ``$HHTOOL_CONFIG`` when set, else ``$XDG_CONFIG_HOME/hhtool/config.toml`` (an
 ``XDG_CONFIG_HOME`` that is not an absolute path is ignored, as the XDG spec says), else
 ``~/.config/hhtool/config.toml``. A missing file is no config; a file named by ``$HHTOOL_CONFIG``
-must exist. The file is TOML with two keys::
+must exist. The file is TOML with three keys::
 
     database = "~/poker/hhtool.duckdb"
     watch = ["~/PokerStars/HandHistory", "/mnt/histories/fulltilt"]
+    structures = "~/poker/structures.toml"   # the desk's levels and rake (docs/structures.md)
 
 ``~`` is the home folder; any other relative path is taken from the config file's folder (so a path
 in the file means the same file whichever folder a command runs in). The database is the file's
@@ -23,12 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hhtool.service.errors import CannotWrite, UsageError
 
+if TYPE_CHECKING:
+    from hhtool.replay.user_structures import UserStructures
+
 CONFIG_ENV = "HHTOOL_CONFIG"
 XDG_ENV = "XDG_CONFIG_HOME"
-KEYS = ("database", "watch")
+KEYS = ("database", "watch", "structures")
 
 TEMPLATE = """\
 # hhtool's config file (TOML). Remove the leading '#' of a line to use it.
@@ -42,11 +47,20 @@ TEMPLATE = """\
 
 # The folders `hhtool import --watch` (and `hhtool import`) read when given no PATH.
 # watch = ["~/PokerStars/HandHistory", "~/Full Tilt Poker/HandHistory"]
+
+# Your sites' levels, forced bets and rake schedules (docs/structures.md): with it, the forced bets
+# and rake no history states are checked against it, not assumed. --structures FILE wins over it.
+# structures = "~/poker/structures.toml"
 """
 
 
 class ConfigError(UsageError):
-    """The config file cannot be used as written: the message names the file and the problem."""
+    """The config file cannot be used as written: the message names the file and the problem (``key``:
+    the key whose value is wrong, when that is the problem)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -57,6 +71,7 @@ class UserConfig:
     exists: bool
     database: str | None = None
     watch: tuple[str, ...] = ()
+    structures: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,8 +123,13 @@ def load_config() -> UserConfig:
     if not isinstance(watch, list) or not all(isinstance(item, str) and item.strip() for item in watch):
         raise ConfigError(f"config file {path}: watch must be a list of folders in quotes, e.g. "
                           f"watch = [\"~/PokerStars/HandHistory\"], not {_shown(watch)}")
+    structures = table.get("structures")
+    if structures is not None and (not isinstance(structures, str) or not structures.strip()):
+        raise ConfigError(f"config file {path}: structures must be a file name in quotes, e.g. "
+                          f"structures = \"~/poker/structures.toml\", not {_shown(structures)}", "structures")
     return UserConfig(path, exists=True, database=_resolved(database, path) if database else None,
-                      watch=tuple(_resolved(folder, path) for folder in watch))
+                      watch=tuple(_resolved(folder, path) for folder in watch),
+                      structures=_resolved(structures, path) if structures else None)
 
 
 def _shown(value: object) -> str:
@@ -146,6 +166,36 @@ def database_setting(option: str | None) -> Setting:
     return Setting(path, named.get(source, source))
 
 
+def structures_setting(option: str | None) -> Setting | None:
+    """The structures file a command with ``--structures option`` reads, and where it was named; None: none."""
+    if option:
+        return Setting(option, "--structures")
+    try:
+        named = load_config().structures
+    except ConfigError as error:
+        # a config file hhtool cannot read does not stop a command that needs nothing of it (its database
+        # named by --db): `hhtool config` and the commands that read its database say what is wrong
+        if error.key == "structures":
+            raise
+        return None
+    return Setting(named, f"the config file ({config_path()})") if named else None
+
+
+def desk_structures(option: str | None) -> UserStructures | None:
+    """The user's structures file read and validated (``--structures`` wins over the config file's
+    ``structures``); None when neither names one; UsageError with the file's one-line error otherwise."""
+    from hhtool.replay.user_structures import StructuresError, load_structures
+
+    setting = structures_setting(option)
+    if setting is None:
+        return None
+    try:
+        return load_structures(setting.value)
+    except StructuresError as error:
+        named = "" if setting.source == "--structures" else f" (named by {setting.source})"
+        raise UsageError(f"{error}{named}") from None
+
+
 @dataclass(frozen=True)
 class ConfigView:
     """What `hhtool config` shows: where the file is (``located_by``: why there), whether it is
@@ -156,6 +206,7 @@ class ConfigView:
     exists: bool
     database: Setting
     watch: tuple[str, ...]
+    structures: Setting | None = None
 
 
 def describe(option: str | None = None) -> ConfigView:
@@ -169,7 +220,8 @@ def describe(option: str | None = None) -> ConfigView:
         located_by = f"under ${XDG_ENV}"
     else:
         located_by = f"the default place: ${XDG_ENV} is {'not an absolute path' if xdg else 'not set'}"
-    return ConfigView(config.path, located_by, config.exists, database_setting(option), config.watch)
+    return ConfigView(config.path, located_by, config.exists, database_setting(option), config.watch,
+                      structures_setting(None))
 
 
 def watch_targets(paths: Sequence[str]) -> list[str]:
@@ -199,5 +251,19 @@ def write_template(force: bool = False) -> Path:
     return path
 
 
-__all__ = ["CONFIG_ENV", "ConfigError", "ConfigView", "Setting", "UserConfig", "config_path", "configured_database",
-           "database_setting", "describe", "load_config", "watch_targets", "write_template"]
+__all__ = [
+    "CONFIG_ENV",
+    "ConfigError",
+    "ConfigView",
+    "Setting",
+    "UserConfig",
+    "config_path",
+    "configured_database",
+    "database_setting",
+    "describe",
+    "desk_structures",
+    "load_config",
+    "structures_setting",
+    "watch_targets",
+    "write_template",
+]

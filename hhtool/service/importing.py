@@ -21,6 +21,7 @@ from hhtool.service.stores import IMPORT_MEMORY_ENV, Database
 if TYPE_CHECKING:
     from hhtool.ingest.accounting import FileReport, ImportProgress, ImportReport
     from hhtool.ingest.sources import Collected, Source
+    from hhtool.replay.user_structures import UserStructures
     from hhtool.store import Store
 
 #: DuckDB's buffer pool during an import (its default, 80 % of the machine, lets RSS grow with the store);
@@ -37,6 +38,7 @@ class ImportOptions:
     rules: str | None = None
     jobs: int = 1
     dask: str | None = None
+    structures: UserStructures | None = None  # the user's structures file, read (see hhtool.service.config.desk_structures)
 
 
 class Progress(Protocol):
@@ -123,11 +125,12 @@ def _execute(store: Store, sources: list[Source], options: ImportOptions, progre
     executor = DaskExecutor(options.dask) if options.dask else LocalExecutor(options.jobs)
     try:
         if progress is None:
-            return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor)
+            return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
+                                  desk=options.structures)
         progress.start(len(sources))
         try:
             return import_sources(store, sources, site=options.site, rules=options.rules, executor=executor,
-                                  on_progress=progress.update)
+                                  on_progress=progress.update, desk=options.structures)
         finally:
             progress.done()
     except DaskUnavailable as error:  # found on connecting, before any chunk was run
@@ -191,7 +194,7 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
             on_watching()
         try:  # (the facts of new hands are refreshed at every write: they arrive a few at a time)
             watch(store, list(paths), interval, stop, heard, on_problem, site=options.site, rules=options.rules,
-                  on_locked=database.warning)
+                  on_locked=database.warning, desk=options.structures)
         except KeyboardInterrupt:
             stop.set()
     return summary

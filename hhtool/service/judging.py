@@ -18,17 +18,20 @@ from hhtool.store.load import load_hands
 if TYPE_CHECKING:
     from hhtool.model import Hand
     from hhtool.replay import ChosenProfile, ReplayResult, RuleProfile
+    from hhtool.replay.user_structures import UserStructures
     from hhtool.reports.dispute import Report
 
 #: hands replayed again under --rules per transaction
 REREPLAY_BATCH = 2000
 
 
-def judge(hand: Hand, rules: str | RuleProfile | None = None) -> tuple[ChosenProfile, ReplayResult]:
-    """The profile that judges ``hand`` (``rules`` when the user gave one, else its site's) and its replay."""
+def judge(hand: Hand, rules: str | RuleProfile | None = None,
+          desk: UserStructures | None = None) -> tuple[ChosenProfile, ReplayResult]:
+    """The profile that judges ``hand`` (``rules`` when the user gave one, else its site's) and its replay
+    (with ``desk``, the user's structures file: its rake schedule judges the rake)."""
     from hhtool.replay import profile_for, replay
 
-    chosen = profile_for(hand, rules)
+    chosen = profile_for(hand, rules, desk)
     return chosen, replay(hand, chosen)
 
 
@@ -57,26 +60,46 @@ class ShownHand:
     described: dict[str, Any]
 
 
-def show_hand(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> ShownHand:
+def show_hand(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool,
+              desk: UserStructures | None = None) -> ShownHand:
     """The one stored hand with this id (UsageError when there is none, or one on several sites),
-    replayed under ``rules`` or its own profile."""
+    replayed under ``rules`` or its own profile (and judged again with ``desk``, the user's structures file)."""
     from hhtool.reports.dispute import judgement_of, stored_facts
     from hhtool.reports.show import describe_hand
 
     check_rules(rules)  # a wrong --rules is a usage error, before the store is opened
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-        chosen, result = judge(hand, rules)
-        facts = stored_facts(store, hand, chosen.name)
+        chosen, result = judge(hand, rules, desk)
+        facts = stored_facts(store, hand, chosen.name, desk)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
     result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
+    if facts.cross_hand is not None:  # judged in memory: the stakes as the pass judged them, with their sources
+        hand = with_judged_stakes(hand, facts.cross_hand.values)
     described = {**describe_hand(hand, result, hide_hole), "profile": chosen.name}
     if not hide_hole:  # the equities read every live hand's down cards: none while they are hidden
         described["allin"] = _allin_view(hand, chosen.profile)
     return ShownHand(hand, described)
 
 
-def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool) -> str:
+def with_judged_stakes(hand: Hand, values: Iterable[tuple[int, str, str, int | None, str]]) -> Hand:
+    """``hand`` with the forced bets the cross-hand pass judged it with (``Outcome.values`` rows: key,
+    profile, bet, value, source) in place of the stored ones."""
+    from dataclasses import replace
+
+    from hhtool.model import StakeSource
+
+    stakes = hand.stakes
+    for _, _, bet, value, source in values:
+        if bet == "ante":
+            stakes = replace(stakes, ante=value, ante_source=StakeSource(source))
+        elif bet == "bring_in":
+            stakes = replace(stakes, bring_in=value, bring_in_source=StakeSource(source))
+    return replace(hand, stakes=stakes)
+
+
+def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool,
+              desk: UserStructures | None = None) -> str:
     """`show --format html`: the one stored hand with this id as a page of its own holding the
     dispute page's replayer (judged as `show` judges it: ``rules`` or its own profile)."""
     from hhtool.replay import profile_for
@@ -87,8 +110,8 @@ def show_page(database: Database, hand_id: str, site: str | None, rules: str | N
     check_rules(rules)
     with database.open(read_only=True) as store:
         hand = the_stored_hand(store, hand_id, site)
-        chosen = profile_for(hand, rules)
-        report = report_of_stored_hand(store, hand, chosen)
+        chosen = profile_for(hand, rules, desk)
+        report = report_of_stored_hand(store, hand, chosen, desk)
     allin = "" if hide_hole else allin_fragment(_allin_view(hand, chosen.profile), hand.stakes.unit,
                                                    hand.stakes.currency)
     return replayer_page(report, hide_hole, allin)
@@ -110,14 +133,15 @@ def _allin_view(hand: Hand, profile: RuleProfile) -> dict[str, Any]:
     return allin_view(hand, profile)
 
 
-def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None) -> Report:
+def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | None,
+                   desk: UserStructures | None = None) -> Report:
     """`audit --explain`: the dispute report of the one stored hand with this id (on ``site``), under
     ``rules`` or its own profile; UsageError when none is stored, or when several sites share the id."""
     from hhtool.replay import profile_for
     from hhtool.reports.dispute import report_of_stored_hand
 
     hand = the_stored_hand(store, hand_id, site)
-    return report_of_stored_hand(store, hand, profile_for(hand, rules))
+    return report_of_stored_hand(store, hand, profile_for(hand, rules, desk), desk)
 
 
 def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
@@ -130,7 +154,7 @@ def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, 
         raise CannotWrite(directory, error) from error
 
 
-def rereplay(store: Store, rules: str, hand_filter: HandFilter) -> str:
+def rereplay(store: Store, rules: str, hand_filter: HandFilter, desk: UserStructures | None = None) -> str:
     """Replay the matching stored hands under another profile and store its findings beside the
     others; the profile's name."""
     from hhtool.replay import load_profile
@@ -141,7 +165,7 @@ def rereplay(store: Store, rules: str, hand_filter: HandFilter) -> str:
         raise UsageError(f"rule profile {rules!r}: {error}") from error
     batch: list[tuple[Any, Any, str]] = []
     for hand in stored_hands(store, hand_filter):
-        chosen, result = judge(hand, profile)
+        chosen, result = judge(hand, profile, desk)
         batch.append((hand, result, chosen.name))
         if len(batch) >= REREPLAY_BATCH:
             store.replace_replay(batch)

@@ -190,9 +190,10 @@ TABLES: tuple[Table, ...] = (
         Column("verdict", VARCHAR, "ok, violation or unverifiable (NULL: not replayed)", null=True),
         Column("rules_profile", VARCHAR, "the profile of `verdict`", null=True),
         Column("ante_source", VARCHAR, "where `ante` came from: header (stated by the history), posted (this hand's "
-               "own forced bets), context (what the other hands at the table agree on), site (what the site's other "
-               "tables at the same level agree on), structure (hhtool's structures table of the site; context, site and "
-               "structure are set by the cross-hand pass) or inferred (worked out from the betting)", default="'header'",
+               "own forced bets), user (the user's structures file, --structures), context (what the other hands at the "
+               "table agree on), site (what the site's other tables at the same level agree on), structure (hhtool's "
+               "structures table of the site; user, context, site and structure are set by the cross-hand pass) or inferred "
+               "(worked out from the betting)", default="'header'",
                of="stakes.ante_source"),
         Column("bring_in_source", VARCHAR, "where `bring_in` came from (as `ante_source`)", default="'header'",
                of="stakes.bring_in_source"),

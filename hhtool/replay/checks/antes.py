@@ -21,7 +21,8 @@ from hhtool.replay.timeline import ReplayState, Step
 
 #: how a finding names a learnt ante's source
 LEARNT_FROM = {StakeSource.CONTEXT: " the other hands at the table posted", StakeSource.SITE: " the site's other tables post",
-               StakeSource.STRUCTURE: " by the site's structure for these stakes"}
+               StakeSource.STRUCTURE: " by the site's structure for these stakes",
+               StakeSource.USER: " by your structures file for these stakes"}
 
 #: the finding of every hand whose ante is taken from its own posts: one value, shared (findings are immutable)
 _BY_CONTEXT = Unverifiable(Code.ANTE, ANTE_BY_CONTEXT)

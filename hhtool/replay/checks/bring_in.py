@@ -194,7 +194,8 @@ _BY_CONTEXT = Unverifiable(Code.BRING_IN_AMOUNT, BRING_IN_BY_CONTEXT)
 
 _LEARNT_FROM = {StakeSource.CONTEXT: " (as the other hands at the table post it)",
                 StakeSource.SITE: " (as the site's other tables at these stakes post it)",
-                StakeSource.STRUCTURE: " (by the site's structure for these stakes)"}
+                StakeSource.STRUCTURE: " (by the site's structure for these stakes)",
+                StakeSource.USER: " (by your structures file for these stakes)"}
 
 
 def _minimum_bet(hand: Hand) -> str:

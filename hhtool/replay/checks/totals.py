@@ -7,23 +7,22 @@ tournament takes no rake from its pots, so chips missing there are a violation; 
 of its chips where the site prints no rake kept that money as its rake: the judgement adopts it as
 an assumption (the split is judged with that implied rake, :func:`hhtool.replay.pots.settle`), never
 as unverifiable, since no card and no choice of the rules could change who is owed what; unless it is
-more than any rake takes (:data:`MOST_RAKE_PERCENT`): then money is missing, a violation."""
+more than any rake takes (:data:`~hhtool.replay.profiles.MOST_RAKE_PERCENT`): then money is missing, a violation.
+With the desk's rake schedule for the hand's site and level (``--structures``), the implied rake is
+checked against the schedule instead (:func:`judge_rake`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
-from hhtool.model import Hand
+from hhtool.model import Hand, Street
 from hhtool.replay.checks.common import Finding, money, violation
 from hhtool.replay.codes import Code
-from hhtool.replay.profiles import RuleProfile
-from hhtool.replay.result import AssumedKind, Assumption, Unverifiable
+from hhtool.replay.profiles import MOST_RAKE_PERCENT, RuleProfile
+from hhtool.replay.result import AssumedKind, Assumption, ReplayResult, Unverifiable, verdict_of
 from hhtool.replay.timeline import ReplayState
-
-#: the most of a pot any site's rake takes, in percent: rooms rake 3-5 % below a cap of a few big bets
-#: (the corpus's implied rakes are 0.5-4 %), so a pot short of more than this (beyond one unit of rounding)
-#: kept money no rake explains: a violation, not a rake to assume
-MOST_RAKE_PERCENT = 10
+from hhtool.replay.user_structures import RakeSchedule
 
 
 def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
@@ -63,3 +62,34 @@ def check_totals(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterat
         yield violation(hand, Code.POT_TOTAL, None, None, money(hand, in_pot), money(hand, hand.total_pot),
                         f"the site states a total pot of {money(hand, hand.total_pot)}; {money(hand, in_pot)} went in",
                         line)
+
+
+def judge_rake(hand: Hand, result: ReplayResult, schedule: RakeSchedule, source: str) -> ReplayResult:
+    """The replay's ``result`` with the implied rake of a cash hand whose history prints none checked
+    against the desk's ``schedule`` (``source``: "the structures file desk.toml"): within one unit of
+    the schedule's rake (its rounding), the rake is known, no longer an assumption; further off, a
+    POT_TOTAL violation naming the schedule. A pot paid out more than went in, or short of more than
+    any rake, was judged already; a tournament or a history cut before its awards is left as it is."""
+    if hand.rake is not None or hand.stakes.is_tournament or not hand.awards:
+        return result
+    in_pot = sum(action.amount for action in hand.actions) - sum(ret.amount for ret in hand.uncalled)
+    paid = sum(award.amount for award in hand.awards) + hand.fees
+    implied = in_pot - paid
+    if implied < 0 or implied > max(in_pot * MOST_RAKE_PERCENT // 100, 1):
+        return result
+    ended_on_third = all(action.street == Street.THIRD for action in hand.actions)
+    expected = schedule.expected(in_pot, ended_on_third)
+    assumptions = tuple(a for a in result.assumptions if a.kind is not AssumedKind.RAKE)
+    violations = result.violations
+    if abs(implied - expected) > 1:
+        line = max([a.line for a in hand.awards if a.line], default=hand.source.last_line)
+        cap = f", at most {money(hand, schedule.cap)}" if schedule.cap is not None else ""
+        floor = f", none below a {money(hand, schedule.min_pot)} pot" if schedule.min_pot else ""
+        third = ", none when the hand ends on third street" if schedule.no_drop_third else ""
+        violations = tuple(sorted((*violations, violation(
+            hand, Code.POT_TOTAL, None, None, f"a rake of {money(hand, expected)}", money(hand, implied),
+            f"{money(hand, in_pot)} went into the pot and {money(hand, paid)} was paid out: the pot kept "
+            f"{money(hand, implied)}, but {source} ({schedule.name}) rakes {money(hand, expected)} "
+            f"({schedule.percent}% rounded down{cap}{floor}{third})", line)), key=lambda v: (v.line, v.code)))
+    return replace(result, verdict=verdict_of(violations, result.unverifiable), violations=violations,
+                   assumptions=assumptions)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hhtool.model import Hand
 from hhtool.replay.profiles import ChosenProfile
+from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.choices import REPORT_FORMATS
 from hhtool.reports.dispute.build import build_report
 from hhtool.reports.dispute.customer import CustomerCopy, customer_copy
@@ -20,8 +21,8 @@ from hhtool.store import Store
 #: the formats :func:`render` writes
 
 
-def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile) -> Report:
-    return build_report(hand, chosen, stored_facts(store, hand, chosen.name))
+def report_of_stored_hand(store: Store, hand: Hand, chosen: ChosenProfile, desk: UserStructures | None = None) -> Report:
+    return build_report(hand, chosen, stored_facts(store, hand, chosen.name, desk))
 
 
 __all__ = ["REPORT_FORMATS", "CustomerCopy", "Report", "StoredFacts", "build_report", "customer_copy", "judgement_of",

@@ -32,15 +32,22 @@ _SOURCE_WORDS = {
     StakeSource.SITE: "learnt from the site's other tables at the same game, currency and bets",
     StakeSource.STRUCTURE: "the site's structure for these stakes, as its public histories show it",
     StakeSource.INFERRED: "inferred from the hand's betting",
+    StakeSource.USER: "stated by your structures file (--structures, or the config file's structures key)",
 }
 
 
 def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
     money = money_of(hand)
     notes = []
-    for what, amount, source in (("ante", hand.stakes.ante, hand.stakes.ante_source),
-                                 ("bring-in", hand.stakes.bring_in, hand.stakes.bring_in_source)):
+    # judged in memory (another profile, or the user's structures file): the pass's values and sources
+    in_memory = {bet: (value, StakeSource(source)) for _, _, bet, value, source in
+              (facts.cross_hand.values if facts.cross_hand is not None else ())}
+    for what, amount, source in (("ante", *in_memory.get("ante", (hand.stakes.ante, hand.stakes.ante_source))),
+                                 ("bring-in", *in_memory.get("bring_in", (hand.stakes.bring_in,
+                                                                          hand.stakes.bring_in_source)))):
         detail = facts.table_words.get(what, "") if source is not StakeSource.HEADER else ""
+        if source is StakeSource.USER:
+            detail = ""  # (the findings name the file)
         if source is StakeSource.STRUCTURE:
             row = structure_for(level_of(hand))
             detail = f"evidence: {row.evidence}" if row is not None else detail
@@ -82,6 +89,9 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     misawarded = misawarded_total(differences)
     settlement = state.settlement
     rake_words = ("as the site states" if settlement.deduction_source == "stated" else "implied by the site's payouts")
+    schedule = None if chosen.desk is None else chosen.desk.rake_for(level_of(hand))
+    if chosen.desk is not None and schedule is not None and settlement.deduction_source != "stated":
+        rake_words += f"; checked against {chosen.desk.words} ({schedule.name})"
     rake_words += f"; shared between the pots {settlement.rake_split}" if settlement.rake_split and len(pots) > 1 else ""
     stakes = hand.stakes
     bets = "/".join("not stated" if bet is None else money(bet).text for bet in (stakes.small_bet, stakes.big_bet))

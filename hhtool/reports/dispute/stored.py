@@ -16,6 +16,7 @@ from hhtool.replay.codes import Code
 from hhtool.replay.forced_bets import Bet
 from hhtool.replay.result import AssumedKind, Assumption, ReplayResult, Unverifiable, Violation, verdict
 from hhtool.replay.table_pass import PLACEHOLDERS, HandRow, Outcome, judge_slice
+from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
@@ -107,7 +108,7 @@ def _table_words(store: Store, hand: Hand) -> dict[str, str]:
     return words
 
 
-def cross_hand_in_memory(store: Store, hand: Hand, profile: str) -> Outcome | None:
+def cross_hand_in_memory(store: Store, hand: Hand, profile: str, desk: UserStructures | None = None) -> Outcome | None:
     """The cross-hand pass's outcome for the stored hand under ``profile``, by the same functions an
     `audit --rules` runs (the store's evidence, :func:`hhtool.replay.table_pass.judge_slice`), held in
     memory, not saved (a read-only store keeps its scratch tables in memory); None when the pass has
@@ -117,14 +118,17 @@ def cross_hand_in_memory(store: Store, hand: Hand, profile: str) -> Outcome | No
             return None
         evidence = evidence_of.gather(store, 0, 1)
         return judge_slice([HandRow(*values) for values in evidence.hands], evidence.tables,
-                           lambda levels: evidence_of.level_patterns(store, levels))
+                           lambda levels: evidence_of.level_patterns(store, levels), desk)
     finally:
         evidence_of.drop_scratch(store)
 
 
-def stored_facts(store: Store, hand: Hand, profile: str) -> StoredFacts:
+def stored_facts(store: Store, hand: Hand, profile: str, desk: UserStructures | None = None) -> StoredFacts:
+    """What the store knows of the hand under ``profile``: its judgement of record, or, never judged under
+    it or with the user's structures file (``desk``), the cross-hand pass worked out in memory."""
     copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
                    for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
-    judgement = stored_judgement(store, hand.site, hand.hand_id, profile)
-    cross_hand = cross_hand_in_memory(store, hand, profile) if judgement is None else None
+    # (a structures file given to a view judges the hand again with it: the stored judgement may predate it)
+    judgement = stored_judgement(store, hand.site, hand.hand_id, profile) if desk is None else None
+    cross_hand = cross_hand_in_memory(store, hand, profile, desk) if judgement is None else None
     return StoredFacts(judgement, _table_words(store, hand), copies, cross_hand)
