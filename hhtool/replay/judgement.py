@@ -61,7 +61,7 @@ def complete(own: Findings, bets: BetJudgement,
     kept_codes = rule_codes(bets.profile)
     kept = [v for v in own.violations if v.code.value not in owned
             or (v.code.value in kept_codes and (v.code.value, v.player, v.line) not in again)]
-    violations = tuple(sorted((*kept, *bets.violations), key=lambda v: (v.line, v.code)))
+    violations = (*kept, *bets.violations)  # (the replay's order, then the pass's: as the store keeps them)
     unverifiable = (*(u for u in own.unverifiable if u.check.value not in owned), *bets.unverifiable)
     contradicted = {bet.assumed.value for bet in Bet if any(v.code == bet.code for v in violations)}
     assumptions = (*(a for a in own.assumptions if a.kind.value not in kinds),

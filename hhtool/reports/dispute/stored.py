@@ -45,7 +45,9 @@ def judgement_of(hand: Hand, result: ReplayResult, stored: StoredJudgement | Non
         violations, unverifiable, assumptions = result.violations, result.unverifiable, result.assumptions
         if cross_hand is not None:  # completed as an import or `audit --rules` stores it
             whole = complete(Findings(violations, unverifiable, assumptions), cross_hand)
-            violations, unverifiable, assumptions = whole.violations, whole.unverifiable, whole.assumptions
+            # (in the order a stored judgement is read: by line and code)
+            violations = tuple(sorted(whole.violations, key=lambda v: (v.line, v.code)))
+            unverifiable, assumptions = whole.unverifiable, whole.assumptions
     else:
         violations = tuple(
             Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player,
