@@ -67,8 +67,11 @@ def write_judgements(store: Store, judged: JudgementRows) -> None:
         if rows:
             store.con.register("jd_incoming", replay_table_of(name, rows))
             try:
-                run(f"INSERT INTO {KEYED}.{name} BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) "
-                    "FROM jd_incoming x JOIN hands h USING (site, hand_id)")
+                # in the order given (a join keeps none): the rows' order is how a hand's findings on one
+                # line are listed
+                run(f"INSERT INTO {KEYED}.{name} BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id, pos) "
+                    "FROM (SELECT *, row_number() OVER () AS pos FROM jd_incoming) x "
+                    "JOIN hands h USING (site, hand_id) ORDER BY x.pos")
             finally:
                 store.con.unregister("jd_incoming")
     if judged.values:
