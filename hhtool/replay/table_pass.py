@@ -2,12 +2,13 @@
 
 Like a beancount plugin it sees many hands at once and owns its findings. Its caller
 (:mod:`hhtool.ingest.cross_hand`) asks the store for the evidence of a slice of hands as plain rows (each
-hand's forced posts and stored finding codes, how the hands of its table posted theirs) and hands it
+hand's forced posts and stored findings, how the hands of its table posted theirs) and hands it
 to :func:`judge_slice`, which asks back (``level_patterns``) for the levels no table decides, judges
-every hand's forced bets (:mod:`hhtool.replay.forced_bets`) and returns an :class:`Outcome`: the
-findings, the assumptions (a forced bet adopted from the hand's own postings where no source states
-it), the stakes each hand is judged with, the notes, and each hand's verdict by the one verdict rule
-(:func:`hhtool.replay.result.verdict`). The store saves it as given.
+every hand's forced bets (:mod:`hhtool.replay.forced_bets`) and returns each hand's whole
+:class:`~hhtool.replay.judgement.Judgement` (:func:`hhtool.replay.judgement.complete`): its findings,
+the assumptions (a forced bet adopted from the hand's own postings where no source states it), the
+stakes it is judged with, the notes, and its verdict by the one verdict rule. The store replaces the
+hand's judgement with it whole.
 
 The rows are read through the protocols below (what the pass reads of them), so that neither the
 store nor the replay imports the other.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from hhtool.model import StakeSource, Structure
@@ -27,14 +28,15 @@ from hhtool.replay.forced_bets import (
     BRING_IN_BY_CONTEXT,
     Bet,
     HandPosts,
-    Judgement,
     Post,
     TablePlace,
     judge_forced_bets,
     open_levels,
     vote_of_amounts,
 )
-from hhtool.replay.result import verdict
+from hhtool.replay.forced_bets import Judgement as BetJudgement
+from hhtool.replay.judgement import Findings, Judgement, complete
+from hhtool.replay.result import AssumedKind, Assumption, Unverifiable, Violation
 from hhtool.replay.structures import LevelKey
 from hhtool.replay.user_structures import UserStructures
 
@@ -49,7 +51,7 @@ OWNED_CODES: tuple[tuple[str, str], ...] = tuple((bet.value, bet.code.value) for
 class HandRow:
     """One hand to judge, as its store gives it (``hhtool.store.forced_bets.HAND_FIELDS``: the same
     fields, in this order): where it was dealt, the sources of its forced bets, its forced posts in
-    order, the dealt-in players who posted no ante, the codes of the findings stored for it."""
+    order, the dealt-in players who posted no ante, the findings and assumptions stored for it."""
 
     hk: int
     site: str
@@ -72,8 +74,9 @@ class HandRow:
     bring_in_source: str
     posts: list[tuple[str, str, int, int, bool]]  # (kind, player, amount, line, all-in), in order
     unanted: list[tuple[str, int]]
-    violation_codes: frozenset[str]
-    unverifiable_codes: frozenset[str]
+    violations: list[tuple[Any, ...]]  # (code, street, player, expected, actual, message, file, line)
+    unverifiable: list[tuple[Any, ...]]  # (check_code, reason, line)
+    assumptions: list[tuple[Any, ...]]  # (kind, value, words, line)
 
 
 K = TypeVar("K")
@@ -82,22 +85,9 @@ K = TypeVar("K")
 Patterns = Mapping[tuple[str, str], Sequence[tuple[tuple[int, ...], bool, int]]]
 
 
-@dataclass
-class Outcome:
-    """What the pass decided of a slice, as rows for the store (see ``hhtool.store.forced_bets.Judged``)."""
-
-    owned: list[tuple[int, str, str]] = field(default_factory=list)
-    violations: list[tuple[Any, ...]] = field(default_factory=list)
-    unverifiable: list[tuple[Any, ...]] = field(default_factory=list)
-    values: list[tuple[int, str, str, int | None, str]] = field(default_factory=list)
-    notes: list[tuple[int, str, list[str], list[int | None]]] = field(default_factory=list)
-    verdicts: list[tuple[int, str, str]] = field(default_factory=list)
-    owned_kinds: list[tuple[int, str, str]] = field(default_factory=list)
-    assumptions: list[tuple[Any, ...]] = field(default_factory=list)
-
-
-def judge_slice(hands: Sequence[HandRow], tables: Patterns,
-                level_patterns: Callable[[Iterable[str]], Patterns], desk: UserStructures | None = None) -> Outcome:
+def judge_bets(hands: Sequence[HandRow], tables: Patterns,
+               level_patterns: Callable[[Iterable[str]], Patterns], desk: UserStructures | None = None,
+               ) -> list[BetJudgement]:
     """Judge the forced bets of ``hands`` against their tables' posts (``tables``) and, where a table
     does not decide, their levels' (asked of ``level_patterns`` by level key); ``desk``: the user's
     structures file, which outranks both."""
@@ -107,8 +97,27 @@ def judge_slice(hands: Sequence[HandRow], tables: Patterns,
     by_key = {key: level for level, key in level_keys.items()}
     wanted = open_levels(posts, table_tallies)
     level_tallies = tallies(level_patterns(level_keys[level] for level in wanted), by_key.__getitem__)
-    judgements = judge_forced_bets(posts, table_tallies, level_tallies, desk=desk)
-    return outcome_of(judgements, hands)
+    return judge_forced_bets(posts, table_tallies, level_tallies, desk=desk)
+
+
+def judge_slice(hands: Sequence[HandRow], tables: Patterns,
+                level_patterns: Callable[[Iterable[str]], Patterns], desk: UserStructures | None = None,
+                ) -> list[Judgement]:
+    """Each hand's whole judgement: its stored findings completed by the pass (:func:`complete`)."""
+    return [complete(stored_findings(row), bets)
+            for row, bets in zip(hands, judge_bets(hands, tables, level_patterns, desk), strict=True)]
+
+
+def stored_findings(row: HandRow) -> Findings:
+    """A hand's findings and assumptions as its store gives them."""
+    return Findings(
+        tuple(Violation(row.site, row.hand_id, Code(code), None if street is None else int(street), player,
+                        expected or "", actual or "", message or "", file or row.file, int(line or 0))
+              for code, street, player, expected, actual, message, file, line in row.violations),
+        tuple(Unverifiable(Code(code), str(reason), None if line is None else int(line))
+              for code, reason, line in row.unverifiable),
+        tuple(Assumption(AssumedKind(kind), int(value), str(words), None if line is None else int(line))
+              for kind, value, words, line in row.assumptions))
 
 
 def hand_posts(row: HandRow) -> HandPosts:
@@ -141,27 +150,5 @@ def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet
     return found
 
 
-def outcome_of(judgements: Sequence[Judgement], hands: Sequence[HandRow]) -> Outcome:
-    """The judgements as the store's rows, each judged hand with its verdict: the pass's findings and
-    those of the codes it does not own stored for the hand under the same profile."""
-    out = Outcome()
-    for j, row in zip(judgements, hands, strict=True):
-        owned = {bet.code.value for bet in j.judged}
-        out.owned += [(j.key, j.profile, code) for code in sorted(owned)]
-        out.violations += [(j.site, j.hand_id, j.profile, v.code, v.street, v.player, v.expected, v.actual, v.message,
-                            v.file, v.line) for v in j.violations]
-        out.unverifiable += [(j.site, j.hand_id, j.profile, u.check, u.reason, u.line) for u in j.unverifiable]
-        out.owned_kinds += [(j.key, j.profile, bet.assumed.value) for bet in sorted(j.judged)]
-        out.assumptions += [(j.site, j.hand_id, j.profile, a.kind.value, a.value, a.words, a.line) for a in j.assumptions]
-        out.values += [(j.key, j.profile, bet.value, value, source.value) for bet, (value, source) in j.values.items()]
-        if j.notes:
-            out.notes.append((j.key, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]))
-        if owned:
-            violated = bool(j.violations) or bool(row.violation_codes - owned)
-            unverified = bool(j.unverifiable) or bool(row.unverifiable_codes - owned)
-            out.verdicts.append((j.key, j.profile, verdict(violated, unverified).value))
-    return out
-
-
-__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "Outcome", "Patterns", "hand_posts", "judge_slice", "outcome_of",
-           "tallies"]
+__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "Patterns", "hand_posts", "judge_bets", "judge_slice",
+           "stored_findings", "tallies"]

@@ -4,7 +4,7 @@ origin site of a converted history included), the replay under it, and the dispu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,8 +16,9 @@ from hhtool.store import Store
 from hhtool.store.load import load_hands
 
 if TYPE_CHECKING:
-    from hhtool.model import Hand
+    from hhtool.model import Hand, StakeSource
     from hhtool.replay import ChosenProfile, ReplayResult, RuleProfile
+    from hhtool.replay.forced_bets import Bet
     from hhtool.replay.user_structures import UserStructures
     from hhtool.reports.dispute import Report
 
@@ -82,19 +83,17 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     return ShownHand(hand, described)
 
 
-def with_judged_stakes(hand: Hand, values: Iterable[tuple[int, str, str, int | None, str]]) -> Hand:
-    """``hand`` with the forced bets the cross-hand pass judged it with (``Outcome.values`` rows: key,
-    profile, bet, value, source) in place of the stored ones."""
+def with_judged_stakes(hand: Hand, values: Mapping[Bet, tuple[int | None, StakeSource]]) -> Hand:
+    """``hand`` with the forced bets the cross-hand pass judged it with (its judgement's ``values``: bet ->
+    value and tier) in place of the stored ones."""
     from dataclasses import replace
 
-    from hhtool.model import StakeSource
-
     stakes = hand.stakes
-    for _, _, bet, value, source in values:
+    for bet, (value, source) in values.items():
         if bet == "ante":
-            stakes = replace(stakes, ante=value, ante_source=StakeSource(source))
+            stakes = replace(stakes, ante=value, ante_source=source)
         elif bet == "bring_in":
-            stakes = replace(stakes, bring_in=value, bring_in_source=StakeSource(source))
+            stakes = replace(stakes, bring_in=value, bring_in_source=source)
     return replace(hand, stakes=stakes)
 
 

@@ -1,9 +1,9 @@
 """The store's side of the cross-hand pass (:mod:`hhtool.replay.table_pass`): it gathers the
 evidence as plain rows (each judged hand's forced bets and stored findings, how the hands of its
-table and of its level's other tables posted theirs) and saves what the pass decided (findings, the
-stakes the hand is judged with and their tier, the notes on tiers that disagree, the verdict). It
-decides nothing and imports nothing of the replay: the finding codes and placeholder reasons it
-looks for are its caller's (:mod:`hhtool.ingest.cross_hand`).
+table and of its level's other tables posted theirs); the judgements the replay completes from it are
+stored whole by :func:`hhtool.store.judgements.replace_judgements`. It decides nothing and imports
+nothing of the replay: the finding codes and placeholder reasons it looks for are its caller's
+(:mod:`hhtool.ingest.cross_hand`).
 
 A table is (site, table name, small bet, big bet, currency, structure) for cash games and (site,
 tournament id, small bet, big bet, currency, structure) in tournaments; a level the same without
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from hhtool.model import NoteTopic, StakeSource
 from hhtool.store import Store
@@ -95,10 +95,10 @@ def has_never_judged(store: Store, codes: Sequence[tuple[str, str]]) -> bool:
 #: (``dealt_by``: a converted history's origin), its table's key (None: the history names neither
 #: table nor tournament) and its level's, the sources of its forced bets, its forced posts (kind, player,
 #: amount, line, all-in) in order, the dealt-in players who posted no ante (player, seat line), and the
-#: codes of the findings stored for it under the profile judged
+#: findings and assumptions stored for it under the profile judged (its judgement so far)
 HAND_FIELDS = ("hk", "site", "hand_id", "dealt_by", "file", "profile", "table_name", "tournament_id", "is_tournament",
                "small_bet", "big_bet", "currency", "unit", "structure", "table", "level", "private", "ante_source",
-               "bring_in_source", "posts", "unanted", "violation_codes", "unverifiable_codes")
+               "bring_in_source", "posts", "unanted", "violations", "unverifiable", "assumptions")
 
 
 @dataclass
@@ -146,15 +146,14 @@ def gather(store: Store, first: int, stop: int) -> Evidence:
     unanted: dict[int, list[tuple[str, int]]] = {}
     for hk, player, line in run(_UNANTED):
         unanted.setdefault(hk, []).append((player, line))
-    found: dict[tuple[str, int], set[str]] = {}
-    for table, code in (("violations", "code"), ("unverifiable", "check_code")):
-        for hk, codes in run(f"""SELECT x.hk, list(DISTINCT x.{code}) FROM {KEYED}.{table} x
-                                 JOIN fb_slice j ON j.hk = x.hk AND j.profile = x.profile GROUP BY x.hk"""):
-            found[(table, hk)] = set(codes)
-    none: frozenset[str] = frozenset()
+    found: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
+    for table, columns in _FINDINGS.items():
+        for hk, *row in run(f"""SELECT x.hk, {columns} FROM {KEYED}.{table} x
+                                JOIN fb_slice j ON j.hk = x.hk AND j.profile = x.profile ORDER BY x.hk, x.rowid"""):
+            found.setdefault((table, hk), []).append(tuple(row))
     # (a row holds _JUDGED_COLUMNS, HAND_FIELDS' first, in order)
-    hands = [(*row, posts.get(row[0], []), unanted.get(row[0], []), frozenset(found.get(("violations", row[0]), none)),
-              frozenset(found.get(("unverifiable", row[0]), none)))
+    hands = [(*row, posts.get(row[0], []), unanted.get(row[0], []),
+              *(found.get((table, row[0]), []) for table in _FINDINGS))
              for row in run(f"SELECT {_JUDGED_COLUMNS} FROM fb_slice ORDER BY hk")]
     tables = _patterns(store, "tkey", "SELECT DISTINCT tkey FROM fb_slice WHERE tkey IS NOT NULL")
     return Evidence(hands, tables)
@@ -185,6 +184,10 @@ def _patterns(store: Store, column: str, keys: str) -> Patterns:
         run("DROP TABLE IF EXISTS fb_voters")
 
 
+#: a hand's stored judgement rows, as the replay reads them (``hhtool.replay.table_pass.HandRow``)
+_FINDINGS = {"violations": "x.code, x.street, x.player, x.expected, x.actual, x.message, x.file, x.line",
+             "unverifiable": "x.check_code, x.reason, x.line", "assumptions": "x.kind, x.value, x.words, x.line"}
+
 _JUDGED_COLUMNS = ("hk, site, hand_id, dealt_by, file, profile, table_name, tournament_id, is_tournament, small_bet, big_bet, "
                    "currency, unit, structure, tkey, lkey, private, ante_source, bring_in_source")
 
@@ -198,102 +201,10 @@ _UNANTED = """SELECT s.hk, s.player, s.line FROM keyed.seats s JOIN fb_slice j U
     ORDER BY s.hk, s.seq"""
 
 
-class Judged(Protocol):
-    """What the pass decided of a slice, as rows (:class:`hhtool.replay.table_pass.Outcome` is one)."""
-
-    #: (hk, profile, code): the findings of this code are the pass's, replaced by those below
-    owned: list[tuple[int, str, str]]
-    #: (site, hand_id, profile, code, street, player, expected, actual, message, file, line)
-    violations: list[tuple[Any, ...]]
-    #: (site, hand_id, profile, check_code, reason, line)
-    unverifiable: list[tuple[Any, ...]]
-    #: (hk, profile, kind, value, source): the forced bet a hand is judged with and its tier
-    values: list[tuple[int, str, str, int | None, str]]
-    #: (hk, profile, texts, lines): the notes on tiers that disagree
-    notes: list[tuple[int, str, list[str], list[int | None]]]
-    #: (hk, profile, verdict): the hand's verdict under the profile, its other findings included
-    verdicts: list[tuple[int, str, str]]
-    #: (hk, profile, kind): the assumptions of this kind are the pass's, replaced by those below
-    owned_kinds: list[tuple[int, str, str]]
-    #: (site, hand_id, profile, kind, value, words, line)
-    assumptions: list[tuple[Any, ...]]
-
-
-def save(store: Store, judged: Judged) -> None:
-    """Replace the judged hands' findings of the codes the pass owns and their assumptions of the forced
-    bets it judged, and under their own profile set
-    the stakes they are judged with, the notes on tiers that disagree and their verdicts; one transaction."""
-    run = store.run
-    run("BEGIN TRANSACTION")
-    try:
-        run("CREATE OR REPLACE TEMP TABLE fb_owned AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
-            "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS code)",
-            [list(column) for column in zip(*judged.owned, strict=True)] or [[], [], []])
-        run("CREATE OR REPLACE TEMP TABLE fb_owned_kinds AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
-            "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS code)",
-            [list(column) for column in zip(*judged.owned_kinds, strict=True)] or [[], [], []])
-        for table, code, owned in (("violations", "code", "fb_owned"), ("unverifiable", "check_code", "fb_owned"),
-                                   ("assumptions", "kind", "fb_owned_kinds")):
-            run(f"""DELETE FROM {KEYED}.{table} AS x USING {owned} o WHERE x.hk = o.hk AND x.profile = o.profile
-                    AND x.{code} = o.code""")
-        for name, rows in (("violations", judged.violations), ("unverifiable", judged.unverifiable),
-                           ("assumptions", judged.assumptions)):
-            if rows:
-                from hhtool.store.tables import replay_table_of  # (Arrow: `show` reads this module's rows, writes none)
-
-                store.con.register("fb_incoming", replay_table_of(name, rows))
-                try:
-                    run(f"INSERT INTO {KEYED}.{name} BY NAME SELECT h.hk, x.* EXCLUDE (site, hand_id) "
-                        "FROM fb_incoming x JOIN hands h USING (site, hand_id)")
-                finally:
-                    store.con.unregister("fb_incoming")
-        if judged.values:
-            run("CREATE OR REPLACE TEMP TABLE fb_values AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
-                "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS kind, unnest(?::BIGINT[]) AS value, "
-                "unnest(?::VARCHAR[]) AS source)", [list(column) for column in zip(*judged.values, strict=True)])
-            for kind in ("ante", "bring_in"):
-                run(f"""UPDATE hands SET {kind} = v.value, {kind}_source = v.source FROM fb_values v
-                        WHERE v.hk = hands.hk AND v.profile = hands.rules_profile AND v.kind = '{kind}'""")
-        _save_notes(store, judged.notes)
-        if judged.verdicts:
-            run("CREATE OR REPLACE TEMP TABLE fb_verdicts AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
-                "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[]) AS verdict)",
-                [list(column) for column in zip(*judged.verdicts, strict=True)])
-            run("""UPDATE hands SET verdict = v.verdict FROM fb_verdicts v
-                   WHERE hands.hk = v.hk AND v.profile = hands.rules_profile""")
-        run("COMMIT")
-    except Exception:
-        run("ROLLBACK")
-        raise
-    finally:
-        for name in ("fb_owned", "fb_owned_kinds", "fb_values", "fb_notes", "fb_notes_new", "fb_verdicts"):
-            run(f"DROP TABLE IF EXISTS {name}")
-
-
-def _save_notes(store: Store, notes: list[tuple[int, str, list[str], list[int | None]]]) -> None:
-    """The notes of topic STRUCTURE_DIFFERS of the judged hands (``fb_owned``) replaced by the pass's,
-    beside the parser's (list positions told apart by their topic)."""
-    topic = NoteTopic.STRUCTURE_DIFFERS.value
-    store.run("CREATE OR REPLACE TEMP TABLE fb_notes AS SELECT * FROM (SELECT unnest(?::BIGINT[]) AS hk, "
-              "unnest(?::VARCHAR[]) AS profile, unnest(?::VARCHAR[][]) AS texts, unnest(?::INTEGER[][]) AS lines)",
-              [[n[0] for n in notes], [n[1] for n in notes], [n[2] for n in notes], [n[3] for n in notes]])
-    keep = f"coalesce(h.note_topics[i], '') <> '{topic}'"
-    store.run(f"""CREATE OR REPLACE TEMP TABLE fb_notes_new AS SELECT h.hk,
-            list_filter(coalesce(h.notes, []::VARCHAR[]), lambda x, i: {keep}) || coalesce(n.texts, []) AS notes,
-            list_filter(coalesce(h.note_lines, []::INTEGER[]), lambda x, i: {keep}) || coalesce(n.lines, []) AS note_lines,
-            list_filter(coalesce(h.note_topics, []::VARCHAR[]), lambda x, i: {keep})
-                || list_transform(coalesce(n.texts, []), lambda t: '{topic}') AS note_topics
-        FROM hands h JOIN (SELECT DISTINCT hk, profile FROM fb_owned) o ON o.hk = h.hk AND o.profile = h.rules_profile
-        LEFT JOIN fb_notes n ON n.hk = h.hk AND n.profile = o.profile
-        WHERE n.hk IS NOT NULL OR list_contains(coalesce(h.note_topics, []::VARCHAR[]), '{topic}')""")
-    store.run("""UPDATE hands SET notes = x.notes, note_lines = x.note_lines, note_topics = x.note_topics
-                 FROM fb_notes_new x WHERE x.hk = hands.hk""")
-
-
 def drop_scratch(store: Store) -> None:
     for name in _SCRATCH:
         store.run(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__ = ["HAND_FIELDS", "Evidence", "Judged", "Patterns", "awaiting_judgement", "choose", "drop_scratch", "gather",
-           "has_never_judged", "import_mark", "level_patterns", "never_judged", "save"]
+__all__ = ["HAND_FIELDS", "Evidence", "Patterns", "awaiting_judgement", "choose", "drop_scratch", "gather",
+           "has_never_judged", "import_mark", "level_patterns", "never_judged"]

@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 from hhtool.model import Hand, text_lines
 from hhtool.money import format_money
 from hhtool.replay.codes import Code
-from hhtool.replay.forced_bets import Bet
+from hhtool.replay.forced_bets import Judgement as BetJudgement
+from hhtool.replay.judgement import Findings, complete
 from hhtool.replay.result import AssumedKind, Assumption, ReplayResult, Unverifiable, Violation, verdict
-from hhtool.replay.table_pass import PLACEHOLDERS, HandRow, Outcome, judge_slice
+from hhtool.replay.table_pass import HandRow, judge_bets
 from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
@@ -30,40 +31,23 @@ class StoredFacts:
     copies: tuple[CopyView, ...] = ()
     # never judged under the profile: the cross-hand pass's outcome for the hand under it, worked out in
     # memory as an import or `audit --rules` would store it (None: nothing for the pass to judge)
-    cross_hand: Outcome | None = None
+    cross_hand: BetJudgement | None = None
 
 
 def judgement_of(hand: Hand, result: ReplayResult, stored: StoredJudgement | None, conflicted: bool,
-                 cross_hand: Outcome | None = None) -> ReplayResult:
+                 cross_hand: BetJudgement | None = None) -> ReplayResult:
     """The judgement of record of ``hand``: ``result`` (its replay, for the pots, awards and betting a view
     draws) with the stored findings and assumptions in place of the replay's, and the verdict by the
     rule, a conflicting stored copy included. With nothing stored under the profile, the replay's own
-    with the cross-hand pass's outcome for the hand (``cross_hand``) in place of its placeholders."""
+    completed by the cross-hand pass's judgement of its forced bets (``cross_hand``) by the function
+    whose judgement an import or `audit --rules` stores (:func:`hhtool.replay.judgement.complete`)."""
     if stored is None:
         violations, unverifiable, assumptions = result.violations, result.unverifiable, result.assumptions
-        if cross_hand is not None:  # the pass judges the bets the replay left to it (its placeholder in place)
-            left = {code for code, reason in PLACEHOLDERS if any(u.check == code and u.reason == reason
-                                                                 for u in unverifiable)}
-            owned = {code for _, _, code in cross_hand.owned} & left
-            kinds = {bet.assumed.value for bet in Bet if bet.code.value in owned}
-            cross_hand = replace(cross_hand, violations=[v for v in cross_hand.violations if v[3] in owned],
-                                 unverifiable=[u for u in cross_hand.unverifiable if u[3] in owned],
-                                 assumptions=[a for a in cross_hand.assumptions if a[3] in kinds])
-            # (a finding the replay made of an owned bet by the profile's own rule, e.g. 888poker's bring-in at
-            # half the small bet, stays unless the pass found the same; an assumption it contradicts goes)
-            again = {(code, player, line) for _, _, _, code, _, player, _, _, _, _, line in cross_hand.violations}
-            violations = tuple(sorted((*(v for v in violations if v.code not in owned
-                                         or (v.code.value, v.player, v.line) not in again),
-                                       *(Violation(site, hand_id, Code(code), street, player, expected, actual, message,
-                                                   file, line)
-                                         for site, hand_id, _, code, street, player, expected, actual, message, file,
-                                         line in cross_hand.violations)), key=lambda v: (v.line, v.code)))
-            unverifiable = (*(u for u in unverifiable if u.check not in owned),
-                            *(Unverifiable(Code(code), reason, line) for _, _, _, code, reason, line in cross_hand.unverifiable))
-            contradicted = {bet.assumed.value for bet in Bet if any(v.code == bet.code for v in violations)}
-            assumptions = (*(a for a in assumptions if a.kind.value not in kinds),
-                           *(Assumption(AssumedKind(kind), value, words, line)
-                             for _, _, _, kind, value, words, line in cross_hand.assumptions if kind not in contradicted))
+        if cross_hand is not None:  # completed as an import or `audit --rules` stores it
+            whole = complete(Findings(violations, unverifiable, assumptions), cross_hand)
+            # (in the order a stored judgement is read: by line and code)
+            violations = tuple(sorted(whole.violations, key=lambda v: (v.line, v.code)))
+            unverifiable, assumptions = whole.unverifiable, whole.assumptions
     else:
         violations = tuple(
             Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player,
@@ -108,17 +92,18 @@ def _table_words(store: Store, hand: Hand) -> dict[str, str]:
     return words
 
 
-def cross_hand_in_memory(store: Store, hand: Hand, profile: str, desk: UserStructures | None = None) -> Outcome | None:
-    """The cross-hand pass's outcome for the stored hand under ``profile``, by the same functions an
-    `audit --rules` runs (the store's evidence, :func:`hhtool.replay.table_pass.judge_slice`), held in
+def cross_hand_in_memory(store: Store, hand: Hand, profile: str,
+                         desk: UserStructures | None = None) -> BetJudgement | None:
+    """The cross-hand pass's judgement of the stored hand's forced bets under ``profile``, by the same
+    functions an `audit --rules` runs (the store's evidence, :func:`hhtool.replay.table_pass.judge_bets`), held in
     memory, not saved (a read-only store keeps its scratch tables in memory); None when the pass has
     nothing to judge (the history states both forced bets)."""
     try:
         if not evidence_of.choose(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id], profile):
             return None
         evidence = evidence_of.gather(store, 0, 1)
-        return judge_slice([HandRow(*values) for values in evidence.hands], evidence.tables,
-                           lambda levels: evidence_of.level_patterns(store, levels), desk)
+        return judge_bets([HandRow(*values) for values in evidence.hands], evidence.tables,
+                          lambda levels: evidence_of.level_patterns(store, levels), desk)[0]
     finally:
         evidence_of.drop_scratch(store)
 

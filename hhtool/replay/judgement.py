@@ -1,0 +1,75 @@
+"""A hand's judgement under one profile, one value made once: the per-hand replay's findings completed
+by the cross-hand pass's judgement of the forced bets (:mod:`hhtool.replay.forced_bets`), with the
+verdict by the one rule (:func:`hhtool.replay.result.verdict`). The store saves it whole and replaces
+it whole (``hhtool.store.judgements.replace_judgements``); the views complete a hand never judged
+under a profile by the same :func:`complete`, so that they and the store agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hhtool.replay.forced_bets import Bet
+from hhtool.replay.forced_bets import Judgement as BetJudgement
+from hhtool.replay.profiles import PROFILES
+from hhtool.replay.result import Assumption, Unverifiable, Verdict, Violation, verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Findings:
+    """What the per-hand replay found of a hand under a profile (as replayed, or as stored)."""
+
+    violations: tuple[Violation, ...]
+    unverifiable: tuple[Unverifiable, ...]
+    assumptions: tuple[Assumption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A hand's whole judgement under ``profile``: its verdict, findings and assumptions, the forced bets
+    the cross-hand pass judged it with (bet -> (value, source)) and the pass's notes (text, line)."""
+
+    hk: int
+    site: str
+    hand_id: str
+    profile: str
+    verdict: Verdict
+    violations: tuple[Violation, ...]
+    unverifiable: tuple[Unverifiable, ...]
+    assumptions: tuple[Assumption, ...]
+    values: tuple[tuple[Bet, int | None, str], ...]
+    notes: tuple[tuple[str, int | None], ...]
+
+
+def own_rule_codes(profile: str) -> frozenset[str]:
+    """The codes of forced-bet findings a profile's own per-hand rule makes (888poker's bring-in at half
+    the small bet, ``bring_in_fraction``); a built-in profile by name, none for others."""
+    found = PROFILES.get(profile)
+    return frozenset({Bet.BRING_IN.code.value}) if found is not None and found.bring_in_fraction else frozenset()
+
+
+def complete(own: Findings, bets: BetJudgement,
+             rule_codes: Callable[[str], frozenset[str]] = own_rule_codes) -> Judgement:
+    """The judgement of a hand: its replay's findings (``own``) with those of the forced bets the pass
+    judged (``bets.judged``) replaced by the pass's. A violation the profile's own per-hand rule makes of
+    such a bet (``rule_codes``) is kept unless the pass found the same (code, player, line); a forced bet
+    adopted from the hand's postings (an assumption) goes when a kept violation contradicts it."""
+    owned = {bet.code.value for bet in bets.judged}
+    kinds = {bet.assumed.value for bet in bets.judged}
+    again = {(v.code.value, v.player, v.line) for v in bets.violations}
+    kept_codes = rule_codes(bets.profile)
+    kept = [v for v in own.violations if v.code.value not in owned
+            or (v.code.value in kept_codes and (v.code.value, v.player, v.line) not in again)]
+    violations = (*kept, *bets.violations)  # (the replay's order, then the pass's: as the store keeps them)
+    unverifiable = (*(u for u in own.unverifiable if u.check.value not in owned), *bets.unverifiable)
+    contradicted = {bet.assumed.value for bet in Bet if any(v.code == bet.code for v in violations)}
+    assumptions = (*(a for a in own.assumptions if a.kind.value not in kinds),
+                   *(a for a in bets.assumptions if a.kind.value not in contradicted))
+    return Judgement(bets.key, bets.site, bets.hand_id, bets.profile, verdict(bool(violations), bool(unverifiable)),
+                     violations, unverifiable, assumptions,
+                     tuple((bet, value, source.value) for bet, (value, source) in bets.values.items()),
+                     tuple(bets.notes))
+
+
+__all__ = ["Findings", "Judgement", "complete", "own_rule_codes"]
