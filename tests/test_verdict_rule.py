@@ -9,13 +9,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
 from hhtool.replay.codes import Code
 from hhtool.replay.result import Verdict, stored_verdict_sql, verdict, verdict_sql
-from hhtool.replay.table_pass import hand_posts, judge_slice, outcome_of
+from hhtool.replay.table_pass import hand_posts, judge_slice
 
 FLAGS = (False, True)
 NOT_REPLAYED = "not-replayed"
@@ -122,8 +123,19 @@ class Row:
     posts: list[tuple[str, str, int, int, bool]] = field(default_factory=lambda: [
         ("ante", "a", 1, 5, False), ("ante", "b", 1, 6, False)])
     unanted: list[tuple[str, int]] = field(default_factory=list)
-    violation_codes: frozenset[str] = frozenset()
-    unverifiable_codes: frozenset[str] = frozenset()
+    # (code, street, player, expected, actual, message, file, line)
+    violations: list[tuple[Any, ...]] = field(default_factory=list)
+    unverifiable: list[tuple[Any, ...]] = field(default_factory=list)  # (check_code, reason, line)
+    assumptions: list[tuple[Any, ...]] = field(default_factory=list)  # (kind, value, words, line)
+
+
+def found(*codes: str) -> list[tuple[Any, ...]]:
+    """Stored violations of these codes, as the store's gather gives them."""
+    return [(code, None, None, "", "", f"a {code} finding", "h.txt", 1) for code in codes]
+
+
+def unverified(*codes: str) -> list[tuple[Any, ...]]:
+    return [(code, f"{code} could not be decided", None) for code in codes]
 
 
 #: three other hands at table T anted 1
@@ -131,37 +143,38 @@ TABLE_ANTED_1 = {("T", "ante"): [((1, 1), True, 4)]}
 
 
 def verdicts_of(row: Row, tables: dict[tuple[str, str], list[tuple[tuple[int, ...], bool, int]]]) -> list[tuple[int, str, str]]:
-    return judge_slice([row], tables, lambda levels: {}).verdicts
+    return [(j.hk, j.profile, j.verdict.value) for j in judge_slice([row], tables, lambda levels: {})]
 
 
 def test_the_pass_hands_the_store_the_verdict_with_the_hands_other_findings() -> None:
     # the placeholder is the pass's own finding (ANTE): replaced, the hand is ok
-    assert verdicts_of(Row(unverifiable_codes=frozenset({Code.ANTE.value})), TABLE_ANTED_1) == [(0, "pokerstars", "ok")]
+    assert verdicts_of(Row(unverifiable=unverified(Code.ANTE.value)), TABLE_ANTED_1) == [(0, "pokerstars", "ok")]
     # a finding of another code stays: its verdict counts
-    assert verdicts_of(Row(violation_codes=frozenset({Code.BET_SIZE.value, Code.ANTE.value})),
+    assert verdicts_of(Row(violations=found(Code.BET_SIZE.value, Code.ANTE.value)),
                        TABLE_ANTED_1) == [(0, "pokerstars", "violation")]
-    assert verdicts_of(Row(unverifiable_codes=frozenset({Code.POT_TOTAL.value})),
+    assert verdicts_of(Row(unverifiable=unverified(Code.POT_TOTAL.value)),
                        TABLE_ANTED_1) == [(0, "pokerstars", "unverifiable")]
     # the table anted 2: the hand's own 1s are violations
     assert verdicts_of(Row(), {("T", "ante"): [((2, 2), True, 4)]}) == [(0, "pokerstars", "violation")]
     # alone at its table, with no level nor structure: the ante both players posted is adopted as an
     # assumption (no unverifiable check), and the hand is ok
-    alone = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite")], {},
-                        lambda levels: {})
-    assert alone.verdicts == [(0, "pokerstars", "ok")]
-    assert alone.unverifiable == []
-    assert [(row[3], row[4]) for row in alone.assumptions] == [("ante", 1)]
-    assert alone.owned_kinds == [(0, "pokerstars", "ante")]
+    [alone] = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite")], {},
+                          lambda levels: {})
+    assert alone.verdict == "ok"
+    assert alone.unverifiable == ()
+    assert [(assumed.kind.value, assumed.value) for assumed in alone.assumptions] == [("ante", 1)]
     # alone, but its players' antes disagree: a violation, and nothing is assumed
-    split = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite",
-                             posts=[("ante", "a", 1, 5, False), ("ante", "b", 2, 6, False)])], {}, lambda levels: {})
-    assert split.verdicts == [(0, "pokerstars", "violation")]
-    assert split.assumptions == []
+    [split] = judge_slice([Row(table_name="alone", table="alone", level="nowhere", dealt_by="nosuchsite",
+                               posts=[("ante", "a", 1, 5, False), ("ante", "b", 2, 6, False)])], {}, lambda levels: {})
+    assert split.verdict == "violation"
+    assert split.assumptions == ()
 
 
-def test_a_hand_whose_forced_bets_are_all_stated_gets_no_verdict_from_the_pass() -> None:
-    row = Row(ante_source="header", violation_codes=frozenset({Code.BET_SIZE.value}))
-    judged = outcome_of([], [])
-    assert judged.verdicts == []
-    assert judge_slice([row], TABLE_ANTED_1, lambda levels: {}).verdicts == []
+def test_a_hand_whose_forced_bets_are_all_stated_is_judged_by_its_own_findings_alone() -> None:
+    row = Row(ante_source="header", violations=found(Code.BET_SIZE.value))
+    assert judge_slice([], {}, lambda levels: {}) == []
+    [judged] = judge_slice([row], TABLE_ANTED_1, lambda levels: {})
     assert hand_posts(row).stated
+    # the pass judged no forced bet: the hand's own finding decides, nothing assumed, no stake replaced
+    assert judged.verdict == "violation" and [v.code for v in judged.violations] == [Code.BET_SIZE]
+    assert judged.values == () and judged.assumptions == ()
