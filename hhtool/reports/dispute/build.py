@@ -40,8 +40,7 @@ def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
     money = money_of(hand)
     notes = []
     # judged in memory (another profile, or the user's structures file): the pass's values and sources
-    in_memory = {bet: (value, StakeSource(source)) for _, _, bet, value, source in
-              (facts.cross_hand.values if facts.cross_hand is not None else ())}
+    in_memory = {str(bet): judged for bet, judged in facts.cross_hand.values.items()} if facts.cross_hand else {}
     for what, amount, source in (("ante", *in_memory.get("ante", (hand.stakes.ante, hand.stakes.ante_source))),
                                  ("bring-in", *in_memory.get("bring_in", (hand.stakes.bring_in,
                                                                           hand.stakes.bring_in_source)))):
