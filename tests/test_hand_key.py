@@ -87,6 +87,14 @@ def test_a_store_of_the_schema_before_the_key_migrates_and_answers_the_same(tmp_
                                            "WHERE table_name = 'actions'").fetchall()
     with duckdb.connect(str(current), read_only=True) as con:
         hand = con.execute("SELECT site, hand_id FROM hands WHERE verdict = 'violation' ORDER BY 1, 2 LIMIT 1").fetchone()
+    # a store from before version 11 has no all-in EV: the migration adds its columns empty (docs/schema.md:
+    # its hands get them when imported again), so the current store is compared with them emptied
+    emptied = tmp_path / "emptied.duckdb"
+    emptied.write_bytes(current.read_bytes())
+    with duckdb.connect(str(emptied)) as con:
+        con.execute("UPDATE hands SET allin_ev = NULL, allin_street = NULL, allin_deals = NULL")
+        con.execute("UPDATE keyed.results SET ev_net = NULL")
+    with duckdb.connect(str(emptied), read_only=True) as con:
         want = every_table(con)
     assert hand is not None
     before = outputs(current, hand)

@@ -78,7 +78,7 @@ def test_out_where_no_file_can_be_made_is_a_usage_error(samples: str) -> None:
     (["stats"], "csv", " (36 rows)"),
     (["hands"], "json", " (122 rows)"),
     (["sessions", "--player", "Hero"], "txt", " (2 rows)"),
-    (["problems"], "csv", " (2 rows)"),
+    (["problems"], "csv", " (0 rows)"),  # (hand 200's unstated forced bets are assumptions now, not problems)
     (["violations", "--by", "code"], "csv", " (0 rows)"),
     (["sql", "SELECT 1 AS one"], "parquet", " (1 row)"),
     (["audit", "--explain", "200"], "txt", ""),
