@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from hhtool.cli.output import fit_lines
+from hhtool.reports.site_words import site_in_words
 from hhtool.service.choices import profile_names
 from tests.inputs import SAMPLES
 
@@ -45,7 +46,7 @@ def test_show_fits_80_columns_on_a_hand_of_each_site(store: Path) -> None:
         assert shown.exit_code == 0, shown.output
         assert not too_wide(shown.output), (row, too_wide(shown.output))
         lines = shown.output.splitlines()
-        assert lines[0].startswith(f"{row['site']} hand #{row['hand_id']}"), lines[:3]
+        assert lines[0].startswith(f"{site_in_words(row['site'])} hand #{row['hand_id']}"), lines[:3]  # (in words)
         assert any(", ante " in line and ", bring-in " in line for line in lines[1:4]), lines[:5]
         wide = runner.invoke(app, ["show", row["hand_id"], "--site", row["site"], "--db", str(store)],
                              env={"COLUMNS": "400"})

@@ -87,16 +87,16 @@ def test_context_grows_and_re_judges_earlier_hands(tmp_path: Path) -> None:
     db = str(tmp_path / "c.duckdb")
     result = runner.invoke(app, ["import", write(tmp_path, "one.txt", stars_hand(1)), "--db", db])
     assert result.exit_code == 0, result.output
-    assert verdicts(db) == {"1": "unverifiable"}  # alone at the table: never a silent pass
-    _, unverifiable = findings(db, "1")
-    assert unverifiable == [
-        "ANTE: the site does not state the ante: no other hand at table 'Sabik VII' ($0.05/$0.10) is stored; no hand of "
-        "the other PokerStars tables at $0.05/$0.10 USD is stored; hhtool's structures table has no PokerStars row for "
-        "$0.05/$0.10 USD",
-        "BRING_IN_AMOUNT: the site does not state the bring-in: no other hand at table 'Sabik VII' ($0.05/$0.10) is "
-        "stored; no hand of the other PokerStars tables at $0.05/$0.10 USD is stored; hhtool's structures table has no "
-        "PokerStars row for $0.05/$0.10 USD",
-    ]
+    # alone at the table: judged with its own agreeing posts, said as assumptions (issue #33), never a silent pass
+    assert verdicts(db) == {"1": "ok"}
+    assert findings(db, "1") == ([], [])
+    nowhere = ("no other hand at table 'Sabik VII' ($0.05/$0.10) is stored; no hand of the other PokerStars tables at "
+               "$0.05/$0.10 USD is stored; hhtool's structures table has no PokerStars row for $0.05/$0.10 USD")
+    assert assumed(db, "1") == {
+        "ante": "ante $0.01, as all 3 players dealt in posted it; the history does not state the level's ante, nor does "
+                f"any other source: {nowhere}",
+        "bring_in": "bring-in $0.02, as Bob brought in for it; the history does not state the level's bring-in, nor does "
+                    f"any other source: {nowhere}"}
     assert stakes_of(db, "1") == (1, "posted", 2, "posted")
 
     more = [stars_hand(n) for n in range(2, 12)]
@@ -136,18 +136,19 @@ def test_audit_rules_judges_the_context_under_that_profile(tmp_path: Path) -> No
 def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
     db = str(tmp_path / "d.duckdb")
     runner.invoke(app, ["import", write(tmp_path, "a.txt", stars_hand(1), stars_hand(2, bring_in=3)), "--db", db])
-    assert verdicts(db) == {"1": "unverifiable", "2": "unverifiable"}
-    _, unverifiable = findings(db, "2")
-    assert ("BRING_IN_AMOUNT: the site does not state the bring-in: the other hands at table 'Sabik VII' "
-            "($0.05/$0.10) do not agree on it: 1 brought in for $0.02; no hand of the other PokerStars tables at "
-            "$0.05/$0.10 USD is stored; hhtool's structures table has no PokerStars row for $0.05/$0.10 USD") in unverifiable
+    # one other hand never accuses alone: each is judged with its own post, the disagreement said in its assumption
+    assert verdicts(db) == {"1": "ok", "2": "ok"}
+    assert findings(db, "2") == ([], [])
+    assert ("bring-in $0.03, as Bob brought in for it; the history does not state the level's bring-in, nor does any "
+            "other source: the other hands at table 'Sabik VII' ($0.05/$0.10) do not agree on it: 1 brought in for "
+            "$0.02; no hand of the other PokerStars tables at $0.05/$0.10 USD is stored") in assumed(db, "2")["bring_in"]
     # a third hand makes a majority: the odd one out is caught, the others are clean
     runner.invoke(app, ["import", write(tmp_path, "b.txt", stars_hand(3)), "--db", db])
     assert verdicts(db) == {"1": "ok", "2": "violation", "3": "ok"}
     # a split without a majority names every amount
     runner.invoke(app, ["import", write(tmp_path, "c.txt", stars_hand(4, bring_in=3), stars_hand(5, bring_in=1)), "--db", db])
-    _, unverifiable = findings(db, "5")
-    assert any("do not agree on it: 2 brought in for $0.02, 2 brought in for $0.03" in u for u in unverifiable)
+    assert findings(db, "5") == ([], [])
+    assert "do not agree on it: 2 brought in for $0.02, 2 brought in for $0.03" in assumed(db, "5")["bring_in"]
 
 
 def test_other_tables_are_the_next_tier_and_other_stakes_are_none(tmp_path: Path) -> None:
