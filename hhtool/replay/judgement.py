@@ -7,13 +7,15 @@ under a profile by the same :func:`complete`, so that they and the store agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from hhtool.replay.codes import Code
 from hhtool.replay.forced_bets import Bet
 from hhtool.replay.forced_bets import Judgement as BetJudgement
 from hhtool.replay.profiles import PROFILES
-from hhtool.replay.result import Assumption, Unverifiable, Verdict, Violation, verdict
+from hhtool.replay.result import AssumedKind, Assumption, Unverifiable, Verdict, Violation, verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,21 @@ class Findings:
     unverifiable: tuple[Unverifiable, ...]
     assumptions: tuple[Assumption, ...]
 
+
+
+def findings_of_rows(site: str, hand_id: str, file: str, violations: Iterable[tuple[Any, ...]],
+                     unverifiable: Iterable[tuple[Any, ...]], assumptions: Iterable[tuple[Any, ...]]) -> Findings:
+    """A hand's findings as its store keeps them, as typed values: violations (code, street, player, expected,
+    actual, message, file, line), unverifiable checks (check_code, reason, line) and assumptions (kind, value,
+    words, line); ``file`` stands in for a violation stored with none."""
+    return Findings(
+        tuple(Violation(site, hand_id, Code(code), None if street is None else int(street), player, expected or "",
+                        actual or "", message or "", cited or file, int(line or 0))
+              for code, street, player, expected, actual, message, cited, line in violations),
+        tuple(Unverifiable(Code(code), str(reason), None if line is None else int(line))
+              for code, reason, line in unverifiable),
+        tuple(Assumption(AssumedKind(kind), int(value), str(words), None if line is None else int(line))
+              for kind, value, words, line in assumptions))
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
@@ -72,4 +89,4 @@ def complete(own: Findings, bets: BetJudgement,
                      tuple(bets.notes))
 
 
-__all__ = ["Findings", "Judgement", "complete", "own_rule_codes"]
+__all__ = ["Findings", "Judgement", "complete", "findings_of_rows", "own_rule_codes"]

@@ -35,8 +35,7 @@ from hhtool.replay.forced_bets import (
     vote_of_amounts,
 )
 from hhtool.replay.forced_bets import Judgement as BetJudgement
-from hhtool.replay.judgement import Findings, Judgement, complete
-from hhtool.replay.result import AssumedKind, Assumption, Unverifiable, Violation
+from hhtool.replay.judgement import Findings, Judgement, complete, findings_of_rows
 from hhtool.replay.structures import LevelKey
 from hhtool.replay.user_structures import UserStructures
 
@@ -110,14 +109,7 @@ def judge_slice(hands: Sequence[HandRow], tables: Patterns,
 
 def stored_findings(row: HandRow) -> Findings:
     """A hand's findings and assumptions as its store gives them."""
-    return Findings(
-        tuple(Violation(row.site, row.hand_id, Code(code), None if street is None else int(street), player,
-                        expected or "", actual or "", message or "", file or row.file, int(line or 0))
-              for code, street, player, expected, actual, message, file, line in row.violations),
-        tuple(Unverifiable(Code(code), str(reason), None if line is None else int(line))
-              for code, reason, line in row.unverifiable),
-        tuple(Assumption(AssumedKind(kind), int(value), str(words), None if line is None else int(line))
-              for kind, value, words, line in row.assumptions))
+    return findings_of_rows(row.site, row.hand_id, row.file, row.violations, row.unverifiable, row.assumptions)
 
 
 def hand_posts(row: HandRow) -> HandPosts:

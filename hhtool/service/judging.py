@@ -4,7 +4,7 @@ origin site of a converted history included), the replay under it, and the dispu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,9 +16,8 @@ from hhtool.store import Store
 from hhtool.store.load import load_hands
 
 if TYPE_CHECKING:
-    from hhtool.model import Hand, StakeSource
+    from hhtool.model import Hand
     from hhtool.replay import ChosenProfile, ReplayResult, RuleProfile
-    from hhtool.replay.forced_bets import Bet
     from hhtool.replay.user_structures import UserStructures
     from hhtool.reports.dispute import Report
 
@@ -66,6 +65,7 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     """The one stored hand with this id (UsageError when there is none, or one on several sites),
     replayed under ``rules`` or its own profile (and judged again with ``desk``, the user's structures file)."""
     from hhtool.reports.dispute import judgement_of, stored_facts
+    from hhtool.reports.dispute.stored import with_judged_stakes
     from hhtool.reports.show import describe_hand
 
     check_rules(rules)  # a wrong --rules is a usage error, before the store is opened
@@ -81,20 +81,6 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
     if not hide_hole:  # the equities read every live hand's down cards: none while they are hidden
         described["allin"] = _allin_view(hand, chosen.profile)
     return ShownHand(hand, described)
-
-
-def with_judged_stakes(hand: Hand, values: Mapping[Bet, tuple[int | None, StakeSource]]) -> Hand:
-    """``hand`` with the forced bets the cross-hand pass judged it with (its judgement's ``values``: bet ->
-    value and tier) in place of the stored ones."""
-    from dataclasses import replace
-
-    stakes = hand.stakes
-    for bet, (value, source) in values.items():
-        if bet == "ante":
-            stakes = replace(stakes, ante=value, ante_source=source)
-        elif bet == "bring_in":
-            stakes = replace(stakes, bring_in=value, bring_in_source=source)
-    return replace(hand, stakes=stakes)
 
 
 def show_page(database: Database, hand_id: str, site: str | None, rules: str | None, hide_hole: bool,

@@ -22,7 +22,7 @@ from hhtool.reports.dispute.settlement import (
     return_rows,
     returned_amounts,
 )
-from hhtool.reports.dispute.stored import StoredFacts, judgement_of
+from hhtool.reports.dispute.stored import StoredFacts, judgement_of, with_judged_stakes
 from hhtool.reports.dispute.verdict import headline
 
 _SOURCE_WORDS = {
@@ -39,11 +39,10 @@ _SOURCE_WORDS = {
 def _context(hand: Hand, facts: StoredFacts) -> tuple[ContextNote, ...]:
     money = money_of(hand)
     notes = []
-    # judged in memory (another profile, or the user's structures file): the pass's values and sources
-    in_memory = {str(bet): judged for bet, judged in facts.cross_hand.values.items()} if facts.cross_hand else {}
-    for what, amount, source in (("ante", *in_memory.get("ante", (hand.stakes.ante, hand.stakes.ante_source))),
-                                 ("bring-in", *in_memory.get("bring_in", (hand.stakes.bring_in,
-                                                                          hand.stakes.bring_in_source)))):
+    if facts.cross_hand is not None:  # judged in memory (another profile, or the user's structures file)
+        hand = with_judged_stakes(hand, facts.cross_hand.values)
+    for what, amount, source in (("ante", hand.stakes.ante, hand.stakes.ante_source),
+                                 ("bring-in", hand.stakes.bring_in, hand.stakes.bring_in_source)):
         detail = facts.table_words.get(what, "") if source is not StakeSource.HEADER else ""
         if source is StakeSource.USER:
             detail = ""  # (the findings name the file)

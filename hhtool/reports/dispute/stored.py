@@ -8,14 +8,15 @@ the one rule (:func:`hhtool.replay.result.verdict`); a view walks the hand again
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from hhtool.model import Hand, text_lines
+from hhtool.model import Hand, StakeSource, text_lines
 from hhtool.money import format_money
-from hhtool.replay.codes import Code
+from hhtool.replay.forced_bets import Bet
 from hhtool.replay.forced_bets import Judgement as BetJudgement
-from hhtool.replay.judgement import Findings, complete
-from hhtool.replay.result import AssumedKind, Assumption, ReplayResult, Unverifiable, Violation, verdict
+from hhtool.replay.judgement import Findings, complete, findings_of_rows
+from hhtool.replay.result import ReplayResult, verdict
 from hhtool.replay.table_pass import HandRow, judge_bets
 from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.dispute.model import CopySide, CopyView
@@ -49,17 +50,23 @@ def judgement_of(hand: Hand, result: ReplayResult, stored: StoredJudgement | Non
             violations = tuple(sorted(whole.violations, key=lambda v: (v.line, v.code)))
             unverifiable, assumptions = whole.unverifiable, whole.assumptions
     else:
-        violations = tuple(
-            Violation(hand.site, hand.hand_id, Code(code), None if street is None else int(street), player,
-                      expected or "", actual or "", message or "", file or hand.source.file, int(line or 0))
-            for code, street, player, expected, actual, message, file, line in stored.violations)
-        unverifiable = tuple(Unverifiable(Code(code), str(reason), None if line is None else int(line))
-                             for code, reason, line in stored.unverifiable)
-        assumptions = tuple(Assumption(AssumedKind(kind), int(value), str(words), None if line is None else int(line))
-                            for kind, value, words, line in stored.assumptions)
+        own = findings_of_rows(hand.site, hand.hand_id, hand.source.file, stored.violations, stored.unverifiable,
+                               stored.assumptions)
+        violations, unverifiable, assumptions = own.violations, own.unverifiable, own.assumptions
     decided = verdict(bool(violations), bool(unverifiable), conflicted)
     return replace(result, verdict=decided, violations=violations, unverifiable=unverifiable, assumptions=assumptions)
 
+
+def with_judged_stakes(hand: Hand, values: Mapping[Bet, tuple[int | None, StakeSource]]) -> Hand:
+    """``hand`` with the forced bets the cross-hand pass judged it with (its judgement's ``values``: bet ->
+    value and tier) in place of the stored ones."""
+    stakes = hand.stakes
+    for bet, (value, source) in values.items():
+        if bet == "ante":
+            stakes = replace(stakes, ante=value, ante_source=source)
+        elif bet == "bring_in":
+            stakes = replace(stakes, bring_in=value, bring_in_source=source)
+    return replace(hand, stakes=stakes)
 
 def _side(row: dict[str, object], which: str) -> CopySide:
     text = row.get(f"{which}_text") or ""
