@@ -60,7 +60,11 @@ def parse_all(parser: object, blocks: list[tuple[str, ...]], file: str) -> tuple
     alive: list[object] = []
     offset = 0
     for lines in blocks:
-        outcomes = [parser.parse(raw) for raw in parser.split(lines, file, offset)]  # type: ignore[attr-defined]
+        raws = list(parser.split(lines, file, offset))  # type: ignore[attr-defined]
+        prepare = getattr(parser, "prepare", None)  # a line site reads the chunk's lines at once (absent before #37)
+        if prepare is not None:
+            prepare(raws)
+        outcomes = [parser.parse(raw) for raw in raws]  # type: ignore[attr-defined]
         offset += len(lines)
         alive = outcomes
         for outcome in alive:

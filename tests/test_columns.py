@@ -258,3 +258,18 @@ def test_a_line_two_terminals_match_is_read_as_lark_reads_it(old: str, new: str,
     assert isinstance(expected, list)
     assert (terminal, line) in expected or (terminal == "NOISE" and all(at != line for _, at in expected))
     assert _columnar_tokens(grammar, text) == expected
+
+
+def test_a_full_lexicon_forgets_old_lines_not_the_chunks() -> None:
+    """When the lexicon would outgrow its bound it starts afresh with the whole chunk's lines, so every line
+    of the hands about to be parsed is still read natively."""
+    grammar = LineGrammar("pokerstars")
+    hands = _simulated("pokerstars")
+    first, second = [line for raw in hands[:20] for line in raw.lines], [line for raw in hands[20:40] for line in raw.lines]
+    grammar._parser.MAX_READINGS = len(set(first)) + 5
+    grammar.lex(first)
+    grammar.lex(second)
+    lexicon = grammar._parser.lexicon
+    assert lexicon is not None
+    assert set(second) - {""} <= set(lexicon.masks), "a line of the chunk was forgotten"
+    assert not set(first) - set(second) & set(lexicon.masks), "the old lines were kept past the bound"

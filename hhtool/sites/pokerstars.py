@@ -144,7 +144,6 @@ class PokerStarsParser(LineSiteParser[_StarsFacts]):
     hand_start = _HAND_START
     grammar_name = "pokerstars"
     lines = _LINES
-    columnar = True
 
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         header_match(raw, _HAND_START, "a PokerStars hand header")

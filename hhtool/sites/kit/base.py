@@ -543,8 +543,7 @@ class SiteParser:
         return ()
 
     def prepare(self, raws: Sequence[RawHand]) -> None:
-        """Work done once for a chunk's hands before :meth:`parse` reads each: a line format reads all their
-        lines natively at once (:meth:`LineSiteParser.prepare`); a site of several formats asks each."""
+        """Before :meth:`parse` reads each of a chunk's hands: each line format reads all their lines at once."""
         for line_format in self.line_formats():
             if line_format is not self:
                 line_format.prepare(raws)

@@ -347,13 +347,15 @@ class LineParser:
             self.lexicon = Lexicon({}, [{} for _ in self._terminals])
         lexicon = self.lexicon
         assert lexicon is not None
-        fresh = set(lines).difference(lexicon.masks)
+        wanted = set(lines)
+        fresh = wanted.difference(lexicon.masks)
         if not fresh:
             return
-        if len(lexicon.masks) + len(fresh) > self.MAX_READINGS:
+        if len(lexicon.masks) + len(fresh) > self.MAX_READINGS:  # forget the old lines, not this chunk's
             lexicon.masks.clear()
             for found in lexicon.groups:
                 found.clear()
+            fresh = wanted
         lexed = self._lexer.lex(fresh)
         lexicon.masks.update(lexed.masks)
         for found, more in zip(lexicon.groups, lexed.groups, strict=True):
