@@ -117,7 +117,8 @@ def main() -> int:
         return 0
     if args.against is not None:
         return compare(paths, args.against.resolve(), args.rounds)
-    print(f"hhtool {getattr(hhtool, 'build', lambda: 'pure Python')()} build, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
+    build = getattr(hhtool, "build", lambda: "pure Python")()  # (hhtool.build went with the mypyc build, #27)
+    print(f"hhtool {build} build, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
     print("| input | hands | CPU µs per hand, median | min–max | runs |\n|---|---|---|---|---|")
     for path in paths:
         parser, blocks = blocks_of(path)

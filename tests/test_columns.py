@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from hhtool.ingest.chunks import process_chunk
 from hhtool.ingest.reader import decode_bytes, read_file
-from hhtool.model import RawHand
+from hhtool.model import Hand, RawHand
 from hhtool.simulate.writers import WRITERS
 from hhtool.sites import all_parsers, detect, parser_for
 from hhtool.sites.kit.columns import ColumnLexer
@@ -198,16 +198,19 @@ def _outcomes(site: str, raws: tuple[RawHand, ...], columnar: bool) -> list[obje
     """The chunk function's parse of ``raws`` with the site's switch set, on fresh grammars (nothing remembered)."""
     load_grammar.cache_clear()
     parser = parser_for(site)
-    formats = [fmt for fmt in parser.line_formats() if isinstance(fmt, LineSiteParser)]
-    saved = {fmt: fmt.columnar for fmt in formats}
+    formats = [type(fmt) for fmt in parser.line_formats() if isinstance(fmt, LineSiteParser)]
+    saved = {cls: vars(cls).get("columnar") for cls in formats}  # a site's own setting, or None: inherited
     try:
-        for fmt in formats:
-            type(fmt).columnar = columnar
+        for cls in formats:
+            cls.columnar = columnar
         result = process_chunk(site, list(raws), replay=False)
         parsed = [parser.parse(raw) for raw in raws]
     finally:
-        for fmt, value in saved.items():
-            type(fmt).columnar = value
+        for cls, value in saved.items():
+            if value is None:
+                del cls.columnar
+            else:
+                cls.columnar = value
         load_grammar.cache_clear()
     rows = {name: table.to_pylist() for name, table in result.tables.items()}
     return [parsed, result.hand_ids, result.failures, result.skipped, rows]
@@ -223,19 +226,24 @@ def test_same_hands_with_the_switch_on_and_off(site: str) -> None:
     assert _outcomes(site, raws, True) == _outcomes(site, raws, False)
 
 
-def test_import_command_reads_columns(tmp_path: Path) -> None:
-    """The import command on the samples, PokerStars and the other switched sites on the new path: every
-    text hand is read, none fails (the samples hold no faulty hand)."""
+def test_import_command_reads_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import command on the samples with every text site's switch on, then off: the same totals, none
+    failed, and the lines were read as columns only when the switch was on (one job imports in this process)."""
     from hhtool.cli import app
 
+    totals = {}
+    for columnar in (True, False):
+        monkeypatch.setattr(LineSiteParser, "columnar", columnar)
+        load_grammar.cache_clear()
+        result = CliRunner().invoke(app, ["import", str(SAMPLES), "--db", str(tmp_path / f"{columnar}.duckdb"),
+                                          "--jobs", "1", "--format", "json"])
+        assert result.exit_code == 0, result.output
+        totals[columnar] = json.loads(result.output)["totals"]
+        lexicon = load_grammar("pokerstars")._parser.lexicon
+        assert (lexicon is not None and len(lexicon.masks) > 50) == columnar, "the switch did not decide the path"
     load_grammar.cache_clear()
-    result = CliRunner().invoke(app, ["import", str(SAMPLES), "--db", str(tmp_path / "s.duckdb"), "--jobs", "1",
-                                      "--format", "json"])
-    assert result.exit_code == 0, result.output
-    totals = json.loads(result.output)["totals"]
-    assert totals["failed"] == 0 and totals["stored"] > 100, totals
-    lexicon = load_grammar("pokerstars")._parser.lexicon  # one job imports in this process
-    assert lexicon is not None and len(lexicon.masks) > 50, "the import did not read PokerStars lines as columns"
+    assert totals[True] == totals[False]
+    assert totals[True]["failed"] == 0 and totals[True]["stored"] > 100, totals
 
 
 @pytest.mark.parametrize(("old", "new", "terminal"), [
@@ -273,3 +281,18 @@ def test_a_full_lexicon_forgets_old_lines_not_the_chunks() -> None:
     assert lexicon is not None
     assert set(second) - {""} <= set(lexicon.masks), "a line of the chunk was forgotten"
     assert not set(first) - set(second) & set(lexicon.masks), "the old lines were kept past the bound"
+
+
+@pytest.mark.parametrize("name", ["Hi: calls $0.02", "Seat 1: \u212aelvin", "x said, \"y", "\u0661\u0662 (9 in chips)",
+                                  "Dealt to Hero [Ah]", "wheel4life"])
+def test_a_hostile_player_name_reads_the_same(name: str) -> None:
+    """A player renamed to hold a line's own words, another player's name or non-ASCII digits and letters:
+    the hand (or its failure) is the same read as columns and line by line (the lines whose plain reading
+    splits the name are read again with the seated name in place, by Python's re, on both paths)."""
+    raws = tuple(RawHand(raw.file, raw.first_line, tuple(line.replace("HiLoHarry", name) for line in raw.lines))
+                 for raw in _simulated("pokerstars")[:40] if "HiLoHarry" in raw.text)
+    assert raws
+    on, off = _outcomes("pokerstars", raws, True), _outcomes("pokerstars", raws, False)
+    assert on == off
+    parsed = on[0]
+    assert isinstance(parsed, list) and any(isinstance(outcome, Hand) for outcome in parsed), "no hand parsed"

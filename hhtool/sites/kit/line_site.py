@@ -34,10 +34,11 @@ class LineSiteParser(SiteParser, Generic[F]):
     grammar_name: ClassVar[str] = ""
     #: the site's own lines; every other terminal of its grammar must be a common line
     lines: ClassVar[LineTable[Any]] = LineTable()
-    #: the site's switch: a chunk's lines are read natively, as one column, before its hands are parsed
-    #: (:mod:`hhtool.sites.kit.columns`); off (``columnar = False`` in the site's class), each line is
-    #: matched by Python's ``re`` as it is met
-    columnar: ClassVar[bool] = True
+    #: the site's switch: on, a chunk's lines are read natively, as one column, before its hands are parsed
+    #: (:mod:`hhtool.sites.kit.columns`); off, each line is matched by Python's ``re`` as it is met. Off for
+    #: every site: the native reading costs more CPU than it saves (benchmarks/RESULTS.md, issue #37, parse);
+    #: the same hands either way (tests/test_columns.py)
+    columnar: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._readers = self._reader_table()
