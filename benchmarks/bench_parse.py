@@ -60,7 +60,11 @@ def parse_all(parser: object, blocks: list[tuple[str, ...]], file: str) -> tuple
     alive: list[object] = []
     offset = 0
     for lines in blocks:
-        outcomes = [parser.parse(raw) for raw in parser.split(lines, file, offset)]  # type: ignore[attr-defined]
+        raws = list(parser.split(lines, file, offset))  # type: ignore[attr-defined]
+        prepare = getattr(parser, "prepare", None)  # a line site reads the chunk's lines at once (absent before #37)
+        if prepare is not None:
+            prepare(raws)
+        outcomes = [parser.parse(raw) for raw in raws]  # type: ignore[attr-defined]
         offset += len(lines)
         alive = outcomes
         for outcome in alive:
@@ -113,7 +117,8 @@ def main() -> int:
         return 0
     if args.against is not None:
         return compare(paths, args.against.resolve(), args.rounds)
-    print(f"hhtool {hhtool.build()} build, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
+    build = getattr(hhtool, "build", lambda: "pure Python")()  # (hhtool.build went with the mypyc build, #27)
+    print(f"hhtool {build} build, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f}")
     print("| input | hands | CPU µs per hand, median | min–max | runs |\n|---|---|---|---|---|")
     for path in paths:
         parser, blocks = blocks_of(path)

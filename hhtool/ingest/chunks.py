@@ -144,6 +144,7 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     replayer = _replayer(rules, replay, structures)
     raws = hands.hands(parser) if isinstance(hands, LineBlock) else hands
     outcomes: list[ParseOutcome] = []
+    parser.prepare(raws)  # a line site reads the chunk's lines natively, at once (hhtool.sites.kit.columns)
     for index, raw in enumerate(raws):
         outcome = parser.parse(raw)
         at_file_end = ends_file and index == len(raws) - 1

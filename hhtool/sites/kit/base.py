@@ -542,6 +542,12 @@ class SiteParser:
         none for the XML and PHH formats, which have no line grammar."""
         return ()
 
+    def prepare(self, raws: Sequence[RawHand]) -> None:
+        """Before :meth:`parse` reads each of a chunk's hands: each line format reads all their lines at once."""
+        for line_format in self.line_formats():
+            if line_format is not self:
+                line_format.prepare(raws)
+
     def game_of(self, raw: RawHand) -> tuple[str | None, str, bool]:
         """(site hand id, the site's game name, whether it is Seven Card Stud Hi/Lo)."""
         raise NotImplementedError

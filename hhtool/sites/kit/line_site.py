@@ -11,7 +11,7 @@ settle the stakes and build. A site module declares only what differs: its gramm
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -34,6 +34,11 @@ class LineSiteParser(SiteParser, Generic[F]):
     grammar_name: ClassVar[str] = ""
     #: the site's own lines; every other terminal of its grammar must be a common line
     lines: ClassVar[LineTable[Any]] = LineTable()
+    #: the site's switch: on, a chunk's lines are read natively, as one column, before its hands are parsed
+    #: (:mod:`hhtool.sites.kit.columns`); off, each line is matched by Python's ``re`` as it is met. Off for
+    #: every site: the native reading costs more CPU than it saves (benchmarks/RESULTS.md, issue #37, parse);
+    #: the same hands either way (tests/test_columns.py)
+    columnar: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._readers = self._reader_table()
@@ -50,6 +55,10 @@ class LineSiteParser(SiteParser, Generic[F]):
 
     def grammar(self) -> LineGrammar:
         return load_grammar(self.grammar_name)
+
+    def prepare(self, raws: Sequence[RawHand]) -> None:
+        if self.columnar:
+            self.grammar().lex(line for raw in raws for line in raw.lines)
 
     # ------------------------------------------------------------ what a site declares
 

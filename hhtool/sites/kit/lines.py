@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import re
 import re._parser as sre_parse  # type: ignore[import-not-found]  # the stdlib's own regex parser, to find each pattern's required literal
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.parsers.lalr_analysis import Shift
 
 from hhtool.model import RawHand
+
+if TYPE_CHECKING:
+    from hhtool.sites.kit.columns import ColumnLexer, Lexicon
 
 #: (terminal name, its regex, the one literal every match contains or None, a search for any of
 #: several literals, one of which every match contains, or None)
@@ -220,10 +224,12 @@ class _Step:
     state accepts (in priority order), the plain readings of lines already seen there (shared by every
     stack whose top accepts the same terminals) and the stack each terminal leads to."""
 
-    __slots__ = ("following", "matcher", "readings", "stack")
+    __slots__ = ("accepted", "following", "matcher", "readings", "stack")
 
-    def __init__(self, stack: tuple[int, ...], matcher: LineMatcher, readings: dict[str, Reading | None]) -> None:
+    def __init__(self, stack: tuple[int, ...], matcher: LineMatcher, readings: dict[str, Reading | None],
+                 accepted: int = 0) -> None:
         self.stack, self.matcher, self.readings = stack, matcher, readings
+        self.accepted = accepted  # the bits (in a lexicon's masks) of the terminals the top state accepts
         self.following: dict[str, _Step] = {}
 
 
@@ -260,6 +266,10 @@ class LineParser:
         self._matchers: dict[frozenset[str], LineMatcher] = {}
         self._readings: dict[frozenset[str], dict[str, Reading | None]] = {}
         self._read = 0  # plain readings remembered
+        self._bit = {term[0]: 1 << place for place, term in enumerate(self._terminals)}
+        #: the native readings of the lines met so far (see hhtool.sites.kit.columns), while :meth:`lex` is used
+        self.lexicon: Lexicon | None = None
+        self._lexer: ColumnLexer | None = None
         self._step_of: dict[tuple[int, ...], _Step] = {}
         self._first = self._step((self._start,))
 
@@ -281,7 +291,7 @@ class LineParser:
             return known
         matcher = self._by_state.get(stack[-1]) or self._matcher(stack[-1])
         readings = self._readings.setdefault(frozenset(matcher.names), {})
-        step = _Step(stack, matcher, readings)
+        step = _Step(stack, matcher, readings, sum(self._bit[name] for name in matcher.names))
         if len(self._step_of) < self.MAX_TRANSITIONS:
             self._step_of[stack] = step
         return step
@@ -326,9 +336,51 @@ class LineParser:
         self._finish(list(step.stack), Token("$END", "", 0, line_no + 1, 1))
         return tokens
 
+    def lex(self, lines: Iterable[str]) -> None:
+        """Match the lines not met before against every terminal at once, natively, into :attr:`lexicon`
+        (forgotten whole when it would outgrow :attr:`MAX_READINGS`): the lines of the hands about to be
+        parsed, so that their readings come from it rather than from Python's ``re`` line by line."""
+        from hhtool.sites.kit.columns import ColumnLexer, Lexicon
+
+        if self._lexer is None:
+            self._lexer = ColumnLexer((name, regex) for name, regex, _, _ in self._terminals)
+            self.lexicon = Lexicon({}, [{} for _ in self._terminals])
+        lexicon = self.lexicon
+        assert lexicon is not None
+        wanted = set(lines)
+        fresh = wanted.difference(lexicon.masks)
+        if not fresh:
+            return
+        if len(lexicon.masks) + len(fresh) > self.MAX_READINGS:  # forget the old lines, not this chunk's
+            lexicon.masks.clear()
+            for found in lexicon.groups:
+                found.clear()
+            fresh = wanted
+        lexed = self._lexer.lex(fresh)
+        lexicon.masks.update(lexed.masks)
+        for found, more in zip(lexicon.groups, lexed.groups, strict=True):
+            found.update(more)
+
+    def _lexicon_reading(self, step: _Step, line: str) -> Reading | Any | None:
+        """The line's plain reading at ``step`` from :attr:`lexicon`: the highest-priority terminal among
+        those matching the line that the step's state accepts (the lowest bit of both masks); _UNREAD
+        for a line the lexicon has not met."""
+        lexicon = self.lexicon
+        mask = lexicon.masks.get(line) if lexicon is not None else None
+        if mask is None:
+            return _UNREAD
+        chosen = mask & step.accepted
+        if not chosen:
+            return None
+        place = (chosen & -chosen).bit_length() - 1
+        return self._terminals[place][0], lexicon.groups[place][line]  # type: ignore[union-attr]
+
     def _plain_reading(self, step: _Step, line: str) -> Reading | None:
-        """The line's plain reading at ``step`` (remembered while under :attr:`MAX_READINGS`)."""
-        plain = step.matcher.match(line)
+        """The line's plain reading at ``step`` (remembered while under :attr:`MAX_READINGS`): the
+        lexicon's where it has met the line, else Python's ``re``'s."""
+        plain = self._lexicon_reading(step, line)
+        if plain is _UNREAD:
+            plain = step.matcher.match(line)
         if self._read >= self.MAX_READINGS:
             for readings in self._readings.values():
                 readings.clear()
@@ -446,6 +498,10 @@ class LineGrammar:
 
     def parse(self, text: str, first_line: int = 1) -> list[LineToken]:
         return self._parser.parse(text, first_line)
+
+    def lex(self, lines: Iterable[str]) -> None:
+        """Read ``lines`` (those of the hands about to be parsed) natively, all at once (see :meth:`LineParser.lex`)."""
+        self._parser.lex(lines)
 
     def ignored(self) -> frozenset[str]:
         """The terminals the grammar drops (%ignore: chat, noise), which no reader ever sees."""
