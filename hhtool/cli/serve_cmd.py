@@ -28,6 +28,7 @@ def register(app: typer.Typer) -> None:
         `hhtool import` elsewhere waits until it stops; with --watch it imports itself, and open pages
         show the new hands. Notes and tags written on its pages are the only other writes. Ctrl-C stops it.
         """
+        from hhtool.reports.printable import printable
         from hhtool.service.errors import UsageError
         from hhtool.service.serving import HeldStore, watched_folders
 
@@ -39,7 +40,9 @@ def register(app: typer.Typer) -> None:
                       "the store (every hand, note and name); serve on 127.0.0.1 unless that is what you want",
                       markup=False, highlight=False)
         held = HeldStore(database(db), paths, interval,
-                         on_problem=lambda text: err.print(f"import: {text}", markup=False, highlight=False))
+                         on_problem=lambda text: err.print(f"import: {printable(text)}", markup=False, highlight=False),
+                         on_import=lambda imported: info(printable(imported.text()), stderr=True, markup=False,
+                                                         highlight=False))
         try:
             _run(held, host, port, open_browser)
         finally:

@@ -68,6 +68,11 @@ class Imported:
     hands: int
     at: datetime
 
+    def text(self) -> str:
+        """"imported 12 hands from X at 14:02" (the time in this machine's zone)."""
+        return f"imported {self.hands:,} hand{'s' if self.hands != 1 else ''} from {self.file} at " \
+               f"{self.at.astimezone().strftime('%H:%M')}"
+
 
 @dataclass
 class WatchState:
@@ -96,10 +101,12 @@ class WatchState:
             self.problems = [*self.problems[-19:], text]
 
     def status(self) -> dict[str, Any]:
-        """What a page's top bar shows: the hands stored since the server started, the last file."""
+        """What a page's top bar shows: the hands stored since the server started, the last file that
+        stored any (and the words for it), the last problem."""
         with self.lock:
-            last = self.last
-            return {"stored": self.stored, "files": self.files, "problem": self.problems[-1] if self.problems else None,
+            last, problem = self.last, (self.problems[-1] if self.problems else None)
+            return {"stored": self.stored, "files": self.files, "problem": problem,
+                    "text": "importing: nothing new yet" if last is None else last.text(),
                     "last": None if last is None else {"file": last.file, "hands": last.hands, "at": last.at.isoformat()}}
 
 
