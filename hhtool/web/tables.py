@@ -15,6 +15,9 @@ from hhtool.web.app import Served
 from hhtool.web.pages import render
 from hhtool.web.stat_help import STAT_HELP, rate_text
 
+#: the rates' headers on a narrow screen, where five columns must fit beside the names
+SHORT_HEADERS = {"vpip": "VPIP", "raise_3rd": "R3", "steal": "Stl", "aggression_5th": "Agg5", "wtsd": "WTSD"}
+
 
 async def tables(served: Served, request: Request) -> Response:
     from hhtool.service.live_tables import RATES, SMALL_SAMPLE, minutes_asked, table_view
@@ -29,7 +32,7 @@ async def tables(served: Served, request: Request) -> Response:
         minutes = minutes_asked(text)
     except UsageError:
         minutes = None
-    return await render(served, request, "tables.html", work, rates=RATES, help=STAT_HELP, rate_text=rate_text,
+    return await render(served, request, "tables.html", work, rates=RATES, help=STAT_HELP, short=SHORT_HEADERS, rate_text=rate_text,
                         small=SMALL_SAMPLE, minutes=minutes, minutes_text=text or "")
 
 
