@@ -25,15 +25,14 @@ async def tables(served: Served, request: Request) -> Response:
     text = request.query_params.get("minutes")
 
     def work(database: ServedDatabase) -> dict[str, Any]:
-        view = table_view(database, minutes_asked(text))
-        return {"view": view}
+        return {"view": table_view(database, minutes_asked(text))}
 
     try:
         minutes = minutes_asked(text)
     except UsageError:
         minutes = None
-    return await render(served, request, "tables.html", work, rates=RATES, help=STAT_HELP, short=SHORT_HEADERS, rate_text=rate_text,
-                        small=SMALL_SAMPLE, minutes=minutes, minutes_text=text or "")
+    return await render(served, request, "tables.html", work, rates=RATES, help=STAT_HELP, short=SHORT_HEADERS,
+                        rate_text=rate_text, small=SMALL_SAMPLE, minutes=minutes, minutes_text=text or "")
 
 
 ROUTES = (("/tables", tables, ["GET"]),)
