@@ -146,7 +146,8 @@ def create_app(held: HeldStore, hosts: Iterable[str], token: str | None = None) 
 
 
 async def latest(served: Served, request: Request) -> Response:
-    """The newest hand's mark, polled by open pages (a few bytes; no page waits for the import)."""
+    """The newest hand's mark, polled by open pages (a few bytes), and with --watch what the import
+    inside the server did (the top bar's status)."""
     from starlette.concurrency import run_in_threadpool
 
     def read() -> dict[str, Any]:
