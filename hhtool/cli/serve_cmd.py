@@ -22,12 +22,15 @@ def register(app: typer.Typer) -> None:
         interval: float = typer.Option(1.0, "--interval", min=0.05, help="Seconds between polls with --watch."),
         db: str | None = DB_OPTION,
     ) -> None:
-        """Serve the tracker on http://127.0.0.1:8765: players, hands, replayer, sessions, graph, audit, problems.
+        """Serve the tracker on http://127.0.0.1:8765: players, tables, hands, replayer, sessions, graph, audit, problems.
 
-        While it runs it holds the store: other readers (`hhtool stats`, ...) go on reading it, an
-        `hhtool import` elsewhere waits until it stops; with --watch it imports itself, and open pages
-        show the new hands. Notes and tags written on its pages are the only other writes. Ctrl-C stops it.
+        It opens the store only while a page reads it: `hhtool import --watch` in another terminal
+        writes between pages, and a page waits for the importer's batch. With --watch it imports
+        itself (and then keeps the store open for writing until it stops), says each file it imported,
+        and open pages show the new hands. Notes and tags written on its pages are the only other
+        writes. Ctrl-C stops it.
         """
+        from hhtool.reports.printable import printable
         from hhtool.service.errors import UsageError
         from hhtool.service.serving import HeldStore, watched_folders
 
@@ -39,7 +42,9 @@ def register(app: typer.Typer) -> None:
                       "the store (every hand, note and name); serve on 127.0.0.1 unless that is what you want",
                       markup=False, highlight=False)
         held = HeldStore(database(db), paths, interval,
-                         on_problem=lambda text: err.print(f"import: {text}", markup=False, highlight=False))
+                         on_problem=lambda text: err.print(f"import: {printable(text)}", markup=False, highlight=False),
+                         on_import=lambda imported: info(printable(imported.text()), stderr=True, markup=False,
+                                                         highlight=False))
         try:
             _run(held, host, port, open_browser)
         finally:

@@ -34,7 +34,8 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
                "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 REPORT_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
                  "frame-ancestors 'none'; base-uri 'none'")
-NAV = (("stats", "Players"), ("hands", "Hands"), ("sessions", "Sessions"), ("graph", "Graph"), ("audit", "Audit"),
+NAV = (("stats", "Players"), ("tables", "Tables"),
+       ("hands", "Hands"), ("sessions", "Sessions"), ("graph", "Graph"), ("audit", "Audit"),
        ("problems", "Problems"))
 
 
@@ -52,7 +53,8 @@ class Served:
     def page(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
         body = self.templates.get_template(template).render(
             request=request, token=self.token, nav=NAV, path=request.url.path, store=self.held.path,
-            watching=self.held.watched, **values)
+            watching=self.held.watched, imports=self.held.state.status()["text"] if self.held.watched else None,
+            **values)
         return HTMLResponse(body, status_code=status, headers={"Content-Security-Policy": PAGE_POLICY})
 
 
@@ -128,13 +130,13 @@ def _bound(served: Served, handler: Handler) -> Callable[[Request], Awaitable[Re
 
 def create_app(held: HeldStore, hosts: Iterable[str], token: str | None = None) -> Starlette:
     """The app over ``held``, answering to the Host headers ``hosts`` (:func:`allowed_hosts`)."""
-    from hhtool.web import hand, pages
+    from hhtool.web import hand, pages, tables
 
     served = Served(held, set(hosts))
     if token is not None:
         served.token = token
     routes: list[BaseRoute] = [Route(path, _bound(served, handler), methods=methods)
-                               for path, handler, methods in (*pages.ROUTES, *hand.ROUTES)]
+                               for path, handler, methods in (*pages.ROUTES, *hand.ROUTES, *tables.ROUTES)]
     routes += [Route("/api/latest", _bound(served, latest), methods=["GET"]),
                Mount("/static", app=StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes)
@@ -144,12 +146,16 @@ def create_app(held: HeldStore, hosts: Iterable[str], token: str | None = None) 
 
 
 async def latest(served: Served, request: Request) -> Response:
-    """The newest hand's mark, polled by open pages (a few bytes; no page waits for the import)."""
+    """The newest hand's mark, polled by open pages (a few bytes), and with --watch what the import
+    inside the server did (the top bar's status)."""
     from starlette.concurrency import run_in_threadpool
 
     def read() -> dict[str, Any]:
         with served.held.reading() as database:
-            return {**latest_hand(database), "imported": served.held.state.stored}
+            mark = {**latest_hand(database), "imported": served.held.state.stored}
+        if served.held.watched:
+            mark["import"] = served.held.state.status()
+        return mark
 
     return JSONResponse(await run_in_threadpool(read))
 

@@ -23,6 +23,8 @@
       return r.ok ? r.json() : null;
     }).then(function (mark) {
       if (!mark) { return; }
+      var status = document.getElementById('import-status');
+      if (status && mark.import) { status.textContent = mark.import.text; status.title = mark.import.problem || ''; }
       if (seen === null) { seen = mark; return; }
       if (mark.hands !== seen.hands || mark.key !== seen.key) {
         var added = mark.hands - seen.hands;
