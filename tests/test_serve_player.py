@@ -86,8 +86,8 @@ def test_the_opponents_list_and_the_hands_against_one(client: Any, store: Path) 
 
     page = client.get(html.unescape(row.group(1)))
     assert page.status_code == 200
-    listed = re.findall(r'<a href="/hand/([^/]+)/(\d+)">\2</a>.*?<td class="num[^"]*">([^<]*)</td><td class="num[^"]*">([^<]*)</td>',
-                        page.text, re.S)
+    listed = re.findall(r'<a href="/hand/([^/]+)/(\d+)">\2</a>.*?'
+                        r'<td class="num[^"]*">([^<]*)</td><td class="num[^"]*">([^<]*)</td>', page.text, re.S)
     assert sorted((site, hand) for site, hand, _, _ in listed) == both
     for site, hand, net, opponent_net in listed:  # each one's own net in the hand, as `hands` lists it
         assert net == _dollars(hero[(site, hand)]) and opponent_net == _dollars(other[(site, hand)])
