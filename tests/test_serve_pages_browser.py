@@ -63,9 +63,12 @@ def test_the_player_page_leads_with_his_rates_and_opens_an_opponent(browser: Any
     rows = page.locator("#against-hands tbody tr")
     assert rows.count() > 5
     _fits(page, width)
+    for table in ("#against-sums", "#against-hands"):  # the last column on the screen, not scrolled out of it
+        last = page.locator(f"{table} thead th").last.bounding_box()
+        assert last["x"] + last["width"] <= width, table
     _shot(page, f"against-{width}.png")
-    hand_id = rows.first.locator("td").nth(1).locator("a").inner_text()
-    rows.first.locator("td").first.click()
+    hand_id = rows.first.locator("td").first.locator("a").inner_text()
+    rows.first.locator("td").nth(2).click()  # (a row, not its link)
     page.wait_for_url(f"**/hand/pokerstars/{hand_id}")
     assert page.locator("#felt .seat[data-player=gashpor]").count() == 1
     tab.close()
