@@ -117,3 +117,14 @@ def test_a_hostile_player_gets_his_copy_with_his_name_as_text(client: Any) -> No
     assert copy.status_code == 200 and HOSTILE not in copy.text
     page = client.get(f"/hand/pokerstars/{HOSTILE_HAND}").text
     assert f'<option value="{html.escape(HOSTILE)}">' in page  # (escaped: no quote in the name to tell apart)
+
+
+def test_a_hand_opened_from_a_players_list_links_to_the_hands_against_each_opponent(client: Any) -> None:
+    page = client.get(f"{HAND}?player=Hero&site=pokerstars").text
+    links = re.findall(r'<a href="(/player/against\?[^"]*)">([^<]*)</a>', page)
+    assert [name for _, name in links] == ["u.pressure", "gashpor"]  # (Hero's opponents in the hand, not Hero)
+    against = client.get(html.unescape(links[1][0]))
+    assert against.status_code == 200 and "Hero <span class=\"meta\">against</span> gashpor" in against.text
+    assert "/hand/pokerstars/900000000001" in against.text  # (this hand among those both played)
+    unowned = client.get(HAND).text  # opened from no player's list: each player's own page instead
+    assert re.findall(r'<a href="/player\?player=([^"&]*)">', unowned) == ["u.pressure", "gashpor", "Hero"]
