@@ -80,8 +80,11 @@ def test_the_opponents_list_and_the_hands_against_one(client: Any, store: Path) 
     assert len(both) > 5  # (the samples: the opponent sat with Hero for a while)
 
     player_page = client.get("/player?player=Hero").text
+    assert '<a href="/player/against?player=Hero" id="opponents-link">' in player_page
+    assert 'id="opponent-form"' in player_page  # (or a name typed on his page)
+    listed_opponents = client.get("/player/against?player=Hero").text
     row = re.search(r'<a href="(/player/against\?[^"]*opponent=gashpor)">gashpor</a></td><td class="wide">pokerstars</td>'
-                    r'<td class="num">(\d+)</td>', player_page)
+                    r'<td class="num">(\d+)</td>', listed_opponents)
     assert row is not None and int(row.group(2)) == len(both)
 
     page = client.get(html.unescape(row.group(1)))
@@ -113,9 +116,11 @@ def test_a_wrong_opponent_is_said_on_the_page(client: Any, query: str, status: i
     assert said in page.text and 'role="alert"' in page.text
 
 
-def test_no_opponent_goes_back_to_the_choice(client: Any) -> None:
+def test_no_opponent_lists_his_opponents_to_choose_from(client: Any) -> None:
     page = client.get("/player/against?player=Hero", follow_redirects=False)
-    assert page.status_code == 303 and page.headers["location"] == "/player?player=Hero#opponents"
+    assert page.status_code == 200 and 'id="opponent-list"' in page.text and 'id="opponent-form"' in page.text
+    counts = [int(n) for n in re.findall(r'<td class="wide">[^<]*</td><td class="num">(\d+)</td>', page.text)]
+    assert counts and counts == sorted(counts, reverse=True)  # most hands together first
 
 
 def test_a_hostile_opponent_is_shown_as_text(client: Any) -> None:
@@ -124,3 +129,26 @@ def test_a_hostile_opponent_is_shown_as_text(client: Any) -> None:
     assert HOSTILE not in page.text and "<img" not in page.text.split("<main>")[1]
     assert "&lt;img src=x onerror=alert(1)&gt;&lt;b&gt;gash&lt;/b&gt;&amp;amp;" in page.text
     assert 'id="against-hands"' in page.text  # (he sat with Hero: his hand is listed)
+
+
+def test_an_alias_plays_against_an_opponent_with_all_his_names(tmp_path: Path) -> None:
+    from hhtool.web.app import create_app
+    from tests.serve_helpers import SIDE_POT
+
+    db = str(tmp_path / "alias.duckdb")
+    runner = CliRunner()
+    for args in (["import", str(SIDE_POT), "-q"], ["alias", "add", "Me", "pokerstars:Hero"]):
+        result = runner.invoke(cli_app, [*args, "--db", db])
+        assert result.exit_code == 0, result.output
+    held = HeldStore(Database(db))
+    try:
+        with starlette_testclient.TestClient(create_app(held, {"testserver"})) as client:
+            page = client.get("/player/against?player=Me&opponent=gashpor").text
+            alone = client.get("/player/against?player=Hero&opponent=gashpor").text
+            nobody = client.get("/player/against?player=Me&opponent=u.pressure&site=bovada")
+    finally:
+        held.close()
+    hands = re.findall(r'<a href="/hand/pokerstars/(\d+)">', page)
+    assert hands == ["900000000001"] == re.findall(r'<a href="/hand/pokerstars/(\d+)">', alone)
+    assert "Hero v gashpor" in page  # (the alias's name in the hand, said under it)
+    assert nobody.status_code == 400  # (no hand of his on that site: said, as every page says it)

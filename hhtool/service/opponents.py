@@ -1,7 +1,7 @@
 """A player against one opponent (the web app's player page and its "against" page): his opponents by
 hands dealt in together, and the hands both played with each one's net (the definition:
 :mod:`hhtool.store.opponents`). A name is a player of any site or an alias, as everywhere
-(:func:`hhtool.reports.filters.player_condition`); an unknown one is a UsageError with the close names."""
+(an alias's names, else the name on any site); an unknown one is a UsageError with the close names."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from hhtool.money import format_money
-from hhtool.reports.filters import HandFilter, player_condition
+from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
 
 if TYPE_CHECKING:
-    from hhtool.store.opponents import Condition
+    from hhtool.store import Store
+    from hhtool.store.opponents import Condition, Who
 
 #: opponents listed on a player's page, and hands listed on the "against" page
 OPPONENTS_SHOWN = 30
@@ -62,14 +63,21 @@ class Against:
     hands: list[HandTogether]
 
 
-def _conditions(hand_filter: HandFilter, player: str,
-                opponent: str | None) -> tuple[Condition, Condition, Condition | None]:
-    from hhtool.store.opponents import Condition
+def _conditions(store: Store, hand_filter: HandFilter, player: str,
+                opponent: str | None) -> tuple[Condition, Who, Who | None]:
+    """The hands' condition and each side's names: an alias's names site by site, else the name on any
+    site (as :func:`hhtool.reports.filters.player_condition` reads a name)."""
+    from hhtool.store.aliases import members
+    from hhtool.store.opponents import Condition, Who
+
+    grouped = members(store)
+
+    def who(name: str) -> Who:
+        named = tuple((site, member) for person, site, member in grouped if person == name)
+        return Who(on_site=named) if named else Who(anywhere=(name,))
 
     where, params = replace(hand_filter, players=()).sql()
-    mine = Condition(*player_condition((player,), "h.site", "me.player"))
-    theirs = Condition(*player_condition((opponent,), "h.site", "him.player")) if opponent is not None else None
-    return Condition(where, params), mine, theirs
+    return Condition(where, params), who(player), None if opponent is None else who(opponent)
 
 
 def _opponent(row: dict[str, Any]) -> Opponent:
@@ -86,7 +94,7 @@ def opponents_of(database: Database, hand_filter: HandFilter, player: str, limit
 
     with database.open(read_only=True) as store:
         require_matches(store, replace(hand_filter, players=(player,)))
-        hands, mine, _ = _conditions(hand_filter, player, None)
+        hands, mine, _ = _conditions(store, hand_filter, player, None)
         return [_opponent(row) for row in opponents(store, hands, mine, None, limit)]
 
 
@@ -99,7 +107,7 @@ def against(database: Database, hand_filter: HandFilter, player: str, opponent: 
     with database.open(read_only=True) as store:
         for name in (player, opponent):
             require_matches(store, replace(hand_filter, players=(name,)))
-        hands, mine, theirs = _conditions(hand_filter, player, opponent)
+        hands, mine, theirs = _conditions(store, hand_filter, player, opponent)
         assert theirs is not None
         sums = [_opponent(row) for row in opponents(store, hands, mine, theirs, 1000)]
         rows = hands_together(store, hands, mine, theirs, limit)

@@ -4,9 +4,10 @@
 he put in, after rake), summed by currency: a fact every hand states, where "the chips that went from
 one to the other" has no answer in a pot three players contested. Both nets are given, side by side.
 
-Which hands, which player and which opponent come from the caller as SQL conditions (the one
-``HandFilter`` on ``hands h``, and :func:`hhtool.reports.filters.player_condition` on a ``results``
-row's site and player): the store decides none of them.
+Which hands come from the caller as a SQL condition on ``hands h`` (the one ``HandFilter``), and
+each side as :class:`Who`, the names the caller resolved (a name on any site, or an alias's names
+site by site): the store decides none of them. A row is a hand and a name of each side: an alias
+holding two names of one site that sat at one table counts that hand once for each.
 """
 
 from __future__ import annotations
@@ -25,38 +26,60 @@ class Condition(NamedTuple):
     params: Sequence[Any]
 
 
-def _together(hands: Condition, player: Condition, opponent: Condition) -> tuple[str, list[Any]]:
-    """The rows (hand, player's row ``me``, opponent's row ``him``) of the hands both were dealt in.
-    The conditions name their rows ``me``/``him``: the caller builds them on ``me.player``/``him.player``."""
+class Who(NamedTuple):
+    """One side: names as the histories write them, on any site (``anywhere``), and (an alias's)
+    names on one site each, as (site, name)."""
+
+    anywhere: tuple[str, ...] = ()
+    on_site: tuple[tuple[str, str], ...] = ()
+
+    def sql(self, row: str) -> tuple[str, list[Any]]:
+        """The condition on the ``results`` row ``row`` of a hand ``h`` (names first: a plain IN list
+        DuckDB filters the rows with before anything else)."""
+        names = [*self.anywhere, *(name for _, name in self.on_site)]
+        if not names:
+            return "FALSE", []
+        parts = [f"{row}.player IN ({', '.join('?' for _ in self.anywhere)})"] if self.anywhere else []
+        parts += [f"({row}.player = ? AND h.site = ?)" for _ in self.on_site]
+        params: list[Any] = [*names, *self.anywhere]
+        for site, name in self.on_site:
+            params += [name, site]
+        return f"{row}.player IN ({', '.join('?' for _ in names)}) AND ({' OR '.join(parts)})", params
+
+
+def _together(hands: Condition, player: Who, opponent: Who | None) -> tuple[str, list[Any]]:
+    """The rows (hand ``h``, the player's ``results`` row ``me``, the opponent's ``him``) of the hands both
+    were dealt in."""
+    mine, mine_params = player.sql("me")
+    theirs, theirs_params = opponent.sql("him") if opponent is not None else ("TRUE", [])
     sql = ("FROM hands h JOIN keyed.results me ON me.hk = h.hk JOIN keyed.results him ON him.hk = h.hk "
-           f"AND him.player <> me.player WHERE {hands.sql} AND {player.sql} AND {opponent.sql}")
-    return sql, [*hands.params, *player.params, *opponent.params]
+           f"AND him.player <> me.player WHERE ({hands.sql}) AND {mine} AND {theirs}")
+    return sql, [*hands.params, *mine_params, *theirs_params]
 
 
-def opponents(store: Store, hands: Condition, player: Condition, opponent: Condition | None = None,
+def _rows(store: Store, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]:
+    result = store.con.execute(sql, params)
+    names = [column[0] for column in result.description]
+    return [dict(zip(names, row, strict=True)) for row in result.fetchall()]
+
+
+def opponents(store: Store, hands: Condition, player: Who, opponent: Who | None = None,
               limit: int = 50) -> list[dict[str, Any]]:
     """The opponents the player was dealt in with most (one row per opponent, site and currency):
     ``opponent, site, currency, unit, hands, net, opponent_net``; most hands first, then by name."""
-    base, params = _together(hands, player, opponent or Condition("TRUE", ()))
-    result = store.con.execute(
-        "SELECT him.player AS opponent, h.site, h.currency, any_value(h.unit) AS unit, count(DISTINCT h.hk) AS hands, "
-        f"CAST(sum(me.net) AS BIGINT) AS net, CAST(sum(him.net) AS BIGINT) AS opponent_net {base} "
-        f"GROUP BY ALL ORDER BY hands DESC, opponent, h.site, h.currency LIMIT {int(limit)}", params)
-    names = [column[0] for column in result.description]
-    return [dict(zip(names, row, strict=True)) for row in result.fetchall()]
+    base, params = _together(hands, player, opponent)
+    return _rows(store, "SELECT him.player AS opponent, h.site, h.currency, any_value(h.unit) AS unit, count(*) AS hands, "
+                 f"CAST(sum(me.net) AS BIGINT) AS net, CAST(sum(him.net) AS BIGINT) AS opponent_net {base} "
+                 f"GROUP BY ALL ORDER BY hands DESC, opponent, h.site, h.currency LIMIT {int(limit)}", params)
 
 
-def hands_together(store: Store, hands: Condition, player: Condition, opponent: Condition,
-                   limit: int = 100) -> list[dict[str, Any]]:
+def hands_together(store: Store, hands: Condition, player: Who, opponent: Who, limit: int = 100) -> list[dict[str, Any]]:
     """The hands both were dealt in, newest first (undated last): ``site, hand_id, started_at, table,
     currency, unit, player, net, opponent, opponent_net``."""
     base, params = _together(hands, player, opponent)
-    result = store.con.execute(
-        "SELECT h.site, h.hand_id, h.started_at, h.table_name AS \"table\", h.currency, h.unit, me.player, me.net, "
-        f"him.player AS opponent, him.net AS opponent_net {base} "
-        f"ORDER BY h.started_at DESC NULLS LAST, h.hk DESC, me.player, him.player LIMIT {int(limit)}", params)
-    names = [column[0] for column in result.description]
-    return [dict(zip(names, row, strict=True)) for row in result.fetchall()]
+    return _rows(store, "SELECT h.site, h.hand_id, h.started_at, h.table_name AS \"table\", h.currency, h.unit, me.player, "
+                 f"me.net, him.player AS opponent, him.net AS opponent_net {base} "
+                 f"ORDER BY h.started_at DESC NULLS LAST, h.hk DESC, me.player, him.player LIMIT {int(limit)}", params)
 
 
-__all__ = ["Condition", "hands_together", "opponents"]
+__all__ = ["Condition", "Who", "hands_together", "opponents"]

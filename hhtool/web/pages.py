@@ -99,7 +99,6 @@ async def stats(served: Served, request: Request) -> Response:
 
 async def player(served: Served, request: Request) -> Response:
     from hhtool.service.notes import notes_for
-    from hhtool.service.opponents import opponents_of
     from hhtool.service.reports import stats as player_stats
     from hhtool.web.stat_help import every_rate
 
@@ -120,25 +119,27 @@ async def player(served: Served, request: Request) -> Response:
             own = frame.filter(frame["currency"] == record["currency"]).filter(frame["player"] == record["player"])
             blocks.append({"currency": record["currency"], "rates": _stats_rows(own, rate_keys)[0],
                            "volume": _stats_rows(own, STAT_COLUMNS["volume"])[0], "every": every_rate(record)})
-        return {"blocks": blocks, "notes": notes_for(database, "player", name),
-                "opponents": opponents_of(database, chosen, name) if blocks else []}
+        return {"blocks": blocks, "notes": notes_for(database, "player", name)}
 
     return await render(served, request, "player.html", work, name=name, help=STAT_HELP, rate_keys=rate_keys)
 
 
 async def against(served: Served, request: Request) -> Response:
-    """A player against one opponent: the hands both played, each one's net in them."""
+    """A player against one opponent: the hands both played, each one's net in them; without an
+    opponent, his opponents by hands together, to choose one (read only when asked: over a million
+    hands they cost more than the rest of his page)."""
     from hhtool.service.opponents import against as hands_against
+    from hhtool.service.opponents import opponents_of
     from hhtool.web.hand import hand_url
 
     query = request.query_params
     name, opponent = forms.text(query, "player"), forms.text(query, "opponent")
     if name is None:
         return RedirectResponse("/stats", status_code=303)
-    if opponent is None:
-        return RedirectResponse(f"/player?{forms.kept(query, PLAYER_KEYS)}#opponents", status_code=303)
 
     def work(database: ServedDatabase) -> dict[str, Any]:
+        if opponent is None:
+            return {"opponents": opponents_of(database, forms.the_filter(query), name)}
         return {"against": hands_against(database, forms.the_filter(query), name, opponent)}
 
     return await render(served, request, "against.html", work, name=name, opponent=opponent, hand_url=hand_url,
