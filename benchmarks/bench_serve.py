@@ -112,6 +112,8 @@ def main() -> None:
         middle = "/".join(str(part) for part in (con.execute(
             "SELECT site, hand_id FROM hands WHERE hk = (SELECT max(hk) // 2 FROM hands)").fetchone() or ()))
         first_day = (con.execute("SELECT CAST(min(started_at) AS DATE) FROM hands").fetchone() or ("",))[0]
+        opponent = (con.execute("SELECT player FROM results WHERE player <> 'Hero' GROUP BY 1 ORDER BY count(*) DESC "
+                                "LIMIT 1").fetchone() or ("",))[0]
     held = HeldStore(Database(str(scaled)))
     client = TestClient(create_app(held, {"testserver"}))
     first = client.get("/hands").text
@@ -123,6 +125,7 @@ def main() -> None:
         "players by starting hand": "/stats?by=start", "players by stakes": "/stats?by=stakes",
         "players by door card": "/stats?by=door-card", "players by street": "/stats?by=street",
         "player page": f"/player?player={hero}",
+        "player against an opponent": f"/player/against?player={hero}&opponent={opponent}",
         "hands, first page": "/hands", "hands, next page": f"/hands?after={cursor}",
         "hands of a player": f"/hands?player={hero}", "hands, verdict filter": "/hands?verdict=violation",
         "hands of a player, next": f"/hands?player={hero}&after={cursor}~{hero}",

@@ -58,7 +58,7 @@ async def hand(served: Served, request: Request) -> Response:
                 "tags": tags_for(database, report.hand_id, report.site, stored=True)}
 
     return await render(served, request, "hand.html", work, site=site, hand_id=hand_id, list_query=list_query,
-                        hand_url=hand_url)
+                        hand_url=hand_url, copies=COPIES)
 
 
 def _time(text: str | None) -> datetime | None:
@@ -70,22 +70,34 @@ def _time(text: str | None) -> datetime | None:
     return started if started is not None and started.tzinfo is None else None
 
 
+#: the copies of a hand's report the page switches between (``audit --explain --for``)
+COPIES = ("desk", "player")
+
+
 async def dispute(served: Served, request: Request) -> Response:
+    """The hand's report: the desk's copy, or (``for=player&player=NAME``) the copy addressed to one
+    player of the hand, each as `audit --explain … --format html` writes it."""
     from hhtool.reports.dispute import render as render_report
     from hhtool.service.audit import explain
 
     site, hand_id = request.path_params["site"], request.path_params["hand_id"]
+    form, player = forms.text(request.query_params, "for") or "desk", forms.text(request.query_params, "player")
 
     def work() -> tuple[str, int]:
+        if form not in COPIES:
+            return f"for={form!r}: choose {' or '.join(COPIES)}", 400
+        if form == "player" and player is None:
+            return "the player's copy is addressed to one player of the hand: choose him (player=NAME)", 400
         try:
             with served.held.reading() as database:
-                return render_report(explain(database, (), hand_id, site, None), "html"), 200
-        except UsageError as error:
-            return str(error), 404
+                report = explain(database, (), hand_id, site, None, form=form, player=player if form == "player" else None)
+                return render_report(report, "html"), 200
+        except UsageError as error:  # (no such hand; or for the player's copy, no such player in it)
+            return str(error), 400 if form == "player" else 404
 
     body, status = await run_in_threadpool(work)
     if status != 200:
-        return PlainTextResponse(body, status_code=status)
+        return PlainTextResponse(body.replace("--player ", "player "), status_code=status)
     return HTMLResponse(body, headers={"Content-Security-Policy": REPORT_POLICY})
 
 

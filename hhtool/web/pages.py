@@ -106,19 +106,48 @@ async def player(served: Served, request: Request) -> Response:
     name = forms.text(query, "player")
     if name is None:
         return RedirectResponse("/stats", status_code=303)
+    #: the players table's rate columns (same keys, same definitions), led with on his page
+    rate_keys = [key for key in STAT_COLUMNS["player"] if key not in STAT_COLUMNS["volume"]]
 
     def work(database: ServedDatabase) -> dict[str, Any]:
         chosen = forms.the_filter(query)
         frame = player_stats(database, chosen)
         rows = [record for record in frame.iter_rows(named=True) if record["player"] == name] or list(
             frame.iter_rows(named=True))[:1]
-        blocks = [{"currency": record["currency"], "volume": _stats_rows(frame.filter(frame["currency"] == record["currency"])
-                                                                            .filter(frame["player"] == record["player"]),
-                                                                            STAT_COLUMNS["volume"])[0],
-                   "rates": every_rate(record)} for record in rows]
+        blocks = []
+        for record in rows:
+            own = frame.filter(frame["currency"] == record["currency"]).filter(frame["player"] == record["player"])
+            blocks.append({"currency": record["currency"], "rates": _stats_rows(own, rate_keys)[0],
+                           "volume": _stats_rows(own, STAT_COLUMNS["volume"])[0], "every": every_rate(record)})
         return {"blocks": blocks, "notes": notes_for(database, "player", name)}
 
-    return await render(served, request, "player.html", work, name=name, help=STAT_HELP)
+    return await render(served, request, "player.html", work, name=name, help=STAT_HELP, rate_keys=rate_keys)
+
+
+async def against(served: Served, request: Request) -> Response:
+    """A player against one opponent: the hands both played, each one's net in them; without an
+    opponent, his opponents by hands together, to choose one (read only when asked: over a million
+    hands they cost more than the rest of his page)."""
+    from hhtool.service.opponents import against as hands_against
+    from hhtool.service.opponents import opponents_of
+    from hhtool.web.hand import hand_url
+
+    query = request.query_params
+    name, opponent = forms.text(query, "player"), forms.text(query, "opponent")
+    if name is None:
+        return RedirectResponse("/stats", status_code=303)
+
+    def work(database: ServedDatabase) -> dict[str, Any]:
+        if opponent is None:
+            return {"opponents": opponents_of(database, forms.the_filter(query), name)}
+        return {"against": hands_against(database, forms.the_filter(query), name, opponent)}
+
+    return await render(served, request, "against.html", work, name=name, opponent=opponent, hand_url=hand_url,
+                        player_keys=PLAYER_KEYS)
+
+
+#: a player page's keys in the query string (the player and the filter's), kept by its links
+PLAYER_KEYS = forms.FILTER_KEYS
 
 
 # ------------------------------------------------------------------ hands
@@ -309,6 +338,7 @@ async def problems(served: Served, request: Request) -> Response:
     return await render(served, request, "problems.html", work, kinds=[str(k) for k in ProblemKind])
 
 
-ROUTES = (("/", home, ["GET"]), ("/stats", stats, ["GET"]), ("/player", player, ["GET"]), ("/hands", hands, ["GET"]),
-          ("/sessions", sessions, ["GET"]), ("/graph", graph, ["GET"]), ("/graph/hand", graph_hand, ["GET"]),
+ROUTES = (("/", home, ["GET"]), ("/stats", stats, ["GET"]), ("/player", player, ["GET"]),
+          ("/player/against", against, ["GET"]), ("/hands", hands, ["GET"]), ("/sessions", sessions, ["GET"]),
+          ("/graph", graph, ["GET"]), ("/graph/hand", graph_hand, ["GET"]),
           ("/audit", audit, ["GET"]), ("/problems", problems, ["GET"]))

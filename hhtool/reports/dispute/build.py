@@ -115,4 +115,5 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
         assumptions=tuple(AssumptionView(a.kind.value, money(a.value), a.words,
                                          None if a.line is None else Cited(hand.source.file, a.line))
                           for a in result.assumptions),
+        unit=stakes.unit, currency=stakes.currency,
     )

@@ -246,6 +246,10 @@ class Report:
     copies: tuple[CopyView, ...]
     # the parameters of the rules the judgement adopted from the hand's own postings (no source states them)
     assumptions: tuple[AssumptionView, ...] = ()
+    # the hand's money: smallest units per currency unit and the currency (what a sum the report does not
+    # carry, a stack after an action, is spelled with: :func:`hhtool.money.format_at_table`)
+    unit: int = 1
+    currency: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,11 @@ The steps are worked out here so that the page only draws them: before each stre
 deal, each action (with the pot after it) and the showdown. Every step holds every player's whole
 board so far, down cards marked as down (the 3rd street's two and the 7th street's one), so the
 reader sees why a player acts first; at the showdown every player's known cards are face up and the
-cards that won each half are marked. A name's control characters (an escape's ESC, a line break)
-show as "?", as in the terminal's `show`."""
+cards that won each half are marked, a down card shown there still drawn as a down card. Every step
+also holds each player's stack (his starting stack less what he has put in so far, uncalled bets
+returned given back) and what he has in front of him: what he has put in on this street, antes left
+out (they go straight to the pot); at the showdown each stack gets what the rules award him. A name's
+control characters (an escape's ESC, a line break) show as "?", as in the terminal's `show`."""
 
 from __future__ import annotations
 
@@ -14,12 +17,15 @@ import json
 from html import escape
 from typing import Any
 
+from hhtool.money import format_at_table
 from hhtool.reports.dispute.model import DealView, Report, StreetView, in_history_order
 from hhtool.reports.printable import printable
 
 Card = dict[str, Any]  # {"card": "Kd" | None, "face": "up" | "down", "won": ["high", ...]}
 #: street number -> the down and up cards each player still in is dealt on it
 _DEALT = {3: (2, 1), 4: (0, 1), 5: (0, 1), 6: (0, 1), 7: (1, 0)}
+#: the places of a stud board's down cards in dealing order (3rd street's two, 7th street's one)
+_DOWN_PLACES = (0, 1, 6)
 
 
 def _winning(report: Report) -> dict[str, dict[str, set[str]]]:
@@ -42,6 +48,20 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
     folded: set[str] = set()
     steps: list[dict[str, Any]] = []
     pot = next((s.actions[0].pot_after.text for s in report.streets if s.actions), "")
+    stacks = {p.player: None if p.stack is None else p.stack.amount for p in report.players}
+    put_in = dict.fromkeys(players, 0)
+    in_front = dict.fromkeys(players, 0)
+    won: dict[str, int] = {}
+
+    def money(amount: int) -> str:
+        return format_at_table(amount, report.unit, report.currency)
+
+    def chips(player: str) -> dict[str, str | None]:
+        start = stacks.get(player)
+        after = None if start is None else start - put_in[player] + won.get(player, 0)
+        return {"stack": None if after is None else money(after),
+                "front": money(in_front[player]) if in_front[player] else "",
+                "won": money(won[player]) if won.get(player) else ""}
 
     def snapshot(label: str, words: str, pot_text: str, actor: str | None, showdown: bool = False) -> None:
         def seen(card: Card) -> Card:
@@ -50,7 +70,8 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
         steps.append({"label": label, "words": printable(words), "pot": pot_text,
                       "actor": None if actor is None else printable(actor), "showdown": showdown,
                       "folded": sorted(printable(p) for p in folded),
-                      "cards": {printable(p): [seen(c) for c in held[p]] for p in players}})
+                      "cards": {printable(p): [seen(c) for c in held[p]] for p in players},
+                      "chips": {printable(p): chips(p) for p in players}})
 
     def deal_unprinted(street: StreetView, printed: set[str]) -> None:
         """A player still in whose cards the site does not print on this street (PartyPoker prints
@@ -63,6 +84,7 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
                 held[player] += [{"card": None, "face": "up", "won": []}] * ups
 
     for street in report.streets:
+        in_front.update(dict.fromkeys(players, 0))  # (a new street: the bets before it are in the pot)
         # in the history's order: the antes posted before the deal, the deals, the rest. A street
         # reached with no deal printed (PokerStars prints the 7th street's down card only to the
         # hero, and no line at all once he folded) is dealt all the same, before its first action
@@ -83,6 +105,10 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
                 snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
                 dealing = False
             pot = event.pot_after.text
+            if event.player in put_in:
+                put_in[event.player] += event.amount.amount
+                if not event.words.startswith("posts the ante"):
+                    in_front[event.player] += event.amount.amount
             if event.words.startswith("folds"):
                 folded.add(event.player)
             snapshot(street.label, f"{event.player} {event.words}", pot, event.player)
@@ -90,14 +116,23 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
             if not filled:
                 deal_unprinted(street, printed)
             snapshot(street.label, f"{street.label.capitalize()}: the cards are dealt", pot, None)
-    won = _winning(report)
+    winning = _winning(report)
     for player_view in report.players:
         player = player_view.player
         if player not in held or player in folded:
             continue
         if player_view.cards and None not in player_view.cards:
-            held[player] = [{"card": c, "face": "up", "won": sorted(won.get(player, {}).get(c or "", set()))}
-                            for c in player_view.cards]
+            # each card keeps the face it was dealt with: a down card shown now is still a down card
+            faces = [card["face"] for card in held[player]]
+            if len(faces) != len(player_view.cards):
+                faces = ["down" if place in _DOWN_PLACES else "up" for place in range(len(player_view.cards))]
+            held[player] = [{"card": c, "face": face, "won": sorted(winning.get(player, {}).get(c or "", set()))}
+                            for c, face in zip(player_view.cards, faces, strict=True)]
+    in_front.update(dict.fromkeys(players, 0))
+    for pot_view in report.pots:
+        for half in pot_view.halves:
+            for share in half.winners:
+                won[share.player] = won.get(share.player, 0) + share.amount.amount
     winners = "; ".join(f"{pot.name} {half.name}: " + ", ".join(w.player for w in half.winners)
                         for pot in report.pots for half in pot.halves)
     snapshot("showdown", f"Showdown. By the rules: {winners}" if winners else "Showdown", pot, None, showdown=True)
@@ -129,7 +164,8 @@ def replayer_fragment(report: Report, hide_hole: bool = False, heading: str = "R
             'the player\'s whole board so far: <span class="card down"></span> a down card (dashed edge), '
             'then the up cards, then the 7th street\'s down card. At the showdown '
             '<span class="card won-high"></span> marks the cards that won a high half, '
-            '<span class="card won-low"></span> a low half.' + hidden + '</p>'
+            '<span class="card won-low"></span> a low half. Under each name: his stack, and what he has put in '
+            'on this street (antes go straight to the pot); at the showdown, what the rules award him.' + hidden + '</p>'
             f'<script type="application/json" class="replay-data">{script_json(data)}</script></section>')
 
 

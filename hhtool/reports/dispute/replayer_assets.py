@@ -25,6 +25,10 @@ REPLAYER_CSS = """
 .seat.actor { outline: 2px solid var(--hi, #f5b700); } .seat.folded { opacity: .45; }
 .seat .name { overflow-wrap: anywhere; } .seat .cards { display: flex; flex-wrap: nowrap; align-items: center; }
 .seat .gap { display: inline-block; width: .5em; }
+.seat .chips { display: flex; flex-wrap: wrap; gap: 2px 10px; font-size: .85em; margin: 2px 0 4px;
+               font-variant-numeric: tabular-nums; }
+.seat .front { background: #f5b700; color: #111; border-radius: 9px; padding: 0 7px; font-weight: 600; }
+.seat .won { background: #d1fadf; color: #054f31; border-radius: 9px; padding: 0 7px; font-weight: 600; }
 .controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .replayer button { font: inherit; padding: 8px 14px; border-radius: 6px; border: 1px solid var(--line, #d0d7de);
                    background: #fff; color: inherit; cursor: pointer; }
@@ -51,7 +55,7 @@ REPLAYER_JS = """
     if (c.card === null) { el.className = 'card back'; el.title = 'hidden card'; return el; }
     var suit = c.card.slice(-1), rank = c.card.slice(0, -1);
     el.className = 'card ' + (suit === 'h' || suit === 'd' ? 'red' : 'blk') + (c.face === 'down' ? ' down' : '');
-    if (c.face === 'down') { el.title = 'down card'; }
+    if (c.face === 'down') { el.title = 'down card'; }  // (at the showdown too: it was dealt face down)
     c.won.forEach(function (half) { el.classList.add('won-' + half); });
     el.setAttribute('data-card', c.card);
     el.setAttribute('data-face', c.face);
@@ -83,7 +87,16 @@ REPLAYER_JS = """
           }
           face = shown; cards.appendChild(card(c));
         });
-        seat.appendChild(name); seat.appendChild(cards); felt.appendChild(seat);
+        var money = (step.chips || {})[player] || {}, purse = document.createElement('div');
+        purse.className = 'chips';
+        [['stack', money.stack ? 'Stack ' + money.stack : (money.stack === null ? 'Stack not stated' : '')],
+         ['front', money.front ? 'In front ' + money.front : ''], ['won', money.won ? 'Wins ' + money.won : '']
+        ].forEach(function (pair) {
+          if (!pair[1]) { return; }
+          var bit = document.createElement('span'); bit.className = pair[0]; bit.textContent = pair[1];
+          purse.appendChild(bit);
+        });
+        seat.appendChild(name); seat.appendChild(purse); seat.appendChild(cards); felt.appendChild(seat);
       });
       part('step-words').textContent = step.words;
       part('step-pot').textContent = step.pot ? 'Pot ' + step.pot : '';
