@@ -50,6 +50,8 @@ SUFFIX_FORMATS = {".csv": OutputFormat.csv, ".json": OutputFormat.json, ".parque
 NOT_A_TABLE = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
 #: the width of a table written to a file or a pipe (no terminal to fit)
 UNBOUNDED_WIDTH = 200
+#: how a table's last line says the columns left out to fit can be seen
+SHOWS_MORE = "--columns or --all shows them"
 _NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?(?: chips)?|-)$")  # (chips: sessions)
 
 
@@ -81,7 +83,7 @@ def file_format(output_format: OutputFormat | None, out_file: str | None) -> Out
 
 
 def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None, *,
-               uncut: Collection[str] = (), optional: Sequence[str] = ()) -> None:
+               uncut: Collection[str] = (), optional: Sequence[str] = (), shows_more: str = SHOWS_MORE) -> None:
     """Print ``frame``, or write it to ``out_file`` in the format its suffix names (see :func:`file_format`);
     a table as :func:`fitted_table` fits it (``uncut``, ``optional``)."""
     chosen = file_format(output_format, out_file)
@@ -105,7 +107,8 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
         text = html_text(frame)
     else:
         width = UNBOUNDED_WIDTH if out_file else terminal_width()
-        text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional))
+        text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional,
+                                                             shows_more=shows_more))
     write_text(text, out_file, rows_text(frame.height))
 
 
@@ -223,7 +226,7 @@ def _pad(text: str, width: int, right: bool) -> str:
 
 
 def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = (),
-                 optional: Sequence[str] = (), wrap: bool = True) -> list[str]:
+                 optional: Sequence[str] = (), wrap: bool = True, shows_more: str = SHOWS_MORE) -> list[str]:
     """The frame as lines of at most ``width`` cells: numbers right-aligned, a long text narrowed to
     fit and wrapped within its column onto the lines under its row, between words where it can be
     (never the columns named ``uncut``: an id to copy, a date), so that every value reads whole in
@@ -243,8 +246,9 @@ def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = ()
     gaps = len(GAP) * (len(natural) - 1)
     # a wrapped column first narrows no further than its longest word (no word broken), then to its least;
     # an optional column is left out before a word is broken
-    words = [max(least_size, *(_longest_word(text) for text in column)) if wrap and not is_number else least_size
-             for column, least_size, is_number in zip(cells, least, right, strict=True)]
+    words = [max([least_size, _longest_word(name), *(_longest_word(text) for text in column)])
+             if wrap and not is_number else least_size
+             for name, column, least_size, is_number in zip(frame.columns, cells, least, right, strict=True)]
     for floor in (words, least) if sum(words) + gaps > width else ():
         if floor is least and sum(least) + gaps <= width:
             break
@@ -253,7 +257,7 @@ def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = ()
             kept = [name for name in frame.columns if name not in left_out[:count]]
             kept_floor = [size for name, size in zip(frame.columns, floor, strict=True) if name in kept]
             if kept and sum(kept_floor) + len(GAP) * (len(kept) - 1) <= width:
-                said = f"(left out to fit: {', '.join(left_out[:count])}; --columns or --all shows them)"
+                said = f"(left out to fit: {', '.join(left_out[:count])}; {shows_more})"
                 return [*fitted_table(frame.select(kept), width, uncut=uncut, wrap=wrap),
                         *(wrapped_text(said, width, 1) if wrap else [cut(said, width)])]
     if sum(least) + gaps > width:

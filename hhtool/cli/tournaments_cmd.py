@@ -37,8 +37,8 @@ def register(app: typer.Typer) -> None:
         csv, json and parquet carry every key (site, tournament_id, player,
         first_hand, last_hand, hands, currency, chips_won, buy_in, buy_in_fee,
         buy_in_bounty, buy_in_currency, buy_in_unit, place, prize,
-        prize_currency, prize_unit, cost, won, profit, roi, itm); amounts in
-        their currency's smallest unit, roi a fraction (0.5: +50 %).
+        prize_currency, prize_unit, finish_read, cost, won, profit, roi, itm);
+        amounts in their currency's smallest unit, roi a fraction (0.5: +50%).
         """
         from hhtool.cli.output import terminal_width, wrapped_text
         from hhtool.service.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, tournaments_and_totals
@@ -51,7 +51,8 @@ def register(app: typer.Typer) -> None:
             typer.echo("no tournament hands match (the hands the filters select are cash games"
                        + (", or not the players'" if filters.players else "") + ")", err=True)
             return
-        emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS)
+        emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS,
+                   shows_more="a wider terminal or --format csv shows them")
         if totals and written is OutputFormat.table and not out_file:
             width = terminal_width()
             typer.echo("\n".join(piece for line in totals for piece in wrapped_text(line, width, 2)))
