@@ -141,7 +141,7 @@ def opposite_sign_notes(frame: pl.DataFrame, by: Breakdown | None = None) -> lis
     if frame.is_empty() or not {"net_won", "bb_per_100", "unit", "currency"} <= set(frame.columns):
         return []
     notes = []
-    group = BREAKDOWN_COLUMN.get(by) if by is not None else None  # type: ignore[arg-type]
+    group = BREAKDOWN_COLUMN.get(by) if by is not None else None
     for row in frame.iter_rows(named=True):
         net, per_100 = int(row["net_won"]), row["bb_per_100"]
         if per_100 is None or net * per_100 >= 0:
