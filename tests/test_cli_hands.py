@@ -206,4 +206,5 @@ def test_a_hostile_player_name_reaches_neither_list_as_escapes_nor_past_80_colum
         assert all(cell_len(line) <= 80 for line in result.output.splitlines())
         rows = 6 if command[0] == "hands" else 2  # (sessions: 2 sittings)
         assert f"\n{rows} rows\n" in result.output  # the long name wrapped in its cell, under its row (#35)
-        assert "".join(result.output.split()).count("é李" * 30) == rows
+        if command[0] == "hands":  # (sessions: the tables' cells wrap beside it, on the same lines)
+            assert "".join(result.output.split()).count("é李" * 30) == rows

@@ -196,3 +196,25 @@ def test_a_long_table_name_and_a_hostile_name_wrap_whole_in_their_cells(tmp_path
             assert at == sorted(at)
         if command[0] == "stats":
             assert any(line.startswith("Uber-Long_Player.Name?[31m ") for line in lines)
+
+
+def test_a_store_of_version_12_gets_the_skipped_finishes_in_its_view(tmp_path: Path) -> None:
+    """Migration 13 makes the view again: a store whose view showed only the stored hands' finishes (as
+    version 12 made it) shows the skipped hand's after the upgrade, with nothing imported again."""
+    import duckdb
+
+    from hhtool.store.schema import CURRENT_VERSION, FINISHES_OF_SKIPPED_HANDS, MIGRATIONS
+
+    hand = stars_hand().replace("7 Card Stud Hi/Lo Limit", "Razz Limit")
+    (tmp_path / "razz.txt").write_text(stars_hand(minute=20, hand_id=241636097001, finish="") + "\n\n" + hand,
+                                       encoding="utf-8")
+    db = str(tmp_path / "r.duckdb")
+    run("import", str(tmp_path / "razz.txt"), "--db", db, "--jobs", "1")
+    assert MIGRATIONS.index(FINISHES_OF_SKIPPED_HANDS) == CURRENT_VERSION - 1  # (the last one, for now)
+    with duckdb.connect(db) as con:  # the view as version 12 had it, and the version
+        con.execute("CREATE OR REPLACE VIEW finishes AS SELECT h.site, h.hand_id, x.* EXCLUDE (hk) "
+                    "FROM keyed.finishes x JOIN hands h ON h.hk = x.hk")
+        con.execute(f"UPDATE schema_version SET version = {CURRENT_VERSION - 1} WHERE version = {CURRENT_VERSION}")
+        assert con.execute("SELECT count(*) FROM finishes").fetchone() == (0,)
+    rows = json.loads(run("sql", "--db", db, "--format", "json", "SELECT player, place FROM finishes ORDER BY place"))
+    assert rows == [{"player": "Alice", "place": 1}, {"player": "Hero", "place": 2}]

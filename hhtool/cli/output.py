@@ -258,7 +258,10 @@ def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = ()
             kept_floor = [size for name, size in zip(frame.columns, floor, strict=True) if name in kept]
             if kept and sum(kept_floor) + len(GAP) * (len(kept) - 1) <= width:
                 said = f"(left out to fit: {', '.join(left_out[:count])}; {shows_more})"
-                return [*fitted_table(frame.select(kept), width, uncut=uncut, wrap=wrap),
+                table = fitted_table(frame.select(kept), width, uncut=uncut, wrap=wrap)
+                if table and table[0].startswith("── 1 of "):  # records after all: every column in them
+                    return records(frame, width, wrap=wrap)
+                return [*table,
                         *(wrapped_text(said, width, 1) if wrap else [cut(said, width)])]
     if sum(least) + gaps > width:
         return records(frame, width, wrap=wrap)
@@ -283,6 +286,9 @@ def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = ()
         for number in range(max(len(piece) for piece in pieces)):
             lines.append(GAP.join(_pad(piece[number] if number < len(piece) else "", size, is_number)
                                   for piece, size, is_number in zip(pieces, sizes, right, strict=True)).rstrip())
+    broken = any(size < floor for size, floor in zip(sizes, words, strict=True))
+    if wrap and broken and len(lines) - len(heads) - 1 > 2 * frame.height:
+        return records(frame, width)  # (words broken into rows of three lines and more: records read better)
     lines.append(f"{frame.height} row" + ("" if frame.height == 1 else "s"))
     return lines
 

@@ -446,6 +446,10 @@ def view_sql(spec: Table) -> str:
             f"FROM {spec.stored} x JOIN hands h ON h.hk = x.hk;")
 
 
+#: the columns a keyed table's view adds after the table's own (the finishes view: its tournament, and whether
+#: its hand is stored)
+VIEW_EXTRA_COLUMNS: dict[str, tuple[str, ...]] = {"finishes": ("tournament_id", "stored_hand")}
+
 #: every finish the histories state, for an analyst's SQL (#35): a stored hand's, and a skipped hand's (a
 #: mixed tournament's last hand is often dealt as another game: its finishes are kept on ``skipped_hands``),
 #: each with its tournament and whether its hand is stored
