@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -82,7 +83,8 @@ def render_text(found: Problems, width: int) -> list[str]:
             lines.append("")
         lines.append(f"{title}: {total}" + (f" (the first {frame.height})" if frame.height < total else ""))
         if frame.height:
-            lines.extend(fitted_table(view(frame, width), width)[:-1])  # (the title counts them)
+            table = fitted_table(view(frame, width), width)
+            lines.extend(table[:-1] if re.fullmatch(r"[\d,]+ rows?", table[-1]) else table)  # (the title counts them)
         if frame.height < total:
             lines.append(f"… {total - frame.height} more (a --limit over {frame.height}, or --format csv "
                          "--out FILE for every one)")
