@@ -76,7 +76,7 @@ def test_an_empty_answer_says_no_hands_match_with_exit_0(samples: str, args: lis
     """(#25: it was exit 2, a usage error, for a question asked rightly whose answer is none.)"""
     result = runner.invoke(app, ["hands", "--db", samples, *args], env=WIDTH)
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == said
+    assert " ".join(result.output.split()) == said and all(len(line) <= 80 for line in result.output.splitlines())
 
 
 def test_the_terminal_list_fits_80_columns_and_says_what_the_limit_left_out(samples: str) -> None:
@@ -123,9 +123,11 @@ def test_newest_first_by_default_and_any_column_either_way(samples: str) -> None
 
 def test_pots_of_every_site_sort_by_their_amount_in_currency_units(samples: str) -> None:
     rows = hands(samples, "--sort", "pot", "--limit", "0")
-    amounts = [Fraction(int(row["pot"]), int(row["unit"])) for row in rows]  # type: ignore[call-overload]
-    assert amounts == sorted(amounts, reverse=True) and len(amounts) == 159
-    assert (rows[0]["site"], rows[0]["pot"]) == ("kingsclub", 115000)  # $1,150.00, the largest pot
+    # by currency A to Z, then the amount, largest first: euro cents, chips and cents are never compared (#35)
+    keys = [(str(row["currency"]), -Fraction(int(row["pot"]), int(row["unit"]))) for row in rows]  # type: ignore[call-overload]
+    assert keys == sorted(keys) and len(keys) == 159 and len({currency for currency, _ in keys}) > 1
+    usd = [row for row in rows if row["currency"] == "USD"]
+    assert (usd[0]["site"], usd[0]["pot"]) == ("kingsclub", 115000)  # $1,150.00, the largest pot in dollars
 
 
 def test_the_verdict_filter_lists_exactly_the_hands_with_that_verdict(evening: str) -> None:
@@ -202,4 +204,9 @@ def test_a_hostile_player_name_reaches_neither_list_as_escapes_nor_past_80_colum
         assert result.exit_code == 0, result.output
         assert "\x1b" not in result.output and "Z?[31m: calls $5" in result.output
         assert all(cell_len(line) <= 80 for line in result.output.splitlines())
-        assert len(result.output.splitlines()) == (9 if command[0] == "hands" else 5)  # (sessions: 2 sittings)
+        rows = 6 if command[0] == "hands" else 2  # (sessions: 2 sittings)
+        # the long name whole, wrapped: in its cell under its row, or in records where it would break a row
+        # into more than two lines (#35)
+        assert f"\n{rows} rows\n" in result.output or f"── 1 of {rows} " in result.output
+        if command[0] == "hands":  # (sessions: the tables' cells wrap beside it, on the same lines)
+            assert "".join(result.output.split()).count("é李" * 30) == rows

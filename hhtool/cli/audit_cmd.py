@@ -136,7 +136,7 @@ def violation_lines(rows: list[dict[str, Any]], width: int) -> list[str]:
     keys = [key for key in keys if key not in under]
     frame = pl.DataFrame({key: [_cell(row[key]) for row in rows] for key in keys},
                          schema=dict.fromkeys(keys, pl.Utf8))
-    table = fitted_table(frame, width, uncut=UNCUT_KEYS)
+    table = fitted_table(frame, width, uncut=UNCUT_KEYS, wrap=False)  # (its own lines under a row)
     notes = []
     for row in rows:
         said = "; ".join(f"{key} {_cell(row[key])}" for key in under if row[key] not in (None, ""))

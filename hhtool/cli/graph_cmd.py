@@ -17,7 +17,8 @@ def register(app: typer.Typer) -> None:
     def graph_command(
         out_file: str = typer.Option(..., "--out", help="winnings.png or winnings.html: the suffix decides."),
         player: str | None = typer.Option(None, "--player", help="Whose winnings (default: the hero, if only one)."),
-        currency: str | None = typer.Option(None, "--currency", help="When the player has hands in several currencies."),
+        currency: str | None = typer.Option(None, "--currency", help="When the player has hands in several "
+                                            "currencies (money only: big bets add up across them)."),
         unit: Unit = typer.Option(Unit.money, "--unit", help="money, or bb: big bets (each hand's net over its big bet)."),
         axis: Axis = typer.Option(Axis.hands, "--x", help="hands: by hand number; date: by the hands' start time."),
         filters: HandFilterOptions = FILTERS,

@@ -50,6 +50,8 @@ def register(app: typer.Typer) -> None:
             target.tell(f"no hands match ({empty.why})")
             raise typer.Exit(EXIT_OK) from None
         emit_frame(listed.frame, target.written, listing.out_file, uncut=UNCUT_COLUMNS, optional=OPTIONAL_COLUMNS)
+        if listed.order_note:
+            target.tell(listed.order_note)
         if listed.total == 0:  # (only when nothing was asked: a filter selecting nothing is refused)
             target.tell("the store holds no hands yet: run `hhtool import PATH` first")
         if listed.cut:

@@ -12,7 +12,7 @@ import typer
 
 from hhtool.cli.common import choices, err, number_option
 from hhtool.cli.option_group import GROUP, Command, GroupOption, option_group
-from hhtool.cli.output import OutputFormat, file_format
+from hhtool.cli.output import OutputFormat, file_format, terminal_width, wrapped_text
 from hhtool.service.numbers import LIMIT_OR_ALL
 
 if TYPE_CHECKING:
@@ -39,8 +39,8 @@ class ListTarget:
 
     def tell(self, note: str) -> None:
         """A note under the list: after the table on the terminal, on stderr when the list is data."""
-        if self.on_terminal:
-            typer.echo(note)
+        if self.on_terminal:  # wrapped at the terminal's width, as the table is
+            typer.echo("\n".join(wrapped_text(note, terminal_width(), 2)))
         else:
             err.print(note, highlight=False)
 

@@ -50,6 +50,8 @@ SUFFIX_FORMATS = {".csv": OutputFormat.csv, ".json": OutputFormat.json, ".parque
 NOT_A_TABLE = (".png", ".jpg", ".jpeg", ".svg", ".pdf")
 #: the width of a table written to a file or a pipe (no terminal to fit)
 UNBOUNDED_WIDTH = 200
+#: how a table's last line says the columns left out to fit can be seen
+SHOWS_MORE = "--columns or --all shows them"
 _NUMBERISH = re.compile(r"^(?:[-+]?[$€£]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?(?: chips)?|-)$")  # (chips: sessions)
 
 
@@ -81,7 +83,7 @@ def file_format(output_format: OutputFormat | None, out_file: str | None) -> Out
 
 
 def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file: str | None = None, *,
-               uncut: Collection[str] = (), optional: Sequence[str] = ()) -> None:
+               uncut: Collection[str] = (), optional: Sequence[str] = (), shows_more: str = SHOWS_MORE) -> None:
     """Print ``frame``, or write it to ``out_file`` in the format its suffix names (see :func:`file_format`);
     a table as :func:`fitted_table` fits it (``uncut``, ``optional``)."""
     chosen = file_format(output_format, out_file)
@@ -105,7 +107,8 @@ def emit_frame(frame: pl.DataFrame, output_format: OutputFormat | None, out_file
         text = html_text(frame)
     else:
         width = UNBOUNDED_WIDTH if out_file else terminal_width()
-        text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional))
+        text = "".join(line + "\n" for line in fitted_table(frame, width, uncut=uncut, optional=optional,
+                                                             shows_more=shows_more))
     write_text(text, out_file, rows_text(frame.height))
 
 
@@ -223,12 +226,14 @@ def _pad(text: str, width: int, right: bool) -> str:
 
 
 def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = (),
-                 optional: Sequence[str] = ()) -> list[str]:
-    """The frame as lines of at most ``width`` cells: one line a row, numbers right-aligned, long text
-    cut with "…" (never the columns named ``uncut``: an id to copy, a date); where even the columns
-    cut to their least do not fit, the ``optional`` columns are left out one by one in that order
-    (a last line names them), and where that is not enough, one "column: value" line each, record
-    after record (:func:`records`)."""
+                 optional: Sequence[str] = (), wrap: bool = True, shows_more: str = SHOWS_MORE) -> list[str]:
+    """The frame as lines of at most ``width`` cells: numbers right-aligned, a long text narrowed to
+    fit and wrapped within its column onto the lines under its row, between words where it can be
+    (never the columns named ``uncut``: an id to copy, a date), so that every value reads whole in
+    place; ``wrap=False``: one line a row, long text cut with "…" (for a caller that puts the whole
+    text under the row itself, as `audit` does). Where even the columns at their least do not fit,
+    the ``optional`` columns are left out one by one in that order (a last line names them), and
+    where that is not enough, one "column: value" line each, record after record (:func:`records`)."""
     if not frame.columns:
         return []
     cells = [[_cell(value) for value in frame[name].to_list()] for name in frame.columns]
@@ -239,27 +244,91 @@ def fitted_table(frame: pl.DataFrame, width: int, *, uncut: Collection[str] = ()
     least = [size if is_number or name in uncut else min(size, MIN_TEXT_WIDTH)
              for name, size, is_number in zip(frame.columns, natural, right, strict=True)]
     gaps = len(GAP) * (len(natural) - 1)
-    if sum(least) + gaps > width:
+    # a wrapped column first narrows no further than its longest word (no word broken), then to its least;
+    # an optional column is left out before a word is broken
+    words = [max([least_size, _longest_word(name), *(_longest_word(text) for text in column)])
+             if wrap and not is_number else least_size
+             for name, column, least_size, is_number in zip(frame.columns, cells, least, right, strict=True)]
+    for floor in (words, least) if sum(words) + gaps > width else ():
+        if floor is least and sum(least) + gaps <= width:
+            break
         left_out = [name for name in optional if name in frame.columns]
         for count in range(1, len(left_out) + 1):
             kept = [name for name in frame.columns if name not in left_out[:count]]
-            kept_least = [size for name, size in zip(frame.columns, least, strict=True) if name in kept]
-            if kept and sum(kept_least) + len(GAP) * (len(kept) - 1) <= width:
-                return [*fitted_table(frame.select(kept), width, uncut=uncut),
-                        cut(f"(left out to fit: {', '.join(left_out[:count])}; --columns or --all shows them)", width)]
-        return records(frame, width)
+            kept_floor = [size for name, size in zip(frame.columns, floor, strict=True) if name in kept]
+            if kept and sum(kept_floor) + len(GAP) * (len(kept) - 1) <= width:
+                said = f"(left out to fit: {', '.join(left_out[:count])}; {shows_more})"
+                table = fitted_table(frame.select(kept), width, uncut=uncut, wrap=wrap)
+                if table and table[0].startswith("── 1 of "):  # records after all: every column in them
+                    return records(frame, width, wrap=wrap)
+                return [*table,
+                        *(wrapped_text(said, width, 1) if wrap else [cut(said, width)])]
+    if sum(least) + gaps > width:
+        return records(frame, width, wrap=wrap)
     sizes = list(natural)
-    while sum(sizes) + gaps > width:  # the widest text column gives one cell at a time
-        widest = max((index for index in range(len(sizes)) if sizes[index] > least[index]), key=lambda i: sizes[i])
-        sizes[widest] -= 1
-    lines = [GAP.join(_pad(cut(name, size), size, is_number)
-                      for name, size, is_number in zip(frame.columns, sizes, right, strict=True)).rstrip()]
+    for floor in (words, least):
+        while sum(sizes) + gaps > width:  # the widest text column gives one cell at a time
+            narrower = [index for index in range(len(sizes)) if sizes[index] > floor[index]]
+            if not narrower:
+                break
+            sizes[max(narrower, key=lambda i: sizes[i])] -= 1
+    heads = [wrapped_text(name, size) if wrap else [cut(name, size)] for name, size in zip(frame.columns, sizes, strict=True)]
+    lines = [GAP.join(_pad(head[number] if number < len(head) else "", size, is_number)
+                      for head, size, is_number in zip(heads, sizes, right, strict=True)).rstrip()
+             for number in range(max(len(head) for head in heads))]
     lines.append(GAP.join("─" * size for size in sizes))
     for index in range(frame.height):
-        lines.append(GAP.join(_pad(cut(column[index], size), size, is_number)
-                              for column, size, is_number in zip(cells, sizes, right, strict=True)).rstrip())
+        if not wrap:
+            lines.append(GAP.join(_pad(cut(column[index], size), size, is_number)
+                                  for column, size, is_number in zip(cells, sizes, right, strict=True)).rstrip())
+            continue
+        pieces = [wrapped_text(column[index], size) for column, size in zip(cells, sizes, strict=True)]
+        for number in range(max(len(piece) for piece in pieces)):
+            lines.append(GAP.join(_pad(piece[number] if number < len(piece) else "", size, is_number)
+                                  for piece, size, is_number in zip(pieces, sizes, right, strict=True)).rstrip())
+    broken = any(size < floor for size, floor in zip(sizes, words, strict=True))
+    if wrap and broken and len(lines) - len(heads) - 1 > 2 * frame.height:
+        return records(frame, width)  # (words broken into rows of three lines and more: records read better)
     lines.append(f"{frame.height} row" + ("" if frame.height == 1 else "s"))
     return lines
+
+
+def _longest_word(text: str) -> int:
+    """The cells of the longest piece :func:`wrapped_text` keeps whole (a path breaks after a "/")."""
+    return max((cell_len(piece) for piece in re.split(r" |(?<=/)", text)), default=0)
+
+
+def wrapped_text(text: str, width: int, indent: int = 0) -> list[str]:
+    """``text`` as lines of at most ``width`` cells, broken between words (a word longer than a line
+    where the line ends), the lines after the first indented ``indent`` cells; ``[""]`` for no text.
+
+    >>> wrapped_text("the opener cannot be told", 10), wrapped_text("pokerstars", 7), wrapped_text("a b", 9, 2)
+    (['the opener', 'cannot be', 'told'], ['pokerst', 'ars'], ['a b'])
+    >>> wrapped_text("/corpus/Winning/7-Stud.txt", 12), wrapped_text("one two three", 7, 2)
+    (['/corpus/', 'Winning/', '7-Stud.txt'], ['one two', '  three'])
+    """
+    if cell_len(text) <= width:
+        return [text]
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        room = width - (indent if lines else 0)
+        if current and cell_len(current) + 1 + cell_len(word) <= room:
+            current += " " + word
+            continue
+        if current or lines:
+            lines.append(current)
+            room = width - indent
+        current = word
+        while cell_len(current) > room:  # longer than a line: broken after its last "/" that fits, else where the line ends
+            count = max(_chars_in(current, room), 1)
+            count = current.rfind("/", 0, count) + 1 or count
+            lines.append(current[:count])
+            current = current[count:]
+            room = width - indent
+    lines.append(current)
+    lines = [line for number, line in enumerate(lines) if line or number == 0]
+    return [lines[0], *(" " * indent + line for line in lines[1:])]
 
 
 _WORD = re.compile(r"\S+\s*")
@@ -310,14 +379,18 @@ def _chars_in(text: str, cells: int) -> int:
     return len(text)
 
 
-def records(frame: pl.DataFrame, width: int) -> list[str]:
-    """Each row as a record: one "column: value" line a column, values cut to ``width``."""
+def records(frame: pl.DataFrame, width: int, *, wrap: bool = True) -> list[str]:
+    """Each row as a record: one "column: value" line a column, a long value wrapped onto the lines
+    under it, aligned with its start (``wrap=False``: cut to ``width``)."""
     label = min(max(cell_len(name) for name in frame.columns), max(width // 2, 1))
+    room = max(width - label - 2, 1)
     lines: list[str] = []
     for index, row in enumerate(frame.iter_rows()):
         lines.append(set_cell_size(f"── {index + 1} of {frame.height} " + "─" * width, width))
         for name, value in zip(frame.columns, row, strict=True):
-            lines.append(f"{_pad(cut(name, label), label, False)}: {cut(_cell(value), max(width - label - 2, 1))}".rstrip())
+            pieces = wrapped_text(_cell(value), room) if wrap else [cut(_cell(value), room)]
+            lines.append(f"{_pad(cut(name, label), label, False)}: {pieces[0]}".rstrip())
+            lines += [" " * (label + 2) + piece for piece in pieces[1:]]
     return lines
 
 

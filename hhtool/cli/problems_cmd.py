@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,6 @@ from hhtool.cli.common import DB_OPTION, database, number_option
 from hhtool.cli.output import (
     UNBOUNDED_WIDTH,
     OutputFormat,
-    cut_left,
     emit_frame,
     file_format,
     fitted_table,
@@ -43,11 +43,11 @@ def _lines_of(frame: pl.DataFrame) -> list[str]:
 
 
 def error_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.DataFrame:
-    """The import errors as the terminal shows them: file (as typed, its end kept), lines, the line it
-    stopped at, why."""
+    """The import errors as the terminal shows them: file (as typed), lines, the line it stopped at, why
+    (``width`` is the terminal's; the table wraps a long file or reason within its column)."""
     import polars as pl
 
-    files = [cut_left(shown_path(path), max(width // 3, 12)) for path in frame["file"].to_list()]
+    files = [shown_path(path) for path in frame["file"].to_list()]  # (whole: the table wraps it in its column)
     return pl.DataFrame({"file": files, "lines": _lines_of(frame),
                          "at": frame["line"], "reason": frame["reason"]}, schema_overrides={"at": pl.Int64})
 
@@ -60,11 +60,11 @@ def unverifiable_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.D
 
 
 def defect_view(frame: pl.DataFrame, width: int = UNBOUNDED_WIDTH) -> pl.DataFrame:
-    """The defects as the terminal shows them: file (its end kept), the line, the hand (none for a
-    file's defect), what, why."""
+    """The defects as the terminal shows them: file, the line, the hand (none for a file's defect),
+    what, why."""
     import polars as pl
 
-    files = [cut_left(shown_path(path), max(width // 4, 12)) for path in frame["file"].to_list()]
+    files = [shown_path(path) for path in frame["file"].to_list()]
     return pl.DataFrame({"file": files, "at": frame["line"], "hand": frame["hand_id"].fill_null(""),
                          "what": frame["code"], "reason": frame["reason"]}, schema_overrides={"at": pl.Int64})
 
@@ -83,7 +83,8 @@ def render_text(found: Problems, width: int) -> list[str]:
             lines.append("")
         lines.append(f"{title}: {total}" + (f" (the first {frame.height})" if frame.height < total else ""))
         if frame.height:
-            lines.extend(fitted_table(view(frame, width), width)[:-1])  # (the title counts them)
+            table = fitted_table(view(frame, width), width)
+            lines.extend(table[:-1] if re.fullmatch(r"[\d,]+ rows?", table[-1]) else table)  # (the title counts them)
         if frame.height < total:
             lines.append(f"… {total - frame.height} more (a --limit over {frame.height}, or --format csv "
                          "--out FILE for every one)")

@@ -7,7 +7,7 @@ import typer
 from hhtool.cli.annotations import player_notes_block, print_lines
 from hhtool.cli.common import DB_OPTION, choices, database, number_option
 from hhtool.cli.filter_options import FILTERS, HandFilterOptions, hand_filter_options
-from hhtool.cli.output import OutputFormat, emit_frame, file_format
+from hhtool.cli.output import OutputFormat, emit_frame, file_format, terminal_width, wrapped_text
 from hhtool.service.choices import Breakdown
 from hhtool.service.numbers import LIMIT, MIN_HANDS
 from hhtool.service.stats_columns import GROUPS_HELP, OPTIONAL_HEADERS, UNCUT_HEADERS, column_help
@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
         db: str | None = DB_OPTION,
     ) -> None:
         """Per-player statistics: results, 3rd-street play, later streets, showdown and hi/lo halves."""
-        from hhtool.service.reports import TerminalChoice, stats
+        from hhtool.service.reports import TerminalChoice, stats_and_notes
 
         chosen = filters.hand_filter()
         written = file_format(output_format, out_file)
@@ -54,8 +54,12 @@ def register(app: typer.Typer) -> None:
         if written in (OutputFormat.table, OutputFormat.html):
             names = tuple(name for name in (columns or "").split(",") if name.strip())
             terminal = TerminalChoice(columns=names, all_columns=all_columns)
-        frame = stats(database(db), chosen, by=by, min_hands=min_hands, terminal=terminal, sort=sort, limit=limit)
+        frame, sign_notes = stats_and_notes(database(db), chosen, by=by, min_hands=min_hands, terminal=terminal,
+                                            sort=sort, limit=limit)
         emit_frame(frame, written, out_file, uncut=UNCUT_HEADERS, optional=OPTIONAL_HEADERS if not columns else ())
+        if sign_notes and written is OutputFormat.table and out_file is None:
+            width = terminal_width()
+            print_lines([piece for line in sign_notes for piece in wrapped_text(line, width, 2)])
         players, sites = filters.players, filters.sites
         if players and terminal is not None and out_file is None:  # the user's notes on them (`hhtool note --player`)
             print_lines(player_notes_block(database(db), players, sites[0].lower() if sites and len(sites) == 1 else None))

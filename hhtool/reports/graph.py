@@ -28,7 +28,7 @@ from typing import Any
 
 import polars as pl
 
-from hhtool.money import currency_symbol, format_money, site_amount
+from hhtool.money import currency_symbol, format_at_table, format_money, site_amount
 from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.player_facts_cache import selected_facts
@@ -56,9 +56,11 @@ def heroes(store: Store, hand_filter: HandFilter) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
-def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency: str | None = None) -> pl.DataFrame:
+def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency: str | None = None,
+                    unit: Unit = Unit.money) -> pl.DataFrame:
     """The player's hands in order with net won and whether he went to showdown, plus the running
-    totals. Raises GraphError when he has no hands, or hands in several currencies and none chosen."""
+    totals (in money: of one currency). Raises GraphError when he has no hands, or, in money, hands in
+    several currencies and none chosen (big bets have no currency: each hand counts in its own)."""
     selected = replace(hand_filter, players=(player,))
     condition, condition_params = ("h.currency = ?", (currency,)) if currency is not None else ("TRUE", ())
     with selected_facts(store, selected, condition, condition_params) as (facts, params):
@@ -68,8 +70,9 @@ def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency
     if frame.is_empty():
         raise GraphError(f"no hands of {player!r} match")
     currencies = sorted(set(frame["currency"].to_list()))
-    if len(currencies) > 1:
-        raise GraphError(f"{player!r} played in several currencies ({', '.join(currencies)}): choose one with --currency")
+    if len(currencies) > 1 and unit is Unit.money:
+        raise GraphError(f"{player!r} played in several currencies ({', '.join(currencies)}): choose one with "
+                         "--currency, or draw big bets (--unit bb), which add up across currencies")
     return cumulative(frame)
 
 
@@ -106,7 +109,35 @@ class Drawing:
 
     @property
     def currency(self) -> str:
+        """The currency of the money drawn (in big bets, the first hand's when there are several)."""
         return str(self.series["currency"][0])
+
+    @property
+    def currencies(self) -> list[tuple[str, int]]:
+        """Each currency and its unit, in the order the hands first play it (big bets may mix them)."""
+        pairs = zip(self.series["currency"].to_list(), self.series["unit"].to_list(), strict=True)
+        return list(dict.fromkeys((str(currency), int(unit)) for currency, unit in pairs))
+
+    @property
+    def several_currencies(self) -> bool:
+        return len(self.currencies) > 1
+
+    def money_totals(self, column: str) -> list[str]:
+        """The line ``column``'s final amount in each currency, as a person reads it (``$1.50``,
+        ``411 chips``): money is summed per currency in its smallest units, never across currencies."""
+        series = self.series
+        went = pl.col("net") * pl.col("went_sd")
+        part = {"total": pl.col("net"), "showdown": went, "non_showdown": pl.col("net") - went,
+                "allin_ev": pl.col("ev_net_milli")}[column]
+        sums = {(str(currency), int(money_unit)): int(amount) for currency, money_unit, amount
+                in series.group_by("currency", "unit").agg(part.sum()).iter_rows()}
+        texts = []
+        for currency, money_unit in self.currencies:
+            amount = sums[(currency, money_unit)]
+            if column == "allin_ev":
+                amount = (amount + 500) // 1000  # summed exactly in thousandths, rounded once (as cumulative)
+            texts.append(format_at_table(amount, money_unit, currency))
+        return texts
 
     def values(self, column: str) -> list[float]:
         """The running ``column`` as drawn: smallest units, or big bets summed hand by hand."""
@@ -142,6 +173,8 @@ class Drawing:
         return "date" if self.axis is Axis.date else "hands played"
 
     def money_total(self) -> str:
+        if self.several_currencies:
+            return ", ".join(self.money_totals("total"))
         return f"{format_money(int(self.series['total'][-1]), self.money_unit)} {self.currency}"
 
     def title(self) -> str:
@@ -161,7 +194,7 @@ def drawing(store: Store, hand_filter: HandFilter, player: str, currency: str | 
             unit: Unit = Unit.money, axis: Axis = Axis.hands) -> Drawing:
     """The player's series as asked; hands without a date (by date) or a known big bet (in big bets)
     are left out and counted. GraphError when none is left."""
-    series = winnings_series(store, hand_filter, player, currency)
+    series = winnings_series(store, hand_filter, player, currency, unit)
     kept = series
     if axis is Axis.date:
         kept = kept.filter(pl.col("started_at").is_not_null())
@@ -390,14 +423,19 @@ def html_page(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
     unit = drawn.money_unit
     n = series.height
     rows = sorted({*_picked(n, MAX_TABLE_ROWS), *_picked(n, MAX_SVG_POINTS), *(replays or {})})
-    money = {column: series[column].to_list() for column in ("net", "total", "showdown", "non_showdown")}
+    mixed = drawn.several_currencies  # (in big bets only) money is per hand in its own currency, never summed
+    running = () if mixed else ("total", "showdown", "non_showdown")
+    money = {column: series[column].to_list() for column in ("net", *running)}
+    currencies, units = series["currency"].to_list(), series["unit"].to_list()
     in_bb = drawn.unit is Unit.bb
     bb_total = drawn.values("total") if in_bb else []
     body = []
     for i in rows:
         started = series["started_at"][i]
-        cells = [i + 1, "" if started is None else started, series["site"][i], series["hand_id"][i],
-                 *(format_money(int(money[column][i]), unit) for column in ("net", "total", "showdown", "non_showdown"))]
+        net = (format_at_table(int(money["net"][i]), int(units[i]), str(currencies[i])) if mixed
+               else format_money(int(money["net"][i]), unit))
+        cells = [i + 1, "" if started is None else started, series["site"][i], series["hand_id"][i], net,
+                 *(format_money(int(money[column][i]), unit) for column in running)]
         if in_bb:
             cells.append(_plain(round(bb_total[i], 2)))
         cells.append(show_command(series["site"][i], series["hand_id"][i]))
@@ -412,13 +450,18 @@ def html_page(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
     title = html.escape(drawn.title())
     currency = html.escape(drawn.currency)
     summary = "".join(
-        f"<tr><th>{label}</th><td>{format_money(int(series[column][-1]), unit)}</td>"
-        + (f"<td>{_plain(round(drawn.values(column)[-1], 2))}</td>" if in_bb else "") + "</tr>"
+        f"<tr><th>{label}</th><td>"
+        + (html.escape(", ".join(drawn.money_totals(column))) if mixed else format_money(int(series[column][-1]), unit))
+        + "</td>" + (f"<td>{_plain(round(drawn.values(column)[-1], 2))}</td>" if in_bb else "") + "</tr>"
         for column, label, _ in LINES)
-    totals_head = f"<tr><th></th><th>{currency}</th>" + ("<th>big bets</th>" if in_bb else "") + "</tr>"
+    money_head = "money, per currency" if mixed else currency
+    totals_head = f"<tr><th></th><th>{money_head}</th>" + ("<th>big bets</th>" if in_bb else "") + "</tr>"
     why = ("<p>Big bets: each hand's net over that hand's own big bet, summed (the stakes may change from hand "
-           "to hand), so they are not the money total over one big bet.</p>" if in_bb else "")
+           "to hand), so they are not the money total over one big bet"
+           + (", and they add up across currencies, where money never does" if mixed else "") + ".</p>"
+           if in_bb else "")
     bb_header = "<th>total BB</th>" if in_bb else ""
+    money_header = "".join(f"<th>{name}</th>" for name in ("net", *(c.replace("_", "-") for c in running)))
     clicks = ("click it to open the hand's replay (the pages in the folder beside this one)" if replays is not None
               else "click it to go to the hand's row, whose command replays it")
     return f"""<!DOCTYPE html>
@@ -434,7 +477,7 @@ circle.hand{{opacity:0.25;cursor:pointer}} circle.hand:hover{{opacity:1;r:6px}} 
 <table>{totals_head}{summary}<tr><th>Hands</th><td>{n}</td></tr></table>{why}
 <h2>Hand by hand</h2>
 {note}<table>
-<tr><th>#</th><th>started</th><th>site</th><th>hand</th><th>net</th><th>total</th><th>showdown</th><th>non-showdown</th>{bb_header}<th>command</th><th>replay</th></tr>
+<tr><th>#</th><th>started</th><th>site</th><th>hand</th>{money_header}{bb_header}<th>command</th><th>replay</th></tr>
 {chr(10).join(body)}
 </table>
 </body></html>

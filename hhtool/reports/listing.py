@@ -44,10 +44,12 @@ def column_key(name: str, keys: Sequence[str], labels: Mapping[str, str], what: 
 
 @dataclass(frozen=True)
 class Listed:
-    """The rows shown (``frame``) of the ``total`` rows that matched."""
+    """The rows shown (``frame``) of the ``total`` rows that matched, and a note on their order the
+    reader needs (money of several currencies: grouped by currency)."""
 
     frame: pl.DataFrame
     total: int
+    order_note: str | None = None
 
     @property
     def cut(self) -> bool:

@@ -133,6 +133,30 @@ def _shown(frame: pl.DataFrame, key: str, with_counts: bool, one_currency: str |
     return pl.col(key)
 
 
+def opposite_sign_notes(frame: pl.DataFrame, by: Breakdown | None = None) -> list[str]:
+    """A line for each row whose net and bb/100 have opposite signs, saying why: bb/100 sums each
+    hand's net over that hand's own big bet, so a loss at high stakes weighs few big bets against many
+    small wins at low stakes (``--by stakes`` shows each stakes' own net and bb/100). Nothing is wrong
+    in either number; the line keeps a reader from taking one of them for a sign error."""
+    if frame.is_empty() or not {"net_won", "bb_per_100", "unit", "currency"} <= set(frame.columns):
+        return []
+    notes = []
+    group = BREAKDOWN_COLUMN.get(by) if by is not None else None
+    for row in frame.iter_rows(named=True):
+        net, per_100 = int(row["net_won"]), row["bb_per_100"]
+        if per_100 is None or net * per_100 >= 0:
+            continue
+        where = f", {group} {row[group]}" if group and row.get(group) is not None else ""
+        money = format_money(net, int(row["unit"]), str(row["currency"]))
+        notes.append(f"{row['player']} ({currency_label(str(row['currency']))}{where}): net {money} but "
+                     f"{per_100:+.2f} bb/100")
+    if not notes:
+        return []
+    how = "" if by is Breakdown.stakes else "; --by stakes shows each stakes' own net and bb/100"
+    return [*notes, "(not a sign error: bb/100 counts each hand's net in that hand's own big bets, so a loss at "
+                    f"high stakes is a few big bets and small wins at low stakes are many{how})"]
+
+
 def _percent(row: dict[str, object]) -> str:
     """``rate (count/opportunities)`` from a row of the three values, in that order."""
     rate, count, opportunities = list(row.values())[:3]
@@ -141,5 +165,5 @@ def _percent(row: dict[str, object]) -> str:
     return f"{100 * float(rate):.1f}% ({count}/{opportunities})"  # type: ignore[arg-type]
 
 
-__all__ = ["TerminalChoice", "UnknownColumn", "column_key",
+__all__ = ["TerminalChoice", "UnknownColumn", "column_key", "opposite_sign_notes",
            "ordered", "terminal_view"]

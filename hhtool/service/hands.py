@@ -109,11 +109,16 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
     if total == 0 and (before or hand_filter != HandFilter() or choice != HandChoice()):  # (asked for nothing: none)
         said = _nothing_said(choice, before, with_player)
         raise (NothingMatched if said == EMPTY_STORE else NoneTogether)(said)
+    currencies = sorted(set(frame["currency"].to_list())) if "currency" in frame.columns else []
+    order_note = None
+    if sort_key in hand_queries.MONEY_SORT_KEYS and len(currencies) > 1:
+        order_note = (f"sorted by currency ({', '.join(currencies)}), then {LABELS.get(sort_key, sort_key)} within "
+                      "each: amounts of two currencies are never compared")
     if terminal is not None:
         frame = terminal_view(frame, shown_keys(frame, chosen, terminal.all_columns, with_player))
     else:
         frame = frame.select([key for key in keys if key in frame.columns])
-    return Listed(frame, total)
+    return Listed(frame, total, order_note)
 
 
 EMPTY_STORE = "the store holds no hands yet: run `hhtool import PATH` first"

@@ -11,7 +11,7 @@ import polars as pl
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_graph
 from hhtool.reports.stats import Breakdown, player_stats
-from hhtool.reports.stats_view import TerminalChoice, UnknownColumn, ordered, terminal_view
+from hhtool.reports.stats_view import TerminalChoice, UnknownColumn, opposite_sign_notes, ordered, terminal_view
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.out_files import prepare_out_file
@@ -26,12 +26,21 @@ def stats(database: Database, hand_filter: HandFilter, by: Breakdown | None = No
     """One row per player and currency (per ``by`` group) with every statistic, sorted by the column
     ``sort`` names and cut to ``limit`` rows; with ``terminal``, the view the terminal shows (the
     default columns, the chosen ones, or every statistic). UsageError for an unknown column."""
+    return stats_and_notes(database, hand_filter, by, min_hands, terminal, sort, limit)[0]
+
+
+def stats_and_notes(database: Database, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0,
+                    terminal: TerminalChoice | None = None, sort: str | None = None,
+                    limit: int | None = None) -> tuple[pl.DataFrame, list[str]]:
+    """:func:`stats`, and the lines that explain its rows' net and bb/100 of opposite signs
+    (:func:`~hhtool.reports.stats_view.opposite_sign_notes`), for a reader of the table."""
     with report_store(database) as store:
         require_matches(store, hand_filter)
         frame = player_stats(store, hand_filter, by=by, min_hands=min_hands)
     try:
         frame = ordered(frame, sort, limit)
-        return terminal_view(frame, by, terminal) if terminal is not None else frame
+        notes = opposite_sign_notes(frame, by)
+        return (terminal_view(frame, by, terminal) if terminal is not None else frame), notes
     except UnknownColumn as error:
         raise UsageError(str(error)) from None
 

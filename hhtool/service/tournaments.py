@@ -7,7 +7,14 @@ import polars as pl
 
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.player_facts_cache import selected_facts
-from hhtool.reports.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, terminal_view, tournaments_frame, tournaments_sql
+from hhtool.reports.tournaments import (
+    OPTIONAL_HEADERS,
+    UNCUT_HEADERS,
+    terminal_view,
+    totals_lines,
+    tournaments_frame,
+    tournaments_sql,
+)
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
@@ -17,6 +24,13 @@ def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool =
     """One row per tournament and player (none named: each hand's hero), newest first; with
     ``terminal``, the columns the terminal shows (no row: no tournament hand of theirs matches).
     NothingMatched (a UsageError) when the filters select no hand at all."""
+    return tournaments_and_totals(database, hand_filter, terminal=terminal)[0]
+
+
+def tournaments_and_totals(database: Database, hand_filter: HandFilter, *,
+                           terminal: bool = False) -> tuple[pl.DataFrame, list[str]]:
+    """:func:`tournaments`, and their totals per buy-in currency as sentences (profit, ROI, in the
+    money; what is unknown said so: :func:`~hhtool.reports.tournaments.totals_lines`)."""
     whose = "TRUE" if hand_filter.players else "f.player = h.hero"
     with report_store(database) as store:
         require_matches(store, hand_filter)
@@ -24,8 +38,11 @@ def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool =
             rows = store.run(tournaments_sql(facts, whose), params)
     frame = tournaments_frame(rows)
     if frame.is_empty():
-        return frame
-    return terminal_view(frame, frame["player"].n_unique() > 1, frame["site"].n_unique() > 1) if terminal else frame
+        return frame, []
+    totals = totals_lines(frame)
+    if terminal:
+        return terminal_view(frame, frame["player"].n_unique() > 1, frame["site"].n_unique() > 1), totals
+    return frame, totals
 
 
-__all__ = ["OPTIONAL_HEADERS", "UNCUT_HEADERS", "tournaments"]
+__all__ = ["OPTIONAL_HEADERS", "UNCUT_HEADERS", "tournaments", "tournaments_and_totals"]

@@ -32,6 +32,9 @@ def markdown() -> str:
         if spec.keyed:
             key += (f" Stored as `{spec.stored}`, as below; the view `{spec.name}` shows its rows with the hand's "
                     "`site` and `hand_id` in place of `hk`.")
+        if spec.name == "finishes":  # (its view: spec.FINISHES_VIEW)
+            key += (" The view also holds the finishes a skipped hand states (`skipped_hands`' `finish_*` lists), "
+                    "and two columns more: the hand's `tournament_id`, and `stored_hand` (false for a skipped hand).")
         parts += [f"### `{spec.name}`", "", f"One row per {spec.row}.{key}", "",
                   "| column | type | null | meaning |", "|---|---|---|---|"]
         for column in spec.columns:

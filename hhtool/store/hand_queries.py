@@ -53,8 +53,13 @@ def _hand_columns(verdict: str) -> str:
             f"h.unit, h.small_bet, h.big_bet, h.players, {POT_SQL} AS pot, {verdict} AS verdict, h.rules_profile")
 
 
+#: the keys whose values are money: sorted within each currency (currencies A to Z, chips among them),
+#: since a pot of 10 chips, of $10 and of €10 are no three sizes of one thing
+MONEY_SORT_KEYS = ("pot", "net")
+
+
 def _sort_sql(key: str) -> str:
-    if key in ("pot", "net"):
+    if key in MONEY_SORT_KEYS:
         return f"CAST(l.{key} AS HUGEINT) * {_SCALE} // l.unit"
     if key == "small_bet":  # the stakes: by the big bet, then the small bet
         return f"CAST(l.big_bet AS HUGEINT) * {_SCALE} // l.unit, CAST(l.small_bet AS HUGEINT) * {_SCALE} // l.unit"
@@ -64,6 +69,8 @@ def _sort_sql(key: str) -> str:
 def _order(key: str, descending: bool, with_player: bool) -> str:
     direction = " DESC" if descending else ""
     order = ", ".join(f"{part}{direction} NULLS LAST" for part in _sort_sql(key).split(", "))
+    if key in MONEY_SORT_KEYS:  # (the currency A to Z whichever way the amounts go)
+        order = f"l.currency, {order}"
     return order + ", l.started_at DESC NULLS LAST, l.site, l.hand_id" + (", l.player" if with_player else "")
 
 

@@ -531,10 +531,14 @@ CREATE TABLE keyed.assumptions (
 );
 """
 
+#: the ``finishes`` view holds a skipped hand's finishes too (#35: a mixed tournament's finish was only on
+#: ``skipped_hands``), with each finish's tournament; nothing stored changes (views are made again after it)
+FINISHES_OF_SKIPPED_HANDS = "DROP VIEW IF EXISTS finishes;"
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
                          PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS, ALLIN_EV,
-                         ASSUMPTIONS]
+                         ASSUMPTIONS, FINISHES_OF_SKIPPED_HANDS]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)

@@ -440,8 +440,30 @@ def view_sql(spec: Table) -> str:
     """The view showing a keyed table's rows with their hand's (site, hand_id) in place of ``hk``: the
     table as users' SQL and the exports know it. (Made again after each migration: a view records its
     columns, so one added to the table needs the view made again.)"""
+    if spec.name == "finishes":
+        return FINISHES_VIEW
     return (f"CREATE OR REPLACE VIEW {spec.name} AS SELECT h.site, h.hand_id, x.* EXCLUDE (hk) "
             f"FROM {spec.stored} x JOIN hands h ON h.hk = x.hk;")
+
+
+#: the columns a keyed table's view adds after the table's own (the finishes view: its tournament, and whether
+#: its hand is stored)
+VIEW_EXTRA_COLUMNS: dict[str, tuple[str, ...]] = {"finishes": ("tournament_id", "stored_hand")}
+
+#: every finish the histories state, for an analyst's SQL (#35): a stored hand's, and a skipped hand's (a
+#: mixed tournament's last hand is often dealt as another game: its finishes are kept on ``skipped_hands``),
+#: each with its tournament and whether its hand is stored
+FINISHES_VIEW = f"""CREATE OR REPLACE VIEW finishes AS
+SELECT h.site, h.hand_id, x.* EXCLUDE (hk), h.tournament_id, TRUE AS stored_hand
+FROM {KEYED}.finishes x JOIN hands h ON h.hk = x.hk
+UNION ALL
+SELECT s.site, s.hand_id, CAST(f.seq AS INTEGER) AS seq, f.player, f.place, f.prize, f.currency, f.unit, f.line,
+       s.tournament_id, FALSE AS stored_hand
+FROM skipped_hands s, LATERAL (
+    SELECT unnest(range(len(s.finish_players))) AS seq, unnest(s.finish_players) AS player,
+           unnest(s.finish_places) AS place, unnest(s.finish_prizes) AS prize,
+           unnest(s.finish_currencies) AS currency, unnest(s.finish_units) AS unit, unnest(s.finish_lines) AS line) f
+WHERE s.finish_players IS NOT NULL;"""
 
 
 def views_sql() -> str:
