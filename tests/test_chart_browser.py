@@ -58,8 +58,8 @@ def readable_axes(page: Any, width: int) -> dict[str, Any]:
     xs = sorted((label for label in found["labels"] if label[0] == "xtick"), key=lambda label: label[1])
     ys = sorted((label for label in found["labels"] if label[0] == "ytick"), key=lambda label: label[2])
     assert len(xs) >= 2 and len(ys) >= 2, found["labels"]
-    for _, l, t, r, b, text in xs + ys:
-        assert left - 0.5 <= l and r <= right + 0.5 and top - 0.5 <= t and b <= bottom + 0.5, (text, found["svg"])
+    for _, start, t, r, b, text in xs + ys:
+        assert left - 0.5 <= start and r <= right + 0.5 and top - 0.5 <= t and b <= bottom + 0.5, (text, found["svg"])
         assert b - t >= 11, (text, b - t)  # 12 px type drawn at about 12 px, not shrunk by the viewBox
     for a, b in pairwise(xs):
         assert a[3] + 4 <= b[1], (a[5], b[5])  # the x labels do not touch
@@ -91,3 +91,18 @@ def test_the_graph_file_axes_read_on_a_phone(browser: Any, tmp_path: Path) -> No
     readable_axes(page, 390)
     page.screenshot(path=str(shots(tmp_path) / "oneway-graph-file-390.png"), full_page=False)
     page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_dispute_page_drawn_by_the_templates_fits_each_width(browser: Any, server: str, tmp_path: Path,
+                                                                  width: int) -> None:
+    """The hand page's dispute report (desk copy), drawn by the dispute templates: nothing wider than
+    the page, and the replayer steps."""
+    tab = Tab(browser, server, width=width)
+    page = tab.open("/hand/pokerstars/200/dispute")
+    assert "dispute report" in page.title()
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width  # tables scroll inside their box
+    page.click("#next")
+    assert page.locator("#step-words").inner_text()
+    page.screenshot(path=str(shots(tmp_path) / f"oneway-dispute-{width}.png"), full_page=False)
+    tab.close()

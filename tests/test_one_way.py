@@ -44,8 +44,8 @@ def markup_built(source: str) -> list[str]:
             found.append(f"line {node.lineno}: from {node.module} import …")
         elif isinstance(node, ast.Attribute) and node.attr == "escape" and isinstance(node.value, ast.Name):
             found.append(f"line {node.lineno}: {node.value.id}.escape")
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            if TAG.search(node.value):
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+              and TAG.search(node.value)):
                 found.append(f"line {node.lineno}: a tag in {node.value[:40]!r}")
     return found
 

@@ -59,7 +59,8 @@ def render(template: str, **values: Any) -> str:
 
 def fragment(template: str, **values: Any) -> Markup:
     """A part of a page, rendered (and so escaped) by ``template``, to place in another template."""
-    return Markup(render(template, **values).removesuffix("\n"))  # (rendered with auto-escaping on; the file's last newline dropped)
+    # rendered with auto-escaping on; the template file's last newline is not part of the fragment
+    return Markup(render(template, **values).removesuffix("\n"))
 
 
 __all__ = ["FOLDERS", "environment", "fragment", "render", "script_json", "shown"]
