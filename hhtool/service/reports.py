@@ -54,7 +54,7 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
     when the hands have exactly one."""
     if path.suffix.lower() not in GRAPH_SUFFIXES:
         # PNG was matplotlib's, a second way to draw the chart; the SVG is the same image, sharp at every size
-        dropped = " (PNG is not drawn since issue #35: an .svg opens in any browser)" if path.suffix.lower() == ".png" else ""
+        dropped = " (no more PNG: an .svg opens in any browser)" if path.suffix.lower() == ".png" else ""
         raise UsageError(f"--out must end in .svg or .html, not {path.name!r}{dropped}")
     with report_store(database) as store:
         require_matches(store, hand_filter, player)
