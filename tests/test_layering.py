@@ -31,6 +31,7 @@ CLI_RENDERING = {
     "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
     "hhtool.reports.json_safe": "dumps: the one rule for JSON on a terminal (C1 controls, U+2028/9 escaped)",
     "hhtool.reports.printable": "printable: the one rule for a name or note on a terminal (controls, bidi marks as ?)",
+    "hhtool.reports.templating": "render: a report's table as a page (--out x.html), by the one template environment",
 }
 
 #: what the web app (`hhtool serve`) may import besides hhtool.service and itself, and why
