@@ -59,7 +59,7 @@ def test_dask_scheduler_that_does_not_answer(tmp_path: Path) -> None:
 
 #: every command with --out, and what it writes there (FOLDER is replaced by the target folder)
 OUT_COMMANDS = {
-    "graph": ["graph", "--player", "Hero", "--currency", "USD", "--out", "FOLDER/winnings.png"],
+    "graph": ["graph", "--player", "Hero", "--currency", "USD", "--out", "FOLDER/winnings.svg"],
     "audit --explain": ["audit", "--explain", "200", "--site", "pokerstars", "--out", "FOLDER/200.html"],
     "stats": ["stats", "--out", "FOLDER/stats.csv"],
     "sql": ["sql", "SELECT 1 AS one", "--out", "FOLDER/one.json"],

@@ -1,11 +1,10 @@
-"""`hhtool graph`: cumulative winnings to PNG (read back and checked) and self-contained HTML."""
+"""`hhtool graph`: cumulative winnings to SVG (read back and checked) and self-contained HTML, both drawn by the
+one chart definition (hhtool.reports.chart)."""
 
 from __future__ import annotations
 
 import html
 import re
-import struct
-import zlib
 from decimal import Decimal
 from fractions import Fraction
 from itertools import pairwise
@@ -59,62 +58,38 @@ def test_series_runs_total_showdown_and_non_showdown(db: Path) -> None:
     assert series["hand_number"].to_list() == list(range(1, len(total) + 1))
 
 
-def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
-    """Width, height and raw scanlines (filter bytes undone) of an 8-bit RGB/RGBA PNG."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    offset, chunks, header = 8, [], b""
-    while offset < len(data):
-        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
-        body = data[offset + 8:offset + 8 + length]
-        if kind == b"IHDR":
-            header = body
-        elif kind == b"IDAT":
-            chunks.append(body)
-        offset += 12 + length
-    width, height, depth, colour = struct.unpack(">IIBB", header[:10])
-    assert depth == 8 and colour in (2, 6)
-    channels = 3 if colour == 2 else 4
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * channels
-    rows: list[bytes] = []
-    previous = bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            left = line[x - channels] if x >= channels else 0
-            up = previous[x]
-            corner = previous[x - channels] if x >= channels else 0
-            if kind == 1:
-                line[x] = (line[x] + left) & 0xFF
-            elif kind == 2:
-                line[x] = (line[x] + up) & 0xFF
-            elif kind == 3:
-                line[x] = (line[x] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                guess = min((abs(p - left), 0, left), (abs(p - up), 1, up), (abs(p - corner), 2, corner))[2]
-                line[x] = (line[x] + guess) & 0xFF
-        rows.append(bytes(line))
-        previous = line
-    return width, height, rows
+def drawing_of(page: str, size: str = "wide") -> str:
+    """The page's chart at ``size`` (a page holds the wide and the narrow drawing)."""
+    found = re.search(rf'<svg[^>]*class="chart-{size}".*?</svg>', page, re.S)
+    assert found, size
+    return found.group(0)
 
 
 @pytest.mark.slow
-def test_png_is_drawn_with_the_three_lines(db: Path, tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    out = tmp_path / "winnings.png"
-    result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Bob", "--out", str(out)])
+def test_svg_file_is_drawn_with_the_four_lines(db: Path, tmp_path: Path) -> None:
+    from defusedxml import ElementTree
+
+    out = tmp_path / "winnings.svg"
+    result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Bob", "--out", str(out)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
-    width, height, rows = png_pixels(out)
-    assert (width, height) == (1000, 550)
-    channels = len(rows[0]) // width
-    colours = {row[x:x + 3] for row in rows[::3] for x in range(0, len(row), channels * 3)}
-    assert len(colours) > 20  # not blank: axes, text and lines
-    for line_colour in ("1f4e9c", "2e8b57", "c0392b", "8e44ad"):  # total, showdown, non-showdown, all-in EV
-        target = bytes.fromhex(line_colour)
-        assert any(target in row for row in rows), line_colour
+    root = ElementTree.fromstring(out.read_bytes())  # a well-formed SVG file an image viewer opens
+    svg = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{svg}svg" and (root.get("width"), root.get("height")) == ("960", "420")
+    lines = root.findall(f"{svg}polyline")
+    total, _ = expected_running_totals("Bob")
+    assert [line.get("stroke") for line in lines] == ["#1f4e9c", "#2e8b57", "#c0392b", "#8e44ad"]
+    assert all(len((line.get("points") or "").split()) == len(total) + 1 for line in lines)  # from the origin
+    texts = ["".join(text.itertext()) for text in root.iter(f"{svg}text")]
+    assert any(text.startswith("Winnings of Bob") for text in texts)
+    assert [label for label in texts if label.startswith("$") or label.startswith("-$")]
+
+
+def test_png_is_refused_with_the_way_to_svg(db: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Bob", "--out", str(tmp_path / "w.png")],
+                           env={"COLUMNS": "80"})
+    assert result.exit_code == 2
+    assert ".svg" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "w.png").exists()
 
 
 def test_html_is_self_contained_and_carries_the_data(db: Path, tmp_path: Path) -> None:
@@ -122,7 +97,8 @@ def test_html_is_self_contained_and_carries_the_data(db: Path, tmp_path: Path) -
     result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Ann", "--out", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert "<svg" in page and page.count("<polyline") == 4  # total, showdown, non-showdown, all-in EV
+    for size in ("wide", "narrow"):  # total, showdown, non-showdown, all-in EV; at each size
+        assert drawing_of(page, size).count("<polyline") == 4
     assert not re.search(r"https?://|<script|<link|src=", page)
     total, _ = expected_running_totals("Ann")
     assert f"<th>Total</th><td>{format_money(total[-1], 100)}</td>" in page
@@ -151,7 +127,7 @@ def test_player_is_required_unless_one_hero_and_currencies_are_not_mixed(tmp_pat
 
 
 def _ticks(page: str, axis: str) -> list[str]:
-    return [html.unescape(label) for label in re.findall(rf'class="{axis}tick"[^>]*>([^<]*)<', page)]
+    return [html.unescape(label) for label in re.findall(rf'class="{axis}tick"[^>]*>([^<]*)<', drawing_of(page))]
 
 
 def _is_round_step(step: Decimal) -> bool:
@@ -204,7 +180,8 @@ def test_graph_by_date_and_points_that_name_their_hand(db: Path, tmp_path: Path)
     labels = _ticks(page, "x")
     assert labels == sorted(labels) and all(re.fullmatch(r"\d{4}(-\d\d){0,2}|\d\d-\d\d \d\d:\d\d", x) for x in labels)
     ann = [parse(text) for text in ALL_HANDS if "Ann" in parse(text).players]
-    points = re.findall(r'<a href="(w\.hands/[^"]+)"><circle[^>]*><title>hand (\d+): ([^<]*)</title>', page)
+    points = re.findall(r'<a href="(w\.hands/[^"]+)" class="point"><circle[^>]*><title>hand (\d+): ([^<]*)</title>',
+                        drawing_of(page))
     assert len(points) == len(ann)
     for replay, number, title in points:
         row = re.search(rf'<tr id="hand-{number}">(.*?)</tr>', page)
@@ -216,10 +193,34 @@ def test_graph_by_date_and_points_that_name_their_hand(db: Path, tmp_path: Path)
 
 
 @pytest.mark.slow
-def test_png_in_big_bets_by_date(db: Path, tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    out = tmp_path / "w.png"
+def test_svg_in_big_bets_by_date(db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "w.svg"
     result = runner.invoke(app, ["graph", "--db", str(db), "--player", "Bob", "--unit", "bb", "--x", "date",
                                  "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert png_pixels(out)[:2] == (1000, 550)
+    labels = re.findall(r'class="ytick"[^>]*>([^<]*)<', out.read_text(encoding="utf-8"))
+    assert labels and all(label.endswith(" BB") for label in labels)
+
+
+def test_the_narrow_drawing_has_fewer_x_ticks_whose_labels_do_not_touch() -> None:
+    """A week of hands by date: the wide drawing has its round ticks, the narrow one fewer, and at each
+    size the labels (at the estimated width of their characters) neither touch nor leave the drawing."""
+    from datetime import datetime, timedelta
+
+    from hhtool.reports.chart import CHAR_WIDTH, NARROW, WIDE, Line, Series, layout, seconds_of
+
+    start = datetime(2024, 3, 1, 9, 0)
+    xs = [seconds_of(start + timedelta(minutes=37 * i)) for i in range(300)]
+    values = [float((i * 7919) % 400 - 150) for i in range(300)]
+    series = Series("t", "date", "won (USD)", xs, [Line("Total", "line-total", "#1f4e9c", values)],
+                    [(-200.0, "-$2,000.00"), (0.0, "$0.00"), (200.0, "$2,000.00"), (400.0, "$4,000.00")], by_date=True)
+    counts = {}
+    for size in (WIDE, NARROW):
+        chart = layout(series, size)
+        ticks = chart.x_ticks
+        counts[size.name] = len(ticks)
+        spans = [(t.at - len(t.label) * CHAR_WIDTH / 2, t.at + len(t.label) * CHAR_WIDTH / 2) for t in ticks]
+        assert all(a[1] < b[0] for a, b in pairwise(spans)), (size.name, ticks)
+        assert spans[0][0] >= 0 and spans[-1][1] <= size.width, (size.name, ticks)
+        assert min(len(label) for _, label in series.y_ticks) * CHAR_WIDTH <= chart.left - 6  # the y labels fit left
+    assert 2 <= counts["narrow"] < counts["wide"]

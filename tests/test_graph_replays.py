@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from hhtool.cli import app
 from tests.browser import NEEDS_CHROMIUM
+from tests.test_graph import drawing_of
 from tests.tracker_hands import EVENING, ann_steals
 
 runner = CliRunner()
@@ -44,7 +45,7 @@ def test_every_point_links_its_hands_replay_page_written_beside_the_graph(evenin
                     "beside it\n")
     page = out.read_text(encoding="utf-8")
     assert not re.search(r"https?://|<script|<link|src=", page)  # the graph page stays script-free
-    links = re.findall(r'<a href="([^"]+)"><circle[^>]*><title>([^<]*)</title>', page)
+    links = re.findall(r'<a href="([^"]+)" class="point"><circle[^>]*><title>([^<]*)</title>', drawing_of(page))
     assert len(links) == 7
     for href, title in links:
         hand_id = re.search(r"#(\d+)", html.unescape(title))
@@ -82,13 +83,13 @@ def test_in_chromium_the_last_date_tick_shows_whole_and_a_click_opens_the_replay
     page.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
                else (refused.append(route.request.url), route.abort()))
     page.goto(out.as_uri())
-    width = page.eval_on_selector("svg", "svg => svg.viewBox.baseVal.width")
-    ticks = page.eval_on_selector_all("text.xtick", "els => els.map(e => [e.textContent, e.getBBox().x, "
+    width = page.eval_on_selector("svg.chart-wide", "svg => svg.viewBox.baseVal.width")  # (the drawing shown at 1100 px)
+    ticks = page.eval_on_selector_all("svg.chart-wide text.xtick", "els => els.map(e => [e.textContent, e.getBBox().x, "
                                                     "e.getBBox().x + e.getBBox().width])")
     assert ticks[-1][0] == "03-01 22:00" and ticks[-1][2] <= width and ticks[0][1] >= 0, ticks
-    title = page.eval_on_selector("circle.hand >> nth=-1", "c => c.textContent")
+    title = page.eval_on_selector("svg.chart-wide circle.hand >> nth=-1", "c => c.textContent")
     assert "#7010" in title
-    page.click("circle.hand >> nth=-1")  # the last point, drawn on top
+    page.click("svg.chart-wide circle.hand >> nth=-1")  # the last point, drawn on top
     page.wait_for_load_state()
     assert page.url.endswith("/date.hands/pokerstars-7010.html"), page.url
     assert "PokerStars #7010" in page.title() and page.is_visible("#felt")

@@ -31,6 +31,7 @@ CLI_RENDERING = {
     "hhtool.reports.show": "render_text: a described hand as coloured terminal lines (`show`); the service describes it",
     "hhtool.reports.json_safe": "dumps: the one rule for JSON on a terminal (C1 controls, U+2028/9 escaped)",
     "hhtool.reports.printable": "printable: the one rule for a name or note on a terminal (controls, bidi marks as ?)",
+    "hhtool.reports.templating": "render: a report's table as a page (--out x.html), by the one template environment",
 }
 
 #: what the web app (`hhtool serve`) may import besides hhtool.service and itself, and why
@@ -39,7 +40,8 @@ WEB_RENDERING = {
     "hhtool.reports.dispute.replayer": "replayer_fragment: a report's replayer, drawn by the dispute page's script",
     "hhtool.reports.dispute.assets": "CSS and JS: the dispute page's replayer style and script, served as files",
     "hhtool.reports.dispute.html": "streets_section: the dispute page's street-by-street table (every value escaped there)",
-    "hhtool.reports.printable": "printable: the one rule for a name or note on a page, as on the terminal (controls as ?)",
+    "hhtool.reports.templating": "environment: the one Jinja2 environment of every page (autoescape, names as printable)",
+    "hhtool.reports.chart": "svg: the one chart definition, drawing the graph page's series as `hhtool graph` draws its file",
 }
 
 #: the all-in EV (issue #36): in the equity package, it splits the pots by the replay's own rule

@@ -64,12 +64,12 @@ def test_tournaments_offers_no_stakes(pokerstars_samples_store: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [["hands"], ["sessions"], ["stats"], ["tournaments"],
-                                     ["graph", "--out", "never.png"]])
+                                     ["graph", "--out", "never.svg"]])
 def test_the_values_reach_the_filter(command: list[str], pokerstars_samples_store: Path, tmp_path: Path) -> None:
     bad_day = runner.invoke(app, [*command, "--from", "2020-13-01", "--db", str(pokerstars_samples_store)])
     assert bad_day.exit_code == 2, bad_day.output
     assert "--from wants a date as YYYY-MM-DD, not '2020-13-01'" in bad_day.output
-    assert not (tmp_path / "never.png").exists()
+    assert not (tmp_path / "never.svg").exists()
 
 
 def test_hands_filters_by_the_values_given(pokerstars_samples_store: Path) -> None:

@@ -240,8 +240,13 @@ def test_a_long_series_is_summed_per_span_with_the_totals_of_its_hands(client: A
         assert (point.total, point.showdown) == pytest.approx((same.total, same.showdown))
         assert point.started_at == same.started_at
     page = client.get(f"/graph?player=Hero&unit={unit}&x={axis}").text
-    links = [html.unescape(link) for link in re.findall(r'<a href="(/graph/hand\?[^"]+)" class="point">', page)]
+    wide, narrow = (re.search(rf'<svg id="{name}".*?</svg>', page, re.S) for name in ("chart", "chart-narrow"))
+    assert wide and narrow  # the one chart definition at both sizes; the style sheet shows the one that fits
+    links = [html.unescape(link) for link in re.findall(r'<a href="(/graph/hand\?[^"]+)" class="point">', wide.group(0))]
     assert len(links) == len(summed.points)
+    narrow_links = [html.unescape(link) for link in re.findall(r'<a href="(/graph/hand\?[^"]+)" class="point">',
+                                                               narrow.group(0))]
+    assert set(narrow_links) <= set(links) and narrow_links[-1] == links[-1]
     last = client.get(links[-1], follow_redirects=False)
     assert last.status_code == 303
     assert last.headers["location"] == f"/hand/{per_hand.points[-1].site}/{per_hand.points[-1].hand_id}"

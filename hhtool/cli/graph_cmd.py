@@ -1,4 +1,4 @@
-"""`hhtool graph`: cumulative winnings (total, showdown, non-showdown) to PNG or self-contained HTML."""
+"""`hhtool graph`: cumulative winnings (total, showdown, non-showdown) to SVG or self-contained HTML."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     @app.command("graph")
     @hand_filter_options("site", "stakes", "from", "to", "game", "table-size")
     def graph_command(
-        out_file: str = typer.Option(..., "--out", help="winnings.png or winnings.html: the suffix decides."),
+        out_file: str = typer.Option(..., "--out", help="winnings.svg or winnings.html: the suffix decides."),
         player: str | None = typer.Option(None, "--player", help="Whose winnings (default: the hero, if only one)."),
         currency: str | None = typer.Option(None, "--currency", help="When the player has hands in several "
                                             "currencies (money only: big bets add up across them)."),

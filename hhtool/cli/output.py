@@ -3,7 +3,6 @@ commands), and the summary of an import (`import`, `audit PATH…`)."""
 
 from __future__ import annotations
 
-import html
 import math
 import os
 import re
@@ -173,20 +172,12 @@ def csv_text(frame: pl.DataFrame) -> str:
 
 
 def html_text(frame: pl.DataFrame) -> str:
-    """A page with the frame as one table (every value escaped)."""
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in frame.columns)
+    """A page with the frame as one table (template ``table.html``: every value escaped there)."""
+    from hhtool.reports.templating import render
+
     numeric = [dtype.is_numeric() or _numbers_as_text(frame[name].to_list()) for name, dtype in frame.schema.items()]
-    body = []
-    for row in frame.iter_rows():
-        cells = "".join(
-            ('<td class="n">' if is_number else "<td>") + html.escape(_cell(value)) + "</td>"
-            for value, is_number in zip(row, numeric, strict=True))
-        body.append(f"<tr>{cells}</tr>")
-    return ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>hhtool</title><style>"
-            "table{border-collapse:collapse;font-family:sans-serif}th,td{border:1px solid #ccc;padding:2px 6px}"
-            "td.n{text-align:right}</style></head><body>\n"
-            f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body)
-            + "\n</tbody></table>\n</body></html>\n")
+    rows = [[(_cell(value), is_number) for value, is_number in zip(row, numeric, strict=True)] for row in frame.iter_rows()]
+    return render("table.html", columns=frame.columns, rows=rows)
 
 
 def _numbers_as_text(values: list[Any]) -> bool:

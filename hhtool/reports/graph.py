@@ -3,11 +3,12 @@ EV lines (the all-in EV line: the total with each all-in hand's net replaced by 
 
 The series comes from the player's facts (:mod:`hhtool.reports.player_facts_cache`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
-are each hand's net over its own big bet, divided only when drawn. PNG is drawn by matplotlib (Agg
-backend, imported only when a PNG is asked for); HTML is a page with no script and no external
-reference: an inline SVG chart written here with a point per hand (up to MAX_REPLAYS of them, evenly
-spread, and the last) whose tooltip names the hand (hover) and which opens that hand's replay
-(click): the dispute report's web page of the hand, with its replayer, written for each point in
+are each hand's net over its own big bet, divided only when drawn. The chart is drawn by the one chart
+definition (:mod:`hhtool.reports.chart`, as `hhtool serve`'s graph page draws it): an SVG file, or an
+HTML page with no script and no external reference (template ``graph/page.html``) holding the chart at
+two sizes (the page shows the one that fits its width), with a point per hand (up to MAX_REPLAYS of
+them, evenly spread, and the last) whose tooltip names the hand (hover) and which opens that hand's
+replay (click): the dispute report's web page of the hand, with its replayer, written for each point in
 the folder beside the page (``winnings.html`` → ``winnings.hands/``; move the two together). The
 hand-by-hand table links each of those hands to its replay too, and gives every hand's `hhtool
 show` command.
@@ -19,31 +20,27 @@ show` command.
 
 from __future__ import annotations
 
-import html
-import math
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
 from hhtool.money import currency_symbol, format_at_table, format_money, site_amount
+from hhtool.reports.chart import Line, Mark, Series, nice_ticks, picked, seconds_of, svg_file
+from hhtool.reports.chart import both_sizes as chart_at_both_sizes
 from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.player_facts_cache import selected_facts
+from hhtool.reports.templating import render
 from hhtool.store import Store
 
-WIDTH, HEIGHT = 960, 440  # SVG user units
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 40, 50
 MAX_SVG_POINTS = 2000
 MAX_TABLE_ROWS = 5000
 #: hands with a point on the chart, each with its replay page (a page is ~40 KB and ~15 ms to make)
 MAX_REPLAYS = 400
-#: the width of a tick label's character in SVG user units (11 px sans-serif, digits and dashes)
-TICK_CHAR_WIDTH = 6.7
-LINES = (("total", "Total", "#1f4e9c"), ("showdown", "Showdown", "#2e8b57"), ("non_showdown", "Non-showdown", "#c0392b"),
-         ("allin_ev", "All-in EV", "#8e44ad"))
+#: (column, legend, CSS class, colour): the web page's style sheet colours the classes the same
+LINES = (("total", "Total", "line-total", "#1f4e9c"), ("showdown", "Showdown", "line-sd", "#2e8b57"),
+         ("non_showdown", "Non-showdown", "line-nsd", "#c0392b"), ("allin_ev", "All-in EV", "line-ev", "#8e44ad"))
 
 
 class GraphError(ValueError):
@@ -208,120 +205,6 @@ def drawing(store: Store, hand_filter: HandFilter, player: str, currency: str | 
     return Drawing(kept, player, unit, axis, series.height - kept.height)
 
 
-def nice_ticks(low: float, high: float, count: int = 6, min_step: float = 0.0) -> list[float]:
-    """Round ticks (1, 2 or 5 times a power of ten apart) covering ``low``..``high``, about ``count``.
-
-    >>> nice_ticks(-29929, 66324)
-    [-40000.0, -20000.0, 0.0, 20000.0, 40000.0, 60000.0, 80000.0]
-    >>> nice_ticks(0, 121, min_step=1)
-    [0.0, 50.0, 100.0, 150.0]
-    """
-    if high <= low:
-        high = low + max(min_step, 1.0)
-    raw = max((high - low) / max(count - 1, 1), min_step)
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
-    first, last = math.floor(low / step), math.ceil(high / step)
-    return [float(round(index * step, 10)) for index in range(first, last + 1)]
-
-
-_HOUR, _DAY = 3600, 86400
-_DATE_STEPS = (_HOUR, 2 * _HOUR, 3 * _HOUR, 6 * _HOUR, 12 * _HOUR, _DAY, 2 * _DAY, 7 * _DAY, 14 * _DAY)
-
-
-def date_ticks(low: datetime, high: datetime, count: int = 6) -> list[datetime]:
-    """Round instants covering ``low``..``high``: whole hours or days, or first days of a month
-    (every 1, 3 or 6 months, or years) for long spans."""
-    span = max((high - low).total_seconds(), 1.0)
-    step = next((s for s in _DATE_STEPS if span / s <= count), None)
-    if step is not None:
-        start = low.replace(minute=0, second=0, microsecond=0)
-        if step >= _DAY:
-            start = start.replace(hour=0)
-        ticks = [start]
-        while ticks[-1] < high:
-            ticks.append(ticks[-1] + timedelta(seconds=step))
-        return ticks
-    months = next((m for m in (1, 3, 6, 12, 24, 60) if span / (m * 30 * _DAY) <= count), 120)
-    index = (low.year * 12 + low.month - 1) // months * months
-    month_ticks = []
-    while True:
-        tick = datetime(index // 12, index % 12 + 1, 1)
-        month_ticks.append(tick)
-        if tick >= high:
-            return month_ticks
-        index += months
-
-
-def _date_label(tick: datetime, ticks: list[datetime]) -> str:
-    """As fine as the ticks' spacing: ``2016``, ``2016-09``, ``2016-09-21``, ``09-21 14:00``."""
-    step = ticks[1] - ticks[0] if len(ticks) > 1 else timedelta(days=1)
-    if step < timedelta(days=1):
-        return tick.strftime("%m-%d %H:%M")
-    if step < timedelta(days=28):
-        return tick.strftime("%Y-%m-%d")
-    return tick.strftime("%Y" if step >= timedelta(days=365) else "%Y-%m")
-
-
-def _x_values(drawn: Drawing) -> list[float]:
-    """Hand numbers, or start times as seconds."""
-    if drawn.axis is Axis.hands:
-        return [float(n) for n in drawn.series["hand_number"].to_list()]
-    return [_seconds(started) for started in drawn.series["started_at"].to_list()]
-
-
-_EPOCH = datetime(1970, 1, 1)
-
-
-def _seconds(moment: datetime) -> float:
-    return (moment.replace(tzinfo=None) - _EPOCH).total_seconds()
-
-
-def write_png(drawn: Drawing, path: Path) -> None:
-    """Draw with matplotlib's Agg backend (no display needed)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
-
-    series = drawn.series
-    if drawn.axis is Axis.date:
-        xs: list[Any] = [series["started_at"][0], *series["started_at"].to_list()]
-    else:
-        xs = [0, *series["hand_number"].to_list()]
-    figure, axes = plt.subplots(figsize=(10, 5.5), dpi=100)
-    try:
-        for column, label, color in LINES:  # the EV line dashed: where no all-in moved it, it lies on the total
-            axes.plot(xs, [0.0, *drawn.values(column)], label=label, color=color, linewidth=1.6,
-                      linestyle="--" if column == "allin_ev" else "-")
-        axes.axhline(0, color="#888888", linewidth=0.8)
-        axes.set_xlabel(drawn.x_title)
-        axes.set_ylabel(drawn.y_title)
-        axes.set_title(drawn.title())
-        if drawn.axis is Axis.hands:
-            axes.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
-        else:
-            figure.autofmt_xdate()
-        axes.yaxis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10], integer=drawn.unit is Unit.money))
-        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: drawn.label(value)))
-        axes.grid(True, alpha=0.3)
-        axes.legend(loc="best")
-        figure.tight_layout()
-        figure.savefig(path, format="png", metadata={"Software": None})
-    finally:
-        plt.close(figure)
-
-
-def _picked(n: int, limit: int) -> list[int]:
-    """Every k-th index (k so that at most about ``limit`` remain) and the last one."""
-    stride = max(1, -(-n // limit))
-    picked = [*range(0, n, stride)]
-    if picked[-1] != n - 1:
-        picked.append(n - 1)
-    return picked
-
-
 def _point_title(drawn: Drawing, index: int) -> str:
     series = drawn.series
     started = series["started_at"][index]
@@ -333,78 +216,24 @@ def _point_title(drawn: Drawing, index: int) -> str:
             f"net {amount} · total {drawn.label(drawn.values('total')[index])}")
 
 
-def svg_chart(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
-    """The three lines as inline SVG, and a point on the total line for each hand of ``replays``
-    (index → its replay page; tooltip: the hand; click: its replay), else for each hand drawn
-    (click: its table row); long series are thinned to MAX_SVG_POINTS points per line (every k-th
-    hand and the last one), the table keeps the numbers."""
+def chart_series(drawn: Drawing, replays: dict[int, str] | None = None) -> Series:
+    """The drawing as the chart definition's series, from the origin (0, 0); a point on the total for each
+    hand of ``replays`` (index → its replay page), else for each hand drawn (MAX_SVG_POINTS of them at most,
+    evenly spread, and the last), linking to its table row."""
     n = drawn.series.height
-    picked = _picked(n, MAX_SVG_POINTS)
-    xs_all = _x_values(drawn)
-    first_x = xs_all[0] if drawn.axis is Axis.date else 0.0
-    xs = [first_x, *(xs_all[i] for i in picked)]
-    values = {column: [0.0, *(drawn.values(column)[i] for i in picked)] for column, _, _ in LINES}
-    y_ticks = nice_ticks(min(0, *(min(v) for v in values.values())), max(0, *(max(v) for v in values.values())),
-                         min_step=1.0 if drawn.unit is Unit.money else 0.0)
-    low, high = y_ticks[0], y_ticks[-1]
     if drawn.axis is Axis.hands:
-        x_ticks = nice_ticks(0, n, min_step=1.0)
-        x_labels = [str(round(tick)) for tick in x_ticks]
+        xs = [float(x) for x in range(n + 1)]
     else:
-        start = drawn.series["started_at"][0].replace(tzinfo=None)
-        end = drawn.series["started_at"][-1].replace(tzinfo=None)
-        moments = date_ticks(start, end)
-        x_ticks = [_seconds(moment) for moment in moments]
-        x_labels = [_date_label(moment, moments) for moment in moments]
-    x_low, x_high = min(x_ticks[0], xs[0]), max(x_ticks[-1], xs[-1])
-    if x_high == x_low:
-        x_high = x_low + 1
-    if high == low:
-        high = low + 1
-    # room on the right for half the last tick's label, centred on the plot's right edge (it was cut off)
-    right = max(MARGIN_RIGHT, math.ceil(len(x_labels[-1]) * TICK_CHAR_WIDTH / 2) + 6)
-    plot_w = WIDTH - MARGIN_LEFT - right
-    plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
-
-    def x_of(x: float) -> float:
-        return MARGIN_LEFT + plot_w * (x - x_low) / (x_high - x_low)
-
-    def y_of(amount: float) -> float:
-        return MARGIN_TOP + plot_h * (high - amount) / (high - low)
-
-    title = html.escape(drawn.title())
-    parts = [f'<svg width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{title}">',
-             f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
-             f'<text x="{WIDTH / 2:.0f}" y="24" text-anchor="middle" font-size="16">{title}</text>']
-    for amount in y_ticks:
-        y = y_of(amount)
-        parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y:.1f}" x2="{WIDTH - right}" y2="{y:.1f}" stroke="#e4e4e4"/>')
-        parts.append(f'<text class="ytick" x="{MARGIN_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">'
-                     f'{html.escape(drawn.label(amount))}</text>')
-    for tick, label in zip(x_ticks, x_labels, strict=True):
-        parts.append(f'<text class="xtick" x="{x_of(tick):.1f}" y="{HEIGHT - MARGIN_BOTTOM + 16}" text-anchor="middle" '
-                     f'font-size="11">{html.escape(label)}</text>')
-    parts.append(f'<line x1="{MARGIN_LEFT}" y1="{y_of(0):.1f}" x2="{WIDTH - right}" y2="{y_of(0):.1f}" stroke="#888"/>')
-    parts.append(f'<text x="{MARGIN_LEFT + plot_w / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" font-size="12">'
-                 f'{drawn.x_title}</text>')
-    parts.append(f'<text x="14" y="{MARGIN_TOP + plot_h / 2:.0f}" text-anchor="middle" font-size="12" '
-                 f'transform="rotate(-90 14 {MARGIN_TOP + plot_h / 2:.0f})">{html.escape(drawn.y_title)}</text>')
-    for index, (column, label, color) in enumerate(LINES):
-        points = " ".join(f"{x_of(x):.1f},{y_of(v):.1f}" for x, v in zip(xs, values[column], strict=True))
-        dashes = ' stroke-dasharray="6 4"' if column == "allin_ev" else ""  # on the total where no all-in moved it
-        parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="1.6"{dashes} points="{points}"/>')
-        legend_y = MARGIN_TOP + 14 + 16 * index
-        parts.append(f'<line x1="{MARGIN_LEFT + 10}" y1="{legend_y - 4}" x2="{MARGIN_LEFT + 30}" y2="{legend_y - 4}" '
-                     f'stroke="{color}" stroke-width="2"/>')
-        parts.append(f'<text x="{MARGIN_LEFT + 36}" y="{legend_y}" font-size="12">{label}</text>')
-    total_color = LINES[0][2]
-    totals = drawn.values("total")
-    for i in sorted(replays) if replays is not None else picked:
-        href = html.escape(replays[i]) if replays is not None else f"#hand-{i + 1}"
-        parts.append(f'<a href="{href}"><circle class="hand" cx="{x_of(xs_all[i]):.1f}" cy="{y_of(totals[i]):.1f}" '
-                     f'r="3" fill="{total_color}"><title>{html.escape(_point_title(drawn, i))}</title></circle></a>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+        moments = [seconds_of(started) for started in drawn.series["started_at"].to_list()]
+        xs = [moments[0], *moments]
+    lines = [Line(label, css, color, [0.0, *drawn.values(column)], dashed=column == "allin_ev")
+             for column, label, css, color in LINES]  # the EV line dashed: it lies on the total where no all-in moved it
+    values = [v for line in lines for v in line.values]
+    ticks = nice_ticks(min(values), max(values), min_step=1.0 if drawn.unit is Unit.money else 0.0)
+    chosen = sorted(replays) if replays is not None else picked(n, MAX_SVG_POINTS)
+    marks = [Mark(i + 1, _point_title(drawn, i), replays[i] if replays is not None else f"#hand-{i + 1}") for i in chosen]
+    return Series(drawn.title(), drawn.x_title, drawn.y_title, xs, lines, [(t, drawn.label(t)) for t in ticks],
+                  by_date=drawn.axis is Axis.date, marks=marks)
 
 
 def show_command(site: str, hand_id: str) -> str:
@@ -415,22 +244,22 @@ def show_command(site: str, hand_id: str) -> str:
 
 
 def html_page(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
-    """A page with no script: the SVG chart, the final totals and the hand-by-hand table (thinned
-    to MAX_TABLE_ROWS rows, always keeping the last hand and every hand the chart has a point for,
-    when longer); each row has the `hhtool show` command of its hand, and the link to its replay
-    page where ``replays`` (index → page) has one."""
+    """A page with no script (template ``graph/page.html``): the chart, the final totals and the
+    hand-by-hand table (thinned to MAX_TABLE_ROWS rows, always keeping the last hand and every hand the
+    chart has a point for, when longer); each row has the `hhtool show` command of its hand, and the
+    link to its replay page where ``replays`` (index → page) has one."""
     series = drawn.series
     unit = drawn.money_unit
     n = series.height
-    rows = sorted({*_picked(n, MAX_TABLE_ROWS), *_picked(n, MAX_SVG_POINTS), *(replays or {})})
+    listed = sorted({*picked(n, MAX_TABLE_ROWS), *picked(n, MAX_SVG_POINTS), *(replays or {})})
     mixed = drawn.several_currencies  # (in big bets only) money is per hand in its own currency, never summed
     running = () if mixed else ("total", "showdown", "non_showdown")
     money = {column: series[column].to_list() for column in ("net", *running)}
     currencies, units = series["currency"].to_list(), series["unit"].to_list()
     in_bb = drawn.unit is Unit.bb
     bb_total = drawn.values("total") if in_bb else []
-    body = []
-    for i in rows:
+    rows = []
+    for i in listed:
         started = series["started_at"][i]
         net = (format_at_table(int(money["net"][i]), int(units[i]), str(currencies[i])) if mixed
                else format_money(int(money["net"][i]), unit))
@@ -439,49 +268,19 @@ def html_page(drawn: Drawing, replays: dict[int, str] | None = None) -> str:
         if in_bb:
             cells.append(_plain(round(bb_total[i], 2)))
         cells.append(show_command(series["site"][i], series["hand_id"][i]))
-        replay = (replays or {}).get(i)
-        link = f'<td><a href="{html.escape(replay)}">replay</a></td>' if replay else "<td></td>"
-        body.append(f'<tr id="hand-{i + 1}">' + "".join(f"<td>{html.escape(str(value))}</td>" for value in cells)
-                    + link + "</tr>")
-    note = "" if len(rows) == n else f"<p>{len(rows)} of the {n} hands are listed (evenly spread, and the last one).</p>"
-    if drawn.left_out:
-        why = " and ".join(w for w, on in (("a date", drawn.axis is Axis.date), ("a known big bet", in_bb)) if on)
-        note += f"<p>{drawn.left_out} hands without {why} are left out.</p>"
-    title = html.escape(drawn.title())
-    currency = html.escape(drawn.currency)
-    summary = "".join(
-        f"<tr><th>{label}</th><td>"
-        + (html.escape(", ".join(drawn.money_totals(column))) if mixed else format_money(int(series[column][-1]), unit))
-        + "</td>" + (f"<td>{_plain(round(drawn.values(column)[-1], 2))}</td>" if in_bb else "") + "</tr>"
-        for column, label, _ in LINES)
-    money_head = "money, per currency" if mixed else currency
-    totals_head = f"<tr><th></th><th>{money_head}</th>" + ("<th>big bets</th>" if in_bb else "") + "</tr>"
-    why = ("<p>Big bets: each hand's net over that hand's own big bet, summed (the stakes may change from hand "
-           "to hand), so they are not the money total over one big bet"
-           + (", and they add up across currencies, where money never does" if mixed else "") + ".</p>"
-           if in_bb else "")
-    bb_header = "<th>total BB</th>" if in_bb else ""
-    money_header = "".join(f"<th>{name}</th>" for name in ("net", *(c.replace("_", "-") for c in running)))
-    clicks = ("click it to open the hand's replay (the pages in the folder beside this one)" if replays is not None
-              else "click it to go to the hand's row, whose command replays it")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>body{{font-family:sans-serif;margin:24px}} table{{border-collapse:collapse}}
-td,th{{padding:2px 8px;text-align:right;border-bottom:1px solid #ddd}} td:last-child{{font-family:monospace;text-align:left}}
-circle.hand{{opacity:0.25;cursor:pointer}} circle.hand:hover{{opacity:1;r:6px}} tr:target{{background:#ffe9a8}}</style>
-</head><body>
-<h1>{title}</h1>
-<p>Hover a point for its hand; {clicks}.</p>
-{svg_chart(drawn, replays)}
-<h2>Totals</h2>
-<table>{totals_head}{summary}<tr><th>Hands</th><td>{n}</td></tr></table>{why}
-<h2>Hand by hand</h2>
-{note}<table>
-<tr><th>#</th><th>started</th><th>site</th><th>hand</th>{money_header}{bb_header}<th>command</th><th>replay</th></tr>
-{chr(10).join(body)}
-</table>
-</body></html>
-"""
+        rows.append((i + 1, [str(value) for value in cells], (replays or {}).get(i)))
+    totals = [(label, ", ".join(drawn.money_totals(column)) if mixed else format_money(int(series[column][-1]), unit),
+               _plain(round(drawn.values(column)[-1], 2)) if in_bb else None) for column, label, *_ in LINES]
+    left_out_why = " and ".join(w for w, on in (("a date", drawn.axis is Axis.date), ("a known big bet", in_bb)) if on)
+    return render("graph/page.html", title=drawn.title(), currency="money, per currency" if mixed else drawn.currency,
+                  in_bb=in_bb, mixed=mixed, hands=n, rows=rows, money_columns=["net", *(c.replace("_", "-") for c in running)],
+                  totals=totals, left_out=drawn.left_out, left_out_why=left_out_why, with_replays=replays is not None,
+                  chart=chart_at_both_sizes(chart_series(drawn, replays)))
+
+
+def svg_of(drawn: Drawing) -> str:
+    """The chart alone as an SVG file (the wide size; an image viewer or a browser opens it)."""
+    return svg_file(chart_series(drawn))
 
 
 def replay_folder(path: Path) -> Path:
@@ -500,8 +299,7 @@ def write_replays(store: Store, drawn: Drawing, folder: Path) -> dict[int, str]:
     from hhtool.store.load import load_hands
 
     series = drawn.series
-    picked = _picked(series.height, MAX_REPLAYS)
-    wanted = {(str(series["site"][i]), str(series["hand_id"][i])): i for i in picked}
+    wanted = {(str(series["site"][i]), str(series["hand_id"][i])): i for i in picked(series.height, MAX_REPLAYS)}
     folder.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
     pages: dict[int, str] = {}
@@ -519,14 +317,14 @@ def write_replays(store: Store, drawn: Drawing, folder: Path) -> dict[int, str]:
 
 
 def write_graph(drawn: Drawing, path: Path, store: Store | None = None) -> int:
-    """PNG or HTML, by the file's suffix; with ``store``, an HTML page's replays beside it
+    """SVG or HTML, by the file's suffix; with ``store``, an HTML page's replays beside it
     (:func:`write_replays`). The number of replay pages written."""
     suffix = path.suffix.lower()
-    if suffix == ".png":
-        write_png(drawn, path)
+    if suffix == ".svg":
+        path.write_text(svg_of(drawn), encoding="utf-8")
         return 0
     if suffix not in (".html", ".htm"):
-        raise GraphError(f"--out must end in .png or .html, not {path.name!r}")
+        raise GraphError(f"--out must end in .svg or .html, not {path.name!r}")
     replays = write_replays(store, drawn, replay_folder(path)) if store is not None else None
     path.write_text(html_page(drawn, replays), encoding="utf-8")
     return len(replays or {})

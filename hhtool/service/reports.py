@@ -18,7 +18,7 @@ from hhtool.service.out_files import prepare_out_file
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 
-GRAPH_SUFFIXES = (".png", ".html", ".htm")
+GRAPH_SUFFIXES = (".svg", ".html", ".htm")
 
 
 def stats(database: Database, hand_filter: HandFilter, by: Breakdown | None = None, min_hands: int = 0,
@@ -58,11 +58,13 @@ class Graphed:
 
 def graph(database: Database, hand_filter: HandFilter, path: Path, player: str | None = None,
           currency: str | None = None, unit: Unit = Unit.money, axis: Axis = Axis.hands) -> Graphed:
-    """Draw the player's cumulative winnings (total, showdown, non-showdown) to ``path`` (PNG or HTML,
+    """Draw the player's cumulative winnings (total, showdown, non-showdown) to ``path`` (SVG or HTML,
     by its suffix), in money or big bets, against hands played or dates; without a player, the hero
     when the hands have exactly one."""
     if path.suffix.lower() not in GRAPH_SUFFIXES:
-        raise UsageError(f"--out must end in .png or .html, not {path.name!r}")
+        # PNG was matplotlib's, a second way to draw the chart; the SVG is the same image, sharp at every size
+        dropped = " (no more PNG: an .svg opens in any browser)" if path.suffix.lower() == ".png" else ""
+        raise UsageError(f"--out must end in .svg or .html, not {path.name!r}{dropped}")
     with report_store(database) as store:
         require_matches(store, hand_filter, player)
         if player is None:

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -25,7 +24,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from hhtool.reports.printable import printable
+from hhtool.reports.templating import environment
 from hhtool.service.serving import HeldStore, latest_hand
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -46,9 +45,7 @@ class Served:
     held: HeldStore
     hosts: set[str]
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    templates: Environment = field(default_factory=lambda: Environment(
-        loader=PackageLoader("hhtool.web", "templates"), autoescape=select_autoescape(default=True, default_for_string=True),
-        trim_blocks=True, lstrip_blocks=True, finalize=shown))
+    templates: Environment = field(default_factory=environment)  # the one of every page (reports/templating.py)
 
     def page(self, request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
         body = self.templates.get_template(template).render(
@@ -56,15 +53,6 @@ class Served:
             watching=self.held.watched, imports=self.held.state.status()["text"] if self.held.watched else None,
             **values)
         return HTMLResponse(body, status_code=status, headers={"Content-Security-Policy": PAGE_POLICY})
-
-
-def shown(value: Any) -> Any:
-    """A value a template puts on a page: a text as the one rule shows it (:func:`printable`: a NUL,
-    an escape, a bidirectional override as "?", a note's line breaks kept), then escaped by Jinja;
-    HTML this app rendered itself (Markup) and other values as they are. What is stored stays as typed."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        return printable(value, lines=True)
-    return value
 
 
 def allowed_hosts(host: str, port: int) -> set[str]:

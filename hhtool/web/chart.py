@@ -1,50 +1,26 @@
-"""The graph page's chart: an SVG drawn here from the service's points (no script needed): the three
-running totals as lines, and each point of the total a link to its hand's replay, titled with the hand
-and the total. Text is escaped by the template that places the SVG's parts (Markup of numbers only)."""
+"""The graph page's chart: the service's points as the one chart definition's series
+(:mod:`hhtool.reports.chart`, as `hhtool graph` draws its files), at both sizes; each point of the total
+links to its hand's replay, titled with the hand and the total."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import quote
 
+from markupsafe import Markup
+
+from hhtool.reports.chart import Line, Mark, Series, both_sizes, seconds_of
 from hhtool.service.choices import Axis
 from hhtool.service.web_graph import GraphData, Point
 
-WIDTH, HEIGHT = 960, 420
-LEFT, RIGHT, TOP, BOTTOM = 76, 16, 16, 44
-#: (series, label, CSS class)
-SERIES = (("total", "Total", "line-total"), ("showdown", "Showdown", "line-sd"), ("non_showdown", "Non-showdown", "line-nsd"),
-          ("allin_ev", "All-in EV", "line-ev"))
+#: (series, label, CSS class, colour), as `hhtool graph` draws them
+SERIES = (("total", "Total", "line-total", "#1f4e9c"), ("showdown", "Showdown", "line-sd", "#2e8b57"),
+          ("non_showdown", "Non-showdown", "line-nsd", "#c0392b"), ("allin_ev", "All-in EV", "line-ev", "#8e44ad"))
 
 
-@dataclass(frozen=True)
-class Dot:
-    x: float
-    y: float
-    href: str
-    title: str
-
-
-@dataclass(frozen=True)
-class Chart:
-    width: int
-    height: int
-    lines: list[tuple[str, str, str]]  # (label, class, SVG path data)
-    dots: list[Dot]
-    y_ticks: list[tuple[float, str]]  # (y, label)
-    x_ticks: list[tuple[float, str]]
-    zero: float
-    left: int
-    right: int
-    top: int
-    bottom: int
-
-
-def _x_value(data: GraphData, index: int) -> float:
-    point = data.points[index]
+def _x_value(data: GraphData, point: Point) -> float:
     if data.axis is Axis.date and point.started_at is not None:
-        return point.started_at.timestamp()
+        return seconds_of(point.started_at)
     return float(point.number)
 
 
@@ -57,36 +33,18 @@ def _href(point: Point, point_query: str) -> str:
     return f"/graph/hand?{point_query}{'&' if point_query else ''}at={at}"
 
 
-def chart(data: GraphData, ticks: list[tuple[float, str]], point_query: str = "") -> Chart:
-    xs = [_x_value(data, i) for i in range(len(data.points))]
-    low_x, high_x = min(xs), max(xs)
-    span_x = (high_x - low_x) or 1.0
-    values = [t[0] for t in ticks] + [getattr(p, name) for p in data.points for name, _, _ in SERIES]
-    low_y, high_y = min(values), max(values)
-    span_y = (high_y - low_y) or 1.0
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def px(x: float) -> float:
-        return round(LEFT + (x - low_x) / span_x * plot_w, 1)
-
-    def py(y: float) -> float:
-        return round(TOP + (high_y - y) / span_y * plot_h, 1)
-
-    lines = []
-    for name, label, css in SERIES:
-        path = " ".join(f"{'M' if i == 0 else 'L'}{px(x)},{py(getattr(p, name))}"
-                        for i, (x, p) in enumerate(zip(xs, data.points, strict=True)))
-        lines.append((label, css, path))
-    dots = []
-    for x, point in zip(xs, data.points, strict=True):
+def series_of(data: GraphData, ticks: list[tuple[float, str]], point_query: str = "") -> Series:
+    lines = [Line(label, css, color, [float(getattr(p, name)) for p in data.points], dashed=name == "allin_ev")
+             for name, label, css, color in SERIES]
+    marks = []
+    for index, point in enumerate(data.points):
         when = f", {point.started_at:%Y-%m-%d %H:%M}" if isinstance(point.started_at, datetime) else ""
         which = f": {point.site} #{point.hand_id}" if point.hand_id else ""
-        dots.append(Dot(px(x), py(point.total), _href(point, point_query),
-                        f"hand {point.number:,}{which}{when}; total {point.total_text}"))
-    x_ticks = []
-    for step in range(6):
-        x = low_x + span_x * step / 5
-        label = datetime.fromtimestamp(x).strftime("%Y-%m-%d") if data.axis is Axis.date else f"{round(x):,}"
-        x_ticks.append((px(x), label))
-    return Chart(WIDTH, HEIGHT, lines, dots, [(py(v), text) for v, text in ticks], x_ticks, py(0.0), LEFT, RIGHT, TOP,
-                 BOTTOM)
+        marks.append(Mark(index, f"hand {point.number:,}{which}{when}; total {point.total_text}", _href(point, point_query)))
+    return Series(data.title, data.x_title, data.y_title, [_x_value(data, p) for p in data.points], lines, ticks,
+                  by_date=data.axis is Axis.date, marks=marks)
+
+
+def chart(data: GraphData, ticks: list[tuple[float, str]], point_query: str = "") -> Markup:
+    """The chart at both sizes (``#chart`` and ``#chart-narrow``; the style sheet shows the one that fits)."""
+    return both_sizes(series_of(data, ticks, point_query), "chart")

@@ -9,12 +9,13 @@ import dataclasses
 from typing import Any
 
 from hhtool.reports.dispute.customer import CustomerCopy
-from hhtool.reports.dispute.html import _e, award_sections, page, players_section, pots_section, streets_section
+from hhtool.reports.dispute.html import page_values
 from hhtool.reports.dispute.json_out import FORMAT_VERSION
 from hhtool.reports.dispute.replayer import replayer_fragment
 from hhtool.reports.dispute.text import _wrap, award_lines, player_lines, pot_lines, street_lines
 from hhtool.reports.json_safe import dumps
 from hhtool.reports.site_words import site_in_words
+from hhtool.reports.templating import render
 
 #: the rules' list: each title in bold, its words under it
 STYLE = ("\n#rules dl { margin: 0; } #rules dt { font-weight: 600; margin-top: 10px; }"
@@ -140,38 +141,11 @@ def render_json(copy: CustomerCopy) -> str:
 
 
 def render_html(copy: CustomerCopy) -> str:
+    """The player's copy as one page (template ``dispute/player.html``), its sections in the text copy's order."""
     report = copy.report
     title = f"Hand {site_in_words(report.site)} #{report.hand_id} — your dispute"
-    body = [f'<section><h1>{_e(title)}</h1><div id="verdict" class="verdict {_e(report.verdict)}">'
-            + "".join(f"<p>{_e(s)}</p>" for s in copy.answer) + "</div>"
-            + "".join(f'<p class="summary">{_e(s)}</p>' for s in (*copy.summary, *copy.to_him))
-            + '<p class="meta">' + "<br>".join([_e(report.game), *(_e(line) for line in _hand_words(copy)[1:])])
-            + "</p></section>"]
-    if copy.rules:
-        items = "".join(f"<dt>{_e(rule.title)}</dt><dd>{_e(rule.sentence)}"
-                        + "".join(f'<span class="meta">{_e(_practice(words))}</span>' for words in rule.practice)
-                        + "".join(f'<span class="meta">{_e(_reading(words))}</span>' for words in rule.readings)
-                        + "</dd>" for rule in copy.rules)
-        source = f'<p class="meta">{_e(_practice_source(copy))}</p>' if _practice_source(copy) else ""
-        body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2>{source}<dl>{items}</dl></section>')
-    if copy.departures:
-        items = "".join(f"<li>{_e(d.words)}" + (f'<br><span class="meta">{_e(_rule_names(d.rules))}</span>'
-                                                 if d.rules else "") + "</li>" for d in copy.departures)
-        body.append(f'<section id="departures"><h2>The hand also departs from the rules</h2><ul>{items}</ul></section>')
-    if copy.not_verified:
-        items = "".join(f"<li>{_e(words)}</li>" for words in copy.not_verified)
-        body.append(f'<section id="not-verified"><h2>What could not be checked</h2><ul>{items}</ul></section>')
-    if copy.assumed:
-        items = "".join(f"<li>{_e(words)}</li>" for words in copy.assumed)
-        body.append('<section id="assumptions"><h2>Taken from the hand itself (the history does not state it)</h2>'
-                    f"<ul>{items}</ul></section>")
-    # the copy's own report: the hole cards it hides are card backs in the replayer too, to the end
-    body.append(replayer_fragment(report))
-    body.append(streets_section(report, with_lines=False))
-    players = players_section(report)
-    if copy.hidden_players:
-        players = players.replace("</h2>", f'</h2><p class="meta" id="hidden-note">{_e(HIDDEN_WORDS)}.</p>', 1)
-    body.append(players)
-    body.append(pots_section(report))
-    body += award_sections(report)
-    return page(title, body, STYLE)
+    return render("dispute/player.html", copy=copy, report=report, summary=(*copy.summary, *copy.to_him),
+                  hand_words=[report.game, *_hand_words(copy)[1:]], rule_names=_rule_names, practice=_practice,
+                  reading=_reading, practice_source=_practice_source(copy), rules_heading=RULES_HEADING,
+                  hidden_note=HIDDEN_WORDS if copy.hidden_players else "", replayer=replayer_fragment(report),
+                  style=STYLE, **page_values(title))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from html import escape
 from pathlib import Path
 
 from hhtool.replay.profiles import RuleProfile, load_profile, profile_for
@@ -16,6 +15,7 @@ from hhtool.reports.dispute.html import render_html
 from hhtool.reports.dispute.model import Report
 from hhtool.reports.dispute.stored import stored_facts
 from hhtool.reports.site_words import rules_in_words, site_in_words
+from hhtool.reports.templating import render
 from hhtool.store import Store
 from hhtool.store.load import load_hands
 
@@ -70,39 +70,17 @@ def index_line(report: Report) -> str:
 
 
 def index_html(entries: list[tuple[str, Report]]) -> str:
-    def e(value: object) -> str:
-        return escape(str(value), quote=True)
-
+    """The index page (template ``dispute/index.html``): a row per hand, sortable by any column."""
     # the largest misaward first; then the most findings, the earliest hand
     entries = sorted(entries, key=lambda item: (-item[1].misawarded.amount,
                                                 -sum(f.kind == "violation" for f in item[1].findings),
                                                 item[1].started_at or "", item[1].site, item[1].hand_id))
     profiles = sorted({r.profile.name for _, r in entries})
-    rules = (f"each under {e(rules_in_words(profiles[0]))}" if len(profiles) == 1
+    rules = (f"each under {rules_in_words(profiles[0])}" if len(profiles) == 1
              else "each under the rules of its site (the hand's page names them)")
-    rows = "".join(
-        f'<tr><td data-value="{e(r.misawarded.amount)}" class="num">{e(r.misawarded.text)}</td>'
-        f'<td data-value="{e(r.site)}">{e(site_in_words(r.site))}</td>'
-        f'<td data-value="{e(r.hand_id)}"><a href="{e(name)}">{e(r.hand_id)}</a></td>'
-        f'<td data-value="{e(r.started_at or "")}" class="date">{e(r.started_at or "")}</td>'
-        f'<td data-value="{sum(f.kind == "violation" for f in r.findings)}" class="num">'
-        f'{sum(f.kind == "violation" for f in r.findings)}</td>'
-        f'<td data-value="{e(index_line(r))}">{e(index_line(r))}</td></tr>' for name, r in entries)
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-            "script-src 'unsafe-inline'\">"
-            f"<title>Dispute reports: {len(entries)} hands</title><style>{CSS} th {{ cursor: pointer; }} "
-            "td.date { white-space: nowrap; }</style></head>"
-            f"<body><main><section><h1>Dispute reports: {len(entries)} hands with a violation</h1>"
-            f'<p class="meta">Sorted by the money misawarded, largest first: paid to the wrong players or kept by '
-            f"the site, in the pots and the uncalled bets returned; {rules}. Where nothing was misawarded the "
-            "site's award is correct and the first departure from the rules is shown. Click a column heading to "
-            "sort by it.</p>"
-            '<div class="scroll"><table id="index"><thead><tr><th data-type="number" aria-sort="descending">'
-            'Misawarded</th><th>Site</th><th>Hand</th><th>Started</th><th data-type="number">Findings</th>'
-            "<th>What went wrong</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table></div></section></main><script>{_SORT_JS}</script></body></html>\n")
+    rows = [(name, r, sum(f.kind == "violation" for f in r.findings), index_line(r)) for name, r in entries]
+    return render("dispute/index.html", title=f"Dispute reports: {len(entries)} hands", css=CSS, sort_js=_SORT_JS,
+                  entries=rows, rules=rules, site_in_words=site_in_words)
 
 
 def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:

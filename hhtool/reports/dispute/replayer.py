@@ -13,13 +13,14 @@ control characters (an escape's ESC, a line break) show as "?", as in the termin
 
 from __future__ import annotations
 
-import json
-from html import escape
 from typing import Any
+
+from markupsafe import Markup
 
 from hhtool.money import format_at_table
 from hhtool.reports.dispute.model import DealView, Report, StreetView, in_history_order
 from hhtool.reports.printable import printable
+from hhtool.reports.templating import fragment, script_json
 
 Card = dict[str, Any]  # {"card": "Kd" | None, "face": "up" | "down", "won": ["high", ...]}
 #: street number -> the down and up cards each player still in is dealt on it
@@ -139,63 +140,35 @@ def replay_steps(report: Report, hide_hole: bool = False) -> list[dict[str, Any]
     return steps
 
 
-def script_json(value: object) -> str:
-    """JSON that cannot close its <script> element, whatever the names hold."""
-    return (json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-            .replace("&", "\\u0026"))
-
-
-def replayer_fragment(report: Report, hide_hole: bool = False, heading: str = "Replay") -> str:
+def replayer_fragment(report: Report, hide_hole: bool = False, heading: str = "Replay") -> Markup:
     """One hand's replayer as an HTML fragment (a ``<section class="replayer">`` that carries its own
-    steps), to put in any page whose head holds :data:`~.replayer_assets.REPLAYER_CSS` and whose end
-    holds :data:`~.replayer_assets.REPLAYER_JS`. Its parts also carry the ids the dispute page has
-    always had (``felt``, ``next``…): one replayer a page keeps them unique."""
+    steps as JSON, template ``dispute/replayer.html``), to put in any page whose head holds
+    :data:`~.replayer_assets.REPLAYER_CSS` and whose end holds :data:`~.replayer_assets.REPLAYER_JS`.
+    Its parts also carry the ids the dispute page has always had (``felt``, ``next``…): one replayer a
+    page keeps them unique."""
     players = [printable(p.player) for p in report.players if p.status != "not dealt in"]
     data = {"players": players, "steps": replay_steps(report, hide_hole)}
-    hidden = " Down cards are hidden until the showdown (--hide-hole)." if hide_hole else ""
-    return ('<section class="replayer"><h2>' + escape(heading) + '</h2><div class="controls">'
-            '<button id="prev" class="prev" type="button" aria-label="previous step">&#9664; Previous</button>'
-            '<button id="next" class="next" type="button" aria-label="next step">Next &#9654;</button>'
-            '<button id="end" class="end" type="button">Showdown</button>'
-            '<span id="step-count" class="step-count meta"></span></div>'
-            '<p><span id="step-words" class="step-words"></span> <span id="step-pot" class="step-pot meta"></span></p>'
-            '<div id="felt" class="felt" aria-live="polite"></div>'
-            '<p class="meta legend">Keyboard: &larr; / &rarr; step, Home: the start, End: showdown. Each seat shows '
-            'the player\'s whole board so far: <span class="card down"></span> a down card (dashed edge), '
-            'then the up cards, then the 7th street\'s down card. At the showdown '
-            '<span class="card won-high"></span> marks the cards that won a high half, '
-            '<span class="card won-low"></span> a low half. Under each name: his stack, and what he has put in '
-            'on this street (antes go straight to the pot); at the showdown, what the rules award him.' + hidden + '</p>'
-            f'<script type="application/json" class="replay-data">{script_json(data)}</script></section>')
+    return fragment("dispute/replayer.html", heading=heading, hide_hole=hide_hole, data=data)
 
 
-def allin_fragment(allin: dict[str, Any] | None, unit: int, currency: str) -> str:
+def _ordinal(street: int) -> str:
+    return "3rd" if street == 3 else f"{street}th"
+
+
+def allin_fragment(allin: dict[str, Any] | None, unit: int, currency: str) -> Markup:
     """The all-in section beside a replayer: each live player's equity on every street where all live
     hands are known, and at the moment the betting closed his all-in EV (docs/allin-ev.md), from
     `show`'s plain view of it (:func:`hhtool.equity.allin.allin_view`). Empty for a hand with neither."""
     from hhtool.money import format_money
 
     if not allin or (not allin["streets"] and allin["status"] in ("no_all_in", "uncontested")):
-        return ""
+        return Markup("")
     players: list[str] = list(allin.get("players") or ())
     for street in allin["streets"]:
         players += [player for player in street["equity"] if player not in players]
-    names = "".join(f'<th class="num">{escape(printable(player))}</th>' for player in players)
-    rows = []
-    for street in allin["streets"]:
-        cells = "".join(f'<td class="num">{street["equity"][p]:.1%}</td>' if p in street["equity"] else "<td></td>"
-                        for p in players)
-        how = "exact" if street["exact"] else f"sampled, {street['deals']:,} deals"
-        rows.append(f"<tr><th>{street['street']}th equity <small>({how})</small></th>{cells}</tr>".replace(
-            "3th", "3rd"))
-    if "ev_net_milli" in allin:
-        evs = allin["ev_net_milli"]
-        cells = "".join(f'<td class="num">{escape(format_money((evs[p] + 500) // 1000, unit, currency))}</td>'
-                        if p in allin["players"] else "<td></td>" for p in players)
-        rows.append(f"<tr><th>All-in EV net <small>(the betting closed on {allin['street']}th street)</small></th>"
-                    f"{cells}</tr>".replace("3th", "3rd"))
-        note = f"<p>{escape(allin['words'].capitalize())}, {allin['deals']:,} deals.</p>"
-    else:
-        note = f"<p>No all-in EV: {escape(allin['words'])}.</p>"
-    return (f'<section class="allin"><h2>All-in equity</h2><div class="scroll"><table id="allin-equity">'
-            f'<tr><th></th>{names}</tr>{"".join(rows)}</table></div>{note}</section>')
+    evs = ({player: format_money((milli + 500) // 1000, unit, currency) for player, milli in allin["ev_net_milli"].items()}
+           if "ev_net_milli" in allin else None)
+    return fragment("dispute/allin.html", allin=allin, players=players, evs=evs, ordinal=_ordinal)
+
+
+__all__ = ["allin_fragment", "replay_steps", "replayer_fragment", "script_json"]
