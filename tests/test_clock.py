@@ -11,9 +11,12 @@ from zoneinfo import ZoneInfo
 
 import duckdb
 import pytest
+from typer.testing import CliRunner
 
+from hhtool.cli import app
 from hhtool.clock import UnknownZone, instant_of, reading_of, shown, user_zone, utc_instant
 from hhtool.store import Store, schema
+from tests.inputs import SAMPLES
 
 
 @pytest.mark.parametrize(("site", "wall", "label", "utc"), [
@@ -79,3 +82,71 @@ def test_an_older_store_is_upgraded_with_every_stored_hands_instant(pokerstars_s
         migrated = store.run("SELECT site, hand_id, started_utc FROM hands ORDER BY ALL")
     assert migrated == fresh
     assert sum(row[2] is not None for row in migrated) == len(migrated) > 100
+
+
+# ------------------------------------------------------------------ two sites, one clock: the commands
+runner = CliRunner()
+POKERSTARS_HAND = "".join((SAMPLES / "pokerstars" / "handwritten-scoop-and-side-pot.txt").read_text().splitlines(True)[:52])
+ONGAME_HAND = "".join((SAMPLES / "ongame" / "7-StudHL-USD-0.25-0.50-written.txt").read_text().splitlines(True)[:38])
+
+
+def _two_sites(folder: Path) -> Path:
+    """Two PokerStars hands at 11:25 and 11:27 ET and an OnGame hand at 18:26 GMT+0300 between them, on a
+    summer day: 15:25, 15:26 and 15:27 UTC (as wall times OnGame's is seven hours later than both)."""
+    folder.mkdir()
+    stars = [POKERSTARS_HAND.replace("#900000000001", f"#90000000000{n}").replace("2009/11/26 10:25:13 ET", when)
+             for n, when in ((1, "2020/07/01 11:25:13 ET"), (2, "2020/07/01 11:27:40 ET"))]
+    assert all("2020/07/01" in hand for hand in stars)
+    (folder / "stars.txt").write_text("\n\n\n".join(stars) + "\n", encoding="utf-8")
+    ongame = ONGAME_HAND.replace("Tue Sep 07 21:12:05 GMT+0200 2010", "Wed Jul 01 18:26:05 GMT+0300 2020")
+    assert "2020" in ongame
+    (folder / "ongame.txt").write_text(ongame + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def two_sites(tmp_path: Path) -> tuple[str, dict[str, str]]:
+    config = tmp_path / "config.toml"
+    config.write_text('timezone = "Europe/Paris"\n', encoding="utf-8")
+    env = {"COLUMNS": "80", "HHTOOL_CONFIG": str(config)}
+    db = str(tmp_path / "two.duckdb")
+    imported = runner.invoke(app, ["import", str(_two_sites(tmp_path / "hh")), "--db", db, "--jobs", "1"], env=env)
+    assert imported.exit_code == 0 and "3 stored" in imported.output, imported.output
+    assert runner.invoke(app, ["alias", "add", "Me", "pokerstars:Hero", "ongame:Hero", "--db", db], env=env).exit_code == 0
+    return db, env
+
+
+def test_two_sites_hands_at_the_same_instant_are_one_session_in_the_right_order(
+        two_sites: tuple[str, dict[str, str]]) -> None:
+    db, env = two_sites
+    sessions = runner.invoke(app, ["sessions", "--player", "Me", "--db", db], env=env)
+    assert sessions.exit_code == 0, sessions.output
+    rows = [line for line in sessions.output.splitlines() if "2020-07-01" in line]
+    assert len(rows) == 1, sessions.output  # one sitting, not one per site seven hours apart
+    assert "2020-07-01 17:25" in rows[0] and " 3 " in rows[0], rows  # from 15:25 UTC, in Paris (UTC+2)
+    assert max(map(len, sessions.output.splitlines())) <= 80
+    listed = runner.invoke(app, ["hands", "--player", "Me", "--db", db], env=env)
+    assert listed.exit_code == 0, listed.output
+    rows = [line.split()[:3] for line in listed.output.splitlines() if "2020-07-01" in line]
+    assert rows == [  # newest first, on one clock, shown in the user's zone
+        ["900000000002", "2020-07-01", "17:27"], ["R5-80412233-14", "2020-07-01", "17:26"],
+        ["900000000001", "2020-07-01", "17:25"]], listed.output
+    assert max(map(len, listed.output.splitlines())) <= 80
+    table = runner.invoke(app, ["hands", "--player", "Me", "--db", db, "--format", "csv"], env=env)
+    assert "2020-07-01T17:27:40" in table.output and ",ET," in table.output  # the history's own zone label is kept
+
+
+def test_from_and_to_are_days_of_the_users_zone(two_sites: tuple[str, dict[str, str]], tmp_path: Path) -> None:
+    db, env = two_sites
+    tokyo = tmp_path / "tokyo.toml"  # 15:25 UTC is 00:25 on 2 July in Tokyo
+    tokyo.write_text('timezone = "Asia/Tokyo"\n', encoding="utf-8")
+    for zone, day, found in ((env, "2020-07-01", 3), ({**env, "HHTOOL_CONFIG": str(tokyo)}, "2020-07-02", 3),
+                             ({**env, "HHTOOL_CONFIG": str(tokyo)}, "2020-07-01", 0)):
+        listed = runner.invoke(app, ["hands", "--db", db, "--from", day, "--to", day, "--format", "csv"], env=zone)
+        assert sum(f"{day}T" in line for line in listed.output.splitlines()) == found, (zone, day, listed.output)
+        stats = runner.invoke(app, ["stats", "--player", "Me", "--db", db, "--from", day, "--to", day,
+                                    "--format", "csv"], env=zone)
+        if found:
+            assert f"Me,USD,100,{found}," in stats.output, (zone, day, stats.output)
+        else:
+            assert stats.exit_code == 2 and "no stored hand matches" in stats.output, (zone, day, stats.output)
