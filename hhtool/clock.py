@@ -48,17 +48,17 @@ LABEL_ZONES: dict[str, str] = {
 #: site's server time, ET, as fpdb's importers read them. iPoker's XML and PHH files state no zone and
 #: no source documents one: UTC is assumed. Every reading from here is said as an assumption.
 SITE_DEFAULTS: dict[str, tuple[str, str]] = {
-    "bovada": (NEW_YORK, "the site's server time (ET), as fpdb reads it"),
-    "kingsclub": (NEW_YORK, "the site's server time (ET), as fpdb reads it"),
-    "merge": (NEW_YORK, "the network's server time (ET), as fpdb reads it"),
-    "winning": (NEW_YORK, "the network's server time (ET), as fpdb reads the old export"),
-    "pokerstars": (NEW_YORK, "the site's ET, which every other header of it names"),
-    "fulltilt": (NEW_YORK, "the site's ET, which every other header of it names"),
-    "absolute": (NEW_YORK, "the site's ET, which every other header of it names"),
-    "partypoker": (NEW_YORK, "the site's ET, which its other headers name"),
+    "bovada": (NEW_YORK, "ET, its server time, as fpdb reads it"),
+    "kingsclub": (NEW_YORK, "ET, its server time, as fpdb reads it"),
+    "merge": (NEW_YORK, "ET, its server time, as fpdb reads it"),
+    "winning": (NEW_YORK, "ET, its server time, as fpdb reads it"),
+    "pokerstars": (NEW_YORK, "ET, the zone its other headers name"),
+    "fulltilt": (NEW_YORK, "ET, the zone its other headers name"),
+    "absolute": (NEW_YORK, "ET, the zone its other headers name"),
+    "partypoker": (NEW_YORK, "ET, the zone its other headers name"),
 }
 #: a site not in SITE_DEFAULTS: no documented zone
-FALLBACK_ZONE = ("UTC", "no documented zone; UTC assumed")
+FALLBACK_ZONE = ("UTC", "UTC, as no zone is documented")
 
 _OFFSET = re.compile(r"(?:GMT|UTC|UT)?\s*(?P<sign>[+-])(?P<hours>\d{1,2}):?(?P<minutes>\d{2})?")
 
@@ -107,8 +107,8 @@ def reading_of(site: str, label: str | None) -> Reading:
         if known is not None:
             return Reading(known)
     name, why = SITE_DEFAULTS.get(site, FALLBACK_ZONE)
-    said = f"zone {text!r} is not known" if text else "the history names no zone"
-    return Reading(ZoneInfo(name), f"{said}: read as {name}, {why}")
+    said = f"zone {text!r} unknown" if text else "no zone stated"
+    return Reading(ZoneInfo(name), f"{said}; read as {why}")
 
 
 def utc_instant(site: str, started_at: datetime | None, label: str | None) -> datetime | None:

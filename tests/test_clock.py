@@ -44,9 +44,10 @@ def test_a_history_naming_no_zone_or_an_unknown_one_is_read_in_the_sites_default
     assert reading_of("ongame", "GMT+0300").assumed is None
     bovada = reading_of("bovada", None)
     assert bovada.zone == ZoneInfo("America/New_York")
-    assert bovada.assumed is not None and "names no zone" in bovada.assumed and "America/New_York" in bovada.assumed
+    assert bovada.assumed == "no zone stated; read as ET, its server time, as fpdb reads it"
     odd = reading_of("pokerstars", "XYZT")
-    assert odd.assumed is not None and "'XYZT' is not known" in odd.assumed
+    assert odd.assumed == "zone 'XYZT' unknown; read as ET, the zone its other headers name"
+    assert reading_of("ipoker", None).assumed == "no zone stated; read as UTC, as no zone is documented"
     assert utc_instant("pokerstars", None, "ET") is None
 
 
@@ -150,3 +151,25 @@ def test_from_and_to_are_days_of_the_users_zone(two_sites: tuple[str, dict[str, 
             assert f"Me,USD,100,{found}," in stats.output, (zone, day, stats.output)
         else:
             assert stats.exit_code == 2 and "no stored hand matches" in stats.output, (zone, day, stats.output)
+
+
+def test_problems_says_each_sites_assumed_zone_once_with_its_count(tmp_path: Path) -> None:
+    db = str(tmp_path / "zones.duckdb")
+    env = {"COLUMNS": "80"}
+    for site in ("bovada", "ipoker", "pokerstars"):
+        assert runner.invoke(app, ["import", str(SAMPLES / site), "--db", db, "--jobs", "1"], env=env).exit_code == 0
+    shown = runner.invoke(app, ["problems", "--db", db], env=env)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    start = lines.index("time zones assumed: 2")
+    assert [line.split(None, 2) for line in lines[start + 3:]] == [
+        ["bovada", "4", "no zone stated; read as ET, its server time, as fpdb reads it"],
+        ["ipoker", "3", "no zone stated; read as UTC, as no zone is documented"]], shown.output  # not one per hand
+    assert max(map(len, lines)) <= 80
+    stars = runner.invoke(app, ["problems", "--db", db, "--site", "pokerstars"], env=env)
+    assert stars.exit_code == 0 and "time zones assumed" not in stars.output  # its headers name ET
+    rows = runner.invoke(app, ["problems", "--db", db, "--format", "csv", "--code", "time_zone"], env=env)
+    assert rows.exit_code == 0, rows.output
+    assert rows.output.splitlines()[1:] == [
+        "assumption,,,,,bovada,,time_zone,\"no zone stated; read as ET, its server time, as fpdb reads it\",,4",
+        "assumption,,,,,ipoker,,time_zone,\"no zone stated; read as UTC, as no zone is documented\",,3"]
