@@ -11,6 +11,7 @@ from hhtool.reports.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, terminal
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.service.times import in_user_zone
 
 
 def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool = False) -> pl.DataFrame:
@@ -22,7 +23,7 @@ def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool =
         require_matches(store, hand_filter)
         with selected_facts(store, hand_filter) as (facts, params):
             rows = store.run(tournaments_sql(facts, whose), params)
-    frame = tournaments_frame(rows)
+    frame = in_user_zone(tournaments_frame(rows), "first_hand", "last_hand")  # (UTC instants, ordered before)
     if frame.is_empty():
         return frame
     return terminal_view(frame, frame["player"].n_unique() > 1, frame["site"].n_unique() > 1) if terminal else frame
