@@ -380,9 +380,10 @@ def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice |
 
     with database.open(read_only=True) as store:
         where, params = "h.site = ? AND h.hand_id = ?", [site, hand_id]
-        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE h.started_at = ? AND {where}",
+        # (started_at: the history's own time, as the hand's report states it; the list's window: its UTC instant)
+        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE h.started_at = ? AND {where}",
                          [started_at, *params]) if started_at is not None else []
-        hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE {where}", params)
+        hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE {where}", params)
         if not hand:
             return Neighbours(None, None, None)
         key, key_time, started = hand[0]
