@@ -134,7 +134,10 @@ def test_two_sites_hands_at_the_same_instant_are_one_session_in_the_right_order(
         ["900000000001", "2020-07-01", "17:25"]], listed.output
     assert max(map(len, listed.output.splitlines())) <= 80
     table = runner.invoke(app, ["hands", "--player", "Me", "--db", db, "--format", "csv"], env=env)
-    assert "2020-07-01T17:27:40" in table.output and ",ET," in table.output  # the history's own zone label is kept
+    assert "2020-07-01T17:27:40.000000,Europe/Paris," in table.output  # the zone the time is shown in
+    with Store(db, read_only=True) as store:  # the history's own time and label, as written, stay in the store
+        assert store.run("SELECT started_at, timezone FROM hands WHERE hand_id = '900000000002'") == [
+            (datetime(2020, 7, 1, 11, 27, 40), "ET")]
 
 
 def test_from_and_to_are_days_of_the_users_zone(two_sites: tuple[str, dict[str, str]], tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
 from hhtool.service.numbers import MOST_MONEY, amount_refusal, amount_text
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
-from hhtool.service.times import in_user_zone
+from hhtool.service.times import in_user_zone, zone_labelled
 from hhtool.store import hand_queries
 from hhtool.store.findings import CONFLICTED
 from hhtool.store.hand_queries import ListChoice
@@ -110,7 +110,7 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
     if total == 0 and (before or hand_filter != HandFilter() or choice != HandChoice()):  # (asked for nothing: none)
         said = _nothing_said(choice, before, with_player)
         raise (NothingMatched if said == EMPTY_STORE else NoneTogether)(said)
-    frame = in_user_zone(frame)
+    frame = zone_labelled(in_user_zone(frame))
     if terminal is not None:
         frame = terminal_view(frame, shown_keys(frame, chosen, terminal.all_columns, with_player))
     else:

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import polars as pl
 
-from hhtool.clock import shown
+from hhtool.clock import shown, zone_name
 from hhtool.service.config import display_zone
 
 
@@ -22,9 +22,17 @@ def in_user_zone(frame: pl.DataFrame, *columns: str) -> pl.DataFrame:
     return frame.with_columns(converted) if converted else frame
 
 
+def zone_labelled(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with its ``timezone`` column naming the user's zone, the one its times are shown in (the
+    history's own label stays in the store: ``hands.timezone``)."""
+    if "timezone" not in frame.columns:
+        return frame
+    return frame.with_columns(pl.lit(zone_name(display_zone()), dtype=pl.Utf8).alias("timezone"))
+
+
 def user_time(instant: datetime | None) -> datetime | None:
     """One UTC instant (naive) as a wall time of the user's zone."""
     return shown(instant, display_zone())
 
 
-__all__ = ["display_zone", "in_user_zone", "user_time"]
+__all__ = ["display_zone", "in_user_zone", "user_time", "zone_labelled"]
