@@ -19,10 +19,15 @@ from tests.stats_hands import ALL_HANDS, load
 
 @pytest.fixture(scope="session", autouse=True)
 def no_user_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The user's own config file (a default database, watch folders) stays out of the tests: every
-    command, in this process or a subprocess, looks in an empty config folder."""
+    """The user's own config file (a default database, watch folders) and data folder (where the default
+    database is) stay out of the tests: every command, in this process or a subprocess, looks in an empty
+    config folder, and a command given no database writes into a data folder of the session's own. The
+    machine's zone, in which times are shown and --from/--to read, is New York's ($TZ): the zone of most
+    test histories (PokerStars' ET), so a time a test reads is the one its history states, on any machine."""
     with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TZ", "America/New_York")
         patch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
         patch.delenv("HHTOOL_CONFIG", raising=False)
         yield
 

@@ -66,8 +66,9 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
 def test_db_from_environment_and_default_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert runner.invoke(app, ["import", "a.txt"]).exit_code == 0
-    assert hands_in(tmp_path / "hhtool.duckdb") == 1
+    assert hands_in(tmp_path / "data" / "hhtool" / "hhtool.duckdb") == 1
     monkeypatch.setenv("HHTOOL_DB", str(tmp_path / "env.duckdb"))
     assert runner.invoke(app, ["import", "a.txt"]).exit_code == 0
     assert hands_in(tmp_path / "env.duckdb") == 1

@@ -185,8 +185,9 @@ def test_hhtool_db_naming_a_folder_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_an_empty_hhtool_db_means_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     result = runner.invoke(app, ["import", str(SAMPLES), "--jobs", "1"], env={"HHTOOL_DB": ""})
-    assert result.exit_code == 0 and (tmp_path / "hhtool.duckdb").exists(), result.output
+    assert result.exit_code == 0 and (tmp_path / "data" / "hhtool" / "hhtool.duckdb").exists(), result.output
 
 
 # ------------------------------------------------------------------ "lock" in a path is not a lock

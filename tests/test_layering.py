@@ -19,7 +19,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "hhtool"
 
 #: the domain modules below the model's users: the model and every layer may import them
-DOMAIN_VALUES = ("hhtool.money", "hhtool.evaluation")
+DOMAIN_VALUES = ("hhtool.money", "hhtool.evaluation", "hhtool.clock")
 
 #: the read step of the import: bytes → lines, and where the bytes come from
 READ_STEP = ("hhtool.ingest.reader", "hhtool.ingest.sources")

@@ -198,9 +198,9 @@ def test_a_long_table_name_and_a_hostile_name_wrap_whole_in_their_cells(tmp_path
             assert any(line.startswith("Uber-Long_Player.Name?[31m ") for line in lines)
 
 
-def test_a_store_of_version_12_gets_the_skipped_finishes_in_its_view(tmp_path: Path) -> None:
-    """Migration 13 makes the view again: a store whose view showed only the stored hands' finishes (as
-    version 12 made it) shows the skipped hand's after the upgrade, with nothing imported again."""
+def test_a_store_of_version_13_gets_the_skipped_finishes_in_its_view(tmp_path: Path) -> None:
+    """Migration 14 makes the view again: a store whose view showed only the stored hands' finishes (as
+    version 13 made it) shows the skipped hand's after the upgrade, with nothing imported again."""
     import duckdb
 
     from hhtool.store.schema import CURRENT_VERSION, FINISHES_OF_SKIPPED_HANDS, MIGRATIONS
@@ -211,7 +211,7 @@ def test_a_store_of_version_12_gets_the_skipped_finishes_in_its_view(tmp_path: P
     db = str(tmp_path / "r.duckdb")
     run("import", str(tmp_path / "razz.txt"), "--db", db, "--jobs", "1")
     assert MIGRATIONS.index(FINISHES_OF_SKIPPED_HANDS) == CURRENT_VERSION - 1  # (the last one, for now)
-    with duckdb.connect(db) as con:  # the view as version 12 had it, and the version
+    with duckdb.connect(db) as con:  # the view as version 13 had it, and the version
         con.execute("CREATE OR REPLACE VIEW finishes AS SELECT h.site, h.hand_id, x.* EXCLUDE (hk) "
                     "FROM keyed.finishes x JOIN hands h ON h.hk = x.hk")
         con.execute(f"UPDATE schema_version SET version = {CURRENT_VERSION - 1} WHERE version = {CURRENT_VERSION}")

@@ -199,7 +199,7 @@ def test_paging_by_key_in_time_ranges_walks_the_whole_list(store: Path, players:
     with duckdb.connect(str(store), read_only=True) as con:
         expected = [(str(site), str(hand_id)) for site, hand_id in con.execute(
             f"SELECT h.site, h.hand_id FROM hands h {join} "
-            "ORDER BY coalesce(h.started_at, TIMESTAMP '0001-01-01') DESC, h.hk DESC").fetchall()]
+            "ORDER BY coalesce(h.started_utc, TIMESTAMP '0001-01-01') DESC, h.hk DESC").fetchall()]  # (one clock)
     assert len(expected) > 20
     walked: list[tuple[str, str]] = []
     pages = [hands_page(database, chosen, limit=3)]

@@ -11,12 +11,15 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import duckdb
+import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
+from hhtool.clock import utc_instant
 from hhtool.reports.sessions import PlayedHand, Session, sessions_frame, split_sessions
 from tests.inputs import samples_store
 
@@ -57,9 +60,10 @@ def played_hands(db: str, player: str | None) -> list[PlayedHand]:
     whose = "f.player = ?" if player else "f.player = h.hero"
     with duckdb.connect(db, read_only=True) as con:
         rows = con.execute(
-            "SELECT f.player, h.site, h.table_name, h.tournament_id, h.currency, h.unit, h.started_at, f.net, f.big_bet "
+            "SELECT f.player, h.site, h.table_name, h.tournament_id, h.currency, h.unit, h.started_utc, f.net, f.big_bet "
             f"FROM player_facts f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id WHERE {whose} "
-            "AND h.started_at IS NOT NULL ORDER BY h.started_at, h.file, h.first_line", [player] if player else []).fetchall()
+            "AND h.started_utc IS NOT NULL ORDER BY h.started_utc, h.file, h.first_line",
+            [player] if player else []).fetchall()
     return [PlayedHand(*row) for row in rows]
 
 
@@ -72,7 +76,7 @@ def listed_json(db: str, *args: str) -> list[dict[str, Any]]:
 
 def expected_json(sessions: list[Session]) -> list[dict[str, Any]]:
     newest = sorted(sessions, key=lambda s: (s.start, s.player, s.site, s.table or ""), reverse=True)
-    rows: list[dict[str, Any]] = json.loads(sessions_frame(newest).write_json())
+    rows: list[dict[str, Any]] = json.loads(sessions_frame(newest, ZoneInfo("America/New_York")).write_json())
     for row in rows:  # (as the command writes times)
         row["start"], row["end"] = (str(datetime.fromisoformat(row[key][:19])) for key in ("start", "end"))
     return rows
@@ -99,6 +103,10 @@ def broken_up(tmp_path_factory: pytest.TempPathFactory) -> str:
     with duckdb.connect(db) as con:
         con.execute("UPDATE hands SET started_at = CASE WHEN hk % 301 = 7 THEN NULL ELSE "
                     "date_trunc('minute', started_at + to_minutes(CAST((hk % 1200 // 50) * 29 AS BIGINT))) END")
+        moved = con.execute("SELECT hk, site, started_at, timezone FROM hands").fetchall()  # the instants moved too
+        con.register("moved", pa.table({"hk": [row[0] for row in moved], "utc": pa.array(
+            [utc_instant(row[1], row[2], row[3]) for row in moved], pa.timestamp("us"))}))
+        con.execute("UPDATE hands SET started_utc = moved.utc FROM moved WHERE hands.hk = moved.hk")
         for table in ("player_facts", "player_facts_daily", "player_facts_hands", "facts_version"):
             con.execute(f"DROP TABLE {table}")
     assert runner.invoke(app, ["stats", "--db", db]).exit_code == 0  # (the facts stored again)

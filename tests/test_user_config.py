@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,11 @@ BOVADA = next((SAMPLES / "bovada").iterdir())
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A home folder and an XDG config folder of the test's own, no $HHTOOL_DB or $HHTOOL_CONFIG,
-    and the tests' current folder inside the home (where ./hhtool.duckdb would go)."""
+    """A home folder, an XDG config folder and data folder (where the default database goes) of the test's
+    own, no $HHTOOL_DB or $HHTOOL_CONFIG, and the tests' current folder inside the home."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("HHTOOL_DB", raising=False)
     monkeypatch.delenv("HHTOOL_CONFIG", raising=False)
     (tmp_path / "home" / "work").mkdir(parents=True)
@@ -49,7 +51,8 @@ def test_without_a_config_file_hhtool_config_says_where_it_would_be(home: Path, 
     assert result.exit_code == 0, result.output
     assert f"config file: {tmp_path / 'xdg' / 'hhtool' / 'config.toml'}" in result.output
     assert "under $XDG_CONFIG_HOME" in result.output and "not there: `hhtool config --init`" in result.output
-    assert "database:    hhtool.duckdb" in result.output and "from the default" in result.output
+    assert f"database:    {tmp_path / 'data' / 'hhtool' / 'hhtool.duckdb'}" in result.output
+    assert "from the default (your data folder)" in result.output
     assert "watch:       none" in result.output
     assert max(len(line) for line in result.output.splitlines() if str(tmp_path) not in line) <= 80
 
@@ -132,19 +135,40 @@ def test_a_bad_config_file_does_not_stop_a_command_that_names_its_database(home:
     assert run("import", str(BOVADA), "--db", str(tmp_path / "x.duckdb"), "--jobs", "1").exit_code == 0
 
 
-def test_config_init_writes_a_commented_template_once(home: Path, tmp_path: Path) -> None:
-    result = run("config", "--init")
+def test_config_init_writes_the_values_in_force_once(home: Path, tmp_path: Path) -> None:
+    result = run("config", "--init", env={"TZ": "America/Chicago"})
     config = tmp_path / "xdg" / "hhtool" / "config.toml"
     assert result.exit_code == 0 and f"wrote {config}" in result.output, result.output
-    text = config.read_text(encoding="utf-8")
-    assert "# database = " in text and "# watch = " in text
-    shown = run("config")  # the template, all commented out, says nothing: the defaults stay
-    assert shown.exit_code == 0 and "from the default" in shown.output and "not there" not in shown.output
+    written = tomllib.loads(config.read_text(encoding="utf-8"))  # real values, not commented lines
+    assert written == {"database": str(tmp_path / "data" / "hhtool" / "hhtool.duckdb"), "timezone": "America/Chicago",
+                       "watch": []}
+    shown = run("config", env={"TZ": "Asia/Tokyo"})  # the file's values are in force now, whatever the machine's
+    assert shown.exit_code == 0 and "not there" not in shown.output, shown.output
+    assert "timezone:    America/Chicago" in shown.output and "from the config file" in shown.output
     again = run("config", "--init")
     assert again.exit_code == 2 and "already exists" in again.output and "--force" in again.output
-    config.write_text('database = "mine.duckdb"\n', encoding="utf-8")
-    assert run("config", "--init", "--force").exit_code == 0
-    assert config.read_text(encoding="utf-8").startswith("# hhtool's config file")
+    config.write_text('database = "mine.duckdb"\nwatch = ["~/hh"]\ntimezone = "Europe/Paris"\n', encoding="utf-8")
+    assert run("--db", "other.duckdb", "config", "--init", "--force").exit_code == 0
+    assert tomllib.loads(config.read_text(encoding="utf-8")) == {
+        "database": str(home / "work" / "other.duckdb"), "timezone": "Europe/Paris", "watch": [str(home / "hh")]}
+
+
+def test_the_default_database_is_in_the_data_folder_and_every_command_finds_it(home: Path, tmp_path: Path) -> None:
+    """`stats` from another folder found "no database at hhtool.duckdb yet" (#35 item 4)."""
+    assert run("import", str(BOVADA), "--jobs", "1").exit_code == 0
+    assert (tmp_path / "data" / "hhtool" / "hhtool.duckdb").exists() and not Path("hhtool.duckdb").exists()
+    os.chdir(home)
+    stats = run("stats")
+    assert stats.exit_code == 0 and "Seat+" in stats.output, stats.output
+
+
+def test_a_timezone_that_is_no_zone_is_one_line_naming_the_key(home: Path, tmp_path: Path) -> None:
+    config = write_config(tmp_path, 'timezone = "Mars/Olympus"\n')
+    for command in (["config"], ["hands"], ["sessions"]):
+        result = run(*command)
+        assert result.exit_code == 2, (command, result.output)
+        assert result.output.strip() == (f"error: config file {config}: timezone 'Mars/Olympus' is not a time zone "
+                                          "(an IANA name such as 'Europe/Paris' or 'America/New_York')"), result.output
 
 
 def test_import_without_a_path_reads_the_watch_folders(home: Path, tmp_path: Path) -> None:

@@ -59,8 +59,9 @@ def main(
     """Import, replay and audit Seven Card Stud Hi/Lo (8 or better) hand histories.
 
     The database is an embedded DuckDB file: --db PATH, or the HHTOOL_DB environment variable, or the
-    config file's database (`hhtool config`), or hhtool.duckdb in the current directory; --db :memory:
-    keeps nothing. --db may come before the command (`hhtool --db X stats`) or after it; after it, it wins.
+    config file's database (`hhtool config`), or hhtool.duckdb in your data folder (e.g.
+    ~/.local/share/hhtool); --db :memory: keeps nothing. --db may come before the command
+    (`hhtool --db X stats`) or after it; after it, it wins.
     """
     BEFORE_COMMAND["db"] = db
 

@@ -101,7 +101,7 @@ STRUCTURES_OPTION = typer.Option(None, "--structures", metavar="FILE.toml",
                                  "default: the config file's structures): what no history states is checked "
                                  "against it, not assumed.")
 DB_OPTION = typer.Option(None, "--db", help="DuckDB file (default: $HHTOOL_DB, the config file's database "
-                         "(`hhtool config`), or ./hhtool.duckdb; ':memory:' keeps nothing).")
+                         "(`hhtool config`), or hhtool.duckdb in your data folder; ':memory:' keeps nothing).")
 # the hand filter's options: hhtool.cli.filter_options
 
 #: exit codes, shared by every command

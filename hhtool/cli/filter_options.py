@@ -56,7 +56,8 @@ _OPTIONS: dict[FilterName, GroupOption] = {
     "stakes": GroupOption("stakes", str | None, typer.Option(
         None, "--stakes", help="Small bet/big bet in currency units, e.g. 0.04/0.08.")),
     "from": GroupOption("date_from", str | None, typer.Option(
-        None, "--from", help="First day, YYYY-MM-DD (hands' own timestamps).")),
+        None, "--from", help="First day, YYYY-MM-DD, in your zone (config timezone, default the machine's); "
+        "every site's hands on one clock.")),
     "to": GroupOption("date_to", str | None, typer.Option(None, "--to", help="Last day, YYYY-MM-DD, inclusive.")),
     "game": GroupOption("game", Game | None, typer.Option(None, "--game", help="cash or tournament.")),
     "table-size": GroupOption("table_size", int | None, number_option(

@@ -88,6 +88,9 @@ def render_text(found: Problems, width: int) -> list[str]:
         if frame.height < total:
             lines.append(f"… {total - frame.height} more (a --limit over {frame.height}, or --format csv "
                          "--out FILE for every one)")
+    if found.zones.height:  # what the hands' times were read as where no history of them names a zone
+        lines += ["", f"time zones assumed: {found.zones.height}"]
+        lines.extend(fitted_table(found.zones.select("site", "hands", "reason"), width)[:-1])
     return lines
 
 
@@ -102,8 +105,8 @@ def register(app: typer.Typer) -> None:
         site: list[str] = typer.Option([], "--site", help="Only this site (repeatable)."),
         file: str | None = typer.Option(None, "--file", help="Only files whose path holds this text."),
         code: str | None = typer.Option(None, "--code",
-                                        help="Only this check code (unverifiable), kind of error (errors) or "
-                                             "defect (bad_date, mixed_encoding)."),
+                                        help="Only this check code (unverifiable), kind of error (errors), "
+                                             "defect (bad_date, mixed_encoding) or assumption (time_zone)."),
         limit: int | None = number_option(LIMIT, None, "--limit",
                                           help=f"At most this many of each kind (default: {TERMINAL_LIMIT} on the "
                                                "terminal, every one in csv, json or --out)"),

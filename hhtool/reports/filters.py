@@ -8,6 +8,9 @@ write them (their case too).
 
 A filter becomes a SQL condition on the ``hands`` table (alias ``h``) with positional parameters,
 so every command (stats, graph, audit, violations, show, export) selects hands the same way.
+``--from``/``--to`` are days in the user's zone (``zone``, an IANA name; set by the service from the
+config's ``timezone``): compared with each hand's UTC instant (``hands.started_utc``, :mod:`hhtool.clock`),
+so two sites' hands are on one clock.
 
 >>> where, params = HandFilter(sites=("pokerstars",), stakes=parse_stakes("$0.04/$0.08")).sql()
 >>> where
@@ -20,10 +23,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
+
+from hhtool.clock import instant_of, user_zone
 
 
 class Game(StrEnum):
@@ -68,9 +73,17 @@ class HandFilter:
     players: tuple[str, ...] = field(default=())  # hands where at least one of them played
     hand_id: str | None = None  # the site's id of one hand (one per site that has it)
     tags: tuple[str, ...] = ()  # hands that carry every one of these tags (``hhtool tag``), as stored: lower-case
+    #: the zone ``date_from``/``date_to`` are days of (not a selection of its own: equal filters select the same
+    #: hands whatever the zone of an empty date range, and a filter with no date asks for nothing)
+    zone: str = field(default="UTC", compare=False)
 
-    def sql(self) -> tuple[str, list[Any]]:
-        """A condition on ``hands h`` and its parameters (``TRUE`` when nothing is asked)."""
+    def day_start(self, day: date) -> datetime:
+        """The UTC instant (naive) the day ``day`` starts at in the filter's zone."""
+        return instant_of(datetime.combine(day, time.min), user_zone(self.zone))
+
+    def sql(self, time_column: str = "h.started_utc") -> tuple[str, list[Any]]:
+        """A condition on ``hands h`` and its parameters (``TRUE`` when nothing is asked); ``time_column``:
+        the hand's UTC instant."""
         parts: list[str] = []
         params: list[Any] = []
         if self.sites:
@@ -84,11 +97,11 @@ class HandFilter:
             parts.append("h.small_bet = CAST(? AS DECIMAL(18,4)) * h.unit AND h.big_bet = CAST(? AS DECIMAL(18,4)) * h.unit")
             params.extend(str(value) for value in self.stakes)
         if self.date_from is not None:
-            parts.append("h.started_at >= ?")
-            params.append(self.date_from)
+            parts.append(f"{time_column} >= ?")
+            params.append(self.day_start(self.date_from))
         if self.date_to is not None and self.date_to < date.max:  # (to the last day there is: no bound)
-            parts.append("h.started_at < ?")
-            params.append(self.date_to + timedelta(days=1))
+            parts.append(f"{time_column} < ?")
+            params.append(self.day_start(self.date_to + timedelta(days=1)))
         if self.game is not None:
             parts.append("h.is_tournament" if self.game is Game.tournament else "NOT h.is_tournament")
         if self.table_size is not None:
@@ -112,7 +125,7 @@ class HandFilter:
         player and hand, carrying the hand's columns). The players asked for become the rows kept:
         a player with facts in a hand had a seat in it, so a ``results`` row, which is all that
         :meth:`sql` asks of the hand."""
-        where, params = replace(self, players=()).sql()
+        where, params = replace(self, players=()).sql("h.started_at")  # (the facts' started_at: the UTC instant)
         if self.players:
             who, who_params = player_condition(self.players, "h.site", "h.player")
             where += f" AND {who}"

@@ -53,7 +53,7 @@ def hands_per_currency(store: Store, hand_filter: HandFilter, player: str) -> di
 def bucket_width(store: Store, hand_filter: HandFilter, player: str, currency: str, most: int) -> int:
     """The narrowest width (seconds) whose buckets of the player's dated hands are at most ``most``."""
     with summed_facts(store, replace(hand_filter, players=(player,)), ("started_at", "currency")) as (sums, params):
-        days = store.run(f"SELECT epoch(started_at), sum(hands) FROM ({sums}) s WHERE currency = ? "
+        days = store.run(f"SELECT epoch(date_trunc('day', started_at)), sum(hands) FROM ({sums}) s WHERE currency = ? "
                          "AND started_at IS NOT NULL GROUP BY 1", [*params, currency])
     for width in WIDTHS:
         if width < DAY:

@@ -59,7 +59,7 @@ STORED_TABLES = "keyed."
 
 HANDS_CTE = """
 fh AS MATERIALIZED (  -- the selected hands: joins and windows below use their number (hk)
-    SELECT h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_at,
+    SELECT h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_utc AS started_at,
            h.is_tournament, h.table_size, h.community_card, h.file, h.first_line, h.table_name, h.tournament_id, h.hero,
            coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM {tables}results r
                                                   WHERE r.hk = h.hk)), h.fees) AS rake_total

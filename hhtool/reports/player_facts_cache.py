@@ -68,15 +68,17 @@ if TYPE_CHECKING:
 
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
 #: 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group; 4: the door sums;
-#: 5: the all-in EV net (thousandths) and its big bets
-FACTS_DEFINITION = 5
+#: 5: the all-in EV net (thousandths) and its big bets; 6: ``started_at`` is the hand's UTC instant
+#: (``hands.started_utc``), the sums cut to its hour
+FACTS_DEFINITION = 6
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
 FACTS_TABLE, DAILY_TABLE, DOOR_TABLE = "player_facts", "player_facts_daily", "player_facts_door"
 COVERED_TABLE, VERSION_TABLE = "player_facts_hands", "facts_version"
 CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE)
 #: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
-#: ``started_at`` cut to the day (``--from``/``--to`` select whole days, so they select the same rows);
+#: ``started_at`` (the UTC instant) cut to the hour (``--from``/``--to`` select whole days of the user's zone, which
+#: are whole UTC hours in every zone of a whole-hour offset, so they select the same rows as the hands' instants);
 #: ``start``, the player's starting-hand group (``--by start``: a few dozen per player and day)
 DAILY_KEYS = ("player", "site", "currency", "unit", "small_bet", "big_bet", "stakes", "is_tournament", "table_size",
               "started_at", "month", "start")
@@ -112,10 +114,10 @@ def _sql_digest() -> str:
 
 
 def daily_sums_sql(facts: str, keys: tuple[str, ...] = DAILY_KEYS) -> str:
-    """Sum the facts rows of the query ``facts`` per ``keys`` (``started_at`` cut to the day):
+    """Sum the facts rows of the query ``facts`` per ``keys`` (``started_at`` cut to the hour):
     ``hands``, ``net``, ``net_showdown``, ``big_bets`` and ``big_bets_known`` (hands whose big bet
     is known), ``rake_paid``, and every counted column under its own name."""
-    columns = [("date_trunc('day', started_at) AS started_at" if key == "started_at" else key) for key in keys]
+    columns = [("date_trunc('hour', started_at) AS started_at" if key == "started_at" else key) for key in keys]
     sums = ["CAST(count(*) AS BIGINT) AS hands", "CAST(sum(net) AS BIGINT) AS net",
             "CAST(sum(net * went_sd) AS BIGINT) AS net_showdown", "sum(big_bets) AS big_bets",
             "CAST(count(big_bets) AS BIGINT) AS big_bets_known", "CAST(sum(rake_paid) AS BIGINT) AS rake_paid",

@@ -7,8 +7,9 @@ money) at every table he played: one evening at two tables at once is one sittin
 listed. A table is the site's table (its name and, in a tournament, the tournament) in one currency.
 Per session:
 
-* ``start``, ``end``: the first and the last hand's start, as the histories state them; the duration
-  is the time between them (a one-hand session lasts 0);
+* ``start``, ``end``: the first and the last hand's start, as UTC instants (``hands.started_utc``: every
+  site's hands on one clock), shown in the user's zone; the duration is the time between them (a
+  one-hand session lasts 0);
 * ``hands_per_hour``: the pace between them, (hands − 1) per hour of duration (none for a
   session that lasts 0);
 * ``net``: Σ net won in the hand's smallest units, an integer (tournament chips: chips, not money);
@@ -30,12 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from fractions import Fraction
 from typing import Any, NamedTuple
 
 import polars as pl
 
+from hhtool.clock import shown
 from hhtool.money import format_money
 
 
@@ -263,10 +265,11 @@ def _rounded(value: Fraction | None, places: int) -> float | None:
     return None if value is None else float(round(value, places))
 
 
-def sessions_frame(sessions: Sequence[Session]) -> pl.DataFrame:
-    """Every key of each session (csv, json, parquet): rates rounded to 3 places from their exact value."""
+def sessions_frame(sessions: Sequence[Session], zone: tzinfo = UTC) -> pl.DataFrame:
+    """Every key of each session (csv, json, parquet): rates rounded to 3 places from their exact value; the
+    start and end (UTC instants) as wall times of ``zone``."""
     rows = [{"player": s.player, "site": s.site, "table": s.table, "tables": s.tables, "tournament_id": s.tournament_id,
-             "currency": s.currency, "unit": s.unit, "start": s.start, "end": s.end,
+             "currency": s.currency, "unit": s.unit, "start": shown(s.start, zone), "end": shown(s.end, zone),
              "duration_seconds": s.duration_seconds, "hands": s.hands, "hands_per_hour": _rounded(s.hands_per_hour, 3),
              "net_won": s.net, "bb_per_100": _rounded(s.bb_per_100, 3), "bb_per_100_hands": s.bb_hands}
             for s in sessions]
@@ -288,11 +291,9 @@ def duration_text(seconds: int) -> str:
     return f"{hours}:{minutes:02d}"
 
 
-def _shown(session: Session, key: str) -> object:
-    if key == "start":
-        return f"{session.start:%Y-%m-%d %H:%M}"
-    if key == "end":
-        return f"{session.end:%Y-%m-%d %H:%M}"
+def _shown(session: Session, key: str, zone: tzinfo) -> object:
+    if key in ("start", "end"):  # a UTC instant (durations are counted between instants), shown in the user's zone
+        return f"{shown(getattr(session, key), zone):%Y-%m-%d %H:%M}"
     if key == "duration_seconds":
         return duration_text(session.duration_seconds)
     if key == "hands_per_hour":
@@ -324,9 +325,9 @@ def shown_keys(sessions: Sequence[Session], columns: list[str], all_columns: boo
     return keys
 
 
-def terminal_view(sessions: Sequence[Session], keys: list[str]) -> pl.DataFrame:
+def terminal_view(sessions: Sequence[Session], keys: list[str], zone: tzinfo = UTC) -> pl.DataFrame:
     """The columns ``keys`` as the terminal shows them, from the exact values: money spelled in its
-    currency, durations as hours:minutes, bb/100 to two places, hands per hour whole."""
+    currency, durations as hours:minutes, bb/100 to two places, hands per hour whole, times in ``zone``."""
     whole = ("hands", "bb_per_100_hands", "unit", "tables")
-    return pl.DataFrame([pl.Series(LABELS.get(key, key), [_shown(s, key) for s in sessions],
+    return pl.DataFrame([pl.Series(LABELS.get(key, key), [_shown(s, key, zone) for s in sessions],
                                    dtype=pl.Int64 if key in whole else pl.Utf8) for key in keys])

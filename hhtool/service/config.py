@@ -1,23 +1,26 @@
-"""The user's config file: the default database and the folders `import --watch` follows.
+"""The user's config file: the default database, the user's time zone and the folders `import --watch` follows.
 
 Where it is: ``$HHTOOL_CONFIG`` when set, else ``$XDG_CONFIG_HOME/hhtool/config.toml`` (an
 ``XDG_CONFIG_HOME`` that is not an absolute path is ignored, as the XDG spec says), else
 ``~/.config/hhtool/config.toml``. A missing file is no config; a file named by ``$HHTOOL_CONFIG``
-must exist. The file is TOML with three keys::
+must exist. The file is TOML with four keys::
 
     database = "~/poker/hhtool.duckdb"
+    timezone = "Europe/Paris"                # times are shown, and --from/--to read, in this zone
     watch = ["~/PokerStars/HandHistory", "/mnt/histories/fulltilt"]
     structures = "~/poker/structures.toml"   # the desk's levels and rake (docs/structures.md)
 
 ``~`` is the home folder; any other relative path is taken from the config file's folder (so a path
 in the file means the same file whichever folder a command runs in). The database is the file's
-third choice: ``--db`` wins, then ``$HHTOOL_DB``, then ``database`` here, then ``./hhtool.duckdb``.
+third choice: ``--db`` wins, then ``$HHTOOL_DB``, then ``database`` here, then ``hhtool.duckdb`` in the user's
+data folder (:func:`hhtool.store.default_db_path`). ``timezone`` is an IANA name; without it, the machine's zone.
 A malformed file, an unknown key or a value of the wrong type is a :class:`ConfigError` (a usage
 error: one line naming the file and the problem, exit 2).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from collections.abc import Sequence
@@ -26,33 +29,17 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hhtool.clock import UnknownZone, machine_zone, user_zone, zone_name
 from hhtool.service.errors import CannotWrite, UsageError
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
     from hhtool.replay.user_structures import UserStructures
 
 CONFIG_ENV = "HHTOOL_CONFIG"
 XDG_ENV = "XDG_CONFIG_HOME"
-KEYS = ("database", "watch", "structures")
-
-TEMPLATE = """\
-# hhtool's config file (TOML). Remove the leading '#' of a line to use it.
-# `hhtool config` shows where this file is and what each value comes from.
-#
-# ~ is your home folder; other relative paths are taken from this file's folder.
-
-# The database every command uses when neither --db nor $HHTOOL_DB names one
-# (else ./hhtool.duckdb in the folder the command runs in).
-# database = "~/poker/hhtool.duckdb"
-
-# The folders `hhtool import --watch` (and `hhtool import`) read when given no PATH.
-# watch = ["~/PokerStars/HandHistory", "~/Full Tilt Poker/HandHistory"]
-
-# Your sites' levels, forced bets and rake schedules (docs/structures.md): with it, the forced bets
-# and rake no history states are checked against it, not assumed. --structures FILE wins over it.
-# structures = "~/poker/structures.toml"
-"""
-
+KEYS = ("database", "timezone", "watch", "structures")
 
 class ConfigError(UsageError):
     """The config file cannot be used as written: the message names the file and the problem (``key``:
@@ -72,6 +59,7 @@ class UserConfig:
     database: str | None = None
     watch: tuple[str, ...] = ()
     structures: str | None = None
+    timezone: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,13 +111,22 @@ def load_config() -> UserConfig:
     if not isinstance(watch, list) or not all(isinstance(item, str) and item.strip() for item in watch):
         raise ConfigError(f"config file {path}: watch must be a list of folders in quotes, e.g. "
                           f"watch = [\"~/PokerStars/HandHistory\"], not {_shown(watch)}")
+    zone = table.get("timezone")
+    if zone is not None:
+        if not isinstance(zone, str) or not zone.strip():
+            raise ConfigError(f"config file {path}: timezone must be a zone name in quotes, e.g. "
+                              f"timezone = \"Europe/Paris\", not {_shown(zone)}", "timezone")
+        try:
+            user_zone(zone)
+        except UnknownZone as error:
+            raise ConfigError(f"config file {path}: timezone {error}", "timezone") from None
     structures = table.get("structures")
     if structures is not None and (not isinstance(structures, str) or not structures.strip()):
         raise ConfigError(f"config file {path}: structures must be a file name in quotes, e.g. "
                           f"structures = \"~/poker/structures.toml\", not {_shown(structures)}", "structures")
     return UserConfig(path, exists=True, database=_resolved(database, path) if database else None,
                       watch=tuple(_resolved(folder, path) for folder in watch),
-                      structures=_resolved(structures, path) if structures else None)
+                      structures=_resolved(structures, path) if structures else None, timezone=zone)
 
 
 def _shown(value: object) -> str:
@@ -162,8 +159,33 @@ def database_setting(option: str | None) -> Setting:
     from hhtool.store import chosen_db_path
 
     path, source = chosen_db_path(option, configured_database)
-    named = {"config": f"the config file ({config_path()})", "default": "the default (in the current folder)"}
+    named = {"config": f"the config file ({config_path()})", "default": "the default (your data folder)"}
     return Setting(path, named.get(source, source))
+
+
+def _configured_zone() -> str | None:
+    """The config file's ``timezone``, if any (ConfigError naming the key when it is no zone)."""
+    try:
+        return load_config().timezone
+    except ConfigError as error:
+        if error.key == "timezone":
+            raise
+        return None  # a config file broken elsewhere: the commands that need that part say so
+
+
+def timezone_setting() -> Setting:
+    """The zone times are shown and ``--from``/``--to`` read in: the config file's ``timezone``, else the
+    machine's."""
+    named = _configured_zone()
+    if named:
+        return Setting(named, f"the config file ({config_path()})")
+    return Setting(zone_name(machine_zone()), "the machine's zone (timezone in the config file wins)")
+
+
+def display_zone() -> tzinfo:
+    """The user's zone (:func:`timezone_setting`) as a zone."""
+    named = _configured_zone()
+    return user_zone(named) if named else machine_zone()
 
 
 def structures_setting(option: str | None) -> Setting | None:
@@ -207,6 +229,7 @@ class ConfigView:
     database: Setting
     watch: tuple[str, ...]
     structures: Setting | None = None
+    timezone: Setting | None = None
 
 
 def describe(option: str | None = None) -> ConfigView:
@@ -221,7 +244,7 @@ def describe(option: str | None = None) -> ConfigView:
     else:
         located_by = f"the default place: ${XDG_ENV} is {'not an absolute path' if xdg else 'not set'}"
     return ConfigView(config.path, located_by, config.exists, database_setting(option), config.watch,
-                      structures_setting(None))
+                      structures_setting(None), timezone_setting())
 
 
 def watch_targets(paths: Sequence[str]) -> list[str]:
@@ -237,15 +260,45 @@ def watch_targets(paths: Sequence[str]) -> list[str]:
     return list(config.watch)
 
 
-def write_template(force: bool = False) -> Path:
-    """Write the commented template where the config file belongs; UsageError when a file is
-    already there (unless ``force``)."""
+def _toml(text: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's (backslash, quote, controls as \\uXXXX)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def values_in_force(option: str | None = None) -> str:
+    """The config file's text holding the values in force for a command given ``--db option``: the database
+    (as an absolute path, so it names the same file from any folder), the time zone, the watch folders and the
+    structures file where one is named. A config file hhtool cannot read is left out (its values are not in force)."""
+    try:
+        config = load_config()
+    except ConfigError:
+        config = UserConfig(config_path(), exists=False)
+    database = database_setting(option).value
+    if database != ":memory:":
+        database = str(Path(database).expanduser().resolve())
+    zone = config.timezone or zone_name(machine_zone())
+    lines = ["# hhtool's config file (TOML): the values in force when `hhtool config --init` wrote it.",
+             "# `hhtool config` shows each value and where it comes from; ~ is your home folder, other",
+             "# relative paths are taken from this file's folder.",
+             f"database = {_toml(database)}",
+             f"timezone = {_toml(zone)}",
+             "watch = [" + ", ".join(_toml(folder) for folder in config.watch) + "]"]
+    if config.structures:
+        lines.append(f"structures = {_toml(config.structures)}")
+    return "\n".join(lines) + "\n"
+
+
+def write_values(option: str | None = None, force: bool = False) -> Path:
+    """Write :func:`values_in_force` where the config file belongs; UsageError when a file is already there
+    (unless ``force``)."""
     path = config_path()
     if path.exists() and not force:
-        raise UsageError(f"config file {path} already exists; edit it, or pass --force to replace it with the template")
+        raise UsageError(f"config file {path} already exists; edit it, or pass --force to replace it with the "
+                         "values in force")
+    text = values_in_force(option)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(TEMPLATE, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise CannotWrite(path, error) from None
     return path
@@ -262,8 +315,11 @@ __all__ = [
     "database_setting",
     "describe",
     "desk_structures",
+    "display_zone",
     "load_config",
     "structures_setting",
+    "timezone_setting",
+    "values_in_force",
     "watch_targets",
-    "write_template",
+    "write_values",
 ]

@@ -11,7 +11,9 @@ from dataclasses import replace
 from datetime import date, datetime
 from difflib import get_close_matches
 
+from hhtool.clock import zone_name
 from hhtool.reports.filters import Game, HandFilter, parse_stakes, tag_name
+from hhtool.service.config import display_zone
 from hhtool.service.errors import UsageError
 from hhtool.store import Store, known, notes_and_tags
 
@@ -42,7 +44,7 @@ def hand_filter(*, sites: Sequence[str] | str | None = None, hand_id: str | None
     return HandFilter(
         sites=tuple(site.lower() for site in _many(sites)), hand_id=hand_id, stakes=parsed_stakes,
         date_from=parse_day(date_from, "--from"), date_to=parse_day(date_to, "--to"), game=game,
-        table_size=table_size, players=_many(players), tags=parsed_tags,
+        table_size=table_size, players=_many(players), tags=parsed_tags, zone=zone_name(display_zone()),
     )
 
 

@@ -35,6 +35,7 @@ from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
 from hhtool.service.numbers import MOST_MONEY, amount_refusal, amount_text
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.service.times import in_user_zone, zone_labelled
 from hhtool.store import hand_queries
 from hhtool.store.findings import CONFLICTED
 from hhtool.store.hand_queries import ListChoice
@@ -114,6 +115,7 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
     if sort_key in hand_queries.MONEY_SORT_KEYS and len(currencies) > 1:
         order_note = (f"sorted by currency ({', '.join(currencies)}), then {LABELS.get(sort_key, sort_key)} within "
                       "each: amounts of two currencies are never compared")
+    frame = zone_labelled(in_user_zone(frame))
     if terminal is not None:
         frame = terminal_view(frame, shown_keys(frame, chosen, terminal.all_columns, with_player))
     else:

@@ -2,7 +2,9 @@
 checks a replay could not run (``unverifiable``, under each hand's own profile: site, hand id, check,
 reason, line) and the defects of histories whose hands were stored anyway (a date that is none: the
 hand's ``bad_date`` note with its line; a file read in two encodings: its ``files.encoding``); the rows
-are the store's (:mod:`hhtool.store.problems`).
+are the store's (:mod:`hhtool.store.problems`). Beside them (``--kind all``), the time zones assumed: one
+row per site and zone label whose hands' times are read in a zone the histories do not name
+(:func:`hhtool.clock.reading_of`), with the count of hands.
 
 A filter value the store does not know (a site, a file) is a usage error naming it, with close
 matches; a known one with no problem is an empty list, which is an answer, not an error.
@@ -16,13 +18,14 @@ from difflib import get_close_matches
 
 import polars as pl
 
+from hhtool.clock import reading_of
 from hhtool.ingest.reader import MIXED
 from hhtool.service.choices import ProblemKind
 from hhtool.service.filters import NothingMatched
 from hhtool.service.stores import Database
 from hhtool.store import Store
 from hhtool.store import problems as stored
-from hhtool.store.problems import COLUMNS, DEFECT_CODES
+from hhtool.store.problems import ASSUMPTION, COLUMNS, DEFECT_CODES, TIME_ZONE
 
 #: a defect's reason for a file read in two encodings
 _MIXED_REASON = (f"read as {MIXED}: its lines that are not UTF-8 as cp1252, the others as UTF-8 (the import's summary "
@@ -40,10 +43,17 @@ class Problems:
     kind: ProblemKind
     defects: pl.DataFrame = field(default_factory=lambda: _empty())  # COLUMNS, problem = defect
     defects_total: int = 0
+    #: COLUMNS and ``hands``, problem = assumption, code = time_zone: a site's hands (with a zone label or none)
+    #: read in a zone no history of them names, and how many
+    zones: pl.DataFrame = field(default_factory=lambda: _empty())
 
     def combined(self) -> pl.DataFrame:
-        """Every kind as one table (the import errors first, the defects last)."""
-        return pl.concat([self.errors, self.unverifiable, self.defects], how="vertical")
+        """Every kind as one table (the import errors first, the defects, then the zones assumed, whose count
+        of hands is in ``hands``; the other rows are one hand or file each)."""
+        zones = self.zones.select(*COLUMNS).cast(_empty().schema) if self.zones.height else _empty()
+        return pl.concat([self.errors, self.unverifiable, self.defects, zones], how="vertical").with_columns(
+            hands=pl.Series([None] * (self.errors.height + self.unverifiable.height + self.defects.height)
+                            + (self.zones["hands"].to_list() if self.zones.height else []), dtype=pl.Int64))
 
 
 def _empty() -> pl.DataFrame:
@@ -61,7 +71,7 @@ def _require_known(store: Store, sites: Sequence[str], file: str | None, code: s
     if code:
         known_codes = stored.check_codes(store)
         kinds = stored.error_kinds(store)
-        if code not in known_codes and code not in kinds and code not in DEFECT_CODES:
+        if code not in known_codes and code not in kinds and code not in DEFECT_CODES and code != TIME_ZONE:
             raise NothingMatched(f"no problem of code {code!r} in the store"
                                  f"{_close_to(code, known_codes + kinds + list(DEFECT_CODES))}")
 
@@ -93,7 +103,21 @@ def problems(database: Database, kind: ProblemKind = ProblemKind.all, sites: Seq
             unverifiable, unverifiable_total = chosen("unverifiable")
         if kind in (ProblemKind.defects, ProblemKind.all):
             defects, defects_total = chosen("defect")
-    return Problems(errors, unverifiable, errors_total, unverifiable_total, kind, defects, defects_total)
+        zones = (_assumed_zones(store, sites) if kind is ProblemKind.all and not file and code in (None, TIME_ZONE)
+                 else _empty())
+    return Problems(errors, unverifiable, errors_total, unverifiable_total, kind, defects, defects_total, zones)
+
+
+def _assumed_zones(store: Store, sites: Sequence[str]) -> pl.DataFrame:
+    """One row per site and zone label whose hands are read in an assumed zone, with the count of hands."""
+    rows = []
+    for site, label, hands in stored.stated_zones(store, sites):
+        assumed = reading_of(site, label).assumed
+        if assumed is not None:
+            rows.append({"problem": ASSUMPTION, "site": site, "code": TIME_ZONE, "hands": hands, "reason": assumed})
+    if not rows:
+        return _empty()
+    return pl.DataFrame(rows).with_columns(*(pl.lit(None).alias(name) for name in COLUMNS if name not in rows[0]))
 
 
 __all__ = ["COLUMNS", "ProblemKind", "Problems", "problems"]

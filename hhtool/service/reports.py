@@ -3,7 +3,7 @@ the cumulative winnings graph (`graph`), both on the stored facts (refreshed fir
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -17,6 +17,7 @@ from hhtool.service.filters import require_matches
 from hhtool.service.out_files import prepare_out_file
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.service.times import in_user_zone
 
 GRAPH_SUFFIXES = (".svg", ".html", ".htm")
 
@@ -77,6 +78,7 @@ def graph(database: Database, hand_filter: HandFilter, path: Path, player: str |
             drawn = drawing(store, hand_filter, player, currency.upper() if currency else None, unit, axis)
         except GraphError as error:
             raise UsageError(str(error)) from error
+        drawn = replace(drawn, series=in_user_zone(drawn.series))  # (ordered by UTC instant, labelled in the user's zone)
         replays = write_graph(drawn, prepare_out_file(path), store)  # (an HTML page's replays: from the store)
     return Graphed(player, drawn.series.height, drawn.left_out, replays)
 

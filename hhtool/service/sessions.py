@@ -26,6 +26,7 @@ from hhtool.reports.sessions import (
     terminal_view,
 )
 from hhtool.reports.stats import TerminalChoice
+from hhtool.service.config import display_zone
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
@@ -78,8 +79,9 @@ def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEF
         descending = sort_key not in TEXT_KEYS
     found = ordered(found, sort_key, descending)
     kept = found[:limit] if limit else found
-    frame = (sessions_frame(kept) if terminal is None
-             else terminal_view(kept, shown_keys(kept, chosen, terminal.all_columns)))
+    zone = display_zone()  # sessions are found on the hands' UTC instants, shown in the user's zone
+    frame = (sessions_frame(kept, zone) if terminal is None
+             else terminal_view(kept, shown_keys(kept, chosen, terminal.all_columns), zone))
     return SessionsReport(Listed(frame, len(found)), undated=counted - dated,
                           in_chips=sum(1 for session in kept if session.in_chips))
 

@@ -18,6 +18,7 @@ from hhtool.reports.tournaments import (
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.service.times import in_user_zone
 
 
 def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool = False) -> pl.DataFrame:
@@ -36,7 +37,7 @@ def tournaments_and_totals(database: Database, hand_filter: HandFilter, *,
         require_matches(store, hand_filter)
         with selected_facts(store, hand_filter) as (facts, params):
             rows = store.run(tournaments_sql(facts, whose), params)
-    frame = tournaments_frame(rows)
+    frame = in_user_zone(tournaments_frame(rows), "first_hand", "last_hand")  # (UTC instants, ordered before)
     if frame.is_empty():
         return frame, []
     totals = totals_lines(frame)

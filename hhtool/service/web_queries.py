@@ -4,8 +4,9 @@ million hands as at the top), the hand before and after one in that list, and th
 the hand each stands for. Money leaves here spelled (:func:`hhtool.money.format_money`) beside its
 integer amount; the pages only place it.
 
-The list's order is the CLI's default (newest first), made total by the hand key: ``started_at DESC
-NULLS LAST, hk DESC``. A page's cursor is the last row's ``(started_at, hk)`` as text.
+The list's order is the CLI's default (newest first), made total by the hand key: ``started_utc DESC
+NULLS LAST, hk DESC`` (the UTC instant; a row shows it in the user's zone). A page's cursor is the last
+row's ``(started_utc, hk)`` as text.
 
 Over a million hands a page must not sort them all, nor join them all to their players: a page is
 looked for in a range of start times first (:class:`Pace`: about four pages' worth at the list's
@@ -22,14 +23,17 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from hhtool.clock import instant_of
 from hhtool.money import format_money
 from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.reports.hand_list import HandChoice
 from hhtool.reports.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
+from hhtool.service.config import display_zone
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.hands import VERDICT_SQL
 from hhtool.service.stores import Database
+from hhtool.service.times import user_time
 from hhtool.store import Store
 
 #: rows a page of the hands list shows
@@ -37,7 +41,7 @@ PAGE_ROWS = 50
 #: the sort key of a hand without a date: after every dated one (newest first)
 _NO_DATE_TIME = datetime(1, 1, 1)
 _NO_DATE = "TIMESTAMP '0001-01-01 00:00:00'"
-_KEY_TIME = f"coalesce(h.started_at, {_NO_DATE})"
+_KEY_TIME = f"coalesce(h.started_utc, {_NO_DATE})"  # the UTC instant: every site's hands on one clock
 #: a player's showdown in a hand, from his row of the stored facts ``{f}``: won, lost or none
 _SHOWDOWN = "CASE WHEN {f}.went_sd = 1 THEN CASE WHEN {f}.collected > 0 THEN 'won' ELSE 'lost' END END"
 #: the narrowest time range a page is first looked for in, and how much wider each next one is
@@ -145,7 +149,8 @@ def _choice_sql(choice: HandChoice, with_player: bool, window: Window) -> tuple[
 
 @dataclass(frozen=True)
 class Sitting:
-    """One session's hands: its table, from its first hand's time to its last's (both included)."""
+    """One session's hands: its table, from its first hand's time to its last's (both included), as the
+    sessions page shows them: wall times of the user's zone."""
 
     table: str | None
     start: datetime
@@ -153,7 +158,9 @@ class Sitting:
 
     def sql(self) -> tuple[str, list[Any]]:
         table = "h.table_name IS NOT DISTINCT FROM ?"
-        return f"{table} AND h.started_at BETWEEN ? AND ?", [self.table, self.start, self.end]
+        zone = display_zone()
+        return (f"{table} AND h.started_utc BETWEEN ? AND ?",
+                [self.table, instant_of(self.start, zone), instant_of(self.end, zone)])
 
 
 def money_text(amount: int, unit: int, currency: str | None = None) -> str:
@@ -169,14 +176,14 @@ def _base(hand_filter: HandFilter, choice: HandChoice, sitting: Sitting | None =
     window = window or Window()
     with_player = bool(hand_filter.players)
     where, params = replace(hand_filter, players=()).sql()
-    bounded, bounded_params = window.sql("h.started_at")
+    bounded, bounded_params = window.sql("h.started_utc")
     where, params = f"{where} AND {bounded}", [*params, *bounded_params]
     if sitting is not None:
         condition, condition_params = sitting.sql()
         where, params = f"{where} AND {condition}", [*params, *condition_params]
     own, own_params = _choice_sql(choice, with_player, window)
-    columns = (f"h.hk, h.site, h.hand_id, h.started_at, {_KEY_TIME} AS key_time, h.table_name, h.currency, h.unit, "
-               "h.small_bet, h.big_bet, h.players, h.verdict")
+    columns = (f"h.hk, h.site, h.hand_id, h.started_utc AS started_at, {_KEY_TIME} AS key_time, h.table_name, "
+               "h.currency, h.unit, h.small_bet, h.big_bet, h.players, h.verdict")
     if not with_player:
         return (f"SELECT {columns}, '' AS player FROM hands h WHERE {where} AND {own}",
                 [*params, *own_params], False)
@@ -200,7 +207,7 @@ def _order(newer: bool) -> str:
 
 def _span(store: Store) -> tuple[datetime, datetime] | None:
     """The first and last dated hand's times (None: no dated hand)."""
-    first, last = store.run("SELECT min(started_at), max(started_at) FROM hands")[0]
+    first, last = store.run("SELECT min(started_utc), max(started_utc) FROM hands")[0]
     return None if first is None else (first, last)
 
 
@@ -294,7 +301,8 @@ def _hand_row(row: dict[str, Any]) -> HandRow:
     unit, currency = int(row["unit"]), str(row["currency"])
     net = row.get("net")
     return HandRow(
-        site=str(row["site"]), hand_id=str(row["hand_id"]), started_at=row["started_at"], table=row["table_name"],
+        site=str(row["site"]), hand_id=str(row["hand_id"]), started_at=user_time(row["started_at"]),
+        table=row["table_name"],
         stakes=_stakes(row["small_bet"], row["big_bet"], unit), players=int(row["players"]),
         pot=format_money(int(row["pot"]), unit, currency), verdict=str(row["verdict"]),
         cursor=Cursor(row["key_time"], int(row["hk"]), str(row["player"] or "")).text(),
@@ -372,9 +380,10 @@ def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice |
 
     with database.open(read_only=True) as store:
         where, params = "h.site = ? AND h.hand_id = ?", [site, hand_id]
-        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE h.started_at = ? AND {where}",
+        # (started_at: the history's own time, as the hand's report states it; the list's window: its UTC instant)
+        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE h.started_at = ? AND {where}",
                          [started_at, *params]) if started_at is not None else []
-        hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_at FROM hands h WHERE {where}", params)
+        hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE {where}", params)
         if not hand:
             return Neighbours(None, None, None)
         key, key_time, started = hand[0]

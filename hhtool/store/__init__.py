@@ -91,10 +91,18 @@ class SchemaTooOld(StoreError):
     """A reader found a store written by an older hhtool: it must be migrated before it can be read."""
 
 
+def default_db_path() -> str:
+    """The database a command opens when nothing names one: ``hhtool.duckdb`` in the user's data folder
+    (``platformdirs``: ``$XDG_DATA_HOME/hhtool`` or ``~/.local/share/hhtool`` on Linux, ``~/Library/Application
+    Support/hhtool`` on macOS, ``%LOCALAPPDATA%\\hhtool`` on Windows), so every command finds it from any folder."""
+    import platformdirs
+
+    return str(Path(platformdirs.user_data_dir("hhtool", appauthor=False)) / DEFAULT_DB)
+
+
 def resolve_db_path(option: str | None, configured: Callable[[], str | None] | None = None) -> str:
     """--db wins, then $HHTOOL_DB (unless empty), then what ``configured`` gives (the user's config
-    file, which the service reads: asked only when neither names a file), then hhtool.duckdb in the
-    current directory."""
+    file, which the service reads: asked only when neither names a file), then :func:`default_db_path`."""
     return chosen_db_path(option, configured)[0]
 
 
@@ -105,7 +113,7 @@ def chosen_db_path(option: str | None, configured: Callable[[], str | None] | No
     if not path and configured is not None:
         source, path = "config", configured() or ""
     if not path:
-        return DEFAULT_DB, "default"
+        return default_db_path(), "default"
     named = "the config file's database" if source == "config" else source
     if path != ":memory:" and Path(path).expanduser().is_dir():
         raise SettingError(f"{named} {path} is a folder; name a database file, e.g. {Path(path) / DEFAULT_DB}")
@@ -497,5 +505,6 @@ class Store:
 
 
 __all__ = ["DB_ENV", "DEFAULT_DB", "HAND_TABLES", "SchemaTooNew", "SchemaTooOld", "SettingError", "Store",
-           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "duckdb_message", "holder_of",
+           "StoreDamaged", "StoreError", "StoreLocked", "StoreMissing", "chosen_db_path", "default_db_path",
+           "duckdb_message", "holder_of",
            "is_damage", "lock_timeout_from_env", "memory_size", "raise_if_interrupted", "resolve_db_path"]

@@ -49,7 +49,9 @@ class Page(NamedTuple):
 
 
 def _hand_columns(verdict: str) -> str:
-    return ("h.site, h.hand_id, h.started_at, h.timezone, h.table_name AS \"table\", h.tournament_id, h.currency, "
+    # started_at: the hand's UTC instant, which orders the list (the service shows it in the user's zone)
+    return ("h.site, h.hand_id, h.started_utc AS started_at, h.timezone, h.table_name AS \"table\", h.tournament_id, "
+            "h.currency, "
             f"h.unit, h.small_bet, h.big_bet, h.players, {POT_SQL} AS pot, {verdict} AS verdict, h.rules_profile")
 
 

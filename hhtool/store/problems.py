@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 #: the columns of every kind of problem, as one table
 COLUMNS = ("problem", "file", "first_line", "last_line", "line", "site", "hand_id", "code", "reason", "profile")
 IMPORT_ERROR = "import_error"
+ASSUMPTION = "assumption"
+#: the code of a time zone assumed for a site's hands (hhtool.clock): one row per site and zone label
+TIME_ZONE = "time_zone"
 UNVERIFIABLE = "unverifiable"
 DEFECT = "defect"
 #: the codes of the defects (a hand's note topic, or what a file's row says)
@@ -91,6 +94,14 @@ def no_rows() -> pl.DataFrame:
     return pl.DataFrame(schema=_types())
 
 
+def stated_zones(store: Store, sites: Sequence[str]) -> list[tuple[str, str | None, int]]:
+    """(site, zone label as the histories state it, hands) of the dated hands, per site and label."""
+    where = f"AND site IN ({', '.join('?' for _ in sites)})" if sites else ""
+    rows = store.run(f"SELECT site, timezone, count(*) FROM hands WHERE started_at IS NOT NULL {where} "
+                     "GROUP BY ALL ORDER BY site, timezone NULLS FIRST", list(sites))
+    return [(str(site), None if label is None else str(label), int(count)) for site, label, count in rows]
+
+
 def problem_sites(store: Store) -> list[str]:
     """The sites of the stored hands and of the import errors."""
     return [str(row[0]) for row in store.run(
@@ -113,5 +124,6 @@ def error_kinds(store: Store) -> list[str]:
     return [str(row[0]) for row in store.run("SELECT DISTINCT kind FROM import_errors")]
 
 
-__all__ = ["COLUMNS", "DEFECT", "DEFECT_CODES", "IMPORT_ERROR", "MIXED_ENCODING", "UNVERIFIABLE", "Kind",
-           "check_codes", "error_kinds", "file_imported", "no_rows", "problem_rows", "problem_sites"]
+__all__ = ["ASSUMPTION", "COLUMNS", "DEFECT", "DEFECT_CODES", "IMPORT_ERROR", "MIXED_ENCODING", "TIME_ZONE",
+           "UNVERIFIABLE", "Kind", "check_codes", "error_kinds", "file_imported", "no_rows", "problem_rows",
+           "problem_sites", "stated_zones"]

@@ -11,8 +11,12 @@ number ``hands.hk`` (schema ``keyed``), each shown under its old name by a view 
 
 from __future__ import annotations
 
-import duckdb
+from datetime import datetime
 
+import duckdb
+import pyarrow as pa
+
+from hhtool.clock import utc_instant
 from hhtool.store.spec import Role, ddl, names_of, views_sql
 
 SCHEMA_V1 = """
@@ -531,6 +535,13 @@ CREATE TABLE keyed.assumptions (
 );
 """
 
+#: every hand's instant in UTC (#35, :mod:`hhtool.clock`): the column here; the stored hands' values are computed
+#: right after, in the same transaction, by :func:`_fill_started_utc` (from `started_at`, `timezone` and the site,
+#: the store's own columns, so a migrated store equals one made afresh)
+STARTED_UTC = """
+ALTER TABLE hands ADD COLUMN started_utc TIMESTAMP;
+"""
+
 #: the ``finishes`` view holds a skipped hand's finishes too (#35: a mixed tournament's finish was only on
 #: ``skipped_hands``), with each finish's tournament; nothing stored changes (views are made again after it)
 FINISHES_OF_SKIPPED_HANDS = "DROP VIEW IF EXISTS finishes;"
@@ -538,7 +549,7 @@ FINISHES_OF_SKIPPED_HANDS = "DROP VIEW IF EXISTS finishes;"
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
                          PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS, ALLIN_EV,
-                         ASSUMPTIONS, FINISHES_OF_SKIPPED_HANDS]
+                         ASSUMPTIONS, STARTED_UTC, FINISHES_OF_SKIPPED_HANDS]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)
@@ -587,6 +598,8 @@ def _apply(con: duckdb.DuckDBPyConnection, sql: str, version: int, views: bool =
     _run(con, "BEGIN TRANSACTION")
     try:
         _run(con, sql)
+        if sql is STARTED_UTC:
+            _fill_started_utc(con)
         if views:
             _run(con, views_sql())
         _run(con, "INSERT INTO schema_version VALUES (?, current_timestamp)", [version])
@@ -594,3 +607,24 @@ def _apply(con: duckdb.DuckDBPyConnection, sql: str, version: int, views: bool =
     except Exception:
         _run(con, "ROLLBACK")
         raise
+
+
+def _fill_started_utc(con: duckdb.DuckDBPyConnection) -> None:
+    """Compute ``hands.started_utc`` of the stored hands: one conversion per distinct (site, zone label, time),
+    written back by a join (a million hands: a few seconds)."""
+    stated = _run(con, "SELECT DISTINCT site, timezone, started_at FROM hands WHERE started_at IS NOT NULL")
+    if not stated:
+        return
+    instants = pa.table({
+        "site": [row[0] for row in stated], "timezone": [row[1] for row in stated],
+        "started_at": pa.array([row[2] for row in stated], pa.timestamp("us")),
+        "started_utc": pa.array([utc_instant(str(row[0]), row[2], row[1] if isinstance(row[1], str) else None)
+                                 if isinstance(row[2], datetime) else None for row in stated], pa.timestamp("us")),
+    })
+    con.register("_started_utc", instants)
+    try:
+        _run(con, """UPDATE hands SET started_utc = u.started_utc FROM _started_utc u
+                     WHERE hands.site = u.site AND hands.started_at = u.started_at
+                       AND hands.timezone IS NOT DISTINCT FROM u.timezone""")
+    finally:
+        con.unregister("_started_utc")

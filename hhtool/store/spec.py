@@ -221,6 +221,9 @@ TABLES: tuple[Table, ...] = (
                "`hidden_card`, `bad_cards`, `error`; NULL: not replayed", null=True),
         Column("allin_street", INTEGER, "the street whose betting closed the all-in (3–6); NULL without an EV", null=True),
         Column("allin_deals", BIGINT, "completions the EV averages over; NULL without an EV", null=True),
+        Column("started_utc", TIMESTAMP, "the instant `started_at` names, in UTC: the history's wall time read in "
+               "its `timezone` (zone database rules, daylight saving included), or in the site's default zone where "
+               "it names none (`hhtool.clock`); everything that orders or filters hands by time uses it", null=True),
     ), primary_key=("site", "hand_id")),
     Table("seats", "player in a hand", Role.HAND_PART, (
         _HK, _seq("order of the seat lines in the history"),

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from hhtool.clock import utc_instant
 from hhtool.model import Card, FailedHand, Hand, SkippedHand
 from hhtool.store.spec import (
     BIGINT,
@@ -107,7 +108,8 @@ def numbered(counts: list[int]) -> list[int]:
 
 # enums are stored as they are: pyarrow takes a StrEnum as its text and an IntEnum as its number
 HANDS = Rows("hands", ("players", "community_card", "notes", "verdict", "rules_profile", "note_lines", "note_topics",
-                      "hk", *BUY_IN_COLUMNS, "allin_ev", "allin_street", "allin_deals"))
+                      "hk", *BUY_IN_COLUMNS, "allin_ev", "allin_street", "allin_deals",
+                      "started_utc"))
 SEATS = Rows("seats", ("hk", "seq", "position", "dealt_in"))
 CARDS = Rows("cards", ("hk", "seq", "face", "card"))
 #: the columns of ``actions`` the builder computes (the rest are read from the Action values)
@@ -310,7 +312,9 @@ def hand_rows(items: Sequence[tuple[Hand, Any, str | None]], betting: Sequence[B
                               "rules_profile": profiles, "note_lines": note_lines,
                               "note_topics": note_topics, "hk": list(range(len(items))),
                               **_buy_in_columns([hand for hand, _, _ in items]), "allin_ev": allin_status,
-                              "allin_street": allin_street, "allin_deals": allin_deals},
+                              "allin_street": allin_street, "allin_deals": allin_deals,
+                              "started_utc": [utc_instant(hand.site, hand.started_at, hand.timezone)
+                                              for hand, _, _ in items]},
                              [hand for hand, _, _ in items]),
         "seats": SEATS.table({**keyed["seats"], "position": positions, "dealt_in": dealt_in}, seats),
         "cards": CARDS.table({**keyed["cards"], "face": faces, "card": card_texts}, deals),
