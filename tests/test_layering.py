@@ -49,7 +49,16 @@ ALLIN_EV = "hhtool.equity.allin"
 SERVE = "hhtool.cli.serve_cmd"
 
 #: (module, imported): a break of the rules by code outside this task, and why it stays for now
-ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {}
+ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {
+    # the facts and their cache moved under hhtool/store (#37); these two light modules stay in reports because
+    # the CLI loads them at start-up (tests/test_startup_imports.py) and hhtool.store's package loads DuckDB
+    ("hhtool.store.player_facts", "hhtool.reports.filters"):
+        "the facts of a HandFilter's hands: the request's filter value and its SQL conditions",
+    ("hhtool.store.player_facts_cache", "hhtool.reports.filters"):
+        "the stored facts of a HandFilter's hands: the request's filter value and its SQL conditions",
+    ("hhtool.store.player_facts", "hhtool.reports.starting_hands"):
+        "start_group_sql: the starting-hand groups' SQL, beside their Python twin the `stats --by start` choices name",
+}
 
 Graph = dict[str, set[str]]
 
@@ -242,7 +251,7 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.service.stores", "hhtool.web.app", "the service never imports the web app"),
     ("hhtool.store.forced_bets", "hhtool.replay.forced_bets", "the store imports only"),
     ("hhtool.store.tables", "hhtool.replay", "the store imports only"),
-    ("hhtool.store", "hhtool.reports.player_facts_cache", "the store imports only"),
+    ("hhtool.store.player_facts_cache", "hhtool.reports.stats", "the store imports only"),
     ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports only"),
     ("hhtool.store.stored_copies", "hhtool.cli.common", "the store imports only"),
     ("hhtool.equity.allin", "hhtool.store", "the all-in EV imports only"),

@@ -1,7 +1,7 @@
 """Cumulative winnings against hands played or against time: total, showdown, non-showdown and all-in
 EV lines (the all-in EV line: the total with each all-in hand's net replaced by its EV net, docs/allin-ev.md).
 
-The series comes from the player's facts (:mod:`hhtool.reports.player_facts_cache`) in hand order (start
+The series comes from the player's facts (:mod:`hhtool.store.player_facts_cache`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
 are each hand's net over its own big bet, divided only when drawn. PNG is drawn by matplotlib (Agg
 backend, imported only when a PNG is asked for); HTML is a page with no script and no external
@@ -31,8 +31,8 @@ import polars as pl
 from hhtool.money import currency_symbol, format_money, site_amount
 from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import selected_facts
 
 WIDTH, HEIGHT = 960, 440  # SVG user units
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 40, 50

@@ -28,7 +28,6 @@ from hhtool.reports.hand_list import (
     terminal_view,
 )
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.stats import TerminalChoice
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
@@ -38,6 +37,7 @@ from hhtool.service.stores import Database
 from hhtool.store import hand_queries
 from hhtool.store.findings import CONFLICTED
 from hhtool.store.hand_queries import ListChoice
+from hhtool.store.player_facts_cache import selected_facts
 
 #: a hand's verdict under its own profile as `hands` lists it: the one verdict rule over its stored verdict
 VERDICT_SQL = stored_verdict_sql("h.verdict", CONFLICTED, Verdict.not_replayed.value)

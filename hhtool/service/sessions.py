@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from hhtool.reports.choices import DEFAULT_GAP_MINUTES
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.sessions import (
     ALIASES,
     KEYS,
@@ -30,6 +29,7 @@ from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.store.player_facts_cache import selected_facts
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import polars as pl
 
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.tournaments import OPTIONAL_HEADERS, UNCUT_HEADERS, terminal_view, tournaments_frame, tournaments_sql
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.store.player_facts_cache import selected_facts
 
 
 def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool = False) -> pl.DataFrame:

@@ -25,12 +25,12 @@ from typing import Any
 from hhtool.money import format_money
 from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.reports.hand_list import HandChoice
-from hhtool.reports.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.hands import VERDICT_SQL
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
 
 #: rows a page of the hands list shows
 PAGE_ROWS = 50
