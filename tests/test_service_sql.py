@@ -30,7 +30,6 @@ STATEMENTS = (
 #: and its SQL moves to the store there (the service's `sql` command and the verdicts write none:
 #: the user's statement runs in hhtool.store.confined, the verdict queries are hhtool.store.findings)
 ALLOWED: dict[str, str] = {
-    "web_queries": "the web pages' lists, filters and counts (#26's speed work, changed now)",
 }
 
 
