@@ -56,6 +56,8 @@ ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {
         "the facts of a HandFilter's hands: the request's filter value and its SQL conditions",
     ("hhtool.store.player_facts_cache", "hhtool.reports.filters"):
         "the stored facts of a HandFilter's hands: the request's filter value and its SQL conditions",
+    ("hhtool.store.web_queries", "hhtool.reports.filters"):
+        "the serve pages' lists of a HandFilter's hands: the request's filter value and its SQL conditions",
     ("hhtool.store.player_facts", "hhtool.reports.starting_hands"):
         "start_group_sql: the starting-hand groups' SQL, beside their Python twin the `stats --by start` choices name",
 }

@@ -69,7 +69,8 @@ def _pot_bound(text: str | None, option: str) -> Decimal | None:
     return value
 
 
-def _list_choice(choice: HandChoice) -> ListChoice:
+def list_choice(choice: HandChoice) -> ListChoice:
+    """The list's own filters as the store's queries take them."""
     return ListChoice(verdict=None if choice.verdict is None else str(choice.verdict),
                       showdown=None if choice.showdown is None else str(choice.showdown),
                       min_pot=choice.min_pot, max_pot=choice.max_pot)
@@ -95,7 +96,7 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
         raise UsageError(str(error)) from None
     if descending is None:
         descending = sort_key in DESCENDING_FIRST
-    listed = _list_choice(choice)
+    listed = list_choice(choice)
     with report_store(database) as store:
         require_matches(store, hand_filter)
         if with_player:
