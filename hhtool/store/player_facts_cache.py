@@ -6,7 +6,7 @@ the facts computed over everything. :func:`refresh_facts` therefore computes fac
 not covered yet, a bounded batch at a time, one transaction per batch; reports then read the table,
 whose rows carry the hand columns the filters need, with no join.
 
-The tables belong to the reports layer (created here, not by the store's migrations):
+The tables are derived ones (created here, not by the store's migrations):
 
 * ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query;
 * ``player_facts_daily``: the same facts summed per player, day and kind of table (the
