@@ -1,5 +1,5 @@
 """Time the store's row builders (hhtool.store.tables.hand_rows) and the stats facts of a batch
-(hhtool.reports.player_facts_cache.BatchFacts.tables_for) on simulated hands.
+(hhtool.store.player_facts_cache.BatchFacts.tables_for) on simulated hands.
 
     python benchmarks/bench_rows.py [--hands 10000] [--repeats 5] [--file PATH]
 
@@ -59,8 +59,8 @@ def main() -> None:
         print(f"hand_rows ({label}): {statistics.median(runs):.1f} µs per hand (median of {args.repeats}; runs "
               f"{', '.join(f'{run:.1f}' for run in runs)}; {len(items)} hands, batches of {BATCH_HANDS})")
 
-    from hhtool.reports.player_facts_cache import BatchFacts
     from hhtool.store import Store
+    from hhtool.store.player_facts_cache import BatchFacts
     from hhtool.store.tables import replay_rows
 
     # each batch's hands numbered from 0

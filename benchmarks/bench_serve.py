@@ -30,7 +30,7 @@ import duckdb
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_stats_scale import base_store  # this folder's: the imported simulated hands
 
-from hhtool.reports.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
+from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
 
 
 def _copied_ids(con: duckdb.DuckDBPyConnection, copies: int) -> str:

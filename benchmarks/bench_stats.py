@@ -23,8 +23,8 @@ from pathlib import Path
 
 import duckdb
 
-from hhtool.reports.player_facts_cache import CACHE_TABLES, VERSION_TABLE, refresh_facts
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import CACHE_TABLES, VERSION_TABLE, refresh_facts
 
 HAND_TABLES = ("hands", "seats", "cards", "actions", "returns", "showdown", "awards", "results")
 HHTOOL = [sys.executable, "-m", "hhtool"]

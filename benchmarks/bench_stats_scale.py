@@ -26,8 +26,8 @@ from pathlib import Path
 import duckdb
 from bench_startup import compare  # this folder's: the same interleaved runs and table
 
-from hhtool.reports.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql, needs_refresh
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql, needs_refresh
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the tables copied: what `stats` reads (with or without filters) while the cache covers every hand

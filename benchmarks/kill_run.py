@@ -6,7 +6,7 @@ figures an issue's closing note asks for: kills survived, hands lost, tables dif
 
 Every ``--facts-every``-th kill (default 3; 0: none) lands between an import's last batch commit
 and its facts step (the daily sums' merge, before #28): the import runs with ``HHTOOL_KILL_AT=facts``
-(off unless set; :mod:`hhtool.reports.player_facts_cache`) and kills itself right there. Each such kill ends
+(off unless set; :mod:`hhtool.store.player_facts_cache`) and kills itself right there. Each such kill ends
 a chain: every table, ``player_facts_daily`` included, is compared with the uninterrupted import's
 as the kill left them, and again after a re-run that stores nothing new; the next kill starts a new
 store. The other kills land anywhere (after 0 to 8 transactions, then up to 0.2 s more).
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hhtool.reports.player_facts_cache import CACHE_TABLES, VERSION_TABLE
+from hhtool.store.player_facts_cache import CACHE_TABLES, VERSION_TABLE
 from tests.test_reliability import (
     HHTOOL_SMALL_WRITES,
     history_with_every_outcome,
@@ -47,7 +47,7 @@ def differing(got: Tables, want: Tables) -> list[str]:
 
 def keys_twice(tables: Tables) -> int:
     """Rows of ``player_facts_daily`` beyond one per key (its sums' key: every column but the sums)."""
-    from hhtool.reports.player_facts_cache import DAILY_KEYS
+    from hhtool.store.player_facts_cache import DAILY_KEYS
 
     rows = tables.get("player_facts_daily", [])
     return len(rows) - len({row[:len(DAILY_KEYS)] for row in rows})

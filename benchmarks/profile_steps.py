@@ -62,9 +62,8 @@ def main() -> int:
     from hhtool.ingest.rule_choice import make_replayer
     from hhtool.ingest.writer import WRITE_HANDS
     from hhtool.model import Hand
-    from hhtool.reports import player_facts_cache
     from hhtool.sites import parser_for
-    from hhtool.store import Store
+    from hhtool.store import Store, player_facts_cache
     from hhtool.store.stored_copies import NEW_ONLY
     from hhtool.store.tables import hand_rows, next_key, replay_rows, shifted
 

@@ -1,5 +1,5 @@
 """The stats facts an import writes with each transaction, computed from the batch's own Arrow
-tables (:class:`hhtool.reports.player_facts_cache.BatchFacts`), are the facts a full refresh computes from
+tables (:class:`hhtool.store.player_facts_cache.BatchFacts`), are the facts a full refresh computes from
 the stored hands: the same rows in ``player_facts``, its sums (``player_facts_daily``, and
 ``player_facts_door`` for ``stats --by door-card``) and ``player_facts_hands`` on the sample histories,
 the real corpus and simulated hands; so does a grown file whose completed last hand replaced its cut copy."""
@@ -13,8 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports import player_facts_cache
-from hhtool.store import Store
+from hhtool.store import Store, player_facts_cache
 from tests.inputs import SAMPLES, require_corpus
 from tests.test_growing_files import cut_in_summary, hand
 from tests.test_reliability import every_table, numbered_hands

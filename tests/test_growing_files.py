@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports.player_facts_cache import DAILY_KEYS
+from hhtool.store.player_facts_cache import DAILY_KEYS
 from tests.test_reliability import HHTOOL, numbered_hands
 from tests.test_site_pokerstars import SPLIT_HAND
 from tests.watch_output import WatchOutput

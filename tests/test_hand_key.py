@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports.player_facts_cache import CACHE_TABLES, VERSION_TABLE
 from hhtool.store import Store, schema, spec
+from hhtool.store.player_facts_cache import CACHE_TABLES, VERSION_TABLE
 from tests.inputs import SAMPLES
 from tests.test_reliability import every_table
 

@@ -5,6 +5,9 @@ Every module's imports (top level, inside functions and under TYPE_CHECKING alik
 ``ast``; a rule names the modules it governs and the hhtool modules they may import. A break that
 today's code makes outside the service and CLI is listed in ALLOWED_FOR_NOW with its reason, and an
 entry no longer needed fails too, so the list only shrinks.
+
+The SQL lives in the store: a SQL statement in a module of reports, service, web, cli or ingest fails
+(tests/test_service_sql.py's detector) unless SQL_FOR_NOW names the module with its reason.
 """
 
 from __future__ import annotations
@@ -51,7 +54,18 @@ ALLIN_EV = "hhtool.equity.allin"
 SERVE = "hhtool.cli.serve_cmd"
 
 #: (module, imported): a break of the rules by code outside this task, and why it stays for now
-ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {}
+ALLOWED_FOR_NOW: dict[tuple[str, str], str] = {
+    # the facts and their cache moved under hhtool/store (#37); these two light modules stay in reports because
+    # the CLI loads them at start-up (tests/test_startup_imports.py) and hhtool.store's package loads DuckDB
+    ("hhtool.store.player_facts", "hhtool.reports.filters"):
+        "the facts of a HandFilter's hands: the request's filter value and its SQL conditions",
+    ("hhtool.store.player_facts_cache", "hhtool.reports.filters"):
+        "the stored facts of a HandFilter's hands: the request's filter value and its SQL conditions",
+    ("hhtool.store.web_queries", "hhtool.reports.filters"):
+        "the serve pages' lists of a HandFilter's hands: the request's filter value and its SQL conditions",
+    ("hhtool.store.player_facts", "hhtool.reports.starting_hands"):
+        "start_group_sql: the starting-hand groups' SQL, beside their Python twin the `stats --by start` choices name",
+}
 
 Graph = dict[str, set[str]]
 
@@ -244,7 +258,7 @@ def test_the_graph_is_read_from_every_kind_of_import(tmp_path: Path) -> None:
     ("hhtool.service.stores", "hhtool.web.app", "the service never imports the web app"),
     ("hhtool.store.forced_bets", "hhtool.replay.forced_bets", "the store imports only"),
     ("hhtool.store.tables", "hhtool.replay", "the store imports only"),
-    ("hhtool.store", "hhtool.reports.player_facts_cache", "the store imports only"),
+    ("hhtool.store.player_facts_cache", "hhtool.reports.stats", "the store imports only"),
     ("hhtool.store.findings", "hhtool.service.verdicts", "the store imports only"),
     ("hhtool.store.stored_copies", "hhtool.cli.common", "the store imports only"),
     ("hhtool.equity.allin", "hhtool.store", "the all-in EV imports only"),
@@ -287,3 +301,65 @@ def test_every_rule_has_a_break_that_it_catches() -> None:
     named = {rule for _, _, rule in cases}
     untested = [rule.name for rule in RULES if not any(rule.name.startswith(prefix) for prefix in named)]
     assert not untested, f"no break case for: {untested}"
+
+
+# --- where the SQL lives: in hhtool/store, nowhere else (#37) -------------------------------------------
+
+#: the layers above the store that write no SQL: they call the store's queries
+SQL_FREE_LAYERS = ("reports", "service", "web", "cli", "ingest")
+
+#: modules of those layers that still hold a SQL statement (tests/test_service_sql.py's detector), and why
+SQL_FOR_NOW: dict[str, str] = {
+    "hhtool.reports.filters": "HandFilter's SQL conditions: a light module the CLI loads at start-up, "
+                              "and hhtool.store's package loads DuckDB (tests/test_startup_imports.py)",
+    "hhtool.reports.starting_hands": "start_group_sql, beside start_group: light, loaded at start-up like filters",
+    "hhtool.reports.stats": "the stats' sums over the stored facts' query: the report's own SQL, not moved yet",
+    "hhtool.reports.sessions": "the sittings split in SQL over the played hands: the report's own SQL, not moved yet",
+    "hhtool.reports.graph": "the winnings series and the heroes of a selection: the report's own SQL, not moved yet",
+    "hhtool.reports.graph_buckets": "the long graph summed per span: the report's own SQL, not moved yet",
+    "hhtool.reports.tournaments": "the places and prizes stated: the report's own SQL, not moved yet",
+    "hhtool.reports.violations": "the violations' rows and sums: the report's own SQL, not moved yet",
+    "hhtool.reports.dispute.stored": "the table context of a hand (its neighbours' posts): the report's own SQL, not moved yet",
+    "hhtool.ingest.files": "the import's file bookkeeping: ingest is being reworked now (store.batch, branch facts-workers)",
+    "hhtool.ingest.provisional": "a cut hand's rows replaced: ingest is being reworked now (branch facts-workers)",
+    "hhtool.ingest.cross_hand": "the cross-hand pass's selection of new files: ingest is being reworked now",
+    "hhtool.cli.sql_cmd": "not SQL: the `sql` command's help says which statements it takes (SELECT ... FROM)",
+}
+
+
+def sql_outside_the_store(package: Path = PACKAGE) -> dict[str, list[tuple[int, str]]]:
+    """Each module of the SQL-free layers holding a SQL statement, with where."""
+    from tests.test_service_sql import sql_in
+
+    found: dict[str, list[tuple[int, str]]] = {}
+    for layer in SQL_FREE_LAYERS:
+        for path in sorted((package / layer).rglob("*.py")):
+            lines = sql_in(path.read_text(encoding="utf-8"), str(path))
+            if lines:
+                found[module_of(path, package)] = lines
+    return found
+
+
+def test_the_sql_lives_in_the_store() -> None:
+    found = {module: lines for module, lines in sql_outside_the_store().items() if module not in SQL_FOR_NOW}
+    assert not found, "SQL outside hhtool/store (move it into a store query module):\n" + "\n".join(
+        f"  {module}:{line}: {text}" for module, lines in found.items() for line, text in lines)
+
+
+def test_every_sql_exception_is_still_needed() -> None:
+    found = sql_outside_the_store()
+    stale = sorted(module for module in SQL_FOR_NOW if module not in found)
+    assert not stale, f"no SQL left: remove from SQL_FOR_NOW: {stale}"
+
+
+def test_sql_in_each_layer_above_the_store_is_found(tmp_path: Path) -> None:
+    """The check at work on a package tree: a statement in any of the layers is named, the store's is not."""
+    package = tmp_path / "hhtool"
+    for layer in (*SQL_FREE_LAYERS, "store"):
+        (package / layer).mkdir(parents=True)
+        (package / layer / "query.py").write_text(
+            'def f(store):\n    return store.run("DELETE FROM notes WHERE id = ?", [1])\n', encoding="utf-8")
+    (package / "web" / "clean.py").write_text('"""SELECT 1 FROM hands, in a docstring."""\n', encoding="utf-8")
+    found = sql_outside_the_store(package)
+    assert sorted(found) == sorted(f"hhtool.{layer}.query" for layer in SQL_FREE_LAYERS)
+    assert found["hhtool.ingest.query"] == [(2, "DELETE FROM notes WHERE id = ?")]

@@ -12,12 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports import player_facts_cache
 from hhtool.reports.filters import Game, HandFilter, parse_stakes
-from hhtool.reports.player_facts import player_hand_facts
-from hhtool.reports.player_facts_cache import needs_refresh, refresh_facts, selected_facts
 from hhtool.reports.stats import Breakdown, player_stats
-from hhtool.store import Store
+from hhtool.store import Store, player_facts_cache
+from hhtool.store.player_facts import player_hand_facts
+from hhtool.store.player_facts_cache import needs_refresh, refresh_facts, selected_facts
 from tests.stats_hands import ALL_HANDS
 from tests.stats_hands import load as load_texts
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND

@@ -191,7 +191,7 @@ def test_paging_by_key_in_time_ranges_walks_the_whole_list(store: Path, players:
     import duckdb
 
     from hhtool.reports.filters import HandFilter
-    from hhtool.service.web_queries import hands_page, neighbours
+    from hhtool.service.web_lists import hands_page, neighbours
 
     database = Database(str(store))
     chosen = HandFilter(players=players)
@@ -258,11 +258,11 @@ def test_the_sessions_page_reads_the_latest_days_unless_dates_are_asked(client: 
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Sessions come from every hand read in order (seconds over a million): without dates, the page
     reads the latest days holding RECENT_HANDS hands, says so, and lists sessions of those days only."""
-    from hhtool.service import web_queries
+    from hhtool.service import web_lists
 
     every = client.get("/sessions?player=Hero").text
     assert 'id="since"' not in every  # (the samples hold fewer hands than RECENT_HANDS)
-    monkeypatch.setattr(web_queries, "RECENT_HANDS", 5)
+    monkeypatch.setattr(web_lists, "RECENT_HANDS", 5)
     recent = client.get("/sessions?player=Hero").text
     since = re.search(r'id="since">Since (\d{4}-\d\d-\d\d):', recent)
     assert since is not None

@@ -28,8 +28,7 @@ from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
 from hhtool.replay.user_structures import UserStructures
-from hhtool.reports import player_facts_cache
-from hhtool.store import Store
+from hhtool.store import Store, player_facts_cache
 from hhtool.store.forced_bets import import_mark
 
 

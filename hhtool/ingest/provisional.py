@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hhtool.reports.player_facts import counted_columns
-from hhtool.reports.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
+from hhtool.store.player_facts import counted_columns
+from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
 from hhtool.store.spec import BY_NAME
 from hhtool.store.stored_copies import CopyAt

@@ -16,8 +16,7 @@ from hhtool.ingest.conflicts import CopyChecker
 from hhtool.ingest.meanwhile import left_out
 from hhtool.ingest.provisional import completes, forget_hand
 from hhtool.model import hand_identity
-from hhtool.reports import player_facts_cache
-from hhtool.store import Store
+from hhtool.store import Store, player_facts_cache
 from hhtool.store.stored_copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
 

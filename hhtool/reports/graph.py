@@ -1,7 +1,7 @@
 """Cumulative winnings against hands played or against time: total, showdown, non-showdown and all-in
 EV lines (the all-in EV line: the total with each all-in hand's net replaced by its EV net, docs/allin-ev.md).
 
-The series comes from the player's facts (:mod:`hhtool.reports.player_facts_cache`) in hand order (start
+The series comes from the player's facts (:mod:`hhtool.store.player_facts_cache`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
 are each hand's net over its own big bet, divided only when drawn. The chart is drawn by the one chart
 definition (:mod:`hhtool.reports.chart`, as `hhtool serve`'s graph page draws it): an SVG file, or an
@@ -30,9 +30,9 @@ from hhtool.reports.chart import Line, Mark, Series, nice_ticks, picked, seconds
 from hhtool.reports.chart import both_sizes as chart_at_both_sizes
 from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.templating import render
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import selected_facts
 
 MAX_SVG_POINTS = 2000
 MAX_TABLE_ROWS = 5000

@@ -22,8 +22,8 @@ from datetime import datetime
 
 from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts_cache import selected_facts, summed_facts
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import selected_facts, summed_facts
 
 #: bucket widths in seconds, narrowest first: a minute to a year
 WIDTHS = (60, 300, 900, 3600, 4 * 3600, 86_400, 7 * 86_400, 30 * 86_400, 365 * 86_400)

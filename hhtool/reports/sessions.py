@@ -113,6 +113,13 @@ _TABLE_KEYS = ("player", "site", "table_name", "tournament_id", "currency", "uni
 _EPOCH_YEAR_ONE = 62_135_596_800 * 1_000_000
 
 
+def played_sql(facts: str, *, heroes_only: bool) -> str:
+    """The played hands (:data:`PLAYED_COLUMNS`) of the stored facts' query ``facts``: every player's
+    rows, or (``heroes_only``) each hand's hero's only."""
+    whose = "f.player = f.hero" if heroes_only else "TRUE"
+    return f"SELECT {', '.join(PLAYED_COLUMNS)} FROM ({facts}) f WHERE {whose}"  # (the hand's columns are the facts')
+
+
 def sessions_sql(played: str, gap_minutes: int, *, by_table: bool = False) -> str:
     """The sessions of the hands of the query ``played`` (:data:`PLAYED_COLUMNS`): the one definition
     of where a session ends. Sittings are each player's hands in one money (``by_table``: at one

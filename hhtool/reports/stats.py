@@ -1,7 +1,7 @@
 """Per-player statistics: the stat catalogue and the aggregation of player-hand facts.
 
 Every rate is ``count / opportunities`` over the selected hands, both summed from the 0/1 facts of
-:mod:`hhtool.reports.player_facts`; the output carries ``<stat>``, ``<stat>_count`` and
+:mod:`hhtool.store.player_facts`; the output carries ``<stat>``, ``<stat>_count`` and
 ``<stat>_opportunities`` (the rate is null when there was no opportunity). Money stays in integer
 smallest units beside ``currency`` and ``unit``. ``docs/stats.md`` defines each statistic.
 
@@ -17,10 +17,10 @@ import polars as pl
 
 from hhtool.reports.choices import Breakdown
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts import ALL_STREETS, LATER_STREETS
-from hhtool.reports.player_facts_cache import resum_sql, summed_facts
 from hhtool.reports.starting_hands import start_order
 from hhtool.store import Store
+from hhtool.store.player_facts import ALL_STREETS, LATER_STREETS
+from hhtool.store.player_facts_cache import resum_sql, summed_facts
 
 ORDINAL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 RANK_ORDER = "AKQJT98765432"
@@ -72,7 +72,7 @@ def _rate(count: str, opportunities: str) -> pl.Expr:
 
 
 def totals_sql(sums: str, keys: list[str]) -> str:
-    """The rows of sums of the query ``sums`` (:func:`hhtool.reports.player_facts_cache.summed_facts`) summed
+    """The rows of sums of the query ``sums`` (:func:`hhtool.store.player_facts_cache.summed_facts`) summed
     into one row per ``keys`` group: every count and opportunity, money, and what ``bb_per_100``
     needs (see :func:`finish`)."""
     totals = [

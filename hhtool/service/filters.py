@@ -82,7 +82,7 @@ def require_matches(store: Store, chosen: HandFilter, player: str | None = None)
         chosen = replace(chosen, players=(*chosen.players, player))
     if chosen == HandFilter():
         return
-    from hhtool.reports.player_facts_cache import FACTS_TABLE, needs_refresh  # (not at start-up: it loads DuckDB)
+    from hhtool.store.player_facts_cache import FACTS_TABLE, needs_refresh  # (not at start-up: it loads DuckDB)
 
     if chosen.players and not needs_refresh(store):
         # the players' rows in the stored facts (they carry the hand columns the filters read): no

@@ -28,7 +28,6 @@ from hhtool.reports.hand_list import (
     terminal_view,
 )
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.stats import TerminalChoice
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import NoneTogether, NothingMatched, require_matches
@@ -39,6 +38,7 @@ from hhtool.service.times import in_user_zone, zone_labelled
 from hhtool.store import hand_queries
 from hhtool.store.findings import CONFLICTED
 from hhtool.store.hand_queries import ListChoice
+from hhtool.store.player_facts_cache import selected_facts
 
 #: a hand's verdict under its own profile as `hands` lists it: the one verdict rule over its stored verdict
 VERDICT_SQL = stored_verdict_sql("h.verdict", CONFLICTED, Verdict.not_replayed.value)
@@ -70,7 +70,8 @@ def _pot_bound(text: str | None, option: str) -> Decimal | None:
     return value
 
 
-def _list_choice(choice: HandChoice) -> ListChoice:
+def list_choice(choice: HandChoice) -> ListChoice:
+    """The list's own filters as the store's queries take them."""
     return ListChoice(verdict=None if choice.verdict is None else str(choice.verdict),
                       showdown=None if choice.showdown is None else str(choice.showdown),
                       min_pot=choice.min_pot, max_pot=choice.max_pot)
@@ -96,7 +97,7 @@ def list_hands(database: Database, hand_filter: HandFilter, choice: HandChoice |
         raise UsageError(str(error)) from None
     if descending is None:
         descending = sort_key in DESCENDING_FIRST
-    listed = _list_choice(choice)
+    listed = list_choice(choice)
     with report_store(database) as store:
         require_matches(store, hand_filter)
         if with_player:

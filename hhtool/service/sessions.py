@@ -8,17 +8,16 @@ from dataclasses import dataclass
 from hhtool.reports.choices import DEFAULT_GAP_MINUTES
 from hhtool.reports.filters import HandFilter
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.sessions import (
     ALIASES,
     KEYS,
     LABELS,
     OPTIONAL_COLUMNS,
-    PLAYED_COLUMNS,
     TEXT_KEYS,
     UNCUT_COLUMNS,
     found_sessions,
     ordered,
+    played_sql,
     sessions_columns,
     sessions_frame,
     sessions_sql,
@@ -31,6 +30,7 @@ from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
+from hhtool.store.player_facts_cache import selected_facts
 
 
 @dataclass(frozen=True)
@@ -58,11 +58,10 @@ def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEF
         chosen = [column_key(name, KEYS, LABELS, "sessions", ALIASES) for name in terminal.columns] if terminal else []
     except UnknownColumn as error:
         raise UsageError(str(error)) from None
-    whose = "TRUE" if hand_filter.players else "f.player = f.hero"
     with report_store(database) as store:
         require_matches(store, hand_filter)
         with selected_facts(store, hand_filter) as (facts, params):
-            played = f"SELECT {', '.join(PLAYED_COLUMNS)} FROM ({facts}) f WHERE {whose}"  # (the hand's columns are the facts')
+            played = played_sql(facts, heroes_only=not hand_filter.players)
             names = sessions_columns(by_table=by_table)
             rows = [dict(zip(names, row, strict=True))
                     for row in store.run(sessions_sql(played, gap_minutes, by_table=by_table), params)]

@@ -1,4 +1,4 @@
-"""When the report facts (:mod:`hhtool.reports.player_facts_cache`) are computed and stored before a report
+"""When the report facts (:mod:`hhtool.store.player_facts_cache`) are computed and stored before a report
 that finds hands without them, so that `stats` and `graph` read stored facts instead of computing
 them on every run. (An import writes the facts of each transaction's hands with them, and those of
 any hand left without at its end: :func:`hhtool.ingest.loader.import_sources`, ``store_facts``.)"""
@@ -10,9 +10,9 @@ from contextlib import contextmanager
 
 import duckdb
 
-from hhtool.reports.player_facts_cache import needs_refresh, refresh_facts
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.player_facts_cache import needs_refresh, refresh_facts
 
 #: how long a report waits to write the facts cache before computing the missing facts on the fly
 REFRESH_LOCK_TIMEOUT = 1.0

@@ -140,8 +140,9 @@ def _check_import_memory() -> None:
 def _count_hands(store: Store) -> int | None:
     import duckdb
 
+    from hhtool.store.lookups import hands_count
     try:
-        return int(store.run("SELECT count(*) FROM hands")[0][0])
+        return hands_count(store)
     except (duckdb.Error, IndexError):
         return None
 

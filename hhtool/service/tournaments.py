@@ -6,7 +6,6 @@ from __future__ import annotations
 import polars as pl
 
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts_cache import selected_facts
 from hhtool.reports.tournaments import (
     OPTIONAL_HEADERS,
     UNCUT_HEADERS,
@@ -19,6 +18,7 @@ from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.service.times import in_user_zone
+from hhtool.store.player_facts_cache import selected_facts
 
 
 def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool = False) -> pl.DataFrame:

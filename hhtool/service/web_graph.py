@@ -22,6 +22,7 @@ from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.lookups import most_played_hero, smallest_unit
 
 #: points drawn at most (a screen is not wider than this)
 MAX_POINTS = 1500
@@ -84,8 +85,7 @@ def graph_points(database: Database, hand_filter: HandFilter, player: str | None
             if not found:
                 raise UsageError("choose a player: no hero is recorded in the hands the filters select")
             where, params = hand_filter.sql()
-            player = str(store.run(f"SELECT h.hero FROM hands h WHERE h.hero IS NOT NULL AND {where} "
-                                   "GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1", params)[0][0])
+            player = most_played_hero(store, where, params) or found[0]
         per_currency = hands_per_currency(store, hand_filter, player)
         currencies = list(per_currency)  # the currency he played most in first; the page offers the others
         if currency is None and currencies:
@@ -124,8 +124,7 @@ def _summed(store: Store, hand_filter: HandFilter, player: str, currency: str, h
     if not buckets:
         need = " and ".join(w for w, on in (("a date", axis is Axis.date), ("a known big bet", unit is Unit.bb)) if on)
         raise UsageError(f"none of the {hands} hands of {player!r} has {need}")
-    unit_row = store.run("SELECT min(unit) FROM hands WHERE currency = ?", [currency])[0][0]
-    labels = Drawing(pl.DataFrame({"unit": [int(unit_row or 1)], "currency": [currency]}), player, unit, axis)
+    labels = Drawing(pl.DataFrame({"unit": [smallest_unit(store, currency) or 1], "currency": [currency]}), player, unit, axis)
     kept = [buckets[index] for index in _thinned(len(buckets), MAX_POINTS)]
     points = [Point(b.number, "", "", b.started_at, b.total, b.showdown, b.non_showdown, labels.label(b.total),
                     b.allin_ev) for b in kept]  # (no site nor id: a point's hand is looked up when it is clicked, last_hand)

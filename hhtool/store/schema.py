@@ -14,7 +14,6 @@ from __future__ import annotations
 from datetime import datetime
 
 import duckdb
-import pyarrow as pa
 
 from hhtool.clock import utc_instant
 from hhtool.store.spec import Role, ddl, names_of, views_sql
@@ -615,6 +614,8 @@ def _fill_started_utc(con: duckdb.DuckDBPyConnection) -> None:
     stated = _run(con, "SELECT DISTINCT site, timezone, started_at FROM hands WHERE started_at IS NOT NULL")
     if not stated:
         return
+    import pyarrow as pa  # (here: only an upgrade needs Arrow, and `show` must not load it, test_startup_imports)
+
     instants = pa.table({
         "site": [row[0] for row in stated], "timezone": [row[1] for row in stated],
         "started_at": pa.array([row[2] for row in stated], pa.timestamp("us")),

@@ -1,6 +1,6 @@
 """Tables of sums kept one row per key, added to inside the transaction that brings new rows.
 
-A table of sums (the stats facts' daily sums, :mod:`hhtool.reports.player_facts_cache`) stays right only if
+A table of sums (the stats facts' daily sums, :mod:`hhtool.store.player_facts_cache`) stays right only if
 each key has one row: appending a batch's sums and merging them later leaves the key twice for as
 long as the merge has not run, and for good when the process stops in between (a kill, a full
 disk). :func:`sums_added` therefore gives the statements that add a batch's rows to the stored ones

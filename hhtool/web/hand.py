@@ -35,7 +35,7 @@ async def hand(served: Served, request: Request) -> Response:
     from hhtool.service.audit import explain
     from hhtool.service.judging import allin_page_fragment
     from hhtool.service.notes import notes_for, tags_for
-    from hhtool.service.web_queries import neighbours
+    from hhtool.service.web_lists import neighbours
 
     site, hand_id = request.path_params["site"], request.path_params["hand_id"]
     query = request.query_params

@@ -49,7 +49,7 @@ async def home(served: Served, request: Request) -> Response:
 
 
 def _stats_rows(frame: Any, keys: Sequence[str]) -> list[dict[str, Any]]:
-    from hhtool.service.web_queries import money_text
+    from hhtool.service.web_lists import money_text
 
     rows = []
     for record in frame.iter_rows(named=True):
@@ -161,13 +161,13 @@ def hand_choice_of(query: Any) -> Any:
 
 
 def sitting_of(query: Any) -> Any:
-    from hhtool.service.web_queries import Sitting
+    from hhtool.service.web_lists import sitting
 
     start, end = forms.text(query, "start"), forms.text(query, "end")
     if start is None or end is None:
         return None
     try:
-        return Sitting(forms.text(query, "table"), datetime.fromisoformat(start), datetime.fromisoformat(end))
+        return sitting(forms.text(query, "table"), datetime.fromisoformat(start), datetime.fromisoformat(end))
     except ValueError:
         raise UsageError(f"start and end want times as YYYY-MM-DDTHH:MM:SS, not {start!r} and {end!r}") from None
 
@@ -178,7 +178,7 @@ LIST_KEYS = (*forms.FILTER_KEYS, "verdict", "showdown", "min_pot", "max_pot", "t
 
 async def hands(served: Served, request: Request) -> Response:
     from hhtool.service.notes import all_tags
-    from hhtool.service.web_queries import hands_page
+    from hhtool.service.web_lists import hands_page
 
     query = request.query_params
 
@@ -197,7 +197,7 @@ async def hands(served: Served, request: Request) -> Response:
 
 async def sessions(served: Served, request: Request) -> Response:
     from hhtool.service.sessions import sessions as player_sessions
-    from hhtool.service.web_queries import money_text
+    from hhtool.service.web_lists import money_text
 
     query = request.query_params
     sort = forms.text(query, "sort")
@@ -205,7 +205,7 @@ async def sessions(served: Served, request: Request) -> Response:
     def work(database: ServedDatabase) -> dict[str, Any]:
         from dataclasses import replace
 
-        from hhtool.service.web_queries import RECENT_HANDS, recent_start
+        from hhtool.service.web_lists import RECENT_HANDS, recent_start
 
         chosen = forms.the_filter(query)
         since = None

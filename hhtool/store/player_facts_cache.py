@@ -1,4 +1,4 @@
-"""The ``player_facts`` cache: the player-hand facts of :mod:`hhtool.reports.player_facts`, stored once.
+"""The ``player_facts`` cache: the player-hand facts of :mod:`hhtool.store.player_facts`, stored once.
 
 A stored hand never changes (hands are only added, each with all its rows in one transaction), and
 every window and join of the facts query stays inside one hand, so the facts of a batch of hands are
@@ -6,7 +6,7 @@ the facts computed over everything. :func:`refresh_facts` therefore computes fac
 not covered yet, a bounded batch at a time, one transaction per batch; reports then read the table,
 whose rows carry the hand columns the filters need, with no join.
 
-The tables belong to the reports layer (created here, not by the store's migrations):
+The tables are derived ones (created here, not by the store's migrations):
 
 * ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query;
 * ``player_facts_daily``: the same facts summed per player, day and kind of table (the
@@ -52,7 +52,8 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from hhtool.reports.filters import HandFilter
-from hhtool.reports.player_facts import (
+from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.player_facts import (
     CARD_VALUES_VIEW,
     card_values_registered,
     counted_columns,
@@ -60,7 +61,6 @@ from hhtool.reports.player_facts import (
     hands_facts_sql,
     showdown_cards_sql,
 )
-from hhtool.store import Store, raise_if_interrupted
 from hhtool.store.sums import split_keys, sums_added
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""What the pages of `hhtool serve` read that no command reads the same way: the hands list paged by
+"""The queries of what the pages of `hhtool serve` read that no command reads the same way (the service,
+:mod:`hhtool.service.web_lists`, checks the request and opens the store): the hands list paged by
 its key (never OFFSET: the next page starts after the last row shown, so a page costs the same deep in a
 million hands as at the top), the hand before and after one in that list, and the graph's points with
 the hand each stands for. Money leaves here spelled (:func:`hhtool.money.format_money`) beside its
@@ -20,21 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
 from hhtool.clock import instant_of
 from hhtool.money import format_money
 from hhtool.reports.filters import HandFilter, player_condition
-from hhtool.reports.hand_list import HandChoice
-from hhtool.reports.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
-from hhtool.service.config import display_zone
-from hhtool.service.errors import UsageError
-from hhtool.service.filters import require_matches
-from hhtool.service.hands import VERDICT_SQL
-from hhtool.service.stores import Database
-from hhtool.service.times import user_time
 from hhtool.store import Store
+from hhtool.store.hand_queries import ListChoice
+from hhtool.store.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
 
 #: rows a page of the hands list shows
 PAGE_ROWS = 50
@@ -83,7 +78,7 @@ class Cursor:
         try:
             return cls(datetime.fromisoformat(parts[0]), int(parts[1]), parts[2] if len(parts) > 2 else "")
         except (ValueError, IndexError):
-            raise UsageError(f"not a place in the hands list: {text!r}") from None
+            raise ValueError(f"not a place in the hands list: {text!r}") from None
 
 
 @dataclass(frozen=True)
@@ -122,16 +117,17 @@ def _stakes(small: int | None, big: int | None, unit: int) -> str:
     return f"{format_money(small, unit)}/{format_money(big, unit)}"
 
 
-def _choice_sql(choice: HandChoice, with_player: bool, window: Window) -> tuple[str, list[Any]]:
-    """The list's own filters on the inner query's columns (``verdict``, ``showdown``, the pot)."""
+def _choice_sql(choice: ListChoice, verdict: str, with_player: bool, window: Window) -> tuple[str, list[Any]]:
+    """The list's own filters on the inner query's columns (``verdict``: the caller's verdict SQL on
+    ``hands h``, ``showdown``, the pot)."""
     parts: list[str] = []
     params: list[Any] = []
     if choice.verdict is not None:
-        parts.append(f"({VERDICT_SQL}) = ?")
+        parts.append(f"({verdict}) = ?")
         params.append(str(choice.verdict))
     if choice.showdown is not None:
-        if not with_player:
-            raise UsageError("showdown is a player's: choose a player too (whose showdown)")
+        if not with_player:  # (the service says so to the user first)
+            raise ValueError("showdown is a player's: a list with players only")
         # the player's row of the stored facts (the hands' own times bound it as they bound the hands)
         bounded, bounded_params = window.sql("pf.started_at")
         parts.append(f"EXISTS (SELECT 1 FROM {FACTS_TABLE} pf WHERE {bounded} AND pf.site = h.site AND pf.hand_id = h.hand_id "
@@ -150,25 +146,21 @@ def _choice_sql(choice: HandChoice, with_player: bool, window: Window) -> tuple[
 @dataclass(frozen=True)
 class Sitting:
     """One session's hands: its table, from its first hand's time to its last's (both included), as the
-    sessions page shows them: wall times of the user's zone."""
+    sessions page shows them: wall times of ``zone`` (the user's)."""
 
     table: str | None
     start: datetime
     end: datetime
+    zone: tzinfo = UTC
 
     def sql(self) -> tuple[str, list[Any]]:
         table = "h.table_name IS NOT DISTINCT FROM ?"
-        zone = display_zone()
+        zone = self.zone
         return (f"{table} AND h.started_utc BETWEEN ? AND ?",
                 [self.table, instant_of(self.start, zone), instant_of(self.end, zone)])
 
 
-def money_text(amount: int, unit: int, currency: str | None = None) -> str:
-    """An amount as the pages show it (the one formatting of :mod:`hhtool.money`)."""
-    return format_money(amount, unit, currency)
-
-
-def _base(hand_filter: HandFilter, choice: HandChoice, sitting: Sitting | None = None,
+def _base(hand_filter: HandFilter, choice: ListChoice, verdict: str, sitting: Sitting | None = None,
           window: Window | None = None) -> tuple[str, list[Any], bool]:
     """The rows of the list (before their order), those of ``window`` only: the hand's columns (its
     stored verdict: the page's rows are judged after, :func:`_rows`), and with players each one's
@@ -181,7 +173,7 @@ def _base(hand_filter: HandFilter, choice: HandChoice, sitting: Sitting | None =
     if sitting is not None:
         condition, condition_params = sitting.sql()
         where, params = f"{where} AND {condition}", [*params, *condition_params]
-    own, own_params = _choice_sql(choice, with_player, window)
+    own, own_params = _choice_sql(choice, verdict, with_player, window)
     columns = (f"h.hk, h.site, h.hand_id, h.started_utc AS started_at, {_KEY_TIME} AS key_time, h.table_name, "
                "h.currency, h.unit, h.small_bet, h.big_bet, h.players, h.verdict")
     if not with_player:
@@ -242,12 +234,12 @@ class Pace:
 
 
 def _rows(store: Store, make: Callable[[Window], tuple[str, list[Any]]], pace: Pace, cursor: Cursor | None,
-          newer: bool, limit: int, with_player: bool, judged: bool = True) -> list[dict[str, Any]]:
+          newer: bool, limit: int, with_player: bool, verdict: str | None) -> list[dict[str, Any]]:
     """The first ``limit`` rows after (or before) ``cursor``: looked for in a bounded time range first,
     widened until it holds ``limit`` rows (or no longer bounded): the rows outside it all come later
     in the order, so those it holds are the first of the whole list. Then the page's rows only are
     judged (their verdict) and given their pot and, with players, the player's cards and showdown
-    (not ``judged``: none of these, for a link to the row)."""
+    (``verdict``, the caller's verdict SQL on ``hands h``; None: none of these, for a link to the row)."""
     condition, condition_params = _after(cursor, newer) if cursor is not None else ("TRUE", [])
     rows: list[dict[str, Any]] = []
     if not pace.rows:
@@ -260,22 +252,22 @@ def _rows(store: Store, make: Callable[[Window], tuple[str, list[Any]]], pace: P
         rows = [dict(zip(names, row, strict=True)) for row in result.fetchall()]
         if len(rows) >= limit:
             break
-    if judged:
-        _judged(store, rows, with_player)
+    if verdict is not None:
+        _judged(store, rows, with_player, verdict)
     else:
         for row in rows:
             row["verdict"], row["pot"] = "", 0
     return list(reversed(rows)) if newer else rows
 
 
-def _judged(store: Store, rows: list[dict[str, Any]], with_player: bool) -> None:
+def _judged(store: Store, rows: list[dict[str, Any]], with_player: bool, verdict: str) -> None:
     """The verdict, pot and (with players) cards and showdown of the page's rows, looked up by their
     hand keys (a semi-join on a few keys: DuckDB skips the row groups without them)."""
     if not rows:
         return
     keys = sorted({int(row["hk"]) for row in rows})
     keyed = "IN (SELECT unnest(?::BIGINT[]))"
-    verdicts = dict(store.run(f"SELECT h.hk, {VERDICT_SQL} FROM hands h WHERE h.hk {keyed}", [keys]))
+    verdicts = dict(store.run(f"SELECT h.hk, {verdict} FROM hands h WHERE h.hk {keyed}", [keys]))
     pots = dict(store.run(f"SELECT hk, CAST(sum(contributed) AS BIGINT) FROM keyed.results WHERE hk {keyed} GROUP BY hk",
                           [keys]))
     for row in rows:
@@ -301,7 +293,7 @@ def _hand_row(row: dict[str, Any]) -> HandRow:
     unit, currency = int(row["unit"]), str(row["currency"])
     net = row.get("net")
     return HandRow(
-        site=str(row["site"]), hand_id=str(row["hand_id"]), started_at=user_time(row["started_at"]),
+        site=str(row["site"]), hand_id=str(row["hand_id"]), started_at=row["started_at"],
         table=row["table_name"],
         stakes=_stakes(row["small_bet"], row["big_bet"], unit), players=int(row["players"]),
         pot=format_money(int(row["pot"]), unit, currency), verdict=str(row["verdict"]),
@@ -310,11 +302,11 @@ def _hand_row(row: dict[str, Any]) -> HandRow:
         net_amount=None if net is None else int(net), showdown=row.get("showdown"), cards=row.get("cards"))
 
 
-def _total(store: Store, hand_filter: HandFilter, choice: HandChoice, sitting: Sitting | None) -> int:
+def _total(store: Store, hand_filter: HandFilter, choice: ListChoice, verdict: str, sitting: Sitting | None) -> int:
     """How many rows the list has. A player's rows are counted in the stored facts (one row per player
     dealt in, with the hand columns the filters read) when they cover every hand and nothing but the
     showdown is asked of the rows: no join of a million hands."""
-    base, params, with_player = _base(hand_filter, choice, sitting)
+    base, params, with_player = _base(hand_filter, choice, verdict, sitting)
     plain = choice.verdict is None and choice.min_pot is None and choice.max_pot is None and sitting is None
     if with_player and plain and not needs_refresh(store):
         where, where_params = hand_filter.facts_sql()
@@ -324,25 +316,19 @@ def _total(store: Store, hand_filter: HandFilter, choice: HandChoice, sitting: S
     return int(store.run(f"SELECT count(*) FROM ({base}) l", params)[0][0])
 
 
-def hands_page(database: Database, hand_filter: HandFilter, choice: HandChoice | None = None, *,
-               after: str | None = None, before: str | None = None, limit: int = PAGE_ROWS,
-               sitting: Sitting | None = None) -> HandsPage:
-    """A page of the hands list, newest first: the first, the one after the cursor ``after``, or the
-    one before ``before``; with how many rows match in all. NothingMatched (a UsageError) when a
-    filter's value is unknown to the store."""
-    chosen = choice or HandChoice()
+def hands_page(store: Store, hand_filter: HandFilter, chosen: ListChoice, verdict: str, *, cursor: Cursor | None,
+               newer: bool, limit: int = PAGE_ROWS, sitting: Sitting | None = None) -> HandsPage:
+    """A page of the hands list, newest first: the first (no ``cursor``), the one after ``cursor``, or
+    (``newer``) the one before it; with how many rows match in all. ``verdict``: the verdict SQL on
+    ``hands h``."""
     with_player = bool(hand_filter.players)
-    newer = before is not None and after is None
-    cursor = Cursor.parse(before if newer else after) if (after or before) else None  # type: ignore[arg-type]
 
     def make(window: Window) -> tuple[str, list[Any]]:
-        base, params, _ = _base(hand_filter, chosen, sitting, window)
+        base, params, _ = _base(hand_filter, chosen, verdict, sitting, window)
         return base, params
 
-    with database.open(read_only=True) as store:
-        require_matches(store, hand_filter)
-        total = _total(store, hand_filter, chosen, sitting)
-        found = _rows(store, make, Pace.of(store, total), cursor, newer, limit + 1, with_player)
+    total = _total(store, hand_filter, chosen, verdict, sitting)
+    found = _rows(store, make, Pace.of(store, total), cursor, newer, limit + 1, with_player, verdict)
     if newer:
         more_before = len(found) > limit
         found = found[-limit:] if more_before else found
@@ -365,50 +351,44 @@ class Neighbours:
     cursor: str | None  # the hand's own place in the list
 
 
-def neighbours(database: Database, hand_filter: HandFilter, choice: HandChoice | None, site: str, hand_id: str,
+def neighbours(store: Store, hand_filter: HandFilter, chosen: ListChoice, verdict: str, site: str, hand_id: str,
                player: str | None = None, sitting: Sitting | None = None, started_at: datetime | None = None) -> Neighbours:
     """The rows on either side of the hand (``site``, ``hand_id``; with players, ``player``'s row):
     the hand found by its key, then one row each way, looked for as a page is (:func:`_rows`), as
     links (no verdict, pot nor cards). ``started_at``, the hand's time if known, finds it without
     reading every hand's id (the hands are stored about in time order: DuckDB skips the others)."""
-    chosen = choice or HandChoice()
     with_player = bool(hand_filter.players)
 
     def make(window: Window) -> tuple[str, list[Any]]:
-        base, params, _ = _base(hand_filter, chosen, sitting, window)
+        base, params, _ = _base(hand_filter, chosen, verdict, sitting, window)
         return base, params
 
-    with database.open(read_only=True) as store:
-        where, params = "h.site = ? AND h.hand_id = ?", [site, hand_id]
-        # (started_at: the history's own time, as the hand's report states it; the list's window: its UTC instant)
-        hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE h.started_at = ? AND {where}",
-                         [started_at, *params]) if started_at is not None else []
-        hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE {where}", params)
-        if not hand:
-            return Neighbours(None, None, None)
-        key, key_time, started = hand[0]
-        base, params = make(Window(started, started) if started is not None else Window())
-        found = store.run(f"SELECT l.player FROM ({base}) l WHERE l.hk = ? ORDER BY (l.player = ?) DESC LIMIT 1",
-                          [*params, key, player or ""])
-        if not found:  # (not in the list)
-            return Neighbours(None, None, None)
-        cursor = Cursor(key_time, int(key), str(found[0][0] or ""))
-        pace = Pace.of(store)
-        newer = _rows(store, make, pace, cursor, True, 1, with_player, judged=False)
-        older = _rows(store, make, pace, cursor, False, 1, with_player, judged=False)
+    where, params = "h.site = ? AND h.hand_id = ?", [site, hand_id]
+    # (started_at: the history's own time, as the hand's report states it; the list's window: its UTC instant)
+    hand = store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE h.started_at = ? AND {where}",
+                     [started_at, *params]) if started_at is not None else []
+    hand = hand or store.run(f"SELECT h.hk, {_KEY_TIME}, h.started_utc FROM hands h WHERE {where}", params)
+    if not hand:
+        return Neighbours(None, None, None)
+    key, key_time, started = hand[0]
+    base, params = make(Window(started, started) if started is not None else Window())
+    found = store.run(f"SELECT l.player FROM ({base}) l WHERE l.hk = ? ORDER BY (l.player = ?) DESC LIMIT 1",
+                      [*params, key, player or ""])
+    if not found:  # (not in the list)
+        return Neighbours(None, None, None)
+    cursor = Cursor(key_time, int(key), str(found[0][0] or ""))
+    pace = Pace.of(store)
+    newer = _rows(store, make, pace, cursor, True, 1, with_player, None)
+    older = _rows(store, make, pace, cursor, False, 1, with_player, None)
     return Neighbours(_hand_row(newer[0]) if newer else None, _hand_row(older[0]) if older else None, cursor.text())
 
 
-#: the hands the sessions page reads when no dates are asked: the latest days holding at least these
-RECENT_HANDS = 5_000
-
-
-def recent_start(database: Database, hand_filter: HandFilter, hands: int = RECENT_HANDS) -> date | None:
+def recent_start(store: Store, hand_filter: HandFilter, hands: int) -> date | None:
     """The first of the latest days that hold at least ``hands`` rows of the filter's players (or of
     every player when none is named) in the stored daily sums; None when all of them are fewer. A page
     that lists what is computed from every hand (sessions) reads those days only: over a million hands
     the sessions of all of them take seconds."""
-    with database.open(read_only=True) as store, summed_facts(store, hand_filter, ("started_at",)) as (sums, params):
+    with summed_facts(store, hand_filter, ("started_at",)) as (sums, params):
         rows = store.run(f"SELECT started_at, sum(hands) FROM ({sums}) s WHERE started_at IS NOT NULL GROUP BY 1 "
                          "ORDER BY 1 DESC", params)
     counted = 0
@@ -419,10 +399,5 @@ def recent_start(database: Database, hand_filter: HandFilter, hands: int = RECEN
     return None
 
 
-def list_filter(hand_filter: HandFilter, player: str | None) -> HandFilter:
-    """The filter with one player's rows (the list a hand was opened from, by that player)."""
-    return replace(hand_filter, players=(player,)) if player else hand_filter
-
-
-__all__ = ["PAGE_ROWS", "RECENT_HANDS", "Cursor", "HandRow", "HandsPage", "Neighbours", "Sitting", "Window", "hands_page",
-           "list_filter", "money_text", "neighbours", "recent_start"]
+__all__ = ["PAGE_ROWS", "Cursor", "HandRow", "HandsPage", "Neighbours", "Sitting", "Window", "hands_page", "neighbours",
+           "recent_start"]

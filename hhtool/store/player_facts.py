@@ -553,7 +553,7 @@ def card_values_registered(store: Store, where: str, params: list[Any]) -> Itera
 
 def player_hand_facts(store: Store, hand_filter: HandFilter) -> pl.DataFrame:
     """Every selected player-hand with its facts (see the module docstring), computed now from the
-    hands; the reports read the same rows from the ``player_facts`` cache (:mod:`hhtool.reports.player_facts_cache`)."""
+    hands; the reports read the same rows from the ``player_facts`` cache (:mod:`hhtool.store.player_facts_cache`)."""
     where, params = hand_filter.sql()
     with card_values_registered(store, where, params):
         return store.frame(*facts_sql(hand_filter))
