@@ -257,14 +257,15 @@ def test_audit_judges_a_store_from_before_the_table_context_once(tmp_path: Path)
 
 def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """An import killed after its writes but before its table-context pass leaves the replay's
-    placeholders; the re-run finds the file already stored, and still judges those hands."""
+    """An older hhtool judged after its last batch: killed after its writes but before that pass, it left
+    the replay's placeholders; the re-run finds the file already stored, and still judges those hands."""
     import hhtool.ingest.loader
 
     db = str(tmp_path / "d.duckdb")
     path = write(tmp_path, "a.txt", *[stars_hand(n) for n in range(1, 5)], stars_hand(5, bring_in=3))
-    with monkeypatch.context() as patched:  # as if killed just before the pass
-        patched.setattr(hhtool.ingest.loader, "judge_imported_since", lambda store, mark: 0)
+    with monkeypatch.context() as patched:  # as an older import killed just before its pass
+        patched.setattr(hhtool.ingest.loader, "judge_batch", lambda store, hks, desk: 0)
+        patched.setattr(hhtool.ingest.loader, "judge_left_unjudged", lambda store, desk: 0)
         runner.invoke(app, ["import", path, "--db", db])
     assert set(verdicts(db).values()) == {"unverifiable"}  # placeholders only
     result = runner.invoke(app, ["import", path, "--db", db])
