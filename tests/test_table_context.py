@@ -132,6 +132,30 @@ def test_audit_rules_judges_the_context_under_that_profile(tmp_path: Path) -> No
     assert "bring-in: table context" in result.output and "Verdict: violation" in result.output
 
 
+def test_audit_rules_stores_each_judgement_whole_in_the_transaction_of_its_replay(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`audit --rules X` judges (the replay under X, then the pass) and stores the whole judgement in one
+    write: a failure in the pass leaves no replay rows of X behind (no provisional judgement under X)."""
+    import hhtool.ingest.cross_hand as cross_hand
+
+    db = str(tmp_path / "w.duckdb")
+    hands = [stars_hand(n) for n in range(1, 5)] + [stars_hand(5, bring_in=3)]
+    runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
+    with monkeypatch.context() as patched:  # the pass fails after the replay's rows were written: nothing stays
+        patched.setattr(cross_hand, "judge_slice", lambda *args: (_ for _ in ()).throw(OSError("disk full")))
+        failed = runner.invoke(app, ["audit", "--db", db, "--rules", "robert", "--format", "jsonl"])
+    assert failed.exit_code != 0
+    with Store(db, read_only=True) as store:
+        assert store.run("SELECT count(*) FROM unverifiable WHERE profile = 'robert'")[0][0] == 0
+        assert store.run("SELECT count(*) FROM violations WHERE profile = 'robert'")[0][0] == 0
+    with monkeypatch.context() as patched:  # and no second write replaces what the first stored
+        patched.setattr(cross_hand, "replace_judgements", lambda *args: pytest.fail("a second write"))
+        result = runner.invoke(app, ["audit", "--db", db, "--rules", "robert", "--format", "jsonl"])
+    assert result.exit_code == 1, result.output
+    assert [json.loads(line)["hand_id"] for line in result.output.splitlines()] == ["5"]
+    assert findings(db, "1", "robert") == ([], [])
+
+
 @pytest.mark.slow
 def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
     db = str(tmp_path / "d.duckdb")

@@ -37,17 +37,18 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
 
 
 def judge_batch(store: Store, hks: Sequence[int], desk: UserStructures | None = None,
-                slice_hands: int = SLICE_HANDS) -> int:
+                slice_hands: int = SLICE_HANDS, profile: str | None = None) -> int:
     """Inside the transaction that writes an import's batch (hands ``hks``, just inserted): judge them,
     and again the stored hands of their tables and levels whose evidence they change, and write the
-    judgements in that transaction; the number judged. A stored hand whose judgement the batch cannot
+    judgements in that transaction; the number judged. With ``profile`` (``audit --rules``, inside the
+    transaction that stores their replay under it): those hands only, under it. A stored hand whose judgement the batch cannot
     change is left (:func:`hhtool.replay.table_pass.settled_tables`): else an import of many files of one
     table would judge its first hands again with every file; with the user's structures file (which may
     be new since the hands were judged) every hand of the tables is judged again."""
     store.run("CREATE OR REPLACE TEMP TABLE jb_batch AS SELECT unnest(?::BIGINT[]) AS hk", [list(hks)])
     try:
-        return _judged(store, "h.hk IN (SELECT hk FROM jb_batch)", (), None, slice_hands, desk,
-                       lambda rows: write_judgements(store, rows), settle=desk is None)
+        return _judged(store, "h.hk IN (SELECT hk FROM jb_batch)", (), profile, slice_hands, desk,
+                       lambda rows: write_judgements(store, rows), settle=desk is None and profile is None)
     finally:
         store.run("DROP TABLE IF EXISTS jb_batch")
 

@@ -50,10 +50,8 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
         if not reading:
             judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
         profile = None
-        if rules:  # every matching stored hand is replayed again, duplicates of earlier imports included
+        if rules:  # every matching stored hand judged again under it (the replay and the cross-hand pass), stored whole
             profile = rereplay(store, rules, hand_filter, desk)
-            where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
-            judge_hands(store, where, params, profile, desk=desk)
         elif desk is not None:  # the user's structures file: the forced bets judged again with it, each hand's own profile
             where, params = hand_filter.sql()
             judge_hands(store, where, params, None, desk=desk)

@@ -140,23 +140,28 @@ def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, 
 
 
 def rereplay(store: Store, rules: str, hand_filter: HandFilter, desk: UserStructures | None = None) -> str:
-    """Replay the matching stored hands under another profile and store its findings beside the
-    others; the profile's name."""
+    """Judge the matching stored hands under another profile and store each whole judgement beside the
+    others: the replay and the cross-hand pass (against their tables' other hands) complete it, and one
+    transaction a batch stores it; the profile's name."""
+    from hhtool.ingest.cross_hand import judge_batch
     from hhtool.replay import load_profile
 
     try:
         profile = load_profile(rules)
     except (KeyError, FileNotFoundError, ValueError) as error:
         raise UsageError(f"rule profile {rules!r}: {error}") from error
+    def completed(hks: list[int]) -> int:
+        return judge_batch(store, hks, desk, profile=profile.name)
+
     batch: list[tuple[Any, Any, str]] = []
     for hand in stored_hands(store, hand_filter):
         chosen, result = judge(hand, profile, desk)
         batch.append((hand, result, chosen.name))
         if len(batch) >= REREPLAY_BATCH:
-            store.replace_replay(batch)
+            store.replace_replay(batch, then=completed)
             batch = []
     if batch:
-        store.replace_replay(batch)
+        store.replace_replay(batch, then=completed)
     return profile.name
 
 

@@ -464,8 +464,11 @@ class Store:
             raise
         self.con.unregister(view)
 
-    def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
-        """Store new replay findings for hands already stored (audit under another profile)."""
+    def replace_replay(self, rows: list[tuple[Hand, Any, str]],
+                       then: Callable[[list[int]], object] | None = None) -> None:
+        """Store new replay findings for hands already stored (audit under another profile). ``then``:
+        called inside the transaction with the hands' stored keys (the cross-hand pass completes their
+        judgement, committed with them)."""
         import pyarrow as pa
 
         from hhtool.store.tables import replay_rows
@@ -494,7 +497,10 @@ class Store:
                                  "FROM replaced_rows x JOIN replaced_hands k ON k.place = x.hk")
                     finally:
                         self.con.unregister("replaced_rows")
+            replaced = [int(hk) for (hk,) in self.run("SELECT DISTINCT hk FROM replaced_hands ORDER BY hk")]
             self.run("DROP TABLE replaced_hands")
+            if then is not None and replaced:
+                then(replaced)
             self.run("COMMIT")
         except BaseException:
             self.rollback()
