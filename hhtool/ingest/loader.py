@@ -28,6 +28,8 @@ from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_f
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
+from hhtool.replay.judgement import profiles_with
+from hhtool.replay.profiles import load_profile
 from hhtool.replay.user_structures import UserStructures
 from hhtool.reports import player_facts_cache
 from hhtool.store import Store
@@ -61,7 +63,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             facts_of = facts.tables_for if facts is not None and running.submit is None else None
             # each batch's hands committed with their whole judgement (and those of the stored hands whose
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
-            judge = (lambda hands: judge_batch(store, hands["hk"].to_pylist(), desk)) if replay else None
+            profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)
+            judge = (lambda hands: judge_batch(store, hands["hk"].to_pylist(), desk, profiles=profiles)) if replay else None
             files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of, judge))
             writing: FileJob | None = None  # the file whose writer may hold results not written yet
             try:
@@ -84,7 +87,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         if ctrl_c.requested:  # (heard while a last result was written: every batch written is judged)
             raise ImportInterrupted(report)
         if replay:  # hands an older hhtool's killed import left with the replay's placeholders (none usually)
-            judge_left_unjudged(store, desk)
+            judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
     if facts is not None:
         store.release()  # a reader's turn before the facts of the hands left without
         facts.finish()  # `stats` and `graph` have nothing left to compute

@@ -36,7 +36,7 @@ from hhtool.replay.forced_bets import (
     vote_of_amounts,
 )
 from hhtool.replay.forced_bets import Judgement as BetJudgement
-from hhtool.replay.judgement import Findings, Judgement, complete, findings_of_rows
+from hhtool.replay.judgement import Findings, Judgement, ProfileOf, built_in_profile, complete, findings_of_rows
 from hhtool.replay.structures import LevelKey
 from hhtool.replay.user_structures import UserStructures
 
@@ -102,9 +102,10 @@ def judge_bets(hands: Sequence[HandRow], tables: Patterns,
 
 def judge_slice(hands: Sequence[HandRow], tables: Patterns,
                 level_patterns: Callable[[Iterable[str]], Patterns], desk: UserStructures | None = None,
-                ) -> list[Judgement]:
-    """Each hand's whole judgement: its stored findings completed by the pass (:func:`complete`)."""
-    return [complete(stored_findings(row), bets)
+                profiles: ProfileOf = built_in_profile) -> list[Judgement]:
+    """Each hand's whole judgement: its stored findings completed by the pass (:func:`complete`; ``profiles``:
+    the profiles by name, a TOML file's the import or audit loaded among them)."""
+    return [complete(stored_findings(row), bets, profiles)
             for row, bets in zip(hands, judge_bets(hands, tables, level_patterns, desk), strict=True)]
 
 

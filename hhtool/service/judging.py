@@ -74,7 +74,7 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
         chosen, result = judge(hand, rules, desk)
         facts = stored_facts(store, hand, chosen.name, desk)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
-    result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
+    result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand, chosen.profile)
     if facts.cross_hand is not None:  # judged in memory: the stakes as the pass judged them, with their sources
         hand = with_judged_stakes(hand, facts.cross_hand.values)
     described = {**describe_hand(hand, result, hide_hole), "profile": chosen.name}
@@ -145,13 +145,14 @@ def rereplay(store: Store, rules: str, hand_filter: HandFilter, desk: UserStruct
     transaction a batch stores it; the profile's name."""
     from hhtool.ingest.cross_hand import judge_batch
     from hhtool.replay import load_profile
+    from hhtool.replay.judgement import profiles_with
 
     try:
         profile = load_profile(rules)
     except (KeyError, FileNotFoundError, ValueError) as error:
         raise UsageError(f"rule profile {rules!r}: {error}") from error
     def completed(hks: list[int]) -> int:
-        return judge_batch(store, hks, desk, profile=profile.name)
+        return judge_batch(store, hks, desk, profile=profile.name, profiles=profiles_with(profile))
 
     batch: list[tuple[Any, Any, str]] = []
     for hand in stored_hands(store, hand_filter):

@@ -73,7 +73,7 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     facts = facts or StoredFacts()
     state, replay_result = replayed or judged(hand, chosen)
     # the judgement of record: the stored one (the cross-hand pass's included), its verdict by the one rule
-    result = judgement_of(hand, replay_result, facts.judgement, bool(facts.copies), facts.cross_hand)
+    result = judgement_of(hand, replay_result, facts.judgement, bool(facts.copies), facts.cross_hand, chosen.profile)
     profile = chosen.profile
     money = money_of(hand)
     violations, unverifiable = list(result.violations), list(result.unverifiable)
