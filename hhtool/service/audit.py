@@ -59,7 +59,7 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
         found = violations(store, hand_filter, code, player, profile)
         pages = None
         if report_dir is not None:
-            pages = write_dispute_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in found}, rules)
+            pages = write_dispute_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in found}, rules, desk)
         return AuditOutcome(found, verdict_counts(store, hand_filter, profile), pages)
 
 

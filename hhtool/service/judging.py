@@ -129,12 +129,14 @@ def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | No
     return report_of_stored_hand(store, hand, profile_for(hand, rules, desk), desk)
 
 
-def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
-    """`audit --report DIR`: one dispute page per hand of ``keys`` and an index; the pages written."""
+def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None,
+                        desk: UserStructures | None = None) -> int:
+    """`audit --report DIR`: one dispute page per hand of ``keys`` and an index (judged with ``desk``, the
+    user's structures file, as `audit --explain` is); the pages written."""
     from hhtool.reports.dispute.pages import write_pages
 
     try:
-        return write_pages(store, directory, keys, rules)
+        return write_pages(store, directory, keys, rules, desk)
     except OSError as error:
         raise CannotWrite(directory, error) from error
 

@@ -44,7 +44,8 @@ async def hand(served: Served, request: Request) -> Response:
     def work(database: ServedDatabase) -> dict[str, Any]:
         from hhtool.reports.dispute import Report
 
-        report = explain(database, (), hand_id, site, None)  # (the desk's report: the default form)
+        # (the desk's report: the default form; judged with the structures file `serve` was given)
+        report = explain(database, (), hand_id, site, None, desk=served.held.desk)
         assert isinstance(report, Report)
         chosen = forms.the_filter(query)
         around = neighbours(database, chosen, hand_choice_of(query), report.site, report.hand_id,
@@ -79,7 +80,7 @@ async def dispute(served: Served, request: Request) -> Response:
     def work() -> tuple[str, int]:
         try:
             with served.held.reading() as database:
-                return render_report(explain(database, (), hand_id, site, None), "html"), 200
+                return render_report(explain(database, (), hand_id, site, None, desk=served.held.desk), "html"), 200
         except UsageError as error:
             return str(error), 404
 
