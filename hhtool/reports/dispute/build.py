@@ -27,7 +27,7 @@ from hhtool.reports.dispute.verdict import headline
 
 _SOURCE_WORDS = {
     StakeSource.HEADER: "stated by the site",
-    StakeSource.POSTED: "the hand's own post (a claim, not judged against itself)",
+    StakeSource.POSTED: "assumed from what this hand's players posted (no other source states it)",
     StakeSource.CONTEXT: "learnt from the other hands at the same table and stakes (table context)",
     StakeSource.SITE: "learnt from the site's other tables at the same game, currency and bets",
     StakeSource.STRUCTURE: "the site's structure for these stakes, as its public histories show it",

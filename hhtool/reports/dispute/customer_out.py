@@ -147,13 +147,6 @@ def render_html(copy: CustomerCopy) -> str:
             + "".join(f'<p class="summary">{_e(s)}</p>' for s in (*copy.summary, *copy.to_him))
             + '<p class="meta">' + "<br>".join([_e(report.game), *(_e(line) for line in _hand_words(copy)[1:])])
             + "</p></section>"]
-    if copy.rules:
-        items = "".join(f"<dt>{_e(rule.title)}</dt><dd>{_e(rule.sentence)}"
-                        + "".join(f'<span class="meta">{_e(_practice(words))}</span>' for words in rule.practice)
-                        + "".join(f'<span class="meta">{_e(_reading(words))}</span>' for words in rule.readings)
-                        + "</dd>" for rule in copy.rules)
-        source = f'<p class="meta">{_e(_practice_source(copy))}</p>' if _practice_source(copy) else ""
-        body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2>{source}<dl>{items}</dl></section>')
     if copy.departures:
         items = "".join(f"<li>{_e(d.words)}" + (f'<br><span class="meta">{_e(_rule_names(d.rules))}</span>'
                                                  if d.rules else "") + "</li>" for d in copy.departures)
@@ -165,6 +158,13 @@ def render_html(copy: CustomerCopy) -> str:
         items = "".join(f"<li>{_e(words)}</li>" for words in copy.assumed)
         body.append('<section id="assumptions"><h2>Taken from the hand itself (the history does not state it)</h2>'
                     f"<ul>{items}</ul></section>")
+    if copy.rules:  # (after the assumptions, as in the text copy)
+        items = "".join(f"<dt>{_e(rule.title)}</dt><dd>{_e(rule.sentence)}"
+                        + "".join(f'<span class="meta">{_e(_practice(words))}</span>' for words in rule.practice)
+                        + "".join(f'<span class="meta">{_e(_reading(words))}</span>' for words in rule.readings)
+                        + "</dd>" for rule in copy.rules)
+        source = f'<p class="meta">{_e(_practice_source(copy))}</p>' if _practice_source(copy) else ""
+        body.append(f'<section id="rules"><h2>{_e(RULES_HEADING)}</h2>{source}<dl>{items}</dl></section>')
     # the copy's own report: the hole cards it hides are card backs in the replayer too, to the end
     body.append(replayer_fragment(report))
     body.append(streets_section(report, with_lines=False))
