@@ -204,3 +204,21 @@ def test_each_value_a_profile_allows_has_its_practice_in_words() -> None:
         values = CHOICES.get(name) or (("True", "False") if kind == "bool" else ("None", "3"))
         for value in values:
             assert practice_words(name, str(value)), (name, value)
+
+
+def test_the_player_copy_puts_the_assumptions_before_the_rules_in_text_and_html(mispaid: tuple[str, Path],
+                                                                               tmp_path: Path) -> None:
+    """The text copy says what was taken from the hand itself before the rules the answer rests on; the
+    HTML copy in the same order."""
+    from hhtool.reports.dispute.customer_out import RULES_HEADING
+
+    db, _ = mispaid
+    text = explain(db, "200", "--for", "player")
+    assumed_heading = "Taken from the hand itself (the history does not state it)"
+    assert assumed_heading in text and RULES_HEADING in text
+    assert text.index(assumed_heading) < text.index(RULES_HEADING)
+    out = tmp_path / "player.html"
+    explain(db, "200", "--for", "player", "--format", "html", "--out", str(out))
+    page = out.read_text(encoding="utf-8")
+    order = [page.index(f'<section id="{name}">') for name in ("assumptions", "rules")]
+    assert order == sorted(order), order

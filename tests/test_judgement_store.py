@@ -124,3 +124,25 @@ def test_a_profiles_own_rule_on_a_bet_the_pass_judges_is_kept_in_views_and_store
                          "WHERE v.hand_id = '200' AND v.profile = '888poker' AND v.code = 'BRING_IN_AMOUNT'")
     assert [message for _, message in rows] == own_rule
     assert {source for source, _ in rows} == {"posted"}  # a bet the pass judged, not one the header states
+
+
+def test_a_toml_profiles_own_rule_is_kept_by_its_parameters_not_its_name(tmp_path: Path) -> None:
+    """A profile from a TOML file with 888poker's ``bring_in_fraction`` keeps its own rule's violation as
+    888poker does: decided from the profile's parameters, in the views and in the store alike."""
+    profile = tmp_path / "halfbring.toml"
+    profile.write_text('[profile]\nbase = "pokerstars"\nbring_in_fraction = [1, 2]\n')
+    db = tmp_path / "toml_rule.duckdb"
+    imported = runner.invoke(app, ["import", str(SAMPLES / "pokerstars"), "--db", str(db), "-q", "--jobs", "1"])
+    assert imported.exit_code in (0, 1), imported.output
+    in_memory = _judgement(db, "200", str(profile))
+    own_rule = [message for code, message in in_memory[1] if code == "BRING_IN_AMOUNT"]
+    assert own_rule and "halfbring's rules have it at 1/2" in own_rule[0], in_memory
+    assert in_memory[0] == "violation"
+    audited = runner.invoke(app, ["audit", "--db", str(db), "--rules", str(profile), "-q"])
+    assert audited.exit_code == 1, audited.output
+    assert _judgement(db, "200", str(profile)) == in_memory
+    from hhtool.store import Store
+    with Store(str(db), read_only=True) as store:
+        rows = store.run("SELECT message FROM violations WHERE hand_id = '200' AND profile = 'halfbring' "
+                         "AND code = 'BRING_IN_AMOUNT'")
+    assert [message for (message,) in rows] == own_rule

@@ -132,6 +132,30 @@ def test_audit_rules_judges_the_context_under_that_profile(tmp_path: Path) -> No
     assert "bring-in: table context" in result.output and "Verdict: violation" in result.output
 
 
+def test_audit_rules_stores_each_judgement_whole_in_the_transaction_of_its_replay(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`audit --rules X` judges (the replay under X, then the pass) and stores the whole judgement in one
+    write: a failure in the pass leaves no replay rows of X behind (no provisional judgement under X)."""
+    import hhtool.ingest.cross_hand as cross_hand
+
+    db = str(tmp_path / "w.duckdb")
+    hands = [stars_hand(n) for n in range(1, 5)] + [stars_hand(5, bring_in=3)]
+    runner.invoke(app, ["import", write(tmp_path, "a.txt", *hands), "--db", db])
+    with monkeypatch.context() as patched:  # the pass fails after the replay's rows were written: nothing stays
+        patched.setattr(cross_hand, "judge_slice", lambda *args: (_ for _ in ()).throw(OSError("disk full")))
+        failed = runner.invoke(app, ["audit", "--db", db, "--rules", "robert", "--format", "jsonl"])
+    assert failed.exit_code != 0
+    with Store(db, read_only=True) as store:
+        assert store.run("SELECT count(*) FROM unverifiable WHERE profile = 'robert'")[0][0] == 0
+        assert store.run("SELECT count(*) FROM violations WHERE profile = 'robert'")[0][0] == 0
+    with monkeypatch.context() as patched:  # and no second write replaces what the first stored
+        patched.setattr(cross_hand, "replace_judgements", lambda *args: pytest.fail("a second write"))
+        result = runner.invoke(app, ["audit", "--db", db, "--rules", "robert", "--format", "jsonl"])
+    assert result.exit_code == 1, result.output
+    assert [json.loads(line)["hand_id"] for line in result.output.splitlines()] == ["5"]
+    assert findings(db, "1", "robert") == ([], [])
+
+
 @pytest.mark.slow
 def test_two_hands_that_disagree_accuse_neither(tmp_path: Path) -> None:
     db = str(tmp_path / "d.duckdb")
@@ -257,14 +281,15 @@ def test_audit_judges_a_store_from_before_the_table_context_once(tmp_path: Path)
 
 def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import(tmp_path: Path,
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """An import killed after its writes but before its table-context pass leaves the replay's
-    placeholders; the re-run finds the file already stored, and still judges those hands."""
+    """An older hhtool judged after its last batch: killed after its writes but before that pass, it left
+    the replay's placeholders; the re-run finds the file already stored, and still judges those hands."""
     import hhtool.ingest.loader
 
     db = str(tmp_path / "d.duckdb")
     path = write(tmp_path, "a.txt", *[stars_hand(n) for n in range(1, 5)], stars_hand(5, bring_in=3))
-    with monkeypatch.context() as patched:  # as if killed just before the pass
-        patched.setattr(hhtool.ingest.loader, "judge_imported_since", lambda store, mark: 0)
+    with monkeypatch.context() as patched:  # as an older import killed just before its pass
+        patched.setattr(hhtool.ingest.loader, "judge_batch", lambda store, hks, desk: 0)
+        patched.setattr(hhtool.ingest.loader, "judge_left_unjudged", lambda store, desk: 0)
         runner.invoke(app, ["import", path, "--db", db])
     assert set(verdicts(db).values()) == {"unverifiable"}  # placeholders only
     result = runner.invoke(app, ["import", path, "--db", db])

@@ -238,3 +238,51 @@ def test_a_hostile_file_name_or_key_stays_one_line(tmp_path: Path) -> None:
     result = run("show", "200", "--db", str(tmp_path / "never.duckdb"), "--structures", str(key))
     assert result.exit_code == 2 and result.output.count("\n") == 1
     assert result.output.startswith("error: k.toml: sites.pokerstars.levels[0].'bad\\nkey': unknown key")
+
+
+def test_audit_report_pages_judge_with_the_file_given_or_configured(tmp_path: Path) -> None:
+    """`audit --report DIR` writes its pages with the structures file, as `audit --explain` judges: the
+    option's, or the config file's."""
+    db = imported(tmp_path, POKERSTARS)
+    disagreeing = written(tmp_path, "desk.toml", LEVEL_200.format(ante="$2", bring_in="$3"))
+    pages = tmp_path / "pages"
+    result = run("audit", "--db", db, "--report", str(pages), "--structures", str(disagreeing))
+    assert result.exit_code == 1, result.output
+    [page] = [path for path in pages.glob("*.html") if path.name != "index.html"]
+    flat = " ".join(page.read_text(encoding="utf-8").split())
+    assert "by the structures file desk.toml" in flat and "ante $1.00, as" not in flat
+    config = tmp_path / "xdg" / "hhtool" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'structures = "{disagreeing}"\n', encoding="utf-8")
+    configured = tmp_path / "configured"
+    result = run("audit", "--db", db, "--report", str(configured))
+    assert result.exit_code == 1, result.output
+    def written_pages(folder: Path) -> dict[str, str]:
+        return {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.html")}
+
+    assert written_pages(configured) == written_pages(pages)
+
+
+def test_serve_judges_its_pages_with_the_file_given_or_configured(tmp_path: Path) -> None:
+    """`hhtool serve --structures FILE` (or the config file's) shows the hand page judged with it; a wrong
+    file is one line and exit 2 before anything is served."""
+    import urllib.request
+
+    from tests.serve_helpers import running_server
+
+    db = imported(tmp_path, POKERSTARS)
+    disagreeing = written(tmp_path, "desk.toml", LEVEL_200.format(ante="$2", bring_in="$3"))
+
+    def hand_page(*args: str) -> str:
+        with running_server(Path(db), *args) as (base, _), \
+                urllib.request.urlopen(f"{base}/hand/pokerstars/200", timeout=30) as response:
+            return " ".join(response.read().decode("utf-8").split())
+
+    assert "by the structures file desk.toml" not in hand_page()
+    assert "by the structures file desk.toml" in hand_page("--structures", str(disagreeing))
+    config = tmp_path / "xdg" / "hhtool" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(f'structures = "{disagreeing}"\n', encoding="utf-8")
+    assert "by the structures file desk.toml" in hand_page()
+    wrong = run("serve", "--db", db, "--structures", str(tmp_path / "nowhere.toml"))
+    assert wrong.exit_code == 2 and "nowhere.toml: no such structures file" in wrong.output, wrong.output

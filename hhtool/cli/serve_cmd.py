@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from hhtool.cli.common import DB_OPTION, database, err, info
+from hhtool.cli.common import DB_OPTION, STRUCTURES_OPTION, database, err, info
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -20,6 +20,7 @@ def register(app: typer.Typer) -> None:
         folders: list[str] | None = typer.Argument(None, metavar="[FOLDER]...", help="Folders --watch imports from."),
         open_browser: bool = typer.Option(False, "--open", help="Open the start page in the default browser."),
         interval: float = typer.Option(1.0, "--interval", min=0.05, help="Seconds between polls with --watch."),
+        structures: str | None = STRUCTURES_OPTION,
         db: str | None = DB_OPTION,
     ) -> None:
         """Serve the tracker on http://127.0.0.1:8765: players, tables, hands, replayer, sessions, graph, audit, problems.
@@ -31,12 +32,14 @@ def register(app: typer.Typer) -> None:
         writes. Ctrl-C stops it.
         """
         from hhtool.reports.printable import printable
+        from hhtool.service.config import desk_structures
         from hhtool.service.errors import UsageError
         from hhtool.service.serving import HeldStore, watched_folders
 
         if folders and not watch:
             raise UsageError("folders are for --watch: add --watch, or drop them")
         paths = watched_folders(folders, watch)
+        desk = desk_structures(structures)  # (checked before the store is held: a bad file is a usage error)
         if host not in LOOPBACK:
             err.print(f"warning: listening on {host}: anyone who can reach this machine on port {port} can read "
                       "the store (every hand, note and name); serve on 127.0.0.1 unless that is what you want",
@@ -44,7 +47,7 @@ def register(app: typer.Typer) -> None:
         held = HeldStore(database(db), paths, interval,
                          on_problem=lambda text: err.print(f"import: {printable(text)}", markup=False, highlight=False),
                          on_import=lambda imported: info(printable(imported.text()), stderr=True, markup=False,
-                                                         highlight=False))
+                                                         highlight=False), desk=desk)
         try:
             _run(held, host, port, open_browser)
         finally:

@@ -7,7 +7,8 @@ process pool, a Dask cluster) parses, replays and tabulates each chunk (:func:`~
 :mod:`~hhtool.ingest.writer` writes the rows, less the hands stored before, while
 :mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
 failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
-(:mod:`~hhtool.ingest.cross_hand`) judges each table's forced bets; the stats facts are refreshed last.
+(:mod:`~hhtool.ingest.cross_hand`) judges each batch's forced bets in the batch's own transaction, so that
+its hands are committed with their whole judgement; the stats facts are refreshed last.
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ import pyarrow as pa
 
 from hhtool.ingest.accounting import COUNTS, FileReport, ImportProgress, ImportReport, ProgressTracker, not_a_history
 from hhtool.ingest.chunks import HAND, ChunkResult, failure_chunk, process_chunk
-from hhtool.ingest.cross_hand import judge_imported_since
+from hhtool.ingest.cross_hand import judge_batch, judge_left_unjudged
 from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
+from hhtool.replay.judgement import profiles_with
+from hhtool.replay.profiles import load_profile
 from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store, player_facts_cache
-from hhtool.store.forced_bets import import_mark
 
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
@@ -50,7 +52,6 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     total_bytes = sum(source_size(source) for source in sources)
     progress = ProgressTracker(len(sources), total_bytes, on_progress)
     facts = player_facts_cache.BatchFacts(store) if store_facts else None
-    mark = import_mark(store)  # the tables of the files stored from here on are judged again at the end
     ctrl_c = CtrlC()
     with import_gc(), ctrl_c.installed():  # (the collector tuned for the chunks of model objects: ≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:
@@ -59,7 +60,11 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             # checkpoint of their 130-column table) the peak while the workers ran (#28, item 11:
             # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
             facts_of = facts.tables_for if facts is not None and running.submit is None else None
-            files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of))
+            # each batch's hands committed with their whole judgement (and those of the stored hands whose
+            # evidence they change): no reader sees, no kill leaves, the replay's placeholders
+            profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)
+            judge = (lambda hands: judge_batch(store, hands["hk"].to_pylist(), desk, profiles=profiles)) if replay else None
+            files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of, judge))
             writing: FileJob | None = None  # the file whose writer may hold results not written yet
             try:
                 for job, result, is_last in parsed(opened(files, sources, report, progress, ctrl_c), running, rules,
@@ -78,14 +83,10 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
                 if writing is not None:  # Ctrl-C: what came back is written, then the stop
                     writing.writer.flush()
                 raise ImportInterrupted(report) from None
-        if ctrl_c.requested:  # (heard while a last result was written: the pass over the tables is the next import's)
+        if ctrl_c.requested:  # (heard while a last result was written: every batch written is judged)
             raise ImportInterrupted(report)
-        # the pool's workers are stopped first: idle, they still hold ≈250 MiB each, and the pass
-        # over every hand imported is the import's peak (measured on a 200 MB file at --jobs 2: the
-        # tree's peak 1,600 → 1,209 MiB)
-        if replay:
-            store.release()  # (a reader's turn between the last batch and the tables' pass)
-            judge_imported_since(store, mark, desk)  # forced bets against the tables' other hands
+        if replay:  # hands an older hhtool's killed import left with the replay's placeholders (none usually)
+            judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
     if facts is not None:
         store.release()  # a reader's turn before the facts of the hands left without
         facts.finish()  # `stats` and `graph` have nothing left to compute

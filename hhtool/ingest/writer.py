@@ -25,6 +25,8 @@ from hhtool.store.tables import next_key, shifted
 WRITE_HANDS = 10_000
 #: the rows of more tables to write with a transaction's tables (the stats facts of its hands)
 FactsOf = Callable[[dict[str, pa.Table]], dict[str, pa.Table]]
+#: called inside a transaction with its hands' rows (stored keys): the import's cross-hand pass
+JudgeOf = Callable[[pa.Table], object]
 #: a file's last chunk: its ``files`` row, made once the counts are final (from them and how its tail was counted)
 FileRow = Callable[[dict[str, int], list[str]], dict[str, pa.Table]]
 
@@ -33,9 +35,10 @@ class FileWriter:
     """Writes one file's chunks, grouped up to WRITE_HANDS hands per transaction."""
 
     def __init__(self, store: Store, first: Sequence[tuple[str, Sequence[Any]]] = (),
-                 facts_of: FactsOf | None = None) -> None:
+                 facts_of: FactsOf | None = None, judge: JudgeOf | None = None) -> None:
         self.store = store
         self.facts_of = facts_of  # the stats-facts rows of a transaction's hands, written with them
+        self.judge = judge  # the cross-hand pass of a transaction's hands, committed with them
         self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
         self.checker = CopyChecker(store)
         self.candidates: list[CopyAt] = []  # second copies of stored hands whose text differs: checked at the end
@@ -75,7 +78,7 @@ class FileWriter:
             # (hands another import stored since copies_of looked: left out, counted; hhtool.ingest.meanwhile)
             tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates, self.completing)
             self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
-                                    summed=player_facts_cache.SUMMED)
+                                    summed=player_facts_cache.SUMMED, then=self.judge)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         self.completing = set()
         if hands:

@@ -253,7 +253,7 @@ class _Tallies:
 
     def majority(self, key: tuple[str, Bet]) -> tuple[int, int, int] | None:
         if key not in self.majorities:
-            self.majorities[key] = _strict_majority(self.get(key))
+            self.majorities[key] = strict_majority(self.get(key))
         return self.majorities[key]
 
 
@@ -287,7 +287,7 @@ def _tiers(hand: HandPosts, bet: Bet, tables: _Tallies, levels: LevelTallies,
         yield Answer(value, StakeSource.STRUCTURE, lambda: f"the {name} structure for {hand.place.level_words} ({row.evidence})")
 
 
-def _strict_majority(tally: Tally) -> tuple[int, int, int] | None:
+def strict_majority(tally: Tally) -> tuple[int, int, int] | None:
     """(value, its votes, all votes) when one value has more than half the votes."""
     total = sum(tally.values())
     if not total:
@@ -340,7 +340,7 @@ def _site_answer(hand: HandPosts, bet: Bet, tables: _Tallies, levels: LevelTalli
             others[own] -= 1
     others = Counter({vote: n for vote, n in others.items() if n > 0})
     where = f"the other {site_name(hand.level.site)} tables at {hand.place.level_words}"
-    majority = _strict_majority(others)
+    majority = strict_majority(others)
     if majority is None:
         if not others:
             return lambda: f"no hand of {where} is stored"
@@ -535,6 +535,7 @@ __all__ = [
     "in_hand_ante_findings",
     "judge_forced_bets",
     "open_levels",
+    "strict_majority",
     "vote_of",
     "vote_of_amounts",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from hhtool.replay.codes import Code
 from hhtool.replay.forced_bets import Bet
 from hhtool.replay.forced_bets import Judgement as BetJudgement
-from hhtool.replay.profiles import PROFILES
+from hhtool.replay.profiles import PROFILES, RuleProfile
 from hhtool.replay.result import AssumedKind, Assumption, Unverifiable, Verdict, Violation, verdict
 
 
@@ -59,23 +59,36 @@ class Judgement:
     notes: tuple[tuple[str, int | None], ...]
 
 
-def own_rule_codes(profile: str) -> frozenset[str]:
-    """The codes of forced-bet findings a profile's own per-hand rule makes (888poker's bring-in at half
-    the small bet, ``bring_in_fraction``); a built-in profile by name, none for others."""
-    found = PROFILES.get(profile)
-    return frozenset({Bet.BRING_IN.code.value}) if found is not None and found.bring_in_fraction else frozenset()
+#: a profile by the name a judgement gives (None: one no longer known, a TOML file's not loaded now)
+ProfileOf = Callable[[str], RuleProfile | None]
 
 
-def complete(own: Findings, bets: BetJudgement,
-             rule_codes: Callable[[str], frozenset[str]] = own_rule_codes) -> Judgement:
+def built_in_profile(name: str) -> RuleProfile | None:
+    return PROFILES.get(name)
+
+
+def profiles_with(*loaded: RuleProfile | None) -> ProfileOf:
+    """The built-in profiles and ``loaded`` (a TOML file's, by its name first)."""
+    by_name = {profile.name: profile for profile in loaded if profile is not None}
+    return lambda name: by_name.get(name) or PROFILES.get(name)
+
+
+def own_rule_codes(profile: RuleProfile | None) -> frozenset[str]:
+    """The codes of forced-bet findings a profile's own per-hand rule makes, decided by its parameters
+    (a TOML file's as a built-in's): a ``bring_in_fraction`` (888poker's bring-in at half the small bet)."""
+    return frozenset({Bet.BRING_IN.code.value}) if profile is not None and profile.bring_in_fraction else frozenset()
+
+
+def complete(own: Findings, bets: BetJudgement, profiles: ProfileOf = built_in_profile) -> Judgement:
     """The judgement of a hand: its replay's findings (``own``) with those of the forced bets the pass
     judged (``bets.judged``) replaced by the pass's. A violation the profile's own per-hand rule makes of
-    such a bet (``rule_codes``) is kept unless the pass found the same (code, player, line); a forced bet
-    adopted from the hand's postings (an assumption) goes when a kept violation contradicts it."""
+    such a bet (:func:`own_rule_codes` of the profile ``profiles`` gives by its name) is kept unless the
+    pass found the same (code, player, line); a forced bet adopted from the hand's postings (an
+    assumption) goes when a kept violation contradicts it."""
     owned = {bet.code.value for bet in bets.judged}
     kinds = {bet.assumed.value for bet in bets.judged}
     again = {(v.code.value, v.player, v.line) for v in bets.violations}
-    kept_codes = rule_codes(bets.profile)
+    kept_codes = own_rule_codes(profiles(bets.profile))
     kept = [v for v in own.violations if v.code.value not in owned
             or (v.code.value in kept_codes and (v.code.value, v.player, v.line) not in again)]
     violations = (*kept, *bets.violations)  # (the replay's order, then the pass's: as the store keeps them)
@@ -89,4 +102,5 @@ def complete(own: Findings, bets: BetJudgement,
                      tuple(bets.notes))
 
 
-__all__ = ["Findings", "Judgement", "complete", "findings_of_rows", "own_rule_codes"]
+__all__ = ["Findings", "Judgement", "ProfileOf", "built_in_profile", "complete", "findings_of_rows", "own_rule_codes",
+           "profiles_with"]

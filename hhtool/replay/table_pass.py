@@ -32,10 +32,11 @@ from hhtool.replay.forced_bets import (
     TablePlace,
     judge_forced_bets,
     open_levels,
+    strict_majority,
     vote_of_amounts,
 )
 from hhtool.replay.forced_bets import Judgement as BetJudgement
-from hhtool.replay.judgement import Findings, Judgement, complete, findings_of_rows
+from hhtool.replay.judgement import Findings, Judgement, ProfileOf, built_in_profile, complete, findings_of_rows
 from hhtool.replay.structures import LevelKey
 from hhtool.replay.user_structures import UserStructures
 
@@ -101,9 +102,10 @@ def judge_bets(hands: Sequence[HandRow], tables: Patterns,
 
 def judge_slice(hands: Sequence[HandRow], tables: Patterns,
                 level_patterns: Callable[[Iterable[str]], Patterns], desk: UserStructures | None = None,
-                ) -> list[Judgement]:
-    """Each hand's whole judgement: its stored findings completed by the pass (:func:`complete`)."""
-    return [complete(stored_findings(row), bets)
+                profiles: ProfileOf = built_in_profile) -> list[Judgement]:
+    """Each hand's whole judgement: its stored findings completed by the pass (:func:`complete`; ``profiles``:
+    the profiles by name, a TOML file's the import or audit loaded among them)."""
+    return [complete(stored_findings(row), bets, profiles)
             for row, bets in zip(hands, judge_bets(hands, tables, level_patterns, desk), strict=True)]
 
 
@@ -130,6 +132,27 @@ def hand_posts(row: HandRow) -> HandPosts:
                      stated, tuple(antes), tuple(bring_ins), tuple(row.unanted), ante_vote, bring_in_vote)
 
 
+def settled_tables(with_batch: Patterns, batch: Patterns) -> set[str]:
+    """The tables (by key) at which a batch of hands (``batch``: how they posted) leaves each forced bet's
+    strict majority the value it was without them (``with_batch``: how all the table's hands posted).
+    A hand there judged by that majority, with no finding and no note of the pass (the words of those
+    count the table's hands), is judged the same with or without the batch: the import need not judge
+    it again (``hhtool.store.forced_bets.choose``)."""
+    after = tallies(with_batch, lambda key: key)
+    added = tallies(batch, lambda key: key)
+    settled: set[str] = set()
+    for key in {key for key, _ in after}:
+        same = True
+        for bet in Bet:
+            now = after.get((key, bet), Counter())
+            before = now - added.get((key, bet), Counter())
+            was, is_ = strict_majority(before), strict_majority(now)
+            same = same and was is not None and is_ is not None and was[0] == is_[0]
+        if same:
+            settled.add(key)
+    return settled
+
+
 def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet], Counter[int]]:
     """Each table's or level's votes (by ``key_of`` its key): how many of its hands voted each value."""
     found: dict[tuple[K, Bet], Counter[int]] = {}
@@ -143,4 +166,4 @@ def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet
 
 
 __all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "Patterns", "hand_posts", "judge_bets", "judge_slice",
-           "stored_findings", "tallies"]
+           "settled_tables", "stored_findings", "tallies"]

@@ -50,10 +50,8 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
         if not reading:
             judge_never_judged(store)  # a store from before the table-context pass: judge its forced bets once
         profile = None
-        if rules:  # every matching stored hand is replayed again, duplicates of earlier imports included
+        if rules:  # every matching stored hand judged again under it (the replay and the cross-hand pass), stored whole
             profile = rereplay(store, rules, hand_filter, desk)
-            where, params = hand_filter.sql()  # their forced bets against their tables' other hands, under it
-            judge_hands(store, where, params, profile, desk=desk)
         elif desk is not None:  # the user's structures file: the forced bets judged again with it, each hand's own profile
             where, params = hand_filter.sql()
             judge_hands(store, where, params, None, desk=desk)
@@ -61,7 +59,7 @@ def audit(database: Database, paths: Sequence[str], hand_filter: HandFilter, cod
         found = violations(store, hand_filter, code, player, profile)
         pages = None
         if report_dir is not None:
-            pages = write_dispute_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in found}, rules)
+            pages = write_dispute_pages(store, report_dir, {(row["site"], row["hand_id"]) for row in found}, rules, desk)
         return AuditOutcome(found, verdict_counts(store, hand_filter, profile), pages)
 
 

@@ -74,7 +74,7 @@ def show_hand(database: Database, hand_id: str, site: str | None, rules: str | N
         chosen, result = judge(hand, rules, desk)
         facts = stored_facts(store, hand, chosen.name, desk)
     # the judgement of record, as `audit --explain` and the web page read it (the replay only draws the hand)
-    result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand)
+    result = judgement_of(hand, result, facts.judgement, bool(facts.copies), facts.cross_hand, chosen.profile)
     if facts.cross_hand is not None:  # judged in memory: the stakes as the pass judged them, with their sources
         hand = with_judged_stakes(hand, facts.cross_hand.values)
     described = {**describe_hand(hand, result, hide_hole), "profile": chosen.name}
@@ -129,34 +129,42 @@ def explain_stored(store: Store, hand_id: str, site: str | None, rules: str | No
     return report_of_stored_hand(store, hand, profile_for(hand, rules, desk), desk)
 
 
-def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
-    """`audit --report DIR`: one dispute page per hand of ``keys`` and an index; the pages written."""
+def write_dispute_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None,
+                        desk: UserStructures | None = None) -> int:
+    """`audit --report DIR`: one dispute page per hand of ``keys`` and an index (judged with ``desk``, the
+    user's structures file, as `audit --explain` is); the pages written."""
     from hhtool.reports.dispute.pages import write_pages
 
     try:
-        return write_pages(store, directory, keys, rules)
+        return write_pages(store, directory, keys, rules, desk)
     except OSError as error:
         raise CannotWrite(directory, error) from error
 
 
 def rereplay(store: Store, rules: str, hand_filter: HandFilter, desk: UserStructures | None = None) -> str:
-    """Replay the matching stored hands under another profile and store its findings beside the
-    others; the profile's name."""
+    """Judge the matching stored hands under another profile and store each whole judgement beside the
+    others: the replay and the cross-hand pass (against their tables' other hands) complete it, and one
+    transaction a batch stores it; the profile's name."""
+    from hhtool.ingest.cross_hand import judge_batch
     from hhtool.replay import load_profile
+    from hhtool.replay.judgement import profiles_with
 
     try:
         profile = load_profile(rules)
     except (KeyError, FileNotFoundError, ValueError) as error:
         raise UsageError(f"rule profile {rules!r}: {error}") from error
+    def completed(hks: list[int]) -> int:
+        return judge_batch(store, hks, desk, profile=profile.name, profiles=profiles_with(profile))
+
     batch: list[tuple[Any, Any, str]] = []
     for hand in stored_hands(store, hand_filter):
         chosen, result = judge(hand, profile, desk)
         batch.append((hand, result, chosen.name))
         if len(batch) >= REREPLAY_BATCH:
-            store.replace_replay(batch)
+            store.replace_replay(batch, then=completed)
             batch = []
     if batch:
-        store.replace_replay(batch)
+        store.replace_replay(batch, then=completed)
     return profile.name
 
 

@@ -39,6 +39,7 @@ from hhtool.service.stores import Database, open_store
 
 if TYPE_CHECKING:
     from hhtool.ingest.accounting import FileReport
+    from hhtool.replay.user_structures import UserStructures
     from hhtool.store import Store
 
 #: seconds between two polls of the watched folders
@@ -116,10 +117,11 @@ class HeldStore:
 
     def __init__(self, database: Database, watch: Sequence[str] = (), interval: float = WATCH_INTERVAL,
                  on_problem: Callable[[str], None] | None = None,
-                 on_import: Callable[[Imported], None] | None = None) -> None:
+                 on_import: Callable[[Imported], None] | None = None, desk: UserStructures | None = None) -> None:
         from hhtool.service.stats_cache import report_store
 
         self.watched = tuple(watch)
+        self.desk = desk  # the user's structures file: the pages judge with it, and --watch imports with it
         self.database = ServedDatabase(option=database.path, warn=database.warn, writable=bool(self.watched))
         self.state = WatchState()
         self._stop = threading.Event()
@@ -169,7 +171,7 @@ class HeldStore:
 
         try:
             with self.database.open() as store:
-                watch(store, list(self.watched), interval, self._stop, heard, problem)
+                watch(store, list(self.watched), interval, self._stop, heard, problem, desk=self.desk)
         except Exception as error:  # the pages go on: the import's failure is shown, not fatal
             problem(f"the import stopped: {error}")
 

@@ -401,7 +401,8 @@ class Store:
     def write_tables(self, tables: dict[str, pa.Table], new_only: dict[str, tuple[str, ...]] | None = None,
                      first: Sequence[tuple[str, Sequence[Any]]] = (),
                      derived: Callable[[dict[str, pa.Table]], dict[str, pa.Table]] | None = None,
-                     summed: Mapping[str, tuple[str, ...]] | None = None) -> None:
+                     summed: Mapping[str, tuple[str, ...]] | None = None,
+                     then: Callable[[pa.Table], object] | None = None) -> None:
         """Insert rows into several tables in one transaction (all of them or none). ``new_only``
         names, per table, the columns that identify a row: rows already there are not inserted
         again (a re-run after an interrupted import). ``first``: statements run before, in it.
@@ -414,7 +415,9 @@ class Store:
         writes it: DuckDB lets one process at a time open the file for writing, and this one keeps
         it until the commit, so no other writer can take those keys. ``derived``: more tables
         computed from the batch with its keys (the stats facts, which may set up their own tables
-        first), written with it."""
+        first), written with it. ``then``: called inside the transaction, after the inserts, with the
+        batch's ``hands`` rows under their stored keys (the import's cross-hand pass: the hands are
+        committed with their whole judgement, never without it)."""
         hands = tables.get("hands")
         if hands is not None and hands.num_rows:
             from hhtool.store.tables import shifted
@@ -431,6 +434,8 @@ class Store:
                     self._add_sums(name, table, (summed or {})[name])
                 elif table.num_rows:
                     self._insert(name, table, (new_only or {}).get(name, ()))
+            if then is not None and hands is not None and hands.num_rows:
+                then(tables["hands"])
             self.run("COMMIT")
         except BaseException:
             self.rollback()
@@ -467,8 +472,11 @@ class Store:
             raise
         self.con.unregister(view)
 
-    def replace_replay(self, rows: list[tuple[Hand, Any, str]]) -> None:
-        """Store new replay findings for hands already stored (audit under another profile)."""
+    def replace_replay(self, rows: list[tuple[Hand, Any, str]],
+                       then: Callable[[list[int]], object] | None = None) -> None:
+        """Store new replay findings for hands already stored (audit under another profile). ``then``:
+        called inside the transaction with the hands' stored keys (the cross-hand pass completes their
+        judgement, committed with them)."""
         import pyarrow as pa
 
         from hhtool.store.tables import replay_rows
@@ -497,7 +505,10 @@ class Store:
                                  "FROM replaced_rows x JOIN replaced_hands k ON k.place = x.hk")
                     finally:
                         self.con.unregister("replaced_rows")
+            replaced = [int(hk) for (hk,) in self.run("SELECT DISTINCT hk FROM replaced_hands ORDER BY hk")]
             self.run("DROP TABLE replaced_hands")
+            if then is not None and replaced:
+                then(replaced)
             self.run("COMMIT")
         except BaseException:
             self.rollback()

@@ -12,7 +12,7 @@ the table name; the site of a converted history (a PHH file hhtool wrote) is the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ _TABLE_KEY = f"""CASE WHEN {_PLACE} IS NULL THEN NULL
 _LEVEL_KEY = f"""to_json(struct_pack(site := {_DEALT_BY}, tournament := CASE WHEN h.is_tournament THEN
     coalesce(h.tournament_id, '') END, small := h.small_bet, big := h.big_bet, currency := h.currency,
     structure := h.structure))::VARCHAR"""
-_SCRATCH = ("fb_hands", "fb_judged", "fb_slice", "fb_posts")
+_SCRATCH = ("fb_touched", "fb_settled", "fb_hands", "fb_judged", "fb_slice", "fb_posts")
 
 #: a hand's forced bets and, per hand, whether each took the whole stack
 _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS flagged,
@@ -55,9 +55,9 @@ _PATTERNS = """WITH posts AS ({posts}),
 Patterns = dict[tuple[str, str], list[tuple[tuple[int, ...], bool, int]]]
 
 
-def import_mark(store: Store) -> Any:
-    """The store's clock now: the hands of files imported after it are judged again at the end."""
-    return store.run("SELECT current_timestamp::TIMESTAMP")[0][0]
+def any_hand(store: Store, condition: str, params: Sequence[Any] = ()) -> bool:
+    """Whether a stored hand meets ``condition`` (a SQL condition on ``hands h``)."""
+    return bool(store.run(f"SELECT EXISTS (SELECT 1 FROM hands h WHERE {condition})", list(params))[0][0])
 
 
 def awaiting_judgement(placeholders: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
@@ -110,19 +110,53 @@ class Evidence:
     tables: Patterns
 
 
-def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None) -> int:
+#: a level's columns (what :data:`_LEVEL_KEY` is made of), compared as they are stored: the hands of the
+#: touched hands' levels are found by them without making every stored hand's key
+_LEVEL_COLUMNS = (f"{_DEALT_BY} AS dealt_by", "CASE WHEN h.is_tournament THEN coalesce(h.tournament_id, '') END AS tid",
+                  "h.small_bet", "h.big_bet", "h.currency", "h.structure")
+_SAME_LEVEL = " AND ".join(f"{stored} IS NOT DISTINCT FROM l.{name}" for stored, name in (
+    (_DEALT_BY, "dealt_by"), ("CASE WHEN h.is_tournament THEN coalesce(h.tournament_id, '') END", "tid"),
+    ("h.small_bet", "small_bet"), ("h.big_bet", "big_bet"), ("h.currency", "currency"), ("h.structure", "structure")))
+
+
+def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None,
+           settled: Callable[[Patterns, Patterns], Iterable[str]] | None = None, owned_codes: Sequence[str] = ()) -> int:
     """Choose the hands to judge (``fb_judged``, numbered ``n`` from 0 with each table's hands together)
-    and return how many. ``touched`` is a SQL condition on ``hands h``. With ``profile`` None (after an
-    import) every replayed hand whose forced bets may now be judged otherwise is chosen, under its own
-    profile: the non-header hands at the tables of the touched hands, and at their levels those no
-    table decided; with a profile (``audit --rules``), the touched hands under it."""
+    and return how many. ``touched`` is a SQL condition on ``hands h``. With ``profile`` None (an
+    import's batch) every replayed hand whose forced bets may now be judged otherwise is chosen, under its
+    own profile: the non-header hands at the tables of the touched hands, and at their levels those no
+    table decided; with a profile (``audit --rules``), the touched hands under it. Only the hands at the
+    touched hands' levels are read (``fb_hands``): a batch's pass costs what its tables and levels hold,
+    not what the store holds.
+
+    ``settled`` (an import's batch) is asked, from how the touched hands' tables posted with the touched
+    hands (first) and how the touched hands alone did, which of those tables the touched hands leave as
+    they were; their other hands whose stored judgement cannot change then are not chosen: each forced bet
+    the history does not state judged by the table (source ``context``), no finding of the pass's codes
+    (``owned_codes``), no note on a farther source that differs (the words of those count the table's hands)."""
     run = store.run
+    run(f"CREATE OR REPLACE TEMP TABLE fb_touched AS SELECT h.hk, {', '.join(_LEVEL_COLUMNS)} FROM hands h "
+        f"WHERE {touched}", list(params))
     run(f"""CREATE OR REPLACE TEMP TABLE fb_hands AS
             SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
                    h.is_tournament, h.small_bet, h.big_bet, h.currency, h.unit, h.structure, h.rules_profile,
                    h.verdict, h.ante_source, h.bring_in_source,
                    list_contains(coalesce(h.note_topics, []), '{NoteTopic.PRIVATE_TABLE}') AS private,
-                   {_TABLE_KEY} AS tkey, {_LEVEL_KEY} AS lkey, ({touched}) AS chosen FROM hands h""", list(params))
+                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}') AS differs,
+                   {_TABLE_KEY} AS tkey, {_LEVEL_KEY} AS lkey, h.hk IN (SELECT hk FROM fb_touched) AS chosen
+            FROM hands h SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}""")
+    kept: list[str] = []
+    if settled is not None and profile is None:
+        touched_tables = "SELECT DISTINCT tkey FROM fb_hands WHERE chosen AND tkey IS NOT NULL"
+        kept = sorted(settled(_patterns(store, "tkey", touched_tables),
+                              _patterns(store, "tkey", touched_tables, "chosen")))
+    run("CREATE OR REPLACE TEMP TABLE fb_settled AS SELECT unnest(?::VARCHAR[]) AS tkey", [kept])
+    judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
+    codes = ", ".join(f"'{code}'" for code in owned_codes) or "NULL"
+    unchanged = f"""NOT chosen AND tkey IN (SELECT tkey FROM fb_settled) AND NOT differs
+        AND ante_source IN {judged_by_table} AND bring_in_source IN {judged_by_table}
+        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = fb_hands.hk
+                        AND v.profile = fb_hands.rules_profile AND v.code IN ({codes}))"""
     open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     scope = ("chosen" if profile is not None else f"""verdict IS NOT NULL AND (chosen
              OR tkey IN (SELECT tkey FROM fb_hands WHERE chosen)
@@ -130,7 +164,8 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
                  AND (ante_source IN {open_sources} OR bring_in_source IN {open_sources})))""")
     run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS
             SELECT *, coalesce(?, rules_profile) AS profile, row_number() OVER (ORDER BY tkey NULLS LAST, hk) - 1 AS n
-            FROM fb_hands WHERE (ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}""", [profile])
+            FROM fb_hands WHERE (ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}
+            AND NOT ({unchanged})""", [profile])
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
 
 
@@ -171,9 +206,10 @@ def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
         store.run("DROP TABLE IF EXISTS fb_wanted")
 
 
-def _patterns(store: Store, column: str, keys: str) -> Patterns:
+def _patterns(store: Store, column: str, keys: str, only: str = "TRUE") -> Patterns:
     run = store.run
-    run(f"CREATE OR REPLACE TEMP TABLE fb_voters AS SELECT hk, {column} AS k FROM fb_hands WHERE {column} IN ({keys})")
+    run(f"CREATE OR REPLACE TEMP TABLE fb_voters AS SELECT hk, {column} AS k FROM fb_hands "
+        f"WHERE {column} IN ({keys}) AND {only}")
     try:
         found: Patterns = {}
         for key, kind, amounts, posted, hands in run(_PATTERNS.format(posts=_POSTS.format(hands="fb_voters"),
@@ -206,5 +242,5 @@ def drop_scratch(store: Store) -> None:
         store.run(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__ = ["HAND_FIELDS", "Evidence", "Patterns", "awaiting_judgement", "choose", "drop_scratch", "gather",
-           "has_never_judged", "import_mark", "level_patterns", "never_judged"]
+__all__ = ["HAND_FIELDS", "Evidence", "Patterns", "any_hand", "awaiting_judgement", "choose", "drop_scratch", "gather",
+           "has_never_judged", "level_patterns", "never_judged"]

@@ -51,8 +51,13 @@ def replace_judgements(store: Store, judged: JudgementRows) -> None:
         store.rollback()
         raise
     finally:
-        for name in ("jd_keys", "jd_values", "jd_notes", "jd_notes_new", "jd_verdicts"):
-            run(f"DROP TABLE IF EXISTS {name}")
+        drop_scratch(store)
+
+
+def drop_scratch(store: Store) -> None:
+    """The tables :func:`write_judgements` works in (its caller drops them once its transaction is over)."""
+    for name in ("jd_keys", "jd_values", "jd_notes", "jd_notes_new", "jd_verdicts"):
+        store.run(f"DROP TABLE IF EXISTS {name}")
 
 
 def write_judgements(store: Store, judged: JudgementRows) -> None:
@@ -110,4 +115,4 @@ def _write_notes(store: Store, notes: list[tuple[int, str, list[str], list[int |
                  FROM jd_notes_new x WHERE x.hk = hands.hk""")
 
 
-__all__ = ["JUDGEMENT_TABLES", "JudgementRows", "replace_judgements", "write_judgements"]
+__all__ = ["JUDGEMENT_TABLES", "JudgementRows", "drop_scratch", "replace_judgements", "write_judgements"]

@@ -44,7 +44,8 @@ async def hand(served: Served, request: Request) -> Response:
     def work(database: ServedDatabase) -> dict[str, Any]:
         from hhtool.reports.dispute import Report
 
-        report = explain(database, (), hand_id, site, None)  # (the desk's report: the default form)
+        # (the desk's report: the default form; judged with the structures file `serve` was given)
+        report = explain(database, (), hand_id, site, None, desk=served.held.desk)
         assert isinstance(report, Report)
         chosen = forms.the_filter(query)
         around = neighbours(database, chosen, hand_choice_of(query), report.site, report.hand_id,
@@ -90,7 +91,8 @@ async def dispute(served: Served, request: Request) -> Response:
             return "the player's copy is addressed to one player of the hand: choose him (player=NAME)", 400
         try:
             with served.held.reading() as database:
-                report = explain(database, (), hand_id, site, None, form=form, player=player if form == "player" else None)
+                report = explain(database, (), hand_id, site, None, form=form, player=player if form == "player" else None,
+                                 desk=served.held.desk)
                 return render_report(report, "html"), 200
         except UsageError as error:  # (no such hand; or for the player's copy, no such player in it)
             return str(error), 400 if form == "player" else 404

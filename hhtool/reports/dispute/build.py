@@ -27,7 +27,7 @@ from hhtool.reports.dispute.verdict import headline
 
 _SOURCE_WORDS = {
     StakeSource.HEADER: "stated by the site",
-    StakeSource.POSTED: "the hand's own post (a claim, not judged against itself)",
+    StakeSource.POSTED: "assumed from what this hand's players posted (no other source states it)",
     StakeSource.CONTEXT: "learnt from the other hands at the same table and stakes (table context)",
     StakeSource.SITE: "learnt from the site's other tables at the same game, currency and bets",
     StakeSource.STRUCTURE: "the site's structure for these stakes, as its public histories show it",
@@ -73,7 +73,7 @@ def build_report(hand: Hand, chosen: ChosenProfile, facts: StoredFacts | None = 
     facts = facts or StoredFacts()
     state, replay_result = replayed or judged(hand, chosen)
     # the judgement of record: the stored one (the cross-hand pass's included), its verdict by the one rule
-    result = judgement_of(hand, replay_result, facts.judgement, bool(facts.copies), facts.cross_hand)
+    result = judgement_of(hand, replay_result, facts.judgement, bool(facts.copies), facts.cross_hand, chosen.profile)
     profile = chosen.profile
     money = money_of(hand)
     violations, unverifiable = list(result.violations), list(result.unverifiable)

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from hhtool.replay.profiles import RuleProfile, load_profile, profile_for
+from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.dispute.assets import CSS
 from hhtool.reports.dispute.build import build_report
 from hhtool.reports.dispute.html import render_html
@@ -83,8 +84,10 @@ def index_html(entries: list[tuple[str, Report]]) -> str:
                   entries=rows, rules=rules, site_in_words=site_in_words)
 
 
-def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None) -> int:
-    """Write the pages of the hands ``keys`` names and the index; the number of pages written."""
+def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], rules: str | None,
+                desk: UserStructures | None = None) -> int:
+    """Write the pages of the hands ``keys`` names and the index; the number of pages written (``desk``:
+    the user's structures file, judged with as `audit --explain` judges)."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     fixed: RuleProfile | None = load_profile(rules) if rules else None
@@ -92,8 +95,8 @@ def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], r
     entries: list[tuple[str, Report]] = []
     for site, hand_id in sorted(set(keys)):
         for hand in load_hands(store, "h.site = ? AND h.hand_id = ?", [site, hand_id]):
-            chosen = profile_for(hand, fixed)
-            report = build_report(hand, chosen, stored_facts(store, hand, chosen.name))
+            chosen = profile_for(hand, fixed, desk)
+            report = build_report(hand, chosen, stored_facts(store, hand, chosen.name, desk))
             name = page_name(site, hand_id, taken)
             (out / name).write_text(render_html(report), encoding="utf-8")
             entries.append((name, report))

@@ -15,7 +15,8 @@ from hhtool.model import Hand, StakeSource, text_lines
 from hhtool.money import format_money
 from hhtool.replay.forced_bets import Bet
 from hhtool.replay.forced_bets import Judgement as BetJudgement
-from hhtool.replay.judgement import Findings, complete, findings_of_rows
+from hhtool.replay.judgement import Findings, complete, findings_of_rows, profiles_with
+from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import ReplayResult, verdict
 from hhtool.replay.table_pass import HandRow, judge_bets
 from hhtool.replay.user_structures import UserStructures
@@ -36,16 +37,17 @@ class StoredFacts:
 
 
 def judgement_of(hand: Hand, result: ReplayResult, stored: StoredJudgement | None, conflicted: bool,
-                 cross_hand: BetJudgement | None = None) -> ReplayResult:
+                 cross_hand: BetJudgement | None = None, profile: RuleProfile | None = None) -> ReplayResult:
     """The judgement of record of ``hand``: ``result`` (its replay, for the pots, awards and betting a view
     draws) with the stored findings and assumptions in place of the replay's, and the verdict by the
     rule, a conflicting stored copy included. With nothing stored under the profile, the replay's own
     completed by the cross-hand pass's judgement of its forced bets (``cross_hand``) by the function
-    whose judgement an import or `audit --rules` stores (:func:`hhtool.replay.judgement.complete`)."""
+    whose judgement an import or `audit --rules` stores (:func:`hhtool.replay.judgement.complete`;
+    ``profile``: the profile judging, a TOML file's included)."""
     if stored is None:
         violations, unverifiable, assumptions = result.violations, result.unverifiable, result.assumptions
         if cross_hand is not None:  # completed as an import or `audit --rules` stores it
-            whole = complete(Findings(violations, unverifiable, assumptions), cross_hand)
+            whole = complete(Findings(violations, unverifiable, assumptions), cross_hand, profiles_with(profile))
             # (in the order a stored judgement is read: by line and code)
             violations = tuple(sorted(whole.violations, key=lambda v: (v.line, v.code)))
             unverifiable, assumptions = whole.unverifiable, whole.assumptions
