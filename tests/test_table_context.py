@@ -288,8 +288,8 @@ def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import
     db = str(tmp_path / "d.duckdb")
     path = write(tmp_path, "a.txt", *[stars_hand(n) for n in range(1, 5)], stars_hand(5, bring_in=3))
     with monkeypatch.context() as patched:  # as an older import killed just before its pass
-        patched.setattr(hhtool.ingest.loader, "judge_batch", lambda store, hks, desk: 0)
-        patched.setattr(hhtool.ingest.loader, "judge_left_unjudged", lambda store, desk: 0)
+        patched.setattr(hhtool.ingest.loader, "judge_batch", lambda *args, **kwargs: 0)
+        patched.setattr(hhtool.ingest.loader, "judge_left_unjudged", lambda *args, **kwargs: 0)
         runner.invoke(app, ["import", path, "--db", db])
     assert set(verdicts(db).values()) == {"unverifiable"}  # placeholders only
     result = runner.invoke(app, ["import", path, "--db", db])
