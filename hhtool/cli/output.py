@@ -461,6 +461,14 @@ def _says_more(report: FileReport) -> bool:
         or report.failures or report.changed or report.status in ("grown", "reread"))
 
 
+def _said(lead: str, marked: str, text: str, width: int) -> list[str]:
+    """``text`` after ``lead`` (its words ``marked`` in markup, when given), wrapped under itself to ``width``
+    cells rather than cut (#35 item 7: a reason is read whole in place), every value escaped."""
+    pieces = wrapped_text(text, max(width - len(lead), 20))
+    first = lead.replace(lead.strip(), marked.strip(), 1) if marked else lead
+    return [first + escape(pieces[0]), *(" " * len(lead) + escape(piece) for piece in pieces[1:])]
+
+
 def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
     """A file's line and its indented details, as rich markup (every value escaped)."""
     ids, failures = (10**9, 10**9) if detail is Detail.VERBOSE else (SHOWN_IDS, SHOWN_FILE_FAILURES)
@@ -483,13 +491,13 @@ def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
         lines.append("      " + escape(fit("skipped (other games): " + ", ".join(games), width - 6)))
     for failure in report.failures[:failures]:
         if not failure.line:  # about the whole file (how it was decoded): no hand failed for it
-            lines.append(f"      note: {escape(fit(failure.reason, width - 12))}")
+            lines += _said("      note: ", "", failure.reason, width)
             continue
-        lines.append(f"      [red]failed[/red] {escape(fit(f'line {failure.line}: {failure.reason}', width - 13))}")
+        lines += _said("      failed ", "[red]failed[/red] ", f"line {failure.line}: {failure.reason}", width)
     if len(report.failures) > failures:
         lines.append(f"      … {len(report.failures) - failures} more failed (hhtool problems --file {escape(path)})")
     for hand in report.incomplete_hands:
-        lines.append(f"      [yellow]incomplete[/yellow] {escape(fit(f'line {hand.line}: {hand.reason}', width - 17))}")
+        lines += _said("      incomplete ", "[yellow]incomplete[/yellow] ", f"line {hand.line}: {hand.reason}", width)
     for conflict in report.conflicts[:failures]:
         lines.append(f"      [red]conflicting copy[/red] {escape(conflict.site)} hand {escape(conflict.hand_id)}: differs "
                      f"from the stored copy {escape(shown_path(conflict.first))} (`hhtool audit --explain "
