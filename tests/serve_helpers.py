@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -75,3 +76,21 @@ def running_server(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@contextmanager
+def app_client(store: Path) -> Iterator[Any]:
+    """Starlette's test client on the app over ``store`` (the pages' token ``t0ken``, host ``testserver``),
+    the store let go after."""
+    from starlette.testclient import TestClient
+
+    from hhtool.service.serving import HeldStore
+    from hhtool.service.stores import Database
+    from hhtool.web.app import create_app
+
+    held = HeldStore(Database(str(store)))
+    try:
+        with TestClient(create_app(held, {"testserver"}, token="t0ken")) as test_client:
+            yield test_client
+    finally:
+        held.close()

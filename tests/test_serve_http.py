@@ -19,9 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app as cli_app
-from hhtool.service.serving import HeldStore
 from hhtool.service.stores import Database
-from tests.serve_helpers import HOSTILE, HOSTILE_HAND, build_store, free_port
+from tests.serve_helpers import HOSTILE, HOSTILE_HAND, app_client, build_store, free_port
 
 starlette_testclient = pytest.importorskip("starlette.testclient", reason="httpx is not installed (pip install httpx)")
 
@@ -35,16 +34,11 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(store: Path) -> Iterator[Any]:
-    from hhtool.web.app import create_app
-
-    held = HeldStore(Database(str(store)))
-    try:
-        with starlette_testclient.TestClient(create_app(held, {"testserver"}, token="t0ken")) as test_client:
-            yield test_client
-    finally:
-        held.close()
+    with app_client(store) as test_client:
+        yield test_client
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "expected"), [
     ("/stats", "Hero"), ("/stats?by=month", "Month"), ("/stats?by=street", "Street"), ("/stats?by=door-card", "Door"),
     ("/stats?by=start", "Start</a></th>"),
@@ -183,6 +177,7 @@ def test_another_address_warns_that_the_network_can_read_the_store(store: Path) 
     assert "Traceback" not in stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [(), ("Hero",)])
 def test_paging_by_key_in_time_ranges_walks_the_whole_list(store: Path, players: tuple[str, ...]) -> None:
     """Pages are looked for in a time range first, widened until it holds a page (a million hands are

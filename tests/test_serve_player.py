@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from hhtool.cli import app as cli_app
 from hhtool.service.serving import HeldStore
 from hhtool.service.stores import Database
-from tests.serve_helpers import HOSTILE, build_store
+from tests.serve_helpers import HOSTILE, app_client, build_store
 
 starlette_testclient = pytest.importorskip("starlette.testclient", reason="httpx is not installed (pip install httpx)")
 
@@ -30,14 +30,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(store: Path) -> Iterator[Any]:
-    from hhtool.web.app import create_app
-
-    held = HeldStore(Database(str(store)))
-    try:
-        with starlette_testclient.TestClient(create_app(held, {"testserver"}, token="t0ken")) as test_client:
-            yield test_client
-    finally:
-        held.close()
+    with app_client(store) as test_client:
+        yield test_client
 
 
 def _cli_json(store: Path, *args: str) -> Any:
