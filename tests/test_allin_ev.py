@@ -49,6 +49,7 @@ def _ev(hand: Hand, profile: RuleProfile, **options: int) -> AllInEv | str:
     return allin_ev(hand, walk(hand, profile), profile, reference_deal_values, **options)
 
 
+@pytest.mark.slow
 def test_the_worked_example_of_the_docs() -> None:
     settings, expected = _expected()
     hand = build_hand(EXAMPLE)
@@ -63,6 +64,7 @@ def test_the_worked_example_of_the_docs() -> None:
     assert state.settlement.awards == {"A": 15, "B": 49, "C": 33}
 
 
+@pytest.mark.slow
 def test_the_example_under_all_cards_suits_depends_on_the_other_seventh_cards() -> None:
     """rr_suit: the odd unit of the tied low goes to the lowest card of all seven, which A's own
     7th card may change: those deals are split one by one, and the result differs from position's."""
@@ -97,6 +99,7 @@ def _deal_by_deal(hand: Hand, state: ReplayState, profile: RuleProfile, **option
     return ev
 
 
+@pytest.mark.slow
 def test_the_reasons_where_it_is_not_defined() -> None:
     profile = RuleProfile()
     hidden = edit(edit(EXAMPLE, "C [2c 3c] Jh", "C [?? ??] Jh"), "C [Ah]", "C [??]")  # C's down cards as others see them
@@ -219,6 +222,7 @@ def test_money_is_conserved_over_ten_thousand_simulated_hands(tmp_path: Path) ->
     assert counts.get(Reason.EXACT, 0) + counts.get(Reason.SAMPLED, 0) >= 100, counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("changes", [{"odd_unit_tied_half": "rr_suit"}, {"pots_formed_at": "showdown"},
                                      {"low_half_exists": "hand", "odd_unit_hi_lo": "low"},
                                      {"rake_allocation": "main_pot", "tied_remainder": "first"}])
@@ -234,6 +238,7 @@ def test_grouping_agrees_with_the_deal_by_deal_split_under_every_profile(tmp_pat
     assert checked >= 5
 
 
+@pytest.mark.slow
 def test_the_engine_gives_the_reference_values() -> None:
     """The real engine (hhtool.equity.deals, the import's default) against the reference: the doc's
     example exactly, and the same rule profile's split on a sampled 3rd-street spot's exact count."""
@@ -244,6 +249,7 @@ def test_the_engine_gives_the_reference_values() -> None:
         assert allin_ev(hand, state, profile) == allin_ev(hand, state, profile, reference_deal_values)
 
 
+@pytest.mark.slow
 def test_the_import_stores_each_hands_ev_and_money_is_conserved(tmp_path: Path) -> None:
     """`hhtool import` of simulated hands: every hand says whether it has an EV and why not; where it
     has one, each player's EV net sums over the hand to the net the site paid (thousandths)."""
@@ -271,6 +277,7 @@ def test_the_import_stores_each_hands_ev_and_money_is_conserved(tmp_path: Path) 
             assert (ev_sum, with_ev) == (None, 0), hand_id
 
 
+@pytest.mark.slow
 def test_stats_report_ev_net_ev_bb_per_100_and_luck(tmp_path: Path) -> None:
     """`hhtool stats`: evnet, evbb/100 and luck in --help, the table (--columns "ev net"), CSV and
     JSON; per player, ev net + luck = net, and over the players of the hands ev net sums as net."""
@@ -300,6 +307,7 @@ def test_stats_report_ev_net_ev_bb_per_100_and_luck(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "did you mean" in wrong.output and "Traceback" not in wrong.output
 
 
+@pytest.mark.slow
 def test_graph_draws_an_all_in_ev_line(tmp_path: Path) -> None:
     """`hhtool graph`: HTML and PNG with the "All-in EV" line beside total, showdown and non-showdown;
     its last value is the player's evnet of `stats`."""
@@ -330,6 +338,7 @@ def test_graph_draws_an_all_in_ev_line(tmp_path: Path) -> None:
     assert re.search(r'<polyline class="line-ev"[^>]*stroke-dasharray', image.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_show_gives_each_streets_equity_and_the_all_in_ev(tmp_path: Path) -> None:
     """`hhtool show` (text at 80 columns, JSON): the equities of the streets where every live hand is
     known, at the moment the betting closed, and the EV; --hide-hole shows none of them."""
@@ -364,6 +373,7 @@ def test_show_gives_each_streets_equity_and_the_all_in_ev(tmp_path: Path) -> Non
     assert hidden.exit_code == 0 and "all-in equity" not in hidden.output
 
 
+@pytest.mark.slow
 def test_the_web_pages_show_the_all_in_ev(tmp_path: Path) -> None:
     """`hhtool serve`: the hand page's all-in table, the player page's EV net and luck, the graph's line."""
     import duckdb

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from tests.browser import NEEDS_CHROMIUM
 
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [pytest.mark.slow, *NEEDS_CHROMIUM]  # (Chromium: the slow set, CI's)
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +33,7 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_all_in_equities_show_at_every_width(browser: Any, page_file: Path, width: int) -> None:
     view = browser.new_page(viewport={"width": width, "height": 900})

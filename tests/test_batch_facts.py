@@ -95,6 +95,7 @@ def twice(db: Path) -> int:
         con.close()
 
 
+@pytest.mark.slow
 def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_a_rerun_agrees(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#28 item 7: stopped right after its last batch's commit, where the daily sums of its batches
@@ -117,6 +118,7 @@ def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_
     assert twice(db) == 0 and cache_tables(db) == cache_tables(reference)
 
 
+@pytest.mark.slow
 def test_daily_sums_an_older_hhtool_left_split_are_merged_by_the_next_import(tmp_path: Path) -> None:
     """A store whose daily sums and door sums are split (each key's sums over two rows: an older
     hhtool killed before its merge) is merged by the next import, even one storing nothing."""
@@ -138,6 +140,7 @@ def test_daily_sums_an_older_hhtool_left_split_are_merged_by_the_next_import(tmp
     assert twice(db) == 0 and daily_rows(db) == daily_rows(reference)
 
 
+@pytest.mark.slow
 def test_a_grown_files_completed_last_hand_leaves_the_sums_a_full_refresh_computes(tmp_path: Path) -> None:
     """The cut copy of a file's last hand (stored as read, hhtool.ingest.provisional) is replaced by
     the completed hand when the file grows: its facts leave both tables of sums (daily and door), so

@@ -55,10 +55,12 @@ def golden(label: str) -> dict[str, Any]:
     return expected
 
 
+@pytest.mark.slow
 def test_stats_of_the_samples_are_what_they_were() -> None:
     assert sums_per_site(imported(SAMPLES)) == golden("sample_histories")
 
 
+@pytest.mark.slow
 def test_stats_of_the_corpus_are_what_they_were(corpus: Path) -> None:
     assert sums_per_site(imported(corpus)) == golden("corpus")
 
@@ -68,6 +70,7 @@ def test_a_store_without_replay_gets_the_same_stats() -> None:
     assert sums_per_site(imported(SAMPLES, replay_hands=False)) == golden("sample_histories")
 
 
+@pytest.mark.slow
 def test_the_migration_fills_old_rows_as_the_engine_does() -> None:
     """Rows stored before the betting facts get, from the migration's SQL, the values the engine gives."""
     store = imported(SAMPLES)

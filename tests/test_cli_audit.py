@@ -49,6 +49,7 @@ def test_violation_exit_1_and_jsonl_has_the_stable_keys(tmp_path: Path) -> None:
     assert {row["hand_id"] for row in rows} == {"4242"}
 
 
+@pytest.mark.slow
 def test_filters_and_csv(tmp_path: Path) -> None:
     db = str(tmp_path / "a.duckdb")
     assert runner.invoke(app, ["import", write(tmp_path, SPLIT_HAND + "\n\n" + MISPAID), "--db", db]).exit_code == 0
@@ -100,6 +101,7 @@ def test_rules_from_a_toml_file_change_the_verdict(tmp_path: Path) -> None:
             assert awards == {("Big", "$23.99", "$24.00"), ("Bigger", "$24.00", "$23.99")}
 
 
+@pytest.mark.slow
 def test_explain_of_a_hand_not_stored_is_a_usage_error(tmp_path: Path) -> None:
     db = str(tmp_path / "e.duckdb")
     assert runner.invoke(app, ["import", str(SAMPLES / "pokerstars"), "--db", db]).exit_code == 0

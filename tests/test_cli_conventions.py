@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
@@ -19,6 +20,7 @@ def test_dash_h_is_help_for_the_app_and_each_command() -> None:
         assert result.exit_code == 0 and "Usage: hhtool" in result.output, (args, result.output)
 
 
+@pytest.mark.slow
 def test_db_before_the_command_names_the_store(tmp_path: Path) -> None:
     db = str(tmp_path / "first.duckdb")
     imported = runner.invoke(app, ["--db", db, "import", str(SAMPLES / "pokerstars"), "--jobs", "1"])

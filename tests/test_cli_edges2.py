@@ -26,6 +26,7 @@ PLAIN = {"NO_COLOR": "1", "COLUMNS": "80"}
 # ------------------------------------------------------------------ Ctrl-C ends a watch
 
 
+@pytest.mark.slow
 def test_a_watch_stopped_by_ctrl_c_exits_130_and_its_last_line_counts_the_failed_hands(tmp_path: Path) -> None:
     """A subprocess, as a user runs it: one hand stored, one stray line failed; Ctrl-C after the
     first pass ends it with 130 (it was 0, failed hands or not) and the summary as its last line."""
@@ -90,6 +91,7 @@ def test_a_backslash_in_db_is_kept_never_read_as_a_folder(tmp_path: Path) -> Non
 # ------------------------------------------------------------------ U+2028, U+2029, U+0085 in a name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mark", ["\u2028", "\u2029", "\x85"])
 def test_a_unicode_line_separator_in_a_name_is_part_of_the_name_and_escaped_on_the_terminal(
         tmp_path: Path, mark: str) -> None:
@@ -128,6 +130,7 @@ OPAQUE = {  # markup whose text is no tag, one of them over two lines
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", sorted(XML_GAMES))
 @pytest.mark.parametrize("markup", sorted(OPAQUE))
 def test_a_game_tag_inside_a_comment_or_cdata_does_not_split_the_game(tmp_path: Path, site: str, markup: str) -> None:

@@ -66,6 +66,7 @@ def test_a_big_spot_is_sampled_with_its_margin_and_repeats_for_a_seed() -> None:
     assert all(cell_len(line) <= 80 for line in text.splitlines())
 
 
+@pytest.mark.slow
 def test_exact_counts_a_spot_past_the_budget() -> None:
     # 35 unseen cards: C(35, 3) * C(32, 2) = 3,246,320 deals, past the 3,000,000 budget
     spot = ["As 2s 3h 5d", "Kd Kc 9s 9h 4c", "--dead", "7c 8d Qh Jc Jd 6s 6h Tc", "--format", "json"]

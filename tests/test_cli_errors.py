@@ -47,6 +47,7 @@ def test_dask_address_that_cannot_be_right(address: str, says: str, tmp_path: Pa
     assert not (tmp_path / "s.duckdb").exists()  # refused before any work
 
 
+@pytest.mark.slow
 def test_dask_scheduler_that_does_not_answer(tmp_path: Path) -> None:
     started = time.monotonic()
     done = subprocess.run([*HHTOOL, "import", str(SAMPLES / "fulltilt"), "--db", str(tmp_path / "s.duckdb"),
@@ -74,6 +75,7 @@ def with_folder(args: list[str], folder: Path) -> list[str]:
     return [arg.replace("FOLDER", str(folder)) for arg in args]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(OUT_COMMANDS))
 def test_out_makes_missing_folders(name: str, store: Path, tmp_path: Path) -> None:
     folder = tmp_path / "not" / "there" / "yet"

@@ -51,6 +51,7 @@ def stored(db: str, sql: str) -> list[tuple[object, ...]]:
         return store.run(sql)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "said"), [
     (["--player", "hero"], "no player 'hero' in the store; did you mean 'Hero'?"),
     (["--site", "pokerstar"], "no site 'pokerstar' in the store; did you mean 'pokerstars'"),
@@ -178,6 +179,7 @@ def test_the_terminal_spells_money_and_out_writes_the_suffixes_format(evening: s
     assert "─" not in out.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_an_id_on_two_sites_brings_the_site_column(evening: str, tmp_path: Path) -> None:
     text = (SAMPLES / "fulltilt" / "FT-Bramble-2-4-Stud-HiLo-201105.txt").read_text(encoding="utf-16")
     first_id = text.split("#", 1)[1].split(":", 1)[0]

@@ -93,6 +93,7 @@ def test_quiet_and_verbose_are_on_every_command() -> None:
         assert re.search(r"--quiet\s+-q", text) and re.search(r"--verbose\s+-v", text), (command, text)
 
 
+@pytest.mark.slow
 def test_quiet_says_only_the_result_and_verbose_each_file(tmp_path: Path) -> None:
     folder = tmp_path / "histories"
     folder.mkdir()
@@ -118,6 +119,7 @@ def test_quiet_says_only_the_result_and_verbose_each_file(tmp_path: Path) -> Non
     assert "imported before" in "\n".join(imported("import"))  # the level does not outlive its run
 
 
+@pytest.mark.slow
 def test_quiet_graph_writes_and_says_nothing(store: Path, tmp_path: Path) -> None:
     target = tmp_path / "w.html"
     said = runner.invoke(app, ["graph", "--db", str(store), "--player", "Hero", "--currency", "USD", "--out", str(target)])
@@ -153,6 +155,7 @@ def complete(words_typed: str) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.slow
 def test_completion_completes_commands_options_and_sites() -> None:
     assert complete("hhtool sta") == ["stats"]
     assert complete("hhtool zzz") == []
@@ -185,6 +188,7 @@ def on_terminal(args: list[str], no_color: bool) -> bytes:
     return b"".join(chunks)
 
 
+@pytest.mark.slow
 def test_no_color_means_no_escape_sequence_on_a_terminal(store: Path) -> None:
     for args in (["--db", str(store), "show", "200", "--site", "pokerstars"],  # bold, dim and coloured cards
                  ["show", "--help"],  # Typer's rich help
@@ -195,6 +199,7 @@ def test_no_color_means_no_escape_sequence_on_a_terminal(store: Path) -> None:
         assert b"\x1b" not in plain and plain.strip(), (args, plain[:300])
 
 
+@pytest.mark.slow
 def test_no_escape_sequence_off_a_terminal(store: Path) -> None:
     env = {key: value for key, value in os.environ.items() if key not in ("NO_COLOR", "FORCE_COLOR", "GITHUB_ACTIONS")}
     for args in (["--db", str(store), "show", "200", "--site", "pokerstars"], ["show", "--help"], ["show"]):

@@ -249,6 +249,7 @@ def _imported_json(args: list[str]) -> tuple[int, dict[str, dict]]:  # type: ign
     return result.exit_code, {Path(f["path"].split("!")[-1]).name: f for f in json.loads(result.output)["files"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", sorted(path.name for path in SAMPLES.iterdir() if path.is_dir()))
 def test_a_file_without_a_hand_start_of_the_forced_site_is_not_a_hand_history(site: str, tmp_path: Path) -> None:
     import zipfile
@@ -273,6 +274,7 @@ def test_a_file_without_a_hand_start_of_the_forced_site_is_not_a_hand_history(si
         assert real["status"] == "parsed" and real["failed"] == 0 and real["stored"] > 0
 
 
+@pytest.mark.slow
 def test_not_a_hand_history_is_said_in_the_summary_and_a_site_like_text_still_fails(tmp_path: Path) -> None:
     sample = _site_sample("fulltilt")
     (tmp_path / sample.name).write_bytes(sample.read_bytes())

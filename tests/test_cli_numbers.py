@@ -59,6 +59,7 @@ def _one_line(output: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("command", "says"), OPTIONS, ids=["-".join(c) for c, _ in OPTIONS])
 @pytest.mark.parametrize("value", ODD, ids=[f"v{n}" for n in range(len(ODD))])
 def test_an_odd_number_is_a_usage_error_of_one_line(store: Path, command: list[str], says: str, value: str) -> None:

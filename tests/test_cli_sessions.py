@@ -87,6 +87,7 @@ def test_bb_per_100_is_exact_and_rounded_only_where_shown() -> None:
     assert session.net == 0 and session.bb_per_100 == Fraction(100 * (Fraction(30, 20) - Fraction(30, 60)), 2)
 
 
+@pytest.mark.slow
 def test_without_a_player_the_heroes_sessions(tmp_path: Path) -> None:
     db = str(tmp_path / "s.duckdb")
     assert runner.invoke(app, ["import", str(SAMPLES / "pokerstars"), "--db", db, "--jobs", "1"]).exit_code == 0

@@ -34,6 +34,7 @@ def too_wide(text: str, width: int = 80) -> list[str]:
     return [line for line in text.splitlines() if cell_len(line) > width]
 
 
+@pytest.mark.slow
 def test_show_fits_80_columns_on_a_hand_of_each_site(store: Path) -> None:
     listed = runner.invoke(app, ["sql", "SELECT site, min(hand_id) AS hand_id FROM hands GROUP BY site ORDER BY site",
                                  "--db", str(store), "--format", "csv"])

@@ -41,6 +41,7 @@ def import_json(*args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(result.output)
 
 
+@pytest.mark.slow
 def test_an_edited_copy_in_another_file_is_a_conflict_reported_everywhere(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text(SPLIT_HAND + "\n\n" + ALLIN_SIDE_POT + "\n")
     (tmp_path / "b.txt").write_text(EDITED + "\n")

@@ -103,6 +103,7 @@ def test_a_departure_the_answer_does_not_state_is_listed_once(tmp_path: Path) ->
     assert desk_only_words(text, history) == []
 
 
+@pytest.mark.slow
 def test_hole_cards_nobody_showed_are_hidden_unless_the_desk_asks(tmp_path: Path) -> None:
     db = hidden_hand_store(tmp_path)
     hand = HIDDEN_HAND

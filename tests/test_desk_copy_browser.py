@@ -8,13 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser import NEEDS_CHROMIUM
 from tests.desk_copy_helpers import HIDDEN_HAND, hidden_hand_store
 from tests.dispute_helpers import explain, imported, misawarded, runner, side_pot_hand
 from tests.test_dispute_report_browser import Offline, seat_cards
 from tests.test_show import OVERBET
 
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [pytest.mark.slow, *NEEDS_CHROMIUM]  # (Chromium: the slow set, CI's)
 
 
 def test_the_player_copy_at_phone_and_desktop_widths(browser: Any, tmp_path: Path) -> None:
@@ -53,6 +55,7 @@ def test_the_player_copy_keeps_unshown_hole_cards_face_down(browser: Any, tmp_pa
     offline.close()
 
 
+@pytest.mark.slow
 def test_the_index_keeps_each_date_on_one_line_on_a_phone(browser: Any, tmp_path: Path) -> None:
     db, _ = imported(tmp_path, "\n\n\n".join([misawarded(side_pot_hand()), OVERBET]))
     desk = tmp_path / "desk"

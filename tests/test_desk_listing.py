@@ -73,6 +73,7 @@ def test_the_listing_narrower_still_keeps_every_word(store: tuple[str, Path]) ->
     assert "77" in narrow.output.split() or "hand_id: 77" in narrow.output
 
 
+@pytest.mark.slow
 def test_redirected_to_a_file_the_listing_has_a_sane_width(store: tuple[str, Path], tmp_path: Path) -> None:
     db, _ = store
     env = {key: value for key, value in os.environ.items() if key != "COLUMNS"}

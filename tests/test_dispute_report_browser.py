@@ -8,10 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser import NEEDS_CHROMIUM
 from tests.dispute_helpers import FILE_MARK, GOLDEN, explain, imported, misawarded, runner, side_pot_hand
 
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [pytest.mark.slow, *NEEDS_CHROMIUM]  # (Chromium: the slow set, CI's)
 
 
 class Offline:
@@ -129,6 +131,7 @@ def test_a_hostile_name_renders_as_text(browser: Any, tmp_path: Path) -> None:
     offline.close()
 
 
+@pytest.mark.slow
 def test_the_index_sorts_by_money_misawarded(browser: Any, tmp_path: Path) -> None:
     low = side_pot_hand().replace("Hand #200", "Hand #202").replace(
         "Bigger collected $15 from side pot", "Big collected $15 from side pot")

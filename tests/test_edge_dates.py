@@ -66,6 +66,7 @@ def _imported(path: Path, db: Path) -> dict[str, object]:
     return _stored(db)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("site", "kind"), [
     pytest.param(site, kind, id=f"{site}-{kind}")
     for site, case in CASES.items() for kind in ("no_such_day", "five_digit_year") if getattr(case, kind)])

@@ -91,6 +91,7 @@ def test_a_whole_cp1252_file_is_no_defect(tmp_path: Path) -> None:
     assert _problems(db, "--kind", "defects") == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("when", "why"), [
     ("2026/02/30 10:22:38", "day is out of range for month"),
     ("2026/11/29 25:61:61", "hour must be in 0..23"),

@@ -92,6 +92,7 @@ def every_table(db: Path | str) -> dict[str, tuple[object, ...]]:
 # ------------------------------------------------------------------ damaged databases
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [*READERS, *WRITERS])
 def test_a_store_cut_in_half_is_exit_3_for_every_command(store: Path, tmp_path: Path, command: str) -> None:
     cut = tmp_path / "cut.duckdb"

@@ -52,6 +52,7 @@ def _listed(output: str) -> set[str]:
             if line.startswith("exported, not replayable in PokerKit: ")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pokerkit_installed", [True, False])
 def test_hands_pokerkit_cannot_replay_are_named_with_their_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    pokerkit_installed: bool) -> None:

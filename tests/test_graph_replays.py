@@ -72,6 +72,7 @@ def test_in_big_bets_the_title_and_the_totals_table_agree_and_say_why(evening: s
     assert "<tr><th></th><th>USD</th></tr><tr><th>Total</th><td>0.09</td></tr>" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("_", [pytest.param(None, marks=NEEDS_CHROMIUM)])
 def test_in_chromium_the_last_date_tick_shows_whole_and_a_click_opens_the_replay(
         evening: str, tmp_path: Path, browser: Any, _: None) -> None:

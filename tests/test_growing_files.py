@@ -60,6 +60,7 @@ def clean(hands: int) -> dict[str, object]:
             "daily_hands": 3 * hands, "daily_keys_twice": 0}
 
 
+@pytest.mark.slow
 def test_two_imports_of_a_file_cut_inside_its_summary_then_grown_store_each_hand_once(tmp_path: Path) -> None:
     path, db = tmp_path / "live.txt", tmp_path / "g.duckdb"
     before = hand(1) + "\n\n" + hand(2) + "\n\n"

@@ -73,6 +73,7 @@ def outputs(db: Path, hand: tuple[str, str]) -> dict[str, str]:
     return said
 
 
+@pytest.mark.slow
 def test_a_store_of_the_schema_before_the_key_migrates_and_answers_the_same(tmp_path: Path) -> None:
     current = tmp_path / "current.duckdb"
     faulty = tmp_path / "faulty.txt"
@@ -117,6 +118,7 @@ def test_a_store_of_the_schema_before_the_key_migrates_and_answers_the_same(tmp_
     assert outputs(old, hand) == before
 
 
+@pytest.mark.slow
 def test_keys_are_unique_and_grow_across_imports_and_duplicates_leave_no_rows(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
 
@@ -146,6 +148,7 @@ def test_keys_are_unique_and_grow_across_imports_and_duplicates_leave_no_rows(tm
         assert [row[0] for row in con.execute("DESCRIBE actions").fetchall()][:3] == ["site", "hand_id", "seq"]
 
 
+@pytest.mark.slow
 def test_audit_under_another_profile_replaces_the_findings_of_the_right_hands(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     import_samples(db)
@@ -161,6 +164,7 @@ def test_audit_under_another_profile_replaces_the_findings_of_the_right_hands(tm
     assert before is not None and again is not None and again[0] >= before[0]
 
 
+@pytest.mark.slow
 def test_a_command_says_it_upgrades_an_older_store_once(tmp_path: Path) -> None:
     """The upgrade rewrites every hand's rows (minutes on a large store): the user is told before it,
     whichever command meets the older store first (a reader too), and not again; -q says nothing."""

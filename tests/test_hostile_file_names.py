@@ -61,6 +61,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*HHTOOL, *args], capture_output=True, text=True, env=ENV, timeout=300, check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("detail", [[], ["-v"], ["-q"]], ids=["normal", "verbose", "quiet"])
 def test_the_import_summary_shows_hostile_names_as_text(tmp_path: Path, detail: list[str]) -> None:
     folder = hostile_folder(tmp_path)
@@ -74,6 +75,7 @@ def test_the_import_summary_shows_hostile_names_as_text(tmp_path: Path, detail: 
         assert "in?[5mcoming" in done.stdout
 
 
+@pytest.mark.slow
 def test_audit_with_paths_shows_hostile_names_as_text(tmp_path: Path) -> None:
     folder = hostile_folder(tmp_path)
     done = _run("audit", str(folder), "--db", str(tmp_path / "h.duckdb"))
@@ -82,6 +84,7 @@ def test_audit_with_paths_shows_hostile_names_as_text(tmp_path: Path) -> None:
     assert printable(MEMBER_C1.rsplit("/", 1)[-1]) in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("detail", [[], ["-v"]], ids=["status", "verbose"])
 def test_a_watch_shows_hostile_names_as_text(tmp_path: Path, detail: list[str]) -> None:
     """The status line and the problems above it (or -v's file lines), the warning about a watched path

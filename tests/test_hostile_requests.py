@@ -68,6 +68,7 @@ ODD_VALUES = ["²", "٣", "٣٠", "1²", "99999999999999999999999", "9" * 5000, 
               "１２"]  # (the last: fullwidth digits)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "key", "reason"), NUMERIC_KEYS, ids=[f"{p[1:]}-{k}" for p, k, _ in NUMERIC_KEYS])
 @pytest.mark.parametrize("value", ODD_VALUES, ids=[f"v{n}" for n in range(len(ODD_VALUES))])
 def test_an_odd_number_is_a_400_with_the_form_and_the_reason(served: tuple[Any, HeldStore, Any], path: str, key: str,

@@ -56,6 +56,7 @@ def judging_sql(source: str, module: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_sql_in_hhtool_computes_a_verdict_or_patches_findings_by_code() -> None:
     found = [hit for path in sorted(HHTOOL.rglob("*.py"))
              for hit in judging_sql(path.read_text(encoding="utf-8"), path.relative_to(HHTOOL).as_posix())]
@@ -104,6 +105,7 @@ def _judgement(db: Path, hand_id: str, rules: str) -> tuple[str, list[tuple[str,
             sorted(a["words"] for a in shown["assumptions"]))
 
 
+@pytest.mark.slow
 def test_a_profiles_own_rule_on_a_bet_the_pass_judges_is_kept_in_views_and_store(tmp_path: Path) -> None:
     """PokerStars hand 200 states no bring-in (the cross-hand pass judges it from the postings); 888poker's
     rules have the bring-in at half the small bet, which its $3 is not. Judged in memory (`show --rules`

@@ -118,8 +118,10 @@ def paged(client: Any, site: str, hand_id: str) -> Seen:
                 tuple(sorted(text.removeprefix("assumed: ") for kind, text in items if kind == "assumption")))
 
 
-def every_view_agrees(db: Path) -> dict[tuple[str, str], Seen]:
-    """Each hand's judgement in every view, compared with the store's; the store's returned."""
+def every_view_agrees(db: Path, part: tuple[int, int] = (0, 1)) -> dict[tuple[str, str], Seen]:
+    """Each hand's judgement in every view, compared with the store's; the store's returned (every
+    hand's). ``part`` (k, n): only the hands whose place in the store's order is k modulo n are viewed,
+    so that n tests share the views of many hands (pytest-xdist runs them side by side)."""
     from hhtool.service.serving import HeldStore
     from hhtool.web.app import create_app
 
@@ -127,7 +129,9 @@ def every_view_agrees(db: Path) -> dict[tuple[str, str], Seen]:
     held = HeldStore(Database(str(db)))
     try:
         with starlette_testclient.TestClient(create_app(held, {"testserver"}, token="t0ken")) as client:
-            for (site, hand_id), record in of_record.items():
+            for place, ((site, hand_id), record) in enumerate(sorted(of_record.items())):
+                if place % part[1] != part[0]:
+                    continue
                 without_codes = Seen(record.verdict, tuple(sorted(("", message) for _, message in record.violations)),
                                      record.unverifiable, record.assumptions)
                 assert shown(db, site, hand_id) == record, (site, hand_id)
@@ -153,6 +157,7 @@ def hidden_card_reasons_only(of_record: dict[tuple[str, str], Seen], db: Path) -
                    for reason in record.unverifiable), record.unverifiable
 
 
+@pytest.mark.slow
 def test_every_view_of_every_sample_hand_reads_one_judgement(tmp_path: Path) -> None:
     db = imported(tmp_path, SAMPLES)
     of_record = every_view_agrees(db)
@@ -175,10 +180,12 @@ def test_every_view_of_every_corpus_hand_reads_one_judgement(tmp_path: Path) -> 
     hidden_card_reasons_only(of_record, db)
 
 
-@pytest.mark.slow
-def test_every_view_of_two_thousand_simulated_hands_reads_one_judgement(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def simulated_2000(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[Any, Any]]:
+    """2,000 simulated hands (a fifth with one fault, two sites) imported, and the faults' sidecar."""
+    tmp_path = tmp_path_factory.mktemp("simulated-2000")
     histories = []
-    sidecar: dict[str, Any] = {}
+    sidecar: dict[Any, Any] = {}
     for site, seed in (("pokerstars", 71), ("fulltilt", 72)):
         out = tmp_path / f"sim-{site}.txt"
         result = runner.invoke(app, ["simulate", "--hands", "1000", "--seed", str(seed), "--site", site,
@@ -187,8 +194,19 @@ def test_every_view_of_two_thousand_simulated_hands_reads_one_judgement(tmp_path
         histories.append(out)
         sidecar.update({(site, hand_id): entry for hand_id, entry in
                         json.loads(out.with_name(out.name + ".faults.json").read_text(encoding="utf-8")).items()})
-    db = imported(tmp_path, *histories)
-    of_record = every_view_agrees(db)
+    return imported(tmp_path, *histories), sidecar
+
+
+#: the 2,000 hands' views are shared by this many tests (the largest single test of the slow set: 11 minutes alone)
+VIEW_PARTS = 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(VIEW_PARTS), ids=lambda k: f"views {k + 1} of {VIEW_PARTS}")
+def test_every_view_of_two_thousand_simulated_hands_reads_one_judgement(
+        simulated_2000: tuple[Path, dict[Any, Any]], part: int) -> None:
+    db, sidecar = simulated_2000
+    of_record = every_view_agrees(db, (part, VIEW_PARTS))
     assert len(of_record) == 2000
     with Store(str(db), read_only=True) as store:
         reported: dict[tuple[str, str], set[tuple[str, int | None, str | None]]] = {}
@@ -225,6 +243,7 @@ def test_show_draws_no_door_card_the_history_does_not_print(tmp_path: Path) -> N
     assert "Player1: [?? ?? | ??]" in text and "(Ac)" not in text.split("*** showdown ***")[0]
 
 
+@pytest.mark.slow
 def test_another_profile_is_judged_by_the_same_function_stored_or_not(tmp_path: Path) -> None:
     """`show --rules default` of a hand never judged under that profile works out the judgement in memory
     by the functions `audit --rules default` stores it with (the cross-hand pass included: no placeholder

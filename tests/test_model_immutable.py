@@ -73,6 +73,7 @@ def test_the_samples_cover_every_site() -> None:
     assert len(sites) >= 10, sites
 
 
+@pytest.mark.slow
 def test_nothing_changes_a_hand_after_it_is_built() -> None:
     hands = sample_hands()
     before = [fingerprint(hand) for hand in hands]

@@ -52,6 +52,7 @@ def refused(db: str, *args: str, code: int = 2) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_note_on_a_hand_is_written_listed_shown_and_deleted(db: str) -> None:
     assert ok(db, "note", HAND).strip() == f"no notes on hand {HAND} yet"
     assert ok(db, "note", HAND, "bring-in with a buried pair; should have completed").strip() == \
@@ -161,6 +162,7 @@ def test_stats_player_shows_the_players_notes_under_the_table(db: str) -> None:
     assert "on Stars: opens every door ace" in on_site and "the person behind" in on_site
 
 
+@pytest.mark.slow
 def test_a_reimport_keeps_notes_and_tags_even_when_the_hand_is_replaced(tmp_path: Path) -> None:
     """A client still writing its file: the last hand, read cut, is stored; the grown file's import
     replaces it (new rows, a new store number) and its notes and tags stay with it."""

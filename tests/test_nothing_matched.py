@@ -21,6 +21,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "said"), [
     (["stats", "--player", "hero"], "no player 'hero' in the store; did you mean 'Hero'?"),
     (["stats", "--player", "Heroo"], "did you mean 'Hero'"),

@@ -47,6 +47,7 @@ def stored_rows(db: str) -> dict[str, tuple[str, str, str]]:
     return {hand_id: (site, profile, verdict) for hand_id, site, profile, verdict in rows}
 
 
+@pytest.mark.slow
 def test_the_reimported_hands_are_stored_under_the_full_tilt_profile(reimported: str) -> None:
     rows = stored_rows(reimported)
     assert len(rows) == 4
@@ -76,6 +77,7 @@ def test_the_telling_hand_is_a_violation_under_the_defaults(reimported: str) -> 
     assert "4 hands audited: 4 ok; 0 violations reported" in audited
 
 
+@pytest.mark.slow
 def test_the_sites_own_history_is_stored_before_its_converted_copy(tmp_path: Path) -> None:
     """A folder holding a PHH export and the history it came from, the export first in the folder's
     order: the site's own history is the copy stored (a dispute cites the site's lines), the PHH one

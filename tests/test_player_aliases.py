@@ -45,6 +45,7 @@ def stats_rows(db: str, *args: str) -> list[dict[str, object]]:
     return rows
 
 
+@pytest.mark.slow
 def test_stats_of_an_alias_is_one_row_of_every_names_hands(db: str) -> None:
     added = run(db, "alias", "add", "Me", *NAMES)
     assert added.exit_code == 0, added.output

@@ -150,6 +150,7 @@ def test_a_new_facts_definition_rebuilds_the_cache(tmp_path: Path, monkeypatch: 
     assert facts_rows(store).equals(rows) and count(store, "player_facts") == rows.height
 
 
+@pytest.mark.slow
 def test_stats_after_an_import_reads_the_cache_without_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "ready.duckdb"
     cli("import", "--db", str(db), "--jobs", "1", *write_files(tmp_path / "h", ALL_HANDS))
@@ -181,6 +182,7 @@ def test_stats_refreshes_a_store_whose_hands_lack_facts(tmp_path: Path) -> None:
     assert rows == json.loads(json.dumps(expected))
 
 
+@pytest.mark.slow
 def test_audit_with_paths_refreshes_too(tmp_path: Path) -> None:
     db = tmp_path / "audit.duckdb"
     result = runner.invoke(app, ["audit", "--db", str(db), *write_files(tmp_path / "h", ALL_HANDS)])
@@ -234,6 +236,7 @@ def test_facts_are_written_with_each_transaction_of_an_import(tmp_path: Path, mo
         assert store.run(f"SELECT sum(hands) FROM {table}") == [(count(store, "player_facts"),)]
 
 
+@pytest.mark.slow
 def test_by_door_card_reads_the_door_sums_and_gives_the_per_hand_numbers(tmp_path: Path) -> None:
     """#26: ``stats --by door-card`` sums the door sums (``player_facts_door``), not every player-hand,
     with the numbers of the facts computed now and grouped per door card; the other reports keep

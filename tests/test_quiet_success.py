@@ -47,6 +47,7 @@ def command_names() -> list[str]:
     return sorted(commands)
 
 
+@pytest.mark.slow
 def test_help_into_a_closed_pipe_ends_quietly_with_0_for_every_command() -> None:
     """It was "error: cannot read or write: Broken pipe" (or Rich's silent 1) with exit 1."""
     names = command_names()
@@ -56,6 +57,7 @@ def test_help_into_a_closed_pipe_ends_quietly_with_0_for_every_command() -> None
         assert (result.returncode, result.stderr) == (0, ""), (args, result.returncode, result.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["stats"], ["hands", "--limit", "0"], ["sessions", "--player", "Hero"],
                                   ["show", "200"], ["audit", "--explain", "200"], ["sql", "SELECT * FROM hands"]])
 def test_a_report_into_a_closed_pipe_ends_quietly_with_0(samples: str, args: list[str]) -> None:
@@ -64,6 +66,7 @@ def test_a_report_into_a_closed_pipe_ends_quietly_with_0(samples: str, args: lis
     assert (result.returncode, result.stderr) == (0, ""), (result.returncode, result.stderr)
 
 
+@pytest.mark.slow
 def test_out_where_no_file_can_be_made_is_a_usage_error(samples: str) -> None:
     """/proc takes no new file: it was exit 3, naming a temporary file; the README says 2."""
     for name in ("/proc/x.csv", "/proc/x.parquet"):
@@ -105,6 +108,7 @@ def test_importing_nothing_leaves_no_store_behind(tmp_path: Path) -> None:
         assert list(tmp_path.iterdir()) == [], (args, list(tmp_path.iterdir()))
 
 
+@pytest.mark.slow
 def test_a_wrong_site_says_which_site_the_file_looks_like_and_exits_1(tmp_path: Path) -> None:
     """It was "0 hands found … skipped", "not a hand history", exit 0; again: "unchanged", exit 0."""
     db = str(tmp_path / "w.duckdb")

@@ -69,6 +69,7 @@ def test_the_section_shows_commands_and_quotes_them() -> None:
     assert all(commands for commands, _ in found)
 
 
+@pytest.mark.slow
 def test_every_command_of_the_dispute_section_runs_and_says_what_it_quotes(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

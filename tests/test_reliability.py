@@ -106,6 +106,7 @@ def tables_of(db: str) -> dict[str, list[tuple[object, ...]]]:
 # ------------------------------------------------------------------ watch mode
 
 
+@pytest.mark.slow
 def test_watch_accounts_for_a_half_written_hand_on_every_pass_like_import(tmp_path: Path) -> None:
     folder = tmp_path / "live"
     folder.mkdir()

@@ -56,6 +56,7 @@ CORPUS_RAISES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("folder", "name", "hand_id", "words", "wrong"), CORPUS_RAISES,
                          ids=[f"{row[0]}-{row[2]}" for row in CORPUS_RAISES])
 def test_a_raise_is_written_with_the_histories_amounts(tmp_path: Path, folder: str, name: str, hand_id: str,
@@ -84,6 +85,7 @@ def test_a_winner_who_did_not_show_is_worded_as_the_history_words_him(tmp_path: 
     assert "rdiezchang doesn't show hand" in forum and "[]" not in forum
 
 
+@pytest.mark.slow
 def test_the_site_is_named_in_words_and_tournament_chips_carry_their_unit(tmp_path: Path) -> None:
     party = _outputs(_store(tmp_path, require_corpus("PartyPoker", "7-StudHL-USD-10-20.201202.wins.lo.pot.txt")),
                      "11480841734")
@@ -162,6 +164,7 @@ def test_both_copies_answer_first_in_one_screen(tmp_path: Path) -> None:
     assert "Side pot 1 was not yours to win" in said
 
 
+@pytest.mark.slow
 def test_a_player_who_showed_and_won_is_never_said_not_to_have_contested(tmp_path: Path) -> None:
     stars = require_corpus("PokerStars", "8-Game-2max-STT-play-100-201306.homeGame.shootout.txt")
     outputs = _outputs(_store(tmp_path, stars), "99632561862")  # Player0 mucked; Hero showed his full house

@@ -117,6 +117,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> str:
     return str(folder / "sim.duckdb")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["samples", "simulated"])
 def test_by_start_gives_the_numbers_of_the_per_hand_grouping(store: str, request: pytest.FixtureRequest) -> None:
     db = request.getfixturevalue(store)

@@ -113,6 +113,7 @@ def broken_up(tmp_path_factory: pytest.TempPathFactory) -> str:
     return db
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("gap", "by_table"), [(30, False), (30, True), (5, False), (29, False), (1, True), (600, False)])
 def test_the_sessions_of_a_simulated_store_are_the_walked_ones(broken_up: str, gap: int, by_table: bool) -> None:
     args = ["--gap", str(gap), *(["--by", "table"] if by_table else [])]
@@ -124,6 +125,7 @@ def test_the_sessions_of_a_simulated_store_are_the_walked_ones(broken_up: str, g
     assert any(", " in str(row["site"]) for row in listed_json(broken_up, "--gap", "30"))  # two sites in a sitting
 
 
+@pytest.mark.slow
 def test_the_sessions_of_the_samples_are_the_walked_ones(samples: str) -> None:
     for args, player in ((["--gap", "30"], None), (["--by", "table"], None), (["--player", "Hero", "--gap", "2"], "Hero")):
         by_table = "table" in args

@@ -99,6 +99,7 @@ def samples_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     return db
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("site", "hand_id"), SHOWDOWN_HANDS)
 def test_revealed_down_cards_on_every_street_and_hide_hole(samples_db: str, site: str, hand_id: str) -> None:
     shown = show_json(samples_db, hand_id, "--site", site)

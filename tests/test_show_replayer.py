@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
@@ -56,6 +57,7 @@ def test_each_street_shows_every_players_whole_board(tmp_path: Path) -> None:
     assert max(len(line) for line in text.splitlines()) <= 80
 
 
+@pytest.mark.slow
 def test_the_heros_seventh_street_card_is_marked_down(tmp_path: Path) -> None:
     text = show(stored(tmp_path, source=PARTY), "11612330015")
     # before: "Hero: [9c]" on 7th street, read as one more up card

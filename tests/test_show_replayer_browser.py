@@ -9,12 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.browser import NEEDS_CHROMIUM
 from tests.test_dispute_report_browser import Offline, seat_cards
 from tests.test_show_replayer import HOSTILE, PARTY, runner, stored
 from tests.test_site_pokerstars import SPLIT_HAND
 
-pytestmark = NEEDS_CHROMIUM
+pytestmark = [pytest.mark.slow, *NEEDS_CHROMIUM]  # (Chromium: the slow set, CI's)
 
 
 def show_page(tmp_path: Path, db: str, hand_id: str, *args: str) -> Path:
@@ -138,6 +140,7 @@ def test_two_replayers_embedded_in_one_page_step_apart(browser: Any, tmp_path: P
     offline.close()
 
 
+@pytest.mark.slow
 def test_screenshots_at_phone_and_desktop_widths(browser: Any, tmp_path: Path) -> None:
     out = show_page(tmp_path, stored(tmp_path, source=PARTY), "11612330015")
     for width in (390, 1280):

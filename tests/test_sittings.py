@@ -96,6 +96,7 @@ def test_a_tournament_sitting_is_in_chips_and_says_so(tmp_path: Path) -> None:
         ("CHIPS", 1, 6, 2), ("USD", 100, 0, 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("site", ["pokerstars", "fulltilt"])
 def test_simulated_hands_are_their_own_session_beside_the_samples(tmp_path: Path, site: str) -> None:
     """`simulate --seed 2` beside the bundled samples (seed 1): its own table and day, so the hero's

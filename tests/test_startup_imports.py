@@ -60,6 +60,7 @@ def test_the_top_level_help_loads_nothing_heavy_nor_the_replay(tmp_path: Path) -
     assert heavy(modules, ("hhtool.replay", "hhtool.model")) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_commands_help_loads_nothing_heavy(tmp_path: Path, command: str) -> None:
     modules = loaded_modules(tmp_path, [command, "--help"])
@@ -85,6 +86,7 @@ def test_the_probe_sees_what_a_command_that_runs_loads(tmp_path: Path) -> None:
     assert {"duckdb", "hhtool.store"} <= set(heavy(modules))
 
 
+@pytest.mark.slow
 def test_show_loads_no_polars_pyarrow_nor_lark(tmp_path: Path, sample_hand: tuple[Path, str]) -> None:
     """`show` needs DuckDB and the replay, not the frames, Arrow or the parsers."""
     db, hand_id = sample_hand

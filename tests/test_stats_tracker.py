@@ -40,6 +40,7 @@ def stats(db: str, *args: str, width: int = WIDTH) -> list[str]:
     return lines
 
 
+@pytest.mark.slow
 def test_every_column_has_a_header_of_one_pattern_and_the_old_names_still_work(samples: str) -> None:
     assert {key for key in output_keys() if not key.endswith(("_count", "_opportunities"))} <= set(HEADERS)
     bad = {key: header for key, header in HEADERS.items() if not HEADER.match(header) and key != "player"}

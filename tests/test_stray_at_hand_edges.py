@@ -43,6 +43,7 @@ def with_notes(after: str) -> str:
     return "\n\n\n".join(hand + after + NOTE if number % 15 == 0 else hand for number, hand in enumerate(hands, 1))
 
 
+@pytest.mark.slow
 def test_a_note_right_after_the_last_summary_line_costs_no_hand_as_after_a_blank_line(tmp_path: Path) -> None:
     counts = {}
     for name, after in (("adjoining", "\n"), ("after_blank", "\n\n")):

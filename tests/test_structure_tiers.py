@@ -74,6 +74,7 @@ def test_antes_that_differ_inside_a_hand_are_a_violation_alone(tmp_path: Path) -
     assert findings(db, "1")[0] == ["Bob anted $0.02; the 2 other players dealt in anted $0.01"]
 
 
+@pytest.mark.slow
 def test_the_site_s_other_tables_answer_before_the_structures_table(tmp_path: Path) -> None:
     db = _import(tmp_path, "a.txt", stars_hand(1, table="A"), stars_hand(2, table="B"), stars_hand(3, table="C"),
                  stars_hand(4, table="D", bring_in=3))
@@ -88,6 +89,7 @@ def test_the_site_s_other_tables_answer_before_the_structures_table(tmp_path: Pa
     assert "only one hand of the other PokerStars tables at $0.05/$0.10 USD is stored" in assumed(db2, "2")["bring_in"]
 
 
+@pytest.mark.slow
 def test_tiers_that_disagree_are_noted_and_the_nearer_judges(tmp_path: Path) -> None:
     # the table's three hands all ante $0.02 at $0.04/$0.08, where the structures table says $0.01
     db = _import(tmp_path, "a.txt", *[stars_hand(n, bets=KNOWN, antes=(2, 2, 2)) for n in (1, 2, 3)])

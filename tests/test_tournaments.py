@@ -47,6 +47,7 @@ def imported(tmp_path: Path, texts: dict[str, str]) -> str:
 # ---------------------------------------------------------------- the real histories
 
 
+@pytest.mark.slow
 def test_tournaments_lists_date_buy_in_hands_and_chips_won(tmp_path: Path, corpus: Path) -> None:
     db = str(tmp_path / "t.duckdb")
     for parts in (SHOOTOUT, SCHEDULED):
@@ -196,6 +197,7 @@ def test_stored_hands_load_back_with_their_buy_in_and_finishes(tmp_path: Path) -
 # ---------------------------------------------------------------- the command
 
 
+@pytest.mark.slow
 def test_the_listing_shows_buy_in_and_finish_at_80_columns(tmp_path: Path) -> None:
     db = imported(tmp_path, {
         "won.txt": stars_hand(buy_in="$200+$50+$15 USD ", tournament="111", hand_id=1, minute=1,

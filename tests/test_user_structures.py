@@ -85,6 +85,7 @@ def test_the_documented_example_loads_and_says_what_the_docs_say(tmp_path: Path)
     assert desk.rake_for(LevelKey("pokerstars", "169962475", "CHIPS", "fixed_limit", 100, 200)) is None
 
 
+@pytest.mark.slow
 def test_a_lone_hands_assumed_forced_bets_become_checks_with_the_file(tmp_path: Path) -> None:
     (tmp_path / "none").mkdir()
     _, assumed, verdict = findings(imported(tmp_path / "none", POKERSTARS), "200")
@@ -105,6 +106,7 @@ def test_a_lone_hands_assumed_forced_bets_become_checks_with_the_file(tmp_path: 
     assert all("the ante is $2.00 by the structures file other.toml" in message for _, message in violations)
 
 
+@pytest.mark.slow
 def test_show_and_explain_name_the_file_and_judge_again_in_memory(tmp_path: Path) -> None:
     db = imported(tmp_path, POKERSTARS)
     disagreeing = written(tmp_path, "desk.toml", LEVEL_200.format(ante="$1", bring_in="$2"))
@@ -137,6 +139,7 @@ def test_audit_with_the_file_judges_the_stored_hands_again(tmp_path: Path) -> No
     assert again.exit_code == 1 and "by the structures file desk.toml" in again.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("percent", "violated"), [(3.3, []), (5, ["81234567-2", "81234567-3", "81234567-4"])])
 def test_the_implied_rake_is_checked_against_the_schedule(tmp_path: Path, percent: float, violated: list[str]) -> None:
     without = imported(tmp_path, MERGE)

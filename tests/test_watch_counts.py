@@ -9,6 +9,8 @@ import subprocess
 import threading
 from pathlib import Path
 
+import pytest
+
 from hhtool.ingest.accounting import COUNTS, FileReport
 from hhtool.ingest.watch import watch
 from hhtool.store import Store
@@ -71,6 +73,7 @@ def test_a_file_growing_by_whole_hands_reports_only_its_new_hands(tmp_path: Path
     assert grown.file_totals() == nothing(hands_found=80, stored=80) and hands == 80
 
 
+@pytest.mark.slow
 def test_a_half_written_last_hand_is_incomplete_then_stored_once_when_it_completes(tmp_path: Path) -> None:
     history = tmp_path / "a.txt"
     whole = numbered_hands(3)
@@ -90,6 +93,7 @@ def test_a_half_written_last_hand_is_incomplete_then_stored_once_when_it_complet
     assert appended.file_totals() == nothing(hands_found=4, stored=4)
 
 
+@pytest.mark.slow
 def test_the_watch_command_restarted_reports_only_what_it_stored(tmp_path: Path) -> None:
     folder = tmp_path / "live"
     folder.mkdir()

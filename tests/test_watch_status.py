@@ -15,6 +15,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.test_reliability import HHTOOL, numbered_hands
 from tests.test_site_pokerstars import SPLIT_HAND
 from tests.watch_output import WatchOutput
@@ -31,6 +33,7 @@ def stop(process: subprocess.Popen[str], lines: WatchOutput) -> str:
     return process.stderr.read() if process.stderr is not None else ""
 
 
+@pytest.mark.slow
 def test_a_watch_beside_a_writer_prints_a_status_line_per_change_and_the_failures(tmp_path: Path) -> None:
     """Off a terminal (a pipe): one status line per change, never a file's full path and counts; a
     failed hand is printed once above it and counted; Ctrl-C: 130, the last line counting it."""
@@ -66,6 +69,7 @@ def test_a_watch_beside_a_writer_prints_a_status_line_per_change_and_the_failure
     assert shown[-1] == "stopped: 7 hands found = 6 stored + 0 duplicates + 0 skipped + 1 failed + 0 incomplete"
 
 
+@pytest.mark.slow
 def test_on_a_terminal_the_status_line_is_redrawn_in_place_within_80_columns(tmp_path: Path) -> None:
     """A pseudo-terminal as stdout: the status is rewritten after a carriage return (no new line per
     pass), cut to the width with "…" when the file name is long, and no escape sequence."""
@@ -115,6 +119,7 @@ def test_on_a_terminal_the_status_line_is_redrawn_in_place_within_80_columns(tmp
     assert "3 hands stored today · last b.txt: +1 · no problems" in drawn[1]
 
 
+@pytest.mark.slow
 def test_a_watched_folder_that_does_not_exist_is_warned_about_with_the_close_name(tmp_path: Path) -> None:
     """One of two paths a typo: a warning naming the folder it is close to; the other is watched."""
     (tmp_path / "HandHistory").mkdir()
@@ -135,6 +140,7 @@ def test_a_watched_folder_that_does_not_exist_is_warned_about_with_the_close_nam
             "watched in case it appears") in stderr, stderr
 
 
+@pytest.mark.slow
 def test_a_config_watch_entry_with_a_typo_and_nothing_else_refuses_with_2_and_no_store(tmp_path: Path) -> None:
     """Every watched path missing (the config's `watch` misspelt): exit 2 naming it and the close
     folder, and no empty store is left behind (it was "watching … every 2 s", forever, silently)."""
@@ -154,6 +160,7 @@ def test_a_config_watch_entry_with_a_typo_and_nothing_else_refuses_with_2_and_no
     assert plain.returncode == 2 and "nothing to watch" in plain.stderr and not (tmp_path / "n.duckdb").exists()
 
 
+@pytest.mark.slow
 def test_a_hostile_file_name_is_shown_as_text_in_the_status(tmp_path: Path) -> None:
     """A file name holding a terminal escape and a line break: shown with "?", never sent as is."""
     folder = tmp_path / "live"

@@ -296,8 +296,9 @@ def test_the_holder_is_read_from_duckdbs_message_and_the_pid(tmp_path: Path) -> 
     mine = os.getpid()
     holder = holder_of(RuntimeError(MESSAGE.format(path=db, pid=mine, hint="")), db, read_only=True)
     assert holder is not None and (holder.pid, holder.program, holder.writing) == (mine, "/usr/bin/python3.12", True)
-    if Path("/proc/self/cmdline").exists():  # this very process's command line (pytest's)
-        assert any("pytest" in part for part in holder.argv), holder.argv
+    if Path("/proc/self/cmdline").exists():  # this very process's command line (pytest's, or an xdist worker's)
+        own = [part.decode() for part in Path("/proc/self/cmdline").read_bytes().split(b"\0") if part]
+        assert list(holder.argv) == own and any("python" in part for part in own), holder.argv
     reading = holder_of(RuntimeError(MESSAGE.format(path=db, pid=mine, hint=HINT)), db, read_only=False)
     assert reading is not None and not reading.writing and reading.doing() == "is reading it"
     assert holder_of(RuntimeError(f'IO Error: Could not open "{db}"'), db, read_only=True) is None
