@@ -488,7 +488,7 @@ def _file_lines(report: FileReport, detail: Detail, width: int) -> list[str]:
                                                  else _fitting(report.duplicate_ids[:ids], width - 18, duplicates)))
     if report.skipped_games:
         games = [f"{game} ×{count}" for game, count in sorted(report.skipped_games.items(), key=lambda item: -item[1])]
-        lines.append("      " + escape(fit("skipped (other games): " + ", ".join(games), width - 6)))
+        lines += _said("      skipped (other games): ", "", ", ".join(games), width)
     for failure in report.failures[:failures]:
         if not failure.line:  # about the whole file (how it was decoded): no hand failed for it
             lines += _said("      note: ", "", failure.reason, width)
