@@ -12,11 +12,13 @@ number ``hands.hk`` (schema ``keyed``), each shown under its old name by a view 
 from __future__ import annotations
 
 from datetime import datetime
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from hhtool.clock import utc_instant
 from hhtool.store.spec import Role, ddl, names_of, views_sql
+
+if TYPE_CHECKING:
+    import duckdb
 
 SCHEMA_V1 = """
 CREATE TABLE files (
