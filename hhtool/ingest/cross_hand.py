@@ -26,6 +26,9 @@ from hhtool.store.judgements import drop_scratch as drop_judgement_scratch
 #: hands judged at a time: the evidence of one slice is held in memory, then saved (a 115k-hand import
 #: held ≈ 750 MiB when the pass took every hand at once)
 SLICE_HANDS = 20_000
+#: the same inside an import's batch, where the pool's workers are alive beside it: the evidence of a
+#: 10,000-hand batch taken at once held ≈ 48 MiB of Python objects in the importing process
+BATCH_SLICE_HANDS = 2_500
 
 
 def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile: str | None = None,
@@ -39,7 +42,7 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
 
 
 def judge_batch(store: Store, hks: Sequence[int], desk: UserStructures | None = None,
-                slice_hands: int = SLICE_HANDS, profile: str | None = None,
+                slice_hands: int = BATCH_SLICE_HANDS, profile: str | None = None,
                 profiles: ProfileOf = built_in_profile) -> int:
     """Inside the transaction that writes an import's batch (hands ``hks``, just inserted): judge them,
     and again the stored hands of their tables and levels whose evidence they change, and write the

@@ -35,8 +35,10 @@ from hhtool.sites.kit.base import SiteParser
 from hhtool.store import Store
 
 #: hands parsed, replayed and tabulated together (one task for a worker). Measured on a 31 MB file
-#: at --jobs 2: a worker peaks at 190 MiB with 1,000 against 230 MiB with 2,000, the same CPU time
-BATCH_HANDS = 1000
+#: at --jobs 2: a worker peaks at 190 MiB with 1,000 against 230 MiB with 2,000, the same CPU time;
+#: with 500, 165 MiB and the process tree's peak 735-751 against 794-804 MiB (CPU of all processes,
+#: median of 3 interleaved: 27.4 against 26.9 s, within the runs' spread)
+BATCH_HANDS = 500
 #: files at least this big are read as a stream (twice: digest, then lines) instead of whole. Read
 #: whole, a file costs about 3x its size more (measured on a 31 MB file: 696 against 606 MiB with
 #: --jobs 1), so that below 4 MiB (one process, POOL_MIN_BYTES) it costs little, and the progress
