@@ -8,7 +8,6 @@ from pathlib import Path
 
 import polars as pl
 
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_graph
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.reports.stats_view import TerminalChoice, UnknownColumn, opposite_sign_notes, ordered, terminal_view
@@ -18,6 +17,7 @@ from hhtool.service.out_files import prepare_out_file
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.service.times import in_user_zone
+from hhtool.store.filters import HandFilter
 
 GRAPH_SUFFIXES = (".svg", ".html", ".htm")
 

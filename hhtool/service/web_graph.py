@@ -15,13 +15,13 @@ from datetime import datetime
 
 from hhtool.money import format_money
 from hhtool.reports.choices import Axis, Unit
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, drawing, heroes
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from hhtool.store.lookups import most_played_hero, smallest_unit
 
 #: points drawn at most (a screen is not wider than this)

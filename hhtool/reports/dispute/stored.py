@@ -24,6 +24,7 @@ from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
 from hhtool.store.findings import StoredJudgement, conflicts_of, stored_judgement
+from hhtool.store.table_context import table_neighbours
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +81,13 @@ def _side(row: dict[str, object], which: str) -> CopySide:
 
 def _table_words(store: Store, hand: Hand) -> dict[str, str]:
     """How many other stored hands share the hand's table and stakes, and the forced bets most of them carry."""
-    place, column = (hand.tournament_id, "tournament_id") if hand.stakes.is_tournament else (hand.table_name, "table_name")
+    place = hand.tournament_id if hand.stakes.is_tournament else hand.table_name
     if place is None:
         return {}
-    rows = store.run(
-        f"""SELECT count(*), mode(ante), mode(bring_in) FROM hands h
-            WHERE coalesce(h.origin_site, h.site) = ? AND h.{column} = ? AND h.small_bet IS NOT DISTINCT FROM ?
-              AND h.big_bet IS NOT DISTINCT FROM ? AND h.currency = ? AND NOT (h.site = ? AND h.hand_id = ?)""",
-        [hand.origin_site or hand.site, place, hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency,
-         hand.site, hand.hand_id])
-    count, ante, bring_in = rows[0]
+    count, ante, bring_in = table_neighbours(
+        store, site=hand.site, hand_id=hand.hand_id, origin_site=hand.origin_site or hand.site,
+        in_tournament=hand.stakes.is_tournament, place=place, small_bet=hand.stakes.small_bet,
+        big_bet=hand.stakes.big_bet, currency=hand.stakes.currency)
     where = f"{'tournament' if hand.stakes.is_tournament else 'table'} '{place}'"
     if not count:
         return {"ante": f"no other hand at {where} is stored", "bring-in": f"no other hand at {where} is stored"}
