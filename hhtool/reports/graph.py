@@ -32,7 +32,6 @@ from hhtool.reports.choices import Axis, Unit
 from hhtool.reports.templating import render
 from hhtool.store import Store
 from hhtool.store.filters import HandFilter
-from hhtool.store.graph_queries import heroes as heroes  # (the service names the heroes from here)
 from hhtool.store.graph_queries import winnings_rows
 
 MAX_SVG_POINTS = 2000

@@ -24,7 +24,7 @@ from datetime import datetime
 from hhtool.reports.choices import Axis, Unit
 from hhtool.store import Store
 from hhtool.store.filters import HandFilter
-from hhtool.store.graph_queries import bucket_sums, dated_hands_per_day, hands_per_currency
+from hhtool.store.graph_queries import bucket_sums, dated_hands_per_day
 from hhtool.store.graph_queries import last_hand_at as last_drawn_hand_at
 
 #: bucket widths in seconds, narrowest first: a minute to a year
@@ -75,4 +75,4 @@ def last_hand_at(store: Store, hand_filter: HandFilter, player: str, currency: s
                               in_big_bets=unit is Unit.bb)
 
 
-__all__ = ["WIDTHS", "Bucket", "bucket_width", "bucketed", "hands_per_currency", "last_hand_at"]
+__all__ = ["WIDTHS", "Bucket", "bucket_width", "bucketed", "last_hand_at"]

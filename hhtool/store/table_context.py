@@ -10,10 +10,10 @@ if TYPE_CHECKING:
 
 
 class TableNeighbours(NamedTuple):
-    """The other stored hands of a table: how many, and the ante and bring-in most of them carry (None: none
-    states it), in the smallest unit."""
+    """The other stored hands of a table: how many (``hands``), and the ante and bring-in most of them carry
+    (None: none states it), in the smallest unit."""
 
-    count: int
+    hands: int
     ante: int | None
     bring_in: int | None
 
