@@ -285,15 +285,14 @@ def write_replays(store: Store, drawn: Drawing, folder: Path) -> dict[int, str]:
     from hhtool.reports.dispute.html import render_html
     from hhtool.reports.dispute.pages import page_name
     from hhtool.reports.dispute.stored import stored_facts
-    from hhtool.store.load import load_hands
+    from hhtool.store.load import load_hands_by_key
 
     series = drawn.series
     wanted = {(str(series["site"][i]), str(series["hand_id"][i])): i for i in picked(series.height, MAX_REPLAYS)}
     folder.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
     pages: dict[int, str] = {}
-    keys = [f"{site}\x00{hand_id}" for site, hand_id in wanted]
-    for hand in load_hands(store, "list_contains(?, h.site || chr(0) || h.hand_id)", [keys]):
+    for hand in load_hands_by_key(store, wanted):
         index = wanted.get((hand.site, hand.hand_id))
         if index is None or index in pages:
             continue

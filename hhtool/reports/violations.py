@@ -29,12 +29,11 @@ def misawarded_with_returns(store: Store, keys: list[tuple[str, str]]) -> dict[t
     from hhtool.replay import judged, profile_for
     from hhtool.replay.profiles import PROFILES, ChosenProfile
     from hhtool.reports.dispute.settlement import differences_of, misawarded_total
-    from hhtool.store.load import load_hands
+    from hhtool.store.load import load_hands_by_key
 
-    wanted = [f"{site}:{hand_id}" for site, hand_id in keys]
     profiles = stored_profiles(store, keys)
     found: dict[tuple[str, str], int] = {}
-    for hand in load_hands(store, "list_contains(?, h.site || ':' || h.hand_id)", [wanted]):
+    for hand in load_hands_by_key(store, keys):
         stored = profiles.get((hand.site, hand.hand_id))
         chosen = ChosenProfile(PROFILES[stored], False) if stored in PROFILES else profile_for(hand)
         state, result = judged(hand, chosen)
