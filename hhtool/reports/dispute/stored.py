@@ -23,6 +23,7 @@ from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
+from hhtool.store.filters import HandFilter
 from hhtool.store.findings import StoredJudgement, conflicts_of, stored_judgement
 from hhtool.store.table_context import table_neighbours
 
@@ -106,7 +107,8 @@ def cross_hand_in_memory(store: Store, hand: Hand, profile: str,
     memory, not saved (a read-only store keeps its scratch tables in memory); None when the pass has
     nothing to judge (the history states both forced bets)."""
     try:
-        if not evidence_of.choose(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id], profile):
+        where, params = HandFilter(sites=(hand.site,), hand_id=hand.hand_id).sql()
+        if not evidence_of.choose(store, where, params, profile):
             return None
         evidence = evidence_of.gather(store, 0, 1)
         return judge_bets([HandRow(*values) for values in evidence.hands], evidence.tables,
@@ -118,8 +120,9 @@ def cross_hand_in_memory(store: Store, hand: Hand, profile: str,
 def stored_facts(store: Store, hand: Hand, profile: str, desk: UserStructures | None = None) -> StoredFacts:
     """What the store knows of the hand under ``profile``: its judgement of record, or, never judged under
     it or with the user's structures file (``desk``), the cross-hand pass worked out in memory."""
+    where, params = HandFilter(sites=(hand.site,), hand_id=hand.hand_id).sql()
     copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
-                   for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
+                   for row in conflicts_of(store, where, params))
     # (a structures file given to a view judges the hand again with it: the stored judgement may predate it)
     judgement = stored_judgement(store, hand.site, hand.hand_id, profile) if desk is None else None
     cross_hand = cross_hand_in_memory(store, hand, profile, desk) if judgement is None else None
