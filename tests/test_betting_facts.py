@@ -13,9 +13,9 @@ import pytest
 from hhtool.ingest.loader import import_file
 from hhtool.replay import profile_for_site, replay
 from hhtool.replay.engine import betting_facts, walk
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.show import describe_hand
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import counted_columns, player_hand_facts
 from hhtool.store.player_facts_cache import COVERED_TABLE, refresh_facts
 from hhtool.store.schema import BETTING_FACTS

@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.model import ActionKind
 from hhtool.money import format_money
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.graph import GraphError, nice_ticks, winnings_series
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from tests.inputs import copy_store
 from tests.stats_hands import ALL_HANDS, load, parse
 from tests.test_site_pokerstars import ALLIN_SIDE_POT, SPLIT_HAND

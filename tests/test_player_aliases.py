@@ -186,9 +186,9 @@ def test_a_hostile_player_name_in_an_alias_reaches_the_terminal_harmless(db: str
 def test_an_alias_reads_the_same_from_the_facts_cache_and_from_facts_computed_on_the_fly(db: str) -> None:
     """A store whose facts are not stored (read-only, or written by another tool) computes them per
     report: the alias selects the same rows there (hhtool.store.player_facts.hands_facts_sql)."""
-    from hhtool.reports.filters import HandFilter
     from hhtool.reports.stats import player_stats
     from hhtool.store import Store
+    from hhtool.store.filters import HandFilter
     from hhtool.store.player_facts_cache import CACHE_TABLES, VERSION_TABLE
 
     assert run(db, "alias", "add", "Me", *NAMES).exit_code == 0

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.store import Store, player_facts_cache
+from hhtool.store.filters import Game, HandFilter, parse_stakes
 from hhtool.store.player_facts import player_hand_facts
 from hhtool.store.player_facts_cache import needs_refresh, refresh_facts, selected_facts
 from tests.stats_hands import ALL_HANDS

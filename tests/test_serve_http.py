@@ -185,8 +185,8 @@ def test_paging_by_key_in_time_ranges_walks_the_whole_list(store: Path, players:
     order, and a hand's neighbours are its rows' neighbours."""
     import duckdb
 
-    from hhtool.reports.filters import HandFilter
     from hhtool.service.web_lists import hands_page, neighbours
+    from hhtool.store.filters import HandFilter
 
     database = Database(str(store))
     chosen = HandFilter(players=players)
@@ -220,9 +220,9 @@ def test_a_long_series_is_summed_per_span_with_the_totals_of_its_hands(client: A
                                                                        axis: str) -> None:
     """Over PER_HAND_LIMIT hands, the graph is summed in SQL per span of time: each point is the
     per-hand series' totals at that span's last hand, and its link opens that hand."""
-    from hhtool.reports.filters import HandFilter
     from hhtool.service import web_graph
     from hhtool.service.choices import Axis, Unit
+    from hhtool.store.filters import HandFilter
 
     database = Database(str(store))
     per_hand, _ = web_graph.graph_points(database, HandFilter(), "Hero", None, Unit(unit), Axis(axis))

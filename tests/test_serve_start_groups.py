@@ -18,11 +18,11 @@ import pytest
 from typer.testing import CliRunner
 
 from hhtool.cli import app
-from hhtool.reports.filters import HandFilter
-from hhtool.reports.starting_hands import RANKS, UNKNOWN, start_group_sql
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import player_hand_facts
 from hhtool.store.player_facts_cache import DAILY_TABLE, FACTS_DEFINITION, VERSION_TABLE, facts_version
+from hhtool.store.start_groups import RANKS, UNKNOWN, start_group_sql
 from tests.inputs import copy_store, samples_store
 
 runner = CliRunner()

@@ -1,19 +1,19 @@
-"""The service writes no SQL: it says what a command asks for and calls the store's queries
-(README, the layer table). Every string literal of hhtool/service/*.py (f-strings and implicitly
-joined literals included; docstrings left out) is read for SQL statements; a module that holds one
-fails unless ALLOWED names it with its reason, and an entry no longer needed fails too, so the list
-only shrinks.
+"""The detector of SQL statements in Python source, and its cases: every string literal (f-strings and
+implicitly joined literals included) is read for a SQL statement; docstrings and the help text given to
+a command's options and arguments (``help=``, ``short_help=``, ``epilog=``: words shown to a user,
+never run) are left out.
+
+The service writes no SQL (README, the layer table): tests/test_layering.py's check that the SQL lives in
+the store runs this detector over the service with the other layers above the store (reports, web, cli,
+ingest), and tests/test_judgement_store.py reads the literals by its helpers.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
-
-SERVICE = Path(__file__).resolve().parents[1] / "hhtool" / "service"
 
 #: SQL statements, as written in capitals ("{}" stands for an f-string's replacement field)
 STATEMENTS = (
@@ -26,11 +26,8 @@ STATEMENTS = (
     re.compile(r"\b(?:BEGIN\s+TRANSACTION|COMMIT|ROLLBACK)\b"),
 )
 
-#: service modules that still write SQL, and why: each is being reworked by another change of #27 now,
-#: and its SQL moves to the store there (the service's `sql` command and the verdicts write none:
-#: the user's statement runs in hhtool.store.confined, the verdict queries are hhtool.store.findings)
-ALLOWED: dict[str, str] = {
-}
+#: the keyword arguments of a call whose text is shown to a user, never run (Typer's options and commands)
+HELP_KEYWORDS = ("help", "short_help", "epilog")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -42,6 +39,12 @@ def _docstrings(tree: ast.AST) -> set[int]:
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
                 found.add(id(first.value))
     return found
+
+
+def _help_texts(tree: ast.AST) -> set[int]:
+    """The ids of the nodes inside a call's help text (:data:`HELP_KEYWORDS`)."""
+    return {id(inner) for node in ast.walk(tree) if isinstance(node, ast.keyword) and node.arg in HELP_KEYWORDS
+            for inner in ast.walk(node.value)}
 
 
 def _text(node: ast.AST) -> str | None:
@@ -57,7 +60,7 @@ def _text(node: ast.AST) -> str | None:
 def sql_in(source: str, filename: str = "<module>") -> list[tuple[int, str]]:
     """(line, text) of each string literal of ``source`` holding a SQL statement."""
     tree = ast.parse(source, filename=filename)
-    skipped = _docstrings(tree)
+    skipped = _docstrings(tree) | _help_texts(tree)
     inner = {id(value) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for value in node.values}
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -67,39 +70,6 @@ def sql_in(source: str, filename: str = "<module>") -> list[tuple[int, str]]:
         if text is not None and any(pattern.search(text) for pattern in STATEMENTS):
             found.append((getattr(node, "lineno", 0), " ".join(text.split())[:70]))
     return sorted(found)
-
-
-def service_sql(service: Path = SERVICE) -> dict[str, list[tuple[int, str]]]:
-    """Each service module that writes SQL, with where."""
-    found = {}
-    for path in sorted(service.glob("*.py")):
-        lines = sql_in(path.read_text(encoding="utf-8"), str(path))
-        if lines:
-            found[path.stem] = lines
-    return found
-
-
-def unexpected(found: dict[str, list[tuple[int, str]]], allowed: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
-    """The modules of ``found`` that write SQL without an entry in ``allowed``."""
-    return {module: lines for module, lines in found.items() if module not in allowed}
-
-
-def test_the_service_writes_no_sql() -> None:
-    found = unexpected(service_sql(), ALLOWED)
-    assert not found, "SQL in the service (move it into a store query module, hhtool/store/):\n" + "\n".join(
-        f"  hhtool/service/{module}.py:{line}: {text}" for module, lines in found.items() for line, text in lines)
-
-
-def test_every_allowed_module_still_writes_sql() -> None:
-    found = service_sql()
-    stale = sorted(module for module in ALLOWED if module not in found)
-    assert not stale, f"no SQL left: remove from ALLOWED: {stale}"
-
-
-def test_every_allowed_module_exists_and_says_why() -> None:
-    for module, reason in ALLOWED.items():
-        assert (SERVICE / f"{module}.py").is_file(), module
-        assert len(reason.split()) >= 3, module
 
 
 @pytest.mark.parametrize("source", [
@@ -115,6 +85,10 @@ def test_every_allowed_module_exists_and_says_why() -> None:
     'store.run(f"UPDATE hands SET verdict = ? WHERE hk = ?", [v, k])\n',
     'store.run("CREATE OR REPLACE TEMP VIEW chosen AS SELECT 1")\n',
     'def f():\n    return "x" if y else f"SELECT count(*) FROM ({sql}) l"\n',
+    # a statement beside help text, or given by another keyword, is still one
+    'typer.Option(None, help="the rows", default="SELECT 1 FROM hands")\n',
+    'run(query="DELETE FROM notes WHERE id = ?", help="a note")\n',
+    'HELP = "One SELECT (or WITH, FROM) statement"\n',
 ])
 def test_sql_is_found_in_every_kind_of_literal(source: str) -> None:
     assert sql_in(source)
@@ -126,18 +100,10 @@ def test_sql_is_found_in_every_kind_of_literal(source: str) -> None:
     'raise UsageError("select a hand from the list, then update it")\n',
     'message = f"no stored hand {hand_id!r}; did you mean {close}?"\n',
     'VERDICT = f"CASE WHEN {CONFLICTED} THEN \'violation\' ELSE h.verdict END"\n',  # an expression, not a statement
+    # the help of the `sql` command's argument: which statements it takes
+    'q: str = typer.Argument(..., help="One SELECT (or WITH, FROM, VALUES) "\n'
+    '                        "statement; the schema is in docs.")\n',
+    '@app.command(short_help="SELECT a FROM b", epilog=f"UPDATE {t} SET x, as the store does")\ndef f(): ...\n',
 ])
 def test_prose_and_docstrings_are_not_sql(source: str) -> None:
     assert sql_in(source) == []
-
-
-def test_a_service_module_writing_sql_fails(tmp_path: Path) -> None:
-    """The check at work on a service tree: a module with SQL is named, an allowed one is not."""
-    (tmp_path / "notes.py").write_text('def f(store):\n    return store.run("SELECT 1 FROM notes WHERE id = ?", [1])\n',
-                                       encoding="utf-8")
-    (tmp_path / "stores.py").write_text('GUARD = "BEGIN TRANSACTION READ ONLY"\n', encoding="utf-8")
-    (tmp_path / "clean.py").write_text('from hhtool.store import notes_and_tags\n', encoding="utf-8")
-    found = service_sql(tmp_path)
-    assert set(found) == {"notes", "stores"}
-    assert list(unexpected(found, {"stores": "a guard that is allowed here"})) == ["notes"]
-    assert found["notes"] == [(2, "SELECT 1 FROM notes WHERE id = ?")]

@@ -1,4 +1,4 @@
-"""#26's speed: sessions are split in SQL (hhtool/reports/sessions.py, ``sessions_sql``), over spans of
+"""#26's speed: sessions are split in SQL (hhtool/store/session_queries.py, ``sessions_sql``), over spans of
 the gap, so that only sessions come back to Python, never every hand. They are the sessions the
 command listed when Python walked every hand: checked against that walk (kept here as the oracle)
 through `hhtool sessions` on the samples and on a simulated store whose hands have breaks around the

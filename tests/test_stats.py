@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 from hhtool.cli import app
 from hhtool.ingest.loader import import_file
 from hhtool.model import Hand
-from hhtool.reports.filters import Game, HandFilter, parse_stakes
 from hhtool.reports.stats import RATES, Breakdown, output_keys, player_stats
 from hhtool.store import Store
+from hhtool.store.filters import Game, HandFilter, parse_stakes
 from hhtool.store.player_facts import evaluate_cards, player_hand_facts
 from tests.inputs import REPO, copy_store
 from tests.stats_hands import (

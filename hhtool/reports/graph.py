@@ -1,7 +1,7 @@
 """Cumulative winnings against hands played or against time: total, showdown, non-showdown and all-in
 EV lines (the all-in EV line: the total with each all-in hand's net replaced by its EV net, docs/allin-ev.md).
 
-The series comes from the player's facts (:mod:`hhtool.store.player_facts_cache`) in hand order (start
+The series comes from the player's facts (:mod:`hhtool.store.graph_queries`) in hand order (start
 time, then file and line); money stays in integer smallest units until it is drawn, and big bets
 are each hand's net over its own big bet, divided only when drawn. The chart is drawn by the one chart
 definition (:mod:`hhtool.reports.chart`, as `hhtool serve`'s graph page draws it): an SVG file, or an
@@ -20,7 +20,7 @@ show` command.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -29,10 +29,10 @@ from hhtool.money import currency_symbol, format_at_table, format_money, site_am
 from hhtool.reports.chart import Line, Mark, Series, nice_ticks, picked, seconds_of, svg_file
 from hhtool.reports.chart import both_sizes as chart_at_both_sizes
 from hhtool.reports.choices import Axis, Unit
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.templating import render
 from hhtool.store import Store
-from hhtool.store.player_facts_cache import selected_facts
+from hhtool.store.filters import HandFilter
+from hhtool.store.graph_queries import winnings_rows
 
 MAX_SVG_POINTS = 2000
 MAX_TABLE_ROWS = 5000
@@ -47,23 +47,12 @@ class GraphError(ValueError):
     """The graph cannot be drawn as asked (no such player, several currencies, …)."""
 
 
-def heroes(store: Store, hand_filter: HandFilter) -> list[str]:
-    where, params = hand_filter.sql()
-    rows = store.run(f"SELECT DISTINCT h.hero FROM hands h WHERE h.hero IS NOT NULL AND {where} ORDER BY 1", params)
-    return [str(row[0]) for row in rows]
-
-
 def winnings_series(store: Store, hand_filter: HandFilter, player: str, currency: str | None = None,
                     unit: Unit = Unit.money) -> pl.DataFrame:
     """The player's hands in order with net won and whether he went to showdown, plus the running
     totals (in money: of one currency). Raises GraphError when he has no hands, or, in money, hands in
     several currencies and none chosen (big bets have no currency: each hand counts in its own)."""
-    selected = replace(hand_filter, players=(player,))
-    condition, condition_params = ("h.currency = ?", (currency,)) if currency is not None else ("TRUE", ())
-    with selected_facts(store, selected, condition, condition_params) as (facts, params):
-        frame = store.frame(
-            f"""SELECT site, hand_id, started_at, currency, unit, big_bet, net, went_sd, ev_net_milli FROM ({facts}) f
-                ORDER BY started_at NULLS LAST, file, first_line, site, hand_id""", params)
+    frame = winnings_rows(store, hand_filter, player, currency)
     if frame.is_empty():
         raise GraphError(f"no hands of {player!r} match")
     currencies = sorted(set(frame["currency"].to_list()))
@@ -296,15 +285,14 @@ def write_replays(store: Store, drawn: Drawing, folder: Path) -> dict[int, str]:
     from hhtool.reports.dispute.html import render_html
     from hhtool.reports.dispute.pages import page_name
     from hhtool.reports.dispute.stored import stored_facts
-    from hhtool.store.load import load_hands
+    from hhtool.store.load import load_hands_by_key
 
     series = drawn.series
     wanted = {(str(series["site"][i]), str(series["hand_id"][i])): i for i in picked(series.height, MAX_REPLAYS)}
     folder.mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
     pages: dict[int, str] = {}
-    keys = [f"{site}\x00{hand_id}" for site, hand_id in wanted]
-    for hand in load_hands(store, "list_contains(?, h.site || chr(0) || h.hand_id)", [keys]):
+    for hand in load_hands_by_key(store, wanted):
         index = wanted.get((hand.site, hand.hand_id))
         if index is None or index in pages:
             continue

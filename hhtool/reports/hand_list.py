@@ -1,5 +1,5 @@
 """The list of hands (`hhtool hands`): what a row holds, what the terminal shows of it, and the
-list's own filters beside the :class:`~hhtool.reports.filters.HandFilter` (verdict, showdown, pot).
+list's own filters beside the :class:`~hhtool.store.filters.HandFilter` (verdict, showdown, pot).
 
 A row is a hand, or with players asked for, a hand and one of them dealt in (his net, his showdown).
 Money stays in integer smallest units beside ``currency`` and ``unit``; the terminal view spells it

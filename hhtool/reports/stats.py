@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import polars as pl
 
 from hhtool.reports.choices import Breakdown
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.starting_hands import start_order
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import ALL_STREETS, LATER_STREETS
-from hhtool.store.player_facts_cache import resum_sql, summed_facts
+from hhtool.store.stats_queries import player_totals
 
 ORDINAL = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 RANK_ORDER = "AKQJT98765432"
@@ -71,28 +71,9 @@ def _rate(count: str, opportunities: str) -> pl.Expr:
     return pl.when(pl.col(opportunities) > 0).then(pl.col(count) / pl.col(opportunities)).otherwise(None)
 
 
-def totals_sql(sums: str, keys: list[str]) -> str:
-    """The rows of sums of the query ``sums`` (:func:`hhtool.store.player_facts_cache.summed_facts`) summed
-    into one row per ``keys`` group: every count and opportunity, money, and what ``bb_per_100``
-    needs (see :func:`finish`)."""
-    totals = [
-        "max(unit) AS unit", "CAST(sum(hands) AS BIGINT) AS hands", "CAST(sum(net) AS BIGINT) AS net_won",
-        "CAST(sum(net_showdown) AS BIGINT) AS net_won_showdown",
-        "CAST(sum(net) - sum(net_showdown) AS BIGINT) AS net_won_non_showdown",
-        "sum(big_bets) AS big_bets", "CAST(sum(big_bets_known) AS BIGINT) AS bb_per_100_hands",
-        "CAST(sum(rake_paid) AS BIGINT) AS rake_paid",
-        "CAST(sum(ev_net_milli) AS BIGINT) AS ev_net_milli", "sum(ev_big_bets) AS ev_big_bets",
-    ]
-    for rate in RATES:
-        totals += [f"CAST(sum({rate.fact}__n) AS BIGINT) AS {rate.key}_count",
-                   f"CAST(sum({rate.fact}__o) AS BIGINT) AS {rate.key}_opportunities"]
-    totals += [f"CAST(sum({name}) AS BIGINT) AS {name}" for name in COUNT_KEYS]
-    group = ", ".join(keys)
-    return f"SELECT {group}, {', '.join(totals)} FROM ({sums}) s GROUP BY {group}"
-
-
 def finish(sums: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """The rates and ``bb_per_100`` from the totals of :func:`totals_sql`, columns in output order."""
+    """The rates and ``bb_per_100`` from the totals of :func:`hhtool.store.stats_queries.totals_sql`, columns in
+    output order."""
     grouped = sums.with_columns(
         pl.when(pl.col("bb_per_100_hands") > 0)
         .then((pl.col("big_bets") * 100 / pl.col("bb_per_100_hands")).round(3))
@@ -137,12 +118,7 @@ def player_stats(store: Store, hand_filter: HandFilter, by: Breakdown | None = N
     keys = ["player", "currency"]
     if by in BREAKDOWN_COLUMN:
         keys.append(BREAKDOWN_COLUMN[by])
-    with summed_facts(store, hand_filter, (*keys, "site")) as (sums, params):
-        # summed per site name first: the alias lookup then runs once per name, not once per day
-        per_name = resum_sql(sums, (*keys, "site", "unit"))
-        label, label_params = hand_filter.person_label("s0.site", "s0.player")
-        by_person = f"SELECT * REPLACE ({label} AS player) FROM ({per_name}) s0"
-        totals = store.frame(totals_sql(by_person, keys), [*label_params, *params])
+    totals = player_totals(store, hand_filter, keys, [(rate.key, rate.fact) for rate in RATES], COUNT_KEYS)
     if totals.is_empty():
         return pl.DataFrame(schema={key: pl.Utf8 for key in keys}).select(keys)
     frame = finish(totals, keys)

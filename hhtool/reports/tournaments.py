@@ -39,43 +39,9 @@ OPTIONAL_HEADERS = ("chips won", "hands", "site")
 UNSTATED = "—"
 
 
-def tournaments_sql(facts: str, whose: str) -> str:
-    """The rows of the facts query ``facts`` (tournament hands) summed per tournament and player, with the
-    buy-in the tournament's selected hands state and the finish any hand of it states for the player, stored
-    or skipped as another game's (the last one stated, should several state one)."""
-    return f"""WITH stated AS (
-                   SELECT h.site, h.tournament_id, x.player, x.place, x.prize, x.currency, x.unit, h.file, x.line,
-                          NOT list_contains(coalesce(h.note_lines, []), x.line) AS plain
-                   FROM keyed.finishes x JOIN hands h ON h.hk = x.hk
-                   UNION ALL
-                   SELECT site, tournament_id, unnest(finish_players), unnest(finish_places), unnest(finish_prizes),
-                          unnest(finish_currencies), unnest(finish_units), file, unnest(finish_lines), TRUE
-                   FROM skipped_hands WHERE finish_players IS NOT NULL),
-               finished AS (
-                   SELECT site, tournament_id, player,
-                          arg_max(struct_pack(place := place, prize := prize, currency := currency, unit := unit,
-                                              plain := plain), (file, line)) AS stated
-                   FROM stated GROUP BY site, tournament_id, player)
-               SELECT t.*, fin.stated.place, fin.stated.prize, fin.stated.currency AS prize_currency,
-                      fin.stated.unit AS prize_unit, fin.stated.plain AS finish_read
-               FROM (
-                   SELECT f.site, h.tournament_id, f.player, min(f.started_at) AS first_hand,
-                          max(f.started_at) AS last_hand, CAST(count(*) AS BIGINT) AS hands,
-                          any_value(f.currency) AS currency, CAST(sum(f.net) AS BIGINT) AS chips_won,
-                          any_value(struct_pack(amount := h.buy_in, fee := h.buy_in_fee, bounty := h.buy_in_bounty,
-                                                currency := h.buy_in_currency, unit := h.buy_in_unit))
-                              FILTER (WHERE h.buy_in IS NOT NULL) AS stated_buy_in
-                   FROM ({facts}) f JOIN hands h ON h.site = f.site AND h.hand_id = f.hand_id
-                   WHERE f.is_tournament AND {whose}
-                   GROUP BY f.site, h.tournament_id, f.player
-               ) t LEFT JOIN finished fin ON fin.site = t.site AND fin.tournament_id IS NOT DISTINCT FROM t.tournament_id
-                   AND fin.player = t.player
-               ORDER BY t.first_hand DESC NULLS LAST, t.site, t.tournament_id, t.player"""
-
-
 def tournaments_frame(rows: list[tuple[Any, ...]]) -> pl.DataFrame:
-    """The rows of :func:`tournaments_sql` with the buy-in's parts as columns of their own, and what they
-    give of the money (:func:`money_result`): cost, won, profit, roi, itm (:data:`KEYS`)."""
+    """The rows of :func:`hhtool.store.tournament_queries.tournament_rows` with the buy-in's parts as columns of
+    their own, and what they give of the money (:func:`money_result`): cost, won, profit, roi, itm (:data:`KEYS`)."""
     flat = [(*row[:8], *_buy_in_parts(row[8]), *row[9:]) for row in rows]
     schema = {"site": pl.Utf8, "tournament_id": pl.Utf8, "player": pl.Utf8, "first_hand": pl.Datetime,
               "last_hand": pl.Datetime, "hands": pl.Int64, "currency": pl.Utf8, "chips_won": pl.Int64,

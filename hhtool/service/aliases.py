@@ -3,7 +3,7 @@
 They are rows of the store's ``aliases`` table (person, site, player), not of the user's config
 file: the numbers `stats --player NAME` gives then depend on the store alone, and whoever reads the
 store (or its Parquet export) groups the same names. Every filter asking for a player resolves the
-alias (:func:`hhtool.reports.filters.player_condition`): `stats`, `graph`, `violations`, `audit`,
+alias (:func:`hhtool.store.filters.player_condition`): `stats`, `graph`, `violations`, `audit`,
 `export` and any list of hands.
 
 Names are matched exactly, as the histories write them and as ``--player`` matches them (no site

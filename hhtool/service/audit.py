@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from hhtool.ingest.cross_hand import has_never_judged, judge_hands, judge_never_judged
 from hhtool.replay.codes import Code
-from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import close_to, require_matches
 from hhtool.service.importing import ImportOptions, check_rules, collect_paths, import_into
@@ -19,6 +18,7 @@ from hhtool.service.judging import explain_stored, rereplay, write_dispute_pages
 from hhtool.service.stores import Database
 from hhtool.service.verdicts import verdict_counts, violations
 from hhtool.store import Store, StoreError
+from hhtool.store.filters import HandFilter
 
 if TYPE_CHECKING:
     from hhtool.ingest.accounting import ImportReport

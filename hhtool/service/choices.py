@@ -22,7 +22,7 @@ from hhtool.reports.choices import (
     Unit,
     Verdict,
 )
-from hhtool.reports.filters import Game
+from hhtool.store.filters import Game
 
 #: what a user's SQL query (`hhtool sql`) gets unless the command asks for more or less: the seconds
 #: before it is stopped and the DuckDB memory it may use (the store's confined runner applies them;

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hhtool.replay.codes import Code
-from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import CannotWrite
 from hhtool.service.judging import stored_hands
 from hhtool.service.out_files import prepare_out_file, prepare_out_folder
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from hhtool.store.spec import TABLES, Role
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The one :class:`HandFilter` every command selects hands with, built from command-line values.
 
-The class and its SQL live in :mod:`hhtool.reports.filters` (the reports select with it too); this
+The class and its SQL live in :mod:`hhtool.store.filters` (the reports select with it too); this
 module reads the option texts into it and names a malformed one as a usage error.
 """
 
@@ -12,10 +12,10 @@ from datetime import date, datetime
 from difflib import get_close_matches
 
 from hhtool.clock import zone_name
-from hhtool.reports.filters import Game, HandFilter, parse_stakes, tag_name
 from hhtool.service.config import display_zone
 from hhtool.service.errors import UsageError
 from hhtool.store import Store, known, notes_and_tags
+from hhtool.store.filters import Game, HandFilter, parse_stakes, tag_name
 
 
 def parse_day(text: str | None, option: str) -> date | None:

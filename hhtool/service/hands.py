@@ -13,7 +13,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from hhtool.replay.result import stored_verdict_sql
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.hand_list import (
     KEYS,
     LABELS,
@@ -36,6 +35,7 @@ from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.service.times import in_user_zone, zone_labelled
 from hhtool.store import hand_queries
+from hhtool.store.filters import HandFilter
 from hhtool.store.findings import CONFLICTED
 from hhtool.store.hand_queries import ListChoice
 from hhtool.store.player_facts_cache import selected_facts

@@ -8,11 +8,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import CannotWrite, UsageError
 from hhtool.service.importing import check_rules
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
 from hhtool.store.load import load_hands
 
 if TYPE_CHECKING:

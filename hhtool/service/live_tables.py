@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from hhtool.money import format_money
-from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
 from hhtool.service.reports import stats
 from hhtool.service.stores import Database
+from hhtool.store.filters import HandFilter
 
 #: minutes back from the newest hand a table's last hand may be, by default, and at most
 DEFAULT_MINUTES, MOST_MINUTES = 30, 24 * 60

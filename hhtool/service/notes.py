@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, get_args
 
-from hhtool.reports.filters import tag_name
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import close_to
 from hhtool.service.stores import Database
 from hhtool.store import Store, known, notes_and_tags
+from hhtool.store.filters import tag_name
 from hhtool.store.notes_and_tags import NoteRow
 
 Target = Literal["hand", "player"]

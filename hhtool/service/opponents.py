@@ -10,10 +10,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from hhtool.money import format_money
-from hhtool.reports.filters import HandFilter
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
+from hhtool.store.filters import HandFilter
 
 if TYPE_CHECKING:
     from hhtool.store import Store
@@ -66,7 +66,7 @@ class Against:
 def _conditions(store: Store, hand_filter: HandFilter, player: str,
                 opponent: str | None) -> tuple[Condition, Who, Who | None]:
     """The hands' condition and each side's names: an alias's names site by site, else the name on any
-    site (as :func:`hhtool.reports.filters.player_condition` reads a name)."""
+    site (as :func:`hhtool.store.filters.player_condition` reads a name)."""
     from hhtool.store.aliases import members
     from hhtool.store.opponents import Condition, Who
 

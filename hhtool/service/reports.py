@@ -8,8 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from hhtool.reports.filters import HandFilter
-from hhtool.reports.graph import Axis, GraphError, Unit, drawing, heroes, write_graph
+from hhtool.reports.graph import Axis, GraphError, Unit, drawing, write_graph
 from hhtool.reports.stats import Breakdown, player_stats
 from hhtool.reports.stats_view import TerminalChoice, UnknownColumn, opposite_sign_notes, ordered, terminal_view
 from hhtool.service.errors import UsageError
@@ -18,6 +17,8 @@ from hhtool.service.out_files import prepare_out_file
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.service.times import in_user_zone
+from hhtool.store.filters import HandFilter
+from hhtool.store.graph_queries import heroes
 
 GRAPH_SUFFIXES = (".svg", ".html", ".htm")
 

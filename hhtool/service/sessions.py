@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hhtool.reports.choices import DEFAULT_GAP_MINUTES
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.listing import Listed, UnknownColumn, column_key, limit_for
 from hhtool.reports.sessions import (
     ALIASES,
@@ -17,10 +16,7 @@ from hhtool.reports.sessions import (
     UNCUT_COLUMNS,
     found_sessions,
     ordered,
-    played_sql,
-    sessions_columns,
     sessions_frame,
-    sessions_sql,
     shown_keys,
     terminal_view,
 )
@@ -30,7 +26,8 @@ from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
-from hhtool.store.player_facts_cache import selected_facts
+from hhtool.store.filters import HandFilter
+from hhtool.store.session_queries import session_rows
 
 
 @dataclass(frozen=True)
@@ -60,11 +57,7 @@ def sessions(database: Database, hand_filter: HandFilter, gap_minutes: int = DEF
         raise UsageError(str(error)) from None
     with report_store(database) as store:
         require_matches(store, hand_filter)
-        with selected_facts(store, hand_filter) as (facts, params):
-            played = played_sql(facts, heroes_only=not hand_filter.players)
-            names = sessions_columns(by_table=by_table)
-            rows = [dict(zip(names, row, strict=True))
-                    for row in store.run(sessions_sql(played, gap_minutes, by_table=by_table), params)]
+        rows = session_rows(store, hand_filter, gap_minutes, by_table=by_table, heroes_only=not hand_filter.players)
     counted, dated = int(rows[0]["played"] or 0), int(rows[0]["dated"] or 0)
     if not counted:
         if not hand_filter.players:

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import polars as pl
 
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.tournaments import (
     OPTIONAL_HEADERS,
     UNCUT_HEADERS,
     terminal_view,
     totals_lines,
     tournaments_frame,
-    tournaments_sql,
 )
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.service.times import in_user_zone
-from hhtool.store.player_facts_cache import selected_facts
+from hhtool.store.filters import HandFilter
+from hhtool.store.tournament_queries import tournament_rows
 
 
 def tournaments(database: Database, hand_filter: HandFilter, *, terminal: bool = False) -> pl.DataFrame:
@@ -32,11 +31,9 @@ def tournaments_and_totals(database: Database, hand_filter: HandFilter, *,
                            terminal: bool = False) -> tuple[pl.DataFrame, list[str]]:
     """:func:`tournaments`, and their totals per buy-in currency as sentences (profit, ROI, in the
     money; what is unknown said so: :func:`~hhtool.reports.tournaments.totals_lines`)."""
-    whose = "TRUE" if hand_filter.players else "f.player = h.hero"
     with report_store(database) as store:
         require_matches(store, hand_filter)
-        with selected_facts(store, hand_filter) as (facts, params):
-            rows = store.run(tournaments_sql(facts, whose), params)
+        rows = tournament_rows(store, hand_filter, heroes_only=not hand_filter.players)
     frame = in_user_zone(tournaments_frame(rows), "first_hand", "last_hand")  # (UTC instants, ordered before)
     if frame.is_empty():
         return frame, []

@@ -12,12 +12,12 @@ import polars as pl
 from hhtool.replay.codes import CODE_NAMES, Code
 from hhtool.replay.result import stored_verdict_sql, verdict_sql
 from hhtool.reports.choices import BREAKDOWNS
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.violations import terminal_view, violation_conditions, violation_summary
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
 from hhtool.store import Store, findings
+from hhtool.store.filters import HandFilter
 from hhtool.store.findings import VIOLATION_FIELDS, conflicts_of
 
 #: a hand stored without a replay, as `audit` counts it

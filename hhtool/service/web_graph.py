@@ -15,13 +15,14 @@ from datetime import datetime
 
 from hhtool.money import format_money
 from hhtool.reports.choices import Axis, Unit
-from hhtool.reports.filters import HandFilter
-from hhtool.reports.graph import GraphError, drawing, heroes
+from hhtool.reports.graph import GraphError, drawing
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stats_cache import report_store
 from hhtool.service.stores import Database
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter
+from hhtool.store.graph_queries import heroes
 from hhtool.store.lookups import most_played_hero, smallest_unit
 
 #: points drawn at most (a screen is not wider than this)
@@ -76,7 +77,7 @@ def graph_points(database: Database, hand_filter: HandFilter, player: str | None
     drawn as asked. Without ``currency``, in the one the
     player has most hands in."""
     from hhtool.reports.graph import nice_ticks
-    from hhtool.reports.graph_buckets import hands_per_currency
+    from hhtool.store.graph_queries import hands_per_currency
 
     with report_store(database) as store:
         require_matches(store, hand_filter, player)

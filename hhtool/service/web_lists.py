@@ -11,7 +11,6 @@ from dataclasses import replace
 from datetime import date, datetime
 
 from hhtool.money import format_money
-from hhtool.reports.filters import HandFilter
 from hhtool.reports.hand_list import HandChoice
 from hhtool.service.config import display_zone
 from hhtool.service.errors import UsageError
@@ -20,6 +19,7 @@ from hhtool.service.hands import VERDICT_SQL, list_choice
 from hhtool.service.stores import Database
 from hhtool.service.times import user_time
 from hhtool.store import web_queries
+from hhtool.store.filters import HandFilter
 from hhtool.store.web_queries import PAGE_ROWS, Cursor, HandRow, HandsPage, Neighbours, Sitting
 
 #: the hands the sessions page reads when no dates are asked: the latest days holding at least these

@@ -7,7 +7,7 @@ import dataclasses
 import enum
 import types
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
@@ -123,6 +123,12 @@ def load_hands(store: Store, where: str = "TRUE", params: Sequence[Any] = ()) ->
     keys = store.run(f"SELECT h.hk FROM hands h WHERE {where} ORDER BY h.site, h.hand_id", list(params))
     for start in range(0, len(keys), LOAD_CHUNK):
         yield from _load_chunk(store, keys[start:start + LOAD_CHUNK])
+
+
+def load_hands_by_key(store: Store, keys: Iterable[tuple[str, str]]) -> Iterator[Hand]:
+    """The stored hands of these (site, hand id) keys, in (site, hand_id) order (a key not stored: none)."""
+    wanted = [f"{site}\x00{hand_id}" for site, hand_id in keys]  # (no site or id holds a NUL)
+    return load_hands(store, "list_contains(?, h.site || chr(0) || h.hand_id)", [wanted])
 
 
 def _load_chunk(store: Store, keys: list[tuple[Any, ...]]) -> Iterator[Hand]:

@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 from hhtool.evaluation import high_value, low_value
 from hhtool.model import Card
-from hhtool.reports.filters import HandFilter, player_condition
-from hhtool.reports.starting_hands import start_group_sql
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter, player_condition
+from hhtool.store.start_groups import start_group_sql
 
 if TYPE_CHECKING:  # loaded where used: a report over the facts cache needs neither
     import polars as pl
@@ -481,7 +481,7 @@ def facts_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:
 def hands_facts_sql(where: str, params: list[Any], players: tuple[str, ...] = (),
                     tables: str = STORED_TABLES) -> tuple[str, list[Any]]:
     """The facts of the hands matching ``where`` (a condition on ``hands h``), rows of ``players``
-    (names or aliases: :func:`~hhtool.reports.filters.player_condition`) only when some are given
+    (names or aliases: :func:`~hhtool.store.filters.player_condition`) only when some are given
     (the card-value table must be registered first); ``tables``: where the keyed tables are."""
     rows_of = ""
     rows_params: list[Any] = []

@@ -51,8 +51,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from hhtool.reports.filters import HandFilter
 from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import (
     CARD_VALUES_VIEW,
     card_values_registered,

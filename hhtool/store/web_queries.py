@@ -26,8 +26,8 @@ from typing import Any
 
 from hhtool.clock import instant_of
 from hhtool.money import format_money
-from hhtool.reports.filters import HandFilter, player_condition
 from hhtool.store import Store
+from hhtool.store.filters import HandFilter, player_condition
 from hhtool.store.hand_queries import ListChoice
 from hhtool.store.player_facts_cache import FACTS_TABLE, needs_refresh, summed_facts
 

@@ -18,7 +18,7 @@ from hhtool.reports.dispute.stored import stored_facts
 from hhtool.reports.site_words import rules_in_words, site_in_words
 from hhtool.reports.templating import render
 from hhtool.store import Store
-from hhtool.store.load import load_hands
+from hhtool.store.load import load_hands_by_key
 
 _SORT_JS = """
 (function () {
@@ -94,7 +94,7 @@ def write_pages(store: Store, directory: str, keys: Iterable[tuple[str, str]], r
     taken: set[str] = set()
     entries: list[tuple[str, Report]] = []
     for site, hand_id in sorted(set(keys)):
-        for hand in load_hands(store, "h.site = ? AND h.hand_id = ?", [site, hand_id]):
+        for hand in load_hands_by_key(store, [(site, hand_id)]):
             chosen = profile_for(hand, fixed, desk)
             report = build_report(hand, chosen, stored_facts(store, hand, chosen.name, desk))
             name = page_name(site, hand_id, taken)

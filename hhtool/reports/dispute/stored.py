@@ -23,7 +23,9 @@ from hhtool.replay.user_structures import UserStructures
 from hhtool.reports.dispute.model import CopySide, CopyView
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
+from hhtool.store.filters import HandFilter
 from hhtool.store.findings import StoredJudgement, conflicts_of, stored_judgement
+from hhtool.store.table_context import table_neighbours
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,16 +82,13 @@ def _side(row: dict[str, object], which: str) -> CopySide:
 
 def _table_words(store: Store, hand: Hand) -> dict[str, str]:
     """How many other stored hands share the hand's table and stakes, and the forced bets most of them carry."""
-    place, column = (hand.tournament_id, "tournament_id") if hand.stakes.is_tournament else (hand.table_name, "table_name")
+    place = hand.tournament_id if hand.stakes.is_tournament else hand.table_name
     if place is None:
         return {}
-    rows = store.run(
-        f"""SELECT count(*), mode(ante), mode(bring_in) FROM hands h
-            WHERE coalesce(h.origin_site, h.site) = ? AND h.{column} = ? AND h.small_bet IS NOT DISTINCT FROM ?
-              AND h.big_bet IS NOT DISTINCT FROM ? AND h.currency = ? AND NOT (h.site = ? AND h.hand_id = ?)""",
-        [hand.origin_site or hand.site, place, hand.stakes.small_bet, hand.stakes.big_bet, hand.stakes.currency,
-         hand.site, hand.hand_id])
-    count, ante, bring_in = rows[0]
+    count, ante, bring_in = table_neighbours(
+        store, site=hand.site, hand_id=hand.hand_id, origin_site=hand.origin_site or hand.site,
+        in_tournament=hand.stakes.is_tournament, place=place, small_bet=hand.stakes.small_bet,
+        big_bet=hand.stakes.big_bet, currency=hand.stakes.currency)
     where = f"{'tournament' if hand.stakes.is_tournament else 'table'} '{place}'"
     if not count:
         return {"ante": f"no other hand at {where} is stored", "bring-in": f"no other hand at {where} is stored"}
@@ -108,7 +107,8 @@ def cross_hand_in_memory(store: Store, hand: Hand, profile: str,
     memory, not saved (a read-only store keeps its scratch tables in memory); None when the pass has
     nothing to judge (the history states both forced bets)."""
     try:
-        if not evidence_of.choose(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id], profile):
+        where, params = HandFilter(sites=(hand.site,), hand_id=hand.hand_id).sql()
+        if not evidence_of.choose(store, where, params, profile):
             return None
         evidence = evidence_of.gather(store, 0, 1)
         return judge_bets([HandRow(*values) for values in evidence.hands], evidence.tables,
@@ -120,8 +120,9 @@ def cross_hand_in_memory(store: Store, hand: Hand, profile: str,
 def stored_facts(store: Store, hand: Hand, profile: str, desk: UserStructures | None = None) -> StoredFacts:
     """What the store knows of the hand under ``profile``: its judgement of record, or, never judged under
     it or with the user's structures file (``desk``), the cross-hand pass worked out in memory."""
+    where, params = HandFilter(sites=(hand.site,), hand_id=hand.hand_id).sql()
     copies = tuple(CopyView(_side(row, "first"), _side(row, "second"), str(row["kind"]), str(row["diff"]))
-                   for row in conflicts_of(store, "h.site = ? AND h.hand_id = ?", [hand.site, hand.hand_id]))
+                   for row in conflicts_of(store, where, params))
     # (a structures file given to a view judges the hand again with it: the stored judgement may predate it)
     judgement = stored_judgement(store, hand.site, hand.hand_id, profile) if desk is None else None
     cross_hand = cross_hand_in_memory(store, hand, profile, desk) if judgement is None else None

@@ -29,6 +29,8 @@ from enum import StrEnum
 from typing import Any
 
 from hhtool.clock import instant_of, user_zone
+from hhtool.store.aliases import ALIASES
+from hhtool.store.notes_and_tags import HAND_TAGS
 
 
 class Game(StrEnum):
@@ -112,8 +114,6 @@ class HandFilter:
             parts.append(f"EXISTS (SELECT 1 FROM keyed.results pr WHERE pr.hk = h.hk AND {who})")
             params.extend(who_params)
         if self.tags:
-            from hhtool.store.notes_and_tags import HAND_TAGS  # (not at start-up: the store loads DuckDB)
-
             for tag in self.tags:
                 parts.append(f"EXISTS (SELECT 1 FROM {HAND_TAGS} ht WHERE ht.site = h.site AND ht.hand_id = h.hand_id "
                              "AND ht.tag = ?)")
@@ -138,8 +138,6 @@ class HandFilter:
         player's own name (the name a player is asked by keeps its own row). A player outside every
         alias whose name is an alias's is told apart as ``name (site)``, so that his hands never
         join the person's row."""
-        from hhtool.store.aliases import ALIASES  # (not at start-up: the store loads DuckDB)
-
         asked = "TRUE"
         params: list[Any] = []
         if self.players:
@@ -182,8 +180,6 @@ def player_condition(names: tuple[str, ...], site: str, player: str) -> tuple[st
     '((r.player IN (?) AND r.player NOT IN (SELECT person FROM aliases)) OR EXISTS (SELECT 1 FROM aliases a
     WHERE a.person IN (?) AND a.site = r.site AND a.player = r.player))'
     """
-    from hhtool.store.aliases import ALIASES  # (not at start-up: the store loads DuckDB)
-
     marks = ", ".join("?" for _ in names)
     sql = (f"(({player} IN ({marks}) AND {player} NOT IN (SELECT person FROM {ALIASES})) OR EXISTS (SELECT 1 FROM "
            f"{ALIASES} a WHERE a.person IN ({marks}) AND a.site = {site} AND a.player = {player}))")
