@@ -180,8 +180,8 @@ class FileOpener:
     def _open_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> FileJob | None:
         """A file read as a stream (digest and encoding, then lines), never whole: memory stays
         flat whatever its size. None when its site's splitter needs the whole file."""
-        previous = self.store.last_import_of(name)
-        self.store.release()  # (the whole file is read to digest it)
+        with self.store.batch():  # (given back at once: the whole file is read to digest it)
+            previous = self.store.last_import_of(name)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
             damage: str | None = getattr(stream, "damage", None)  # (its part before the damage is read)

@@ -70,7 +70,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
                 for job, result, is_last in parsed(opened(files, sources, report, progress, ctrl_c), running, rules,
                                                    replay, ctrl_c, None if desk is None else desk.path):
                     writing = None if is_last else job
-                    write(job, result, is_last)
+                    with store.batch():  # (a chunk's write: readers get their turn between the chunks written)
+                        write(job, result, is_last)
                     if is_last:
                         if on_file:
                             on_file(job.report)
@@ -86,10 +87,11 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         if ctrl_c.requested:  # (heard while a last result was written: every batch written is judged)
             raise ImportInterrupted(report)
         if replay:  # hands an older hhtool's killed import left with the replay's placeholders (none usually)
-            judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
+            with store.batch():  # (the tables' pass: a reader's turn after it, before the facts step)
+                judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
     if facts is not None:
-        store.release()  # a reader's turn before the facts of the hands left without
-        facts.finish()  # `stats` and `graph` have nothing left to compute
+        with store.batch():
+            facts.finish()  # the facts of the hands left without: `stats` and `graph` have nothing left to compute
     return report
 
 
@@ -103,9 +105,8 @@ def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
     """Read: each source's job, in order; one that cannot be read at all is noted and passed."""
     ctrl_c = ctrl_c or CtrlC()
     for source in sources:
-        files.store.release()  # reading the file holds nothing: readers may open the store meanwhile
-        try:
-            with ctrl_c.abandonable():  # (only reads: a Ctrl-C gives it up)
+        try:  # (a file's opening: reading it holds nothing, readers may open the store once its scope ends)
+            with ctrl_c.abandonable(), files.store.batch():  # (only reads: a Ctrl-C gives it up)
                 job = files.open(source)
         except SourceError as error:
             report.unreadable.append(str(error))
@@ -137,7 +138,6 @@ def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay:
                 continue
             first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
-                job.writer.store.release()  # (between batches, while the lines are read and parsed)
                 with ctrl_c.abandonable():  # (reading, and parsing here: nothing written)
                     following = next(chunks, None)
                     is_last = following is None
@@ -170,8 +170,7 @@ def _oldest(pending: deque[tuple[FileJob, Any, bool]], ctrl_c: CtrlC) -> tuple[F
     ctrl_c.check()  # (a Ctrl-C heard while the previous result was written)
     job, result, is_last = pending[0]
     if not isinstance(result, ChunkResult):
-        job.writer.store.release()  # waiting for a worker holds nothing
-        with ctrl_c.abandonable():
+        with ctrl_c.abandonable():  # (every use of the store is inside a batch scope: waiting holds nothing)
             pending[0] = (job, result := result.result(), is_last)
     pending.popleft()
     return job, result, is_last
