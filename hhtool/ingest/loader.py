@@ -3,7 +3,8 @@
 
 Each step is a call into its own module: :mod:`~hhtool.ingest.files` reads what is new in each file
 and cuts it into chunks of hands; an executor (:mod:`~hhtool.ingest.executors`: this process, a
-process pool, a Dask cluster) parses, replays and tabulates each chunk (:func:`~hhtool.ingest.chunks.process_chunk`);
+process pool, a Dask cluster) parses, replays and tabulates each chunk, a typed work item
+(:func:`~hhtool.ingest.chunks.run_chunk` of a :class:`~hhtool.ingest.chunks.ChunkWork`);
 :mod:`~hhtool.ingest.writer` writes the rows, less the hands stored before, while
 :mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
 failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
@@ -21,7 +22,7 @@ from typing import Any
 import pyarrow as pa
 
 from hhtool.ingest.accounting import COUNTS, FileReport, ImportProgress, ImportReport, ProgressTracker, not_a_history
-from hhtool.ingest.chunks import HAND, ChunkResult, failure_chunk, process_chunk
+from hhtool.ingest.chunks import HAND, ChunkResult, ChunkWork, failure_chunk, run_chunk
 from hhtool.ingest.cross_hand import judge_batch, judge_left_unjudged
 from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
@@ -143,11 +144,12 @@ def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay:
                     is_last = following is None
                     assert job.report.site is not None  # a file no site reads has no chunks to parse
                     whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
-                    args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole,
-                            structures)
+                    work = ChunkWork(job.report.site, chunk, rules, replay, ends_file=is_last,
+                                     ends_mid_line=is_last and job.ends_mid_line, starts_file=whole,
+                                     structures=structures)
                     job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
-                    pending.append((job, process_chunk(*args) if running.submit is None
-                                    else running.submit(process_chunk, *args), is_last))
+                    pending.append((job, run_chunk(work) if running.submit is None
+                                    else running.submit(run_chunk, work), is_last))
                 first = False
                 while len(pending) > in_flight:
                     yield _oldest(pending, ctrl_c)
