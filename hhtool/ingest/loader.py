@@ -34,6 +34,11 @@ from hhtool.replay.profiles import load_profile
 from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store, player_facts_cache
 
+#: a test's hook, run once the import's last batch is committed and judged, before its facts step: where
+#: the kill campaign (``benchmarks/kill_run.py``, ``tests/test_kill_hook.py``) kills an import, the point
+#: where an older hhtool still had the facts' merge to do. None in production
+before_facts_step: Callable[[], None] | None = None
+
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
                    replay: bool = True, executor: Executor | None = None, store_facts: bool = True,
@@ -91,6 +96,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             with store.batch():  # (the tables' pass: a reader's turn after it, before the facts step)
                 judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
     if facts is not None:
+        if before_facts_step is not None:
+            before_facts_step()
         with store.batch():
             facts.finish()  # the facts of the hands left without: `stats` and `graph` have nothing left to compute
     return report
