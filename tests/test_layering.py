@@ -320,9 +320,6 @@ SQL_FOR_NOW: dict[str, str] = {
     "hhtool.reports.tournaments": "the places and prizes stated: the report's own SQL, not moved yet",
     "hhtool.reports.violations": "the violations' rows and sums: the report's own SQL, not moved yet",
     "hhtool.reports.dispute.stored": "the table context of a hand (its neighbours' posts): the report's own SQL, not moved yet",
-    "hhtool.ingest.files": "the import's file bookkeeping: ingest is being reworked now (store.batch, branch facts-workers)",
-    "hhtool.ingest.provisional": "a cut hand's rows replaced: ingest is being reworked now (branch facts-workers)",
-    "hhtool.ingest.cross_hand": "the cross-hand pass's selection of new files: ingest is being reworked now",
     "hhtool.cli.sql_cmd": "not SQL: the `sql` command's help says which statements it takes (SELECT ... FROM)",
 }
 

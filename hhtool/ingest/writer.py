@@ -15,9 +15,10 @@ from hhtool.ingest.accounting import FileReport, count_chunk, file_counts
 from hhtool.ingest.chunks import HAND, ChunkResult
 from hhtool.ingest.conflicts import CopyChecker
 from hhtool.ingest.meanwhile import left_out
-from hhtool.ingest.provisional import completes, forget_hand
+from hhtool.ingest.provisional import completes
 from hhtool.model import hand_identity
 from hhtool.store import Store, player_facts_cache
+from hhtool.store.replaced_hands import forget_hand
 from hhtool.store.stored_copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
 
