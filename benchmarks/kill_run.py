@@ -5,8 +5,9 @@ figures an issue's closing note asks for: kills survived, hands lost, tables dif
     .venv/bin/python benchmarks/kill_run.py --kills 20 --hands 3000 --seed 1
 
 Every ``--facts-every``-th kill (default 3; 0: none) lands between an import's last batch commit
-and its facts step (the daily sums' merge, before #28): the import runs with ``HHTOOL_KILL_AT=facts``
-(off unless set; :mod:`hhtool.store.player_facts_cache`) and kills itself right there. Each such kill ends
+and its facts step (the daily sums' merge, before #28): the import runs with the test hook
+``hhtool.ingest.loader.before_facts_step`` installed (``tests.test_reliability.HHTOOL_KILLED_BEFORE_FACTS``;
+production code has no switch of its own) and kills itself right there. Each such kill ends
 a chain: every table, ``player_facts_daily`` included, is compared with the uninterrupted import's
 as the kill left them, and again after a re-run that stores nothing new; the next kill starts a new
 store. The other kills land anywhere (after 0 to 8 transactions, then up to 0.2 s more).
@@ -18,7 +19,6 @@ truncated last hand among numbered hands) and its every-table comparison.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import signal
 import subprocess
@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hhtool.store.player_facts_cache import CACHE_TABLES, VERSION_TABLE
 from tests.test_reliability import (
+    HHTOOL_KILLED_BEFORE_FACTS,
     HHTOOL_SMALL_WRITES,
     history_with_every_outcome,
     run_hhtool,
@@ -66,11 +67,10 @@ def killed_at_random(command: list[str], rng: random.Random) -> bool:
     return not finished
 
 
-def killed_before_facts(command: list[str]) -> bool:
-    """Run the import until it kills itself after its last batch commit; whether it did."""
-    env = {**os.environ, "HHTOOL_KILL_AT": "facts"}
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, timeout=1800,
-                          check=False)
+def killed_before_facts(arguments: list[str]) -> bool:
+    """Run the import (hhtool's ``arguments``) until it kills itself after its last batch commit; whether it did."""
+    done = subprocess.run([*HHTOOL_KILLED_BEFORE_FACTS, *arguments], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, timeout=1800, check=False)
     return done.returncode == -signal.SIGKILL
 
 
@@ -107,9 +107,9 @@ def main() -> int:
             if not chain_db:
                 chains += 1
                 chain_db = str(Path(folder) / f"killed{chains}.duckdb")
-            command = [*HHTOOL_SMALL_WRITES, "import", "-j", str(args.jobs), str(history), "--db", chain_db]
+            arguments = ["import", "-j", str(args.jobs), str(history), "--db", chain_db]
             if args.facts_every and number % args.facts_every == 0:
-                landed = killed_before_facts(command)
+                landed = killed_before_facts(arguments)
                 facts_kills += landed
                 killed += landed
                 got = tables_of(chain_db)  # as the kill left it
@@ -123,7 +123,7 @@ def main() -> int:
                 end_chain(chain_db)
                 chain_db = ""
                 continue
-            landed = killed_at_random(command, rng)
+            landed = killed_at_random([*HHTOOL_SMALL_WRITES, *arguments], rng)
             killed += landed
             stored = len(tables_of(chain_db)["hands"]) if Path(chain_db).exists() else 0
             print(f"kill {number}: {'killed' if landed else 'finished before the kill'}, {stored} hands stored",

@@ -301,11 +301,7 @@ def test_every_rule_has_a_break_that_it_catches() -> None:
 SQL_FREE_LAYERS = ("reports", "service", "web", "cli", "ingest")
 
 #: modules of those layers that still hold a SQL statement (tests/test_service_sql.py's detector), and why
-SQL_FOR_NOW: dict[str, str] = {
-    "hhtool.ingest.files": "the import's file bookkeeping: ingest is being reworked now (store.batch, branch facts-workers)",
-    "hhtool.ingest.provisional": "a cut hand's rows replaced: ingest is being reworked now (branch facts-workers)",
-    "hhtool.ingest.cross_hand": "the cross-hand pass's selection of new files: ingest is being reworked now",
-}
+SQL_FOR_NOW: dict[str, str] = {}
 
 
 def sql_outside_the_store(package: Path = PACKAGE) -> dict[str, list[tuple[int, str]]]:

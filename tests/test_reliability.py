@@ -32,6 +32,13 @@ HHTOOL_SMALL_WRITES = [sys.executable, "-c", "import hhtool.ingest.files as f, h
                        "from hhtool.store import Store\nwrite = Store.write_tables\n"
                        "def told(self, *a, **k):\n    write(self, *a, **k)\n    print('written', flush=True)\n"
                        "Store.write_tables = told\nfrom hhtool.cli import app\napp()"]
+#: hhtool writing in many transactions, killing itself (SIGKILL) once its last batch is committed, before the
+#: facts step: the test hook hhtool.ingest.loader.before_facts_step installed (production code has no switch)
+HHTOOL_KILLED_BEFORE_FACTS = [sys.executable, "-c", "import os, signal\n"
+                              "import hhtool.ingest.files as f, hhtool.ingest.writer as w, hhtool.ingest.loader as l\n"
+                              "w.WRITE_HANDS = 300; f.BATCH_HANDS = 100\n"
+                              "l.before_facts_step = lambda: os.kill(os.getpid(), signal.SIGKILL)\n"
+                              "from hhtool.cli import app\napp()"]
 #: hhtool writing in many transactions, saying nothing more
 HHTOOL_SMALL_BATCHES = [sys.executable, "-c", "import hhtool.ingest.files as f, hhtool.ingest.writer as w\n"
                        "w.WRITE_HANDS = 300; f.BATCH_HANDS = 100\n"

@@ -42,7 +42,7 @@ def told(self, *args, **kwargs):
     written.append(1)
     print("written", flush=True)
 Store.write_tables = told
-parse = hhtool.ingest.loader.process_chunk
+parse = hhtool.ingest.loader.run_chunk
 def paused(*args):
     gate = os.environ.get("PAUSE_UNTIL")
     if gate and written and not os.path.exists(gate):
@@ -50,7 +50,7 @@ def paused(*args):
         while not os.path.exists(gate):
             time.sleep(0.05)
     return parse(*args)
-hhtool.ingest.loader.process_chunk = paused
+hhtool.ingest.loader.run_chunk = paused
 from hhtool.cli import app
 app()
 """

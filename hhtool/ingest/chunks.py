@@ -1,7 +1,8 @@
 """The unit of work of an import: parse, replay and tabulate a run of hands from one file.
 
 ``process_chunk`` is a pure function of picklable arguments, so the same code runs in the
-importing process, in a process pool (``--jobs``) or on a Dask cluster (``--dask``).
+importing process, in a process pool (``--jobs``) or on a Dask cluster (``--dask``); a chunk travels
+there as a :class:`ChunkWork` value, run by :func:`run_chunk`.
 """
 
 from __future__ import annotations
@@ -207,6 +208,27 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
         "skipped_hands": skipped_rows(skipped),
     }
     return result
+
+
+@dataclass(frozen=True)
+class ChunkWork:
+    """A chunk of a file and how to read it: what travels to a worker (picklable), :func:`process_chunk`'s
+    arguments by name."""
+
+    site: str
+    hands: list[RawHand] | LineBlock  # split already, or a block of lines the worker splits
+    rules: str | None = None  # one rule profile for every hand (None: each hand's own)
+    replay: bool = True
+    ends_file: bool = False  # the file's last chunk
+    ends_mid_line: bool = False  # ... and the file's text stops inside a line (a cut last hand)
+    starts_file: bool = False  # the file's first chunk, read from its start
+    structures: str | None = None  # the user's structures file
+
+
+def run_chunk(work: ChunkWork) -> ChunkResult:
+    """:func:`process_chunk` of a work item: what an executor runs."""
+    return process_chunk(work.site, work.hands, work.rules, work.replay, work.ends_file, work.ends_mid_line,
+                         work.starts_file, work.structures)
 
 
 def _lines_of(hands: list[RawHand] | LineBlock) -> Iterator[str]:

@@ -20,6 +20,7 @@ from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, HandRow, judge_s
 from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
+from hhtool.store.batch_hands import batch_hands
 from hhtool.store.judgements import JudgementRows, replace_judgements, write_judgements
 from hhtool.store.judgements import drop_scratch as drop_judgement_scratch
 
@@ -51,14 +52,12 @@ def judge_batch(store: Store, hks: Sequence[int], desk: UserStructures | None = 
     change is left (:func:`hhtool.replay.table_pass.settled_tables`): else an import of many files of one
     table would judge its first hands again with every file; with the user's structures file (which may
     be new since the hands were judged) every hand of the tables is judged again."""
-    store.run("CREATE OR REPLACE TEMP TABLE jb_batch AS SELECT unnest(?::BIGINT[]) AS hk", [list(hks)])
-    try:
-        return _judged(store, "h.hk IN (SELECT hk FROM jb_batch)", (), profile, slice_hands, desk,
-                       lambda rows: write_judgements(store, rows), settle=desk is None and profile is None,
-                       profiles=profiles)
-    finally:
-        store.run("DROP TABLE IF EXISTS jb_batch")
-        drop_judgement_scratch(store)
+    with batch_hands(store, hks) as touched:
+        try:
+            return _judged(store, touched, (), profile, slice_hands, desk, lambda rows: write_judgements(store, rows),
+                           settle=desk is None and profile is None, profiles=profiles)
+        finally:
+            drop_judgement_scratch(store)
 
 
 def _judged(store: Store, touched: str, params: Sequence[Any], profile: str | None, slice_hands: int,

@@ -1,7 +1,8 @@
 """Where an import's chunks are parsed, replayed and tabulated: here, in a process pool, or on Dask.
 
 The importer (:mod:`hhtool.ingest.loader`) reads the files, cuts them into chunks of hands, and stores
-the results in order; an executor only runs :func:`hhtool.ingest.chunks.process_chunk` on those chunks.
+the results in order; an executor only runs :func:`hhtool.ingest.chunks.run_chunk` on those chunks
+(each a :class:`hhtool.ingest.chunks.ChunkWork`).
 So every executor gives the same tables, file rows, resume of grown files and counts.
 
 * :class:`LocalExecutor` (``--jobs N``): in the importing process, or a process pool of N workers
@@ -26,7 +27,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-#: runs process_chunk somewhere (a pool, a cluster); returns something with .result()
+#: runs run_chunk somewhere (a pool, a cluster); returns something with .result()
 Submit = Callable[..., Any]
 #: a process pool pays its start-up only when there is this much to read
 POOL_MIN_BYTES = 4 << 20

@@ -33,6 +33,7 @@ from hhtool.model import CUT_LINE_MARK, FailedHand, FailureKind, RawHand
 from hhtool.sites import all_parsers, detect, parser_for
 from hhtool.sites.kit.base import SiteParser
 from hhtool.store import Store
+from hhtool.store.file_rows import Statements, read_again
 
 #: hands parsed, replayed and tabulated together (one task for a worker). Measured on a 31 MB file
 #: at --jobs 2: a worker peaks at 190 MiB with 1,000 against 230 MiB with 2,000, the same CPU time;
@@ -51,7 +52,6 @@ MAX_UNKNOWN_RAW = 1_000_000
 #: why a file is not a hand history (its status NOT_A_HAND_HISTORY: skipped, nothing found, no failure)
 NO_TEXT = "empty"
 NO_HAND_START = "no hand start of any site, nor PHH"
-Statements = list[tuple[str, list[Any]]]
 Chunk = list[RawHand] | LineBlock
 
 
@@ -120,8 +120,7 @@ class FileOpener:
                 known["site"] == self.site if self.site else known["reading"] == "detected"):
             return FileJob(_unchanged(name, known), {}, [], 0, self.new_writer([])), _Resume(status="unchanged")
         if known is not None and known["path"] == name:  # the same bytes read another way: read them again
-            return None, _Resume(status="reread", first=[
-                *(_drop_rows_of(name, 1)), ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, digest])])
+            return None, _Resume(status="reread", first=read_again(name, digest, 1))
         previous = self.store.last_import_of(name)
         if previous is None or not (previous["site"] == self.site if self.site else previous["reading"] == "detected"):
             return None, _Resume()
@@ -130,17 +129,15 @@ class FileOpener:
             # its row replaced, so that the bytes it holds again later are not taken for the ones read
             changed = (f"shrank since read ({size:,} bytes, {previous['size']:,} before)" if size < previous["size"]
                        else f"changed since read (before byte {previous['size']:,})")
-            return None, _Resume(status="changed", changed=f"{changed}: read again", first=[
-                *(_drop_rows_of(name, 1)), ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, previous["sha256"]])])
+            return None, _Resume(status="changed", changed=f"{changed}: read again",
+                                 first=read_again(name, previous["sha256"], 1))
         if size > previous["size"]:
             prefix = {name: previous[name] for name in COUNTS}
             for counted in previous["tail"]:  # the items from the resume line on are read again
                 prefix[counted] -= 1
                 prefix["hands_found"] -= 1
             start = int(previous["resume_line"])
-            return None, _Resume(start, "grown", prefix, [
-                *(_drop_rows_of(name, start)),
-                ("DELETE FROM files WHERE path = ? AND sha256 = ?", [name, previous["sha256"]])])
+            return None, _Resume(start, "grown", prefix, read_again(name, previous["sha256"], start))
         return None, _Resume()
 
     def _open_whole(self, name: str, data: bytes) -> FileJob:
@@ -180,8 +177,8 @@ class FileOpener:
     def _open_streaming(self, name: str, opener: Callable[[], BinaryIO]) -> FileJob | None:
         """A file read as a stream (digest and encoding, then lines), never whole: memory stays
         flat whatever its size. None when its site's splitter needs the whole file."""
-        previous = self.store.last_import_of(name)
-        self.store.release()  # (the whole file is read to digest it)
+        with self.store.batch():  # (given back at once: the whole file is read to digest it)
+            previous = self.store.last_import_of(name)
         with opener() as stream:
             scanned = scan_stream(stream, prefix_size=previous["size"] if previous else None)
             damage: str | None = getattr(stream, "damage", None)  # (its part before the damage is read)
@@ -351,14 +348,6 @@ def _unchanged(name: str, known: dict[str, Any]) -> FileReport:
     report = FileReport(name, known["site"], known["encoding"], status="unchanged", reading=known["reading"])
     report.totals = {name: known[name] for name in COUNTS}
     return report
-
-
-def _drop_rows_of(path: str, start_line: int) -> Statements:
-    """Statements removing what an earlier import of ``path`` stored about its lines from
-    ``start_line`` on, which this import reads again (its hands stay: a stored hand never changes)."""
-    return [("DELETE FROM import_errors WHERE file = ? AND first_line >= ?", [path, start_line]),
-            ("DELETE FROM skipped_hands WHERE file = ? AND first_line >= ?", [path, start_line]),
-            ("DELETE FROM copy_conflicts WHERE second_file = ? AND second_first_line >= ?", [path, start_line])]
 
 
 def _first_characters(reader: LineReader, limit: int) -> tuple[tuple[str, ...], list[str]]:

@@ -3,7 +3,8 @@
 
 Each step is a call into its own module: :mod:`~hhtool.ingest.files` reads what is new in each file
 and cuts it into chunks of hands; an executor (:mod:`~hhtool.ingest.executors`: this process, a
-process pool, a Dask cluster) parses, replays and tabulates each chunk (:func:`~hhtool.ingest.chunks.process_chunk`);
+process pool, a Dask cluster) parses, replays and tabulates each chunk, a typed work item
+(:func:`~hhtool.ingest.chunks.run_chunk` of a :class:`~hhtool.ingest.chunks.ChunkWork`);
 :mod:`~hhtool.ingest.writer` writes the rows, less the hands stored before, while
 :mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
 failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
@@ -21,7 +22,7 @@ from typing import Any
 import pyarrow as pa
 
 from hhtool.ingest.accounting import COUNTS, FileReport, ImportProgress, ImportReport, ProgressTracker, not_a_history
-from hhtool.ingest.chunks import HAND, ChunkResult, failure_chunk, process_chunk
+from hhtool.ingest.chunks import HAND, ChunkResult, ChunkWork, failure_chunk, run_chunk
 from hhtool.ingest.cross_hand import judge_batch, judge_left_unjudged
 from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
@@ -32,6 +33,11 @@ from hhtool.replay.judgement import profiles_with
 from hhtool.replay.profiles import load_profile
 from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store, player_facts_cache
+
+#: a test's hook, run once the import's last batch is committed and judged, before its facts step: where
+#: the kill campaign (``benchmarks/kill_run.py``, ``tests/test_kill_hook.py``) kills an import, the point
+#: where an older hhtool still had the facts' merge to do. None in production
+before_facts_step: Callable[[], None] | None = None
 
 
 def import_sources(store: Store, sources: Iterable[Readable], *, site: str | None = None, rules: str | None = None,
@@ -70,7 +76,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
                 for job, result, is_last in parsed(opened(files, sources, report, progress, ctrl_c), running, rules,
                                                    replay, ctrl_c, None if desk is None else desk.path):
                     writing = None if is_last else job
-                    write(job, result, is_last)
+                    with store.batch():  # (a chunk's write: readers get their turn between the chunks written)
+                        write(job, result, is_last)
                     if is_last:
                         if on_file:
                             on_file(job.report)
@@ -86,10 +93,13 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
         if ctrl_c.requested:  # (heard while a last result was written: every batch written is judged)
             raise ImportInterrupted(report)
         if replay:  # hands an older hhtool's killed import left with the replay's placeholders (none usually)
-            judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
+            with store.batch():  # (the tables' pass: a reader's turn after it, before the facts step)
+                judge_left_unjudged(store, desk, profiles_with(load_profile(rules) if rules else None))
     if facts is not None:
-        store.release()  # a reader's turn before the facts of the hands left without
-        facts.finish()  # `stats` and `graph` have nothing left to compute
+        if before_facts_step is not None:
+            before_facts_step()
+        with store.batch():
+            facts.finish()  # the facts of the hands left without: `stats` and `graph` have nothing left to compute
     return report
 
 
@@ -103,9 +113,8 @@ def opened(files: FileOpener, sources: Iterable[Readable], report: ImportReport,
     """Read: each source's job, in order; one that cannot be read at all is noted and passed."""
     ctrl_c = ctrl_c or CtrlC()
     for source in sources:
-        files.store.release()  # reading the file holds nothing: readers may open the store meanwhile
-        try:
-            with ctrl_c.abandonable():  # (only reads: a Ctrl-C gives it up)
+        try:  # (a file's opening: reading it holds nothing, readers may open the store once its scope ends)
+            with ctrl_c.abandonable(), files.store.batch():  # (only reads: a Ctrl-C gives it up)
                 job = files.open(source)
         except SourceError as error:
             report.unreadable.append(str(error))
@@ -137,17 +146,17 @@ def parsed(jobs: Iterable[FileJob], running: Running, rules: str | None, replay:
                 continue
             first = True
             while chunk is not None:  # one chunk ahead, to know which is the file's last
-                job.writer.store.release()  # (between batches, while the lines are read and parsed)
                 with ctrl_c.abandonable():  # (reading, and parsing here: nothing written)
                     following = next(chunks, None)
                     is_last = following is None
                     assert job.report.site is not None  # a file no site reads has no chunks to parse
                     whole = first and job.resume_line <= 1  # from the file's start (a grown file resumes later)
-                    args = (job.report.site, chunk, rules, replay, is_last, is_last and job.ends_mid_line, whole,
-                            structures)
+                    work = ChunkWork(job.report.site, chunk, rules, replay, ends_file=is_last,
+                                     ends_mid_line=is_last and job.ends_mid_line, starts_file=whole,
+                                     structures=structures)
                     job.shares.append(1.0 if is_last else job.position(chunk) if job.position else 0.0)
-                    pending.append((job, process_chunk(*args) if running.submit is None
-                                    else running.submit(process_chunk, *args), is_last))
+                    pending.append((job, run_chunk(work) if running.submit is None
+                                    else running.submit(run_chunk, work), is_last))
                 first = False
                 while len(pending) > in_flight:
                     yield _oldest(pending, ctrl_c)
@@ -170,8 +179,7 @@ def _oldest(pending: deque[tuple[FileJob, Any, bool]], ctrl_c: CtrlC) -> tuple[F
     ctrl_c.check()  # (a Ctrl-C heard while the previous result was written)
     job, result, is_last = pending[0]
     if not isinstance(result, ChunkResult):
-        job.writer.store.release()  # waiting for a worker holds nothing
-        with ctrl_c.abandonable():
+        with ctrl_c.abandonable():  # (every use of the store is inside a batch scope: waiting holds nothing)
             pending[0] = (job, result := result.result(), is_last)
     pending.popleft()
     return job, result, is_last

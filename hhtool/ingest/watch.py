@@ -100,7 +100,8 @@ def watch(store: Store, arguments: Sequence[str], interval: float, stop: threadi
             # streamed like any import, memory flat; the facts of new hands are stored with them, so
             # stats show them at once
             try:
-                imported = import_sources(store, [source], site=site, rules=rules, replay=replay, desk=desk)
+                with store.batch():  # (given back at the end of the file's import, whatever happened)
+                    imported = import_sources(store, [source], site=site, rules=rules, replay=replay, desk=desk)
             except ImportInterrupted as stopped:  # (Ctrl-C: the hands it wrote first are this watch's too)
                 for report in stopped.report.files:
                     on_file(report)
@@ -108,8 +109,6 @@ def watch(store: Store, arguments: Sequence[str], interval: float, stop: threadi
             except StoreLocked as error:
                 (on_locked or on_problem)(f"{source.name}: {error}; it is read again at the next poll")
                 continue
-            finally:
-                store.release()
             for problem in imported.unreadable:
                 on_problem(problem)
             if imported.unreadable:

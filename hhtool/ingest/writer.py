@@ -5,6 +5,7 @@ whole file is stored. The counting is :mod:`hhtool.ingest.accounting`'s; this mo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import pyarrow as pa
@@ -14,9 +15,10 @@ from hhtool.ingest.accounting import FileReport, count_chunk, file_counts
 from hhtool.ingest.chunks import HAND, ChunkResult
 from hhtool.ingest.conflicts import CopyChecker
 from hhtool.ingest.meanwhile import left_out
-from hhtool.ingest.provisional import completes, forget_hand
+from hhtool.ingest.provisional import completes
 from hhtool.model import hand_identity
 from hhtool.store import Store, player_facts_cache
+from hhtool.store.replaced_hands import forget_hand
 from hhtool.store.stored_copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
 
@@ -72,7 +74,12 @@ class FileWriter:
             self.flush()
 
     def flush(self) -> None:
-        hands = self._hands
+        """Write what is held in one transaction; a batch of hands is a :meth:`Store.batch` scope: the
+        file is given back once it is committed (and its facts, and its judgement), a reader's turn."""
+        with self.store.batch() if self._hands else nullcontext():
+            self._flush()
+
+    def _flush(self) -> None:
         if self._tables or self.first:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
             # (hands another import stored since copies_of looked: left out, counted; hhtool.ingest.meanwhile)
@@ -81,8 +88,6 @@ class FileWriter:
                                     summed=player_facts_cache.SUMMED, then=self.judge)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         self.completing = set()
-        if hands:
-            self.store.release()  # the batch (and its facts) is committed: a reader's turn
 
 
 def write_chunk(writer: FileWriter, report: FileReport, result: ChunkResult, file_row: FileRow | None = None) -> None:

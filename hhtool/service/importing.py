@@ -188,8 +188,7 @@ def watch_paths(database: Database, paths: Sequence[str], options: ImportOptions
         on_file(report)
 
     with database.open() as store:
-        store.share_between_batches()
-        store.release()  # held again only while a pass writes
+        store.share_between_batches()  # given back now: held again only while a pass writes
         if on_watching is not None:
             on_watching()
         try:  # (the facts of new hands are refreshed at every write: they arrive a few at a time)

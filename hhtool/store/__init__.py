@@ -7,7 +7,7 @@ tables refer to it by its number ``hands.hk``, given when its batch is written (
 
 DuckDB lets one process write a file and keeps every other process out meanwhile (readers share
 it among themselves). An import therefore holds its write connection only while it uses it
-(:meth:`Store.share_between_batches`, :meth:`Store.release`): between batches, and between the
+(:meth:`Store.share_between_batches`, then each batch a :meth:`Store.batch` scope): between batches, and between the
 polls of ``--watch``, readers open the file; each side waits a bounded time for the other
 ($HHTOOL_LOCK_TIMEOUT), telling who holds the file (:mod:`hhtool.store.holders`).
 """
@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -284,9 +284,23 @@ class Store:
                 time.sleep(_RETRY_EVERY)
 
     def share_between_batches(self) -> None:
-        """Let :meth:`release` give the file back to other processes (a file-backed writer only:
-        an in-memory store would lose everything)."""
+        """From now on hold the file only inside :meth:`batch` scopes (a file-backed writer only: an
+        in-memory store would lose everything): it is given back now, and at the end of each batch."""
         self._shared = self.path != ":memory:"
+        self.release()
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[Store]:
+        """One batch of a writer that shares its file (:meth:`share_between_batches`): the block takes
+        the file back at its first use of the store and gives it back at its end, whatever happened
+        in it, so that a reader waiting gets its turn between two batches. Scopes do not nest: an inner
+        one gives the file back at its end too (the next use takes it again). Never open one around a
+        transaction that outlives it (each write is one whole call inside). A store not shared keeps
+        its file."""
+        try:
+            yield self
+        finally:
+            self.release()
 
     def release(self, force: bool = False) -> None:
         """Between batches: close the connection, so that readers can open the file; the next use

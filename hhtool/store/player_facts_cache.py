@@ -31,10 +31,6 @@ A store whose daily sums (or door sums) are split (each batch's appended, the me
 stopped between its last batch and its merge) is merged by the next refresh: every import ends with
 one, even an import storing nothing, and a report that refreshes runs one.
 
-``$HHTOOL_KILL_AT=facts`` (unset by default: for the kill campaign, ``benchmarks/kill_run.py``, and
-the tests) makes an import kill itself (SIGKILL) right after its last batch's commit, before the
-facts of the hands left without are computed: where an older hhtool still had the merge to do.
-
 A store that was not refreshed (read-only, or written by something that does not refresh) still
 reports right: :func:`selected_facts` and :func:`summed_facts` compute the hands not covered on the fly.
 """
@@ -42,8 +38,6 @@ reports right: :func:`selected_facts` and :func:`summed_facts` compute the hands
 from __future__ import annotations
 
 import hashlib
-import os
-import signal
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from functools import cache
@@ -87,8 +81,6 @@ DOOR_KEYS = (*(key for key in DAILY_KEYS if key != "start"), "door_card")
 #: the cache tables of sums, with their keys: a batch's rows are added to the stored row of their key;
 #: a report summing per some keys reads the first whose keys hold them all (:func:`summed_facts`)
 SUMMED = {DAILY_TABLE: DAILY_KEYS, DOOR_TABLE: DOOR_KEYS}
-#: where an import kills itself when asked (module docstring): off unless set
-KILL_AT_ENV = "HHTOOL_KILL_AT"
 
 #: the store's tables the facts query reads
 FACTS_INPUTS = ("hands", "actions", "cards", "seats", "results", "showdown", "awards")
@@ -312,8 +304,6 @@ class BatchFacts:
         """After the import: the facts of any hand stored without them (before this import, or
         by an interrupted one), and sums an older hhtool left split merged."""
         self._con.close()
-        if os.environ.get(KILL_AT_ENV) == "facts":  # (module docstring: the kill campaign's point)
-            os.kill(os.getpid(), signal.SIGKILL)
         refresh_facts(self.store)
 
 
