@@ -13,7 +13,6 @@ accepts, in Lark's priority order, after a cheap test for each pattern's require
 from __future__ import annotations
 
 import re
-import re._parser as sre_parse  # type: ignore[import-not-found]  # the stdlib's own regex parser, to find each pattern's required literal
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -24,32 +23,16 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.parsers.lalr_analysis import Shift
 
 from hhtool.model import RawHand
+from hhtool.sites.kit.line_matching import LINE_FLAGS as LINE_FLAGS  # re-exported: where the sites found them
+from hhtool.sites.kit.line_matching import Candidate as Candidate
+from hhtool.sites.kit.line_matching import LineMatcher as LineMatcher
+from hhtool.sites.kit.line_matching import Reading as Reading
+from hhtool.sites.kit.line_matching import candidate as candidate
+from hhtool.sites.kit.line_matching import required_literals as required_literals
+from hhtool.sites.kit.line_matching import required_literals_folded as required_literals_folded
 
 if TYPE_CHECKING:
     from hhtool.sites.kit.columns import ColumnLexer, Lexicon
-
-#: (terminal name, its regex, the one literal every match contains or None, a search for any of
-#: several literals, one of which every match contains, or None)
-Candidate = tuple[str, re.Pattern[str], str | None, Any]
-
-
-#: a line's terminal and the groups its regex captured
-Reading = tuple[str, tuple[str | None, ...]]
-
-
-#: regex flags for every line terminal: ASCII, so that ``\d`` is 0-9 only (``int`` would read other
-#: scripts' digits as numbers the history never wrote)
-LINE_FLAGS = re.ASCII
-
-
-def candidate(name: str, pattern: str) -> Candidate:
-    """A terminal with its cheapest exact pre-test: ``in`` for one literal, one regex search for several."""
-    literals = required_literals(pattern)
-    if len(literals) == 1:
-        return name, re.compile(pattern, LINE_FLAGS), literals[0], None
-    screen = re.compile("|".join(re.escape(literal) for literal in literals)).search if literals else None
-    return name, re.compile(pattern, LINE_FLAGS), None, screen
-
 
 #: no named groups (a terminal whose regex names none)
 NO_NAMES: Final[dict[str, int]] = {}
@@ -91,75 +74,6 @@ class LineToken:
     def __repr__(self) -> str:
         return f"LineToken({self.type!r}, {self.value!r}, line={self.line})"
 
-
-def _longest_literal(items: Any) -> str:
-    best, current = "", ""
-    for op, value in items:
-        if op is sre_parse.LITERAL:
-            current += chr(value)
-            continue
-        best, current = max(best, current, key=len), ""
-    return max(best, current, key=len)
-
-
-def required_literals(pattern: str) -> tuple[str, ...]:
-    """Texts of which every match of ``pattern`` contains at least one, for a cheap ``in`` test
-    before the regex runs: the longest top-level literal, or for a pattern that is one group of
-    alternatives (a list of noise lines), the longest literal of each alternative. () if none.
-
-    >>> required_literals(r"(.+?): calls ([^ ]+)( and is all-in)?")
-    (': calls ',)
-    >>> required_literals(r"(?:.+? leaves the table|.+? is connected)(?=\\n|\\Z)")
-    (' leaves the table', ' is connected')
-    """
-    try:
-        parsed = sre_parse.parse(pattern)
-    except re.error:
-        return ()
-    if parsed.state.flags & re.IGNORECASE:
-        return ()
-    literal = _longest_literal(parsed)
-    if literal:
-        return (literal,)
-    body = [item for item in parsed if item[0] is not sre_parse.ASSERT]
-    while len(body) == 1 and body[0][0] is sre_parse.SUBPATTERN:  # a group around the alternatives
-        body = list(body[0][1][-1])
-    if len(body) == 1 and body[0][0] is sre_parse.BRANCH:
-        branches = [_longest_literal(branch) for branch in body[0][1][1]]
-        if all(branches):
-            return tuple(branches)
-    return ()
-
-
-class LineMatcher:
-    """Which of several terminals (in priority order) matches a whole line first, and its groups: each
-    terminal's regex in turn, after a test for a literal every match of it contains (``in`` for one,
-    one search for a list of alternatives' literals), so that most terminals cost one substring test.
-
-    (One compiled alternation of the terminals' regexes — ``(?P<T1>…)|(?P<T2>…)``, the matched
-    group's name the terminal — was measured in its place and is slower under CPython's ``re``: it has
-    no literal pre-test inside an alternation, so each ``(.+?): calls …`` alternative scans the line;
-    see benchmarks/RESULTS.md, "Issue #27, parse".)"""
-
-    __slots__ = ("candidates", "names")
-
-    def __init__(self, candidates: list[Candidate]) -> None:
-        self.candidates = candidates
-        self.names = [term[0] for term in candidates]
-
-    def match(self, line: str) -> Reading | None:
-        """The line's terminal and its groups, or None when none matches."""
-        for name, regex, literal, screen in self.candidates:
-            # written out rather than any(): this loop runs for every line not met before
-            if literal is not None:
-                if literal not in line:
-                    continue
-            elif screen is not None and screen(line) is None:
-                continue
-            found = regex.fullmatch(line)
-            if found is not None:
-                return name, found.groups()
-        return None
 
 
 #: stands for a seated player's name while a line is matched: one private-use character, which every
@@ -251,6 +165,9 @@ class LineParser:
 
     MAX_TRANSITIONS = 100_000  # a bound on the stacks remembered, should a grammar nest deeply
     MAX_READINGS = 100_000  # a bound on the plain readings remembered (all are forgotten when it is reached)
+    MAX_NAME_SETS = 4_096  # a bound on the sets of seated names remembered
+    MAX_MEMOS = 64  # a bound on those whose lines' resolutions are remembered (seated in two hands or more)
+    MAX_RESOLVED = 1_000  # a bound on the lines remembered per set of seated names
 
     def __init__(self, lark: Lark, seat_name_group: int = 1, group_names: dict[str, dict[str, int]] | None = None) -> None:
         self._seat_name_group = seat_name_group
@@ -266,6 +183,9 @@ class LineParser:
         self._matchers: dict[frozenset[str], LineMatcher] = {}
         self._readings: dict[frozenset[str], dict[str, Reading | None]] = {}
         self._read = 0  # plain readings remembered
+        #: per set of seated names (in their order) met before, the lines resolved against it; None: met once
+        self._resolved: dict[tuple[str, ...], dict[str, tuple[Reading, Reading | None]] | None] = {}
+        self._memos = 0  # sets of names in _resolved with a memo
         self._bit = {term[0]: 1 << place for place, term in enumerate(self._terminals)}
         #: the native readings of the lines met so far (see hhtool.sites.kit.columns), while :meth:`lex` is used
         self.lexicon: Lexicon | None = None
@@ -302,6 +222,7 @@ class LineParser:
         step = self._first
         tokens: list[LineToken] = []
         names: list[str] = []  # seated so far, longest first
+        resolutions: dict[str, tuple[Reading, Reading | None]] | None = None  # the lines resolved against these names
         line_no = 0
         for line_no, line in enumerate(text.split("\n"), start=1):
             if not line:
@@ -310,16 +231,23 @@ class LineParser:
             if plain is _UNREAD:
                 plain = self._plain_reading(step, line)
             if names:
-                # written out rather than _read_line's test: this runs for nearly every line of every hand
-                resolved = False
-                if plain is not None and plain[0] not in ignore:
-                    resolved = True
-                    for seated in names:  # longest first
-                        if seated in line:
-                            resolved = seated in plain[1]
-                            break
-                if not resolved:
-                    plain = _read_line(step.matcher, line, names, ignore, plain)
+                if resolutions is None:  # names not seated together before: resolved as met, nothing kept
+                    # written out rather than _read_line's test: this runs for nearly every line of every hand
+                    resolved = False
+                    if plain is not None and plain[0] not in ignore:
+                        resolved = True
+                        for seated in names:  # longest first
+                            if seated in line:
+                                resolved = seated in plain[1]
+                                break
+                    if not resolved:
+                        plain = _read_line(step.matcher, line, names, ignore, plain)
+                else:
+                    known = resolutions.get(line)
+                    if known is not None and known[0] is plain:  # read so at this table before: at once
+                        plain = known[1]
+                    else:
+                        plain = self._resolve(step, line, names, plain, resolutions)
             if plain is None:
                 raise UnexpectedCharacters(text, _offset(text, line_no), line_no, 1,
                                            allowed=set(step.matcher.names))
@@ -328,6 +256,7 @@ class LineParser:
                 continue
             if name == "SEAT":
                 self._remember_seated(names, groups)
+                resolutions = self._resolutions_for(names)
             token = LineToken(name, line, line_no, groups, first_line + line_no - 1, len(tokens),
                               group_names.get(name, NO_NAMES))
             following = step.following.get(name)
@@ -389,6 +318,39 @@ class LineParser:
         self._read += 1
         return plain
 
+    def _resolutions_for(self, names: list[str]) -> dict[str, tuple[Reading, Reading | None]] | None:
+        """The memo of the lines resolved against these seated names, in this order, from the second hand
+        that seats them on (None the first time: a memo of names met once would only cost). A table's
+        players sit for many hands, whose lines are then resolved once: on the replicated real hands
+        (8 sets of names) the driver's name check fell from ≈ 20 to ≈ 3 µs per hand; on simulated hands,
+        seated anew each hand, nothing is kept (issue #37, benchmarks/RESULTS.md)."""
+        key = tuple(names)
+        if key not in self._resolved:
+            if len(self._resolved) >= self.MAX_NAME_SETS:
+                self._resolved.clear()
+                self._memos = 0
+            self._resolved[key] = None
+            return None
+        found = self._resolved[key]
+        if found is None:
+            if self._memos >= self.MAX_MEMOS:  # forget every set, as the readings are forgotten
+                self._resolved.clear()
+                self._memos = 0
+                return None
+            self._memos += 1
+            found = self._resolved[key] = {}
+        return found
+
+    def _resolve(self, step: _Step, line: str, names: list[str], plain: Reading | None,
+                 resolutions: dict[str, tuple[Reading, Reading | None]]) -> Reading | None:
+        """The line's reading with the seated ``names`` resolved (:func:`_read_line`), remembered in
+        ``resolutions`` with the plain reading it was made from (the same line at another state, read
+        otherwise there, is resolved again: a plain reading is one object per set of accepted terminals)."""
+        final = _read_line(step.matcher, line, names, self._ignore, plain)
+        if plain is not None and len(resolutions) < self.MAX_RESOLVED:
+            resolutions[line] = (plain, final)
+        return final
+
     def _remember_seated(self, names: list[str], groups: tuple[str | None, ...]) -> None:
         seated = groups[self._seat_name_group] if 0 <= self._seat_name_group < len(groups) else None
         if seated and seated not in names:
@@ -444,9 +406,9 @@ def _offset(text: str, line_no: int) -> int:
 
 def _grammar_dir() -> Path:
     here = Path(__file__).resolve().parents[2]  # the hhtool package
-    for candidate in (here / "grammars", here.parent / "grammars"):
-        if candidate.is_dir():
-            return candidate
+    for folder in (here / "grammars", here.parent / "grammars"):
+        if folder.is_dir():
+            return folder
     raise FileNotFoundError("hhtool grammars/ folder not found next to the package")
 
 
