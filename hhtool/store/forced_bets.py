@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from hhtool.model import NoteTopic, StakeSource
@@ -36,7 +35,7 @@ _TABLE_KEY = f"""CASE WHEN {_PLACE} IS NULL THEN NULL
 _LEVEL_KEY = f"""to_json(struct_pack(site := {_DEALT_BY}, tournament := CASE WHEN h.is_tournament THEN
     coalesce(h.tournament_id, '') END, small := h.small_bet, big := h.big_bet, currency := h.currency,
     structure := h.structure))::VARCHAR"""
-_SCRATCH = ("fb_touched", "fb_hands", "fb_patterns", "fb_judged")
+_SCRATCH = ("fb_touched", "fb_hands", "fb_posts", "fb_patterns", "fb_judged")
 
 #: a hand's forced bets and, per hand, whether each took the whole stack
 _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS flagged,
@@ -159,10 +158,13 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
              OR (lkey IN (SELECT lkey FROM fb_hands WHERE chosen)
                  AND (ante_source IN {open_sources} OR bring_in_source IN {open_sources})))""")
     candidates = f"(ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}"
-    # the votes of every table a candidate is at, counted once, the touched hands' apart (for ``settled``):
-    # counted again for each slice and twice for ``settled`` they were most of the pass's SQL (#37)
+    # the posts of the candidates and of every hand at their tables, read once (fb_posts), and those
+    # tables' votes counted once, the touched hands' apart (for ``settled``): read and counted again for
+    # each slice and twice for ``settled``, they were most of the pass's SQL (#37, benchmarks/RESULTS.md)
     voters = f"(SELECT hk, tkey AS k, chosen FROM fb_hands WHERE tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
-    run(f"CREATE OR REPLACE TEMP TABLE fb_patterns AS {_PATTERNS.format(posts=_POSTS.format(hands=voters), hands=voters)}")
+    read = f"(SELECT hk FROM fb_hands WHERE {candidates} OR tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
+    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands=read)}")
+    run(f"CREATE OR REPLACE TEMP TABLE fb_patterns AS {_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=voters)}")
     kept: list[str] = []
     if settled is not None and profile is None:
         with_batch: Patterns = {}
@@ -187,18 +189,21 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
 
 def gather(store: Store, first: int, stop: int) -> Evidence:
     """The evidence of the chosen hands numbered ``first`` to ``stop`` - 1 (see :func:`choose`): a slice,
-    so that what is held in memory does not grow with the hands an import brings. One statement gives
-    each hand's values and, as lists, its posts, unanted players and stored findings, read as Arrow
-    columns (before: seven statements, their rows fetched as Python tuples; #37)."""
-    table = _arrow(store, _EVIDENCE, [first, stop])
-    columns: list[list[Any]] = [table.column(name).to_pylist() for name in _JUDGED_NAMES]
-    columns += [_rows_per_hand(table.column(name)) for name in _EVIDENCE_LISTS]
-    hands = list(zip(*columns, strict=True))
+    so that what is held in memory does not grow with the hands an import brings. Each of its tables
+    is read as Arrow columns in hand order and cut into each hand's rows here (before: a Python tuple a
+    value and temporary tables a slice; lists aggregated by DuckDB cost more than they saved: 2,500
+    real hands' posts 18 -> 33 ms CPU)."""
+    slice_ = [first, stop]
+    hands = _arrow(store, f"SELECT {', '.join(_JUDGED_NAMES)} FROM fb_judged WHERE n >= ? AND n < ? ORDER BY hk", slice_)
+    keys = hands.column("hk").to_pylist()
+    lists = [_rows_by_hand(_arrow(store, sql, slice_)) for sql in _EVIDENCE]
+    rows = list(zip(*(hands.column(name).to_pylist() for name in _JUDGED_NAMES), strict=True))
+    evidence = [(*row, *(found.get(hk, []) for found in lists)) for hk, row in zip(keys, rows, strict=True)]
     tables: Patterns = {}
     for key, kind, amounts, posted, count, _ in store.run(
-            "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", [first, stop]):
+            "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", slice_):
         tables.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(count)))
-    return Evidence(hands, tables)
+    return Evidence(evidence, tables)
 
 
 def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
@@ -223,63 +228,55 @@ def _arrow(store: Store, sql: str, params: Sequence[Any]) -> pa.Table:
         raise
 
 
-def _rows_per_hand(column: pa.ChunkedArray) -> list[list[tuple[Any, ...]]]:
-    """A column of lists of structs as each row's list of tuples: each struct field converted whole
-    (``to_pylist`` a field, not a value), then cut at the lists' offsets."""
-    lists = column.combine_chunks()
-    if not len(lists):
-        return []
-    items = lists.flatten()
-    rows = list(zip(*(items.field(index).to_pylist() for index in range(items.type.num_fields)), strict=True))
-    offsets = lists.offsets.to_pylist()
-    base = offsets[0]
-    return [rows[start - base:stop - base] for start, stop in pairwise(offsets)]
+def _rows_by_hand(table: pa.Table) -> dict[int, list[tuple[Any, ...]]]:
+    """Rows whose first column is their hand's key, in hand order, as each hand's rows (the rest of their
+    columns, in order): each column converted whole (``to_pylist`` a column, not a value), the rows cut
+    where the key changes (a Python step a hand, not a row: 2,500 real hands' posts 13 -> see #37)."""
+    import pyarrow.compute as pc  # (the store's writing side has PyArrow loaded)
+
+    rows = list(zip(*(column.to_pylist() for column in table.columns[1:]), strict=True))
+    if not rows:
+        return {}
+    runs = pc.run_end_encode(table.column(0).combine_chunks())
+    found: dict[int, list[tuple[Any, ...]]] = {}
+    start = 0
+    for hk, stop in zip(runs.values.to_pylist(), runs.run_ends.to_pylist(), strict=True):
+        found[hk] = rows[start:stop]
+        start = stop
+    return found
 
 
 #: the values of a hand to judge (HAND_FIELDS' first, in order; fb_judged's names)
 _JUDGED_NAMES = ("hk", "site", "hand_id", "dealt_by", "file", "profile", "table_name", "tournament_id", "is_tournament",
                  "small_bet", "big_bet", "currency", "unit", "structure", "tkey", "lkey", "private", "ante_source",
                  "bring_in_source")
-#: its rows of other tables, a list each (HAND_FIELDS' last, in order)
-_EVIDENCE_LISTS = ("posts", "unanted", "violations", "unverifiable", "assumptions")
 
 #: a hand's stored judgement rows, as the replay reads them (``hhtool.replay.table_pass.HandRow``)
-_FINDINGS = {"violations": ("code", "street", "player", "expected", "actual", "message", "file", "line"),
-             "unverifiable": ("check_code", "reason", "line"), "assumptions": ("kind", "value", "words", "line")}
+_FINDINGS = {"violations": "x.code, x.street, x.player, x.expected, x.actual, x.message, x.file, x.line",
+             "unverifiable": "x.check_code, x.reason, x.line", "assumptions": "x.kind, x.value, x.words, x.line"}
 
-
-def _struct(alias: str, names: Sequence[str]) -> str:
-    return "struct_pack(" + ", ".join(f"{name} := {alias}.{name}" for name in names) + ")"
-
-
-def _findings_list(table: str, names: Sequence[str]) -> str:
-    return (f"f_{table} AS (SELECT x.hk, list({_struct('x', names)} ORDER BY x.rowid) AS {table} "
-            f"FROM {KEYED}.{table} x JOIN s ON s.hk = x.hk AND s.profile = x.profile GROUP BY x.hk)")
-
-
-#: the evidence of a slice of fb_judged (its hands numbered ``n`` from the first parameter to before the
-#: second), a hand a row: its values, its posts (kind, player, amount, line, all-in) in order, the players
-#: dealt in who posted no ante (seated, not sitting out, a 3rd-street card or action) in seat order, and its
-#: stored findings in the order stored
-_EVIDENCE = f"""WITH s AS (SELECT * FROM fb_judged WHERE n >= ? AND n < ?),
-    posts AS ({_POSTS.format(hands="s")}),
-    p AS (SELECT hk, list({_struct("posts", ("kind", "player", "amount", "line", "all_in"))} ORDER BY seq) AS posts
-          FROM posts GROUP BY hk),
-    u AS (SELECT x.hk, list({_struct("x", ("player", "line"))} ORDER BY x.seq) AS unanted
-          FROM keyed.seats x JOIN s USING (hk)
-          WHERE NOT x.sitting_out
-          AND NOT EXISTS (SELECT 1 FROM posts a WHERE a.hk = x.hk AND a.player = x.player AND a.kind = 'ante')
-          AND (EXISTS (SELECT 1 FROM keyed.cards c WHERE c.hk = x.hk AND c.player = x.player AND c.street = 3)
-               OR EXISTS (SELECT 1 FROM keyed.actions a WHERE a.hk = x.hk AND a.player = x.player AND a.street = 3
-                          AND a.kind <> 'ante'))
-          GROUP BY x.hk),
-    {", ".join(_findings_list(table, names) for table, names in _FINDINGS.items())}
-    SELECT {", ".join(f"s.{name}" for name in _JUDGED_NAMES)},
-           coalesce(p.posts, []) AS posts, coalesce(u.unanted, []) AS unanted,
-           {", ".join(f"coalesce(f_{table}.{table}, []) AS {table}" for table in _FINDINGS)}
-    FROM s LEFT JOIN p USING (hk) LEFT JOIN u USING (hk)
-    {" ".join(f"LEFT JOIN f_{table} USING (hk)" for table in _FINDINGS)}
-    ORDER BY s.hk"""
+_SLICE = "(SELECT hk, profile FROM fb_judged WHERE n >= ? AND n < ?)"
+#: the rows of each hand of a slice of fb_judged (its hands numbered ``n`` from the first parameter to before
+#: the second), by its key (HAND_FIELDS' last, in order): its posts (kind, player, amount, line, all-in) in
+#: order; the players dealt in who posted no ante (seated, not sitting out, a 3rd-street card or action) in
+#: seat order; its stored findings in the order stored
+_EVIDENCE = (
+    f"""SELECT p.hk, p.kind, p.player, p.amount, p.line, p.all_in FROM fb_posts p SEMI JOIN {_SLICE} j USING (hk)
+        ORDER BY p.hk, p.seq""",
+    # (the seats that posted no ante found first, their cards and actions then: as correlated EXISTS on
+    # the whole tables DuckDB took 18 ms for 2,500 hands)
+    f"""WITH unanted AS (SELECT s.hk, s.player, s.line, s.seq FROM keyed.seats s SEMI JOIN {_SLICE} j USING (hk)
+            ANTI JOIN (SELECT hk, player FROM fb_posts WHERE kind = 'ante') p ON p.hk = s.hk AND p.player = s.player
+            WHERE NOT s.sitting_out),
+        dealt AS (SELECT c.hk, c.player FROM keyed.cards c SEMI JOIN unanted u ON u.hk = c.hk AND u.player = c.player
+                  WHERE c.street = 3
+                  UNION SELECT a.hk, a.player FROM keyed.actions a SEMI JOIN unanted u ON u.hk = a.hk AND u.player = a.player
+                  WHERE a.street = 3 AND a.kind <> 'ante')
+        SELECT u.hk, u.player, u.line FROM unanted u SEMI JOIN dealt d ON d.hk = u.hk AND d.player = u.player
+        ORDER BY u.hk, u.seq""",
+    *(f"""SELECT x.hk, {columns} FROM {KEYED}.{table} x JOIN {_SLICE} j ON j.hk = x.hk AND j.profile = x.profile
+          ORDER BY x.hk, x.rowid""" for table, columns in _FINDINGS.items()),
+)
 
 
 def drop_scratch(store: Store) -> None:
