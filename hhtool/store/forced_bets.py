@@ -160,7 +160,8 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     candidates = f"(ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}"
     # the posts of the candidates and of every hand at their tables, read once (fb_posts), and those
     # tables' votes counted once, the touched hands' apart (for ``settled``): read and counted again for
-    # each slice and twice for ``settled``, they were most of the pass's SQL (#37, benchmarks/RESULTS.md)
+    # each slice and twice for ``settled``, over the whole table, the gather grew with the store: 100,000
+    # simulated hands at one table, 243 -> 27 CPU µs per hand (#37, benchmarks/RESULTS.md)
     voters = f"(SELECT hk, tkey AS k, chosen FROM fb_hands WHERE tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
     read = f"(SELECT hk FROM fb_hands WHERE {candidates} OR tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
     run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands=read)}")
@@ -229,20 +230,13 @@ def _arrow(store: Store, sql: str, params: Sequence[Any]) -> pa.Table:
 
 
 def _rows_by_hand(table: pa.Table) -> dict[int, list[tuple[Any, ...]]]:
-    """Rows whose first column is their hand's key, in hand order, as each hand's rows (the rest of their
-    columns, in order): each column converted whole (``to_pylist`` a column, not a value), the rows cut
-    where the key changes (a Python step a hand, not a row: 2,500 real hands' posts 13 -> see #37)."""
-    import pyarrow.compute as pc  # (the store's writing side has PyArrow loaded)
-
-    rows = list(zip(*(column.to_pylist() for column in table.columns[1:]), strict=True))
-    if not rows:
-        return {}
-    runs = pc.run_end_encode(table.column(0).combine_chunks())
+    """Rows whose first column is their hand's key, as each hand's rows (the rest of their columns, in
+    order): each column converted whole (``to_pylist`` a column, not a value). (Cutting the rows where
+    the key changes, ``run_end_encode``, measured no faster: 20,622 posts 8-9 against 10 ms.)"""
     found: dict[int, list[tuple[Any, ...]]] = {}
-    start = 0
-    for hk, stop in zip(runs.values.to_pylist(), runs.run_ends.to_pylist(), strict=True):
-        found[hk] = rows[start:stop]
-        start = stop
+    rows = zip(*(column.to_pylist() for column in table.columns[1:]), strict=True)
+    for hk, row in zip(table.column(0).to_pylist(), rows, strict=True):
+        found.setdefault(hk, []).append(row)
     return found
 
 

@@ -74,7 +74,7 @@ def write_judgements(store: Store, judged: JudgementRows) -> None:
     """:func:`replace_judgements` inside the caller's transaction. The rows go to DuckDB as registered
     Arrow tables and the hands' values and verdicts in one UPDATE (before: lists bound as parameters, two
     temporary tables and three UPDATEs, and each finding's key found again by a join on ``hands``: 2,500
-    real hands 34 -> see benchmarks/RESULTS.md, #37)."""
+    real hands 34 -> 18 ms CPU; #37, benchmarks/RESULTS.md)."""
     import pyarrow as pa  # (the store's writing side: loaded with the batch's rows)
 
     run = store.run
