@@ -82,11 +82,10 @@ def rows_of(judgements: Sequence[Judgement]) -> JudgementRows:
     rows = JudgementRows()
     for j in judgements:
         rows.keys.append((j.hk, j.profile))
-        rows.violations += [(j.site, j.hand_id, j.profile, v.code.value, v.street, v.player, v.expected, v.actual,
-                             v.message, v.file, v.line) for v in j.violations]
-        rows.unverifiable += [(j.site, j.hand_id, j.profile, u.check.value, u.reason, u.line) for u in j.unverifiable]
-        rows.assumptions += [(j.site, j.hand_id, j.profile, a.kind.value, a.value, a.words, a.line)
-                             for a in j.assumptions]
+        rows.violations += [(j.hk, j.profile, v.code.value, v.street, v.player, v.expected, v.actual, v.message,
+                             v.file, v.line) for v in j.violations]
+        rows.unverifiable += [(j.hk, j.profile, u.check.value, u.reason, u.line) for u in j.unverifiable]
+        rows.assumptions += [(j.hk, j.profile, a.kind.value, a.value, a.words, a.line) for a in j.assumptions]
         rows.values += [(j.hk, j.profile, bet.value, value, source) for bet, value, source in j.values]
         if j.notes:
             rows.notes.append((j.hk, j.profile, [text for text, _ in j.notes], [line for _, line in j.notes]))

@@ -91,7 +91,8 @@ def judge_bets(hands: Sequence[HandRow], tables: Patterns,
     """Judge the forced bets of ``hands`` against their tables' posts (``tables``) and, where a table
     does not decide, their levels' (asked of ``level_patterns`` by level key); ``desk``: the user's
     structures file, which outranks both."""
-    posts = [hand_posts(row) for row in hands]
+    places: dict[tuple[Any, ...], tuple[TablePlace, LevelKey]] = {}  # (a table's hands share its values)
+    posts = [hand_posts(row, places) for row in hands]
     table_tallies = tallies(tables, lambda key: key)
     level_keys = {hand.level: row.level for hand, row in zip(posts, hands, strict=True)}
     by_key = {key: level for level, key in level_keys.items()}
@@ -114,12 +115,20 @@ def stored_findings(row: HandRow) -> Findings:
     return findings_of_rows(row.site, row.hand_id, row.file, row.violations, row.unverifiable, row.assumptions)
 
 
-def hand_posts(row: HandRow) -> HandPosts:
-    """A stored hand as the pass judges it."""
-    place = TablePlace(row.table_name, row.tournament_id, bool(row.is_tournament), row.small_bet, row.big_bet,
-                       row.currency, row.unit, Structure(row.structure))
-    level = LevelKey(row.dealt_by, (row.tournament_id or "") if row.is_tournament else None, row.currency,
-                     row.structure, row.small_bet, row.big_bet)
+def hand_posts(row: HandRow, places: dict[tuple[Any, ...], tuple[TablePlace, LevelKey]] | None = None) -> HandPosts:
+    """A stored hand as the pass judges it; ``places``: the table places and levels made so far, by their
+    values, shared (they are frozen) by the hands of one table rather than made again for each."""
+    values = (row.table_name, row.tournament_id, row.is_tournament, row.small_bet, row.big_bet, row.currency,
+              row.unit, row.structure, row.dealt_by)
+    made = places.get(values) if places is not None else None
+    if made is None:
+        made = (TablePlace(row.table_name, row.tournament_id, bool(row.is_tournament), row.small_bet, row.big_bet,
+                           row.currency, row.unit, Structure(row.structure)),
+                LevelKey(row.dealt_by, (row.tournament_id or "") if row.is_tournament else None, row.currency,
+                         row.structure, row.small_bet, row.big_bet))
+        if places is not None:
+            places[values] = made
+    place, level = made
     stated = frozenset(bet for bet, source in ((Bet.ANTE, row.ante_source), (Bet.BRING_IN, row.bring_in_source))
                        if source == StakeSource.HEADER)
     antes: list[Post] = []

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhtool.model import NoteTopic, StakeSource
-from hhtool.store import Store
+from hhtool.store import Store, raise_if_interrupted
 from hhtool.store.spec import KEYED
+
+if TYPE_CHECKING:  # (loaded by the store where used: an import's workers never open a connection)
+    import pyarrow as pa
 
 _DEALT_BY = "coalesce(h.origin_site, h.site)"
 _PLACE = "CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END"
@@ -32,7 +35,7 @@ _TABLE_KEY = f"""CASE WHEN {_PLACE} IS NULL THEN NULL
 _LEVEL_KEY = f"""to_json(struct_pack(site := {_DEALT_BY}, tournament := CASE WHEN h.is_tournament THEN
     coalesce(h.tournament_id, '') END, small := h.small_bet, big := h.big_bet, currency := h.currency,
     structure := h.structure))::VARCHAR"""
-_SCRATCH = ("fb_touched", "fb_settled", "fb_hands", "fb_judged", "fb_slice", "fb_posts")
+_SCRATCH = ("fb_touched", "fb_hands", "fb_posts", "fb_patterns", "fb_judged")
 
 #: a hand's forced bets and, per hand, whether each took the whole stack
 _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS flagged,
@@ -42,14 +45,17 @@ _POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS 
             WHERE a.kind IN ('ante', 'bring_in') AND a.hk IN (SELECT hk FROM {hands})"""
 
 #: how each hand posted each forced bet: the amounts of its posts that were not all-in (in order of
-#: amount) and how many posts it made; the hands that posted alike counted together (the pass reads a
-#: hand's vote from this, :func:`hhtool.replay.forced_bets.vote_of`)
+#: amount) and how many posts it made; the hands that posted alike counted together, and apart those of
+#: them chosen (the pass reads a hand's vote from this, :func:`hhtool.replay.forced_bets.vote_of`);
+#: ``{hands}``: rows (hk, k: the table's or level's key, chosen)
 _PATTERNS = """WITH posts AS ({posts}),
-    per_hand AS (SELECT v.hk, v.k, b.kind, list(p.amount ORDER BY p.amount) FILTER (WHERE NOT p.all_in) AS amounts,
-                        count(p.hk) AS posted
+    per_hand AS (SELECT v.hk, v.k, v.chosen, b.kind,
+                        list(p.amount ORDER BY p.amount) FILTER (WHERE NOT p.all_in) AS amounts, count(p.hk) AS posted
                  FROM {hands} v CROSS JOIN (VALUES ('ante'), ('bring_in')) b(kind)
                  LEFT JOIN posts p ON p.hk = v.hk AND p.kind = b.kind GROUP BY ALL)
-    SELECT k, kind, coalesce(amounts, []::BIGINT[]), posted > 0, count(*) FROM per_hand GROUP BY ALL"""
+    SELECT k, kind, coalesce(amounts, []::BIGINT[]) AS amounts, posted > 0 AS posted, count(*) AS hands,
+           count(*) FILTER (WHERE chosen) AS chosen_hands
+    FROM per_hand GROUP BY ALL"""
 
 #: (key, kind) -> (the amounts of a hand's posts not all-in, whether it posted at all, how many hands did so)
 Patterns = dict[tuple[str, str], list[tuple[tuple[int, ...], bool, int]]]
@@ -127,7 +133,8 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     own profile: the non-header hands at the tables of the touched hands, and at their levels those no
     table decided; with a profile (``audit --rules``), the touched hands under it. Only the hands at the
     touched hands' levels are read (``fb_hands``): a batch's pass costs what its tables and levels hold,
-    not what the store holds.
+    not what the store holds. How the hands of every table a chosen hand may be at posted is counted
+    once, here (``fb_patterns``), for ``settled`` and for every slice :func:`gather` gives.
 
     ``settled`` (an import's batch) is asked, from how the touched hands' tables posted with the touched
     hands (first) and how the touched hands alone did, which of those tables the touched hands leave as
@@ -145,53 +152,59 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
                    list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}') AS differs,
                    {_TABLE_KEY} AS tkey, {_LEVEL_KEY} AS lkey, h.hk IN (SELECT hk FROM fb_touched) AS chosen
             FROM hands h SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}""")
-    kept: list[str] = []
-    if settled is not None and profile is None:
-        touched_tables = "SELECT DISTINCT tkey FROM fb_hands WHERE chosen AND tkey IS NOT NULL"
-        kept = sorted(settled(_patterns(store, "tkey", touched_tables),
-                              _patterns(store, "tkey", touched_tables, "chosen")))
-    run("CREATE OR REPLACE TEMP TABLE fb_settled AS SELECT unnest(?::VARCHAR[]) AS tkey", [kept])
-    judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
-    codes = ", ".join(f"'{code}'" for code in owned_codes) or "NULL"
-    unchanged = f"""NOT chosen AND tkey IN (SELECT tkey FROM fb_settled) AND NOT differs
-        AND ante_source IN {judged_by_table} AND bring_in_source IN {judged_by_table}
-        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = fb_hands.hk
-                        AND v.profile = fb_hands.rules_profile AND v.code IN ({codes}))"""
     open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     scope = ("chosen" if profile is not None else f"""verdict IS NOT NULL AND (chosen
              OR tkey IN (SELECT tkey FROM fb_hands WHERE chosen)
              OR (lkey IN (SELECT lkey FROM fb_hands WHERE chosen)
                  AND (ante_source IN {open_sources} OR bring_in_source IN {open_sources})))""")
+    candidates = f"(ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}"
+    # the posts of the candidates and of every hand at their tables, read once (fb_posts), and those
+    # tables' votes counted once, the touched hands' apart (for ``settled``): read and counted again for
+    # each slice and twice for ``settled``, over the whole table, the gather grew with the store: 100,000
+    # simulated hands at one table, 243 -> 27 CPU µs per hand (#37, benchmarks/RESULTS.md)
+    voters = f"(SELECT hk, tkey AS k, chosen FROM fb_hands WHERE tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
+    read = f"(SELECT hk FROM fb_hands WHERE {candidates} OR tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
+    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands=read)}")
+    run(f"CREATE OR REPLACE TEMP TABLE fb_patterns AS {_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=voters)}")
+    kept: list[str] = []
+    if settled is not None and profile is None:
+        with_batch: Patterns = {}
+        batch: Patterns = {}
+        for key, kind, amounts, posted, hands, chosen_hands in run(
+                "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_hands WHERE chosen)"):
+            with_batch.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
+            if chosen_hands:
+                batch.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(chosen_hands)))
+        kept = sorted(settled(with_batch, batch))
+    judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
+    codes = ", ".join(f"'{code}'" for code in owned_codes) or "NULL"
+    unchanged = f"""NOT chosen AND tkey IN (SELECT unnest(?::VARCHAR[])) AND NOT differs
+        AND ante_source IN {judged_by_table} AND bring_in_source IN {judged_by_table}
+        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = fb_hands.hk
+                        AND v.profile = fb_hands.rules_profile AND v.code IN ({codes}))"""
     run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS
             SELECT *, coalesce(?, rules_profile) AS profile, row_number() OVER (ORDER BY tkey NULLS LAST, hk) - 1 AS n
-            FROM fb_hands WHERE (ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}
-            AND NOT ({unchanged})""", [profile])
+            FROM fb_hands WHERE {candidates} AND NOT ({unchanged})""", [profile, kept])
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
 
 
 def gather(store: Store, first: int, stop: int) -> Evidence:
     """The evidence of the chosen hands numbered ``first`` to ``stop`` - 1 (see :func:`choose`): a slice,
-    so that what is held in memory does not grow with the hands an import brings."""
-    run = store.run
-    run("CREATE OR REPLACE TEMP TABLE fb_slice AS SELECT * FROM fb_judged WHERE n >= ? AND n < ?", [first, stop])
-    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_slice')}")
-    posts: dict[int, list[tuple[Any, ...]]] = {}
-    for hk, *row in run("SELECT hk, kind, player, amount, line, all_in FROM fb_posts ORDER BY hk, seq"):
-        posts.setdefault(hk, []).append(tuple(row))
-    unanted: dict[int, list[tuple[str, int]]] = {}
-    for hk, player, line in run(_UNANTED):
-        unanted.setdefault(hk, []).append((player, line))
-    found: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
-    for table, columns in _FINDINGS.items():
-        for hk, *row in run(f"""SELECT x.hk, {columns} FROM {KEYED}.{table} x
-                                JOIN fb_slice j ON j.hk = x.hk AND j.profile = x.profile ORDER BY x.hk, x.rowid"""):
-            found.setdefault((table, hk), []).append(tuple(row))
-    # (a row holds _JUDGED_COLUMNS, HAND_FIELDS' first, in order)
-    hands = [(*row, posts.get(row[0], []), unanted.get(row[0], []),
-              *(found.get((table, row[0]), []) for table in _FINDINGS))
-             for row in run(f"SELECT {_JUDGED_COLUMNS} FROM fb_slice ORDER BY hk")]
-    tables = _patterns(store, "tkey", "SELECT DISTINCT tkey FROM fb_slice WHERE tkey IS NOT NULL")
-    return Evidence(hands, tables)
+    so that what is held in memory does not grow with the hands an import brings. Each of its tables
+    is read as Arrow columns in hand order and cut into each hand's rows here (before: a Python tuple a
+    value and temporary tables a slice; lists aggregated by DuckDB cost more than they saved: 2,500
+    real hands' posts 18 -> 33 ms CPU)."""
+    slice_ = [first, stop]
+    hands = _arrow(store, f"SELECT {', '.join(_JUDGED_NAMES)} FROM fb_judged WHERE n >= ? AND n < ? ORDER BY hk", slice_)
+    keys = hands.column("hk").to_pylist()
+    lists = [_rows_by_hand(_arrow(store, sql, slice_)) for sql in _EVIDENCE]
+    rows = list(zip(*(hands.column(name).to_pylist() for name in _JUDGED_NAMES), strict=True))
+    evidence = [(*row, *(found.get(hk, []) for found in lists)) for hk, row in zip(keys, rows, strict=True)]
+    tables: Patterns = {}
+    for key, kind, amounts, posted, count, _ in store.run(
+            "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", slice_):
+        tables.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(count)))
+    return Evidence(evidence, tables)
 
 
 def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
@@ -199,42 +212,65 @@ def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
     wanted = sorted(set(levels))
     if not wanted:
         return {}
-    store.run("CREATE OR REPLACE TEMP TABLE fb_wanted AS SELECT unnest(?::VARCHAR[]) AS lkey", [wanted])
+    voters = "(SELECT hk, lkey AS k, chosen FROM fb_hands WHERE lkey IN (SELECT unnest(?::VARCHAR[])))"
+    found: Patterns = {}
+    for key, kind, amounts, posted, hands, _ in store.run(
+            _PATTERNS.format(posts=_POSTS.format(hands=voters), hands=voters), [wanted, wanted]):
+        found.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
+    return found
+
+
+def _arrow(store: Store, sql: str, params: Sequence[Any]) -> pa.Table:
+    """A query's result as Arrow columns (a value becomes a Python object only as its column is read)."""
     try:
-        return _patterns(store, "lkey", "SELECT lkey FROM fb_wanted")
-    finally:
-        store.run("DROP TABLE IF EXISTS fb_wanted")
+        return store.con.sql(sql, params=list(params)).to_arrow_table()
+    except Exception as error:  # (duckdb.Error: DuckDB loads on first use, hhtool.store)
+        raise_if_interrupted(error)
+        raise
 
 
-def _patterns(store: Store, column: str, keys: str, only: str = "TRUE") -> Patterns:
-    run = store.run
-    run(f"CREATE OR REPLACE TEMP TABLE fb_voters AS SELECT hk, {column} AS k FROM fb_hands "
-        f"WHERE {column} IN ({keys}) AND {only}")
-    try:
-        found: Patterns = {}
-        for key, kind, amounts, posted, hands in run(_PATTERNS.format(posts=_POSTS.format(hands="fb_voters"),
-                                                                      hands="fb_voters")):
-            found.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
-        return found
-    finally:
-        run("DROP TABLE IF EXISTS fb_voters")
+def _rows_by_hand(table: pa.Table) -> dict[int, list[tuple[Any, ...]]]:
+    """Rows whose first column is their hand's key, as each hand's rows (the rest of their columns, in
+    order): each column converted whole (``to_pylist`` a column, not a value). (Cutting the rows where
+    the key changes, ``run_end_encode``, measured no faster: 20,622 posts 8-9 against 10 ms.)"""
+    found: dict[int, list[tuple[Any, ...]]] = {}
+    rows = zip(*(column.to_pylist() for column in table.columns[1:]), strict=True)
+    for hk, row in zip(table.column(0).to_pylist(), rows, strict=True):
+        found.setdefault(hk, []).append(row)
+    return found
 
+
+#: the values of a hand to judge (HAND_FIELDS' first, in order; fb_judged's names)
+_JUDGED_NAMES = ("hk", "site", "hand_id", "dealt_by", "file", "profile", "table_name", "tournament_id", "is_tournament",
+                 "small_bet", "big_bet", "currency", "unit", "structure", "tkey", "lkey", "private", "ante_source",
+                 "bring_in_source")
 
 #: a hand's stored judgement rows, as the replay reads them (``hhtool.replay.table_pass.HandRow``)
 _FINDINGS = {"violations": "x.code, x.street, x.player, x.expected, x.actual, x.message, x.file, x.line",
              "unverifiable": "x.check_code, x.reason, x.line", "assumptions": "x.kind, x.value, x.words, x.line"}
 
-_JUDGED_COLUMNS = ("hk, site, hand_id, dealt_by, file, profile, table_name, tournament_id, is_tournament, small_bet, big_bet, "
-                   "currency, unit, structure, tkey, lkey, private, ante_source, bring_in_source")
-
-#: seated, not sitting out, dealt in (a 3rd-street card or action), no ante
-_UNANTED = """SELECT s.hk, s.player, s.line FROM keyed.seats s JOIN fb_slice j USING (hk)
-    WHERE NOT s.sitting_out
-    AND NOT EXISTS (SELECT 1 FROM fb_posts p WHERE p.hk = s.hk AND p.player = s.player AND p.kind = 'ante')
-    AND (EXISTS (SELECT 1 FROM keyed.cards c WHERE c.hk = s.hk AND c.player = s.player AND c.street = 3)
-         OR EXISTS (SELECT 1 FROM keyed.actions a WHERE a.hk = s.hk AND a.player = s.player AND a.street = 3
-                    AND a.kind <> 'ante'))
-    ORDER BY s.hk, s.seq"""
+_SLICE = "(SELECT hk, profile FROM fb_judged WHERE n >= ? AND n < ?)"
+#: the rows of each hand of a slice of fb_judged (its hands numbered ``n`` from the first parameter to before
+#: the second), by its key (HAND_FIELDS' last, in order): its posts (kind, player, amount, line, all-in) in
+#: order; the players dealt in who posted no ante (seated, not sitting out, a 3rd-street card or action) in
+#: seat order; its stored findings in the order stored
+_EVIDENCE = (
+    f"""SELECT p.hk, p.kind, p.player, p.amount, p.line, p.all_in FROM fb_posts p SEMI JOIN {_SLICE} j USING (hk)
+        ORDER BY p.hk, p.seq""",
+    # (the seats that posted no ante found first, their cards and actions then: as correlated EXISTS on
+    # the whole tables DuckDB took 18 ms for 2,500 hands)
+    f"""WITH unanted AS (SELECT s.hk, s.player, s.line, s.seq FROM keyed.seats s SEMI JOIN {_SLICE} j USING (hk)
+            ANTI JOIN (SELECT hk, player FROM fb_posts WHERE kind = 'ante') p ON p.hk = s.hk AND p.player = s.player
+            WHERE NOT s.sitting_out),
+        dealt AS (SELECT c.hk, c.player FROM keyed.cards c SEMI JOIN unanted u ON u.hk = c.hk AND u.player = c.player
+                  WHERE c.street = 3
+                  UNION SELECT a.hk, a.player FROM keyed.actions a SEMI JOIN unanted u ON u.hk = a.hk AND u.player = a.player
+                  WHERE a.street = 3 AND a.kind <> 'ante')
+        SELECT u.hk, u.player, u.line FROM unanted u SEMI JOIN dealt d ON d.hk = u.hk AND d.player = u.player
+        ORDER BY u.hk, u.seq""",
+    *(f"""SELECT x.hk, {columns} FROM {KEYED}.{table} x JOIN {_SLICE} j ON j.hk = x.hk AND j.profile = x.profile
+          ORDER BY x.hk, x.rowid""" for table, columns in _FINDINGS.items()),
+)
 
 
 def drop_scratch(store: Store) -> None:
