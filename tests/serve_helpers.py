@@ -66,6 +66,7 @@ def running_server(db: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
+                    process.kill()  # (a server that answers nothing still runs: communicate() would wait for ever)
                     raise AssertionError(f"serve did not start: {process.communicate()[1]}") from None
                 time.sleep(0.2)
         yield base, process

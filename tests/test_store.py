@@ -201,3 +201,17 @@ def test_big_files_are_streamed_with_the_same_result(tmp_path: Path, monkeypatch
     streamed, whole = results[0], results[1 << 40]
     assert streamed[0]["stored"] == 6 and streamed[0]["failed"] == 1 and streamed[1:4] == ("grown", 3, "unchanged")
     assert streamed[4]["files"] and streamed == whole
+
+
+def test_a_new_store_has_small_blocks_and_a_second_connection_in_the_process(tmp_path: Path) -> None:
+    """A store made afresh gets 64 KiB blocks, and another connection of the same process to it opens
+    (`serve --watch`: its pages beside its importer; DuckDB refuses one whose configuration differs)."""
+    from hhtool.store import NEW_STORE_BLOCK_SIZE
+
+    path = str(tmp_path / "new.duckdb")
+    writer = Store(path)
+    reader = Store(path)  # (read-only differs by its access mode: a process opens a file one way)
+    assert reader.run("SELECT count(*) FROM hands")[0][0] == 0
+    assert writer.run("SELECT block_size FROM pragma_database_size()")[0][0] == NEW_STORE_BLOCK_SIZE
+    reader.close()
+    writer.close()

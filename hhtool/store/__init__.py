@@ -275,7 +275,8 @@ class Store:
         told = False
         while True:
             try:
-                return duckdb.connect(self.path, read_only=read_only, config=self._config_for(read_only))
+                self._make_file(read_only)
+                return duckdb.connect(self.path, read_only=read_only, config=self._config)
             except duckdb.Error as error:
                 holder = holder_of(error, self.path, read_only)
                 if holder is None:
@@ -288,10 +289,13 @@ class Store:
                     told = True
                 time.sleep(_RETRY_EVERY)
 
-    def _config_for(self, read_only: bool) -> dict[str, Any]:
-        """The connection's configuration: a file about to be made gets :data:`NEW_STORE_BLOCK_SIZE`."""
-        made = read_only or self.path == ":memory:" or Path(self.path).expanduser().exists()
-        return self._config if made else {"default_block_size": str(NEW_STORE_BLOCK_SIZE), **self._config}
+    def _make_file(self, read_only: bool) -> None:
+        """A store about to be made is made first with :data:`NEW_STORE_BLOCK_SIZE` and closed: a connection
+        that kept that setting would differ from every later one in this process (`serve --watch`'s pages
+        beside its importer), and DuckDB refuses a second connection to a file with another configuration."""
+        if read_only or self.path == ":memory:" or Path(self.path).expanduser().exists():
+            return
+        duckdb.connect(self.path, config={"default_block_size": str(NEW_STORE_BLOCK_SIZE), **self._config}).close()
 
     def share_between_batches(self) -> None:
         """From now on hold the file only inside :meth:`batch` scopes (a file-backed writer only: an
