@@ -345,8 +345,10 @@ def test_a_full_disk_interrupts_and_a_rerun_gives_the_tables_of_an_uninterrupted
     reference = str(tmp_path / "reference.duckdb")
     run_hhtool("import", str(folder), "--db", reference)
     db = str(tmp_path / "full.duckdb")
-    # the shell's file-size limit makes a write fail, as a full disk would (no root needed): after the first file
-    full = subprocess.run(["bash", "-c", 'ulimit -f 4000; exec "$@"', "hhtool", *HHTOOL_SMALL_WRITES, "import", "-j", "1",
+    # the shell's file-size limit makes a write fail, as a full disk would (no root needed): inside the first file,
+    # so that the rerun reads it again and reports its failures (2 MB: 600 of its hands stored with 64 KiB blocks;
+    # 1.8-2.2 MB stop there alike)
+    full = subprocess.run(["bash", "-c", 'ulimit -f 2000; exec "$@"', "hhtool", *HHTOOL_SMALL_WRITES, "import", "-j", "1",
                            str(folder), "--db", db], capture_output=True, text=True, timeout=300, check=False)
     interrupted = tables_of(db)
     assert full.returncode != 0 and 0 < len(interrupted["hands"]) < 3600, full.stderr[-500:]
