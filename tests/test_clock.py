@@ -4,6 +4,8 @@ older store alike."""
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -176,3 +178,30 @@ def test_problems_says_each_sites_assumed_zone_once_with_its_count(tmp_path: Pat
     assert rows.output.splitlines()[1:] == [
         "assumption,,,,,bovada,,time_zone,\"no zone stated; read as ET, its server time, as fpdb reads it\",,4",
         "assumption,,,,,ipoker,,time_zone,\"no zone stated; read as UTC, as no zone is documented\",,3"]
+
+
+def test_stats_by_month_is_the_month_of_the_users_zone(tmp_path: Path) -> None:
+    """Hands at 18:30 ET on 30 November (23:30 UTC: 00:30 on 1 December in Paris) and at 10:25 ET the day
+    before: `stats --by month` counts the first in December for a Paris user, in November for a New York one
+    and for UTC (the stored sums' own month is the UTC one)."""
+    folder = tmp_path / "hh"
+    folder.mkdir()
+    stars = [POKERSTARS_HAND.replace("#900000000001", f"#90000000000{n}").replace("2009/11/26 10:25:13 ET", when)
+             for n, when in ((1, "2020/11/30 18:30:00 ET"), (2, "2020/11/29 10:25:13 ET"))]
+    assert all("2020/11/" in hand for hand in stars)
+    (folder / "stars.txt").write_text("\n\n\n".join(stars) + "\n", encoding="utf-8")
+    db = str(tmp_path / "months.duckdb")
+    assert runner.invoke(app, ["import", str(folder), "--db", db, "--jobs", "1"]).exit_code == 0
+    for zone, months in (("Europe/Paris", {"2020-11": 1, "2020-12": 1}), ("America/New_York", {"2020-11": 2}),
+                         ("UTC", {"2020-11": 2})):
+        config = tmp_path / f"{zone.replace('/', '_')}.toml"
+        config.write_text(f'timezone = "{zone}"\n', encoding="utf-8")
+        env = {"COLUMNS": "80", "HHTOOL_CONFIG": str(config)}
+        shown = runner.invoke(app, ["stats", "--player", "Hero", "--db", db, "--by", "month", "--format", "csv"],
+                              env=env)
+        assert shown.exit_code == 0, shown.output
+        rows = list(csv.DictReader(io.StringIO(shown.output)))
+        assert {row["month"]: int(row["hands"]) for row in rows} == months, (zone, shown.output)
+        table = runner.invoke(app, ["stats", "--player", "Hero", "--db", db, "--by", "month"], env=env)
+        assert table.exit_code == 0 and all(month in table.output for month in months), (zone, table.output)
+        assert max(map(len, table.output.splitlines())) <= 80

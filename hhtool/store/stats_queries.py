@@ -40,14 +40,29 @@ def totals_sql(sums: str, keys: Sequence[str], rates: Sequence[tuple[str, str]],
     return f"SELECT {group}, {', '.join(totals)} FROM ({sums}) s GROUP BY {group}"
 
 
+#: the month (``YYYY-MM``) in the zone given as parameter of a sum's ``started_at``, the UTC hour it was cut
+#: to: the stored sums' own ``month`` is the UTC one, which put a Paris player's hands of the first hour of
+#: a month in the month before. A zone whose offset is not whole hours (India's +05:30) can still place
+#: the hands of a month's first half hour in the month before: the sums keep no finer time.
+LOCAL_MONTH = "strftime(timezone(?, timezone('UTC', s0.started_at)), '%Y-%m')"
+
+
 def player_totals(store: Store, hand_filter: HandFilter, keys: Sequence[str], rates: Sequence[tuple[str, str]],
                   counts: Sequence[str]) -> pl.DataFrame:
     """The totals (:func:`totals_sql`) of the hands ``hand_filter`` selects, one row per ``keys`` group
     (``keys`` start with ``player`` and ``currency``); the site names of an alias are one player, the
-    person's (:meth:`HandFilter.person_label`)."""
-    with summed_facts(store, hand_filter, (*keys, "site")) as (sums, params):
+    person's (:meth:`HandFilter.person_label`). A ``month`` key is the month in the filter's zone (the
+    user's), cut from each sum's UTC hour (:data:`LOCAL_MONTH`)."""
+    local_month = "month" in keys
+    summed = tuple("started_at" if key == "month" else key for key in keys)
+    with summed_facts(store, hand_filter, (*summed, "site")) as (sums, params):
         # summed per site name first: the alias lookup then runs once per name, not once per day
-        per_name = resum_sql(sums, (*keys, "site", "unit"))
+        per_name = resum_sql(sums, (*summed, "site", "unit"))
         label, label_params = hand_filter.person_label("s0.site", "s0.player")
-        by_person = f"SELECT * REPLACE ({label} AS player) FROM ({per_name}) s0"
+        if local_month:
+            by_person = (f"SELECT * EXCLUDE (started_at) REPLACE ({label} AS player), {LOCAL_MONTH} AS month "
+                         f"FROM ({per_name}) s0")
+            label_params = [*label_params, hand_filter.zone]
+        else:
+            by_person = f"SELECT * REPLACE ({label} AS player) FROM ({per_name}) s0"
         return store.frame(totals_sql(by_person, keys, rates, counts), [*label_params, *params])
