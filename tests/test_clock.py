@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -205,3 +206,33 @@ def test_stats_by_month_is_the_month_of_the_users_zone(tmp_path: Path) -> None:
         table = runner.invoke(app, ["stats", "--player", "Hero", "--db", db, "--by", "month"], env=env)
         assert table.exit_code == 0 and all(month in table.output for month in months), (zone, table.output)
         assert max(map(len, table.output.splitlines())) <= 80
+
+
+def test_the_table_view_and_lists_of_hands_compare_instants_not_wall_times(
+        two_sites: tuple[str, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The OnGame hand's wall time (18:26 GMT+0300) is seven hours after the PokerStars ones (11:25, 11:27 ET),
+    yet it is between them (15:26 UTC): the table view counts its minutes from the newest instant and shows
+    both tables, newest first, in the user's zone; `violations --by hand` and the hands two players shared
+    show the user's zone too."""
+    starlette_testclient = pytest.importorskip("starlette.testclient")
+    from hhtool.service.opponents import against
+    from hhtool.service.serving import HeldStore
+    from hhtool.service.stores import Database
+    from hhtool.store.filters import HandFilter
+    from hhtool.web.app import create_app
+
+    db, env = two_sites
+    monkeypatch.setenv("HHTOOL_CONFIG", env["HHTOOL_CONFIG"])  # (Europe/Paris: UTC+2 that day)
+    held = HeldStore(Database(db))
+    try:
+        with starlette_testclient.TestClient(create_app(held, {"testserver"}, token="t0ken")) as client:
+            page = client.get("/tables").text
+    finally:
+        held.close()
+    headings = re.findall(r"<h2>(.*?)</h2>", page, re.S)
+    assert [heading.split(" <span")[0] for heading in headings] == ["Dawn II", "Lublin"], headings
+    assert "· 17:27 Europe/Paris" in headings[0] and "· 17:26 Europe/Paris" in headings[1], headings
+    assert "(2020-07-01 17:27 Europe/Paris)" in page
+    shared = against(Database(db), HandFilter(), "Hero", "gashpor")  # (the two PokerStars hands, newest first)
+    assert [hand.started_at for hand in shared.hands] == [datetime(2020, 7, 1, 17, 27, 40),
+                                                          datetime(2020, 7, 1, 17, 25, 13)], shared.hands

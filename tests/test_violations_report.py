@@ -88,3 +88,22 @@ def test_violations_out_writes_the_format_its_suffix_names(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     lines = out.read_text().splitlines()
     assert lines[0].startswith("code,") and len(lines) > 1 and "─" not in out.read_text()
+
+
+def test_a_hands_day_and_start_are_the_users(tmp_path: Path) -> None:
+    """Hand 77 at 19:30 ET on 26 November 2009 is 00:30 UTC and 01:30 in Paris on the 27th: `--by date` counts it
+    on the user's day and `--by hand` shows its start in the user's zone (it was the history's own wall time)."""
+    (tmp_path / "h.txt").write_text(OVERBET.replace("2009/11/26 10:25:13 ET", "2009/11/26 19:30:00 ET"))
+    db = str(tmp_path / "v.duckdb")
+    assert runner.invoke(app, ["import", str(tmp_path / "h.txt"), "--db", db]).exit_code == 0
+    for zone, day, start in (("Europe/Paris", "2009-11-27", "2009-11-27T01:30:00"),
+                             ("America/New_York", "2009-11-26", "2009-11-26T19:30:00")):
+        config = tmp_path / "config.toml"
+        config.write_text(f'timezone = "{zone}"\n', encoding="utf-8")
+        env = {"HHTOOL_CONFIG": str(config), "COLUMNS": "80"}
+        days = runner.invoke(app, ["violations", "--db", db, "--format", "json", "--by", "date"], env=env)
+        assert days.exit_code == 0 and {row["day"] for row in json.loads(days.output)} == {day}, (zone, days.output)
+        hands = runner.invoke(app, ["violations", "--db", db, "--format", "json", "--by", "hand"], env=env)
+        assert [row["started_at"][:19] for row in json.loads(hands.output)] == [start.replace("T", " ")], (zone, hands.output)
+        shown = runner.invoke(app, ["violations", "--db", db, "--by", "hand"], env=env)
+        assert shown.exit_code == 0 and start.replace("T", " ")[:16] in shown.output, (zone, shown.output)

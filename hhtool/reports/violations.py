@@ -67,7 +67,7 @@ def violation_summary(store: Store, by: str, hand_filter: HandFilter, code: Code
             frame = frame.with_columns(pl.Series("misawarded", amounts, dtype=frame.schema["misawarded"]))
             frame = frame.sort(["violations", "misawarded", "site", "hand_id"], descending=[True, True, False, False])
         return frame.head(limit) if limit else frame
-    return violations_by(store, by, where, params, limit)
+    return violations_by(store, by, where, params, limit, hand_filter.zone)
 
 
 def terminal_view(frame: pl.DataFrame) -> pl.DataFrame:

@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from hhtool.clock import zone_name
 from hhtool.money import format_money
 from hhtool.service.errors import UsageError
 from hhtool.service.reports import stats
 from hhtool.service.stores import Database
+from hhtool.service.times import display_zone, user_time
 from hhtool.store.filters import HandFilter
 
 #: minutes back from the newest hand a table's last hand may be, by default, and at most
@@ -67,11 +69,13 @@ class TableView:
 
 @dataclass(frozen=True)
 class TablesView:
-    """The tables shown, the newest stored hand's time they are counted from, and the minutes asked."""
+    """The tables shown, the newest stored hand's time they are counted from (in the user's ``zone``, as the
+    tables' times), and the minutes asked."""
 
     minutes: int
     newest: datetime | None
     tables: tuple[TableView, ...]
+    zone: str = "UTC"
 
 
 def minutes_asked(text: str | None) -> int:
@@ -89,9 +93,10 @@ def table_view(database: Database, minutes: int = DEFAULT_MINUTES) -> TablesView
     from hhtool.store.live_tables import newest_time, noted_players, seats_of, tables_since
 
     with database.open(read_only=True) as store:
-        newest = newest_time(store)
+        newest = newest_time(store)  # (UTC instants: tables of sites in other zones compare)
+        zone = zone_name(display_zone())  # (every time shown in the user's zone, as every other page)
         if newest is None:
-            return TablesView(minutes, None, ())
+            return TablesView(minutes, None, (), zone)
         hands = tables_since(store, newest - timedelta(minutes=minutes), MOST_TABLES)
         seats = seats_of(store, [hand.hk for hand in hands])
         names_by_site: dict[str, set[str]] = {}
@@ -109,8 +114,14 @@ def table_view(database: Database, minutes: int = DEFAULT_MINUTES) -> TablesView
                                   notes[hand.site].get(seat.player, 0)))
         small, big = (format_money(amount, hand.unit, hand.currency) for amount in (hand.small_bet, hand.big_bet))
         stakes = f"{small}/{big}"
-        tables.append(TableView(hand.site, hand.table, hand.hand_id, hand.started_at, hand.timezone, stakes, tuple(shown)))
-    return TablesView(minutes, newest, tuple(tables))
+        tables.append(TableView(hand.site, hand.table, hand.hand_id, _shown(hand.started_utc), zone, stakes, tuple(shown)))
+    return TablesView(minutes, _shown(newest), tuple(tables), zone)
+
+
+def _shown(instant: datetime) -> datetime:
+    shown = user_time(instant)
+    assert shown is not None
+    return shown
 
 
 def _no_rates() -> tuple[Rate, ...]:

@@ -13,6 +13,7 @@ from hhtool.money import format_money
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
+from hhtool.service.times import user_time
 from hhtool.store.filters import HandFilter
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def against(database: Database, hand_filter: HandFilter, player: str, opponent: 
     listed = []
     for row in rows:
         unit, currency = int(row["unit"]), str(row["currency"])
-        listed.append(HandTogether(str(row["site"]), str(row["hand_id"]), row["started_at"], row["table"],
+        listed.append(HandTogether(str(row["site"]), str(row["hand_id"]), user_time(row["started_at"]), row["table"],
                                    str(row["player"]), format_money(int(row["net"]), unit, currency), int(row["net"]),
                                    str(row["opponent"]), format_money(int(row["opponent_net"]), unit, currency),
                                    int(row["opponent_net"])))

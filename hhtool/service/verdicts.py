@@ -16,6 +16,7 @@ from hhtool.reports.violations import terminal_view, violation_conditions, viola
 from hhtool.service.errors import UsageError
 from hhtool.service.filters import require_matches
 from hhtool.service.stores import Database
+from hhtool.service.times import in_user_zone
 from hhtool.store import Store, findings
 from hhtool.store.filters import HandFilter
 from hhtool.store.findings import VIOLATION_FIELDS, conflicts_of
@@ -85,7 +86,8 @@ def violation_breakdowns(database: Database, breakdowns: list[str], hand_filter:
         raise UsageError(f"--by must be one of {', '.join(BREAKDOWNS)}")
     with database.open(read_only=True) as store:
         require_matches(store, hand_filter, player)
-        frames = [(by, violation_summary(store, by, hand_filter, code, player)) for by in breakdowns]
+        # (each hand's start: the UTC instant, shown in the user's zone as every list's; a day is the user's)
+        frames = [(by, in_user_zone(violation_summary(store, by, hand_filter, code, player))) for by in breakdowns]
     return [Breakdown(by, terminal_view(frame.head(limit) if limit else frame) if for_terminal
                       else frame.head(limit) if limit else frame, frame.height)
             for by, frame in frames]

@@ -50,13 +50,13 @@ def violation_rows(store: Store, where: str, params: Sequence[Any], chosen: str,
     # (rowid: the findings of a hand on one line, the last stored first, as audit has always listed them:
     # DuckDB's sort put these ties so when the table was read directly, and the key's join does not keep it)
     replayed = f"""SELECT h.site, h.hand_id, v.code, v.street, v.player, v.expected, v.actual, v.message, v.file,
-                          v.line, h.started_at, v.rowid AS nth
+                          v.line, h.started_utc AS started_at, v.rowid AS nth
                    FROM {KEYED}.violations v JOIN hands h ON v.hk = h.hk
                    WHERE {profile_condition} AND {chosen}"""
     copies = f"""SELECT c.site, c.hand_id, ?, NULL, NULL, c.first_file || ':' || c.first_first_line,
                         c.second_file || ':' || c.second_first_line,
                         'another copy of this hand differs (' || c.kind || '): ' || c.diff, c.second_file,
-                        c.second_first_line, h.started_at, NULL
+                        c.second_first_line, h.started_utc AS started_at, NULL
                  FROM copy_conflicts c JOIN hands h ON c.site = h.site AND c.hand_id = h.hand_id
                  WHERE {where} AND {'TRUE' if with_conflicts else 'FALSE'}"""
     sql = f"""SELECT {', '.join(VIOLATION_FIELDS)}

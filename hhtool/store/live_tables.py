@@ -16,13 +16,14 @@ if TYPE_CHECKING:
 
 
 class TableHand(NamedTuple):
-    """A table's newest stored hand: where, when (as the history states it), its stakes and hero."""
+    """A table's newest stored hand: where, when (its UTC instant; ``timezone``: its history's own label), its
+    stakes and hero."""
 
     site: str
     table: str
     hk: int
     hand_id: str
-    started_at: datetime
+    started_utc: datetime
     timezone: str | None
     currency: str
     unit: int
@@ -41,7 +42,7 @@ class SeatRow(NamedTuple):
 
 def newest_time(store: Store) -> datetime | None:
     """The time of the newest stored hand that states one."""
-    rows = store.run("SELECT max(started_at) FROM hands")
+    rows = store.run("SELECT max(started_utc) FROM hands")  # (the instant: hands of sites in other zones compare)
     return rows[0][0] if rows and rows[0][0] is not None else None
 
 
@@ -49,10 +50,10 @@ def tables_since(store: Store, since: datetime, most: int) -> list[TableHand]:
     """The newest hand of each table (site and table name) with a hand at ``since`` or later, the
     most recent table first, at most ``most`` tables."""
     rows = store.run(
-        "SELECT site, table_name, hk, hand_id, started_at, timezone, currency, unit, small_bet, big_bet, "
-        "is_tournament, hero FROM hands WHERE started_at >= ? AND table_name IS NOT NULL "
-        "QUALIFY row_number() OVER (PARTITION BY site, table_name ORDER BY started_at DESC, hk DESC) = 1 "
-        "ORDER BY started_at DESC, hk DESC LIMIT ?", [since, most])
+        "SELECT site, table_name, hk, hand_id, started_utc, timezone, currency, unit, small_bet, big_bet, "
+        "is_tournament, hero FROM hands WHERE started_utc >= ? AND table_name IS NOT NULL "
+        "QUALIFY row_number() OVER (PARTITION BY site, table_name ORDER BY started_utc DESC, hk DESC) = 1 "
+        "ORDER BY started_utc DESC, hk DESC LIMIT ?", [since, most])
     return [TableHand(str(site), str(table), int(hk), str(hand_id), started, None if zone is None else str(zone),
                       str(currency), int(unit), int(small), int(big), bool(tournament), None if hero is None else str(hero))
             for site, table, hk, hand_id, started, zone, currency, unit, small, big, tournament, hero in rows]

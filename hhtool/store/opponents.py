@@ -77,9 +77,10 @@ def hands_together(store: Store, hands: Condition, player: Who, opponent: Who, l
     """The hands both were dealt in, newest first (undated last): ``site, hand_id, started_at, table,
     currency, unit, player, net, opponent, opponent_net``."""
     base, params = _together(hands, player, opponent)
-    return _rows(store, "SELECT h.site, h.hand_id, h.started_at, h.table_name AS \"table\", h.currency, h.unit, me.player, "
+    return _rows(store, "SELECT h.site, h.hand_id, h.started_utc AS started_at, h.table_name AS \"table\", h.currency, "
+                 "h.unit, me.player, "
                  f"me.net, him.player AS opponent, him.net AS opponent_net {base} "
-                 f"ORDER BY h.started_at DESC NULLS LAST, h.hk DESC, me.player, him.player LIMIT {int(limit)}", params)
+                 f"ORDER BY h.started_utc DESC NULLS LAST, h.hk DESC, me.player, him.player LIMIT {int(limit)}", params)
 
 
 __all__ = ["Condition", "Who", "hands_together", "opponents"]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from hhtool.store.filters import HandFilter
 
 _BASE = """
-    SELECT v.*, h.started_at, h.currency, h.unit
+    SELECT v.*, h.started_utc AS started_at, h.currency, h.unit
     FROM violations v JOIN hands h ON v.site = h.site AND v.hand_id = h.hand_id AND v.profile = h.rules_profile
     WHERE {where}
 """
@@ -34,7 +34,7 @@ _AT_STAKE = """
 """
 #: the breakdowns of :func:`violations_by`: the column each groups by, and its name in the rows
 BREAKDOWNS = {"code": ("code", "code"), "site": ("site", "site"), "player": ("coalesce(player, '(hand)')", "player"),
-              "date": ("CAST(started_at AS DATE)", "day")}
+              "date": ("CAST(timezone(?, timezone('UTC', started_at)) AS DATE)", "day")}  # (?: the user's zone)
 
 
 def violation_conditions(hand_filter: HandFilter, code: str | None, player: str | None) -> tuple[str, list[Any]]:
@@ -66,8 +66,8 @@ def violations_of_hands(store: Store, where: str, params: list[Any]) -> pl.DataF
 
 
 def violations_per_hand(store: Store, where: str, params: list[Any]) -> pl.DataFrame:
-    """Per hand with a violation ``where`` chooses: its start, how many, their codes, the money misawarded by its
-    stored awards (0: none), its currency and unit; the most violations first, then the most money."""
+    """Per hand with a violation ``where`` chooses: its start (the UTC instant), how many, their codes, the money
+    misawarded by its stored awards (0: none), its currency and unit; the most violations first, then the most money."""
     return store.frame(f"""
         SELECT b.site, b.hand_id, any_value(b.started_at) AS started_at, count(*) AS violations,
                string_agg(DISTINCT b.code, ',' ORDER BY b.code) AS codes,
@@ -78,10 +78,12 @@ def violations_per_hand(store: Store, where: str, params: list[Any]) -> pl.DataF
         ORDER BY violations DESC, misawarded DESC, b.site, b.hand_id""", params)
 
 
-def violations_by(store: Store, by: str, where: str, params: list[Any], limit: int | None = None) -> pl.DataFrame:
+def violations_by(store: Store, by: str, where: str, params: list[Any], limit: int | None = None,
+                  zone: str = "UTC") -> pl.DataFrame:
     """The violations ``where`` chooses counted per value of the breakdown ``by`` (:data:`BREAKDOWNS`), with the
-    hands they are in; the most first, the first ``limit`` rows when given."""
+    hands they are in; the most first, the first ``limit`` rows when given; a day is one of ``zone``."""
     key, name = BREAKDOWNS[by]
+    params = [zone, *params] if "?" in key else params
     sql = f"""
         SELECT {key} AS {name}, count(*) AS violations, count(DISTINCT site || ':' || hand_id) AS hands
         FROM ({_BASE.format(where=where)}) GROUP BY 1 ORDER BY violations DESC, 1"""
