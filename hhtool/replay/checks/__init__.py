@@ -15,6 +15,7 @@ from hhtool.replay.checks.rounds import check_rounds
 from hhtool.replay.checks.rulebook import check_bring_in_fraction
 from hhtool.replay.checks.showdown import award_table, check_pot_award, check_showdown
 from hhtool.replay.checks.stack import check_stacks
+from hhtool.replay.checks.steps import steps_all_usual
 from hhtool.replay.checks.totals import check_totals
 from hhtool.replay.checks.uncalled import check_uncalled
 
@@ -37,4 +38,9 @@ CHECKS: tuple[Check, ...] = (
     check_claims,
 )
 
-__all__ = ["CHECKS", "Check", "Finding", "award_table"]
+#: the checks that judge one step at a time and find nothing in a hand whose steps are all usual
+#: (:func:`~.steps.steps_all_usual`); the rest of :data:`CHECKS`, in its order, is what such a hand needs
+STEP_CHECKS: frozenset[Check] = frozenset((check_actions, check_sizes, check_raise_cap, check_stacks))
+CHECKS_FOR_USUAL_STEPS: tuple[Check, ...] = tuple(check for check in CHECKS if check not in STEP_CHECKS)
+
+__all__ = ["CHECKS", "CHECKS_FOR_USUAL_STEPS", "STEP_CHECKS", "Check", "Finding", "award_table", "steps_all_usual"]
