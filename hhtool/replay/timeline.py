@@ -72,36 +72,6 @@ class Round:
     last_line: int  # the last line of the round (last action, else last deal)
 
 
-#: a card's suit as its place among the four bits of its rank (see :func:`card_bit`)
-SUIT_SHIFT = {"c": 0, "d": 1, "h": 2, "s": 3}
-
-
-def card_bit(card: Card) -> int:
-    """A card as one bit of an int (rank * 4 + suit): a set of cards is the or of its bits, cheaper to
-    build and compare than a set of (rank, suit) tuples.
-
-    >>> card_bit(Card.parse("2c")), card_bit(Card.parse("2s")) == 1 << 11
-    (256, True)
-    """
-    return 1 << (card.rank * 4 + SUIT_SHIFT[card.suit])
-
-
-@dataclass(slots=True, eq=False)
-class DealtCards:
-    """What the walk's one pass over the deal lines tells the card checks, so that none of them reads
-    the deals again (R1: the cards check; the restated card lists of the claims check)."""
-
-    bits: int  # every card dealt, one bit each (card_bit)
-    bits_of: Mapping[str, int]  # player -> the cards dealt to him
-    distinct: bool  # no card dealt twice (the common card and the showdown are the check's to add)
-    # one deal per player and street, each with the street's number of down and up cards (a fold before a
-    # deal is the check's to compare: see last_street)
-    regular: bool
-    last_street: Mapping[str, Street]  # player -> the last street he was dealt cards on
-    known: Mapping[str, list[Card]]  # player -> his known cards in the order dealt (down before up on each deal)
-    known_before: Mapping[tuple[str, Street], int]  # (player, street) -> how many of known[player] came before it
-
-
 @dataclass(slots=True)  # read-only by convention: a frozen dataclass costs a setattr call per field to build
 class ReplayState:
     order: tuple[str, ...]  # every seated player, position order
@@ -121,8 +91,6 @@ class ReplayState:
     # live at the end when two or more are (nobody else's cards decide a pot)
     hole_cards: Mapping[str, tuple[Card, ...] | None]
     settlement: Settlement  # the pots as the rules settle them
-    # the deal lines as the card checks read them; derived from hand.deals, so left out of repr like memo
-    dealt: DealtCards = field(repr=False, compare=False)
     # results several checks derive from this state, computed once (e.g. the award table)
     memo: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 

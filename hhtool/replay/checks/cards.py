@@ -11,7 +11,7 @@ from hhtool.replay.checks.common import Finding, street_name, violation
 from hhtool.replay.codes import Code
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import Violation
-from hhtool.replay.timeline import FIFTH, FOURTH, SEVENTH, SIXTH, SUIT_SHIFT, ReplayState, card_bit
+from hhtool.replay.timeline import FIFTH, FOURTH, SEVENTH, SIXTH, ReplayState
 
 _PER_STREET = {Street.THIRD: (2, 1), Street.FOURTH: (0, 1), Street.FIFTH: (0, 1), Street.SIXTH: (0, 1), Street.SEVENTH: (1, 0)}
 _SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
@@ -28,28 +28,44 @@ def check_cards(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
 
 
 def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
-    """Whether :func:`_deal_counts` and :func:`_duplicates` can find anything, so that the usual hand
-    skips both, from what the walk found of the deals (``state.dealt``). Regular deals: one per player
-    and street, each of the right size, none after the player folded. Distinct cards: no card dealt
-    twice or dealt as the common card, no shown card that was dealt to or shown by someone else (the
-    common card aside). Cards are told apart by a bit each (:func:`card_bit`)."""
-    dealt = state.dealt
-    regular, distinct = dealt.regular, dealt.distinct
-    if regular:
-        last_street = dealt.last_street
-        for player, folded in state.folded.items():
-            last = last_street.get(player)
-            if last is not None and folded < last:
-                regular = False
-                break
+    """One pass telling whether :func:`_deal_counts` and :func:`_duplicates` can find anything, so
+    that the usual hand skips both. Regular deals: one per player and street, each of the right
+    size, none after the player folded. Distinct cards: no card dealt twice or dealt as the common
+    card, no shown card that was dealt to or shown by someone else (the common card aside).
+    Cards are told apart by a bit each (:func:`card_bit`): no tuple nor dict entry per card."""
+    regular = distinct = True
+    seen: set[tuple[str, Street]] = set()
+    folded_on = state.folded
     community = hand.community_card
+    seventh_down = 0 if community is not None else 1
+    per_street, shift = _PER_STREET, _SUIT_SHIFT
+    held = 0  # every card dealt
+    held_by: dict[str, int] = {}  # player -> the cards dealt to (then shown by) him
+    for deal in hand.deals:
+        player, street, down, up = deal.player, deal.street, deal.down, deal.up
+        if regular:
+            key = (player, street)
+            folded = folded_on.get(player)
+            want_down, want_up = per_street[street]
+            if street is SEVENTH:
+                want_down = seventh_down
+            if key in seen or (folded is not None and folded < street) or len(down) != want_down or len(up) != want_up:
+                regular = False
+            seen.add(key)
+        if distinct:
+            bits = 0
+            for card in down + up:
+                if card is not None:
+                    bit = 1 << (card.rank * 4 + shift[card.suit])
+                    if held & bit:
+                        distinct = False
+                    held |= bit
+                    bits |= bit
+            held_by[player] = held_by.get(player, 0) | bits
     community_bit = 0 if community is None else card_bit(community)
-    held = dealt.bits
     if held & community_bit:
         distinct = False
-    if distinct and hand.showdown:
-        shift = SUIT_SHIFT
-        held_by = dict(dealt.bits_of)  # player -> the cards dealt to, then shown by, him
+    if distinct:
         for shown in hand.showdown:
             player = shown.player
             for card in shown.cards:
@@ -61,6 +77,19 @@ def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
                     elif not held_by.get(player, 0) & bit and bit != community_bit:
                         return regular, False
     return regular, distinct
+
+
+_SUIT_SHIFT = {"c": 0, "d": 1, "h": 2, "s": 3}
+
+
+def card_bit(card: Card) -> int:
+    """A card as one bit of an int (rank * 4 + suit): a set of cards is the or of its bits, cheaper to
+    build and compare than a set of (rank, suit) tuples.
+
+    >>> card_bit(Card.parse("2c")), card_bit(Card.parse("2s")) == 1 << 11
+    (256, True)
+    """
+    return 1 << (card.rank * 4 + _SUIT_SHIFT[card.suit])
 
 
 def _deal_counts(hand: Hand, state: ReplayState) -> Iterator[Violation]:
@@ -124,8 +153,7 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
     community = hand.community_card
     needed = 6 if community is not None else 7
     community_bit = 0 if community is None else card_bit(community)
-    shift = SUIT_SHIFT
-    dealt_to = state.dealt.bits_of
+    shift = _SUIT_SHIFT
     for shown in hand.showdown:
         if shown.status not in _SHOWN_OR_MUCKED or not shown.cards:
             continue
@@ -142,8 +170,11 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
             continue
         if count < needed:
             continue  # a partial show cannot contradict the deal beyond what the duplicate check sees
-        # the cards dealt to him (a player with no seat has none in state.upcards: nothing to compare)
-        dealt_bits = dealt_to.get(shown.player, 0) if shown.player in state.upcards else 0
+        dealt_bits = 0
+        for cards in (*state.upcards.get(shown.player, {}).values(), state.downcards.get(shown.player, ())):
+            for card in cards:
+                if card is not None:
+                    dealt_bits |= 1 << (card.rank * 4 + shift[card.suit])
         if not dealt_bits & ~own_bits:
             continue  # every card dealt to him is among those he shows
         own = [c for c in shown.cards if c is not None and (community is None or c != community)]

@@ -40,7 +40,7 @@ _SHOWN = ShowStatus.SHOWN
 def check_claims(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
     yield from _stated_pots(hand, state)
     if hand.restatements:
-        yield from _card_lists(hand, state)
+        yield from _card_lists(hand)
         yield from _summary(hand, state)
     yield from _pot_collects(hand)
     yield from _descriptions(hand, state)
@@ -85,11 +85,23 @@ def repeats(restated: Sequence[Card | None], before: Sequence[Card | None]) -> b
     return len(restated) == len(known) and all(x is None or x == y for x, y in zip(restated, known, strict=True))
 
 
-def _card_lists(hand: Hand, state: ReplayState) -> Iterator[Finding]:
-    # per player, the known cards of his deals (down before up on each deal), and per (player, street) how
-    # many of them were dealt before that street, as the walk found them: the usual restatement is those
-    # cards, compared by the identity of the shared Card values before anything slower
-    known_of, count_before = state.dealt.known, state.dealt.known_before
+def _card_lists(hand: Hand) -> Iterator[Finding]:
+    # per player, the known cards of his deals so far (down before up on each deal), and per (player,
+    # street) how many of them were dealt before that street: the usual restatement is those cards,
+    # compared by the identity of the shared Card values before anything slower
+    known_of: dict[str, list[Card]] = {}
+    count_before: dict[tuple[str, Street], int] = {}
+    for deal in hand.deals:
+        player = deal.player
+        known = known_of.get(player)
+        if known is None:
+            known = known_of[player] = []
+        key = (player, deal.street)
+        if key not in count_before:
+            count_before[key] = len(known)
+        for card in deal.down + deal.up:
+            if card is not None:
+                known.append(card)
     for fact in hand.restatements:
         if fact.fact is not _CARDS or fact.street is None:
             continue

@@ -1,11 +1,11 @@
-"""One pass over a hand's steps telling whether the four step checks (legal actions, legal amounts,
-the raise cap, the chips: :data:`STEP_CHECKS`) can find anything at all. Almost every hand is made
+"""One pass over a hand's steps telling whether the step checks (legal actions, legal amounts, the
+raise cap, the chips, the turn order after each round's first action) can find anything at all. Almost every hand is made
 of usual steps only (a call of the bet faced, a full-size bet or raise the betting was open to, a
 fold facing a bet, ...); for such a hand the replay skips those checks instead of walking the steps
 four times to find nothing. A step this pass does not know as usual sends the hand through the
 checks in full, which then find or clear it: the pass only ever says "nothing to find", so it may
 be conservative, never lenient. Each condition below is the one under which its check passes a
-step (betting.check_actions / check_sizes, raise_cap, stack)."""
+step (betting.check_actions / check_sizes, raise_cap, stack, order)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ _FIXED_LIMIT = Structure.FIXED_LIMIT
 
 def steps_all_usual(hand: Hand, state: ReplayState, profile: RuleProfile) -> bool:
     """Whether check_actions, check_sizes, check_raise_cap and check_stacks would find nothing in
-    the hand (True), or may find something (False: run them)."""
+    the hand, nor check_order in the turns after each round's first action (True), or may find
+    something (False: run them all)."""
     stacks = state.stacks
     for player in state.dealt_in:
         if stacks.get(player) is None:
@@ -37,9 +38,14 @@ def steps_all_usual(hand: Hand, state: ReplayState, profile: RuleProfile) -> boo
     cap = None if profile.max_raises is None else 1 + profile.max_raises
     for rnd in state.rounds:
         third = rnd.street is THIRD
+        first = True
         for step in rnd.steps:
             if step.player not in step.active_before:
                 return False  # acting while folded or all-in
+            # the turn (check_order, after the round's first action): the round not over, and his turn
+            if not first and (step.round_over or (step.due is not None and step.due != step.player)):
+                return False
+            first = False
             action = step.action
             kind, amount, chips = action.kind, action.amount, step.chips_before
             # the chips (check_stacks): within the stack, all-in only when it takes all of it
