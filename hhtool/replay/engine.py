@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hhtool.model import Action, ActionKind, Card, Deal, Hand, ShowStatus, Street, Structure
-from hhtool.replay.deals import read_deals
 from hhtool.replay.pots import settle
 from hhtool.replay.profiles import RuleProfile
 from hhtool.replay.result import BettingFacts
@@ -153,7 +152,7 @@ class _Walker:
     instead of being recomputed, and the turn order uses precomputed rotations of the seat order."""
 
     __slots__ = (
-        "_active", "_active_set", "_live", "all_in", "ante_actions", "by_street", "deals_by_street", "dealt", "dealt_in",
+        "_active", "_active_set", "_live", "all_in", "ante_actions", "by_street", "deals_by_street", "dealt_in",
         "downcards", "folded", "hand", "order", "pot_after_round", "pot_before", "profile", "put_total", "raised_before",
         "returned_total", "returns", "rotations", "rules", "sat_out", "spent", "stacks", "to_call", "upcards",
     )
@@ -185,9 +184,24 @@ class _Walker:
                 actions = by_street.setdefault(street, [])
             actions.append((index, action))
         self.ante_actions = ante_actions
-        deals = read_deals(hand, order, acted)
-        self.deals_by_street, self.upcards, self.downcards, self.dealt = deals
-        self.by_street = by_street
+        deals_by_street: dict[Street, list[Deal]] = {}
+        upcards: dict[str, dict[Street, tuple[Card | None, ...]]] = {p: {} for p in order}
+        downcards: dict[str, list[Card | None]] = {p: [] for p in order}
+        current = None
+        deals: list[Deal] = []
+        for deal in hand.deals:
+            player, street = deal.player, deal.street
+            acted.add(player)
+            if street is not current:
+                current = street
+                deals = deals_by_street.setdefault(street, [])
+            deals.append(deal)
+            dealt_to = upcards.get(player)
+            if dealt_to is not None:
+                dealt_to[street] = dealt_to[street] + deal.up if street in dealt_to else deal.up
+                downcards[player].extend(deal.down)
+        self.by_street, self.deals_by_street = by_street, deals_by_street
+        self.upcards, self.downcards = upcards, downcards
         self.sat_out = self.sat_out_antes(hand, antes, acted)
         present = acted | antes.keys()
         self.dealt_in = tuple([p for p in order if p in present and p not in self.sat_out])
@@ -312,7 +326,7 @@ class _Walker:
         acted: set[str] = set()
         steps: list[Step] = []
         previous: str | None = None  # the last legal actor: the turn moves on from him
-        last_line = max([action.line for _, action in indexed]) if indexed else max([d.line for d in deals], default=0)
+        last_line = 0 if indexed else max([d.line for d in deals], default=0)  # with actions: the last one's, below
         # what every action reads, as locals; the chips and :meth:`_Betting.may_raise` written out
         # below (a method call per action cost ≈ 8 µs of a simulated hand's ≈ 115 µs walk on 3.11)
         stacks, spent, returns, all_in_players = self.stacks, self.spent, self.returns, self.all_in
@@ -324,6 +338,8 @@ class _Walker:
         raised = 0  # the steps that raised the street's bet so far (the betting facts' level)
         for index, action in indexed:
             player, kind, amount = action.player, action.kind, action.amount
+            if action.line > last_line:
+                last_line = action.line
             live_before, active_before = self._live, self._active
             # (1) the turn (R7): the first player clockwise after the last legal actor who still has to act
             # or match the level; None at the round's first action or when nobody has (the round was over)
@@ -407,12 +423,9 @@ class _Walker:
         if uncalled is not None:
             self.give_back(*uncalled)
         self.pot_after_round.append((int(street), self.put_total - self.returned_total))
-        return Round(
-            street=street, deals=deals, steps=tuple(steps), live_at_start=live_at_start,
-            active_at_start=active_at_start, increment=increment, double_bet_allowed=double_bet, put_in=put,
-            level=betting.level, pending=pending, uncalled=uncalled, live_at_end=self._live,
-            active_at_end=self._active, last_line=last_line,
-        )
+        # positional, in Round's field order: 14 keyword arguments measured 1.3 µs a round, positional 0.5 (3.11)
+        return Round(street, deals, tuple(steps), live_at_start, active_at_start, increment, double_bet, put, betting.level,
+                     pending, uncalled, self._live, self._active, last_line)
 
     @staticmethod
     def uncalled(put: Mapping[str, int]) -> tuple[str, int] | None:
@@ -504,7 +517,6 @@ class _Walker:
             downcards={p: tuple(cards) for p, cards in self.downcards.items()},
             hole_cards=hole_cards,
             settlement=settlement,
-            dealt=self.dealt,
         )
         state.memo[BETTING_FACTS] = BettingFacts(
             to_call=tuple(self.to_call), level_before=tuple(self.raised_before), pot_before=tuple(self.pot_before),
