@@ -11,9 +11,13 @@ from typing import Any
 import pytest
 
 from hhtool.ingest.loader import import_file
-from hhtool.replay import profile_for_site, replay
+from hhtool.ingest.reader import read_file
+from hhtool.model import Hand
+from hhtool.replay import PROFILES, BettingFacts, profile_for, profile_for_site, replay
 from hhtool.replay.engine import betting_facts, walk
+from hhtool.replay.timeline import ReplayState
 from hhtool.reports.show import describe_hand
+from hhtool.sites import detect
 from hhtool.store import Store
 from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import counted_columns, player_hand_facts
@@ -134,3 +138,57 @@ def test_the_replayer_shows_the_engines_pot_and_to_call_with_or_without_a_replay
         assert [row["pot"] for row in rows] == [5, 9, 15, 19, 21]
         assert [row["to_call"] for row in rows] == [0, 2, 4, 4, 2]
         assert [row["level_before"] for row in rows] == [0, 0, 1, 2, 2]
+
+
+def _facts_from_steps(hand: Hand, state: ReplayState) -> BettingFacts:
+    """The betting facts derived afresh from the walked steps, in a second pass as the engine did before it
+    recorded them while walking: the oracle the recorded facts are compared with."""
+    to_call, level, pot_before = [0] * len(hand.actions), [0] * len(hand.actions), [0] * len(hand.actions)
+    pot = 0
+    for step in state.antes:
+        pot_before[step.index] = step.pot_before
+        pot = step.pot_before + step.action.amount
+    after_round: list[tuple[int, int]] = []
+    for rnd in state.rounds:
+        raised = 0
+        for step in rnd.steps:
+            to_call[step.index] = max(0, step.level_before - step.put_in_before)
+            level[step.index] = raised
+            pot_before[step.index] = pot = step.pot_before
+            pot += step.action.amount
+            raised += step.increase
+        if rnd.uncalled is not None:
+            pot -= rnd.uncalled[1]
+        after_round.append((int(rnd.street), pot))
+    return BettingFacts(tuple(to_call), tuple(level), tuple(pot_before), tuple(after_round), state.dealt_in)
+
+
+def _every_hand(*roots: Path) -> list[Hand]:
+    warnings.simplefilter("ignore")
+    hands = []
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            decoded = read_file(path) if path.is_file() and path.suffix not in (".md", ".json") else None
+            parser = decoded and detect([line for line in decoded.lines[:400] if line.strip()][:40])
+            if decoded is not None and parser is not None:
+                hands += [hand for raw in parser.split(decoded.lines, str(path)) if isinstance(hand := parser.parse(raw), Hand)]
+    return hands
+
+
+def _walked_facts_agree(hands: list[Hand]) -> int:
+    for hand in hands:
+        for profile in (profile_for(hand, None).profile, PROFILES["pokerkit"]):
+            state = walk(hand, profile)
+            assert betting_facts(hand, state) == _facts_from_steps(hand, state), (hand.source.file, hand.hand_id)
+    return len(hands)
+
+
+def test_the_facts_the_walk_records_are_those_its_steps_give_on_the_samples() -> None:
+    """The walk records the facts as it makes each step (no second pass): every sample hand's, under
+    its site's profile and PokerKit's, equal those derived from its steps afterwards."""
+    assert _walked_facts_agree(_every_hand(SAMPLES)) > 150
+
+
+@pytest.mark.slow
+def test_the_facts_the_walk_records_are_those_its_steps_give_on_the_corpus(corpus: Path) -> None:
+    assert _walked_facts_agree(_every_hand(corpus)) > 40

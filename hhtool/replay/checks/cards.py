@@ -18,21 +18,23 @@ _SHOWN_OR_MUCKED = (ShowStatus.SHOWN, ShowStatus.MUCKED)
 
 
 def check_cards(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
-    regular, distinct = _quick_scan(hand, state)
+    regular, distinct, dealt_to = _quick_scan(hand, state)
     if not regular:
         yield from _deal_counts(hand, state)
     if not distinct:
         yield from _duplicates(hand)
-    yield from _showdown_agrees(hand, state)
+    yield from _showdown_agrees(hand, state, dealt_to)
     yield from _common_card(hand, state, profile)
 
 
-def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
+def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool, dict[str, int] | None]:
     """One pass telling whether :func:`_deal_counts` and :func:`_duplicates` can find anything, so
     that the usual hand skips both. Regular deals: one per player and street, each of the right
     size, none after the player folded. Distinct cards: no card dealt twice or dealt as the common
     card, no shown card that was dealt to or shown by someone else (the common card aside).
-    Cards are told apart by a bit each (:func:`card_bit`): no tuple nor dict entry per card."""
+    Cards are told apart by a bit each (:func:`card_bit`): no tuple nor dict entry per card.
+    Third: the cards dealt to each player (player -> bits), which :func:`_showdown_agrees` then
+    reads instead of gathering them again; None when a card dealt twice stopped the count."""
     regular = distinct = True
     seen: set[tuple[str, Street]] = set()
     folded_on = state.folded
@@ -40,7 +42,7 @@ def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
     seventh_down = 0 if community is not None else 1
     per_street, shift = _PER_STREET, _SUIT_SHIFT
     held = 0  # every card dealt
-    held_by: dict[str, int] = {}  # player -> the cards dealt to (then shown by) him
+    held_by: dict[str, int] = {}  # player -> the cards dealt to him
     for deal in hand.deals:
         player, street, down, up = deal.player, deal.street, deal.down, deal.up
         if regular:
@@ -62,10 +64,12 @@ def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
                     held |= bit
                     bits |= bit
             held_by[player] = held_by.get(player, 0) | bits
+    dealt_to = held_by if distinct else None  # (the bits stop being counted at the first card dealt twice)
     community_bit = 0 if community is None else card_bit(community)
     if held & community_bit:
         distinct = False
     if distinct:
+        shown_by: dict[str, int] = {}  # player -> the cards first seen in his show
         for shown in hand.showdown:
             player = shown.player
             for card in shown.cards:
@@ -73,10 +77,10 @@ def _quick_scan(hand: Hand, state: ReplayState) -> tuple[bool, bool]:
                     bit = 1 << (card.rank * 4 + shift[card.suit])
                     if not held & bit:
                         held |= bit
-                        held_by[player] = held_by.get(player, 0) | bit
-                    elif not held_by.get(player, 0) & bit and bit != community_bit:
-                        return regular, False
-    return regular, distinct
+                        shown_by[player] = shown_by.get(player, 0) | bit
+                    elif not (held_by.get(player, 0) | shown_by.get(player, 0)) & bit and bit != community_bit:
+                        return regular, False, dealt_to
+    return regular, distinct, dealt_to
 
 
 _SUIT_SHIFT = {"c": 0, "d": 1, "h": 2, "s": 3}
@@ -149,7 +153,10 @@ def _duplicates(hand: Hand) -> Iterator[Violation]:
                             f"{card} appears for {player} but belongs to {holder}", line)
 
 
-def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
+def _showdown_agrees(hand: Hand, state: ReplayState, dealt_to: dict[str, int] | None) -> Iterator[Violation]:
+    """A complete show (seven cards of his own, six with a common card) that leaves out a card dealt to
+    him. ``dealt_to``: the bits of the cards dealt to each player, as :func:`_quick_scan` found them
+    (None: gathered here from the walk's upcards and downcards)."""
     community = hand.community_card
     needed = 6 if community is not None else 7
     community_bit = 0 if community is None else card_bit(community)
@@ -170,11 +177,15 @@ def _showdown_agrees(hand: Hand, state: ReplayState) -> Iterator[Violation]:
             continue
         if count < needed:
             continue  # a partial show cannot contradict the deal beyond what the duplicate check sees
-        dealt_bits = 0
-        for cards in (*state.upcards.get(shown.player, {}).values(), state.downcards.get(shown.player, ())):
-            for card in cards:
-                if card is not None:
-                    dealt_bits |= 1 << (card.rank * 4 + shift[card.suit])
+        # the cards dealt to him: those of the walk's upcards and downcards, which only a seated player has
+        if dealt_to is not None:
+            dealt_bits = dealt_to.get(shown.player, 0) if shown.player in state.upcards else 0
+        else:
+            dealt_bits = 0
+            for cards in (*state.upcards.get(shown.player, {}).values(), state.downcards.get(shown.player, ())):
+                for card in cards:
+                    if card is not None:
+                        dealt_bits |= 1 << (card.rank * 4 + shift[card.suit])
         if not dealt_bits & ~own_bits:
             continue  # every card dealt to him is among those he shows
         own = [c for c in shown.cards if c is not None and (community is None or c != community)]

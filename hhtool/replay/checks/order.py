@@ -244,6 +244,16 @@ def _opener_reason(best: str | None, opener: str | None, boards: dict[str, list[
 
 
 def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    return _order(hand, state, profile, turns=True)
+
+
+def check_opener(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterator[Finding]:
+    """:func:`check_order` without the turns after each round's first action: what it finds in a hand
+    whose steps all came in turn (``checks.steps.steps_all_usual``), which then skips that loop."""
+    return _order(hand, state, profile, turns=False)
+
+
+def _order(hand: Hand, state: ReplayState, profile: RuleProfile, turns: bool) -> Iterator[Finding]:
     unverifiable_reported = False
     for rnd in state.rounds:
         if not rnd.steps:
@@ -265,6 +275,8 @@ def check_order(hand: Hand, state: ReplayState, profile: RuleProfile) -> Iterato
                     why = f"{expected} must open ({reason})"
                 yield violation(hand, Code.ACTION_ORDER, rnd.street, first.player, expected, first.player,
                                 f"{first.player} acted first on {street_name(rnd.street)}, but {why}", first.action.line)
+        if not turns:
+            continue
         for step in rnd.steps[1:]:
             if step.player not in step.active_before:
                 continue  # acting while folded or all-in is an illegal action, reported there
