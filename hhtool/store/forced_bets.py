@@ -124,8 +124,10 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     ``settled`` (an import's batch) is asked, from how the touched hands' tables posted with the touched
     hands (first) and how the touched hands alone did, which of those tables the touched hands leave as
     they were; their other hands whose stored judgement cannot change then are not chosen: each forced bet
-    the history does not state judged by the table (source ``context``), no finding of the pass's codes
-    (``owned_codes``), no note on a farther source that differs (the words of those count the table's hands)."""
+    the history does not state judged by the table (source ``context``; a bring-in no one posted is not
+    judged: a hand with none, 2.5 % of simulated hands, was judged again with every batch at its table),
+    no finding of the pass's codes (``owned_codes``), no note on a farther source that differs (the words
+    of those count the table's hands)."""
     run = store.run
     run(f"CREATE OR REPLACE TEMP TABLE fb_touched AS SELECT h.hk, {', '.join(_LEVEL_COLUMNS)} FROM hands h "
         f"WHERE {touched}", list(params))
@@ -137,12 +139,10 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
             FROM hands h WHERE h.hk IN (SELECT hk FROM fb_touched) AND {PLACE} IS NOT NULL""")
     open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     # (only the hands the choice may take: the touched, those at their tables, and at their levels those whose
-    # forced bets no table decided; a key made for a hand only where its table is not a touched hand's)
+    # forced bets no table decided; a key made for a hand only where its table is not a touched hand's; only
+    # the columns the choice reads: the rest is read of the hands chosen, in fb_judged)
     run(f"""CREATE OR REPLACE TEMP TABLE fb_hands AS
-            SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
-                   h.is_tournament, h.small_bet, h.big_bet, h.currency, h.unit, h.structure, h.rules_profile,
-                   h.verdict, h.ante_source, h.bring_in_source,
-                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.PRIVATE_TABLE}') AS private,
+            SELECT h.hk, h.rules_profile, h.verdict, h.ante_source, h.bring_in_source,
                    list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}') AS differs,
                    CASE WHEN p.tkey IS NOT NULL THEN p.tkey ELSE {_TABLE_KEY} END AS tkey,
                    CASE WHEN p.tkey IS NOT NULL THEN p.lkey ELSE {_LEVEL_KEY} END AS lkey,
@@ -182,12 +182,20 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
     codes = ", ".join(f"'{code}'" for code in owned_codes) or "NULL"
     unchanged = f"""NOT chosen AND tkey IN (SELECT unnest(?::VARCHAR[])) AND NOT differs
-        AND ante_source IN {judged_by_table} AND bring_in_source IN {judged_by_table}
+        AND ante_source IN {judged_by_table}
+        AND (bring_in_source IN {judged_by_table} OR hk NOT IN (
+             SELECT a.hk FROM {KEYED}.actions a WHERE a.kind = 'bring_in'
+             AND a.hk IN (SELECT hk FROM fb_hands WHERE bring_in_source NOT IN {judged_by_table})))
         AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = fb_hands.hk
                         AND v.profile = fb_hands.rules_profile AND v.code IN ({codes}))"""
     run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS
-            SELECT *, coalesce(?, rules_profile) AS profile, row_number() OVER (ORDER BY tkey NULLS LAST, hk) - 1 AS n
-            FROM fb_hands WHERE {candidates} AND NOT ({unchanged})""", [profile, kept])
+            SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
+                   h.is_tournament, h.small_bet, h.big_bet, h.currency, h.unit, h.structure,
+                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.PRIVATE_TABLE}') AS private,
+                   f.tkey, f.lkey, f.ante_source, f.bring_in_source, f.chosen, coalesce(?, f.rules_profile) AS profile,
+                   row_number() OVER (ORDER BY f.tkey NULLS LAST, f.hk) - 1 AS n
+            FROM (SELECT * FROM fb_hands WHERE {candidates} AND NOT ({unchanged})) f JOIN hands h ON h.hk = f.hk""",
+        [profile, kept])
     run(f"INSERT INTO fb_posts {_POSTS.format(hands='(SELECT hk FROM fb_judged WHERE NOT chosen)')}")
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
 
