@@ -28,11 +28,11 @@ from hhtool.store.spec import KEYED
 if TYPE_CHECKING:  # (loaded by the store where used: an import's workers never open a connection)
     import pyarrow as pa
 
-_SCRATCH = ("fb_touched", "fb_places", "fb_hands", "fb_posts", "fb_patterns", "fb_judged")
+_SCRATCH = ("fb_touched", "fb_places", "fb_posts", "fb_patterns", "fb_judged")
 
-#: how each hand of ``{hands}`` (rows hk, k: the table's or level's key, chosen) posted each forced bet, out
-#: of ``{posts}``: the hands that posted alike counted together, and apart those of them chosen (the pass reads
-#: a hand's vote from this, :func:`hhtool.replay.forced_bets.vote_of`)
+#: how each hand of ``{hands}`` (rows hk, k: the table's key, chosen) posted each forced bet, out of ``{posts}``:
+#: the hands that posted alike counted together (the pass reads a hand's vote from this,
+#: :func:`hhtool.replay.forced_bets.vote_of`)
 _PATTERNS = f"""SELECT k, kind, amounts, posted, count(*) AS hands, count(*) FILTER (WHERE chosen) AS chosen_hands
     FROM ({PER_HAND.format(voters="{hands}", keys="v.k, v.chosen", posts="{posts}")}) GROUP BY ALL"""
 
@@ -117,9 +117,9 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     import's batch) every replayed hand whose forced bets may now be judged otherwise is chosen, under its
     own profile: the non-header hands at the tables of the touched hands, and at their levels those no
     table decided; with a profile (``audit --rules``), the touched hands under it. Only the hands at the
-    touched hands' levels are read (``fb_hands``): a batch's pass costs what its tables and levels hold,
-    not what the store holds. How the hands of every table a chosen hand may be at posted is counted
-    once, here (``fb_patterns``), for ``settled`` and for every slice :func:`gather` gives.
+    touched hands' levels are read, and of them only the chosen are kept (``fb_judged``). How the hands of
+    a table posted is read from the store's counts (:mod:`hhtool.store.forced_bet_votes`), for ``settled``
+    and once (``fb_patterns``) for every slice :func:`gather` gives.
 
     ``settled`` (an import's batch) is asked, from how the touched hands' tables posted with the touched
     hands (first) and how the touched hands alone did, which of those tables the touched hands leave as
@@ -137,67 +137,63 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
             SELECT DISTINCT {', '.join(f'{stored} AS {name}' for stored, name in _TABLE_COLUMNS)},
                    {_TABLE_KEY} AS tkey, {_LEVEL_KEY} AS lkey
             FROM hands h WHERE h.hk IN (SELECT hk FROM fb_touched) AND {PLACE} IS NOT NULL""")
-    open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
-    # (only the hands the choice may take: the touched, those at their tables, and at their levels those whose
-    # forced bets no table decided; a key made for a hand only where its table is not a touched hand's; only
-    # the columns the choice reads: the rest is read of the hands chosen, in fb_judged)
-    run(f"""CREATE OR REPLACE TEMP TABLE fb_hands AS
-            SELECT h.hk, h.rules_profile, h.verdict, h.ante_source, h.bring_in_source,
-                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}') AS differs,
-                   CASE WHEN p.tkey IS NOT NULL THEN p.tkey ELSE {_TABLE_KEY} END AS tkey,
-                   CASE WHEN p.tkey IS NOT NULL THEN p.lkey ELSE {_LEVEL_KEY} END AS lkey,
-                   h.hk IN (SELECT hk FROM fb_touched) AS chosen
-            FROM hands h SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}
-            LEFT JOIN fb_places p ON {_SAME_TABLE}
-            WHERE p.tkey IS NOT NULL OR h.hk IN (SELECT hk FROM fb_touched)
-                  OR h.ante_source IN {open_sources} OR h.bring_in_source IN {open_sources}""")
-    scope = ("chosen" if profile is not None else f"""verdict IS NOT NULL AND (chosen
-             OR tkey IN (SELECT tkey FROM fb_hands WHERE chosen)
-             OR (lkey IN (SELECT lkey FROM fb_hands WHERE chosen)
-                 AND (ante_source IN {open_sources} OR bring_in_source IN {open_sources})))""")
-    candidates = f"(ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}"
-    # How the hands of the candidates' tables posted is read from the store's counts (forced_bet_votes, which
-    # count the touched hands already: they are written with them), the touched hands' own patterns counted
-    # apart (for ``settled``) from their posts: reading the posts of every hand at those tables made a batch
-    # cost what its tables held, not what it brought (#37, benchmarks/RESULTS.md). The posts are read only of
-    # the touched hands, then of the hands chosen to be judged (fb_posts).
+    # How the hands of a table posted is read from the store's counts (forced_bet_votes, which count the
+    # touched hands already: they are written with them), the touched hands' own patterns counted apart (for
+    # ``settled``) from their posts: reading the posts of every hand at those tables made a batch cost what
+    # its tables held, not what it brought (#37, benchmarks/RESULTS.md). The posts are read only of the
+    # touched hands, then of the hands chosen to be judged (fb_posts).
     run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_touched')}")
-    touched_patterns = _PATTERNS.format(posts="SELECT * FROM fb_posts",
-                             hands="(SELECT hk, tkey AS k, chosen FROM fb_hands WHERE chosen AND tkey IS NOT NULL)")
-    run(f"""CREATE OR REPLACE TEMP TABLE fb_patterns AS
-            SELECT v.place_key AS k, v.kind, v.amounts, v.posted, v.hands, coalesce(b.hands, 0) AS chosen_hands
-            FROM {VOTES_TABLE} v LEFT JOIN ({touched_patterns}) b
-                ON b.k = v.place_key AND b.kind = v.kind AND b.amounts = v.amounts AND b.posted = v.posted
-            WHERE v.scope = 'table' AND v.place_key IN (SELECT tkey FROM fb_hands WHERE {candidates})""")
     kept: list[str] = []
     if settled is not None and profile is None:
-        with_batch: Patterns = {}
-        batch: Patterns = {}
-        for key, kind, amounts, posted, hands, chosen_hands in run(
-                "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_hands WHERE chosen)"):
-            with_batch.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
-            if chosen_hands:
-                batch.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(chosen_hands)))
+        at_touched_tables = "SELECT tkey FROM fb_places"
+        with_batch = _patterns(run(f"SELECT place_key, kind, amounts, posted, hands FROM {VOTES_TABLE} "
+                                   f"WHERE scope = 'table' AND place_key IN ({at_touched_tables})"))
+        touched_at_tables = f"""(SELECT h.hk, p.tkey AS k, TRUE AS chosen FROM hands h JOIN fb_places p ON {_SAME_TABLE}
+                                 WHERE h.hk IN (SELECT hk FROM fb_touched))"""
+        batch = _patterns(run(f"SELECT k, kind, amounts, posted, hands FROM "
+                              f"({_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=touched_at_tables)})"))
         kept = sorted(settled(with_batch, batch))
+    open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
+    # at the touched hands' levels: the touched hands, the hands at their tables (p), and those whose forced
+    # bets no table decided; only those chosen are kept (fb_judged), their columns read then
+    scope = ("chosen" if profile is not None else f"""h.verdict IS NOT NULL AND (chosen OR p.tkey IS NOT NULL
+             OR h.ante_source IN {open_sources} OR h.bring_in_source IN {open_sources})""")
     codes = ", ".join(f"'{code}'" for code in owned_codes) or "NULL"
-    unchanged = f"""NOT chosen AND tkey IN (SELECT unnest(?::VARCHAR[])) AND NOT differs
-        AND ante_source IN {judged_by_table}
-        AND (bring_in_source IN {judged_by_table} OR hk NOT IN (
+    unchanged = f"""NOT chosen AND coalesce(p.tkey IN (SELECT unnest(?::VARCHAR[])), FALSE)
+        AND NOT list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}')
+        AND h.ante_source IN {judged_by_table}
+        AND (h.bring_in_source IN {judged_by_table} OR h.hk NOT IN (
              SELECT a.hk FROM {KEYED}.actions a WHERE a.kind = 'bring_in'
-             AND a.hk IN (SELECT hk FROM fb_hands WHERE bring_in_source NOT IN {judged_by_table})))
-        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = fb_hands.hk
-                        AND v.profile = fb_hands.rules_profile AND v.code IN ({codes}))"""
+             AND a.hk IN (SELECT hk FROM hands WHERE bring_in_source NOT IN {judged_by_table})))
+        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = h.hk
+                        AND v.profile = h.rules_profile AND v.code IN ({codes}))"""
     run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS
             SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
                    h.is_tournament, h.small_bet, h.big_bet, h.currency, h.unit, h.structure,
                    list_contains(coalesce(h.note_topics, []), '{NoteTopic.PRIVATE_TABLE}') AS private,
-                   f.tkey, f.lkey, f.ante_source, f.bring_in_source, f.chosen, coalesce(?, f.rules_profile) AS profile,
-                   row_number() OVER (ORDER BY f.tkey NULLS LAST, f.hk) - 1 AS n
-            FROM (SELECT * FROM fb_hands WHERE {candidates} AND NOT ({unchanged})) f JOIN hands h ON h.hk = f.hk""",
-        [profile, kept])
+                   CASE WHEN p.tkey IS NOT NULL THEN p.tkey ELSE {_TABLE_KEY} END AS tkey,
+                   CASE WHEN p.tkey IS NOT NULL THEN p.lkey ELSE {_LEVEL_KEY} END AS lkey,
+                   h.ante_source, h.bring_in_source, chosen, coalesce(?, h.rules_profile) AS profile,
+                   row_number() OVER (ORDER BY tkey NULLS LAST, h.hk) - 1 AS n
+            FROM (SELECT *, hk IN (SELECT hk FROM fb_touched) AS chosen FROM hands) h
+            SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}
+            LEFT JOIN fb_places p ON {_SAME_TABLE}
+            WHERE (h.ante_source <> 'header' OR h.bring_in_source <> 'header') AND {scope}
+              AND NOT ({unchanged})""", [profile, kept])
     run(f"INSERT INTO fb_posts {_POSTS.format(hands='(SELECT hk FROM fb_judged WHERE NOT chosen)')}")
+    # how the hands of the chosen hands' tables posted (for every slice gather gives)
+    run(f"""CREATE OR REPLACE TEMP TABLE fb_patterns AS SELECT place_key AS k, kind, amounts, posted, hands
+            FROM {VOTES_TABLE} WHERE scope = 'table' AND place_key IN (SELECT tkey FROM fb_judged)""")
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
+
+
+def _patterns(rows: Iterable[tuple[Any, ...]]) -> Patterns:
+    """Rows (key, kind, amounts, posted, hands) as :data:`Patterns`."""
+    found: Patterns = {}
+    for key, kind, amounts, posted, hands in rows:
+        found.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
+    return found
 
 
 def gather(store: Store, first: int, stop: int) -> Evidence:
@@ -212,10 +208,8 @@ def gather(store: Store, first: int, stop: int) -> Evidence:
     lists = [_rows_by_hand(_arrow(store, sql, slice_)) for sql in _EVIDENCE]
     rows = list(zip(*(hands.column(name).to_pylist() for name in _JUDGED_NAMES), strict=True))
     evidence = [(*row, *(found.get(hk, []) for found in lists)) for hk, row in zip(keys, rows, strict=True)]
-    tables: Patterns = {}
-    for key, kind, amounts, posted, count, _ in store.run(
-            "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", slice_):
-        tables.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(count)))
+    tables = _patterns(store.run(
+        "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", slice_))
     return Evidence(evidence, tables)
 
 
