@@ -549,8 +549,10 @@ FINISHES_OF_SKIPPED_HANDS = "DROP VIEW IF EXISTS finishes;"
 
 #: how the stored hands of each table and level posted their forced bets, counted (#37: the cross-hand pass
 #: reads these counts, not the posts of every hand stored at a batch's tables); the stored hands are counted
-#: right after, in the same transaction, by :func:`hhtool.store.forced_bet_votes.count_all`
+#: right after, in the same transaction, by :func:`hhtool.store.forced_bet_votes.count_all` (made afresh: a store
+#: rewound to an earlier version, as tests make them, has the table already; an older store has none)
 FORCED_BET_VOTES = """
+DROP TABLE IF EXISTS forced_bet_votes;
 CREATE TABLE forced_bet_votes (
     scope VARCHAR NOT NULL,
     place_key VARCHAR NOT NULL,
