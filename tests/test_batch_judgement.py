@@ -127,6 +127,38 @@ def test_many_files_of_one_table_judge_its_stored_hands_again_only_when_the_tabl
     assert {hand_id: verdict for hand_id, verdict, *_ in snapshot(db)["hands"]}["99"] == "violation"
 
 
+def completed(hand: str) -> str:
+    """The hand with Bob completing to the small bet instead of bringing in: it posts no bring-in."""
+    return (hand.replace("Bob: brings in for $0.02", "Bob: completes it to $0.05")
+            .replace("Uncalled bet ($0.02)", "Uncalled bet ($0.05)"))
+
+
+def test_a_stored_hand_that_posted_no_bring_in_is_left_as_it_was_at_a_settled_table(tmp_path: Path) -> None:
+    """A hand whose bring-in no one posted has no bring-in to judge (its source stays the parser's): at a table
+    the later batches leave as it was, it is not judged again with each of them (#37: 2.5 % of simulated
+    hands were, at every batch, however big their table)."""
+    first = write(tmp_path, "f0.txt", stars_hand(1), stars_hand(2), completed(stars_hand(3)))
+    assert "completes it to $0.05" in Path(first).read_text()
+    paths = [first, *(write(tmp_path, f"f{n}.txt", stars_hand(2 * n + 10), stars_hand(2 * n + 11)) for n in range(1, 5))]
+    db = str(tmp_path / "c.duckdb")
+    judged: list[int] = []
+    import hhtool.ingest.cross_hand as cross_hand
+
+    real = cross_hand._judged
+
+    def counting(*args: Any, **kwargs: Any) -> int:
+        judged.append(real(*args, **kwargs))
+        return judged[-1]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(cross_hand, "_judged", counting)
+        import_watched(db, paths, lambda report: None)
+    assert snapshot(db) == judged_afresh(db, tmp_path, "copy.duckdb")
+    assert judged == [3, 2, 2, 2, 2]  # (before: 3, 3, 3, 3, 3: hand 3 again with every batch)
+    assert [(hand_id, source) for hand_id, _, _, _, _, source, _ in snapshot(db)["hands"]
+            if source != "context"] == [("3", "posted")]
+
+
 def test_a_table_is_settled_when_the_batch_leaves_each_majority_as_it_was() -> None:
     ante, bring_in = "ante", "bring_in"
     table = {("T", ante): [((1, 1, 1), True, 5)], ("T", bring_in): [((2,), True, 5)]}

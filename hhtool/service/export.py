@@ -21,7 +21,7 @@ from hhtool.store.spec import TABLES, Role
 if TYPE_CHECKING:
     from hhtool.model import Hand
 
-#: every table of the store but its own bookkeeping (schema_version), as the specification lists them
+#: every table of the store but its own bookkeeping (schema_version, the cross-hand pass's counts), as the spec lists them
 EXPORTED_TABLES = tuple(table.name for table in TABLES if table.role is not Role.META)
 _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 

@@ -464,12 +464,15 @@ class Store:
         computed from the batch with its keys (the stats facts, which may set up their own tables
         first), written with it. ``then``: called inside the transaction, after the inserts, with the
         batch's ``hands`` rows under their stored keys (the import's cross-hand pass: the hands are
-        committed with their whole judgement, never without it)."""
+        committed with their whole judgement, never without it). The new hands are counted in the
+        cross-hand pass's counts (:mod:`hhtool.store.forced_bet_votes`) in the same transaction."""
         hands = tables.get("hands")
+        first_hk = 0
         if hands is not None and hands.num_rows:
             from hhtool.store.tables import shifted
 
-            tables = shifted(tables, int(self.run("SELECT coalesce(max(hk) + 1, 0) FROM hands")[0][0]))
+            first_hk = int(self.run("SELECT coalesce(max(hk) + 1, 0) FROM hands")[0][0])
+            tables = shifted(tables, first_hk)
         if derived is not None:
             tables = {**tables, **derived(tables)}
         self.run("BEGIN TRANSACTION")
@@ -481,8 +484,12 @@ class Store:
                     self._add_sums(name, table, (summed or {})[name])
                 elif table.num_rows:
                     self._insert(name, table, (new_only or {}).get(name, ()))
-            if then is not None and hands is not None and hands.num_rows:
-                then(tables["hands"])
+            if hands is not None and hands.num_rows:
+                from hhtool.store.forced_bet_votes import add_hands
+
+                add_hands(self, first_hk)  # (the cross-hand pass's counts, with the hands they count)
+                if then is not None:
+                    then(tables["hands"])
             self.run("COMMIT")
         except BaseException:
             self.rollback()

@@ -18,44 +18,23 @@ from typing import TYPE_CHECKING, Any
 
 from hhtool.model import NoteTopic, StakeSource
 from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.forced_bet_votes import DEALT_BY as _DEALT_BY
+from hhtool.store.forced_bet_votes import LEVEL_KEY as _LEVEL_KEY
+from hhtool.store.forced_bet_votes import PER_HAND, PLACE, VOTES_TABLE, stored_counts
+from hhtool.store.forced_bet_votes import POSTS as _POSTS
+from hhtool.store.forced_bet_votes import TABLE_KEY as _TABLE_KEY
 from hhtool.store.spec import KEYED
 
 if TYPE_CHECKING:  # (loaded by the store where used: an import's workers never open a connection)
     import pyarrow as pa
 
-_DEALT_BY = "coalesce(h.origin_site, h.site)"
-_PLACE = "CASE WHEN h.is_tournament THEN h.tournament_id ELSE h.table_name END"
-#: the table a hand was dealt at (JSON, so that no table name can pass for another table's key): NULL
-#: when the history names neither table nor tournament
-_TABLE_KEY = f"""CASE WHEN {_PLACE} IS NULL THEN NULL
-    ELSE to_json(struct_pack(site := {_DEALT_BY}, tournament := h.is_tournament, place := {_PLACE},
-                             small := h.small_bet, big := h.big_bet, currency := h.currency,
-                             structure := h.structure))::VARCHAR END"""
-#: its level: cash at these bets, or the tournament's level
-_LEVEL_KEY = f"""to_json(struct_pack(site := {_DEALT_BY}, tournament := CASE WHEN h.is_tournament THEN
-    coalesce(h.tournament_id, '') END, small := h.small_bet, big := h.big_bet, currency := h.currency,
-    structure := h.structure))::VARCHAR"""
-_SCRATCH = ("fb_touched", "fb_hands", "fb_posts", "fb_patterns", "fb_judged")
+_SCRATCH = ("fb_touched", "fb_places", "fb_posts", "fb_patterns", "fb_judged")
 
-#: a hand's forced bets and, per hand, whether each took the whole stack
-_POSTS = """SELECT a.hk, a.player, a.kind, a.amount, a.line, a.seq, a.all_in AS flagged,
-                   a.all_in OR (s.stack IS NOT NULL AND sum(a.amount) OVER (
-                       PARTITION BY a.hk, a.player ORDER BY a.seq) >= s.stack) AS all_in
-            FROM keyed.actions a LEFT JOIN keyed.seats s ON s.hk = a.hk AND s.player = a.player
-            WHERE a.kind IN ('ante', 'bring_in') AND a.hk IN (SELECT hk FROM {hands})"""
-
-#: how each hand posted each forced bet: the amounts of its posts that were not all-in (in order of
-#: amount) and how many posts it made; the hands that posted alike counted together, and apart those of
-#: them chosen (the pass reads a hand's vote from this, :func:`hhtool.replay.forced_bets.vote_of`);
-#: ``{hands}``: rows (hk, k: the table's or level's key, chosen)
-_PATTERNS = """WITH posts AS ({posts}),
-    per_hand AS (SELECT v.hk, v.k, v.chosen, b.kind,
-                        list(p.amount ORDER BY p.amount) FILTER (WHERE NOT p.all_in) AS amounts, count(p.hk) AS posted
-                 FROM {hands} v CROSS JOIN (VALUES ('ante'), ('bring_in')) b(kind)
-                 LEFT JOIN posts p ON p.hk = v.hk AND p.kind = b.kind GROUP BY ALL)
-    SELECT k, kind, coalesce(amounts, []::BIGINT[]) AS amounts, posted > 0 AS posted, count(*) AS hands,
-           count(*) FILTER (WHERE chosen) AS chosen_hands
-    FROM per_hand GROUP BY ALL"""
+#: how each hand of ``{hands}`` (rows hk, k: the table's key, chosen) posted each forced bet, out of ``{posts}``:
+#: the hands that posted alike counted together (the pass reads a hand's vote from this,
+#: :func:`hhtool.replay.forced_bets.vote_of`)
+_PATTERNS = f"""SELECT k, kind, amounts, posted, count(*) AS hands, count(*) FILTER (WHERE chosen) AS chosen_hands
+    FROM ({PER_HAND.format(voters="{hands}", keys="v.k, v.chosen", posts="{posts}")}) GROUP BY ALL"""
 
 #: (key, kind) -> (the amounts of a hand's posts not all-in, whether it posted at all, how many hands did so)
 Patterns = dict[tuple[str, str], list[tuple[tuple[int, ...], bool, int]]]
@@ -123,6 +102,12 @@ _LEVEL_COLUMNS = (f"{_DEALT_BY} AS dealt_by", "CASE WHEN h.is_tournament THEN co
 _SAME_LEVEL = " AND ".join(f"{stored} IS NOT DISTINCT FROM l.{name}" for stored, name in (
     (_DEALT_BY, "dealt_by"), ("CASE WHEN h.is_tournament THEN coalesce(h.tournament_id, '') END", "tid"),
     ("h.small_bet", "small_bet"), ("h.big_bet", "big_bet"), ("h.currency", "currency"), ("h.structure", "structure")))
+#: a table's columns (what :data:`_TABLE_KEY` is made of), compared as they are stored: a hand at a touched
+#: hand's table takes its keys from that table's row (``fb_places``), not made again for every stored hand
+_TABLE_COLUMNS = ((_DEALT_BY, "dealt_by"), ("h.is_tournament", "is_tournament"), (PLACE, "place"),
+                  ("h.small_bet", "small_bet"), ("h.big_bet", "big_bet"), ("h.currency", "currency"),
+                  ("h.structure", "structure"))
+_SAME_TABLE = " AND ".join(f"{stored} IS NOT DISTINCT FROM p.{name}" for stored, name in _TABLE_COLUMNS)
 
 
 def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None,
@@ -132,60 +117,83 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     import's batch) every replayed hand whose forced bets may now be judged otherwise is chosen, under its
     own profile: the non-header hands at the tables of the touched hands, and at their levels those no
     table decided; with a profile (``audit --rules``), the touched hands under it. Only the hands at the
-    touched hands' levels are read (``fb_hands``): a batch's pass costs what its tables and levels hold,
-    not what the store holds. How the hands of every table a chosen hand may be at posted is counted
-    once, here (``fb_patterns``), for ``settled`` and for every slice :func:`gather` gives.
+    touched hands' levels are read, and of them only the chosen are kept (``fb_judged``). How the hands of
+    a table posted is read from the store's counts (:mod:`hhtool.store.forced_bet_votes`), for ``settled``
+    and once (``fb_patterns``) for every slice :func:`gather` gives.
 
     ``settled`` (an import's batch) is asked, from how the touched hands' tables posted with the touched
     hands (first) and how the touched hands alone did, which of those tables the touched hands leave as
     they were; their other hands whose stored judgement cannot change then are not chosen: each forced bet
-    the history does not state judged by the table (source ``context``), no finding of the pass's codes
-    (``owned_codes``), no note on a farther source that differs (the words of those count the table's hands)."""
+    the history does not state judged by the table (source ``context``; a bring-in no one posted is not
+    judged: a hand with none, 2.5 % of simulated hands, was judged again with every batch at its table),
+    no finding of the pass's codes (``owned_codes``), no note on a farther source that differs (the words
+    of those count the table's hands)."""
     run = store.run
     run(f"CREATE OR REPLACE TEMP TABLE fb_touched AS SELECT h.hk, {', '.join(_LEVEL_COLUMNS)} FROM hands h "
         f"WHERE {touched}", list(params))
-    run(f"""CREATE OR REPLACE TEMP TABLE fb_hands AS
-            SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
-                   h.is_tournament, h.small_bet, h.big_bet, h.currency, h.unit, h.structure, h.rules_profile,
-                   h.verdict, h.ante_source, h.bring_in_source,
-                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.PRIVATE_TABLE}') AS private,
-                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}') AS differs,
-                   {_TABLE_KEY} AS tkey, {_LEVEL_KEY} AS lkey, h.hk IN (SELECT hk FROM fb_touched) AS chosen
-            FROM hands h SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}""")
-    open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
-    scope = ("chosen" if profile is not None else f"""verdict IS NOT NULL AND (chosen
-             OR tkey IN (SELECT tkey FROM fb_hands WHERE chosen)
-             OR (lkey IN (SELECT lkey FROM fb_hands WHERE chosen)
-                 AND (ante_source IN {open_sources} OR bring_in_source IN {open_sources})))""")
-    candidates = f"(ante_source <> 'header' OR bring_in_source <> 'header') AND {scope}"
-    # the posts of the candidates and of every hand at their tables, read once (fb_posts), and those
-    # tables' votes counted once, the touched hands' apart (for ``settled``): read and counted again for
-    # each slice and twice for ``settled``, over the whole table, the gather grew with the store: 100,000
-    # simulated hands at one table, 243 -> 27 CPU µs per hand (#37, benchmarks/RESULTS.md)
-    voters = f"(SELECT hk, tkey AS k, chosen FROM fb_hands WHERE tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
-    read = f"(SELECT hk FROM fb_hands WHERE {candidates} OR tkey IN (SELECT tkey FROM fb_hands WHERE {candidates}))"
-    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands=read)}")
-    run(f"CREATE OR REPLACE TEMP TABLE fb_patterns AS {_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=voters)}")
+    # the touched hands' tables (their keys made once a table: making them for each of a big table's stored
+    # hands was most of the choice, 231 of 367 ms CPU for 2,000 hands added to a table of 126,000, #37)
+    run(f"""CREATE OR REPLACE TEMP TABLE fb_places AS
+            SELECT DISTINCT {', '.join(f'{stored} AS {name}' for stored, name in _TABLE_COLUMNS)},
+                   {_TABLE_KEY} AS tkey, {_LEVEL_KEY} AS lkey
+            FROM hands h WHERE h.hk IN (SELECT hk FROM fb_touched) AND {PLACE} IS NOT NULL""")
+    # How the hands of a table posted is read from the store's counts (forced_bet_votes, which count the
+    # touched hands already: they are written with them), the touched hands' own patterns counted apart (for
+    # ``settled``) from their posts: reading the posts of every hand at those tables made a batch cost what
+    # its tables held, not what it brought (#37, benchmarks/RESULTS.md). The posts are read only of the
+    # touched hands, then of the hands chosen to be judged (fb_posts).
+    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_touched')}")
     kept: list[str] = []
     if settled is not None and profile is None:
-        with_batch: Patterns = {}
-        batch: Patterns = {}
-        for key, kind, amounts, posted, hands, chosen_hands in run(
-                "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_hands WHERE chosen)"):
-            with_batch.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
-            if chosen_hands:
-                batch.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(chosen_hands)))
+        at_touched_tables = "SELECT tkey FROM fb_places"
+        with_batch = _patterns(run(f"SELECT place_key, kind, amounts, posted, hands FROM {VOTES_TABLE} "
+                                   f"WHERE scope = 'table' AND place_key IN ({at_touched_tables})"))
+        touched_at_tables = f"""(SELECT h.hk, p.tkey AS k, TRUE AS chosen FROM hands h JOIN fb_places p ON {_SAME_TABLE}
+                                 WHERE h.hk IN (SELECT hk FROM fb_touched))"""
+        batch = _patterns(run(f"SELECT k, kind, amounts, posted, hands FROM "
+                              f"({_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=touched_at_tables)})"))
         kept = sorted(settled(with_batch, batch))
+    open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
+    # at the touched hands' levels: the touched hands, the hands at their tables (p), and those whose forced
+    # bets no table decided; only those chosen are kept (fb_judged), their columns read then
+    scope = ("chosen" if profile is not None else f"""h.verdict IS NOT NULL AND (chosen OR p.tkey IS NOT NULL
+             OR h.ante_source IN {open_sources} OR h.bring_in_source IN {open_sources})""")
     codes = ", ".join(f"'{code}'" for code in owned_codes) or "NULL"
-    unchanged = f"""NOT chosen AND tkey IN (SELECT unnest(?::VARCHAR[])) AND NOT differs
-        AND ante_source IN {judged_by_table} AND bring_in_source IN {judged_by_table}
-        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = fb_hands.hk
-                        AND v.profile = fb_hands.rules_profile AND v.code IN ({codes}))"""
+    unchanged = f"""NOT chosen AND coalesce(p.tkey IN (SELECT unnest(?::VARCHAR[])), FALSE)
+        AND NOT list_contains(coalesce(h.note_topics, []), '{NoteTopic.STRUCTURE_DIFFERS}')
+        AND h.ante_source IN {judged_by_table}
+        AND (h.bring_in_source IN {judged_by_table} OR h.hk NOT IN (
+             SELECT a.hk FROM {KEYED}.actions a WHERE a.kind = 'bring_in'
+             AND a.hk IN (SELECT hk FROM hands WHERE bring_in_source NOT IN {judged_by_table})))
+        AND NOT EXISTS (SELECT 1 FROM {KEYED}.violations v WHERE v.hk = h.hk
+                        AND v.profile = h.rules_profile AND v.code IN ({codes}))"""
     run(f"""CREATE OR REPLACE TEMP TABLE fb_judged AS
-            SELECT *, coalesce(?, rules_profile) AS profile, row_number() OVER (ORDER BY tkey NULLS LAST, hk) - 1 AS n
-            FROM fb_hands WHERE {candidates} AND NOT ({unchanged})""", [profile, kept])
+            SELECT h.hk, h.site, h.hand_id, {_DEALT_BY} AS dealt_by, h.file, h.table_name, h.tournament_id,
+                   h.is_tournament, h.small_bet, h.big_bet, h.currency, h.unit, h.structure,
+                   list_contains(coalesce(h.note_topics, []), '{NoteTopic.PRIVATE_TABLE}') AS private,
+                   CASE WHEN p.tkey IS NOT NULL THEN p.tkey ELSE {_TABLE_KEY} END AS tkey,
+                   CASE WHEN p.tkey IS NOT NULL THEN p.lkey ELSE {_LEVEL_KEY} END AS lkey,
+                   h.ante_source, h.bring_in_source, chosen, coalesce(?, h.rules_profile) AS profile,
+                   row_number() OVER (ORDER BY tkey NULLS LAST, h.hk) - 1 AS n
+            FROM (SELECT *, hk IN (SELECT hk FROM fb_touched) AS chosen FROM hands) h
+            SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}
+            LEFT JOIN fb_places p ON {_SAME_TABLE}
+            WHERE (h.ante_source <> 'header' OR h.bring_in_source <> 'header') AND {scope}
+              AND NOT ({unchanged})""", [profile, kept])
+    run(f"INSERT INTO fb_posts {_POSTS.format(hands='(SELECT hk FROM fb_judged WHERE NOT chosen)')}")
+    # how the hands of the chosen hands' tables posted (for every slice gather gives)
+    run(f"""CREATE OR REPLACE TEMP TABLE fb_patterns AS SELECT place_key AS k, kind, amounts, posted, hands
+            FROM {VOTES_TABLE} WHERE scope = 'table' AND place_key IN (SELECT tkey FROM fb_judged)""")
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
+
+
+def _patterns(rows: Iterable[tuple[Any, ...]]) -> Patterns:
+    """Rows (key, kind, amounts, posted, hands) as :data:`Patterns`."""
+    found: Patterns = {}
+    for key, kind, amounts, posted, hands in rows:
+        found.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
+    return found
 
 
 def gather(store: Store, first: int, stop: int) -> Evidence:
@@ -200,23 +208,17 @@ def gather(store: Store, first: int, stop: int) -> Evidence:
     lists = [_rows_by_hand(_arrow(store, sql, slice_)) for sql in _EVIDENCE]
     rows = list(zip(*(hands.column(name).to_pylist() for name in _JUDGED_NAMES), strict=True))
     evidence = [(*row, *(found.get(hk, []) for found in lists)) for hk, row in zip(keys, rows, strict=True)]
-    tables: Patterns = {}
-    for key, kind, amounts, posted, count, _ in store.run(
-            "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", slice_):
-        tables.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(count)))
+    tables = _patterns(store.run(
+        "SELECT * FROM fb_patterns WHERE k IN (SELECT tkey FROM fb_judged WHERE n >= ? AND n < ?)", slice_))
     return Evidence(evidence, tables)
 
 
 def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
-    """How every hand at these levels (by key), over all their tables, posted its forced bets."""
-    wanted = sorted(set(levels))
-    if not wanted:
-        return {}
-    voters = "(SELECT hk, lkey AS k, chosen FROM fb_hands WHERE lkey IN (SELECT unnest(?::VARCHAR[])))"
+    """How every hand at these levels (by key), over all their tables, posted its forced bets (the store's
+    counts, :mod:`hhtool.store.forced_bet_votes`)."""
     found: Patterns = {}
-    for key, kind, amounts, posted, hands, _ in store.run(
-            _PATTERNS.format(posts=_POSTS.format(hands=voters), hands=voters), [wanted, wanted]):
-        found.setdefault((key, kind), []).append((tuple(amounts), bool(posted), int(hands)))
+    for key, kind, amounts, posted, hands in stored_counts(store, "level", list(levels)):
+        found.setdefault((key, kind), []).append((tuple(amounts), posted, hands))
     return found
 
 

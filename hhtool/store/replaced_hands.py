@@ -1,6 +1,7 @@
 """The statements that remove a stored hand and all that was stored for it, for the transaction that
 stores the hand replacing it: the cut copy of a growing file's last hand, which the grown file completes
-(:mod:`hhtool.ingest.provisional` decides that it is one). Its rows go from every per-hand table; its
+(:mod:`hhtool.ingest.provisional` decides that it is one). Its rows go from every per-hand table and its
+forced bets from the cross-hand pass's counts (:mod:`hhtool.store.forced_bet_votes`); its
 stats facts with it: its sums (daily and door: every table of ``player_facts_cache.SUMMED``) are added
 negated to their keys' rows (:mod:`hhtool.store.sums`: a key stays one row), and its facts rows and
 covered mark are deleted."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hhtool.store.forced_bet_votes import forget_statements
 from hhtool.store.player_facts import counted_columns
 from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
@@ -28,8 +30,10 @@ def forget_hand(store: Store, site: str, hand_id: str) -> list[Statement]:
     """Statements removing a stored hand and all that was stored for it (its rows in every per-hand
     table, its stats facts), to run in the transaction that stores the hand that replaces it."""
     key = "hk IN (SELECT hk FROM hands WHERE site = ? AND hand_id = ?)"
-    statements: list[Statement] = [(f"DELETE FROM {BY_NAME[name].stored} WHERE {key}", [site, hand_id])
-                                   for name in (*HAND_TABLES, *REPLAY_TABLES)]
+    # its forced bets out of the cross-hand pass's counts, read from its rows before they go
+    statements: list[Statement] = forget_statements(store, site, hand_id)
+    statements += [(f"DELETE FROM {BY_NAME[name].stored} WHERE {key}", [site, hand_id])
+                   for name in (*HAND_TABLES, *REPLAY_TABLES)]
     cache = [FACTS_TABLE, *SUMMED, COVERED_TABLE]
     present = {row[0] for row in store.run(
         "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database() "

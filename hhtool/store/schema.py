@@ -547,10 +547,26 @@ ALTER TABLE hands ADD COLUMN started_utc TIMESTAMP;
 #: ``skipped_hands``), with each finish's tournament; nothing stored changes (views are made again after it)
 FINISHES_OF_SKIPPED_HANDS = "DROP VIEW IF EXISTS finishes;"
 
+#: how the stored hands of each table and level posted their forced bets, counted (#37: the cross-hand pass
+#: reads these counts, not the posts of every hand stored at a batch's tables); the stored hands are counted
+#: right after, in the same transaction, by :func:`hhtool.store.forced_bet_votes.count_all` (made afresh: a store
+#: rewound to an earlier version, as tests make them, has the table already; an older store has none)
+FORCED_BET_VOTES = """
+DROP TABLE IF EXISTS forced_bet_votes;
+CREATE TABLE forced_bet_votes (
+    scope VARCHAR NOT NULL,
+    place_key VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    amounts BIGINT[] NOT NULL,
+    posted BOOLEAN NOT NULL,
+    hands BIGINT NOT NULL
+);
+"""
+
 #: migrations[i] brings the schema to version i + 1
 MIGRATIONS: list[str] = [SCHEMA_V1, STATED_FACTS, STAKES_SOURCES, MIGRATION_COPIES, FINDING_LINES, BETTING_FACTS,
                          PLAYER_ALIASES, HAND_KEY, NOTES_AND_TAGS, TOURNAMENT_FACTS, ALLIN_EV,
-                         ASSUMPTIONS, STARTED_UTC, FINISHES_OF_SKIPPED_HANDS]
+                         ASSUMPTIONS, STARTED_UTC, FINISHES_OF_SKIPPED_HANDS, FORCED_BET_VOTES]
 CURRENT_VERSION = len(MIGRATIONS)
 #: the version the spec describes: a fresh store starts there (it is CURRENT_VERSION; kept apart so
 #: that a test adding a migration at run time gets a fresh store that still runs it)
@@ -601,6 +617,10 @@ def _apply(con: duckdb.DuckDBPyConnection, sql: str, version: int, views: bool =
         _run(con, sql)
         if sql is STARTED_UTC:
             _fill_started_utc(con)
+        if sql is FORCED_BET_VOTES:
+            from hhtool.store.forced_bet_votes import count_all
+
+            count_all(con)
         if views:
             _run(con, views_sql())
         _run(con, "INSERT INTO schema_version VALUES (?, current_timestamp)", [version])

@@ -425,6 +425,16 @@ TABLES: tuple[Table, ...] = (
         Column("hand_id", VARCHAR, "as `hands.hand_id`"),
         Column("tag", VARCHAR, "lower-case letters, digits, `_` and `-`, up to 40"),
         Column("added_at", TIMESTAMP, "when", default="current_timestamp", auto=True),
+    )),    Table("forced_bet_votes", "way the stored hands of one table or one level posted one forced bet (the "
+          "cross-hand pass's counts, changed in the transaction that stores or replaces the hands; derived from "
+          "`actions` and `seats`, not exported)", Role.META, (
+        Column("scope", VARCHAR, "table or level"),
+        Column("place_key", VARCHAR, "the table's or level's key: JSON of the site that dealt it, whether a "
+               "tournament, the table name or tournament id (a table only), small and big bet, currency, structure"),
+        Column("kind", VARCHAR, "ante or bring_in"),
+        Column("amounts", BIGINT_LIST, "the amounts of a hand's posts of it that were not all-in, smallest first"),
+        Column("posted", BOOLEAN, "whether the hand posted it at all"),
+        Column("hands", BIGINT, "how many stored hands posted so"),
     )),
 )
 
