@@ -101,16 +101,11 @@ def test_an_import_killed_between_batches_leaves_complete_judgements(tmp_path: P
     assert verdicts == {**{str(n): "ok" for n in (1, 2, 3, 4, 6)}, "5": "violation", "7": "violation"}
 
 
-def test_many_files_of_one_table_judge_its_stored_hands_again_only_when_the_table_changes(tmp_path: Path) -> None:
-    """A file a batch, ten files of one table: the stored hands judged by the table's majority are left as
-    they were (else each file would judge every earlier hand again); the result is what one pass over
-    the whole store gives."""
-    paths = [write(tmp_path, f"f{n}.txt", stars_hand(2 * n + 1), stars_hand(2 * n + 2)) for n in range(10)]
-    paths.append(write(tmp_path, "late.txt", stars_hand(99, bring_in=3)))
-    db = str(tmp_path / "m.duckdb")
-    judged: list[int] = []
+def judged_per_batch(db: str, paths: list[str]) -> list[int]:
+    """Import ``paths`` (a file a batch) into ``db``: how many hands the cross-hand pass judged in each batch."""
     import hhtool.ingest.cross_hand as cross_hand
 
+    judged: list[int] = []
     real = cross_hand._judged
 
     def counting(*args: Any, **kwargs: Any) -> int:
@@ -120,6 +115,17 @@ def test_many_files_of_one_table_judge_its_stored_hands_again_only_when_the_tabl
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(cross_hand, "_judged", counting)
         import_watched(db, paths, lambda report: None)
+    return judged
+
+
+def test_many_files_of_one_table_judge_its_stored_hands_again_only_when_the_table_changes(tmp_path: Path) -> None:
+    """A file a batch, ten files of one table: the stored hands judged by the table's majority are left as
+    they were (else each file would judge every earlier hand again); the result is what one pass over
+    the whole store gives."""
+    paths = [write(tmp_path, f"f{n}.txt", stars_hand(2 * n + 1), stars_hand(2 * n + 2)) for n in range(10)]
+    paths.append(write(tmp_path, "late.txt", stars_hand(99, bring_in=3)))
+    db = str(tmp_path / "m.duckdb")
+    judged = judged_per_batch(db, paths)
     assert snapshot(db) == judged_afresh(db, tmp_path, "copy.duckdb")
     # the first file's two hands decide the table for each other; each later batch leaves its majority
     # as it was and judges its own hands only (all 20 earlier hands each time, without the settling)
@@ -141,18 +147,7 @@ def test_a_stored_hand_that_posted_no_bring_in_is_left_as_it_was_at_a_settled_ta
     assert "completes it to $0.05" in Path(first).read_text()
     paths = [first, *(write(tmp_path, f"f{n}.txt", stars_hand(2 * n + 10), stars_hand(2 * n + 11)) for n in range(1, 5))]
     db = str(tmp_path / "c.duckdb")
-    judged: list[int] = []
-    import hhtool.ingest.cross_hand as cross_hand
-
-    real = cross_hand._judged
-
-    def counting(*args: Any, **kwargs: Any) -> int:
-        judged.append(real(*args, **kwargs))
-        return judged[-1]
-
-    with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(cross_hand, "_judged", counting)
-        import_watched(db, paths, lambda report: None)
+    judged = judged_per_batch(db, paths)
     assert snapshot(db) == judged_afresh(db, tmp_path, "copy.duckdb")
     assert judged == [3, 2, 2, 2, 2]  # (before: 3, 3, 3, 3, 3: hand 3 again with every batch)
     assert [(hand_id, source) for hand_id, _, _, _, _, source, _ in snapshot(db)["hands"]
