@@ -5,7 +5,8 @@ fold facing a bet, ...); for such a hand the replay skips those checks instead o
 four times to find nothing. A step this pass does not know as usual sends the hand through the
 checks in full, which then find or clear it: the pass only ever says "nothing to find", so it may
 be conservative, never lenient. Each condition below is the one under which its check passes a
-step (betting.check_actions / check_sizes, raise_cap, stack, order)."""
+step (betting.check_actions / check_sizes, raise_cap, stack, order): a change to one of those checks
+changes this pass too (tests/test_replay_steps.py holds the two to the same findings)."""
 
 from __future__ import annotations
 
