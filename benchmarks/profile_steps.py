@@ -55,9 +55,10 @@ def main() -> int:
     parser.add_argument("--default-gc", action="store_true", help="CPython's collector settings, not the import's")
     args = parser.parse_args()
 
+    from hhtool.ingest.allin_step import allin_of
     from hhtool.ingest.chunks import LineBlock
     from hhtool.ingest.executors import import_gc
-    from hhtool.ingest.files import BATCH_HANDS, _line_blocks
+    from hhtool.ingest.files import BATCH_HANDS, line_blocks
     from hhtool.ingest.reader import decode_bytes
     from hhtool.ingest.rule_choice import make_replayer
     from hhtool.ingest.writer import WRITE_HANDS
@@ -77,7 +78,7 @@ def main() -> int:
         batch = player_facts_cache.BatchFacts(store)
         in_file = data.count(b"\nPokerStars ") + data.startswith(b"PokerStars ")
         decoded = steps.run("read + decode", lambda: decode_bytes(data), in_file)
-        blocks: list[LineBlock] = steps.run("cut into blocks", lambda: list(_line_blocks(
+        blocks: list[LineBlock] = steps.run("cut into blocks", lambda: list(line_blocks(
             [decoded.lines], site, str(args.path), 1)), in_file)
         done, pending, offset = 0, [], 0
         for block in blocks:
@@ -87,7 +88,8 @@ def main() -> int:
             hands = steps.run("parse", lambda raws=raws: [h for h in map(site.parse, raws) if isinstance(h, Hand)])  # type: ignore[misc]
             items = steps.run("replay", lambda hands=hands: [(h, *replayer(h)) for h in hands])  # type: ignore[misc]
             tables = steps.run("tabulate", lambda items=items: {  # type: ignore[misc]
-                **hand_rows(items, [r.betting for _, r, _ in items]), **replay_rows(items)})
+                **hand_rows(items, [r.betting for _, r, _ in items], [allin_of(h, r, None) for h, r, _ in items]),
+                **replay_rows(items)})
             # each chunk numbers its hands from 0 (hk): moved past the batch's earlier ones, as FileWriter.add does
             tables, offset = shifted(tables, offset), offset + next_key(tables)
             pending.append(tables)
@@ -115,10 +117,10 @@ def main() -> int:
     print("| step | CPU µs per hand | of which GC |\n|---|---|---|")
     total = total_gc = 0.0
     for name, seconds in steps.cpu.items():
-        hands = steps.hands[name] or done
-        print(f"| {name} | {seconds / hands * 1e6:,.0f} | {steps.gc[name] / hands * 1e6:,.0f} |")
+        counted = steps.hands[name] or done
+        print(f"| {name} | {seconds / counted * 1e6:,.0f} | {steps.gc[name] / counted * 1e6:,.0f} |")
         if "(before)" not in name:
-            total, total_gc = total + seconds / hands * done, total_gc + steps.gc[name] / hands * done
+            total, total_gc = total + seconds / counted * done, total_gc + steps.gc[name] / counted * done
     print(f"| **total (now)** | **{total / done * 1e6:,.0f}** | {total_gc / done * 1e6:,.0f} |")
     return 0
 
