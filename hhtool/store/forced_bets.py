@@ -216,10 +216,7 @@ def gather(store: Store, first: int, stop: int) -> Evidence:
 def level_patterns(store: Store, levels: Iterable[str]) -> Patterns:
     """How every hand at these levels (by key), over all their tables, posted its forced bets (the store's
     counts, :mod:`hhtool.store.forced_bet_votes`)."""
-    found: Patterns = {}
-    for key, kind, amounts, posted, hands in stored_counts(store, "level", list(levels)):
-        found.setdefault((key, kind), []).append((tuple(amounts), posted, hands))
-    return found
+    return _patterns(stored_counts(store, "level", list(levels)))
 
 
 def _arrow(store: Store, sql: str, params: Sequence[Any]) -> pa.Table:
