@@ -61,11 +61,10 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     ctrl_c = CtrlC()
     with import_gc(), ctrl_c.installed():  # (the collector tuned for the chunks of model objects: ≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:
-            # With workers beside it, the importing process leaves the facts to facts.finish, after
-            # the workers stop: computed and committed with each batch, they made its commits (the
-            # checkpoint of their 130-column table) the peak while the workers ran (#28, item 11:
-            # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
-            facts_of = facts.tables_for if facts is not None and running.submit is None else None
+            # every batch writes its hands' stats facts in its own transaction, at any --jobs: the workers
+            # tabulated them from what the replay walked (hhtool.store.facts_rows), the importing process only
+            # sums them (#37; until then a ≈ 40-CTE SQL plan per batch, or after the workers stopped)
+            facts_of = facts.tables_for if facts is not None else None
             # each batch's hands committed with their whole judgement (and those of the stored hands whose
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
             profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)
