@@ -290,11 +290,12 @@ class BatchFacts:
     hands (:meth:`tables_for`, given to :meth:`Store.write_tables` as ``derived``).
 
     The facts rows come with the batch: the import's workers tabulated them from what the replay walked
-    (:mod:`hhtool.store.facts_rows`, issue #37), with the hands they cover (``player_facts_hands``); only
-    their sums (daily and door, :data:`SUMMED`) are computed here, by a small GROUP BY over those rows in a
-    private in-memory DuckDB, and added to the stored ones of their keys in the batch's transaction: nothing
-    is left to merge. A batch some of whose hands came without facts rows (tabulated by an older worker)
-    has its facts computed here by the SQL definition instead (:func:`sql_facts`, #17: ≈ 72 µs per hand)."""
+    (:mod:`hhtool.store.facts_rows`, issue #37), with the hands they cover (``player_facts_hands``). Only
+    their sums (daily and door, :data:`SUMMED`) are made here, by :func:`daily_sums_sql` over them in a
+    private in-memory DuckDB, and added to the stored ones of their keys in the batch's transaction:
+    nothing is left to merge. A batch some of whose hands came without facts rows (tabulated by an older
+    worker) has its facts computed here by the SQL definition instead (:func:`sql_facts`, #17: ≈ 72 µs
+    per hand)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -314,16 +315,16 @@ class BatchFacts:
             self._prepared = True
         covered = tables.get(COVERED_TABLE)
         facts = tables.get(FACTS_TABLE)
-        if facts is None or covered is None or covered.num_rows != hands.num_rows:
-            facts = sql_facts(tables, self._con)  # (hands tabulated without their facts)
-            self.by_sql += hands.num_rows
         con = self._con
+        if facts is None or covered is None or covered.num_rows != hands.num_rows:
+            facts = sql_facts(tables, con)  # (hands tabulated without their facts)
+            self.by_sql += hands.num_rows
         con.register("batch_facts", facts)
         try:
             sums = {table: con.sql(daily_sums_sql("SELECT * FROM batch_facts", keys)).to_arrow_table()
                     for table, keys in SUMMED.items()}
         except duckdb.Error as error:
-            raise_if_interrupted(error)
+            raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's rows)
             raise
         finally:
             con.unregister("batch_facts")
