@@ -99,3 +99,27 @@ def test_the_schema_is_the_querys_even_with_no_rows() -> None:
                                    "Kc 2d 9h", "?? 2d 9h", "ah 2H 3c", "Tc Jd 2s", "Ac 2d 6h", "Ac 2d 9h", "Ac 2d", None])
 def test_the_starting_hand_groups_are_the_sql_ones(cards: str | None) -> None:
     assert start_group(cards) == start_group_by_sql(cards)
+
+
+def test_a_hand_whose_walk_failed_has_no_rows_and_the_others_keep_theirs() -> None:
+    from hhtool.ingest.allin_step import allin_of
+    from hhtool.ingest.rule_choice import make_replayer
+    from hhtool.model import Hand
+    from hhtool.replay import betting_of
+    from hhtool.store.facts_rows import facts_table
+    from hhtool.store.tables import hand_rows
+
+    path = sorted((SAMPLES / "pokerstars").iterdir())[0]
+    lines = read_file(path).lines
+    parser = detect(lines)
+    assert parser is not None
+    replayer = make_replayer(None)
+    hands = [hand for hand in map(parser.parse, parser.split(lines, str(path))) if isinstance(hand, Hand)][:4]
+    items = [(hand, *replayer(hand)) for hand in hands]
+    betting = [betting_of(hand, replayed) for hand, replayed, _ in items]
+    allin = [allin_of(hand, replayed, None) for hand, replayed, _ in items]
+    walked = facts_table(items, betting, allin, hand_rows(items, betting, allin))
+    failed = facts_table(items, [None, *betting[1:]], allin, hand_rows(items, [None, *betting[1:]], allin))
+    assert len(items) >= 2 and 0 in walked["hk"].to_pylist() and 1 in walked["hk"].to_pylist()
+    assert 0 not in failed["hk"].to_pylist()
+    assert failed.to_pylist() == [row for row in walked.to_pylist() if row["hk"] != 0]
