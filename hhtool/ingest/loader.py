@@ -1,5 +1,5 @@
-"""The import, in one function: read → split → parse → replay → tabulate → write → judge across hands
-→ refresh facts (:func:`import_sources`).
+"""The import, in one function: read → split → parse → replay → tabulate (the stats facts too) → write →
+judge across hands → the facts of hands stored without (:func:`import_sources`).
 
 Each step is a call into its own module: :mod:`~hhtool.ingest.files` reads what is new in each file
 and cuts it into chunks of hands; an executor (:mod:`~hhtool.ingest.executors`: this process, a
@@ -9,7 +9,8 @@ process pool, a Dask cluster) parses, replays and tabulates each chunk, a typed 
 :mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
 failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
 (:mod:`~hhtool.ingest.cross_hand`) judges each batch's forced bets in the batch's own transaction, so that
-its hands are committed with their whole judgement; the stats facts are refreshed last.
+its hands are committed with their whole judgement, and with their stats facts (tabulated by the executor,
+summed here); hands an older store holds without facts get theirs last.
 """
 
 from __future__ import annotations
