@@ -160,3 +160,29 @@ def test_a_grown_files_completed_last_hand_leaves_the_sums_a_full_refresh_comput
         for table in player_facts_cache.SUMMED:  # every player-hand once: 4 hands of 3 players
             assert con.execute(f"SELECT sum(hands) FROM {table}").fetchall() == [(12,)], table
     assert cache == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
+
+
+@pytest.mark.slow
+def test_a_pool_imports_facts_come_from_its_workers_with_every_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#37: with a pool of two workers, each batch's transaction writes the facts the workers tabulated
+    (the SQL definition is not run) and their sums: stopped before its facts step, the import leaves the
+    cache complete, equal to a full refresh over the stored hands."""
+    from hhtool.ingest.executors import LocalExecutor
+    from hhtool.ingest.loader import import_sources
+    from hhtool.ingest.sources import Source
+
+    def no_sql(*_: object) -> None:
+        raise AssertionError("the facts of a batch were computed by SQL, not brought by the workers")
+
+    monkeypatch.setattr("hhtool.ingest.executors.POOL_MIN_BYTES", 0)  # a pool even for a small file
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 100)
+    monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 150)  # several transactions
+    monkeypatch.setattr(player_facts_cache, "sql_facts", no_sql)
+    monkeypatch.setattr(player_facts_cache.BatchFacts, "finish", lambda self: None)  # the process ends right here
+    history = tmp_path / "a.txt"
+    history.write_text(numbered_hands(600))
+    db = tmp_path / "pool.duckdb"
+    with Store(str(db)) as store:
+        report = import_sources(store, [Source(history)], executor=LocalExecutor(2))
+        assert report.files[0].stored == 600 and not player_facts_cache.needs_refresh(store)
+    assert twice(db) == 0 and cache_tables(db) == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")

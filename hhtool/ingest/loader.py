@@ -1,5 +1,5 @@
-"""The import, in one function: read → split → parse → replay → tabulate → write → judge across hands
-→ refresh facts (:func:`import_sources`).
+"""The import, in one function: read → split → parse → replay → tabulate (the stats facts too) → write →
+judge across hands → the facts of hands stored without (:func:`import_sources`).
 
 Each step is a call into its own module: :mod:`~hhtool.ingest.files` reads what is new in each file
 and cuts it into chunks of hands; an executor (:mod:`~hhtool.ingest.executors`: this process, a
@@ -9,7 +9,8 @@ process pool, a Dask cluster) parses, replays and tabulates each chunk, a typed 
 :mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
 failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
 (:mod:`~hhtool.ingest.cross_hand`) judges each batch's forced bets in the batch's own transaction, so that
-its hands are committed with their whole judgement; the stats facts are refreshed last.
+its hands are committed with their whole judgement, and with their stats facts (tabulated by the executor,
+summed here); hands an older store holds without facts get theirs last.
 """
 
 from __future__ import annotations
@@ -61,11 +62,10 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     ctrl_c = CtrlC()
     with import_gc(), ctrl_c.installed():  # (the collector tuned for the chunks of model objects: ≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:
-            # With workers beside it, the importing process leaves the facts to facts.finish, after
-            # the workers stop: computed and committed with each batch, they made its commits (the
-            # checkpoint of their 130-column table) the peak while the workers ran (#28, item 11:
-            # a 200 MB file at --jobs 2, the whole tree 1,088 → 771 MiB; see benchmarks/RESULTS.md)
-            facts_of = facts.tables_for if facts is not None and running.submit is None else None
+            # every batch writes its hands' stats facts in its own transaction, at any --jobs: the workers
+            # tabulated them from what the replay walked (hhtool.store.facts_rows), the importing process only
+            # sums them (#37; until then a ≈ 40-CTE SQL plan per batch, or after the workers stopped)
+            facts_of = facts.tables_for if facts is not None else None
             # each batch's hands committed with their whole judgement (and those of the stored hands whose
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
             profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)

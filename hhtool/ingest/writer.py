@@ -18,6 +18,7 @@ from hhtool.ingest.meanwhile import left_out
 from hhtool.ingest.provisional import completes
 from hhtool.model import hand_identity
 from hhtool.store import Store, player_facts_cache
+from hhtool.store.facts_rows import COVERED_TABLE, FACTS_TABLE
 from hhtool.store.replaced_hands import forget_hand
 from hhtool.store.stored_copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
@@ -25,6 +26,8 @@ from hhtool.store.tables import next_key, shifted
 #: hands of one file written in one transaction at most: DuckDB writes inserts this big straight
 #: into compressed row groups (measured: 2x faster and 40 % smaller than transactions of 2,000)
 WRITE_HANDS = 10_000
+#: the stats facts a chunk brings (its workers tabulated them), written only through ``facts_of``
+FACTS_TABLES = (FACTS_TABLE, COVERED_TABLE)
 #: the rows of more tables to write with a transaction's tables (the stats facts of its hands)
 FactsOf = Callable[[dict[str, pa.Table]], dict[str, pa.Table]]
 #: called inside a transaction with its hands' rows (stored keys): the import's cross-hand pass
@@ -84,6 +87,8 @@ class FileWriter:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
             # (hands another import stored since copies_of looked: left out, counted; hhtool.ingest.meanwhile)
             tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates, self.completing)
+            if self.facts_of is None:  # (facts not stored: the rows the workers tabulated are not written)
+                tables = {name: table for name, table in tables.items() if name not in FACTS_TABLES}
             self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
                                     summed=player_facts_cache.SUMMED, then=self.judge)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0

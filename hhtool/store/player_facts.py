@@ -43,6 +43,8 @@ if TYPE_CHECKING:  # loaded where used: a report over the facts cache needs neit
     import polars as pl
     import pyarrow as pa
 
+#: the cache tables of the facts rows and of the hands they cover (:mod:`hhtool.store.player_facts_cache`)
+FACTS_TABLE, COVERED_TABLE = "player_facts", "player_facts_hands"
 LATER_STREETS = (4, 5, 6, 7)
 ALL_STREETS = (3, 4, 5, 6, 7)
 CARD_VALUES_VIEW = "hhtool_report_card_values"

@@ -49,6 +49,8 @@ from hhtool.store import Store, raise_if_interrupted
 from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import (
     CARD_VALUES_VIEW,
+    COVERED_TABLE,
+    FACTS_TABLE,
     card_values_registered,
     counted_columns,
     evaluated_cards,
@@ -67,8 +69,7 @@ if TYPE_CHECKING:
 FACTS_DEFINITION = 6
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
-FACTS_TABLE, DAILY_TABLE, DOOR_TABLE = "player_facts", "player_facts_daily", "player_facts_door"
-COVERED_TABLE, VERSION_TABLE = "player_facts_hands", "facts_version"
+DAILY_TABLE, DOOR_TABLE, VERSION_TABLE = "player_facts_daily", "player_facts_door", "facts_version"
 CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE)
 #: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
 #: ``started_at`` (the UTC instant) cut to the hour (``--from``/``--to`` select whole days of the user's zone, which
@@ -250,24 +251,58 @@ def merge_sums(store: Store, table: str = DAILY_TABLE) -> None:
     ])
 
 
-class BatchFacts:
-    """The facts of a batch of new hands computed from the Arrow tables about to be written, so
-    that the importer writes them in the same transaction as the hands (:meth:`tables_for`).
+def sql_facts(tables: dict[str, pa.Table], con: duckdb.DuckDBPyConnection | None = None) -> pa.Table:
+    """The facts rows of a batch's hands by the facts query of :func:`hhtool.store.player_facts.hands_facts_sql`
+    (the definition, and the tests' oracle for the rows the workers tabulate), run unchanged over the batch's
+    tables (``tables``: the rows of every table for exactly those hands) registered under the store's table
+    names in ``con`` (default: a private in-memory DuckDB). Every window and join of the query stays inside
+    one hand, so these are the rows a refresh over the store would compute."""
+    from hhtool.store.tables import arrow_schema  # (the store's writing side: PyArrow)
 
-    It runs the facts query of :func:`hands_facts_sql` unchanged, over the batch's tables registered
-    under the store's table names in a private in-memory DuckDB (one thread: the import's workers
-    have the cores). Every window and join of the query stays inside one hand (module docstring), so
-    these are the rows a refresh over the store would compute, without reading the hands back or
-    the ``NOT EXISTS`` joins that find the uncovered ones (#17: ≈150 → ≈72 µs per hand). The
-    sums (daily and door) are added to the stored ones of their keys in the batch's transaction (:data:`SUMMED`,
-    for :meth:`Store.write_tables`): nothing is left to merge."""
+    own = con is None
+    con = con or _batch_connection()
+    for name in FACTS_INPUTS:
+        given = tables.get(name)
+        con.register(name, given if given is not None else arrow_schema(name).empty_table())
+    try:
+        con.register(CARD_VALUES_VIEW, evaluated_cards(con.sql(showdown_cards_sql("TRUE", tables="")).fetchall()))
+        sql, params = hands_facts_sql("TRUE", [], tables="")
+        return con.sql(sql, params=params or None).to_arrow_table()
+    except duckdb.Error as error:
+        raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's tables)
+        raise
+    finally:
+        for name in (*FACTS_INPUTS, CARD_VALUES_VIEW):
+            con.unregister(name)
+        if own:
+            con.close()
+
+
+def _batch_connection() -> duckdb.DuckDBPyConnection:
+    """A private in-memory DuckDB of one thread (the import's workers have the cores)."""
+    con = duckdb.connect(":memory:", config={"threads": 1})
+    con.execute("SET enable_progress_bar = false").fetchall()  # (DuckDB 2: fetch to finish)
+    return con
+
+
+class BatchFacts:
+    """The cache rows of a batch of new hands, for the importer to write in the same transaction as the
+    hands (:meth:`tables_for`, given to :meth:`Store.write_tables` as ``derived``).
+
+    The facts rows come with the batch: the import's workers tabulated them from what the replay walked
+    (:mod:`hhtool.store.facts_rows`, issue #37), with the hands they cover (``player_facts_hands``). Only
+    their sums (daily and door, :data:`SUMMED`) are made here, by :func:`daily_sums_sql` over them in a
+    private in-memory DuckDB, and added to the stored ones of their keys in the batch's transaction:
+    nothing is left to merge. A batch some of whose hands came without facts rows (tabulated by an older
+    worker) has its facts computed here by the SQL definition instead (:func:`sql_facts`, #17: ≈ 72 µs
+    per hand)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.hands = 0  # hands whose facts were given to be written
+        self.by_sql = 0  # ... of them, those computed here by the SQL definition
         self._prepared = False
-        self._con = duckdb.connect(":memory:", config={"threads": 1})
-        self._con.execute("SET enable_progress_bar = false").fetchall()  # (DuckDB 2: fetch to finish)
+        self._con = _batch_connection()
 
     def tables_for(self, tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
         """The cache rows (facts, daily and door sums, covered hands) of the hands in ``tables`` (the rows
@@ -278,31 +313,28 @@ class BatchFacts:
         if not self._prepared:
             _prepare(self.store)
             self._prepared = True
-        from hhtool.store.tables import arrow_schema  # (the store's writing side: the replay, PyArrow)
-
+        covered = tables.get(COVERED_TABLE)
+        facts = tables.get(FACTS_TABLE)
         con = self._con
-        for name in FACTS_INPUTS:
-            given = tables.get(name)
-            con.register(name, given if given is not None else arrow_schema(name).empty_table())
+        if facts is None or covered is None or covered.num_rows != hands.num_rows:
+            facts = sql_facts(tables, con)  # (hands tabulated without their facts)
+            self.by_sql += hands.num_rows
+        con.register("batch_facts", facts)
         try:
-            con.register(CARD_VALUES_VIEW, evaluated_cards(con.sql(showdown_cards_sql("TRUE", tables="")).fetchall()))
-            sql, params = hands_facts_sql("TRUE", [], tables="")
-            facts = con.sql(sql, params=params or None).to_arrow_table()
-            con.register("batch_facts", facts)
             sums = {table: con.sql(daily_sums_sql("SELECT * FROM batch_facts", keys)).to_arrow_table()
                     for table, keys in SUMMED.items()}
         except duckdb.Error as error:
-            raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's tables)
+            raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's rows)
             raise
         finally:
-            for name in (*FACTS_INPUTS, CARD_VALUES_VIEW, "batch_facts"):
-                con.unregister(name)
+            con.unregister("batch_facts")
         self.hands += hands.num_rows
         return {FACTS_TABLE: facts, **sums, COVERED_TABLE: hands.select(["hk"])}
 
     def finish(self) -> None:
-        """After the import: the facts of any hand stored without them (before this import, or
-        by an interrupted one), and sums an older hhtool left split merged."""
+        """After the import: the facts of any hand stored without them (before this import, by an
+        interrupted one of an older hhtool, or with ``store_facts`` off), and sums an older hhtool left split
+        merged."""
         self._con.close()
         refresh_facts(self.store)
 
