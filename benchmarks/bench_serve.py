@@ -30,6 +30,7 @@ import duckdb
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_stats_scale import base_store  # this folder's: the imported simulated hands
 
+from hhtool.store.facts_storage import ROWS_TABLE
 from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
 
 
@@ -65,7 +66,7 @@ def replicate(base: Path, scaled: Path, copies: int) -> int:
                        .fetchone() or ("hands",))[0])
     by_key = [f"keyed.{row[0]}" for row in con.execute(
         "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'keyed' ORDER BY 1").fetchall()]
-    for table in (hands_table, *by_key, FACTS_TABLE, COVERED_TABLE):
+    for table in (hands_table, *by_key, ROWS_TABLE, COVERED_TABLE):
         columns = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
         selected = ", ".join(shifted.get(column, column) for column in columns)
         # copy by copy, each in its rows' order: stored as an import stores them (by hand key, dates rising)

@@ -27,11 +27,12 @@ import duckdb
 from bench_startup import compare  # this folder's: the same interleaved runs and table
 
 from hhtool.store import Store
+from hhtool.store.facts_storage import ROWS_TABLE
 from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql, needs_refresh
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the tables copied: what `stats` reads (with or without filters) while the cache covers every hand
-COPIED = ("hands", "seats", FACTS_TABLE, COVERED_TABLE)
+COPIED = ("hands", "seats", ROWS_TABLE, COVERED_TABLE)
 
 
 def base_store(work: Path, hands: int) -> Path:
@@ -52,10 +53,12 @@ def replicate(base: Path, scaled: Path, copies: int) -> int:
     con.execute("SET enable_progress_bar = false")
     first, last = con.execute("SELECT min(started_at), max(started_at) FROM hands").fetchone() or (None, None)
     span = (last - first).days + 1 if first is not None and last is not None else 1
+    step = int((con.execute("SELECT max(hk) + 1 FROM hands").fetchone() or (1,))[0])
     con.execute("BEGIN TRANSACTION")
     for table in COPIED:
         columns = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
         shifted = {
+            "hk": f"hk + k * {step} AS hk",  # (the facts view joins its rows to their hand by it)
             "hand_id": "hand_id || '~' || k AS hand_id",
             "started_at": f"started_at + to_days(CAST(k * {span} AS INTEGER)) AS started_at",
             "month": f"strftime(started_at + to_days(CAST(k * {span} AS INTEGER)), '%Y-%m') AS month",

@@ -1,7 +1,9 @@
-"""The stats facts the workers tabulate in Python (:mod:`hhtool.store.facts_rows`) are the facts query's
-(:func:`hhtool.store.player_facts_cache.sql_facts`, the SQL definition kept as the oracle): the same schema
-and, every column of every row, the same values, on the samples, the real corpus and simulated hands (legal
-and faulty, three betting policies, two sites' formats)."""
+"""The stats facts the workers tabulate in Python (:mod:`hhtool.store.facts_rows`), read as every reader reads
+them (through the view ``player_facts``, which adds the hand's columns to the stored rows:
+:mod:`hhtool.store.facts_storage`), are the facts query's (:func:`hhtool.store.player_facts_cache.sql_facts`,
+the SQL definition kept as the oracle): the same schema and, every column of every row, the same values, on
+the samples, the real corpus and simulated hands (legal and faulty, three betting policies, two sites'
+formats)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +20,8 @@ from hhtool.cli import app
 from hhtool.ingest.chunks import ChunkResult, process_chunk
 from hhtool.ingest.reader import read_file
 from hhtool.sites import detect
-from hhtool.store.facts_rows import COVERED_TABLE, FACTS_TABLE, facts_schema, start_group
+from hhtool.store.facts_rows import COVERED_TABLE, ROWS_TABLE, rows_schema, start_group
+from hhtool.store.facts_storage import facts_view_sql, rows_table_ddl, stored_rows_sql
 from hhtool.store.player_facts_cache import sql_facts
 from hhtool.store.start_groups import start_group as start_group_by_sql
 from tests.inputs import SAMPLES, require_corpus
@@ -37,6 +41,14 @@ def chunks_of(folder: Path, replay: bool = True) -> Iterator[tuple[Path, ChunkRe
             yield path, process_chunk(parser.name, list(parser.split(lines, str(path))), replay=replay)
 
 
+def as_read(rows: pa.Table, hands: pa.Table) -> pa.Table:
+    """The stored rows ``rows`` as a reader finds them: through the view's definition, over ``hands``."""
+    con = duckdb.connect()
+    con.register("batch_rows", rows)
+    con.register("batch_hands", hands)
+    return con.sql(facts_view_sql("batch_rows", "batch_hands")).to_arrow_table()
+
+
 def by_player_hand(table: pa.Table) -> list[dict[str, Any]]:
     return sorted(table.to_pylist(), key=lambda row: (row["hk"], row["player"]))
 
@@ -44,7 +56,8 @@ def by_player_hand(table: pa.Table) -> list[dict[str, Any]]:
 def assert_same_facts(folder: Path, at_least: int, replay: bool = True) -> None:
     rows = 0
     for path, chunk in chunks_of(folder, replay):
-        tabulated, oracle = chunk.tables[FACTS_TABLE], sql_facts(chunk.tables)
+        assert chunk.tables[ROWS_TABLE].schema == rows_schema(), path
+        tabulated, oracle = as_read(chunk.tables[ROWS_TABLE], chunk.tables["hands"]), sql_facts(chunk.tables)
         assert tabulated.schema == oracle.schema, path
         assert chunk.tables[COVERED_TABLE].num_rows == chunk.tables["hands"].num_rows, path
         got, want = by_player_hand(tabulated), by_player_hand(oracle)
@@ -89,10 +102,22 @@ def test_ten_thousand_simulated_hands_facts_equal_the_sql_definition(tmp_path: P
 
 
 def test_the_schema_is_the_querys_even_with_no_rows() -> None:
-    chunk = next(chunk for _, chunk in chunks_of(SAMPLES / "pokerstars") if chunk.tables[FACTS_TABLE].num_rows)
-    assert chunk.tables[FACTS_TABLE].schema == facts_schema() == sql_facts(chunk.tables).schema
-    empty = sql_facts({})
-    assert empty.num_rows == 0 and empty.schema == facts_schema()
+    chunk = next(chunk for _, chunk in chunks_of(SAMPLES / "pokerstars") if chunk.tables[ROWS_TABLE].num_rows)
+    rows, hands = chunk.tables[ROWS_TABLE], chunk.tables["hands"]
+    assert as_read(rows, hands).schema == sql_facts(chunk.tables).schema
+    assert as_read(rows.slice(0, 0), hands).schema == sql_facts({}).schema and sql_facts({}).num_rows == 0
+
+
+def test_the_stored_table_takes_the_rows_as_the_workers_and_the_sql_make_them() -> None:
+    """The stored table's types are the tabulated rows' (no cast on insert) and the SQL's rows narrowed."""
+    chunk = next(chunk for _, chunk in chunks_of(SAMPLES / "pokerstars") if chunk.tables[ROWS_TABLE].num_rows)
+    con = duckdb.connect()
+    con.execute(rows_table_ddl())
+    stored = con.sql(f"SELECT * FROM {ROWS_TABLE}").to_arrow_table().schema
+    assert [(field.name, field.type) for field in stored] == [(field.name, field.type) for field in rows_schema()]
+    con.register("facts", sql_facts(chunk.tables))
+    narrowed = con.sql(stored_rows_sql("SELECT * FROM facts")).to_arrow_table()
+    assert by_player_hand(narrowed) == by_player_hand(chunk.tables[ROWS_TABLE].cast(narrowed.schema))
 
 
 @pytest.mark.parametrize("cards", ["Kd Ks Kh", "9c 9d Ah", "Ah 7c As", "2c 7d Ah", "Kh 2h 9h", "9c Td Qh", "Ac Kd Jh",

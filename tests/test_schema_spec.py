@@ -22,7 +22,7 @@ from hhtool.replay.codes import Code
 from hhtool.replay.result import Violation
 from hhtool.sites import detect, parser_for
 from hhtool.store import Store, document, schema, spec, tables
-from hhtool.store.facts_rows import COVERED_TABLE, FACTS_TABLE, facts_schema
+from hhtool.store.facts_rows import COVERED_TABLE, ROWS_TABLE, rows_schema
 from hhtool.store.spec import INTEGER, Column, Role
 from hhtool.store.tables import SpecMismatch
 from tests.test_site_pokerstars import SPLIT_HAND
@@ -121,7 +121,7 @@ def test_every_builder_writes_its_table_as_the_spec_says() -> None:
     assert isinstance(finished, Hand) and finished.finishes
     built["finishes"] = pa.concat_tables([built["finishes"], tables.hand_rows([(finished, None, None)], [None])["finishes"]])
     # the stats facts ride with the chunk's tables (the cache's, not the spec's: tests/test_facts_rows.py)
-    assert built.pop(FACTS_TABLE).schema == facts_schema()
+    assert built.pop(ROWS_TABLE).schema == rows_schema()
     assert built.pop(COVERED_TABLE).num_rows == built["hands"].num_rows
     # the tables the export and the replay code name (schema.HAND_TABLES, REPLAY_TABLES) are the ones built
     assert set(built) == {"hands", *schema.HAND_TABLES, *schema.REPLAY_TABLES, "import_errors", "skipped_hands"}

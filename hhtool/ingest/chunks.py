@@ -19,7 +19,7 @@ from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawH
 from hhtool.replay import betting_of
 from hhtool.sites import parser_for
 from hhtool.sites.kit.stray_bytes import NOTE_PREFIX as STRAY_NOTE
-from hhtool.store.facts_rows import COVERED_TABLE, FACTS_TABLE, facts_table
+from hhtool.store.facts_rows import COVERED_TABLE, ROWS_TABLE, facts_table
 from hhtool.store.stored_copies import CopyAt
 from hhtool.store.tables import failure_rows, hand_rows, replay_rows, skipped_rows
 
@@ -208,7 +208,7 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
         **tables,
         **replay_rows(items),  # (the items not replayed have no rows)
         # the stats facts, from what the replay walked (a hand whose walk failed has none, yet is covered)
-        FACTS_TABLE: facts_table(items, betting, allin, tables),
+        ROWS_TABLE: facts_table(items, betting, allin, tables),
         COVERED_TABLE: tables["hands"].select(["hk"]),
         "import_errors": failure_rows(failures),
         "skipped_hands": skipped_rows(skipped),

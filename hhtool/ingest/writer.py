@@ -18,7 +18,7 @@ from hhtool.ingest.meanwhile import left_out
 from hhtool.ingest.provisional import completes
 from hhtool.model import hand_identity
 from hhtool.store import Store, player_facts_cache
-from hhtool.store.facts_rows import COVERED_TABLE, FACTS_TABLE
+from hhtool.store.facts_rows import COVERED_TABLE, ROWS_TABLE
 from hhtool.store.replaced_hands import forget_hand
 from hhtool.store.stored_copies import NEW_ONLY, CopyAt, conflict_table, stored_copies
 from hhtool.store.tables import next_key, shifted
@@ -27,7 +27,7 @@ from hhtool.store.tables import next_key, shifted
 #: into compressed row groups (measured: 2x faster and 40 % smaller than transactions of 2,000)
 WRITE_HANDS = 10_000
 #: the stats facts a chunk brings (its workers tabulated them), written only through ``facts_of``
-FACTS_TABLES = (FACTS_TABLE, COVERED_TABLE)
+FACTS_TABLES = (ROWS_TABLE, COVERED_TABLE)
 #: the rows of more tables to write with a transaction's tables (the stats facts of its hands)
 FactsOf = Callable[[dict[str, pa.Table]], dict[str, pa.Table]]
 #: called inside a transaction with its hands' rows (stored keys): the import's cross-hand pass

@@ -23,19 +23,18 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from hhtool.model import ActionKind, Hand
+from hhtool.store.facts_storage import ROWS_TABLE, stored_columns
 from hhtool.store.player_facts import (
     ALL_STREETS,
     COVERED_TABLE,
-    FACTS_TABLE,
     LATER_STREETS,
     OUTCOMES,
     THIRD_STATS,
 )
 
-__all__ = ["COVERED_TABLE", "FACTS_TABLE", "facts_schema", "facts_table", "start_group"]
+__all__ = ["COVERED_TABLE", "ROWS_TABLE", "facts_table", "rows_schema", "start_group"]
 from hhtool.store.facts_showdown import outcomes, rake_shares
 from hhtool.store.start_groups import LOW_RANKS, RANKS, UNKNOWN
 
@@ -47,23 +46,8 @@ _ENTERS = frozenset((_COMPLETE, _BET, _RAISE, _CALL))
 _DECISIONS = frozenset((_COMPLETE, _BET, _RAISE, _CALL, _CHECK, _FOLD))
 _DOOR_RANKS = "23456789TJQKA"
 
-#: the hand columns every row repeats, read from the chunk's ``hands`` table (facts name, hands name)
-_HAND_COLUMNS = (("hk", "hk"), ("site", "site"), ("hand_id", "hand_id"), ("player", None), ("currency", "currency"),
-                 ("unit", "unit"), ("small_bet", "small_bet"), ("big_bet", "big_bet"), ("started_at", "started_utc"),
-                 ("is_tournament", "is_tournament"), ("table_size", "table_size"), ("file", "file"),
-                 ("first_line", "first_line"), ("table_name", "table_name"), ("tournament_id", "tournament_id"),
-                 ("hero", "hero"))
-#: every column before the counts, with its Arrow type (the facts query's)
-_HEAD: tuple[tuple[str, pa.DataType], ...] = (
-    ("hk", pa.int64()), ("site", pa.string()), ("hand_id", pa.string()), ("player", pa.string()),
-    ("currency", pa.string()), ("unit", pa.int32()), ("small_bet", pa.int64()), ("big_bet", pa.int64()),
-    ("started_at", pa.timestamp("us")), ("is_tournament", pa.bool_()), ("table_size", pa.int32()),
-    ("file", pa.string()), ("first_line", pa.int32()), ("table_name", pa.string()), ("tournament_id", pa.string()),
-    ("hero", pa.string()), ("month", pa.string()), ("stakes", pa.string()), ("door_card", pa.string()),
-    ("third_cards", pa.string()), ("start", pa.string()), ("net", pa.int64()), ("collected", pa.int64()),
-    ("rake_paid", pa.int64()), ("went_sd", pa.int32()), ("fold_street", pa.int32()), ("last_street", pa.int32()),
-    ("big_bets", pa.float64()), ("ev_net_milli", pa.int64()), ("ev_big_bets", pa.float64()),
-)
+#: the stored types (:func:`hhtool.store.facts_storage.stored_columns`) as Arrow types
+_ARROW = {"BIGINT": pa.int64(), "VARCHAR": pa.string(), "UTINYINT": pa.uint8(), "INTEGER": pa.int32()}
 
 
 @cache
@@ -86,10 +70,10 @@ def count_columns() -> tuple[str, ...]:
 
 
 @cache
-def facts_schema() -> pa.Schema:
-    """The Arrow schema of the rows (the facts query's columns and types)."""
-    return pa.schema([*(pa.field(name, kind) for name, kind in _HEAD),
-                      *(pa.field(name, pa.int32()) for name in count_columns())])
+def rows_schema() -> pa.Schema:
+    """The Arrow schema of the rows: the stored table's columns and types (``player_facts_rows``)."""
+    return pa.schema([pa.field(name, _ARROW[kind], nullable=name not in ("hk", "player"))
+                      for name, kind in stored_columns()])
 
 
 _COUNTS = count_columns()
@@ -215,48 +199,27 @@ def _texts_by_hand(table: pa.Table, column: str, hands: int) -> tuple[list[str |
 
 
 def _table(out: _Columns, hands: pa.Table) -> pa.Table:
-    """The gathered rows as the facts table: the hand columns taken from ``hands``, the counts' matrix by column."""
+    """The gathered rows as stored: the hand's key taken from ``hands``, the counts' matrix by column, each
+    in its stored type (the view ``player_facts`` adds the hand's columns)."""
     rows = len(out.player)
-    take = pa.array(out.hand_of, pa.int64())
-    schema = facts_schema()
-    columns: dict[str, pa.Array | pa.ChunkedArray] = {}
-    for name, source in _HAND_COLUMNS:
-        columns[name] = pa.array(out.player, pa.string()) if source is None else hands[source].take(take)
-    started = columns["started_at"]
-    columns["month"] = pc.strftime(started, format="%Y-%m") if rows else pa.array([], pa.string())
-    columns["stakes"] = pa.array([_stakes(small, big, unit) for small, big, unit in zip(
-        columns["small_bet"].to_pylist(), columns["big_bet"].to_pylist(), columns["unit"].to_pylist(), strict=True)],
-        pa.string())
-    big_bet = columns["big_bet"].to_pylist()
-    columns.update(door_card=pa.array(out.door, pa.string()), third_cards=pa.array(out.third, pa.string()),
-                   start=pa.array(out.start, pa.string()), net=pa.array(out.net, pa.int64()),
-                   collected=pa.array(out.collected, pa.int64()), rake_paid=pa.array(out.rake, pa.int64()),
-                   went_sd=pa.array(out.went_sd, pa.int32()), fold_street=pa.array(out.fold_street, pa.int32()),
-                   last_street=pa.array(out.last_street, pa.int32()),
-                   big_bets=pa.array(_per_big_bet(out.net, big_bet, 1), pa.float64()),
-                   ev_net_milli=pa.array(out.ev_milli, pa.int64()),
-                   ev_big_bets=pa.array(_per_big_bet(out.ev_milli, big_bet, 1000), pa.float64()))
+    columns: dict[str, pa.Array | pa.ChunkedArray] = {
+        "hk": hands["hk"].take(pa.array(out.hand_of, pa.int64())), "player": pa.array(out.player, pa.string()),
+        "door_card": pa.array(out.door, pa.string()), "third_cards": pa.array(out.third, pa.string()),
+        "start": pa.array(out.start, pa.string()), "net": pa.array(out.net, pa.int64()),
+        "collected": pa.array(out.collected, pa.int64()), "rake_paid": pa.array(out.rake, pa.int64()),
+        "went_sd": pa.array(out.went_sd, pa.uint8()), "fold_street": pa.array(out.fold_street, pa.uint8()),
+        "last_street": pa.array(out.last_street, pa.uint8()), "ev_net_milli": pa.array(out.ev_milli, pa.int64())}
     matrix = np.bincount(np.array(out.counted, dtype=np.int64), minlength=rows * _WIDTH).astype(np.int32)
     matrix[np.array(out.ones, dtype=np.int64)] = 1
     counts = matrix.reshape(rows, _WIDTH)
     counts[:, list(_SAW_O)] = 1
     by_column = np.ascontiguousarray(counts.T)
-    arrays = [columns[field.name] for field in schema if field.name in columns]
-    arrays += [pa.array(by_column[place], pa.int32()) for place in range(_WIDTH)]
-    return pa.table(arrays, schema=schema)
-
-
-def _per_big_bet(amounts: list[int], big_bet: list[int | None], scale: int) -> list[float | None]:
-    """``CAST(amount AS DOUBLE) / scale / nullif(big_bet, 0)`` of each row."""
-    return [None if not big else float(amount) / scale / big for amount, big in zip(amounts, big_bet, strict=True)]
-
-
-@cache
-def _stakes(small: int | None, big: int | None, unit: int | None) -> str | None:
-    """``rtrim(rtrim(printf('%.4f', small / unit), '0'), '.') || '/' || …`` of the big bet likewise."""
-    if small is None or big is None or not unit:
-        return None
-    return f"{small / unit:.4f}".rstrip("0").rstrip(".") + "/" + f"{big / unit:.4f}".rstrip("0").rstrip(".")
+    schema = rows_schema()
+    for name in _COUNTS:
+        kind = schema.field(name).type
+        values = by_column[_AT[name]]
+        columns[name] = pa.array(values.astype(np.uint8) if kind == pa.uint8() else values, kind)
+    return pa.table([columns[field.name] for field in schema], schema=schema)
 
 
 def _hand_facts(index: int, hand: Hand, facts: Any, ev_net: Mapping[str, int] | None, out: _Columns,

@@ -59,10 +59,30 @@ _FULL_CARDS = (
 #: (a batch about to be written registers its tables under their bare names instead: ``tables=""``)
 STORED_TABLES = "keyed."
 
+#: the columns of ``hands h`` the facts read, under their names in the facts (``fh``)
+HAND_SOURCE = """h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_utc AS started_at,
+           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line, h.table_name, h.tournament_id, h.hero"""
+#: a facts row's hand columns, from the selected hands ``fh`` (``f``: the rows' source, naming the player)
+HAND_FACT_COLUMNS = """fh.hk, fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
+       fh.is_tournament, fh.table_size, fh.file, fh.first_line, fh.table_name, fh.tournament_id, fh.hero,
+       strftime(fh.started_at, '%Y-%m') AS month,
+       rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
+           || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes"""
+
+
+def per_big_bet(amount: str, scale: int = 1) -> str:
+    """An amount (in the unit, or thousandths of it with ``scale`` 1000) in big bets of the hand ``fh``.
+
+    >>> per_big_bet("f.net")
+    'CAST(f.net AS DOUBLE) / nullif(fh.big_bet, 0)'
+    """
+    scaled = "" if scale == 1 else f" / {scale}"
+    return f"CAST({amount} AS DOUBLE){scaled} / nullif(fh.big_bet, 0)"
+
+
 HANDS_CTE = """
 fh AS MATERIALIZED (  -- the selected hands: joins and windows below use their number (hk)
-    SELECT h.hk, h.site, h.hand_id, h.currency, h.unit, h.small_bet, h.big_bet, h.started_utc AS started_at,
-           h.is_tournament, h.table_size, h.community_card, h.file, h.first_line, h.table_name, h.tournament_id, h.hero,
+    SELECT """ + HAND_SOURCE + """,
            coalesce(h.rake + h.fees, greatest(0, (SELECT sum(r.contributed) - sum(r.collected) FROM {tables}results r
                                                   WHERE r.hk = h.hk)), h.fees) AS rake_total
     FROM hands h WHERE {where}
@@ -341,18 +361,14 @@ outcome AS (
 )"""
 
 _SELECT = """
-SELECT fh.hk, fh.site, fh.hand_id, f.player, fh.currency, fh.unit, fh.small_bet, fh.big_bet, fh.started_at,
-       fh.is_tournament, fh.table_size, fh.file, fh.first_line, fh.table_name, fh.tournament_id, fh.hero,
-       strftime(fh.started_at, '%Y-%m') AS month,
-       rtrim(rtrim(printf('%.4f', fh.small_bet / fh.unit), '0'), '.') || '/'
-           || rtrim(rtrim(printf('%.4f', fh.big_bet / fh.unit), '0'), '.') AS stakes,
+SELECT {hand_columns},
        upper(substr(dr.card, 1, 1)) AS door_card, tc.cards AS third_cards, {start_group} AS start,
        CAST(coalesce(r.net, 0) AS BIGINT) AS net, CAST(coalesce(r.collected, 0) AS BIGINT) AS collected,
        CAST(coalesce(rs.rake_paid, 0) AS BIGINT) AS rake_paid,
        CAST(f.went_sd AS INTEGER) AS went_sd, f.fold_street, f.last_street,
-       CAST(coalesce(r.net, 0) AS DOUBLE) / nullif(fh.big_bet, 0) AS big_bets,
+       {big_bets} AS big_bets,
        CAST(coalesce(r.ev_net, coalesce(r.net, 0) * 1000) AS BIGINT) AS ev_net_milli,
-       CAST(coalesce(r.ev_net, coalesce(r.net, 0) * 1000) AS DOUBLE) / 1000 / nullif(fh.big_bet, 0) AS ev_big_bets,
+       {ev_big_bets} AS ev_big_bets,
 {third_columns},
        coalesce(fi.o, 0) AS complete_first_in__o, coalesce(fi.complete, 0) AS complete_first_in__n,
        coalesce(fi.o, 0) AS limp__o, coalesce(fi.call, 0) AS limp__n,
@@ -455,7 +471,9 @@ def _select_sql(player_condition: str) -> str:
                      f"CAST(coalesce(oc.result = '{name}', FALSE) AS INTEGER) AS {name}__n"]
     return _SELECT.format(
         third_columns=_indent(third), later_columns=_indent(later), outcome_columns=_indent(outcomes),
-        player_condition=player_condition, start_group=start_group_sql("tc.cards"),
+        player_condition=player_condition, start_group=start_group_sql("tc.cards"), hand_columns=HAND_FACT_COLUMNS,
+        big_bets=per_big_bet("coalesce(r.net, 0)"),
+        ev_big_bets=per_big_bet("coalesce(r.ev_net, coalesce(r.net, 0) * 1000)", 1000),
     )
 
 
@@ -472,6 +490,18 @@ def counted_columns() -> tuple[str, ...]:
     """
     names = re.findall(r"\bAS (\w+__[no])\b", _select_sql(""))
     return (*dict.fromkeys(names), *HALVES_COUNTS)
+
+
+@cache
+def counts_in_query_order() -> tuple[str, ...]:
+    """The counted columns (:func:`counted_columns`) in the facts query's own order (the halves counts before
+    ``low_qualified``).
+
+    >>> sorted(counts_in_query_order()) == sorted(counted_columns())
+    True
+    """
+    counted = set(counted_columns())
+    return tuple(dict.fromkeys(name for name in re.findall(r"\bAS (\w+)\b", _select_sql("")) if name in counted))
 
 
 def facts_sql(hand_filter: HandFilter) -> tuple[str, list[Any]]:

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.facts_storage import ROWS_TABLE, facts_view_sql, rows_table_ddl, stored_rows_sql, view_ddl
 from hhtool.store.filters import HandFilter
 from hhtool.store.player_facts import (
     CARD_VALUES_VIEW,
@@ -65,12 +66,13 @@ if TYPE_CHECKING:
 #: bump when the facts change while the SQL text does not (the evaluator, say); the SQL is hashed in too
 #: 2: the covered hands by hk; 3: each row's hand key and starting-hand group, summed by group; 4: the door sums;
 #: 5: the all-in EV net (thousandths) and its big bets; 6: ``started_at`` is the hand's UTC instant
-#: (``hands.started_utc``), the sums cut to its hour
-FACTS_DEFINITION = 6
+#: (``hands.started_utc``), the sums cut to its hour; 7: the rows stored narrow (``player_facts_rows``: the player's
+#: own columns, 0/1 counts in one byte), ``player_facts`` a view adding the hand's columns (hhtool.store.facts_storage)
+FACTS_DEFINITION = 7
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
 DAILY_TABLE, DOOR_TABLE, VERSION_TABLE = "player_facts_daily", "player_facts_door", "facts_version"
-CACHE_TABLES = (FACTS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE)
+CACHE_TABLES = (ROWS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE)
 #: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
 #: ``started_at`` (the UTC instant) cut to the hour (``--from``/``--to`` select whole days of the user's zone, which
 #: are whole UTC hours in every zone of a whole-hour offset, so they select the same rows as the hands' instants);
@@ -102,7 +104,8 @@ def facts_version() -> str:
 @cache
 def _sql_digest() -> str:
     sql, _ = hands_facts_sql("TRUE", [])
-    text = sql + "".join(daily_sums_sql("facts", keys) + resum_sql("daily", keys) for keys in SUMMED.values())
+    text = sql + rows_table_ddl() + facts_view_sql()  # (how the rows are stored is part of the definition)
+    text += "".join(daily_sums_sql("facts", keys) + resum_sql("daily", keys) for keys in SUMMED.values())
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -129,13 +132,24 @@ def resum_sql(sums: str, keys: tuple[str, ...]) -> str:
 
 
 def _tables_present(store: Store) -> set[str]:
-    """Which of the cache's tables the store has."""
-    names = [*CACHE_TABLES, VERSION_TABLE]
+    """Which of the cache's tables (and its view, :data:`FACTS_TABLE`) the store has."""
+    names = [*CACHE_TABLES, VERSION_TABLE, FACTS_TABLE]
+    marks = ", ".join("?" for _ in names)
     rows = store.run(
-        f"SELECT table_name FROM duckdb_tables() WHERE table_name IN ({', '.join('?' for _ in names)}) "
-        "AND database_name = current_database() AND schema_name = 'main'", names,
+        f"SELECT table_name FROM duckdb_tables() WHERE table_name IN ({marks}) "
+        "AND database_name = current_database() AND schema_name = 'main' "
+        f"UNION ALL SELECT view_name FROM duckdb_views() WHERE view_name IN ({marks}) "
+        "AND database_name = current_database() AND schema_name = 'main'", [*names, *names],
     )
     return {str(row[0]) for row in rows}
+
+
+def _facts_kind(store: Store) -> str | None:
+    """What :data:`FACTS_TABLE` is in the store: "VIEW" (this cache), "TABLE" (an older one's rows) or None."""
+    rows = store.run("SELECT 'VIEW' FROM duckdb_views() WHERE view_name = ? AND database_name = current_database() "
+                     "AND schema_name = 'main' UNION ALL SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = ? "
+                     "AND database_name = current_database() AND schema_name = 'main'", [FACTS_TABLE, FACTS_TABLE])
+    return str(rows[0][0]) if rows else None
 
 
 def stored_version(store: Store) -> str | None:
@@ -148,7 +162,7 @@ def stored_version(store: Store) -> str | None:
 
 def cache_is_current(store: Store) -> bool:
     """The cache exists and holds facts of this code's definition (maybe not of every hand)."""
-    if _tables_present(store) != {*CACHE_TABLES, VERSION_TABLE}:
+    if _tables_present(store) != {*CACHE_TABLES, VERSION_TABLE, FACTS_TABLE} or _facts_kind(store) != "VIEW":
         return False
     return str(store.run(f"SELECT max(version) FROM {VERSION_TABLE}")[0][0]) == facts_version()
 
@@ -189,19 +203,20 @@ def _prepare(store: Store) -> None:
     version = facts_version()
     if cache_is_current(store):
         return
-    with card_values_registered(store, "FALSE", []):
-        empty, params = hands_facts_sql("FALSE", [])
-        # the columns and types are those of the facts query and of its sums
-        _transaction(store, [
-            *((f"DROP TABLE IF EXISTS {name}", []) for name in CACHE_TABLES),
-            (f"CREATE TABLE IF NOT EXISTS {FACTS_TABLE} AS {empty}", params),
-            *((f"CREATE TABLE IF NOT EXISTS {table} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}', keys)}", [])
-              for table, keys in SUMMED.items()),
-            (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (hk BIGINT NOT NULL)", []),
-            (f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version VARCHAR NOT NULL)", []),
-            (f"DELETE FROM {VERSION_TABLE}", []),
-            (f"INSERT INTO {VERSION_TABLE} VALUES (?)", [version]),
-        ])
+    kind = _facts_kind(store)  # (an older cache kept the rows in a table of that name)
+    # the sums' columns and types are those of the facts query's sums (over the view: the query's types)
+    _transaction(store, [
+        *(((f"DROP {kind} {FACTS_TABLE}", []),) if kind else ()),
+        *((f"DROP TABLE IF EXISTS {name}", []) for name in CACHE_TABLES),
+        (rows_table_ddl(), []),
+        (view_ddl(), []),
+        *((f"CREATE TABLE IF NOT EXISTS {table} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}', keys)}", [])
+          for table, keys in SUMMED.items()),
+        (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (hk BIGINT NOT NULL)", []),
+        (f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version VARCHAR NOT NULL)", []),
+        (f"DELETE FROM {VERSION_TABLE}", []),
+        (f"INSERT INTO {VERSION_TABLE} VALUES (?)", [version]),
+    ])
 
 
 def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
@@ -229,7 +244,7 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
                 store.run(f"CREATE OR REPLACE TEMP TABLE batch_{table} AS {daily_sums_sql('SELECT * FROM batch_facts', keys)}")
         try:
             _transaction(store, [
-                (f"INSERT INTO {FACTS_TABLE} BY NAME SELECT * FROM batch_facts", []),
+                (f"INSERT INTO {ROWS_TABLE} BY NAME {stored_rows_sql('SELECT * FROM batch_facts')}", []),
                 *((added, []) for table, keys in SUMMED.items()
                   for added in sums_added(store, table, keys, f"batch_{table}")),
                 (f"INSERT INTO {COVERED_TABLE} SELECT h.hk FROM hands h WHERE {where}", params),
@@ -314,22 +329,29 @@ class BatchFacts:
             _prepare(self.store)
             self._prepared = True
         covered = tables.get(COVERED_TABLE)
-        facts = tables.get(FACTS_TABLE)
+        rows = tables.get(ROWS_TABLE)
         con = self._con
-        if facts is None or covered is None or covered.num_rows != hands.num_rows:
-            facts = sql_facts(tables, con)  # (hands tabulated without their facts)
-            self.by_sql += hands.num_rows
-        con.register("batch_facts", facts)
         try:
-            sums = {table: con.sql(daily_sums_sql("SELECT * FROM batch_facts", keys)).to_arrow_table()
-                    for table, keys in SUMMED.items()}
+            if rows is None or covered is None or covered.num_rows != hands.num_rows:
+                # (hands tabulated without their facts: the definition's rows, as stored)
+                con.register("batch_facts", sql_facts(tables, con))
+                rows = con.sql(stored_rows_sql("SELECT * FROM batch_facts")).to_arrow_table()
+                con.unregister("batch_facts")
+                self.by_sql += hands.num_rows
+            # the sums of the rows as stored, through the view's definition over the batch's hands: what a
+            # report summing ``player_facts`` would find
+            con.register("batch_rows", rows)
+            con.register("batch_hands", hands)
+            facts = facts_view_sql("batch_rows", "batch_hands")
+            sums = {table: con.sql(daily_sums_sql(facts, keys)).to_arrow_table() for table, keys in SUMMED.items()}
         except duckdb.Error as error:
             raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's rows)
             raise
         finally:
-            con.unregister("batch_facts")
+            for name in ("batch_rows", "batch_hands"):
+                con.unregister(name)
         self.hands += hands.num_rows
-        return {FACTS_TABLE: facts, **sums, COVERED_TABLE: hands.select(["hk"])}
+        return {ROWS_TABLE: rows, **sums, COVERED_TABLE: hands.select(["hk"])}
 
     def finish(self) -> None:
         """After the import: the facts of any hand stored without them (before this import, by an

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hhtool.store.facts_storage import ROWS_TABLE
 from hhtool.store.forced_bet_votes import forget_statements
 from hhtool.store.player_facts import counted_columns
 from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
@@ -34,21 +35,22 @@ def forget_hand(store: Store, site: str, hand_id: str) -> list[Statement]:
     statements: list[Statement] = forget_statements(store, site, hand_id)
     statements += [(f"DELETE FROM {BY_NAME[name].stored} WHERE {key}", [site, hand_id])
                    for name in (*HAND_TABLES, *REPLAY_TABLES)]
-    cache = [FACTS_TABLE, *SUMMED, COVERED_TABLE]
+    cache = [ROWS_TABLE, *SUMMED, COVERED_TABLE]
     present = {row[0] for row in store.run(
         "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database() "
         f"AND table_name IN ({', '.join('?' for _ in cache)})", cache)}
     negated = ", ".join(f"-{name} AS {name}" for name in (*_SUMMED, *counted_columns()))
+    # (through the view, which joins the hand: it is deleted from ``hands`` last)
     own = f"SELECT * FROM {FACTS_TABLE} WHERE site = ? AND hand_id = ?"
     for table, keys in SUMMED.items():
-        if {FACTS_TABLE, table} <= present:  # (a store whose facts were never computed has none to undo)
+        if {ROWS_TABLE, table} <= present:  # (a store whose facts were never computed has none to undo)
             # added to the stored row of each key (hhtool.store.sums), never appended: a key stays one row
             statements.append((f"CREATE OR REPLACE TEMP TABLE forgotten_sums AS SELECT * REPLACE ({negated}) "
                                f"FROM ({daily_sums_sql(own, keys)})", [site, hand_id]))
             statements += [(sql, []) for sql in sums_added(store, table, keys, "forgotten_sums")]
             statements.append(("DROP TABLE forgotten_sums", []))
-    if FACTS_TABLE in present:
-        statements.append((f"DELETE FROM {FACTS_TABLE} WHERE site = ? AND hand_id = ?", [site, hand_id]))
+    if ROWS_TABLE in present:
+        statements.append((f"DELETE FROM {ROWS_TABLE} WHERE {key}", [site, hand_id]))
     if COVERED_TABLE in present:
         statements.append((f"DELETE FROM {COVERED_TABLE} WHERE {key}", [site, hand_id]))
     statements.append(("DELETE FROM hands WHERE site = ? AND hand_id = ?", [site, hand_id]))
