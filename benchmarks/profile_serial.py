@@ -33,10 +33,9 @@ STEPS = (
     ("  hands stored by another import meanwhile", "hhtool.ingest.meanwhile", "left_out"),
     ("  the batch's transaction (inserts + cross-hand pass)", "hhtool.store", "Store.write_tables"),
     ("    count the batch's forced bets (forced_bet_votes)", "hhtool.store.forced_bet_votes", "add_hands"),
-    ("    stats facts: the batch's rows and sums (BatchFacts.tables_for)", "hhtool.store.player_facts_cache",
+    ("    stats facts: the batch's rows (BatchFacts.tables_for)", "hhtool.store.player_facts_cache",
      "BatchFacts.tables_for"),
     ("    inserts of rows", "hhtool.store", "Store._insert"),
-    ("    sums added to the stored ones", "hhtool.store", "Store._add_sums"),
     ("    cross-hand pass (judge_batch)", "hhtool.ingest.cross_hand", "judge_batch"),
     ("      choose the hands to judge", "hhtool.store.forced_bets", "choose"),
     ("      gather their evidence", "hhtool.store.forced_bets", "gather"),
@@ -45,6 +44,7 @@ STEPS = (
     ("      judgements as rows", "hhtool.ingest.cross_hand", "rows_of"),
     ("      write the judgements", "hhtool.store.judgements", "write_judgements"),
     ("stats facts after the workers stop (refresh)", "hhtool.store.player_facts_cache", "refresh_facts"),
+    ("  the import's rows summed", "hhtool.store.player_facts_cache", "sum_stored_rows"),
 )
 
 

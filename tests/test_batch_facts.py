@@ -1,8 +1,9 @@
-"""The stats facts an import writes with each transaction, computed from the batch's own Arrow
-tables (:class:`hhtool.store.player_facts_cache.BatchFacts`), are the facts a full refresh computes from
-the stored hands: the same rows in ``player_facts``, its sums (``player_facts_daily``, and
-``player_facts_door`` for ``stats --by door-card``) and ``player_facts_hands`` on the sample histories,
-the real corpus and simulated hands; so does a grown file whose completed last hand replaced its cut copy."""
+"""The stats facts an import writes with each transaction (tabulated by its workers:
+:class:`hhtool.store.player_facts_cache.BatchFacts`) and sums once its workers stop are the facts a full
+refresh computes from the stored hands: the same rows in ``player_facts``, its sums (``player_facts_daily``,
+and ``player_facts_door`` for ``stats --by door-card``) and ``player_facts_hands`` on the sample histories,
+the real corpus and simulated hands; so does a grown file whose completed last hand replaced its cut copy.
+Stopped before it sums them, the import leaves rows every report sums as if they were summed."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_facts_written_with_the_batches_equal_a_full_refresh(tmp_path: Path, mon
     db = tmp_path / "batches.duckdb"
     import_command(db, SAMPLES, require_corpus(), simulated)
     written = cache_tables(db)
-    assert len(written[player_facts_cache.FACTS_TABLE]) > 1000 and len(written[player_facts_cache.COVERED_TABLE]) > 400
+    assert len(written[player_facts_cache.ROWS_TABLE]) > 1000 and len(written[player_facts_cache.COVERED_TABLE]) > 400
     assert len(written[player_facts_cache.DOOR_TABLE]) > 100 and twice(db) == 0
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
 
@@ -74,7 +75,7 @@ def test_a_second_import_adds_its_facts_and_covers_hands_stored_without_them(tmp
         import_sources(store, [Source(second)])
         assert not player_facts_cache.needs_refresh(store)
     written = cache_tables(db)
-    assert written[player_facts_cache.FACTS_TABLE]
+    assert written[player_facts_cache.ROWS_TABLE]
     assert written == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
 
 
@@ -100,7 +101,8 @@ def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#28 item 7: stopped right after its last batch's commit, where the daily sums of its batches
     were merged at the end (a kill there left every key once per batch, and the re-run, storing
-    nothing new, never merged them): each key has one row at every commit."""
+    nothing new, never merged them): each key has one row at every commit. (#37: the import sums its
+    batches' rows once its workers stop: stopped there, none is summed yet, and the re-run sums them.)"""
 
     monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 100)
     monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 150)  # four transactions, every one adding to the same keys
@@ -112,7 +114,8 @@ def test_an_import_stopped_before_its_facts_step_leaves_each_daily_key_once_and_
     with monkeypatch.context() as stopped:
         stopped.setattr(player_facts_cache.BatchFacts, "finish", lambda self: None)  # the process ends right here
         import_command(db, history)
-    assert twice(db) == 0 and daily_rows(db) == daily_rows(reference)
+    assert twice(db) == 0 and not any(daily_rows(db).values())
+    assert len(cache_tables(db)[player_facts_cache.UNSUMMED_TABLE]) == 600
     result = runner.invoke(app, ["import", str(history), "--db", str(db), "--format", "json"])
     assert result.exit_code == 0 and '"stored": 0' in result.stdout  # nothing new
     assert twice(db) == 0 and cache_tables(db) == cache_tables(reference)
@@ -165,8 +168,8 @@ def test_a_grown_files_completed_last_hand_leaves_the_sums_a_full_refresh_comput
 @pytest.mark.slow
 def test_a_pool_imports_facts_come_from_its_workers_with_every_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """#37: with a pool of two workers, each batch's transaction writes the facts the workers tabulated
-    (the SQL definition is not run) and their sums: stopped before its facts step, the import leaves the
-    cache complete, equal to a full refresh over the stored hands."""
+    (the SQL definition is not run): stopped before its facts step, the import leaves every hand's rows
+    stored, none summed; the facts step sums them, and the cache equals a full refresh over the stored hands."""
     from hhtool.ingest.executors import LocalExecutor
     from hhtool.ingest.loader import import_sources
     from hhtool.ingest.sources import Source
@@ -178,11 +181,42 @@ def test_a_pool_imports_facts_come_from_its_workers_with_every_batch(tmp_path: P
     monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 100)
     monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 150)  # several transactions
     monkeypatch.setattr(player_facts_cache, "sql_facts", no_sql)
-    monkeypatch.setattr(player_facts_cache.BatchFacts, "finish", lambda self: None)  # the process ends right here
     history = tmp_path / "a.txt"
     history.write_text(numbered_hands(600))
     db = tmp_path / "pool.duckdb"
-    with Store(str(db)) as store:
+    with Store(str(db)) as store, monkeypatch.context() as stopped:
+        stopped.setattr(player_facts_cache.BatchFacts, "finish", lambda self: None)  # the process ends right here
         report = import_sources(store, [Source(history)], executor=LocalExecutor(2))
-        assert report.files[0].stored == 600 and not player_facts_cache.needs_refresh(store)
+        assert report.files[0].stored == 600 and player_facts_cache.needs_refresh(store)
+    tables = cache_tables(db)
+    assert len(tables[player_facts_cache.COVERED_TABLE]) == len(tables[player_facts_cache.UNSUMMED_TABLE]) == 600
+    with Store(str(db)) as store:
+        assert player_facts_cache.refresh_facts(store) == 0 and not player_facts_cache.needs_refresh(store)  # (summed)
     assert twice(db) == 0 and cache_tables(db) == refreshed_from_the_store(db, tmp_path / "refreshed.duckdb")
+
+
+@pytest.mark.parametrize("by", [(), ("--by", "door-card"), ("--by", "start"), ("--by", "month"),
+                                ("--by", "stakes", "--player", "Hero")])
+def test_rows_an_import_stored_and_did_not_sum_report_as_the_summed_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: tuple[str, ...]) -> None:
+    """#37: stopped before its facts step (a kill), an import leaves its hands' rows stored and not summed;
+    a report that may not write the store (read-only, or another process holds it) sums them from their rows
+    with the stored sums: the same figures as the store of an import that finished."""
+    monkeypatch.setattr("hhtool.ingest.files.BATCH_HANDS", 100)
+    monkeypatch.setattr("hhtool.ingest.writer.WRITE_HANDS", 150)  # several transactions
+    history = tmp_path / "a.txt"
+    history.write_text(numbered_hands(300))
+    reference, db = tmp_path / "reference.duckdb", tmp_path / "stopped.duckdb"
+    import_command(reference, history)
+    import_command(db, SAMPLES / "pokerstars")  # (sums stored before: the report adds the unsummed ones to them)
+    import_command(reference, SAMPLES / "pokerstars")
+    with monkeypatch.context() as stopped:
+        stopped.setattr(player_facts_cache.BatchFacts, "finish", lambda self: None)  # the process ends right here
+        import_command(db, history)
+    assert len(cache_tables(db)[player_facts_cache.UNSUMMED_TABLE]) == 300
+    want = runner.invoke(app, ["stats", "--db", str(reference), *by])
+    with monkeypatch.context() as read_only:  # (the report may not write: it reads what is stored)
+        read_only.setattr("hhtool.service.stats_cache.needs_refresh", lambda store: False)
+        got = runner.invoke(app, ["stats", "--db", str(db), *by])
+    assert got.exit_code == want.exit_code == 0 and got.output == want.output and "Hero" in want.output
+    assert len(cache_tables(db)[player_facts_cache.UNSUMMED_TABLE]) == 300  # (nothing was written)

@@ -16,6 +16,9 @@ from hhtool.ingest.loader import import_file
 from hhtool.store import Store
 from tests.test_reliability import HHTOOL_KILLED_BEFORE_FACTS, history_with_every_outcome, run_hhtool, tables_of
 
+#: the tables an import's facts step fills (the sums of the rows its batches stored, and the hands not summed yet)
+SUMS = ("player_facts_daily", "player_facts_door", "player_facts_unsummed")
+
 
 def test_production_has_no_hook_installed_nor_an_environment_switch() -> None:
     assert loader.before_facts_step is None
@@ -44,4 +47,11 @@ def test_an_import_killed_there_leaves_every_table_as_a_whole_import_does(tmp_pa
     done = subprocess.run([*HHTOOL_KILLED_BEFORE_FACTS, "import", "-j", "1", str(history), "--db", killed],
                           capture_output=True, text=True, timeout=300, check=False, env=dict(os.environ))
     assert done.returncode == -signal.SIGKILL, done.stderr
-    assert tables_of(killed) == tables_of(reference)  # the batches (300 hands each) and their facts, all committed
+    got, want = tables_of(killed), tables_of(reference)
+    # the batches (300 hands each) and their facts rows, all committed; their sums made once the workers stop
+    # (#37), so not yet: the hands wait in player_facts_unsummed, and the next report sums them
+    assert {name: rows for name, rows in got.items() if name not in SUMS} == {
+        name: rows for name, rows in want.items() if name not in SUMS}
+    assert len(got["player_facts_unsummed"]) == len(got["hands"]) and not want["player_facts_unsummed"]
+    assert run_hhtool("stats", "--db", killed).returncode == 0
+    assert tables_of(killed) == want

@@ -107,7 +107,8 @@ def broken_up(tmp_path_factory: pytest.TempPathFactory) -> str:
         con.register("moved", pa.table({"hk": [row[0] for row in moved], "utc": pa.array(
             [utc_instant(row[1], row[2], row[3]) for row in moved], pa.timestamp("us"))}))
         con.execute("UPDATE hands SET started_utc = moved.utc FROM moved WHERE hands.hk = moved.hk")
-        for table in ("player_facts", "player_facts_daily", "player_facts_hands", "facts_version"):
+        con.execute("DROP VIEW player_facts")
+        for table in ("player_facts_rows", "player_facts_daily", "player_facts_hands", "facts_version"):
             con.execute(f"DROP TABLE {table}")
     assert runner.invoke(app, ["stats", "--db", db]).exit_code == 0  # (the facts stored again)
     return db

@@ -63,14 +63,13 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     with import_gc(), ctrl_c.installed():  # (the collector tuned for the chunks of model objects: ≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:
             # every batch writes its hands' stats facts in its own transaction, at any --jobs: the workers
-            # tabulated them from what the replay walked (hhtool.store.facts_rows), the importing process only
-            # sums them (#37; until then a ≈ 40-CTE SQL plan per batch, or after the workers stopped)
-            facts_of = facts.tables_for if facts is not None else None
+            # tabulated them from what the replay walked (hhtool.store.facts_rows), the store only sums them
+            # (#37; until then a ≈ 40-CTE SQL plan per batch, or after the workers stopped)
             # each batch's hands committed with their whole judgement (and those of the stored hands whose
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
             profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)
             judge = (lambda hands: judge_batch(store, hands["hk"].to_pylist(), desk, profiles=profiles)) if replay else None
-            files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of, judge))
+            files = FileOpener(store, site, lambda first: FileWriter(store, first, facts, judge))
             writing: FileJob | None = None  # the file whose writer may hold results not written yet
             try:
                 for job, result, is_last in parsed(opened(files, sources, report, progress, ctrl_c), running, rules,

@@ -26,10 +26,8 @@ from hhtool.store.tables import next_key, shifted
 #: hands of one file written in one transaction at most: DuckDB writes inserts this big straight
 #: into compressed row groups (measured: 2x faster and 40 % smaller than transactions of 2,000)
 WRITE_HANDS = 10_000
-#: the stats facts a chunk brings (its workers tabulated them), written only through ``facts_of``
+#: the stats facts a chunk brings (its workers tabulated them), written only through ``facts``
 FACTS_TABLES = (ROWS_TABLE, COVERED_TABLE)
-#: the rows of more tables to write with a transaction's tables (the stats facts of its hands)
-FactsOf = Callable[[dict[str, pa.Table]], dict[str, pa.Table]]
 #: called inside a transaction with its hands' rows (stored keys): the import's cross-hand pass
 JudgeOf = Callable[[pa.Table], object]
 #: a file's last chunk: its ``files`` row, made once the counts are final (from them and how its tail was counted)
@@ -40,9 +38,9 @@ class FileWriter:
     """Writes one file's chunks, grouped up to WRITE_HANDS hands per transaction."""
 
     def __init__(self, store: Store, first: Sequence[tuple[str, Sequence[Any]]] = (),
-                 facts_of: FactsOf | None = None, judge: JudgeOf | None = None) -> None:
+                 facts: player_facts_cache.BatchFacts | None = None, judge: JudgeOf | None = None) -> None:
         self.store = store
-        self.facts_of = facts_of  # the stats-facts rows of a transaction's hands, written with them
+        self.facts = facts  # the stats facts of a transaction's hands (their rows and sums), written with them
         self.judge = judge  # the cross-hand pass of a transaction's hands, committed with them
         self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
         self.checker = CopyChecker(store)
@@ -87,10 +85,11 @@ class FileWriter:
             tables = {name: pa.concat_tables(parts) for name, parts in self._tables.items()}
             # (hands another import stored since copies_of looked: left out, counted; hhtool.ingest.meanwhile)
             tables = left_out(self.store, tables, self.report, self.tail_ids, self.candidates, self.completing)
-            if self.facts_of is None:  # (facts not stored: the rows the workers tabulated are not written)
+            facts = self.facts
+            if facts is None:  # (facts not stored: the rows the workers tabulated are not written)
                 tables = {name: table for name, table in tables.items() if name not in FACTS_TABLES}
-            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first, derived=self.facts_of,
-                                    summed=player_facts_cache.SUMMED, then=self.judge)
+            self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first,
+                                    derived=None if facts is None else facts.tables_for, then=self.judge)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         self.completing = set()
 

@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -448,13 +448,10 @@ class Store:
     def write_tables(self, tables: dict[str, pa.Table], new_only: dict[str, tuple[str, ...]] | None = None,
                      first: Sequence[tuple[str, Sequence[Any]]] = (),
                      derived: Callable[[dict[str, pa.Table]], dict[str, pa.Table]] | None = None,
-                     summed: Mapping[str, tuple[str, ...]] | None = None,
                      then: Callable[[pa.Table], object] | None = None) -> None:
         """Insert rows into several tables in one transaction (all of them or none). ``new_only``
         names, per table, the columns that identify a row: rows already there are not inserted
         again (a re-run after an interrupted import). ``first``: statements run before, in it.
-        ``summed`` names, per table of sums, its key columns: rows are added to the stored row of
-        their key (:func:`hhtool.store.sums.sums_added`), so each key keeps one row at every commit.
 
         New hands (``hands`` and the keyed tables, their ``hk`` numbered from 0 within the batch, as
         the row builders give it) get the store's next free keys here: ``max(hands.hk) + 1`` is
@@ -480,9 +477,7 @@ class Store:
             for sql, params in first:
                 self.run(sql, params)
             for name, table in tables.items():
-                if table.num_rows and name in (summed or {}):
-                    self._add_sums(name, table, (summed or {})[name])
-                elif table.num_rows:
+                if table.num_rows:
                     self._insert(name, table, (new_only or {}).get(name, ()))
             if hands is not None and hands.num_rows:
                 from hhtool.store.forced_bet_votes import add_hands
@@ -504,12 +499,6 @@ class Store:
             match = " AND ".join(f"t.{column} IS NOT DISTINCT FROM {view}.{column}" for column in key)
             sql += f" WHERE NOT EXISTS (SELECT 1 FROM {stored} t WHERE {match})"
         self._with_view(view, table, [sql])
-
-    def _add_sums(self, name: str, table: pa.Table, keys: tuple[str, ...]) -> None:
-        from hhtool.store.sums import sums_added
-
-        view = f"incoming_{name}"
-        self._with_view(view, table, sums_added(self, name, keys, view))
 
     def _with_view(self, view: str, table: pa.Table, statements: list[str]) -> None:
         """Run ``statements`` (inside the caller's transaction) with ``table`` registered as ``view``.

@@ -8,12 +8,13 @@ whose rows carry the hand columns the filters need, with no join.
 
 The tables are derived ones (created here, not by the store's migrations):
 
-* ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query;
+* ``player_facts``: one row per (site, hand_id, player) dealt in: every column of the facts query (a view:
+  the rows are stored narrow in ``player_facts_rows``, :mod:`hhtool.store.facts_storage`);
 * ``player_facts_daily``: the same facts summed per player, day and kind of table (the
   :data:`DAILY_KEYS`): what ``hhtool stats`` sums, far fewer rows than ``player_facts``; one row
-  per key at every commit: a batch's sums are added to the stored rows of their keys in the
-  batch's own transaction (:func:`hhtool.store.sums.sums_added`), so SQL and Parquet readers never
-  see a key twice, even while an import runs or after one was killed;
+  per key at every commit: sums are added to the stored rows of their keys
+  (:func:`hhtool.store.sums.sums_added`), so SQL and Parquet readers never see a key twice, even
+  while an import runs or after one was killed;
 * ``player_facts_door``: the same sums with the door card in place of the starting-hand group (the
   :data:`DOOR_KEYS`), for ``stats --by door-card``; kept exactly like ``player_facts_daily`` (the
   tables of sums are listed in :data:`SUMMED`). A key of its own rather than one more key of the
@@ -21,11 +22,17 @@ The tables are derived ones (created here, not by the store's migrations):
   every other report slower (#26);
 * ``player_facts_hands``: one row per hand whose facts are stored, by its ``hk`` (a hand nobody was
   dealt in has no player row, yet it is done);
+* ``player_facts_unsummed``: the hands (``hk``) among those whose rows are stored but not yet in the sums.
+  An import writes each batch's facts rows (its workers tabulated them) with the batch, and sums them
+  once its workers have stopped (:meth:`BatchFacts.finish`): summed in each batch's transaction, DuckDB's
+  grouping of ≈ 120 sums held ≈ 130 MiB more in the importing process while the workers ran (#37).
+  Reports add these hands' sums from their rows (:func:`summed_facts`); the next refresh sums them;
 * ``facts_version``: one row naming the facts definition the rows were computed with; when it is
   not this code's :func:`facts_version`, every table of the cache is dropped and rebuilt.
 
-Hands are never deleted and covered hands are recorded in the transaction that stores their facts,
-so the cache is complete exactly when it covers as many hands as ``hands`` holds.
+Hands are never deleted (but a growing file's cut last hand, with its facts: hhtool.store.replaced_hands) and
+covered hands are recorded in the transaction that stores their facts, so the cache is complete exactly when it
+covers as many hands as ``hands`` holds and none is left unsummed.
 
 A store whose daily sums (or door sums) are split (each batch's appended, the merge never run: an older hhtool
 stopped between its last batch and its merge) is merged by the next refresh: every import ends with
@@ -71,8 +78,12 @@ if TYPE_CHECKING:
 FACTS_DEFINITION = 7
 #: hands whose facts are computed and inserted per transaction (memory stays bounded)
 BATCH_HANDS = 20_000
+#: facts rows an import's batch sums at a time (:meth:`BatchFacts.add_sums`)
+SUMMED_ROWS = 10_000
 DAILY_TABLE, DOOR_TABLE, VERSION_TABLE = "player_facts_daily", "player_facts_door", "facts_version"
-CACHE_TABLES = (ROWS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE)
+#: the hands whose facts rows are stored and not yet summed (module docstring)
+UNSUMMED_TABLE = "player_facts_unsummed"
+CACHE_TABLES = (ROWS_TABLE, DAILY_TABLE, DOOR_TABLE, COVERED_TABLE, UNSUMMED_TABLE)
 #: what the daily sums are grouped by: the player, every hand column a filter or breakdown reads, and
 #: ``started_at`` (the UTC instant) cut to the hour (``--from``/``--to`` select whole days of the user's zone, which
 #: are whole UTC hours in every zone of a whole-hour offset, so they select the same rows as the hands' instants);
@@ -168,9 +179,15 @@ def cache_is_current(store: Store) -> bool:
 
 
 def _complete(store: Store) -> bool:
-    """Every hand is covered (given a current cache): counting is enough, see the module docstring."""
-    rows = store.run(f"SELECT (SELECT count(*) FROM hands) = (SELECT count(*) FROM {COVERED_TABLE})")
+    """Every hand is covered and summed (given a current cache): counting is enough, see the module docstring."""
+    rows = store.run(f"SELECT (SELECT count(*) FROM hands) = (SELECT count(*) FROM {COVERED_TABLE}) "
+                     f"AND NOT EXISTS (SELECT 1 FROM {UNSUMMED_TABLE})")
     return bool(rows[0][0])
+
+
+def _unsummed(store: Store) -> bool:
+    """Some hand's facts rows are stored and not summed (given a current cache)."""
+    return bool(store.run(f"SELECT EXISTS (SELECT 1 FROM {UNSUMMED_TABLE})")[0][0])
 
 
 def split_sums(store: Store) -> list[str]:
@@ -213,6 +230,7 @@ def _prepare(store: Store) -> None:
         *((f"CREATE TABLE IF NOT EXISTS {table} AS {daily_sums_sql(f'SELECT * FROM {FACTS_TABLE}', keys)}", [])
           for table, keys in SUMMED.items()),
         (f"CREATE TABLE IF NOT EXISTS {COVERED_TABLE} (hk BIGINT NOT NULL)", []),
+        (f"CREATE TABLE IF NOT EXISTS {UNSUMMED_TABLE} (hk BIGINT NOT NULL)", []),
         (f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version VARCHAR NOT NULL)", []),
         (f"DELETE FROM {VERSION_TABLE}", []),
         (f"INSERT INTO {VERSION_TABLE} VALUES (?)", [version]),
@@ -226,10 +244,12 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
     Batches are consecutive runs of the pending hands' row ids (stable while this connection holds
     the file for writing), each stored in one transaction: an interrupted refresh keeps the batches
     it finished and the next one resumes. The sums of each batch (:data:`SUMMED`) are added to the
-    stored rows of their keys in its transaction; sums left split by an older hhtool are merged first."""
+    stored rows of their keys in its transaction; sums left split by an older hhtool are merged first, and
+    the stored rows not summed yet are summed (:func:`sum_stored_rows`)."""
     _prepare(store)
     for table in split_sums(store):
         merge_sums(store, table)
+    sum_stored_rows(store, batch_hands)
     if _complete(store):
         return 0
     pending = [int(row[0]) for row in store.run(f"SELECT h.rowid FROM hands h WHERE {NOT_COVERED} ORDER BY 1")]
@@ -252,6 +272,28 @@ def refresh_facts(store: Store, batch_hands: int = BATCH_HANDS) -> int:
         finally:
             for name in ("batch_facts", *(f"batch_{table}" for table in SUMMED)):
                 store.run(f"DROP TABLE IF EXISTS {name}")
+    return len(pending)
+
+
+def sum_stored_rows(store: Store, batch_hands: int = BATCH_HANDS) -> int:
+    """Add the sums of the hands whose facts rows are stored but not summed (an import's, once its workers
+    stopped) to the stored rows of their keys, ``batch_hands`` hands per transaction, each taking its hands
+    out of ``player_facts_unsummed``; the number of hands summed. The sums are made from the rows as every
+    report reads them (the view), so they are the sums a report would make of them."""
+    pending = [int(row[0]) for row in store.run(f"SELECT hk FROM {UNSUMMED_TABLE} ORDER BY 1")]
+    store.run("SET enable_progress_bar = false")  # DuckDB's own bar would print under ours
+    for start in range(0, len(pending), batch_hands):
+        batch = pending[start:start + batch_hands]
+        these = f"hk BETWEEN ? AND ? AND hk IN (SELECT hk FROM {UNSUMMED_TABLE})"
+        statements: list[tuple[str, list[Any]]] = []
+        for table, keys in SUMMED.items():
+            statements.append((f"CREATE OR REPLACE TEMP TABLE batch_sums AS "
+                               f"{daily_sums_sql(f'SELECT * FROM {FACTS_TABLE} WHERE {these}', keys)}",
+                               [batch[0], batch[-1]]))
+            statements += [(added, []) for added in sums_added(store, table, keys, "batch_sums")]
+        statements += [("DROP TABLE batch_sums", []),
+                       (f"DELETE FROM {UNSUMMED_TABLE} WHERE {these}", [batch[0], batch[-1]])]
+        _transaction(store, statements)
     return len(pending)
 
 
@@ -301,27 +343,25 @@ def _batch_connection() -> duckdb.DuckDBPyConnection:
 
 
 class BatchFacts:
-    """The cache rows of a batch of new hands, for the importer to write in the same transaction as the
-    hands (:meth:`tables_for`, given to :meth:`Store.write_tables` as ``derived``).
+    """The cache rows of an import's batches, for the importer to write in each batch's own transaction
+    (:meth:`tables_for`, given to :meth:`Store.write_tables` as ``derived``), and their sums once the
+    import's workers have stopped (:meth:`finish`; module docstring).
 
     The facts rows come with the batch: the import's workers tabulated them from what the replay walked
-    (:mod:`hhtool.store.facts_rows`, issue #37), with the hands they cover (``player_facts_hands``). Only
-    their sums (daily and door, :data:`SUMMED`) are made here, by :func:`daily_sums_sql` over them in a
-    private in-memory DuckDB, and added to the stored ones of their keys in the batch's transaction:
-    nothing is left to merge. A batch some of whose hands came without facts rows (tabulated by an older
-    worker) has its facts computed here by the SQL definition instead (:func:`sql_facts`, #17: ≈ 72 µs
-    per hand)."""
+    (:mod:`hhtool.store.facts_rows`, issue #37), with the hands they cover (``player_facts_hands``). A batch
+    some of whose hands came without facts rows (tabulated by an older worker) has its facts computed here
+    by the SQL definition instead (:func:`sql_facts`, #17: ≈ 72 µs per hand)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.hands = 0  # hands whose facts were given to be written
         self.by_sql = 0  # ... of them, those computed here by the SQL definition
         self._prepared = False
-        self._con = _batch_connection()
+        self._con: duckdb.DuckDBPyConnection | None = None  # (made when a batch has no facts rows)
 
     def tables_for(self, tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
-        """The cache rows (facts, daily and door sums, covered hands) of the hands in ``tables`` (the rows
-        of every table for exactly those hands, none of them stored yet)."""
+        """The cache rows (facts rows, covered and not yet summed hands) of the hands in ``tables`` (the rows
+        of every table for exactly those hands, none of them stored yet, under their stored keys)."""
         hands = tables.get("hands")
         if hands is None or not hands.num_rows:
             return {}
@@ -330,34 +370,28 @@ class BatchFacts:
             self._prepared = True
         covered = tables.get(COVERED_TABLE)
         rows = tables.get(ROWS_TABLE)
-        con = self._con
-        try:
-            if rows is None or covered is None or covered.num_rows != hands.num_rows:
-                # (hands tabulated without their facts: the definition's rows, as stored)
-                con.register("batch_facts", sql_facts(tables, con))
+        if rows is None or covered is None or covered.num_rows != hands.num_rows:
+            # (hands tabulated without their facts: the definition's rows, as stored)
+            con = self._con = self._con or _batch_connection()
+            con.register("batch_facts", sql_facts(tables, con))
+            try:
                 rows = con.sql(stored_rows_sql("SELECT * FROM batch_facts")).to_arrow_table()
+            except duckdb.Error as error:
+                raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's rows)
+                raise
+            finally:
                 con.unregister("batch_facts")
-                self.by_sql += hands.num_rows
-            # the sums of the rows as stored, through the view's definition over the batch's hands: what a
-            # report summing ``player_facts`` would find
-            con.register("batch_rows", rows)
-            con.register("batch_hands", hands)
-            facts = facts_view_sql("batch_rows", "batch_hands")
-            sums = {table: con.sql(daily_sums_sql(facts, keys)).to_arrow_table() for table, keys in SUMMED.items()}
-        except duckdb.Error as error:
-            raise_if_interrupted(error)  # (a Ctrl-C while DuckDB read the batch's rows)
-            raise
-        finally:
-            for name in ("batch_rows", "batch_hands"):
-                con.unregister(name)
+            self.by_sql += hands.num_rows
         self.hands += hands.num_rows
-        return {ROWS_TABLE: rows, **sums, COVERED_TABLE: hands.select(["hk"])}
+        keys = hands.select(["hk"])
+        return {ROWS_TABLE: rows, COVERED_TABLE: keys, UNSUMMED_TABLE: keys}
 
     def finish(self) -> None:
-        """After the import: the facts of any hand stored without them (before this import, by an
-        interrupted one of an older hhtool, or with ``store_facts`` off), and sums an older hhtool left split
-        merged."""
-        self._con.close()
+        """After the import (its workers stopped): the sums of the rows it stored, the facts of any hand
+        stored without them (before this import, by an interrupted one of an older hhtool, or with
+        ``store_facts`` off), and sums an older hhtool left split merged."""
+        if self._con is not None:
+            self._con.close()
         refresh_facts(self.store)
 
 
@@ -415,13 +449,17 @@ def summed_facts(store: Store, hand_filter: HandFilter, keys: tuple[str, ...]) -
     """Like :func:`selected_facts`, as rows of sums (:func:`daily_sums_sql`) with at least the
     columns ``keys`` and ``unit``: summing them per ``keys`` gives the sums over the facts rows. They
     are read from the first table of :data:`SUMMED` holding every key (the daily sums; the door sums
-    for ``door_card``); keys none holds (and a filter on single hands: tags, a hand id) are summed
-    from ``player_facts`` rows instead."""
+    for ``door_card``), with those of the hands whose rows an import stored and has not summed yet (it
+    sums them once its workers stop) summed from their rows; keys none holds (and a filter on single
+    hands: tags, a hand id) are summed from ``player_facts`` rows instead."""
     where, params = _cache_condition(hand_filter, "TRUE", ())
     grouped = tuple(dict.fromkeys((*keys, "unit")))
     table = sums_table(grouped)
     if table is not None and not hand_filter.tags and hand_filter.hand_id is None:  # (per-hand asks)
         stored = f"SELECT * FROM {table} h WHERE {where}"
+        if cache_is_current(store) and _unsummed(store):
+            rows = f"SELECT * FROM {FACTS_TABLE} h WHERE {where} AND h.hk IN (SELECT hk FROM {UNSUMMED_TABLE})"
+            stored, params = f"{stored} UNION ALL BY NAME {daily_sums_sql(rows, grouped)}", [*params, *params]
     else:
         stored = daily_sums_sql(f"SELECT * FROM {FACTS_TABLE} h WHERE {where}", grouped)
     with _with_uncovered(store, stored, params, hand_filter, "TRUE", (),

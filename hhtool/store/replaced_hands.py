@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from hhtool.store.facts_storage import ROWS_TABLE
 from hhtool.store.forced_bet_votes import forget_statements
 from hhtool.store.player_facts import counted_columns
-from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, daily_sums_sql
+from hhtool.store.player_facts_cache import COVERED_TABLE, FACTS_TABLE, SUMMED, UNSUMMED_TABLE, daily_sums_sql
 from hhtool.store.schema import HAND_TABLES, REPLAY_TABLES
 from hhtool.store.spec import BY_NAME
 from hhtool.store.sums import sums_added
@@ -35,13 +35,16 @@ def forget_hand(store: Store, site: str, hand_id: str) -> list[Statement]:
     statements: list[Statement] = forget_statements(store, site, hand_id)
     statements += [(f"DELETE FROM {BY_NAME[name].stored} WHERE {key}", [site, hand_id])
                    for name in (*HAND_TABLES, *REPLAY_TABLES)]
-    cache = [ROWS_TABLE, *SUMMED, COVERED_TABLE]
+    cache = [ROWS_TABLE, *SUMMED, COVERED_TABLE, UNSUMMED_TABLE]
     present = {row[0] for row in store.run(
         "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database() "
         f"AND table_name IN ({', '.join('?' for _ in cache)})", cache)}
     negated = ", ".join(f"-{name} AS {name}" for name in (*_SUMMED, *counted_columns()))
-    # (through the view, which joins the hand: it is deleted from ``hands`` last)
+    # (through the view, which joins the hand: it is deleted from ``hands`` last; a hand not summed yet has
+    # nothing in the sums to take out)
     own = f"SELECT * FROM {FACTS_TABLE} WHERE site = ? AND hand_id = ?"
+    if UNSUMMED_TABLE in present:
+        own += f" AND hk NOT IN (SELECT hk FROM {UNSUMMED_TABLE})"
     for table, keys in SUMMED.items():
         if {ROWS_TABLE, table} <= present:  # (a store whose facts were never computed has none to undo)
             # added to the stored row of each key (hhtool.store.sums), never appended: a key stays one row
@@ -51,8 +54,9 @@ def forget_hand(store: Store, site: str, hand_id: str) -> list[Statement]:
             statements.append(("DROP TABLE forgotten_sums", []))
     if ROWS_TABLE in present:
         statements.append((f"DELETE FROM {ROWS_TABLE} WHERE {key}", [site, hand_id]))
-    if COVERED_TABLE in present:
-        statements.append((f"DELETE FROM {COVERED_TABLE} WHERE {key}", [site, hand_id]))
+    for table in (COVERED_TABLE, UNSUMMED_TABLE):
+        if table in present:
+            statements.append((f"DELETE FROM {table} WHERE {key}", [site, hand_id]))
     statements.append(("DELETE FROM hands WHERE site = ? AND hand_id = ?", [site, hand_id]))
     return statements
 
