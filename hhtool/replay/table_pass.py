@@ -141,6 +141,70 @@ def hand_posts(row: HandRow, places: dict[tuple[Any, ...], tuple[TablePlace, Lev
                      stated, tuple(antes), tuple(bring_ins), tuple(row.unanted), ante_vote, bring_in_vote)
 
 
+@dataclass(frozen=True, slots=True)
+class JudgedAlone:
+    """A hand judged without its table (in an import's worker, :func:`judge_alone`): its whole judgement,
+    which is the pass's own as long as each forced bet it judged has, at the hand's table, the strict
+    majority ``ante`` (``bring_in``) with at least two hands voting it (the hand's own vote and one
+    other's); None: that bet is not judged (stated by the header, or no bring-in posted)."""
+
+    judgement: Judgement
+    ante: int | None
+    bring_in: int | None
+
+
+def judge_alone(row: HandRow, profiles: ProfileOf = built_in_profile) -> JudgedAlone | None:
+    """A hand's judgement before its table's votes are known, where it cannot depend on them beyond their
+    majority: the hand is judged (:func:`judge_forced_bets`, as the pass does) against a table whose only
+    other vote agrees with its own. Taken only where that judges each forced bet by the table with the
+    hand's own vote and finds nothing, no note, no assumption: the words of those count the table's hands,
+    and any other tier's answer depends on other tables. Then the table's strict majority decides alone
+    (the pass's other tiers are not asked once the table answers, and only a note would read the farther
+    ones); :func:`confirmed_alone` checks it in the batch's transaction. None: the pass judges the hand
+    (no table, no vote of its own, a finding, a note, an assumption, or nothing of it to judge)."""
+    if row.table is None:
+        return None
+    hand = hand_posts(row)
+    votes = {bet: hand.vote(bet) for bet in Bet}
+    tables = {(row.table, bet): {vote: 2} for bet, vote in votes.items() if vote is not None}
+    (bets,) = judge_forced_bets([hand], tables, {})
+    if (not bets.judged or bets.violations or bets.unverifiable or bets.notes or bets.assumptions
+            or any(bets.values.get(bet) != (votes[bet], StakeSource.CONTEXT) for bet in bets.judged)):
+        return None
+    return JudgedAlone(complete(stored_findings(row), bets, profiles),
+                       votes[Bet.ANTE] if Bet.ANTE in bets.judged else None,
+                       votes[Bet.BRING_IN] if Bet.BRING_IN in bets.judged else None)
+
+
+def confirmed_alone(with_batch: Patterns, alone: Iterable[tuple[int, str | None, int | None, int | None]]) -> list[int]:
+    """Of hands judged alone (:func:`judge_alone`), given as (key, table key, ante, bring-in), those whose
+    table (``with_batch``: how all its hands posted, theirs included) has for each forced bet they judged
+    the strict majority they were judged by, voted by two hands or more: the pass would judge them the same."""
+    known = _Majorities(tallies(with_batch, lambda key: key))
+    confirmed = []
+    for hk, table, ante, bring_in in alone:
+        if table is None or (ante is None and bring_in is None):
+            continue
+        if all(vote is None or known.holds(table, bet, vote) for bet, vote in ((Bet.ANTE, ante), (Bet.BRING_IN, bring_in))):
+            confirmed.append(hk)
+    return confirmed
+
+
+class _Majorities:
+    """Each table's strict majority per forced bet, worked out once for the hands of a batch."""
+
+    def __init__(self, found: dict[tuple[str, Bet], Counter[int]]) -> None:
+        self.found = found
+        self.majorities: dict[tuple[str, Bet], tuple[int, int, int] | None] = {}
+
+    def holds(self, table: str, bet: Bet, vote: int) -> bool:
+        key = (table, bet)
+        if key not in self.majorities:
+            self.majorities[key] = strict_majority(self.found.get(key, Counter()))
+        majority = self.majorities[key]
+        return majority is not None and majority[0] == vote and majority[1] >= 2
+
+
 def settled_tables(with_batch: Patterns, batch: Patterns) -> set[str]:
     """The tables (by key) at which a batch of hands (``batch``: how they posted) leaves each forced bet's
     strict majority the value it was without them (``with_batch``: how all the table's hands posted).
@@ -174,5 +238,5 @@ def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet
     return found
 
 
-__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "Patterns", "hand_posts", "judge_bets", "judge_slice",
-           "settled_tables", "stored_findings", "tallies"]
+__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "JudgedAlone", "Patterns", "confirmed_alone", "hand_posts",
+           "judge_alone", "judge_bets", "judge_slice", "settled_tables", "stored_findings", "tallies"]
