@@ -15,7 +15,7 @@ import hhtool.ingest.cross_hand
 from hhtool.cli import app
 from hhtool.ingest.loader import import_sources
 from hhtool.ingest.sources import collect_sources
-from hhtool.replay.table_pass import HandRow, confirmed_alone, judge_alone
+from hhtool.replay.table_pass import HandRow, Patterns, confirmed_alone, judge_alone
 from hhtool.store import Store
 from tests.inputs import SAMPLES
 from tests.test_batch_judgement import judged_afresh, placeholders, snapshot
@@ -154,8 +154,8 @@ def test_judge_alone_takes_only_what_the_table_majority_decides() -> None:
 
 def test_confirmed_alone_needs_the_same_strict_majority_of_two_hands() -> None:
     alone = [(1, "t", 1, None), (2, "t", 1, 2), (3, "u", 1, None), (4, None, 1, None)]
-    two_hands = {("t", "ante"): [((1, 1), True, 2)], ("t", "bring_in"): [((2,), True, 1), ((3,), True, 1)],
+    two_hands: Patterns = {("t", "ante"): [((1, 1), True, 2)], ("t", "bring_in"): [((2,), True, 1), ((3,), True, 1)],
                  ("u", "ante"): [((1,), True, 1)]}
     assert confirmed_alone(two_hands, alone) == [1]  # 2: no bring-in majority; 3: one hand; 4: no table
-    turned = {("t", "ante"): [((1,), True, 2), ((2,), True, 3)]}
+    turned: Patterns = {("t", "ante"): [((1,), True, 2), ((2,), True, 3)]}
     assert confirmed_alone(turned, alone[:1]) == []
