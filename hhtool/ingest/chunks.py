@@ -18,6 +18,7 @@ from hhtool.ingest.allin_step import allin_of
 from hhtool.ingest.judged_alone import JUDGED_ALONE, judged_alone, judged_hands, with_judgement
 from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
 from hhtool.replay import betting_of
+from hhtool.replay.table_pass import Places
 from hhtool.sites import parser_for
 from hhtool.sites.kit.stray_bytes import NOTE_PREFIX as STRAY_NOTE
 from hhtool.store.stored_copies import CopyAt
@@ -215,8 +216,9 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     alone = []
     if replayer is not None and structures is None:
         profiles = _profiles(rules)
+        places: Places = {}  # (the chunk's tables, made once each)
         for index, (hand, replayed, profile) in enumerate(items):
-            judged = (judged_alone(hand, replayed, profile, profiles)
+            judged = (judged_alone(hand, replayed, profile, profiles, places)
                       if replayed is not None and profile is not None else None)
             if judged is not None:
                 alone.append((index, judged))

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from hhtool.model import ActionKind, Hand, NoteTopic, StakeSource, Street
 from hhtool.replay.judgement import ProfileOf
 from hhtool.replay.result import ReplayResult
-from hhtool.replay.table_pass import HandRow, JudgedAlone, judge_alone
+from hhtool.replay.table_pass import HandRow, JudgedAlone, Places, judge_alone
 
 #: the carried table's name in a chunk's tables (handed to the batch's pass, not stored)
 JUDGED_ALONE = "judged_alone"
@@ -49,7 +49,7 @@ def row_of(hand: Hand, replayed: ReplayResult, profile: str) -> HandRow | None:
         total = put_in[action.player] = put_in.get(action.player, 0) + action.amount
         seat = seats.get(action.player)
         all_in = action.all_in or (seat is not None and seat.stack is not None and total >= seat.stack)
-        posts.append((action.kind.value, action.player, action.amount, action.line, all_in))
+        posts.append((action.kind, action.player, action.amount, action.line, all_in))  # (a StrEnum is its text)
         if action.kind is ActionKind.ANTE:
             anted.add(action.player)
     unanted: list[tuple[str, int]] = []
@@ -63,21 +63,22 @@ def row_of(hand: Hand, replayed: ReplayResult, profile: str) -> HandRow | None:
     return HandRow(
         0, hand.site, hand.hand_id, hand.origin_site if hand.origin_site is not None else hand.site, hand.source.file,
         profile, hand.table_name, hand.tournament_id, stakes.is_tournament, stakes.small_bet, stakes.big_bet,
-        stakes.currency, stakes.unit, stakes.structure.value, None if place is None else "table", "level",
-        NoteTopic.PRIVATE_TABLE in topics, stakes.ante_source.value, stakes.bring_in_source.value, posts, unanted,
-        [(v.code.value, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line) for v in replayed.violations],
-        [(u.check.value, u.reason, u.line) for u in replayed.unverifiable],
-        [(a.kind.value, a.value, a.words, a.line) for a in replayed.assumptions])
+        stakes.currency, stakes.unit, stakes.structure, None if place is None else "table", "level",
+        NoteTopic.PRIVATE_TABLE in topics, stakes.ante_source, stakes.bring_in_source, posts, unanted,
+        [(v.code, v.street, v.player, v.expected, v.actual, v.message, v.file, v.line) for v in replayed.violations],
+        [(u.check, u.reason, u.line) for u in replayed.unverifiable],
+        [(a.kind, a.value, a.words, a.line) for a in replayed.assumptions])
 
 
-def judged_alone(hand: Hand, replayed: ReplayResult, profile: str, profiles: ProfileOf) -> JudgedAlone | None:
+def judged_alone(hand: Hand, replayed: ReplayResult, profile: str, profiles: ProfileOf,
+                 places: Places | None = None) -> JudgedAlone | None:
     """The hand's judgement made in the worker (:func:`hhtool.replay.table_pass.judge_alone`), or None: the
     batch's pass judges it. A hand with a note of the pass's own topic is left to the pass (which rewrites
-    those notes)."""
+    those notes). ``places``: the table places made so far for the chunk's hands (shared, frozen)."""
     if any(note.topic == NoteTopic.STRUCTURE_DIFFERS for note in hand.notes):
         return None
     row = row_of(hand, replayed, profile)
-    return None if row is None else judge_alone(row, profiles)
+    return None if row is None else judge_alone(row, profiles, places)
 
 
 def with_judgement(replayed: ReplayResult, alone: JudgedAlone) -> ReplayResult:

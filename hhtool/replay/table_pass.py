@@ -81,6 +81,9 @@ class HandRow:
 
 K = TypeVar("K")
 
+#: the table places and levels made so far, by the values they are made of (shared: they are frozen)
+Places = dict[tuple[Any, ...], tuple[TablePlace, LevelKey]]
+
 #: (table or level key, kind) -> (amounts of a hand's posts not all-in, whether it posted, how many hands)
 Patterns = Mapping[tuple[str, str], Sequence[tuple[tuple[int, ...], bool, int]]]
 
@@ -91,7 +94,7 @@ def judge_bets(hands: Sequence[HandRow], tables: Patterns,
     """Judge the forced bets of ``hands`` against their tables' posts (``tables``) and, where a table
     does not decide, their levels' (asked of ``level_patterns`` by level key); ``desk``: the user's
     structures file, which outranks both."""
-    places: dict[tuple[Any, ...], tuple[TablePlace, LevelKey]] = {}  # (a table's hands share its values)
+    places: Places = {}  # (a table's hands share its values)
     posts = [hand_posts(row, places) for row in hands]
     table_tallies = tallies(tables, lambda key: key)
     level_keys = {hand.level: row.level for hand, row in zip(posts, hands, strict=True)}
@@ -115,7 +118,7 @@ def stored_findings(row: HandRow) -> Findings:
     return findings_of_rows(row.site, row.hand_id, row.file, row.violations, row.unverifiable, row.assumptions)
 
 
-def hand_posts(row: HandRow, places: dict[tuple[Any, ...], tuple[TablePlace, LevelKey]] | None = None) -> HandPosts:
+def hand_posts(row: HandRow, places: Places | None = None) -> HandPosts:
     """A stored hand as the pass judges it; ``places``: the table places and levels made so far, by their
     values, shared (they are frozen) by the hands of one table rather than made again for each."""
     values = (row.table_name, row.tournament_id, row.is_tournament, row.small_bet, row.big_bet, row.currency,
@@ -153,7 +156,7 @@ class JudgedAlone:
     bring_in: int | None
 
 
-def judge_alone(row: HandRow, profiles: ProfileOf = built_in_profile) -> JudgedAlone | None:
+def judge_alone(row: HandRow, profiles: ProfileOf = built_in_profile, places: Places | None = None) -> JudgedAlone | None:
     """A hand's judgement before its table's votes are known, where it cannot depend on them beyond their
     majority: the hand is judged (:func:`judge_forced_bets`, as the pass does) against a table whose only
     other vote agrees with its own. Taken only where that judges each forced bet by the table with the
@@ -164,7 +167,7 @@ def judge_alone(row: HandRow, profiles: ProfileOf = built_in_profile) -> JudgedA
     (no table, no vote of its own, a finding, a note, an assumption, or nothing of it to judge)."""
     if row.table is None:
         return None
-    hand = hand_posts(row)
+    hand = hand_posts(row, places)
     votes = {bet: hand.vote(bet) for bet in Bet}
     tables = {(row.table, bet): {vote: 2} for bet, vote in votes.items() if vote is not None}
     (bets,) = judge_forced_bets([hand], tables, {})
@@ -238,5 +241,5 @@ def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet
     return found
 
 
-__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "JudgedAlone", "Patterns", "confirmed_alone", "hand_posts",
+__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "JudgedAlone", "Patterns", "Places", "confirmed_alone", "hand_posts",
            "judge_alone", "judge_bets", "judge_slice", "settled_tables", "stored_findings", "tallies"]
