@@ -47,7 +47,7 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
 
 def judge_batch(store: Store, hks: Sequence[int], desk: UserStructures | None = None,
                 slice_hands: int = BATCH_SLICE_HANDS, profile: str | None = None,
-                profiles: ProfileOf = built_in_profile, alone: pa.Table | None = None) -> int:
+                profiles: ProfileOf = built_in_profile, alone: pa.Table | None = None, counted: bool = False) -> int:
     """Inside the transaction that writes an import's batch (hands ``hks``, just inserted): judge them,
     and again the stored hands of their tables and levels whose evidence they change, and write the
     judgements in that transaction; the number judged. With ``profile`` (``audit --rules``, inside the
@@ -56,23 +56,24 @@ def judge_batch(store: Store, hks: Sequence[int], desk: UserStructures | None = 
     table would judge its first hands again with every file; with the user's structures file (which may
     be new since the hands were judged) every hand of the tables is judged again. ``alone``: the batch's
     hands the workers judged whole (``hhtool.ingest.judged_alone``: hk, and the ante and bring-in majorities
-    each holds under), stored so; judged again only where their table's majority is not that one."""
+    each holds under), stored so; judged again only where their table's majority is not that one. ``counted``:
+    ``hks`` are the hands the transaction's write has just counted (``forced_bet_votes.add_hands``)."""
     settle = desk is None and profile is None
     with batch_hands(store, hks) as touched:
         try:
             return _judged(store, touched, (), profile, slice_hands, desk, lambda rows: write_judgements(store, rows),
-                           settle=settle, profiles=profiles, alone=alone if settle else None)
+                           settle=settle, profiles=profiles, alone=alone if settle else None, counted=counted)
         finally:
             drop_judgement_scratch(store)
 
 
 def _judged(store: Store, touched: str, params: Sequence[Any], profile: str | None, slice_hands: int,
             desk: UserStructures | None, save: Callable[[JudgementRows], None], settle: bool,
-            profiles: ProfileOf = built_in_profile, alone: pa.Table | None = None) -> int:
+            profiles: ProfileOf = built_in_profile, alone: pa.Table | None = None, counted: bool = False) -> int:
     try:
         chosen = evidence_of.choose(store, touched, params, profile, settled_tables if settle else None,
                                     [code for _, code in OWNED_CODES],
-                                    None if alone is None else (alone, confirmed_alone))
+                                    None if alone is None else (alone, confirmed_alone), counted)
         for first in range(0, chosen, slice_hands):
             evidence = evidence_of.gather(store, first, first + slice_hands)
             hands = [HandRow(*values) for values in evidence.hands]

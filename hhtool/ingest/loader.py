@@ -71,7 +71,7 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
             profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)
             judge = (lambda hands, carried: judge_batch(store, hands["hk"].to_pylist(), desk, profiles=profiles,
-                                                        alone=carried.get(JUDGED_ALONE))) if replay else None
+                                                        alone=carried.get(JUDGED_ALONE), counted=True)) if replay else None
             files = FileOpener(store, site, lambda first: FileWriter(store, first, facts_of, judge))
             writing: FileJob | None = None  # the file whose writer may hold results not written yet
             try:

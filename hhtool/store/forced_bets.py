@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from hhtool.model import NoteTopic, StakeSource
 from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.forced_bet_votes import ADDED as _ADDED
 from hhtool.store.forced_bet_votes import DEALT_BY as _DEALT_BY
 from hhtool.store.forced_bet_votes import LEVEL_KEY as _LEVEL_KEY
 from hhtool.store.forced_bet_votes import PER_HAND, PLACE, VOTES_TABLE, stored_counts
@@ -29,7 +30,7 @@ from hhtool.store.spec import KEYED
 if TYPE_CHECKING:  # (loaded by the store where used: an import's workers never open a connection)
     import pyarrow as pa
 
-_SCRATCH = ("fb_touched", "fb_places", "fb_posts", "fb_patterns", "fb_judged", "fb_alone")
+_SCRATCH = ("fb_touched", "fb_places", "fb_posts", "fb_patterns", "fb_judged", "fb_alone", _ADDED)
 
 #: how each hand of ``{hands}`` (rows hk, k: the table's key, chosen) posted each forced bet, out of ``{posts}``:
 #: the hands that posted alike counted together (the pass reads a hand's vote from this,
@@ -118,7 +119,7 @@ Alone = tuple["pa.Table", Callable[[Patterns, Iterable[tuple[int, str | None, in
 
 def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None,
            settled: Callable[[Patterns, Patterns], Iterable[str]] | None = None, owned_codes: Sequence[str] = (),
-           alone: Alone | None = None) -> int:
+           alone: Alone | None = None, counted: bool = False) -> int:
     """Choose the hands to judge (``fb_judged``, numbered ``n`` from 0 with each table's hands together)
     and return how many. ``touched`` is a SQL condition on ``hands h``. With ``profile`` None (an
     import's batch) every replayed hand whose forced bets may now be judged otherwise is chosen, under its
@@ -138,7 +139,9 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
 
     ``alone`` (an import's batch): the touched hands judged whole by the workers, and who tells, from how
     their tables posted with the touched hands, which of them keep that judgement: those are not chosen
-    (``fb_alone``), nor judged again as hands at the touched tables."""
+    (``fb_alone``), nor judged again as hands at the touched tables. ``counted``: the touched hands are the
+    batch :func:`hhtool.store.forced_bet_votes.add_hands` has just counted in this transaction; how they
+    posted at their tables is read from those counts (``ADDED``), not counted again from their posts."""
     run = store.run
     run(f"CREATE OR REPLACE TEMP TABLE fb_touched AS SELECT h.hk, {', '.join(_LEVEL_COLUMNS)} FROM hands h "
         f"WHERE {touched}", list(params))
@@ -150,10 +153,9 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
             FROM hands h WHERE h.hk IN (SELECT hk FROM fb_touched) AND {PLACE} IS NOT NULL""")
     # How the hands of a table posted is read from the store's counts (forced_bet_votes, which count the
     # touched hands already: they are written with them), the touched hands' own patterns counted apart (for
-    # ``settled``) from their posts: reading the posts of every hand at those tables made a batch cost what
-    # its tables held, not what it brought (#37, benchmarks/RESULTS.md). The posts are read only of the
-    # touched hands, then of the hands chosen to be judged (fb_posts).
-    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_touched')}")
+    # ``settled``) from their posts (or read from the batch's counts, ``counted``): reading the posts of every
+    # hand at those tables made a batch cost what its tables held, not what it brought (#37,
+    # benchmarks/RESULTS.md). The posts are read only of the hands chosen to be judged (fb_posts).
     kept: list[str] = []
     confirmed: list[int] = []
     if (settled is not None or alone is not None) and profile is None:
@@ -170,8 +172,9 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     if settled is not None and profile is None:
         touched_at_tables = f"""(SELECT h.hk, p.tkey AS k, TRUE AS chosen FROM hands h JOIN fb_places p ON {_SAME_TABLE}
                                  WHERE h.hk IN (SELECT hk FROM fb_touched))"""
-        batch = _patterns(run(f"SELECT k, kind, amounts, posted, hands FROM "
-                              f"({_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=touched_at_tables)})"))
+        batch = _patterns(run(f"SELECT k, kind, amounts, posted, hands FROM {_ADDED}" if counted else
+                              f"SELECT k, kind, amounts, posted, hands FROM "
+                              f"({_PATTERNS.format(posts=_POSTS.format(hands='fb_touched'), hands=touched_at_tables)})"))
         kept = sorted(settled(with_batch, batch))
     open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
@@ -202,7 +205,7 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
             LEFT JOIN fb_places p ON {_SAME_TABLE}
             WHERE (h.ante_source <> 'header' OR h.bring_in_source <> 'header') AND {scope}
               AND NOT ({unchanged})""", [profile, kept])
-    run(f"INSERT INTO fb_posts {_POSTS.format(hands='(SELECT hk FROM fb_judged WHERE NOT chosen)')}")
+    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='(SELECT hk FROM fb_judged)')}")
     # how the hands of the chosen hands' tables posted (for every slice gather gives)
     run(f"""CREATE OR REPLACE TEMP TABLE fb_patterns AS SELECT place_key AS k, kind, amounts, posted, hands
             FROM {VOTES_TABLE} WHERE scope = 'table' AND place_key IN (SELECT tkey FROM fb_judged)""")
