@@ -166,7 +166,8 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
         given, confirm = alone
         with _registered(store, "fb_alone_given", given):
             judged_alone = run(f"""SELECT g.hk, p.tkey, g.ante, g.bring_in FROM fb_alone_given g
-                                   JOIN hands h ON h.hk = g.hk JOIN fb_places p ON {_SAME_TABLE}""")
+                                   JOIN hands h ON h.hk = g.hk JOIN fb_places p ON {_SAME_TABLE}
+                                   WHERE g.hk IN (SELECT hk FROM fb_touched)""")  # (a touched hand only)
         confirmed = sorted(confirm(with_batch, judged_alone))
     run("CREATE OR REPLACE TEMP TABLE fb_alone AS SELECT unnest(?::BIGINT[]) AS hk", [confirmed])
     if settled is not None and profile is None:
