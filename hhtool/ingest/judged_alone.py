@@ -99,11 +99,8 @@ def judged_hands(hands: pa.Table, alone: Sequence[tuple[int, JudgedAlone]]) -> t
     at = {hk: judged for hk, judged in alone}
     keys = hands.column("hk").to_pylist()
     for bet in ("ante", "bring_in"):
-        given: list[Any] = [None] * len(keys)
-        for index, hk in enumerate(keys):
-            judged = at.get(hk)
-            if judged is not None:
-                given[index] = next((value for kind, value, _ in judged.judgement.values if kind.value == bet), None)
+        # (the value a judged bet is judged with is the majority it holds under: judge_alone takes no other)
+        given: list[Any] = [None if (judged := at.get(hk)) is None else getattr(judged, bet) for hk in keys]
         mask = pa.array([value is not None for value in given])
         for name, value in ((bet, pa.array(given, pa.int64())),
                             (f"{bet}_source", pa.array([StakeSource.CONTEXT.value] * len(keys), pa.string()))):
