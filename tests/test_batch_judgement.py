@@ -101,8 +101,11 @@ def test_an_import_killed_between_batches_leaves_complete_judgements(tmp_path: P
     assert verdicts == {**{str(n): "ok" for n in (1, 2, 3, 4, 6)}, "5": "violation", "7": "violation"}
 
 
-def judged_per_batch(db: str, paths: list[str]) -> list[int]:
-    """Import ``paths`` (a file a batch) into ``db``: how many hands the cross-hand pass judged in each batch."""
+def judged_per_batch(db: str, paths: list[str], workers_judge: bool = False) -> list[int]:
+    """Import ``paths`` (a file a batch) into ``db``: how many hands the cross-hand pass judged in each batch.
+    Unless ``workers_judge``, the workers judge no hand whole (``hhtool.ingest.judged_alone``, which takes
+    most hands these tests write): what is counted is the pass's own choice of every hand."""
+    import hhtool.ingest.chunks
     import hhtool.ingest.cross_hand as cross_hand
 
     judged: list[int] = []
@@ -114,22 +117,29 @@ def judged_per_batch(db: str, paths: list[str]) -> list[int]:
 
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(cross_hand, "_judged", counting)
+        if not workers_judge:
+            patched.setattr(hhtool.ingest.chunks, "judged_alone", lambda *args: None)
         import_watched(db, paths, lambda report: None)
     return judged
 
 
-def test_many_files_of_one_table_judge_its_stored_hands_again_only_when_the_table_changes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers_judge", [False, True])
+def test_many_files_of_one_table_judge_its_stored_hands_again_only_when_the_table_changes(
+        tmp_path: Path, workers_judge: bool) -> None:
     """A file a batch, ten files of one table: the stored hands judged by the table's majority are left as
     they were (else each file would judge every earlier hand again); the result is what one pass over
-    the whole store gives."""
+    the whole store gives. With the workers judging the hands whose table's majority alone decides them
+    (``hhtool.ingest.judged_alone``, as an import does) the pass judges none of those; without, it judges
+    each batch's own."""
     paths = [write(tmp_path, f"f{n}.txt", stars_hand(2 * n + 1), stars_hand(2 * n + 2)) for n in range(10)]
     paths.append(write(tmp_path, "late.txt", stars_hand(99, bring_in=3)))
     db = str(tmp_path / "m.duckdb")
-    judged = judged_per_batch(db, paths)
+    judged = judged_per_batch(db, paths, workers_judge)
     assert snapshot(db) == judged_afresh(db, tmp_path, "copy.duckdb")
     # the first file's two hands decide the table for each other; each later batch leaves its majority
-    # as it was and judges its own hands only (all 20 earlier hands each time, without the settling)
-    assert judged == [*[2] * 10, 1]
+    # as it was and judges its own hands only (all 20 earlier hands each time, without the settling); the
+    # late hand's bring-in is a finding, which the workers leave to the pass
+    assert judged == [*[0 if workers_judge else 2] * 10, 1]
     assert {hand_id: verdict for hand_id, verdict, *_ in snapshot(db)["hands"]}["99"] == "violation"
 
 

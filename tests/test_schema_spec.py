@@ -17,6 +17,7 @@ from hhtool.ingest.chunks import process_chunk
 from hhtool.ingest.loader import import_file
 from hhtool.ingest.reader import read_file
 from hhtool.ingest.rule_choice import make_replayer
+from hhtool.ingest.writer import CARRIED
 from hhtool.model import FailedHand, FailureKind, Finish, Hand, RawHand, SkippedHand
 from hhtool.replay.codes import Code
 from hhtool.replay.result import Violation
@@ -100,7 +101,8 @@ def _sample_tables() -> dict[str, pa.Table]:
         parser = detect(lines)
         assert parser is not None, path
         for name, table in process_chunk(parser.name, list(parser.split(lines, str(path)))).tables.items():
-            built.setdefault(name, []).append(table)
+            if name not in CARRIED:  # (handed to the batch's pass with the rows, not stored)
+                built.setdefault(name, []).append(table)
     return {name: pa.concat_tables(parts) for name, parts in built.items()}
 
 

@@ -283,6 +283,7 @@ def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """An older hhtool judged after its last batch: killed after its writes but before that pass, it left
     the replay's placeholders; the re-run finds the file already stored, and still judges those hands."""
+    import hhtool.ingest.chunks
     import hhtool.ingest.loader
 
     db = str(tmp_path / "d.duckdb")
@@ -290,7 +291,9 @@ def test_hands_an_interrupted_import_left_unjudged_are_judged_by_the_next_import
     with monkeypatch.context() as patched:  # as an older import killed just before its pass
         patched.setattr(hhtool.ingest.loader, "judge_batch", lambda *args, **kwargs: 0)
         patched.setattr(hhtool.ingest.loader, "judge_left_unjudged", lambda *args, **kwargs: 0)
-        runner.invoke(app, ["import", path, "--db", db])
+        # (whose workers judged no hand whole: hhtool.ingest.judged_alone; in this process, one job)
+        patched.setattr(hhtool.ingest.chunks, "judged_alone", lambda *args: None)
+        runner.invoke(app, ["import", path, "--db", db, "--jobs", "1"])
     assert set(verdicts(db).values()) == {"unverifiable"}  # placeholders only
     result = runner.invoke(app, ["import", path, "--db", db])
     assert result.exit_code == 0, result.output

@@ -15,8 +15,10 @@ from typing import Any
 import pyarrow as pa
 
 from hhtool.ingest.allin_step import allin_of
+from hhtool.ingest.judged_alone import JUDGED_ALONE, judged_alone, judged_hands, with_judgement
 from hhtool.model import FailedHand, FailureKind, Hand, Note, ParseOutcome, RawHand, SkippedHand
 from hhtool.replay import betting_of
+from hhtool.replay.table_pass import Places
 from hhtool.sites import parser_for
 from hhtool.sites.kit.stray_bytes import NOTE_PREFIX as STRAY_NOTE
 from hhtool.store.facts_rows import COVERED_TABLE, ROWS_TABLE, facts_table
@@ -71,6 +73,15 @@ def _replayer(rules: str | None, enabled: bool, structures: str | None = None) -
     from hhtool.ingest.rule_choice import make_replayer
 
     return make_replayer(rules, structures)
+
+
+@cache
+def _profiles(rules: str | None) -> Any:
+    """The profiles by name as the batch's pass has them (the loader's ``profiles_with``)."""
+    from hhtool.replay.judgement import profiles_with
+    from hhtool.replay.profiles import load_profile
+
+    return profiles_with(load_profile(rules) if rules else None)
 
 
 #: lines of a stray run right after a hand's last line tried, one by one, as the hand's next line
@@ -201,9 +212,23 @@ def process_chunk(site: str, hands: list[RawHand] | LineBlock, rules: str | None
     result.skipped = len(skipped)
     items = list(stored.values())
     result.hand_ids = list(stored)
+    # the hands the pass could only judge as they are judged here: stored with their whole judgement
+    # (without the user's structures file, which may name any level: the pass judges every hand then)
+    alone = []
+    if replayer is not None and structures is None:
+        profiles = _profiles(rules)
+        places: Places = {}  # (the chunk's tables, made once each)
+        for index, (hand, replayed, profile) in enumerate(items):
+            judged = (judged_alone(hand, replayed, profile, profiles, places)
+                      if replayed is not None and profile is not None else None)
+            if judged is not None:
+                alone.append((index, judged))
+                items[index] = (hand, with_judgement(replayed, judged), profile)
     betting = [betting_of(hand, replayed) for hand, replayed, _ in items]  # (the replay's, else walked)
     allin = [allin_of(hand, replayed, rules) for hand, replayed, _ in items]
     tables = hand_rows(items, betting, allin)
+    if replayer is not None:
+        tables["hands"], tables[JUDGED_ALONE] = judged_hands(tables["hands"], alone)
     result.tables = {
         **tables,
         **replay_rows(items),  # (the items not replayed have no rows)

@@ -13,16 +13,19 @@ killed import ever sees the replay's placeholders.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hhtool.replay.judgement import Judgement, ProfileOf, built_in_profile
-from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, HandRow, judge_slice, settled_tables
+from hhtool.replay.table_pass import OWNED_CODES, PLACEHOLDERS, HandRow, confirmed_alone, judge_slice, settled_tables
 from hhtool.replay.user_structures import UserStructures
 from hhtool.store import Store
 from hhtool.store import forced_bets as evidence_of
 from hhtool.store.batch_hands import batch_hands
 from hhtool.store.judgements import JudgementRows, replace_judgements, write_judgements
 from hhtool.store.judgements import drop_scratch as drop_judgement_scratch
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: hands judged at a time: the evidence of one slice is held in memory, then saved (a 115k-hand import
 #: held ≈ 750 MiB when the pass took every hand at once)
@@ -44,28 +47,33 @@ def judge_hands(store: Store, touched: str, params: Sequence[Any] = (), profile:
 
 def judge_batch(store: Store, hks: Sequence[int], desk: UserStructures | None = None,
                 slice_hands: int = BATCH_SLICE_HANDS, profile: str | None = None,
-                profiles: ProfileOf = built_in_profile) -> int:
+                profiles: ProfileOf = built_in_profile, alone: pa.Table | None = None, counted: bool = False) -> int:
     """Inside the transaction that writes an import's batch (hands ``hks``, just inserted): judge them,
     and again the stored hands of their tables and levels whose evidence they change, and write the
     judgements in that transaction; the number judged. With ``profile`` (``audit --rules``, inside the
     transaction that stores their replay under it): those hands only, under it. A stored hand whose judgement the batch cannot
     change is left (:func:`hhtool.replay.table_pass.settled_tables`): else an import of many files of one
     table would judge its first hands again with every file; with the user's structures file (which may
-    be new since the hands were judged) every hand of the tables is judged again."""
+    be new since the hands were judged) every hand of the tables is judged again. ``alone``: the batch's
+    hands the workers judged whole (``hhtool.ingest.judged_alone``: hk, and the ante and bring-in majorities
+    each holds under), stored so; judged again only where their table's majority is not that one. ``counted``:
+    ``hks`` are the hands the transaction's write has just counted (``forced_bet_votes.add_hands``)."""
+    settle = desk is None and profile is None
     with batch_hands(store, hks) as touched:
         try:
             return _judged(store, touched, (), profile, slice_hands, desk, lambda rows: write_judgements(store, rows),
-                           settle=desk is None and profile is None, profiles=profiles)
+                           settle=settle, profiles=profiles, alone=alone if settle else None, counted=counted)
         finally:
             drop_judgement_scratch(store)
 
 
 def _judged(store: Store, touched: str, params: Sequence[Any], profile: str | None, slice_hands: int,
             desk: UserStructures | None, save: Callable[[JudgementRows], None], settle: bool,
-            profiles: ProfileOf = built_in_profile) -> int:
+            profiles: ProfileOf = built_in_profile, alone: pa.Table | None = None, counted: bool = False) -> int:
     try:
         chosen = evidence_of.choose(store, touched, params, profile, settled_tables if settle else None,
-                                    [code for _, code in OWNED_CODES])
+                                    [code for _, code in OWNED_CODES],
+                                    None if alone is None else (alone, confirmed_alone), counted)
         for first in range(0, chosen, slice_hands):
             evidence = evidence_of.gather(store, first, first + slice_hands)
             hands = [HandRow(*values) for values in evidence.hands]

@@ -27,6 +27,7 @@ from hhtool.ingest.chunks import HAND, ChunkResult, ChunkWork, failure_chunk, ru
 from hhtool.ingest.cross_hand import judge_batch, judge_left_unjudged
 from hhtool.ingest.executors import Executor, LocalExecutor, Running, import_gc
 from hhtool.ingest.files import NO_TEXT, FileJob, FileOpener, InMemory, damage_failure, source_size
+from hhtool.ingest.judged_alone import JUDGED_ALONE
 from hhtool.ingest.sources import Readable, SourceError
 from hhtool.ingest.stopping import CtrlC, ImportInterrupted
 from hhtool.ingest.writer import FileWriter, write_chunk
@@ -68,7 +69,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
             # each batch's hands committed with their whole judgement (and those of the stored hands whose
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
             profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)
-            judge = (lambda hands: judge_batch(store, hands["hk"].to_pylist(), desk, profiles=profiles)) if replay else None
+            judge = (lambda hands, carried: judge_batch(store, hands["hk"].to_pylist(), desk, profiles=profiles,
+                                                        alone=carried.get(JUDGED_ALONE), counted=True)) if replay else None
             files = FileOpener(store, site, lambda first: FileWriter(store, first, facts, judge))
             writing: FileJob | None = None  # the file whose writer may hold results not written yet
             try:

@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 from hhtool.ingest.accounting import FileReport, count_chunk, file_counts
 from hhtool.ingest.chunks import HAND, ChunkResult
 from hhtool.ingest.conflicts import CopyChecker
+from hhtool.ingest.judged_alone import JUDGED_ALONE
 from hhtool.ingest.meanwhile import left_out
 from hhtool.ingest.provisional import completes
 from hhtool.model import hand_identity
@@ -28,8 +29,11 @@ from hhtool.store.tables import next_key, shifted
 WRITE_HANDS = 10_000
 #: the stats facts a chunk brings (its workers tabulated them), written only through ``facts``
 FACTS_TABLES = (ROWS_TABLE, COVERED_TABLE)
-#: called inside a transaction with its hands' rows (stored keys): the import's cross-hand pass
-JudgeOf = Callable[[pa.Table], object]
+#: called inside a transaction with its hands' rows (stored keys) and the carried tables (``CARRIED``, what
+#: the workers judged of them): the import's cross-hand pass
+JudgeOf = Callable[[pa.Table, dict[str, pa.Table]], object]
+#: the chunks' tables handed to the pass, not stored
+CARRIED = (JUDGED_ALONE,)
 #: a file's last chunk: its ``files`` row, made once the counts are final (from them and how its tail was counted)
 FileRow = Callable[[dict[str, int], list[str]], dict[str, pa.Table]]
 
@@ -89,7 +93,8 @@ class FileWriter:
             if facts is None:  # (facts not stored: the rows the workers tabulated are not written)
                 tables = {name: table for name, table in tables.items() if name not in FACTS_TABLES}
             self.store.write_tables(tables, new_only=NEW_ONLY, first=self.first,
-                                    derived=None if facts is None else facts.tables_for, then=self.judge)
+                                    derived=None if facts is None else facts.tables_for, then=self.judge,
+                                    carried=CARRIED)
         self._tables, self._pending, self._hands, self.first, self._next_key = {}, set(), 0, [], 0
         self.completing = set()
 

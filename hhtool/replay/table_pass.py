@@ -81,6 +81,9 @@ class HandRow:
 
 K = TypeVar("K")
 
+#: the table places and levels made so far, by the values they are made of (shared: they are frozen)
+Places = dict[tuple[Any, ...], tuple[TablePlace, LevelKey]]
+
 #: (table or level key, kind) -> (amounts of a hand's posts not all-in, whether it posted, how many hands)
 Patterns = Mapping[tuple[str, str], Sequence[tuple[tuple[int, ...], bool, int]]]
 
@@ -91,7 +94,7 @@ def judge_bets(hands: Sequence[HandRow], tables: Patterns,
     """Judge the forced bets of ``hands`` against their tables' posts (``tables``) and, where a table
     does not decide, their levels' (asked of ``level_patterns`` by level key); ``desk``: the user's
     structures file, which outranks both."""
-    places: dict[tuple[Any, ...], tuple[TablePlace, LevelKey]] = {}  # (a table's hands share its values)
+    places: Places = {}  # (a table's hands share its values)
     posts = [hand_posts(row, places) for row in hands]
     table_tallies = tallies(tables, lambda key: key)
     level_keys = {hand.level: row.level for hand, row in zip(posts, hands, strict=True)}
@@ -115,7 +118,7 @@ def stored_findings(row: HandRow) -> Findings:
     return findings_of_rows(row.site, row.hand_id, row.file, row.violations, row.unverifiable, row.assumptions)
 
 
-def hand_posts(row: HandRow, places: dict[tuple[Any, ...], tuple[TablePlace, LevelKey]] | None = None) -> HandPosts:
+def hand_posts(row: HandRow, places: Places | None = None) -> HandPosts:
     """A stored hand as the pass judges it; ``places``: the table places and levels made so far, by their
     values, shared (they are frozen) by the hands of one table rather than made again for each."""
     values = (row.table_name, row.tournament_id, row.is_tournament, row.small_bet, row.big_bet, row.currency,
@@ -139,6 +142,70 @@ def hand_posts(row: HandRow, places: dict[tuple[Any, ...], tuple[TablePlace, Lev
     bring_in_vote = vote_of_amounts(Bet.BRING_IN, [post.amount for post in bring_ins if not post.all_in], bool(bring_ins))
     return HandPosts(row.hk, row.site, row.hand_id, row.file, row.profile, place, row.table, level, bool(row.private),
                      stated, tuple(antes), tuple(bring_ins), tuple(row.unanted), ante_vote, bring_in_vote)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedAlone:
+    """A hand judged without its table (in an import's worker, :func:`judge_alone`): its whole judgement,
+    which is the pass's own as long as each forced bet it judged has, at the hand's table, the strict
+    majority ``ante`` (``bring_in``) with at least two hands voting it (the hand's own vote and one
+    other's); None: that bet is not judged (stated by the header, or no bring-in posted)."""
+
+    judgement: Judgement
+    ante: int | None
+    bring_in: int | None
+
+
+def judge_alone(row: HandRow, profiles: ProfileOf = built_in_profile, places: Places | None = None) -> JudgedAlone | None:
+    """A hand's judgement before its table's votes are known, where it cannot depend on them beyond their
+    majority: the hand is judged (:func:`judge_forced_bets`, as the pass does) against a table whose only
+    other vote agrees with its own. Taken only where that judges each forced bet by the table with the
+    hand's own vote and finds nothing, no note, no assumption: the words of those count the table's hands,
+    and any other tier's answer depends on other tables. Then the table's strict majority decides alone
+    (the pass's other tiers are not asked once the table answers, and only a note would read the farther
+    ones); :func:`confirmed_alone` checks it in the batch's transaction. None: the pass judges the hand
+    (no table, no vote of its own, a finding, a note, an assumption, or nothing of it to judge)."""
+    if row.table is None:
+        return None
+    hand = hand_posts(row, places)
+    votes = {bet: hand.vote(bet) for bet in Bet}
+    tables = {(row.table, bet): {vote: 2} for bet, vote in votes.items() if vote is not None}
+    (bets,) = judge_forced_bets([hand], tables, {})
+    if (not bets.judged or bets.violations or bets.unverifiable or bets.notes or bets.assumptions
+            or any(bets.values.get(bet) != (votes[bet], StakeSource.CONTEXT) for bet in bets.judged)):
+        return None
+    return JudgedAlone(complete(stored_findings(row), bets, profiles),
+                       votes[Bet.ANTE] if Bet.ANTE in bets.judged else None,
+                       votes[Bet.BRING_IN] if Bet.BRING_IN in bets.judged else None)
+
+
+def confirmed_alone(with_batch: Patterns, alone: Iterable[tuple[int, str | None, int | None, int | None]]) -> list[int]:
+    """Of hands judged alone (:func:`judge_alone`), given as (key, table key, ante, bring-in), those whose
+    table (``with_batch``: how all its hands posted, theirs included) has for each forced bet they judged
+    the strict majority they were judged by, voted by two hands or more: the pass would judge them the same."""
+    known = _Majorities(tallies(with_batch, lambda key: key))
+    confirmed = []
+    for hk, table, ante, bring_in in alone:
+        if table is None or (ante is None and bring_in is None):
+            continue
+        if all(vote is None or known.holds(table, bet, vote) for bet, vote in ((Bet.ANTE, ante), (Bet.BRING_IN, bring_in))):
+            confirmed.append(hk)
+    return confirmed
+
+
+class _Majorities:
+    """Each table's strict majority per forced bet, worked out once for the hands of a batch."""
+
+    def __init__(self, found: dict[tuple[str, Bet], Counter[int]]) -> None:
+        self.found = found
+        self.majorities: dict[tuple[str, Bet], tuple[int, int, int] | None] = {}
+
+    def holds(self, table: str, bet: Bet, vote: int) -> bool:
+        key = (table, bet)
+        if key not in self.majorities:
+            self.majorities[key] = strict_majority(self.found.get(key, Counter()))
+        majority = self.majorities[key]
+        return majority is not None and majority[0] == vote and majority[1] >= 2
 
 
 def settled_tables(with_batch: Patterns, batch: Patterns) -> set[str]:
@@ -174,5 +241,5 @@ def tallies(patterns: Patterns, key_of: Callable[[str], K]) -> dict[tuple[K, Bet
     return found
 
 
-__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "Patterns", "hand_posts", "judge_bets", "judge_slice",
-           "settled_tables", "stored_findings", "tallies"]
+__all__ = ["OWNED_CODES", "PLACEHOLDERS", "HandRow", "JudgedAlone", "Patterns", "Places", "confirmed_alone", "hand_posts",
+           "judge_alone", "judge_bets", "judge_slice", "settled_tables", "stored_findings", "tallies"]

@@ -448,7 +448,8 @@ class Store:
     def write_tables(self, tables: dict[str, pa.Table], new_only: dict[str, tuple[str, ...]] | None = None,
                      first: Sequence[tuple[str, Sequence[Any]]] = (),
                      derived: Callable[[dict[str, pa.Table]], dict[str, pa.Table]] | None = None,
-                     then: Callable[[pa.Table], object] | None = None) -> None:
+                     then: Callable[[pa.Table, dict[str, pa.Table]], object] | None = None,
+                     carried: Sequence[str] = ()) -> None:
         """Insert rows into several tables in one transaction (all of them or none). ``new_only``
         names, per table, the columns that identify a row: rows already there are not inserted
         again (a re-run after an interrupted import). ``first``: statements run before, in it.
@@ -461,8 +462,9 @@ class Store:
         computed from the batch with its keys (the stats facts, which may set up their own tables
         first), written with it. ``then``: called inside the transaction, after the inserts, with the
         batch's ``hands`` rows under their stored keys (the import's cross-hand pass: the hands are
-        committed with their whole judgement, never without it). The new hands are counted in the
-        cross-hand pass's counts (:mod:`hhtool.store.forced_bet_votes`) in the same transaction."""
+        committed with their whole judgement, never without it) and the tables ``carried`` names, keyed
+        like the others but not stored (what the workers judged of the hands). The new hands are counted in
+        the cross-hand pass's counts (:mod:`hhtool.store.forced_bet_votes`) in the same transaction."""
         hands = tables.get("hands")
         first_hk = 0
         if hands is not None and hands.num_rows:
@@ -470,6 +472,8 @@ class Store:
 
             first_hk = int(self.run("SELECT coalesce(max(hk) + 1, 0) FROM hands")[0][0])
             tables = shifted(tables, first_hk)
+        handed = {name: tables[name] for name in carried if name in tables}
+        tables = {name: table for name, table in tables.items() if name not in handed}
         if derived is not None:
             tables = {**tables, **derived(tables)}
         self.run("BEGIN TRANSACTION")
@@ -484,7 +488,7 @@ class Store:
 
                 add_hands(self, first_hk)  # (the cross-hand pass's counts, with the hands they count)
                 if then is not None:
-                    then(tables["hands"])
+                    then(tables["hands"], handed)
             self.run("COMMIT")
         except BaseException:
             self.rollback()

@@ -75,6 +75,10 @@ _COUNTED = f"""WITH voters AS (SELECT h.hk, {TABLE_KEY} AS tkey, {LEVEL_KEY} AS 
 
 #: the scratch table a change of counts is made in before it is added to the stored ones
 _CHANGE = "fbv_change"
+#: the table counts of the batch :func:`add_hands` counted last (key, kind, amounts, posted, hands), kept in
+#: its transaction for the cross-hand pass, which drops it (``hhtool.store.forced_bets.choose``: how the
+#: batch alone posted, counted once rather than again from its posts)
+ADDED = "fbv_added"
 
 
 def counted_sql(hands: str, sign: int = 1) -> str:
@@ -97,6 +101,8 @@ def add_hands(store: Store, first_hk: int) -> None:
     :meth:`~hhtool.store.Store.write_tables`): count them in."""
     store.run(f"CREATE OR REPLACE TEMP TABLE {_CHANGE} AS "
               f"{counted_sql(f'(SELECT hk FROM hands WHERE hk >= {int(first_hk)})')}")
+    store.run(f"CREATE OR REPLACE TEMP TABLE {ADDED} AS SELECT place_key AS k, kind, amounts, posted, hands "
+              f"FROM {_CHANGE} WHERE scope = 'table'")
     for sql in _merged(store):
         store.run(sql)
 
@@ -123,5 +129,5 @@ def stored_counts(store: Store, scope: str, keys: Sequence[str]) -> list[tuple[s
         "WHERE scope = ? AND place_key IN (SELECT unnest(?::VARCHAR[]))", [scope, sorted(set(keys))])]
 
 
-__all__ = ["DEALT_BY", "LEVEL_KEY", "PER_HAND", "PLACE", "POSTS", "TABLE_KEY", "VOTES_TABLE", "VOTE_KEYS", "add_hands",
+__all__ = ["ADDED", "DEALT_BY", "LEVEL_KEY", "PER_HAND", "PLACE", "POSTS", "TABLE_KEY", "VOTES_TABLE", "VOTE_KEYS", "add_hands",
            "count_all", "counted_sql", "forget_statements", "stored_counts"]

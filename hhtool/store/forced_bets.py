@@ -12,12 +12,14 @@ the table name; the site of a converted history (a PHH file hhtool wrote) is the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hhtool.model import NoteTopic, StakeSource
 from hhtool.store import Store, raise_if_interrupted
+from hhtool.store.forced_bet_votes import ADDED as _ADDED
 from hhtool.store.forced_bet_votes import DEALT_BY as _DEALT_BY
 from hhtool.store.forced_bet_votes import LEVEL_KEY as _LEVEL_KEY
 from hhtool.store.forced_bet_votes import PER_HAND, PLACE, VOTES_TABLE, stored_counts
@@ -28,7 +30,7 @@ from hhtool.store.spec import KEYED
 if TYPE_CHECKING:  # (loaded by the store where used: an import's workers never open a connection)
     import pyarrow as pa
 
-_SCRATCH = ("fb_touched", "fb_places", "fb_posts", "fb_patterns", "fb_judged")
+_SCRATCH = ("fb_touched", "fb_places", "fb_posts", "fb_patterns", "fb_judged", "fb_alone", _ADDED)
 
 #: how each hand of ``{hands}`` (rows hk, k: the table's key, chosen) posted each forced bet, out of ``{posts}``:
 #: the hands that posted alike counted together (the pass reads a hand's vote from this,
@@ -110,8 +112,14 @@ _TABLE_COLUMNS = ((_DEALT_BY, "dealt_by"), ("h.is_tournament", "is_tournament"),
 _SAME_TABLE = " AND ".join(f"{stored} IS NOT DISTINCT FROM p.{name}" for stored, name in _TABLE_COLUMNS)
 
 
+#: the hands an import's workers judged whole (an Arrow table: hk, ante, bring_in) and who tells which of them
+#: their tables confirm (from how the tables posted and each hand's (hk, table key, ante, bring_in))
+Alone = tuple["pa.Table", Callable[[Patterns, Iterable[tuple[int, str | None, int | None, int | None]]], Iterable[int]]]
+
+
 def choose(store: Store, touched: str, params: Sequence[Any], profile: str | None,
-           settled: Callable[[Patterns, Patterns], Iterable[str]] | None = None, owned_codes: Sequence[str] = ()) -> int:
+           settled: Callable[[Patterns, Patterns], Iterable[str]] | None = None, owned_codes: Sequence[str] = (),
+           alone: Alone | None = None, counted: bool = False) -> int:
     """Choose the hands to judge (``fb_judged``, numbered ``n`` from 0 with each table's hands together)
     and return how many. ``touched`` is a SQL condition on ``hands h``. With ``profile`` None (an
     import's batch) every replayed hand whose forced bets may now be judged otherwise is chosen, under its
@@ -127,7 +135,13 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
     the history does not state judged by the table (source ``context``; a bring-in no one posted is not
     judged: a hand with none, 2.5 % of simulated hands, was judged again with every batch at its table),
     no finding of the pass's codes (``owned_codes``), no note on a farther source that differs (the words
-    of those count the table's hands)."""
+    of those count the table's hands).
+
+    ``alone`` (an import's batch): the touched hands judged whole by the workers, and who tells, from how
+    their tables posted with the touched hands, which of them keep that judgement: those are not chosen
+    (``fb_alone``), nor judged again as hands at the touched tables. ``counted``: the touched hands are the
+    batch :func:`hhtool.store.forced_bet_votes.add_hands` has just counted in this transaction; how they
+    posted at their tables is read from those counts (``ADDED``), not counted again from their posts."""
     run = store.run
     run(f"CREATE OR REPLACE TEMP TABLE fb_touched AS SELECT h.hk, {', '.join(_LEVEL_COLUMNS)} FROM hands h "
         f"WHERE {touched}", list(params))
@@ -139,19 +153,29 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
             FROM hands h WHERE h.hk IN (SELECT hk FROM fb_touched) AND {PLACE} IS NOT NULL""")
     # How the hands of a table posted is read from the store's counts (forced_bet_votes, which count the
     # touched hands already: they are written with them), the touched hands' own patterns counted apart (for
-    # ``settled``) from their posts: reading the posts of every hand at those tables made a batch cost what
-    # its tables held, not what it brought (#37, benchmarks/RESULTS.md). The posts are read only of the
-    # touched hands, then of the hands chosen to be judged (fb_posts).
-    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='fb_touched')}")
+    # ``settled``) from their posts (or read from the batch's counts, ``counted``): reading the posts of every
+    # hand at those tables made a batch cost what its tables held, not what it brought (#37,
+    # benchmarks/RESULTS.md). The posts are read only of the hands chosen to be judged (fb_posts).
     kept: list[str] = []
-    if settled is not None and profile is None:
+    confirmed: list[int] = []
+    if (settled is not None or alone is not None) and profile is None:
         at_touched_tables = "SELECT tkey FROM fb_places"
         with_batch = _patterns(run(f"SELECT place_key, kind, amounts, posted, hands FROM {VOTES_TABLE} "
                                    f"WHERE scope = 'table' AND place_key IN ({at_touched_tables})"))
+    if alone is not None and profile is None:
+        given, confirm = alone
+        with _registered(store, "fb_alone_given", given):
+            judged_alone = run(f"""SELECT g.hk, p.tkey, g.ante, g.bring_in FROM fb_alone_given g
+                                   JOIN hands h ON h.hk = g.hk JOIN fb_places p ON {_SAME_TABLE}
+                                   WHERE g.hk IN (SELECT hk FROM fb_touched)""")  # (a touched hand only)
+        confirmed = sorted(confirm(with_batch, judged_alone))
+    run("CREATE OR REPLACE TEMP TABLE fb_alone AS SELECT unnest(?::BIGINT[]) AS hk", [confirmed])
+    if settled is not None and profile is None:
         touched_at_tables = f"""(SELECT h.hk, p.tkey AS k, TRUE AS chosen FROM hands h JOIN fb_places p ON {_SAME_TABLE}
                                  WHERE h.hk IN (SELECT hk FROM fb_touched))"""
-        batch = _patterns(run(f"SELECT k, kind, amounts, posted, hands FROM "
-                              f"({_PATTERNS.format(posts='SELECT * FROM fb_posts', hands=touched_at_tables)})"))
+        batch = _patterns(run(f"SELECT k, kind, amounts, posted, hands FROM {_ADDED}" if counted else
+                              f"SELECT k, kind, amounts, posted, hands FROM "
+                              f"({_PATTERNS.format(posts=_POSTS.format(hands='fb_touched'), hands=touched_at_tables)})"))
         kept = sorted(settled(with_batch, batch))
     open_sources = f"('{StakeSource.POSTED}', '{StakeSource.SITE}', '{StakeSource.STRUCTURE}')"
     judged_by_table = f"('{StakeSource.HEADER}', '{StakeSource.CONTEXT}')"
@@ -176,16 +200,26 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
                    CASE WHEN p.tkey IS NOT NULL THEN p.lkey ELSE {_LEVEL_KEY} END AS lkey,
                    h.ante_source, h.bring_in_source, chosen, coalesce(?, h.rules_profile) AS profile,
                    row_number() OVER (ORDER BY tkey NULLS LAST, h.hk) - 1 AS n
-            FROM (SELECT *, hk IN (SELECT hk FROM fb_touched) AS chosen FROM hands) h
+            FROM (SELECT *, hk IN (SELECT hk FROM fb_touched) AS chosen FROM hands
+                  WHERE hk NOT IN (SELECT hk FROM fb_alone)) h
             SEMI JOIN (SELECT DISTINCT * EXCLUDE (hk) FROM fb_touched) l ON {_SAME_LEVEL}
             LEFT JOIN fb_places p ON {_SAME_TABLE}
             WHERE (h.ante_source <> 'header' OR h.bring_in_source <> 'header') AND {scope}
               AND NOT ({unchanged})""", [profile, kept])
-    run(f"INSERT INTO fb_posts {_POSTS.format(hands='(SELECT hk FROM fb_judged WHERE NOT chosen)')}")
+    run(f"CREATE OR REPLACE TEMP TABLE fb_posts AS {_POSTS.format(hands='(SELECT hk FROM fb_judged)')}")
     # how the hands of the chosen hands' tables posted (for every slice gather gives)
     run(f"""CREATE OR REPLACE TEMP TABLE fb_patterns AS SELECT place_key AS k, kind, amounts, posted, hands
             FROM {VOTES_TABLE} WHERE scope = 'table' AND place_key IN (SELECT tkey FROM fb_judged)""")
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
+
+
+@contextmanager
+def _registered(store: Store, name: str, table: pa.Table) -> Iterator[None]:
+    store.con.register(name, table)
+    try:
+        yield
+    finally:
+        store.con.unregister(name)
 
 
 def _patterns(rows: Iterable[tuple[Any, ...]]) -> Patterns:
