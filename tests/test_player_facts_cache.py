@@ -140,7 +140,7 @@ def test_a_new_facts_definition_rebuilds_the_cache(tmp_path: Path, monkeypatch: 
     load(store, tmp_path, *ALL_HANDS)
     refresh_facts(store)
     rows = facts_rows(store)
-    store.run("UPDATE player_facts SET net = net + 1000")  # stale rows of an older definition
+    store.run("UPDATE player_facts_rows SET net = net + 1000")  # stale rows of an older definition
     assert not needs_refresh(store)
     monkeypatch.setattr(player_facts_cache, "FACTS_DEFINITION", player_facts_cache.FACTS_DEFINITION + 1)
     assert not player_facts_cache.cache_is_current(store) and needs_refresh(store)
