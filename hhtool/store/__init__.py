@@ -504,6 +504,15 @@ class Store:
             sql += f" WHERE NOT EXISTS (SELECT 1 FROM {stored} t WHERE {match})"
         self._with_view(view, table, [sql])
 
+    @contextlib.contextmanager
+    def registered(self, name: str, table: pa.Table) -> Iterator[None]:
+        """``table`` readable as ``name`` by this connection's statements inside the ``with`` block."""
+        self.con.register(name, table)
+        try:
+            yield
+        finally:
+            self.con.unregister(name)
+
     def _with_view(self, view: str, table: pa.Table, statements: list[str]) -> None:
         """Run ``statements`` (inside the caller's transaction) with ``table`` registered as ``view``.
         A statement that fails aborts the transaction, in which DuckDB refuses even to unregister

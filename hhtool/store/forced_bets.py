@@ -12,8 +12,7 @@ the table name; the site of a converted history (a PHH file hhtool wrote) is the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -164,7 +163,7 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
                                    f"WHERE scope = 'table' AND place_key IN ({at_touched_tables})"))
     if alone is not None and profile is None:
         given, confirm = alone
-        with _registered(store, "fb_alone_given", given):
+        with store.registered("fb_alone_given", given):
             judged_alone = run(f"""SELECT g.hk, p.tkey, g.ante, g.bring_in FROM fb_alone_given g
                                    JOIN hands h ON h.hk = g.hk JOIN fb_places p ON {_SAME_TABLE}
                                    WHERE g.hk IN (SELECT hk FROM fb_touched)""")  # (a touched hand only)
@@ -212,14 +211,6 @@ def choose(store: Store, touched: str, params: Sequence[Any], profile: str | Non
             FROM {VOTES_TABLE} WHERE scope = 'table' AND place_key IN (SELECT tkey FROM fb_judged)""")
     return int(run("SELECT count(*) FROM fb_judged")[0][0])
 
-
-@contextmanager
-def _registered(store: Store, name: str, table: pa.Table) -> Iterator[None]:
-    store.con.register(name, table)
-    try:
-        yield
-    finally:
-        store.con.unregister(name)
 
 
 def _patterns(rows: Iterable[tuple[Any, ...]]) -> Patterns:

@@ -7,18 +7,13 @@ given and judges nothing, and it patches no finding by its code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hhtool.model import NoteTopic
 from hhtool.store import Store
 from hhtool.store.spec import KEYED
 from hhtool.store.tables import arrow_schema
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 
 #: the rows of a judgement, one set per (hand, profile)
 JUDGEMENT_TABLES = ("violations", "unverifiable", "assumptions")
@@ -90,7 +85,7 @@ def write_judgements(store: Store, judged: JudgementRows) -> None:
     for hk, profile, verdict in judged.verdicts:
         columns["verdict"][keys[(hk, profile)]] = verdict
     given = pa.table({name: pa.array(columns[name], type=getattr(pa, kind)()) for name, kind in _JUDGED})
-    with _registered(store, "jd_judged", given):
+    with store.registered("jd_judged", given):
         for table in JUDGEMENT_TABLES:
             run(f"DELETE FROM {KEYED}.{table} AS x USING jd_judged k WHERE x.hk = k.hk AND x.profile = k.profile")
         for name, rows in (("violations", judged.violations), ("unverifiable", judged.unverifiable),
@@ -100,7 +95,7 @@ def write_judgements(store: Store, judged: JudgementRows) -> None:
                 incoming = pa.table({column.name: pa.array([row[index] for row in rows], type=column.type)
                                      for index, column in enumerate(schema)})
                 # (in the order given: the rows' order is how a hand's findings on one line are listed)
-                with _registered(store, "jd_incoming", incoming):
+                with store.registered("jd_incoming", incoming):
                     run(f"INSERT INTO {KEYED}.{name} BY NAME SELECT * FROM jd_incoming")
         if given.num_rows:
             bets = ", ".join(f"{kind} = CASE WHEN v.has_{kind} THEN v.{kind} ELSE hands.{kind} END, "
@@ -110,14 +105,6 @@ def write_judgements(store: Store, judged: JudgementRows) -> None:
                     WHERE hands.hk = v.hk AND v.profile = hands.rules_profile""")
         _write_notes(store, judged.notes)
 
-
-@contextmanager
-def _registered(store: Store, name: str, table: pa.Table) -> Iterator[None]:
-    store.con.register(name, table)
-    try:
-        yield
-    finally:
-        store.con.unregister(name)
 
 
 def _write_notes(store: Store, notes: list[tuple[int, str, list[str], list[int | None]]]) -> None:
@@ -130,7 +117,7 @@ def _write_notes(store: Store, notes: list[tuple[int, str, list[str], list[int |
                       "texts": pa.array([n[2] for n in notes], pa.list_(pa.string())),
                       "lines": pa.array([n[3] for n in notes], pa.list_(pa.int32()))})
     keep = f"coalesce(h.note_topics[i], '') <> '{topic}'"
-    with _registered(store, "jd_notes", given):
+    with store.registered("jd_notes", given):
         store.run(f"""CREATE OR REPLACE TEMP TABLE jd_notes_new AS SELECT h.hk,
                 list_filter(coalesce(h.notes, []::VARCHAR[]), lambda x, i: {keep}) || coalesce(n.texts, []) AS notes,
                 list_filter(coalesce(h.note_lines, []::INTEGER[]), lambda x, i: {keep}) || coalesce(n.lines, []) AS note_lines,
