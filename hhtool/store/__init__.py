@@ -506,27 +506,24 @@ class Store:
 
     @contextlib.contextmanager
     def registered(self, name: str, table: pa.Table) -> Iterator[None]:
-        """``table`` readable as ``name`` by this connection's statements inside the ``with`` block."""
+        """``table`` readable as ``name`` by this connection's statements inside the ``with`` block.
+        A statement that fails there may abort the caller's transaction, in which DuckDB refuses even to
+        unregister the view: that error would hide the one to report (a Ctrl-C, a full disk, a broken key),
+        so it is not raised (the view is replaced at the name's next use, or goes with the connection)."""
         self.con.register(name, table)
         try:
             yield
-        finally:
-            self.con.unregister(name)
-
-    def _with_view(self, view: str, table: pa.Table, statements: list[str]) -> None:
-        """Run ``statements`` (inside the caller's transaction) with ``table`` registered as ``view``.
-        A statement that fails aborts the transaction, in which DuckDB refuses even to unregister
-        the view: that error would hide the one to report (a Ctrl-C, a full disk, a broken key), so
-        it is not raised (the view is replaced at the name's next use, or goes with the connection)."""
-        self.con.register(view, table)
-        try:
-            for sql in statements:
-                self.run(sql)
         except BaseException:
             with contextlib.suppress(duckdb.Error):
-                self.con.unregister(view)
+                self.con.unregister(name)
             raise
-        self.con.unregister(view)
+        self.con.unregister(name)
+
+    def _with_view(self, view: str, table: pa.Table, statements: list[str]) -> None:
+        """Run ``statements`` (inside the caller's transaction) with ``table`` registered as ``view``."""
+        with self.registered(view, table):
+            for sql in statements:
+                self.run(sql)
 
     def replace_replay(self, rows: list[tuple[Hand, Any, str]],
                        then: Callable[[list[int]], object] | None = None) -> None:
