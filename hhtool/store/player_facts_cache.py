@@ -3,8 +3,8 @@
 A stored hand never changes (hands are only added, each with all its rows in one transaction), and
 every window and join of the facts query stays inside one hand, so the facts of a batch of hands are
 the facts computed over everything. :func:`refresh_facts` therefore computes facts only for the hands
-not covered yet, a bounded batch at a time, one transaction per batch; reports then read the table,
-whose rows carry the hand columns the filters need, with no join.
+not covered yet, a bounded batch at a time, one transaction per batch; reports then read the stored rows
+(through the view ``player_facts``, which adds the hand columns the filters need) and their sums.
 
 The tables are derived ones (created here, not by the store's migrations):
 
@@ -142,30 +142,27 @@ def resum_sql(sums: str, keys: tuple[str, ...]) -> str:
             f"{', '.join(columns)} FROM ({sums}) s GROUP BY ALL")
 
 
-def _tables_present(store: Store) -> set[str]:
-    """Which of the cache's tables (and its view, :data:`FACTS_TABLE`) the store has."""
-    names = [*CACHE_TABLES, VERSION_TABLE, FACTS_TABLE]
+#: what a current cache has: its tables, and ``player_facts`` as a view (an older cache kept its rows in a table
+#: of that name)
+_CURRENT = {**dict.fromkeys((*CACHE_TABLES, VERSION_TABLE), "TABLE"), FACTS_TABLE: "VIEW"}
+
+
+def _present(store: Store) -> dict[str, str]:
+    """Which of the cache's tables and views the store has, each as "TABLE" or "VIEW"."""
+    names = list(_CURRENT)
     marks = ", ".join("?" for _ in names)
     rows = store.run(
-        f"SELECT table_name FROM duckdb_tables() WHERE table_name IN ({marks}) "
+        f"SELECT table_name, 'TABLE' FROM duckdb_tables() WHERE table_name IN ({marks}) "
         "AND database_name = current_database() AND schema_name = 'main' "
-        f"UNION ALL SELECT view_name FROM duckdb_views() WHERE view_name IN ({marks}) "
+        f"UNION ALL SELECT view_name, 'VIEW' FROM duckdb_views() WHERE view_name IN ({marks}) "
         "AND database_name = current_database() AND schema_name = 'main'", [*names, *names],
     )
-    return {str(row[0]) for row in rows}
-
-
-def _facts_kind(store: Store) -> str | None:
-    """What :data:`FACTS_TABLE` is in the store: "VIEW" (this cache), "TABLE" (an older one's rows) or None."""
-    rows = store.run("SELECT 'VIEW' FROM duckdb_views() WHERE view_name = ? AND database_name = current_database() "
-                     "AND schema_name = 'main' UNION ALL SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = ? "
-                     "AND database_name = current_database() AND schema_name = 'main'", [FACTS_TABLE, FACTS_TABLE])
-    return str(rows[0][0]) if rows else None
+    return {str(name): str(kind) for name, kind in rows}
 
 
 def stored_version(store: Store) -> str | None:
     """The facts version the cache was built with (None: no cache)."""
-    if VERSION_TABLE not in _tables_present(store):
+    if VERSION_TABLE not in _present(store):
         return None
     rows = store.run(f"SELECT max(version) FROM {VERSION_TABLE}")
     return None if rows[0][0] is None else str(rows[0][0])
@@ -173,7 +170,7 @@ def stored_version(store: Store) -> str | None:
 
 def cache_is_current(store: Store) -> bool:
     """The cache exists and holds facts of this code's definition (maybe not of every hand)."""
-    if _tables_present(store) != {*CACHE_TABLES, VERSION_TABLE, FACTS_TABLE} or _facts_kind(store) != "VIEW":
+    if _present(store) != _CURRENT:
         return False
     return str(store.run(f"SELECT max(version) FROM {VERSION_TABLE}")[0][0]) == facts_version()
 
@@ -220,7 +217,7 @@ def _prepare(store: Store) -> None:
     version = facts_version()
     if cache_is_current(store):
         return
-    kind = _facts_kind(store)  # (an older cache kept the rows in a table of that name)
+    kind = _present(store).get(FACTS_TABLE)  # (an older cache kept the rows in a table of that name)
     # the sums' columns and types are those of the facts query's sums (over the view: the query's types)
     _transaction(store, [
         *(((f"DROP {kind} {FACTS_TABLE}", []),) if kind else ()),
