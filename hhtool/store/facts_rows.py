@@ -31,7 +31,7 @@ from hhtool.store.player_facts import (
     COVERED_TABLE,
     LATER_STREETS,
     OUTCOMES,
-    THIRD_STATS,
+    counts_in_query_order,
 )
 
 __all__ = ["COVERED_TABLE", "ROWS_TABLE", "facts_table", "rows_schema", "start_group"]
@@ -51,32 +51,13 @@ _ARROW = {"BIGINT": pa.int64(), "VARCHAR": pa.string(), "UTINYINT": pa.uint8(), 
 
 
 @cache
-def count_columns() -> tuple[str, ...]:
-    """The 0/1 (and count) columns after the head, in the facts query's order."""
-    names = [f"{name}__{part}" for name in THIRD_STATS for part in ("n", "o")]
-    names += [f"{name}__{part}" for name in ("complete_first_in", "limp", "bring_in_complete", "steal_door",
-                                             "steal_position", "steal", "steal_success", "bring_in_fold_to_steal",
-                                             "bring_in_resteal", "fold_to_three_bet_3rd") for part in ("o", "n")]
-    for street in ALL_STREETS:
-        names += [f"saw_{street}__o", f"saw_{street}__n"]
-        names += [f"{kind}_{street}__{part}" for kind in ("aggression", "fold") for part in ("n", "o")]
-        if street in LATER_STREETS:
-            names += [f"{kind}_{street}__{part}" for kind in ("cbet", "fold_to_cbet", "check_raise")
-                      for part in ("n", "o")]
-    names += [f"{name}__{part}" for name in ("wtsd", "wsd", "won_saw_4th") for part in ("o", "n")]
-    names += [f"{name}__{part}" for name in OUTCOMES for part in ("o", "n")]
-    names += ["halves_by_label", "halves_by_cards", "halves_unknown", "low_qualified__o", "low_qualified__n"]
-    return tuple(names)
-
-
-@cache
 def rows_schema() -> pa.Schema:
     """The Arrow schema of the rows: the stored table's columns and types (``player_facts_rows``)."""
     return pa.schema([pa.field(name, _ARROW[kind], nullable=name not in ("hk", "player"))
                       for name, kind in stored_columns()])
 
 
-_COUNTS = count_columns()
+_COUNTS = counts_in_query_order()  # (the SQL definition's counts, in its order)
 _WIDTH = len(_COUNTS)
 _AT = {name: index for index, name in enumerate(_COUNTS)}  # a count column's place in a row of the matrix
 _VPIP_O, _VPIP_N, _RAISE3_O, _RAISE3_N = (_AT[n] for n in ("vpip__o", "vpip__n", "raise_3rd__o", "raise_3rd__n"))
