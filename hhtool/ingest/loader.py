@@ -9,8 +9,9 @@ process pool, a Dask cluster) parses, replays and tabulates each chunk, a typed 
 :mod:`~hhtool.ingest.accounting` counts every hand found — *found = stored + duplicates + skipped +
 failed + incomplete*, failed hands kept raw with file, lines and reason; the cross-hand pass
 (:mod:`~hhtool.ingest.cross_hand`) judges each batch's forced bets in the batch's own transaction, so that
-its hands are committed with their whole judgement, and with their stats facts (tabulated by the executor,
-summed here); hands an older store holds without facts get theirs last.
+its hands are committed with their whole judgement, and with their stats facts (tabulated by the executor);
+the facts' sums are made last, once the workers have stopped, with the facts of hands an older store holds
+without.
 """
 
 from __future__ import annotations
@@ -64,8 +65,8 @@ def import_sources(store: Store, sources: Iterable[Readable], *, site: str | Non
     with import_gc(), ctrl_c.installed():  # (the collector tuned for the chunks of model objects: ≈9 % of CPU)
         with (executor or LocalExecutor()).running(total_bytes) as running:
             # every batch writes its hands' stats facts in its own transaction, at any --jobs: the workers
-            # tabulated them from what the replay walked (hhtool.store.facts_rows), the store only sums them
-            # (#37; until then a ≈ 40-CTE SQL plan per batch, or after the workers stopped)
+            # tabulated them from what the replay walked (hhtool.store.facts_rows), and facts.finish sums them
+            # once the workers have stopped (#37; until then a ≈ 40-CTE SQL plan per batch, or after the workers)
             # each batch's hands committed with their whole judgement (and those of the stored hands whose
             # evidence they change): no reader sees, no kill leaves, the replay's placeholders
             profiles = profiles_with(load_profile(rules) if rules else None)  # (a TOML file's: its parameters)

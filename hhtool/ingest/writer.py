@@ -44,7 +44,7 @@ class FileWriter:
     def __init__(self, store: Store, first: Sequence[tuple[str, Sequence[Any]]] = (),
                  facts: player_facts_cache.BatchFacts | None = None, judge: JudgeOf | None = None) -> None:
         self.store = store
-        self.facts = facts  # the stats facts of a transaction's hands (their rows and sums), written with them
+        self.facts = facts  # the stats facts of a transaction's hands, written with them (summed after the import)
         self.judge = judge  # the cross-hand pass of a transaction's hands, committed with them
         self.first = list(first)  # statements for the file's first transaction (a grown file: drop re-read rows)
         self.checker = CopyChecker(store)

@@ -30,8 +30,8 @@ def sums_added(store: Store, table: str, keys: tuple[str, ...], source: str) -> 
     match = " AND ".join(f"t.{key} IS NOT DISTINCT FROM s.{key}" for key in keys)
     sums = ", ".join(f"CAST(sum({name}) AS {kind}) AS {name}" for name, kind in values)
     # only the keys already stored are summed (few: a batch's keys are mostly new); the new keys' rows go in
-    # as they come. Grouping every row of the batch again held DuckDB's states of ≈ 120 sums per key: ≈ 100
-    # MiB more in the importing process for 10,000 hands' door-card sums, while the workers ran (#37)
+    # as they come. Grouping every row of the batch again held DuckDB's states of ≈ 120 sums per key: ≈ 30-90
+    # MiB more a table of sums for 10,000 hands' sums (measured in the importing process, #37)
     return [
         f"CREATE OR REPLACE TEMP TABLE {_ADDED} AS SELECT * FROM {table} t WHERE EXISTS (SELECT 1 FROM {source} s "
         f"WHERE {match})",
